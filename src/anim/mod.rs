@@ -1,0 +1,18 @@
+//! The animation core: transforms, poses, skeletons, keyframe tracks and clips.
+//!
+//! Depends on glam only (no rendering, windowing or file formats). Spaces are named:
+//! *local* is a joint's parent space, *model* the space of the hierarchy's roots, *bind* the
+//! pose the skin was bound in, *rest* the transforms as authored.
+
+pub mod clip;
+pub mod pose;
+pub mod quat;
+pub mod skeleton;
+pub mod track;
+pub mod transform;
+
+pub use clip::{Channel, ChannelTrack, Clip, ClipCursor, Playback};
+pub use pose::{Hierarchy, HierarchyError, Pose};
+pub use skeleton::{JointDesc, Skeleton};
+pub use track::{Interpolation, Track, TrackError, WeightsTrack};
+pub use transform::Transform;

@@ -1,0 +1,241 @@
+//! Joint hierarchies and poses.
+//!
+//! Joints are stored parents-first: a joint's parent always has a smaller index, so model-space
+//! transforms are one forward loop over the joints (no recursion; a 10,000-deep chain is as
+//! cheap as a flat one).
+
+use std::fmt;
+use std::sync::Arc;
+
+use glam::Mat4;
+
+use super::transform::Transform;
+
+/// The parent of every joint, validated to be parents-first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hierarchy {
+    parents: Vec<Option<u32>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HierarchyError {
+    /// `joint`'s parent is not stored before it (or is itself).
+    ParentNotBefore { joint: usize, parent: u32 },
+    /// A list that must have one entry per joint has another length.
+    LengthMismatch {
+        what: &'static str,
+        expected: usize,
+        found: usize,
+    },
+}
+
+impl fmt::Display for HierarchyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ParentNotBefore { joint, parent } => write!(
+                f,
+                "joint {joint} has parent {parent}, which is not stored before it (joints must be parents-first)"
+            ),
+            Self::LengthMismatch {
+                what,
+                expected,
+                found,
+            } => write!(f, "{what} has {found} entries for {expected} joints"),
+        }
+    }
+}
+
+impl std::error::Error for HierarchyError {}
+
+impl Hierarchy {
+    pub fn new(parents: Vec<Option<u32>>) -> Result<Self, HierarchyError> {
+        for (joint, parent) in parents.iter().enumerate() {
+            if let Some(parent) = *parent
+                && parent as usize >= joint
+            {
+                return Err(HierarchyError::ParentNotBefore { joint, parent });
+            }
+        }
+        Ok(Self { parents })
+    }
+
+    pub fn len(&self) -> usize {
+        self.parents.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parents.is_empty()
+    }
+
+    pub fn parent(&self, joint: usize) -> Option<usize> {
+        self.parents[joint].map(|p| p as usize)
+    }
+
+    pub fn parents(&self) -> &[Option<u32>] {
+        &self.parents
+    }
+
+    /// Depth of the deepest joint (a root has depth 0).
+    pub fn depth(&self) -> usize {
+        let mut depths = vec![0usize; self.len()];
+        for joint in 0..self.len() {
+            if let Some(parent) = self.parent(joint) {
+                depths[joint] = depths[parent] + 1;
+            }
+        }
+        depths.into_iter().max().unwrap_or(0)
+    }
+}
+
+/// Local (parent-space) transforms for every joint of a hierarchy, plus the morph-target
+/// weights the joints carry (flat; `Skeleton::morph_weight_range` says which belong to whom).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pose {
+    hierarchy: Arc<Hierarchy>,
+    local: Vec<Transform>,
+    morph_weights: Vec<f32>,
+}
+
+impl Pose {
+    pub fn new(
+        hierarchy: Arc<Hierarchy>,
+        local: Vec<Transform>,
+        morph_weights: Vec<f32>,
+    ) -> Result<Self, HierarchyError> {
+        if local.len() != hierarchy.len() {
+            return Err(HierarchyError::LengthMismatch {
+                what: "local transforms",
+                expected: hierarchy.len(),
+                found: local.len(),
+            });
+        }
+        Ok(Self {
+            hierarchy,
+            local,
+            morph_weights,
+        })
+    }
+
+    pub fn hierarchy(&self) -> &Arc<Hierarchy> {
+        &self.hierarchy
+    }
+
+    pub fn len(&self) -> usize {
+        self.local.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.local.is_empty()
+    }
+
+    /// Parent-space transform of each joint.
+    pub fn local(&self) -> &[Transform] {
+        &self.local
+    }
+
+    pub fn local_mut(&mut self) -> &mut [Transform] {
+        &mut self.local
+    }
+
+    pub fn morph_weights(&self) -> &[f32] {
+        &self.morph_weights
+    }
+
+    pub fn morph_weights_mut(&mut self) -> &mut [f32] {
+        &mut self.morph_weights
+    }
+
+    /// Copies another pose of the same hierarchy into this one without allocating.
+    pub fn copy_from(&mut self, other: &Pose) {
+        assert!(
+            Arc::ptr_eq(&self.hierarchy, &other.hierarchy) || self.hierarchy == other.hierarchy,
+            "poses of different hierarchies"
+        );
+        self.local.copy_from_slice(&other.local);
+        self.morph_weights.copy_from_slice(&other.morph_weights);
+    }
+
+    /// Writes each joint's model-space matrix (joint space → model space) into `out`,
+    /// one forward pass, parents before children.
+    pub fn model_matrices(&self, out: &mut [Mat4]) {
+        assert_eq!(out.len(), self.len(), "one output matrix per joint");
+        for joint in 0..self.local.len() {
+            let local = self.local[joint].to_mat4();
+            out[joint] = match self.hierarchy.parents[joint] {
+                // Parents-first order (checked by `Hierarchy::new`) means out[parent] is final.
+                Some(parent) => out[parent as usize] * local,
+                None => local,
+            };
+        }
+    }
+
+    /// Model-space matrices of every joint in a new vector (convenience for tools and tests;
+    /// the frame loop uses `model_matrices` with a buffer it keeps).
+    pub fn to_model_matrices(&self) -> Vec<Mat4> {
+        let mut out = vec![Mat4::IDENTITY; self.len()];
+        self.model_matrices(&mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Quat, Vec3};
+
+    fn chain(length: usize, step: Transform) -> Pose {
+        let parents = (0..length)
+            .map(|i| i.checked_sub(1).map(|p| p as u32))
+            .collect();
+        let hierarchy = Arc::new(Hierarchy::new(parents).unwrap());
+        Pose::new(hierarchy, vec![step; length], Vec::new()).unwrap()
+    }
+
+    #[test]
+    fn rejects_children_stored_before_parents() {
+        assert_eq!(
+            Hierarchy::new(vec![None, Some(2), Some(0)]),
+            Err(HierarchyError::ParentNotBefore {
+                joint: 1,
+                parent: 2
+            })
+        );
+        assert!(
+            Hierarchy::new(vec![Some(0)]).is_err(),
+            "a joint cannot parent itself"
+        );
+    }
+
+    #[test]
+    fn model_matrices_compose_parent_then_child() {
+        let parent = Transform::new(Vec3::X, Quat::from_rotation_z(0.5), Vec3::splat(2.0));
+        let child = Transform::new(Vec3::Y, Quat::from_rotation_x(0.3), Vec3::ONE);
+        let hierarchy = Arc::new(Hierarchy::new(vec![None, Some(0)]).unwrap());
+        let pose = Pose::new(hierarchy, vec![parent, child], Vec::new()).unwrap();
+        let model = pose.to_model_matrices();
+        assert_eq!(model[0], parent.to_mat4());
+        assert!(
+            model[1].abs_diff_eq(parent.to_mat4() * child.to_mat4(), 1e-6),
+            "child model = parent model × child local"
+        );
+    }
+
+    #[test]
+    fn ten_thousand_deep_chain_needs_no_recursion() {
+        let step = Transform::new(Vec3::new(0.0, 0.001, 0.0), Quat::IDENTITY, Vec3::ONE);
+        let pose = chain(10_000, step);
+        assert_eq!(pose.hierarchy().depth(), 9_999);
+        let model = pose.to_model_matrices();
+        let tip = model[9_999].w_axis.truncate();
+        assert!((tip.y - 10.0).abs() < 1e-3, "tip at {tip}");
+    }
+
+    #[test]
+    fn copy_from_copies_every_joint() {
+        let mut a = chain(3, Transform::IDENTITY);
+        let mut b = a.clone();
+        b.local_mut()[2].translation = Vec3::Z;
+        a.copy_from(&b);
+        assert_eq!(a, b);
+    }
+}

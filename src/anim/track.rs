@@ -1,0 +1,535 @@
+//! Keyframe tracks, interpolated as glTF 2.0 specifies (§3.11 and Appendix C).
+//!
+//! - STEP holds each key's value until the next key.
+//! - LINEAR interpolates vectors linearly and rotations by slerp along the shortest arc.
+//! - CUBICSPLINE is a cubic Hermite spline whose tangents are stored per key as
+//!   `[in-tangent, value, out-tangent]`; tangents are scaled by the key interval and rotations
+//!   are normalised after interpolation.
+//! - Before the first key a track holds the first value, after the last key the last value.
+//!
+//! Sampling takes a cursor, the index of the key span found last time: forward playback then
+//! finds its span in one or two comparisons instead of a binary search.
+
+use std::fmt;
+
+use glam::{Quat, Vec3, Vec4};
+
+use super::quat::slerp_shortest;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    Step,
+    Linear,
+    CubicSpline,
+}
+
+impl Interpolation {
+    /// Values stored per key: cubic splines keep an in- and an out-tangent beside the value.
+    pub fn values_per_key(self) -> usize {
+        match self {
+            Interpolation::CubicSpline => 3,
+            _ => 1,
+        }
+    }
+
+    /// The name glTF uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Interpolation::Step => "STEP",
+            Interpolation::Linear => "LINEAR",
+            Interpolation::CubicSpline => "CUBICSPLINE",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TrackError {
+    NoKeys,
+    TimeNotFinite { key: usize },
+    TimesDecrease { key: usize },
+    ValueCount { expected: usize, found: usize },
+    ValueNotFinite { value: usize },
+}
+
+impl fmt::Display for TrackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoKeys => write!(f, "the track has no keys"),
+            Self::TimeNotFinite { key } => {
+                write!(f, "key {key} has a time that is not a finite number")
+            }
+            Self::TimesDecrease { key } => {
+                write!(f, "key {key} comes earlier than the key before it")
+            }
+            Self::ValueCount { expected, found } => {
+                write!(
+                    f,
+                    "the track has {found} values where its keys need {expected}"
+                )
+            }
+            Self::ValueNotFinite { value } => write!(f, "value {value} is not a finite number"),
+        }
+    }
+}
+
+impl std::error::Error for TrackError {}
+
+/// A value a track can interpolate.
+pub trait Keyframe: Copy {
+    fn linear(from: Self, to: Self, t: f32) -> Self;
+    /// glTF's cubic Hermite: `from` and `to` are key values, `out_tangent` leaves `from`,
+    /// `in_tangent` arrives at `to`, `interval` is the key spacing in seconds.
+    fn cubic(
+        from: Self,
+        out_tangent: Self,
+        in_tangent: Self,
+        to: Self,
+        t: f32,
+        interval: f32,
+    ) -> Self;
+    fn is_finite(self) -> bool;
+}
+
+impl Keyframe for Vec3 {
+    fn linear(from: Self, to: Self, t: f32) -> Self {
+        from.lerp(to, t)
+    }
+    fn cubic(
+        from: Self,
+        out_tangent: Self,
+        in_tangent: Self,
+        to: Self,
+        t: f32,
+        interval: f32,
+    ) -> Self {
+        let [a, b, c, d] = hermite_basis(t, interval);
+        from * a + out_tangent * b + to * c + in_tangent * d
+    }
+    fn is_finite(self) -> bool {
+        Vec3::is_finite(self)
+    }
+}
+
+impl Keyframe for Quat {
+    fn linear(from: Self, to: Self, t: f32) -> Self {
+        slerp_shortest(from, to, t)
+    }
+    fn cubic(
+        from: Self,
+        out_tangent: Self,
+        in_tangent: Self,
+        to: Self,
+        t: f32,
+        interval: f32,
+    ) -> Self {
+        let [a, b, c, d] = hermite_basis(t, interval);
+        let value = Vec4::from(from) * a
+            + Vec4::from(out_tangent) * b
+            + Vec4::from(to) * c
+            + Vec4::from(in_tangent) * d;
+        Quat::from_vec4(value).normalize()
+    }
+    fn is_finite(self) -> bool {
+        Quat::is_finite(self)
+    }
+}
+
+/// Weights of (from, out-tangent, to, in-tangent) in glTF's cubic spline at fraction `t` of a
+/// key interval `interval` seconds long.
+#[inline]
+pub fn hermite_basis(t: f32, interval: f32) -> [f32; 4] {
+    let t2 = t * t;
+    let t3 = t2 * t;
+    [
+        2.0 * t3 - 3.0 * t2 + 1.0,
+        interval * (t3 - 2.0 * t2 + t),
+        -2.0 * t3 + 3.0 * t2,
+        interval * (t3 - t2),
+    ]
+}
+
+/// Where a time falls among a track's keys.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KeySpan {
+    /// Before the first key, after the last, or on a track with one key.
+    Clamped(usize),
+    /// Between key `index` and `index + 1`, at fraction `t` of an `interval`-second span.
+    Between { index: usize, t: f32, interval: f32 },
+}
+
+/// Finds the key span containing `time`. `cursor` is the span found last time; forward
+/// playback usually stays in it or moves to the next, so those are tried before a binary
+/// search. `times` must be non-empty and non-decreasing.
+#[inline]
+pub fn locate(times: &[f32], time: f32, cursor: &mut u32) -> KeySpan {
+    let last = times.len() - 1;
+    if last == 0 || time <= times[0] || time.is_nan() {
+        return KeySpan::Clamped(0);
+    }
+    if time >= times[last] {
+        return KeySpan::Clamped(last);
+    }
+    let mut index = (*cursor as usize).min(last - 1);
+    if times[index] > time {
+        index = times[..index].partition_point(|&key| key <= time) - 1;
+    } else if times[index + 1] <= time {
+        index += 1;
+        if times[index + 1] <= time {
+            index += times[index + 1..last].partition_point(|&key| key <= time);
+        }
+    }
+    *cursor = index as u32;
+    let interval = times[index + 1] - times[index];
+    let t = if interval > 0.0 {
+        (time - times[index]) / interval
+    } else {
+        0.0
+    };
+    KeySpan::Between { index, t, interval }
+}
+
+/// Checks what every track kind needs: keys exist, are finite and never go back in time.
+fn validate_times(times: &[f32]) -> Result<(), TrackError> {
+    if times.is_empty() {
+        return Err(TrackError::NoKeys);
+    }
+    for (key, time) in times.iter().enumerate() {
+        if !time.is_finite() {
+            return Err(TrackError::TimeNotFinite { key });
+        }
+        if key > 0 && *time < times[key - 1] {
+            return Err(TrackError::TimesDecrease { key });
+        }
+    }
+    Ok(())
+}
+
+/// One animated property (translation, rotation or scale) of one joint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Track<T> {
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    /// One value per key, or `[in-tangent, value, out-tangent]` per key for cubic splines.
+    values: Vec<T>,
+}
+
+impl<T: Keyframe> Track<T> {
+    pub fn new(
+        interpolation: Interpolation,
+        times: Vec<f32>,
+        values: Vec<T>,
+    ) -> Result<Self, TrackError> {
+        validate_times(&times)?;
+        let expected = times.len() * interpolation.values_per_key();
+        if values.len() != expected {
+            return Err(TrackError::ValueCount {
+                expected,
+                found: values.len(),
+            });
+        }
+        if let Some(value) = values.iter().position(|v| !v.is_finite()) {
+            return Err(TrackError::ValueNotFinite { value });
+        }
+        Ok(Self {
+            interpolation,
+            times,
+            values,
+        })
+    }
+
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+
+    pub fn times(&self) -> &[f32] {
+        &self.times
+    }
+
+    /// The key values (for cubic splines, without their tangents).
+    pub fn key_values(&self) -> impl Iterator<Item = T> + '_ {
+        let stride = self.interpolation.values_per_key();
+        self.values.iter().skip(stride / 2).step_by(stride).copied()
+    }
+
+    pub fn start_time(&self) -> f32 {
+        self.times[0]
+    }
+
+    pub fn end_time(&self) -> f32 {
+        self.times[self.times.len() - 1]
+    }
+
+    #[inline]
+    fn value(&self, key: usize) -> T {
+        match self.interpolation {
+            Interpolation::CubicSpline => self.values[key * 3 + 1],
+            _ => self.values[key],
+        }
+    }
+
+    /// The track's value at `time` seconds.
+    #[inline]
+    pub fn sample(&self, time: f32, cursor: &mut u32) -> T {
+        match locate(&self.times, time, cursor) {
+            KeySpan::Clamped(key) => self.value(key),
+            KeySpan::Between { index, t, interval } => match self.interpolation {
+                Interpolation::Step => self.values[index],
+                Interpolation::Linear => T::linear(self.values[index], self.values[index + 1], t),
+                Interpolation::CubicSpline => {
+                    let from = index * 3;
+                    let to = from + 3;
+                    T::cubic(
+                        self.values[from + 1],
+                        self.values[from + 2],
+                        self.values[to],
+                        self.values[to + 1],
+                        t,
+                        interval,
+                    )
+                }
+            },
+        }
+    }
+}
+
+/// Morph-target weights: `width` weights per key (one per target), interpolated like vectors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightsTrack {
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    width: usize,
+    /// `width` weights per value; cubic splines store in-tangents, values and out-tangents.
+    values: Vec<f32>,
+}
+
+impl WeightsTrack {
+    pub fn new(
+        interpolation: Interpolation,
+        times: Vec<f32>,
+        width: usize,
+        values: Vec<f32>,
+    ) -> Result<Self, TrackError> {
+        validate_times(&times)?;
+        let expected = times.len() * interpolation.values_per_key() * width;
+        if values.len() != expected {
+            return Err(TrackError::ValueCount {
+                expected,
+                found: values.len(),
+            });
+        }
+        if let Some(value) = values.iter().position(|v| !v.is_finite()) {
+            return Err(TrackError::ValueNotFinite { value });
+        }
+        Ok(Self {
+            interpolation,
+            times,
+            width,
+            values,
+        })
+    }
+
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn start_time(&self) -> f32 {
+        self.times[0]
+    }
+
+    pub fn end_time(&self) -> f32 {
+        self.times[self.times.len() - 1]
+    }
+
+    fn key(&self, value_index: usize) -> &[f32] {
+        &self.values[value_index * self.width..(value_index + 1) * self.width]
+    }
+
+    /// Writes the weights at `time` into `out` (`width` entries).
+    pub fn sample_into(&self, time: f32, cursor: &mut u32, out: &mut [f32]) {
+        let per_key = self.interpolation.values_per_key();
+        let middle = per_key / 2;
+        match locate(&self.times, time, cursor) {
+            KeySpan::Clamped(key) => out.copy_from_slice(self.key(key * per_key + middle)),
+            KeySpan::Between { index, t, interval } => match self.interpolation {
+                Interpolation::Step => out.copy_from_slice(self.key(index)),
+                Interpolation::Linear => {
+                    let (from, to) = (self.key(index), self.key(index + 1));
+                    for ((o, a), b) in out.iter_mut().zip(from).zip(to) {
+                        *o = a + (b - a) * t;
+                    }
+                }
+                Interpolation::CubicSpline => {
+                    let [a, b, c, d] = hermite_basis(t, interval);
+                    let (from, out_tangent) = (self.key(index * 3 + 1), self.key(index * 3 + 2));
+                    let (in_tangent, to) = (self.key(index * 3 + 3), self.key(index * 3 + 4));
+                    for (i, o) in out.iter_mut().enumerate() {
+                        *o = from[i] * a + out_tangent[i] * b + to[i] * c + in_tangent[i] * d;
+                    }
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vec_track(interpolation: Interpolation, values: Vec<Vec3>) -> Track<Vec3> {
+        let keys = values.len() / interpolation.values_per_key();
+        Track::new(interpolation, (0..keys).map(|k| k as f32).collect(), values).unwrap()
+    }
+
+    #[test]
+    fn clamps_outside_the_keys() {
+        let track = vec_track(Interpolation::Linear, vec![Vec3::X, Vec3::Y]);
+        let mut cursor = 0;
+        assert_eq!(track.sample(-5.0, &mut cursor), Vec3::X);
+        assert_eq!(track.sample(7.0, &mut cursor), Vec3::Y);
+        assert_eq!(track.sample(f32::NAN, &mut cursor), Vec3::X);
+    }
+
+    #[test]
+    fn step_holds_until_the_next_key() {
+        let track = vec_track(Interpolation::Step, vec![Vec3::X, Vec3::Y, Vec3::Z]);
+        let mut cursor = 0;
+        assert_eq!(track.sample(0.99, &mut cursor), Vec3::X);
+        assert_eq!(track.sample(1.0, &mut cursor), Vec3::Y);
+        assert_eq!(track.sample(1.5, &mut cursor), Vec3::Y);
+    }
+
+    #[test]
+    fn linear_interpolates_between_keys() {
+        let track = vec_track(
+            Interpolation::Linear,
+            vec![Vec3::ZERO, Vec3::splat(2.0), Vec3::ZERO],
+        );
+        let mut cursor = 0;
+        assert!(
+            track
+                .sample(0.25, &mut cursor)
+                .abs_diff_eq(Vec3::splat(0.5), 1e-6)
+        );
+        assert!(
+            track
+                .sample(1.5, &mut cursor)
+                .abs_diff_eq(Vec3::splat(1.0), 1e-6)
+        );
+    }
+
+    #[test]
+    fn linear_rotation_takes_the_shortest_arc() {
+        let a = Quat::from_rotation_y(0.2);
+        let b = -Quat::from_rotation_y(0.6);
+        let track = Track::new(Interpolation::Linear, vec![0.0, 1.0], vec![a, b]).unwrap();
+        let middle = track.sample(0.5, &mut 0);
+        let expected = Quat::from_rotation_y(0.4);
+        assert!(
+            middle.dot(expected).abs() > 1.0 - 1e-6,
+            "{middle} vs {expected}"
+        );
+    }
+
+    #[test]
+    fn cubic_spline_scales_tangents_by_the_key_interval() {
+        // Keys 2 s apart, value 0 → 1, out-tangent 1 per second, in-tangent 0.
+        let values = vec![
+            Vec3::ZERO,
+            Vec3::ZERO,
+            Vec3::ONE, // key 0: in, value, out
+            Vec3::ZERO,
+            Vec3::ONE,
+            Vec3::ZERO, // key 1: in, value, out
+        ];
+        let track = Track::new(Interpolation::CubicSpline, vec![0.0, 2.0], values).unwrap();
+        let s: f32 = 0.25;
+        let expected = 2.0 * (s.powi(3) - 2.0 * s * s + s) + (-2.0 * s.powi(3) + 3.0 * s * s);
+        let sampled = track.sample(0.5, &mut 0);
+        assert!(
+            (sampled.x - expected).abs() < 1e-6,
+            "{sampled} vs {expected}"
+        );
+        assert_eq!(
+            track.sample(2.0, &mut 0),
+            Vec3::ONE,
+            "the last key's value, not a tangent"
+        );
+    }
+
+    #[test]
+    fn cubic_rotations_come_out_normalised() {
+        let q = Quat::from_rotation_x(1.0);
+        let t = Quat::from_xyzw(0.3, 0.0, 0.0, 0.0);
+        let track = Track::new(
+            Interpolation::CubicSpline,
+            vec![0.0, 1.0],
+            vec![t, Quat::IDENTITY, t, t, q, t],
+        )
+        .unwrap();
+        assert!((track.sample(0.3, &mut 0).length() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn cursor_gives_the_same_answer_as_a_fresh_search() {
+        let times: Vec<f32> = (0..50).map(|k| k as f32 * 0.1).collect();
+        let values: Vec<Vec3> = (0..50).map(|k| Vec3::splat((k * k) as f32)).collect();
+        let track = Track::new(Interpolation::Linear, times, values).unwrap();
+        let mut cursor = 0;
+        let probe_times = [0.05, 0.07, 0.19, 0.31, 2.5, 0.01, 4.85, 4.9, 1.0, 1.0, 3.33];
+        for time in probe_times {
+            let fresh = track.sample(time, &mut 0);
+            assert_eq!(track.sample(time, &mut cursor), fresh, "at {time}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_tracks() {
+        assert_eq!(
+            Track::<Vec3>::new(Interpolation::Linear, vec![], vec![]),
+            Err(TrackError::NoKeys)
+        );
+        assert_eq!(
+            Track::new(
+                Interpolation::Linear,
+                vec![0.0, 1.0, 0.5],
+                vec![Vec3::ZERO; 3]
+            ),
+            Err(TrackError::TimesDecrease { key: 2 })
+        );
+        assert_eq!(
+            Track::new(
+                Interpolation::CubicSpline,
+                vec![0.0, 1.0],
+                vec![Vec3::ZERO; 2]
+            ),
+            Err(TrackError::ValueCount {
+                expected: 6,
+                found: 2
+            })
+        );
+        assert_eq!(
+            Track::new(Interpolation::Step, vec![0.0], vec![Vec3::NAN]),
+            Err(TrackError::ValueNotFinite { value: 0 })
+        );
+    }
+
+    #[test]
+    fn weights_interpolate_every_target() {
+        let track = WeightsTrack::new(
+            Interpolation::Linear,
+            vec![0.0, 1.0],
+            2,
+            vec![0.0, 1.0, 1.0, 0.0],
+        )
+        .unwrap();
+        let mut out = [0.0; 2];
+        track.sample_into(0.25, &mut 0, &mut out);
+        assert_eq!(out, [0.25, 0.75]);
+        track.sample_into(3.0, &mut 0, &mut out);
+        assert_eq!(out, [1.0, 0.0]);
+    }
+}

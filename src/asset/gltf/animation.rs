@@ -1,0 +1,148 @@
+//! glTF animations → `Clip`s.
+
+use glam::{Quat, Vec3};
+use gltf_json::animation::{Interpolation as JsonInterpolation, Property};
+use gltf_json::validation::Checked;
+
+use super::accessor::Accessors;
+use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, WeightsTrack};
+
+/// Rotation keys further than this from unit length are reported (they are normalised).
+const UNIT_TOLERANCE: f32 = 1e-3;
+
+/// Loads animation `index`. `joint_of_node` maps file node indices to skeleton joints.
+pub fn load_clip(
+    accessors: &Accessors,
+    index: usize,
+    animation: &gltf_json::Animation,
+    joint_of_node: &[usize],
+    skeleton: &Skeleton,
+    warnings: &mut Vec<String>,
+) -> Result<Clip, String> {
+    let name = animation
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("Animation {index}"));
+    let mut channels = Vec::with_capacity(animation.channels.len());
+    for (channel_index, channel) in animation.channels.iter().enumerate() {
+        let context = |problem: String| {
+            format!("animation {index} ('{name}') channel {channel_index}: {problem}")
+        };
+        let sampler = animation
+            .samplers
+            .get(channel.sampler.value())
+            .ok_or_else(|| {
+                context(format!(
+                    "sampler {} does not exist",
+                    channel.sampler.value()
+                ))
+            })?;
+        let node = channel.target.node.value();
+        let joint = *joint_of_node
+            .get(node)
+            .ok_or_else(|| context(format!("node {node} does not exist")))?;
+        let interpolation = match sampler.interpolation {
+            Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
+            Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
+            Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
+            Checked::Invalid => return Err(context("unknown interpolation".into())),
+        };
+        let times: Vec<f32> = accessors
+            .read_f32::<1>(sampler.input.value())
+            .map_err(|e| context(format!("input: {e}")))?
+            .into_iter()
+            .map(|[t]| t)
+            .collect();
+        let output = sampler.output.value();
+        let output_error = |e: String| context(format!("output: {e}"));
+        let track = match channel.target.path {
+            Checked::Valid(Property::Translation) => ChannelTrack::Translation(
+                Track::new(
+                    interpolation,
+                    times,
+                    read_vec3(accessors, output).map_err(output_error)?,
+                )
+                .map_err(|e| context(e.to_string()))?,
+            ),
+            Checked::Valid(Property::Scale) => ChannelTrack::Scale(
+                Track::new(
+                    interpolation,
+                    times,
+                    read_vec3(accessors, output).map_err(output_error)?,
+                )
+                .map_err(|e| context(e.to_string()))?,
+            ),
+            Checked::Valid(Property::Rotation) => {
+                let raw = accessors.read_f32::<4>(output).map_err(output_error)?;
+                let mut not_unit = 0;
+                let rotations = raw
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, q)| {
+                        let q = Quat::from_array(q);
+                        // Cubic-spline tangents are not rotations; only key values must be unit.
+                        let is_value = interpolation != Interpolation::CubicSpline || i % 3 == 1;
+                        if !is_value {
+                            return q;
+                        }
+                        if (q.length() - 1.0).abs() > UNIT_TOLERANCE {
+                            not_unit += 1;
+                        }
+                        normalize_or_identity(q)
+                    })
+                    .collect();
+                if not_unit > 0 {
+                    warnings.push(context(format!(
+                        "{not_unit} rotation keys were not unit quaternions (normalised)"
+                    )));
+                }
+                ChannelTrack::Rotation(
+                    Track::new(interpolation, times, rotations)
+                        .map_err(|e| context(e.to_string()))?,
+                )
+            }
+            Checked::Valid(Property::MorphTargetWeights) => {
+                let range = skeleton.morph_weight_range(joint);
+                if range.is_empty() {
+                    warnings.push(context(format!("animates morph weights of node {node}, which has no morph targets (ignored)")));
+                    continue;
+                }
+                let values: Vec<f32> = accessors
+                    .read_f32::<1>(output)
+                    .map_err(output_error)?
+                    .into_iter()
+                    .map(|[w]| w)
+                    .collect();
+                ChannelTrack::MorphWeights {
+                    offset: range.start,
+                    track: WeightsTrack::new(interpolation, times, range.len(), values)
+                        .map_err(|e| context(e.to_string()))?,
+                }
+            }
+            Checked::Invalid => {
+                warnings.push(context("unknown target path (ignored)".into()));
+                continue;
+            }
+        };
+        channels.push(Channel { joint, track });
+    }
+    Ok(Clip::new(name, channels))
+}
+
+fn read_vec3(accessors: &Accessors, index: usize) -> Result<Vec<Vec3>, String> {
+    Ok(accessors
+        .read_f32::<3>(index)?
+        .into_iter()
+        .map(Vec3::from)
+        .collect())
+}
+
+/// `q` scaled to unit length; the identity for a zero quaternion.
+pub fn normalize_or_identity(q: Quat) -> Quat {
+    let length = q.length();
+    if length > f32::EPSILON {
+        q / length
+    } else {
+        Quat::IDENTITY
+    }
+}

@@ -1,0 +1,251 @@
+//! The glTF container: a `.glb` (binary header, JSON chunk, BIN chunk) or a `.gltf` JSON file,
+//! and the buffers and images it refers to (GLB chunk, `data:` URIs or files beside it).
+//!
+//! Every length read from the file is checked against the bytes actually there before it is
+//! used, so a truncated or corrupt file gives an error instead of a panic or a huge allocation.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use gltf_json::Root;
+
+const GLB_MAGIC: &[u8; 4] = b"glTF";
+const CHUNK_JSON: u32 = 0x4E4F_534A;
+const CHUNK_BIN: u32 = 0x004E_4942;
+
+/// A parsed glTF document with its buffers loaded.
+pub struct Container<'a> {
+    pub root: Root,
+    pub buffers: Vec<Cow<'a, [u8]>>,
+    /// Folder that relative URIs are resolved against.
+    pub base_dir: PathBuf,
+    /// Bytes read from disk for this model (the file plus external buffers): the yardstick for
+    /// how much decoded data the file may ask for.
+    pub input_bytes: usize,
+}
+
+impl Container<'_> {
+    /// The bytes of buffer view `index`, checked to lie inside its buffer.
+    pub fn view(&self, index: usize) -> Result<&[u8], String> {
+        let view = self
+            .root
+            .buffer_views
+            .get(index)
+            .ok_or_else(|| format!("buffer view {index} does not exist"))?;
+        let start = view.byte_offset.map_or(0, |o| o.0);
+        start
+            .checked_add(view.byte_length.0)
+            .and_then(|end| {
+                let buffer = self.buffers.get(view.buffer.value())?;
+                buffer.get(usize::try_from(start).ok()?..usize::try_from(end).ok()?)
+            })
+            .ok_or_else(|| format!("buffer view {index} reaches past the end of its buffer"))
+    }
+
+    /// The byte stride buffer view `index` declares, if any.
+    pub fn view_stride(&self, index: usize) -> Option<usize> {
+        self.root.buffer_views.get(index)?.byte_stride.map(|s| s.0)
+    }
+}
+
+pub fn is_glb(bytes: &[u8]) -> bool {
+    bytes.starts_with(GLB_MAGIC)
+}
+
+/// Parses `bytes` (the contents of `path`) and loads its buffers.
+pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, String> {
+    let (json, bin) = if is_glb(bytes) {
+        split_glb(bytes)?
+    } else {
+        (bytes, None)
+    };
+    let root = Root::from_slice(json).map_err(|e| format!("invalid glTF JSON: {e}"))?;
+    let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut input_bytes = bytes.len();
+    let mut buffers = Vec::with_capacity(root.buffers.len());
+    for (index, buffer) in root.buffers.iter().enumerate() {
+        let data: Cow<'a, [u8]> = match (&buffer.uri, index, bin) {
+            (Some(uri), _, _) => {
+                let data = read_uri(&base_dir, uri).map_err(|e| format!("buffer {index}: {e}"))?;
+                input_bytes += data.len();
+                Cow::Owned(data)
+            }
+            (None, 0, Some(bin)) => Cow::Borrowed(bin),
+            (None, _, _) => {
+                return Err(format!(
+                    "buffer {index} has no uri and is not the GLB binary chunk"
+                ));
+            }
+        };
+        let declared = buffer.byte_length.0;
+        if (data.len() as u64) < declared {
+            return Err(format!(
+                "buffer {index} declares {declared} bytes but only {} are there (truncated file?)",
+                data.len()
+            ));
+        }
+        buffers.push(data);
+    }
+    Ok(Container {
+        root,
+        buffers,
+        base_dir,
+        input_bytes,
+    })
+}
+
+/// Splits a GLB file into its JSON chunk and optional BIN chunk.
+fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
+    let word = |offset: usize| -> Option<u32> {
+        let slice = bytes.get(offset..offset + 4)?;
+        Some(u32::from_le_bytes(slice.try_into().ok()?))
+    };
+    let version = word(4).ok_or("GLB header is truncated")?;
+    if version != 2 {
+        return Err(format!(
+            "GLB version {version} is not supported (only glTF 2.0)"
+        ));
+    }
+    let declared = word(8).ok_or("GLB header is truncated")? as usize;
+    if declared > bytes.len() {
+        return Err(format!(
+            "GLB header declares {declared} bytes but the file has {} (truncated file?)",
+            bytes.len()
+        ));
+    }
+    let bytes = &bytes[..declared];
+    let mut offset = 12;
+    let mut json = None;
+    let mut bin = None;
+    while offset < bytes.len() {
+        let (Some(length), Some(kind)) = (word(offset), word(offset + 4)) else {
+            return Err(format!("GLB chunk header at byte {offset} is truncated"));
+        };
+        let start = offset + 8;
+        let data = start
+            .checked_add(length as usize)
+            .and_then(|end| bytes.get(start..end))
+            .ok_or_else(|| {
+                format!(
+                    "GLB chunk at byte {offset} declares {length} bytes, past the end of the file"
+                )
+            })?;
+        match kind {
+            CHUNK_JSON if json.is_none() => json = Some(data),
+            CHUNK_BIN if json.is_some() && bin.is_none() => bin = Some(data),
+            CHUNK_JSON | CHUNK_BIN => {
+                return Err(format!(
+                    "GLB chunk at byte {offset} is out of order or repeated"
+                ));
+            }
+            _ => {} // Unknown chunks are to be ignored (glTF 2.0 §4.4.3.2).
+        }
+        // Chunks are padded to 4 bytes.
+        offset = start + (length as usize).div_ceil(4) * 4;
+    }
+    let json = json.ok_or("GLB file has no JSON chunk")?;
+    Ok((json, bin))
+}
+
+/// Reads a buffer or image URI: a base64 `data:` URI or a path relative to `base_dir`.
+pub fn read_uri(base_dir: &Path, uri: &str) -> Result<Vec<u8>, String> {
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let (_, payload) = rest
+            .split_once(";base64,")
+            .ok_or("data URI is not base64-encoded")?;
+        return base64::engine::general_purpose::STANDARD
+            .decode(payload)
+            .map_err(|e| format!("data URI is not valid base64: {e}"));
+    }
+    if uri.contains("://") {
+        return Err(format!("URI '{uri}' is not a relative file path"));
+    }
+    let relative = percent_decode(uri)?;
+    let path = base_dir.join(&relative);
+    std::fs::read(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
+}
+
+/// Decodes `%XX` escapes (glTF URIs are RFC 3986 references).
+fn percent_decode(uri: &str) -> Result<String, String> {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| format!("URI '{uri}' has a bad %-escape"))?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| format!("URI '{uri}' is not UTF-8 after %-decoding"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glb(chunks: &[(u32, &[u8])]) -> Vec<u8> {
+        let mut body = Vec::new();
+        for (kind, data) in chunks {
+            let padded = data.len().div_ceil(4) * 4;
+            body.extend_from_slice(&(padded as u32).to_le_bytes());
+            body.extend_from_slice(&kind.to_le_bytes());
+            body.extend_from_slice(data);
+            body.resize(body.len() + padded - data.len(), b' ');
+        }
+        let mut file = b"glTF".to_vec();
+        file.extend_from_slice(&2u32.to_le_bytes());
+        file.extend_from_slice(&((body.len() + 12) as u32).to_le_bytes());
+        file.extend(body);
+        file
+    }
+
+    #[test]
+    fn splits_json_and_bin_chunks() {
+        let file = glb(&[
+            (CHUNK_JSON, b"{}"),
+            (0x1234, b"skip"),
+            (CHUNK_BIN, &[1, 2, 3, 4]),
+        ]);
+        let (json, bin) = split_glb(&file).unwrap();
+        assert_eq!(json.trim_ascii(), b"{}");
+        assert_eq!(bin, Some(&[1u8, 2, 3, 4][..]));
+    }
+
+    #[test]
+    fn rejects_truncated_and_inconsistent_headers() {
+        let file = glb(&[(CHUNK_JSON, b"{}")]);
+        assert!(split_glb(&file[..10]).unwrap_err().contains("truncated"));
+        assert!(
+            split_glb(&file[..file.len() - 1])
+                .unwrap_err()
+                .contains("declares")
+        );
+        let mut huge_chunk = file.clone();
+        huge_chunk[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(split_glb(&huge_chunk).unwrap_err().contains("past the end"));
+        let mut version = file;
+        version[4] = 1;
+        assert!(split_glb(&version).unwrap_err().contains("version 1"));
+    }
+
+    #[test]
+    fn decodes_data_uris_and_escapes() {
+        assert_eq!(
+            read_uri(Path::new("."), "data:application/octet-stream;base64,AAEC").unwrap(),
+            vec![0, 1, 2]
+        );
+        assert!(read_uri(Path::new("."), "data:text/plain,hello").is_err());
+        assert_eq!(percent_decode("my%20file.bin").unwrap(), "my file.bin");
+        assert!(percent_decode("bad%2").is_err());
+        assert!(read_uri(Path::new("."), "https://example.com/a.bin").is_err());
+    }
+}

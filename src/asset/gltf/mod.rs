@@ -1,0 +1,392 @@
+//! glTF 2.0 (`.glb`, `.gltf`) → `Model`.
+//!
+//! Every node becomes a joint (reordered parents-first; `Model::file_node` keeps the file's
+//! numbering), a node's `matrix` is decomposed into TRS, skins keep their joint lists and
+//! inverse bind matrices (identity when absent), and each node with a mesh becomes a mesh
+//! instance. Problems that make the file unusable are errors; problems that can be repaired
+//! (non-unit rotations, weights not summing to 1, ...) are repaired and listed as warnings.
+
+mod accessor;
+mod animation;
+mod container;
+mod material;
+mod mesh;
+
+use std::path::Path;
+
+use glam::{Mat4, Quat, Vec3};
+use gltf_json::Root;
+
+use crate::anim::transform::is_trs;
+use crate::anim::{JointDesc, Skeleton, Transform};
+use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
+use accessor::Accessors;
+pub use container::is_glb;
+
+/// Extensions that may be required: we implement them, or they only change looks we
+/// approximate.
+const SUPPORTED_REQUIRED: &[&str] = &[
+    "KHR_mesh_quantization",
+    "KHR_materials_unlit",
+    "KHR_materials_emissive_strength",
+    "KHR_texture_transform",
+];
+
+pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
+    let container = container::open(path, bytes)?;
+    let root = &container.root;
+    if let Some(unsupported) = root
+        .extensions_required
+        .iter()
+        .find(|e| !SUPPORTED_REQUIRED.contains(&e.as_str()))
+    {
+        return Err(format!(
+            "the file requires extension {unsupported}, which rigscope does not support"
+        ));
+    }
+    let accessors = Accessors::new(&container);
+    let mut warnings = Vec::new();
+
+    let (file_node, parent_node) = parents_first_order(root)?;
+    let mut joint_of_node = vec![0; root.nodes.len()];
+    for (joint, &node) in file_node.iter().enumerate() {
+        joint_of_node[node] = joint;
+    }
+
+    let skins = load_skins(root, &accessors, &joint_of_node)?;
+    let skeleton = build_skeleton(
+        root,
+        &file_node,
+        &parent_node,
+        &joint_of_node,
+        &skins,
+        &mut warnings,
+    )?;
+
+    let instances = load_instances(root, &joint_of_node, &mut warnings)?;
+    let materials = material::load_materials(root)?;
+    let images = material::load_images(&container, &mut warnings)?;
+    let mut meshes = Vec::with_capacity(root.meshes.len());
+    for (index, mesh) in root.meshes.iter().enumerate() {
+        // Influences must name joints of every skin this mesh is drawn with.
+        let joint_limit = instances
+            .iter()
+            .filter(|i| i.mesh == index)
+            .filter_map(|i| i.skin.map(|s| skins[s].joints.len()))
+            .min()
+            .unwrap_or(usize::MAX);
+        let mut primitives = Vec::with_capacity(mesh.primitives.len());
+        for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+            let loaded = mesh::load_primitive(&accessors, primitive, materials.len(), joint_limit)
+                .map_err(|e| format!("mesh {index} primitive {primitive_index}: {e}"))?;
+            if let Some(weights) = &loaded.skin_weights {
+                let context = format!("mesh {index} primitive {primitive_index}");
+                report_weight_repairs(&context, weights, &mut warnings);
+            }
+            primitives.push(loaded);
+        }
+        meshes.push(Mesh {
+            name: mesh.name.clone().unwrap_or_else(|| format!("Mesh {index}")),
+            primitives,
+        });
+    }
+
+    let mut clips = Vec::with_capacity(root.animations.len());
+    for (index, animation) in root.animations.iter().enumerate() {
+        clips.push(animation::load_clip(
+            &accessors,
+            index,
+            animation,
+            &joint_of_node,
+            &skeleton,
+            &mut warnings,
+        )?);
+    }
+
+    Ok(Model {
+        path: path.to_path_buf(),
+        skeleton,
+        file_node,
+        skins,
+        meshes,
+        instances,
+        materials,
+        images,
+        clips,
+        extensions_used: root.extensions_used.clone(),
+        extensions_required: root.extensions_required.clone(),
+        warnings,
+    })
+}
+
+/// File node indices in parents-first order (depth-first, children in file order), and each
+/// file node's parent. Fails on a node with two parents, a child out of range, or a cycle.
+fn parents_first_order(root: &Root) -> Result<(Vec<usize>, Vec<Option<usize>>), String> {
+    let count = root.nodes.len();
+    let mut parent = vec![None; count];
+    for (index, node) in root.nodes.iter().enumerate() {
+        for child in node.children.iter().flatten() {
+            let child = child.value();
+            if child >= count {
+                return Err(format!(
+                    "node {index} has child {child}, which does not exist"
+                ));
+            }
+            if parent[child].replace(index).is_some() {
+                return Err(format!("node {child} has more than one parent"));
+            }
+        }
+    }
+    let mut order = Vec::with_capacity(count);
+    let mut stack: Vec<usize> = (0..count).rev().filter(|&n| parent[n].is_none()).collect();
+    while let Some(node) = stack.pop() {
+        order.push(node);
+        let children = root.nodes[node].children.iter().flatten();
+        stack.extend(children.map(|c| c.value()).rev());
+    }
+    if order.len() != count {
+        let mut reached = vec![false; count];
+        order.iter().for_each(|&n| reached[n] = true);
+        let stuck = reached.iter().position(|r| !r).unwrap_or(0);
+        return Err(format!(
+            "the node hierarchy has a cycle through node {stuck}"
+        ));
+    }
+    Ok((order, parent))
+}
+
+fn load_skins(
+    root: &Root,
+    accessors: &Accessors,
+    joint_of_node: &[usize],
+) -> Result<Vec<Skin>, String> {
+    let mut skins = Vec::with_capacity(root.skins.len());
+    for (index, skin) in root.skins.iter().enumerate() {
+        let context = |problem: String| format!("skin {index}: {problem}");
+        if skin.joints.is_empty() {
+            return Err(context("it has no joints".into()));
+        }
+        let joints = skin
+            .joints
+            .iter()
+            .map(|node| joint_of_node.get(node.value()).copied())
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| context("a joint names a node that does not exist".into()))?;
+        if joints.len() > u16::MAX as usize + 1 {
+            return Err(context(format!(
+                "{} joints is more than glTF's 16-bit joint indices reach",
+                joints.len()
+            )));
+        }
+        let inverse_bind = match skin.inverse_bind_matrices {
+            Some(accessor) => {
+                let matrices = accessors
+                    .read_f32::<16>(accessor.value())
+                    .map_err(|e| context(format!("inverse bind matrices: {e}")))?;
+                if matrices.len() < joints.len() {
+                    return Err(context(format!(
+                        "{} inverse bind matrices for {} joints",
+                        matrices.len(),
+                        joints.len()
+                    )));
+                }
+                matrices
+                    .iter()
+                    .take(joints.len())
+                    .map(Mat4::from_cols_array)
+                    .collect()
+            }
+            None => vec![Mat4::IDENTITY; joints.len()],
+        };
+        let root_joint = match skin.skeleton {
+            Some(node) => *joint_of_node
+                .get(node.value())
+                .ok_or_else(|| context("its skeleton root does not exist".into()))?,
+            // Parents-first order: the smallest joint index is the topmost joint.
+            None => joints.iter().copied().min().unwrap_or(0),
+        };
+        skins.push(Skin {
+            name: skin.name.clone().unwrap_or_else(|| format!("Skin {index}")),
+            joints,
+            inverse_bind,
+            root: root_joint,
+        });
+    }
+    Ok(skins)
+}
+
+fn build_skeleton(
+    root: &Root,
+    file_node: &[usize],
+    parent_node: &[Option<usize>],
+    joint_of_node: &[usize],
+    skins: &[Skin],
+    warnings: &mut Vec<String>,
+) -> Result<Skeleton, String> {
+    // The bind pose comes from the first skin that lists a joint.
+    let mut bind_model: Vec<Option<Mat4>> = vec![None; file_node.len()];
+    for (skin_index, skin) in skins.iter().enumerate() {
+        for (&joint, inverse_bind) in skin.joints.iter().zip(&skin.inverse_bind) {
+            if bind_model[joint].is_some() {
+                continue;
+            }
+            if inverse_bind.determinant().abs() < 1e-12 {
+                warnings.push(format!(
+                    "skin {skin_index}: the inverse bind matrix of node {} cannot be inverted",
+                    file_node[joint]
+                ));
+                continue;
+            }
+            bind_model[joint] = Some(inverse_bind.inverse());
+        }
+    }
+
+    let mut joints = Vec::with_capacity(file_node.len());
+    for (joint, &node_index) in file_node.iter().enumerate() {
+        let node = &root.nodes[node_index];
+        let rest = node_transform(node_index, node, warnings)?;
+        let parent = parent_node[node_index].map(|p| joint_of_node[p] as u32);
+        let target_count = node
+            .mesh
+            .and_then(|m| root.meshes.get(m.value()))
+            .map_or(0, |mesh| {
+                mesh.primitives
+                    .iter()
+                    .map(|p| p.targets.as_ref().map_or(0, Vec::len))
+                    .max()
+                    .unwrap_or(0)
+            });
+        let defaults = node.weights.as_ref().or_else(|| {
+            node.mesh
+                .and_then(|m| root.meshes.get(m.value()))
+                .and_then(|m| m.weights.as_ref())
+        });
+        let mut morph_weights = vec![0.0; target_count];
+        if let Some(defaults) = defaults {
+            if defaults.len() != target_count {
+                warnings.push(format!(
+                    "node {node_index}: {} default morph weights for {target_count} targets",
+                    defaults.len()
+                ));
+            }
+            for (weight, default) in morph_weights.iter_mut().zip(defaults) {
+                *weight = if default.is_finite() { *default } else { 0.0 };
+            }
+        }
+        joints.push(JointDesc {
+            name: node
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("Node {node_index}")),
+            parent,
+            rest,
+            bind_model: bind_model[joint],
+            morph_weights,
+        });
+    }
+    Skeleton::new(joints).map_err(|e| e.to_string())
+}
+
+/// A node's local transform from its `matrix` or its TRS properties.
+fn node_transform(
+    index: usize,
+    node: &gltf_json::Node,
+    warnings: &mut Vec<String>,
+) -> Result<Transform, String> {
+    let not_finite = || format!("node {index}: its transform is not made of finite numbers");
+    if let Some(matrix) = node.matrix {
+        let matrix = Mat4::from_cols_array(&matrix);
+        if !matrix.is_finite() {
+            return Err(not_finite());
+        }
+        if !is_trs(&matrix, 1e-4) {
+            warnings.push(format!("node {index}: its matrix has shear or projection, which TRS cannot hold (approximated)"));
+        }
+        return Ok(Transform::from_mat4(&matrix));
+    }
+    let translation = Vec3::from(node.translation.unwrap_or([0.0; 3]));
+    let scale = Vec3::from(node.scale.unwrap_or([1.0; 3]));
+    let rotation = node
+        .rotation
+        .map_or(Quat::IDENTITY, |r| Quat::from_array(r.0));
+    let transform = Transform::new(translation, rotation, scale);
+    if !transform.is_finite() {
+        return Err(not_finite());
+    }
+    if rotation.length() <= f32::EPSILON {
+        warnings.push(format!(
+            "node {index}: its rotation is a zero quaternion (identity used)"
+        ));
+    }
+    let rotation = animation::normalize_or_identity(rotation);
+    Ok(Transform {
+        rotation,
+        ..transform
+    })
+}
+
+fn load_instances(
+    root: &Root,
+    joint_of_node: &[usize],
+    warnings: &mut Vec<String>,
+) -> Result<Vec<MeshInstance>, String> {
+    let mut instances = Vec::new();
+    for (index, node) in root.nodes.iter().enumerate() {
+        let skin = node.skin.map(|s| s.value());
+        if let Some(skin) = skin
+            && skin >= root.skins.len()
+        {
+            return Err(format!(
+                "node {index} uses skin {skin}, which does not exist"
+            ));
+        }
+        let Some(mesh) = node.mesh.map(|m| m.value()) else {
+            if skin.is_some() {
+                warnings.push(format!("node {index} has a skin but no mesh (ignored)"));
+            }
+            continue;
+        };
+        if mesh >= root.meshes.len() {
+            return Err(format!(
+                "node {index} uses mesh {mesh}, which does not exist"
+            ));
+        }
+        instances.push(MeshInstance {
+            joint: joint_of_node[index],
+            mesh,
+            skin,
+        });
+    }
+    instances.sort_by_key(|i| i.joint);
+    Ok(instances)
+}
+
+fn report_weight_repairs(
+    context: &str,
+    weights: &crate::asset::model::SkinWeights,
+    warnings: &mut Vec<String>,
+) {
+    let repairs = [
+        (
+            weights.renormalised,
+            "vertices whose weights did not sum to 1 (renormalised)",
+        ),
+        (
+            weights.unweighted,
+            "vertices without any weight (bound to their first joint)",
+        ),
+        (
+            weights.out_of_range,
+            "influences on joints outside the skin (dropped)",
+        ),
+        (
+            weights.truncated,
+            "vertices with more than 8 influences (weakest dropped)",
+        ),
+    ];
+    for (count, what) in repairs {
+        if count > 0 {
+            warnings.push(format!("{context}: {count} {what}"));
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! The loaded model, independent of the file format it came from.
+//!
+//! Every node of the file is a joint of one hierarchy (`skeleton`), stored parents-first; the
+//! scene graph is the pose. A mesh instance attaches a mesh to a joint and, when skinned, names
+//! the skin whose palette deforms it. Positions are in the mesh's own space; skinned instances
+//! come out in model space (glTF ignores the skinned node's own transform), unskinned ones are
+//! placed by their joint's model matrix.
+
+use std::path::PathBuf;
+
+use glam::{Mat4, Vec2, Vec3, Vec4};
+
+use crate::anim::{Clip, Skeleton};
+
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub path: PathBuf,
+    pub skeleton: Skeleton,
+    /// For each joint, its index among the file's nodes (what `inspect` and `pose` print).
+    pub file_node: Vec<usize>,
+    pub skins: Vec<Skin>,
+    pub meshes: Vec<Mesh>,
+    pub instances: Vec<MeshInstance>,
+    pub materials: Vec<Material>,
+    pub images: Vec<Image>,
+    pub clips: Vec<Clip>,
+    pub extensions_used: Vec<String>,
+    pub extensions_required: Vec<String>,
+    /// Things that were wrong in the file but could be repaired or ignored.
+    pub warnings: Vec<String>,
+}
+
+impl Model {
+    /// Finds a clip by exact name, or else by index.
+    pub fn find_clip(&self, name_or_index: &str) -> Option<usize> {
+        self.clips
+            .iter()
+            .position(|c| c.name() == name_or_index)
+            .or_else(|| {
+                name_or_index
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&i| i < self.clips.len())
+            })
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.instances
+            .iter()
+            .flat_map(|i| &self.meshes[i.mesh].primitives)
+            .map(Primitive::vertex_count)
+            .sum()
+    }
+
+    pub fn triangle_count(&self) -> usize {
+        self.instances
+            .iter()
+            .flat_map(|i| &self.meshes[i.mesh].primitives)
+            .map(Primitive::triangle_count)
+            .sum()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Skin {
+    pub name: String,
+    /// Joint indices into the skeleton; vertex joint indices refer to positions in this list.
+    pub joints: Vec<usize>,
+    /// Model space → joint space in the bind pose, one per entry of `joints`.
+    pub inverse_bind: Vec<Mat4>,
+    /// The joint the file names as the skeleton root, or else the topmost joint of the skin.
+    pub root: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Mesh {
+    pub name: String,
+    pub primitives: Vec<Primitive>,
+}
+
+/// A mesh placed on a joint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeshInstance {
+    pub joint: usize,
+    pub mesh: usize,
+    pub skin: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topology {
+    Points,
+    Lines,
+    Triangles,
+}
+
+#[derive(Clone, Debug)]
+pub struct Primitive {
+    pub topology: Topology,
+    /// Vertex indices, as a list of points, lines (pairs) or triangles (triples). Strips, loops
+    /// and fans are converted to lists at load.
+    pub indices: Vec<u32>,
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    /// True when the file had no normals and they were computed (area-weighted).
+    pub normals_computed: bool,
+    /// xyz tangent and w handedness; empty when the file has none.
+    pub tangents: Vec<Vec4>,
+    /// TEXCOORD_0; empty when the file has none.
+    pub uvs: Vec<Vec2>,
+    pub skin_weights: Option<SkinWeights>,
+    pub morph_targets: Vec<MorphTarget>,
+    pub material: Option<usize>,
+}
+
+impl Primitive {
+    pub fn vertex_count(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn triangle_count(&self) -> usize {
+        match self.topology {
+            Topology::Triangles => self.indices.len() / 3,
+            _ => 0,
+        }
+    }
+}
+
+/// Up to eight joint influences per vertex, strongest first, weights summing to 1.
+#[derive(Clone, Debug, Default)]
+pub struct SkinWeights {
+    /// The four strongest influences: indices into the skin's joint list.
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    /// Influences five to eight; empty when no vertex has more than four.
+    pub joints_extra: Vec<[u16; 4]>,
+    pub weights_extra: Vec<[f32; 4]>,
+    /// Vertices whose weights in the file did not sum to 1 (they were renormalised).
+    pub renormalised: usize,
+    /// Vertices whose weights in the file were all zero (bound fully to their first joint).
+    pub unweighted: usize,
+    /// Influences dropped because their joint index was outside the skin.
+    pub out_of_range: usize,
+    /// Vertices that had more than `MAX_INFLUENCES` influences (the weakest were dropped).
+    pub truncated: usize,
+}
+
+impl SkinWeights {
+    /// The largest number of non-zero influences on any vertex.
+    pub fn max_influences(&self) -> usize {
+        let count = |w: &[f32; 4]| w.iter().filter(|&&x| x > 0.0).count();
+        let first = self.weights.iter().map(count).max().unwrap_or(0);
+        let extra = self.weights_extra.iter().map(count).max().unwrap_or(0);
+        first + extra
+    }
+
+    /// The largest joint index any weighted influence uses.
+    pub fn max_joint(&self) -> Option<u16> {
+        let sets = [
+            (&self.joints, &self.weights),
+            (&self.joints_extra, &self.weights_extra),
+        ];
+        sets.into_iter()
+            .flat_map(|(joints, weights)| joints.iter().zip(weights.iter()))
+            .flat_map(|(j, w)| j.iter().zip(w.iter()))
+            .filter(|(_, w)| **w > 0.0)
+            .map(|(j, _)| *j)
+            .max()
+    }
+}
+
+/// Differences from the base mesh, scaled by the target's weight.
+#[derive(Clone, Debug, Default)]
+pub struct MorphTarget {
+    pub name: String,
+    pub positions: Vec<Vec3>,
+    /// Empty when the target leaves normals alone.
+    pub normals: Vec<Vec3>,
+    /// Empty when the target leaves tangents alone.
+    pub tangents: Vec<Vec3>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Material {
+    pub name: String,
+    /// Linear RGBA.
+    pub base_color: Vec4,
+    pub base_color_texture: Option<TextureRef>,
+    pub metallic: f32,
+    pub roughness: f32,
+    pub metallic_roughness_texture: Option<TextureRef>,
+    pub normal_texture: Option<TextureRef>,
+    pub normal_scale: f32,
+    pub emissive: Vec3,
+    pub alpha: AlphaMode,
+    pub double_sided: bool,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Self {
+            name: "default".into(),
+            base_color: Vec4::ONE,
+            base_color_texture: None,
+            metallic: 1.0,
+            roughness: 1.0,
+            metallic_roughness_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
+            emissive: Vec3::ZERO,
+            alpha: AlphaMode::Opaque,
+            double_sided: false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AlphaMode {
+    Opaque,
+    Mask { cutoff: f32 },
+    Blend,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureRef {
+    /// Index into `Model::images`.
+    pub image: usize,
+    /// Which TEXCOORD set the texture reads (only set 0 is loaded).
+    pub tex_coord: u32,
+}
+
+/// An image as stored in the file (PNG, JPEG, ...); decoding is left to whoever displays it.
+#[derive(Clone, Debug)]
+pub struct Image {
+    pub name: String,
+    pub mime_type: Option<String>,
+    /// Encoded bytes; empty when an external image file could not be read (see warnings).
+    pub bytes: Vec<u8>,
+}

@@ -1,0 +1,334 @@
+//! `rigscope inspect FILE [--json]`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::asset::{self, Model, Primitive, Topology};
+
+#[derive(Serialize)]
+struct Report {
+    file: String,
+    nodes: usize,
+    hierarchy_depth: usize,
+    skins: Vec<SkinReport>,
+    meshes: Vec<MeshReport>,
+    instances: Vec<InstanceReport>,
+    /// Totals over mesh instances (a mesh drawn twice counts twice).
+    vertices: usize,
+    triangles: usize,
+    max_influences: usize,
+    morph_targets: usize,
+    materials: Vec<String>,
+    images: usize,
+    clips: Vec<ClipReport>,
+    extensions_used: Vec<String>,
+    extensions_required: Vec<String>,
+    warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct NodeRef {
+    node: usize,
+    name: String,
+}
+
+#[derive(Serialize)]
+struct SkinReport {
+    name: String,
+    joints: usize,
+    root: NodeRef,
+    /// How many mesh instances this skin deforms.
+    used_by: usize,
+}
+
+#[derive(Serialize)]
+struct MeshReport {
+    name: String,
+    primitives: Vec<PrimitiveReport>,
+}
+
+#[derive(Serialize)]
+struct PrimitiveReport {
+    topology: &'static str,
+    vertices: usize,
+    triangles: usize,
+    attributes: Vec<&'static str>,
+    max_influences: usize,
+    morph_targets: usize,
+    material: Option<String>,
+}
+
+#[derive(Serialize)]
+struct InstanceReport {
+    node: usize,
+    name: String,
+    mesh: usize,
+    skin: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct ClipReport {
+    name: String,
+    duration: f32,
+    channels: usize,
+    /// Channel count per interpolation mode.
+    interpolation: BTreeMap<&'static str, usize>,
+    /// Channel count per animated property.
+    properties: BTreeMap<&'static str, usize>,
+    animated_nodes: usize,
+}
+
+pub fn run(file: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    let model = asset::load(file)?;
+    let report = report(&model);
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &report)?;
+        writeln!(out)?;
+    } else {
+        write_text(&report, out)?;
+    }
+    Ok(())
+}
+
+fn node_ref(model: &Model, joint: usize) -> NodeRef {
+    NodeRef {
+        node: model.file_node[joint],
+        name: model.skeleton.name(joint).to_string(),
+    }
+}
+
+fn report(model: &Model) -> Report {
+    let instance_primitives = || {
+        model
+            .instances
+            .iter()
+            .flat_map(|i| &model.meshes[i.mesh].primitives)
+    };
+    Report {
+        file: model.path.display().to_string(),
+        nodes: model.skeleton.len(),
+        hierarchy_depth: model.skeleton.hierarchy().depth(),
+        skins: model
+            .skins
+            .iter()
+            .enumerate()
+            .map(|(index, skin)| SkinReport {
+                name: skin.name.clone(),
+                joints: skin.joints.len(),
+                root: node_ref(model, skin.root),
+                used_by: model
+                    .instances
+                    .iter()
+                    .filter(|i| i.skin == Some(index))
+                    .count(),
+            })
+            .collect(),
+        meshes: model
+            .meshes
+            .iter()
+            .map(|mesh| MeshReport {
+                name: mesh.name.clone(),
+                primitives: mesh
+                    .primitives
+                    .iter()
+                    .map(|p| primitive_report(model, p))
+                    .collect(),
+            })
+            .collect(),
+        instances: model
+            .instances
+            .iter()
+            .map(|i| {
+                let node = node_ref(model, i.joint);
+                InstanceReport {
+                    node: node.node,
+                    name: node.name,
+                    mesh: i.mesh,
+                    skin: i.skin,
+                }
+            })
+            .collect(),
+        vertices: model.vertex_count(),
+        triangles: model.triangle_count(),
+        max_influences: instance_primitives()
+            .filter_map(|p| p.skin_weights.as_ref())
+            .map(|w| w.max_influences())
+            .max()
+            .unwrap_or(0),
+        morph_targets: model
+            .meshes
+            .iter()
+            .map(|m| {
+                m.primitives
+                    .iter()
+                    .map(|p| p.morph_targets.len())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .sum(),
+        materials: model.materials.iter().map(|m| m.name.clone()).collect(),
+        images: model.images.len(),
+        clips: model
+            .clips
+            .iter()
+            .map(|clip| {
+                let mut interpolation = BTreeMap::new();
+                let mut properties = BTreeMap::new();
+                let mut animated = vec![false; model.skeleton.len()];
+                for channel in clip.channels() {
+                    *interpolation
+                        .entry(channel.track.interpolation().name())
+                        .or_default() += 1;
+                    *properties.entry(channel.track.property()).or_default() += 1;
+                    animated[channel.joint] = true;
+                }
+                ClipReport {
+                    name: clip.name().to_string(),
+                    duration: clip.duration(),
+                    channels: clip.channels().len(),
+                    interpolation,
+                    properties,
+                    animated_nodes: animated.iter().filter(|&&a| a).count(),
+                }
+            })
+            .collect(),
+        extensions_used: model.extensions_used.clone(),
+        extensions_required: model.extensions_required.clone(),
+        warnings: model.warnings.clone(),
+    }
+}
+
+fn primitive_report(model: &Model, primitive: &Primitive) -> PrimitiveReport {
+    let mut attributes = vec!["POSITION"];
+    attributes.push(if primitive.normals_computed {
+        "NORMAL (computed)"
+    } else {
+        "NORMAL"
+    });
+    if !primitive.tangents.is_empty() {
+        attributes.push("TANGENT");
+    }
+    if !primitive.uvs.is_empty() {
+        attributes.push("TEXCOORD_0");
+    }
+    if let Some(weights) = &primitive.skin_weights {
+        attributes.push("JOINTS_0/WEIGHTS_0");
+        if !weights.joints_extra.is_empty() {
+            attributes.push("JOINTS_1/WEIGHTS_1");
+        }
+    }
+    PrimitiveReport {
+        topology: match primitive.topology {
+            Topology::Points => "points",
+            Topology::Lines => "lines",
+            Topology::Triangles => "triangles",
+        },
+        vertices: primitive.vertex_count(),
+        triangles: primitive.triangle_count(),
+        attributes,
+        max_influences: primitive
+            .skin_weights
+            .as_ref()
+            .map_or(0, |w| w.max_influences()),
+        morph_targets: primitive.morph_targets.len(),
+        material: primitive.material.map(|m| model.materials[m].name.clone()),
+    }
+}
+
+fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "{}", report.file)?;
+    writeln!(
+        out,
+        "  {} nodes (depth {}), {} skins, {} meshes, {} instances",
+        report.nodes,
+        report.hierarchy_depth,
+        report.skins.len(),
+        report.meshes.len(),
+        report.instances.len()
+    )?;
+    writeln!(
+        out,
+        "  {} vertices, {} triangles, up to {} influences per vertex, {} morph targets",
+        report.vertices, report.triangles, report.max_influences, report.morph_targets
+    )?;
+    writeln!(
+        out,
+        "  {} materials, {} images",
+        report.materials.len(),
+        report.images
+    )?;
+    for skin in &report.skins {
+        writeln!(
+            out,
+            "  skin '{}': {} joints, root node {} '{}', deforms {} instance(s)",
+            skin.name, skin.joints, skin.root.node, skin.root.name, skin.used_by
+        )?;
+    }
+    for (index, mesh) in report.meshes.iter().enumerate() {
+        writeln!(out, "  mesh {index} '{}':", mesh.name)?;
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            writeln!(
+                out,
+                "    primitive {p}: {} {}, {} vertices, {} triangles, {}{}{}",
+                primitive.topology,
+                primitive
+                    .material
+                    .as_deref()
+                    .map_or("(no material)".to_string(), |m| format!("material '{m}'")),
+                primitive.vertices,
+                primitive.triangles,
+                primitive.attributes.join(" "),
+                if primitive.max_influences > 0 {
+                    format!(", up to {} influences", primitive.max_influences)
+                } else {
+                    String::new()
+                },
+                if primitive.morph_targets > 0 {
+                    format!(", {} morph targets", primitive.morph_targets)
+                } else {
+                    String::new()
+                },
+            )?;
+        }
+    }
+    if report.clips.is_empty() {
+        writeln!(out, "  no clips")?;
+    }
+    for clip in &report.clips {
+        let modes: Vec<String> = clip
+            .interpolation
+            .iter()
+            .map(|(m, n)| format!("{n} {m}"))
+            .collect();
+        writeln!(
+            out,
+            "  clip '{}': {:.3} s, {} channels on {} nodes ({})",
+            clip.name,
+            clip.duration,
+            clip.channels,
+            clip.animated_nodes,
+            modes.join(", ")
+        )?;
+    }
+    if !report.extensions_used.is_empty() {
+        writeln!(
+            out,
+            "  extensions used: {}",
+            report.extensions_used.join(", ")
+        )?;
+    }
+    if !report.extensions_required.is_empty() {
+        writeln!(
+            out,
+            "  extensions required: {}",
+            report.extensions_required.join(", ")
+        )?;
+    }
+    for warning in &report.warnings {
+        writeln!(out, "  warning: {warning}")?;
+    }
+    Ok(())
+}

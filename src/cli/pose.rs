@@ -1,0 +1,200 @@
+//! `rigscope pose FILE [--clip NAME|INDEX] [--time SECONDS] [--format json|obj]`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::PlaybackArg;
+use crate::anim::Playback;
+use crate::asset::{self, Model, Topology};
+use crate::skin::{Deformer, PosedPrimitive};
+
+#[derive(Args, Debug)]
+pub struct PoseArgs {
+    pub file: PathBuf,
+    /// Clip to sample, by name or index (default: none, the rest pose).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Playback time in seconds.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub time: f32,
+    /// How the time maps onto the clip.
+    #[arg(long, value_enum, default_value_t = PlaybackArg::Once)]
+    pub playback: PlaybackArg,
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    pub format: Format,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Format {
+    /// `{"clip", "time", "primitives": [{"node", "mesh", "primitive", "positions"}], "joints"}`.
+    Json,
+    /// Wavefront OBJ: one object per primitive, with normals, texture coordinates and faces.
+    Obj,
+}
+
+#[derive(Serialize)]
+struct PosedModel<'a> {
+    clip: Option<&'a str>,
+    time: f32,
+    primitives: Vec<PrimitiveOut>,
+    joints: Vec<JointOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct PrimitiveOut {
+    node: usize,
+    mesh: usize,
+    primitive: usize,
+    positions: Vec<[f32; 3]>,
+}
+
+#[derive(Serialize)]
+struct JointOut<'a> {
+    node: usize,
+    name: &'a str,
+    /// Model (world) matrix, column-major.
+    world: [f32; 16],
+}
+
+pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if !args.time.is_finite() {
+        bail!("--time must be a finite number of seconds");
+    }
+    let model = asset::load(&args.file)?;
+    let clip = match &args.clip {
+        Some(wanted) => Some(model.find_clip(wanted).with_context(|| {
+            let names: Vec<&str> = model.clips.iter().map(|c| c.name()).collect();
+            format!(
+                "{}: no clip '{wanted}' (clips: {})",
+                args.file.display(),
+                names.join(", ")
+            )
+        })?),
+        None => None,
+    };
+
+    let mut pose = model.skeleton.rest_pose().clone();
+    if let Some(index) = clip {
+        let clip = &model.clips[index];
+        let time = Playback::from(args.playback).clip_time(args.time, clip.duration());
+        clip.sample(time, &mut pose, &mut clip.cursor());
+    }
+    let mut deformer = Deformer::new(&model);
+    deformer.update(&model, &pose);
+    let order = file_order(&model, &deformer);
+
+    let mut buffer = Vec::new();
+    match args.format {
+        Format::Json => {
+            let posed = PosedModel {
+                clip: clip.map(|c| model.clips[c].name()),
+                time: args.time,
+                primitives: order
+                    .iter()
+                    .map(|&(node, mesh, primitive, posed)| PrimitiveOut {
+                        node,
+                        mesh,
+                        primitive,
+                        positions: posed.positions.iter().map(|p| p.to_array()).collect(),
+                    })
+                    .collect(),
+                joints: joints_in_file_order(&model)
+                    .map(|joint| JointOut {
+                        node: model.file_node[joint],
+                        name: model.skeleton.name(joint),
+                        world: deformer.model_matrices()[joint].to_cols_array(),
+                    })
+                    .collect(),
+            };
+            serde_json::to_writer(&mut buffer, &posed)?;
+            writeln!(buffer)?;
+        }
+        Format::Obj => write_obj(&model, &order, &mut buffer)?,
+    }
+    match &args.output {
+        Some(path) => std::fs::write(path, &buffer)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => out.write_all(&buffer)?,
+    }
+    Ok(())
+}
+
+/// (file node, mesh, primitive, posed data), sorted by node, mesh, primitive.
+fn file_order<'a>(
+    model: &Model,
+    deformer: &'a Deformer,
+) -> Vec<(usize, usize, usize, &'a PosedPrimitive)> {
+    let mut order: Vec<_> = deformer
+        .primitives()
+        .iter()
+        .map(|posed| {
+            let instance = model.instances[posed.instance];
+            (
+                model.file_node[instance.joint],
+                instance.mesh,
+                posed.primitive,
+                posed,
+            )
+        })
+        .collect();
+    order.sort_by_key(|&(node, mesh, primitive, _)| (node, mesh, primitive));
+    order
+}
+
+fn joints_in_file_order(model: &Model) -> impl Iterator<Item = usize> + '_ {
+    let mut joints: Vec<usize> = (0..model.skeleton.len()).collect();
+    joints.sort_by_key(|&j| model.file_node[j]);
+    joints.into_iter()
+}
+
+fn write_obj(
+    model: &Model,
+    order: &[(usize, usize, usize, &PosedPrimitive)],
+    out: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    writeln!(out, "# rigscope pose of {}", model.path.display())?;
+    let (mut position_base, mut uv_base) = (1usize, 1usize);
+    for &(node, mesh, primitive_index, posed) in order {
+        let primitive = &model.meshes[mesh].primitives[primitive_index];
+        writeln!(out, "o node{node}_mesh{mesh}_primitive{primitive_index}")?;
+        for p in &posed.positions {
+            writeln!(out, "v {} {} {}", p.x, p.y, p.z)?;
+        }
+        for n in &posed.normals {
+            writeln!(out, "vn {} {} {}", n.x, n.y, n.z)?;
+        }
+        // OBJ's texture origin is the bottom-left corner, glTF's the top-left.
+        for uv in &primitive.uvs {
+            writeln!(out, "vt {} {}", uv.x, 1.0 - uv.y)?;
+        }
+        let has_uvs = !primitive.uvs.is_empty();
+        // Faces name position/texcoord/normal; lines and points only take positions.
+        let corner = |i: u32| {
+            let v = position_base + i as usize;
+            match (primitive.topology, has_uvs) {
+                (Topology::Triangles, true) => format!("{v}/{}/{v}", uv_base + i as usize),
+                (Topology::Triangles, false) => format!("{v}//{v}"),
+                _ => v.to_string(),
+            }
+        };
+        let (keyword, arity) = match primitive.topology {
+            Topology::Triangles => ("f", 3),
+            Topology::Lines => ("l", 2),
+            Topology::Points => ("p", 1),
+        };
+        for element in primitive.indices.chunks_exact(arity) {
+            let corners: Vec<String> = element.iter().map(|&i| corner(i)).collect();
+            writeln!(out, "{keyword} {}", corners.join(" "))?;
+        }
+        position_base += posed.positions.len();
+        uv_base += primitive.uvs.len();
+    }
+    Ok(())
+}

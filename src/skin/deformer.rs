@@ -1,0 +1,188 @@
+//! Poses a whole model on the CPU: morph targets, then skinning or rigid placement, for every
+//! primitive of every mesh instance, in model (world) space.
+
+use glam::{Mat4, Vec3, Vec4};
+
+use super::linear::{BindVertices, Influences, SkinnedVertices, skin_linear, transform_normal};
+use super::morph::morph;
+use super::palette::skin_palette;
+use crate::anim::Pose;
+use crate::asset::{Model, Primitive};
+
+/// One primitive of one mesh instance, posed.
+#[derive(Clone, Debug)]
+pub struct PosedPrimitive {
+    /// Index into `Model::instances`.
+    pub instance: usize,
+    /// Index into the instance's mesh's primitives.
+    pub primitive: usize,
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    pub tangents: Vec<Vec4>,
+    morphed: MorphedBind,
+}
+
+/// Bind-space attributes after morph targets (empty when the primitive has none).
+#[derive(Clone, Debug, Default)]
+struct MorphedBind {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    tangents: Vec<Vec4>,
+}
+
+/// Owns every buffer posing needs, so that `update` allocates nothing.
+pub struct Deformer {
+    model_matrices: Vec<Mat4>,
+    /// One palette per skin.
+    palettes: Vec<Vec<Mat4>>,
+    primitives: Vec<PosedPrimitive>,
+}
+
+impl Deformer {
+    pub fn new(model: &Model) -> Self {
+        let mut primitives = Vec::new();
+        for (instance_index, instance) in model.instances.iter().enumerate() {
+            for (primitive_index, primitive) in
+                model.meshes[instance.mesh].primitives.iter().enumerate()
+            {
+                let vertices = primitive.vertex_count();
+                let morphs = !primitive.morph_targets.is_empty();
+                let morph_len = |n: usize| if morphs { n } else { 0 };
+                primitives.push(PosedPrimitive {
+                    instance: instance_index,
+                    primitive: primitive_index,
+                    positions: vec![Vec3::ZERO; vertices],
+                    normals: vec![Vec3::ZERO; vertices],
+                    tangents: vec![Vec4::ZERO; primitive.tangents.len()],
+                    morphed: MorphedBind {
+                        positions: vec![Vec3::ZERO; morph_len(vertices)],
+                        normals: vec![Vec3::ZERO; morph_len(vertices)],
+                        tangents: vec![Vec4::ZERO; morph_len(primitive.tangents.len())],
+                    },
+                });
+            }
+        }
+        Self {
+            model_matrices: vec![Mat4::IDENTITY; model.skeleton.len()],
+            palettes: model
+                .skins
+                .iter()
+                .map(|s| vec![Mat4::IDENTITY; s.joints.len()])
+                .collect(),
+            primitives,
+        }
+    }
+
+    /// Model-space matrices of every joint for the last pose.
+    pub fn model_matrices(&self) -> &[Mat4] {
+        &self.model_matrices
+    }
+
+    /// The posed primitives, in instance order then primitive order.
+    pub fn primitives(&self) -> &[PosedPrimitive] {
+        &self.primitives
+    }
+
+    /// Poses every primitive of `model` (the model this deformer was made for) with `pose`.
+    pub fn update(&mut self, model: &Model, pose: &Pose) {
+        pose.model_matrices(&mut self.model_matrices);
+        for (skin, palette) in model.skins.iter().zip(&mut self.palettes) {
+            skin_palette(
+                &skin.joints,
+                &skin.inverse_bind,
+                &self.model_matrices,
+                palette,
+            );
+        }
+        for posed in &mut self.primitives {
+            let instance = model.instances[posed.instance];
+            let primitive = &model.meshes[instance.mesh].primitives[posed.primitive];
+            let morph_weights =
+                &pose.morph_weights()[model.skeleton.morph_weight_range(instance.joint)];
+            let (positions, normals, tangents) =
+                morphed_bind_vertices(primitive, morph_weights, &mut posed.morphed);
+            let palette = instance.skin.map(|skin| &self.palettes[skin]);
+            match (palette, &primitive.skin_weights) {
+                (Some(palette), Some(weights)) => skin_linear(
+                    palette,
+                    Influences {
+                        joints: &weights.joints,
+                        weights: &weights.weights,
+                        joints_extra: &weights.joints_extra,
+                        weights_extra: &weights.weights_extra,
+                    },
+                    BindVertices {
+                        positions,
+                        normals,
+                        tangents,
+                    },
+                    SkinnedVertices {
+                        positions: &mut posed.positions,
+                        normals: &mut posed.normals,
+                        tangents: &mut posed.tangents,
+                    },
+                ),
+                // Unskinned (or a skinned node whose primitive has no weights): the joint
+                // carries the mesh rigidly.
+                _ => {
+                    let matrix = self.model_matrices[instance.joint];
+                    for (out, p) in posed.positions.iter_mut().zip(positions) {
+                        *out = matrix.transform_point3(*p);
+                    }
+                    for (out, n) in posed.normals.iter_mut().zip(normals) {
+                        *out = transform_normal(&matrix, *n);
+                    }
+                    for (out, t) in posed.tangents.iter_mut().zip(tangents) {
+                        *out = matrix
+                            .transform_vector3(t.truncate())
+                            .normalize_or_zero()
+                            .extend(t.w);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The primitive's bind-space attributes after its morph targets (its own arrays when it has
+/// none). Normals and tangents are renormalised; tangents keep their handedness.
+fn morphed_bind_vertices<'a>(
+    primitive: &'a Primitive,
+    weights: &[f32],
+    morphed: &'a mut MorphedBind,
+) -> (&'a [Vec3], &'a [Vec3], &'a [Vec4]) {
+    if primitive.morph_targets.is_empty() {
+        return (
+            &primitive.positions,
+            &primitive.normals,
+            &primitive.tangents,
+        );
+    }
+    let targets = || primitive.morph_targets.iter().zip(weights.iter().copied());
+    morph(
+        &primitive.positions,
+        targets().map(|(t, w)| (&t.positions[..], w)),
+        &mut morphed.positions,
+    );
+    morph(
+        &primitive.normals,
+        targets().map(|(t, w)| (&t.normals[..], w)),
+        &mut morphed.normals,
+    );
+    for normal in &mut morphed.normals {
+        *normal = normal.normalize_or_zero();
+    }
+    morphed.tangents.copy_from_slice(&primitive.tangents);
+    for (target, weight) in targets() {
+        if weight == 0.0 || target.tangents.len() != morphed.tangents.len() {
+            continue;
+        }
+        for (tangent, delta) in morphed.tangents.iter_mut().zip(&target.tangents) {
+            *tangent += (*delta * weight).extend(0.0);
+        }
+    }
+    for tangent in &mut morphed.tangents {
+        *tangent = tangent.truncate().normalize_or_zero().extend(tangent.w);
+    }
+    (&morphed.positions, &morphed.normals, &morphed.tangents)
+}

@@ -1,0 +1,189 @@
+//! Linear blend skinning (LBS): each vertex is moved by the weighted sum of its joints'
+//! palette matrices, `v' = Σ w_i · palette[j_i] · v`.
+//!
+//! Normals use the blended matrix's cofactor (its inverse transpose up to scale, with the
+//! determinant's sign kept), so they stay perpendicular to the surface under non-uniform and
+//! mirroring scale; tangents use the blended matrix itself. Both are renormalised.
+
+use glam::{Mat4, Vec3, Vec3A, Vec4};
+
+/// Per-vertex influences, four per set, strongest first (see `asset::SkinWeights`).
+#[derive(Clone, Copy)]
+pub struct Influences<'a> {
+    pub joints: &'a [[u16; 4]],
+    pub weights: &'a [[f32; 4]],
+    /// Influences five to eight, or empty.
+    pub joints_extra: &'a [[u16; 4]],
+    pub weights_extra: &'a [[f32; 4]],
+}
+
+/// Vertex attributes in bind space, read by the skinning kernel.
+#[derive(Clone, Copy)]
+pub struct BindVertices<'a> {
+    pub positions: &'a [Vec3],
+    pub normals: &'a [Vec3],
+    /// xyz and handedness; may be empty.
+    pub tangents: &'a [Vec4],
+}
+
+/// Skinned attributes, written by the kernel (same lengths as the inputs).
+pub struct SkinnedVertices<'a> {
+    pub positions: &'a mut [Vec3],
+    pub normals: &'a mut [Vec3],
+    pub tangents: &'a mut [Vec4],
+}
+
+/// Skins every vertex. Every joint index must be below `palette.len()` (the loader drops
+/// influences that are not). Vertices whose second weight is zero take the rigid fast path:
+/// their joint's palette matrix is used as it is, without blending.
+pub fn skin_linear(
+    palette: &[Mat4],
+    influences: Influences,
+    input: BindVertices,
+    output: SkinnedVertices,
+) {
+    let has_extra = !influences.joints_extra.is_empty();
+    let has_tangents = !input.tangents.is_empty();
+    for v in 0..input.positions.len() {
+        let joints = influences.joints[v];
+        let weights = influences.weights[v];
+        let matrix = if weights[1] == 0.0 {
+            palette[joints[0] as usize]
+        } else {
+            let mut blended = palette[joints[0] as usize] * weights[0]
+                + palette[joints[1] as usize] * weights[1]
+                + palette[joints[2] as usize] * weights[2]
+                + palette[joints[3] as usize] * weights[3];
+            if has_extra {
+                let (joints, weights) = (influences.joints_extra[v], influences.weights_extra[v]);
+                for i in 0..4 {
+                    if weights[i] != 0.0 {
+                        blended += palette[joints[i] as usize] * weights[i];
+                    }
+                }
+            }
+            blended
+        };
+        output.positions[v] = matrix.transform_point3(input.positions[v]);
+        output.normals[v] = transform_normal(&matrix, input.normals[v]);
+        if has_tangents {
+            let tangent = input.tangents[v];
+            let direction = matrix
+                .transform_vector3(tangent.truncate())
+                .normalize_or_zero();
+            output.tangents[v] = direction.extend(tangent.w);
+        }
+    }
+}
+
+/// Transforms a normal by the inverse transpose of `matrix`'s upper 3×3, renormalised.
+/// Computed as the cofactor matrix times the determinant's sign: three cross products instead
+/// of an inverse.
+#[inline]
+pub fn transform_normal(matrix: &Mat4, normal: Vec3) -> Vec3 {
+    let c0 = Vec3A::from_vec4(matrix.x_axis);
+    let c1 = Vec3A::from_vec4(matrix.y_axis);
+    let c2 = Vec3A::from_vec4(matrix.z_axis);
+    let x = c1.cross(c2);
+    let cofactor = x * normal.x + c2.cross(c0) * normal.y + c0.cross(c1) * normal.z;
+    let sign = if c0.dot(x) < 0.0 { -1.0 } else { 1.0 };
+    Vec3::from(cofactor * sign).normalize_or_zero()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Mat3, Quat};
+
+    #[test]
+    fn normals_follow_the_inverse_transpose() {
+        let matrices = [
+            Mat4::from_scale_rotation_translation(
+                Vec3::new(1.0, 3.0, 0.5),
+                Quat::from_rotation_x(0.7),
+                Vec3::X,
+            ),
+            Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+            Mat4::from_scale(Vec3::new(-2.0, -1.0, 0.5)),
+        ];
+        let normal = Vec3::new(0.3, 0.8, -0.2).normalize();
+        for matrix in matrices {
+            let expected = (Mat3::from_mat4(matrix).inverse().transpose() * normal).normalize();
+            assert!(
+                transform_normal(&matrix, normal).abs_diff_eq(expected, 1e-5),
+                "{matrix}"
+            );
+        }
+    }
+
+    #[test]
+    fn blends_rigid_and_smooth_vertices() {
+        let palette = [
+            Mat4::IDENTITY,
+            Mat4::from_translation(Vec3::new(0.0, 2.0, 0.0)),
+        ];
+        let joints = [[1, 0, 0, 0], [0, 1, 0, 0]];
+        let weights = [[1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]];
+        let positions = [Vec3::X, Vec3::X];
+        let normals = [Vec3::Z, Vec3::Z];
+        let tangents = [Vec4::new(1.0, 0.0, 0.0, -1.0); 2];
+        let (mut out_p, mut out_n, mut out_t) = ([Vec3::ZERO; 2], [Vec3::ZERO; 2], [Vec4::ZERO; 2]);
+        skin_linear(
+            &palette,
+            Influences {
+                joints: &joints,
+                weights: &weights,
+                joints_extra: &[],
+                weights_extra: &[],
+            },
+            BindVertices {
+                positions: &positions,
+                normals: &normals,
+                tangents: &tangents,
+            },
+            SkinnedVertices {
+                positions: &mut out_p,
+                normals: &mut out_n,
+                tangents: &mut out_t,
+            },
+        );
+        assert_eq!(out_p, [Vec3::new(1.0, 2.0, 0.0), Vec3::new(1.0, 1.0, 0.0)]);
+        assert_eq!(out_n, [Vec3::Z; 2]);
+        assert_eq!(out_t[0].w, -1.0, "handedness is kept");
+    }
+
+    #[test]
+    fn uses_influences_five_to_eight() {
+        let palette: Vec<Mat4> = (0..8)
+            .map(|j| Mat4::from_translation(Vec3::new(j as f32, 0.0, 0.0)))
+            .collect();
+        let joints = [[0, 1, 2, 3]];
+        let extra = [[4, 5, 6, 7]];
+        let weights = [[0.125; 4]];
+        let mut out = [Vec3::ZERO];
+        skin_linear(
+            &palette,
+            Influences {
+                joints: &joints,
+                weights: &weights,
+                joints_extra: &extra,
+                weights_extra: &weights,
+            },
+            BindVertices {
+                positions: &[Vec3::ZERO],
+                normals: &[Vec3::Y],
+                tangents: &[],
+            },
+            SkinnedVertices {
+                positions: &mut out,
+                normals: &mut [Vec3::ZERO],
+                tangents: &mut [],
+            },
+        );
+        assert!(
+            (out[0].x - 3.5).abs() < 1e-6,
+            "mean of 0..8 is 3.5, got {}",
+            out[0]
+        );
+    }
+}
