@@ -122,3 +122,109 @@ pub fn is_trs(matrix: &Mat4, tolerance: f32) -> bool {
     let magnitude = linear.x_axis.length() + linear.y_axis.length() + linear.z_axis.length() + 1.0;
     matrix.abs_diff_eq(rebuilt, tolerance * magnitude)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample_transforms() -> Vec<Transform> {
+        vec![
+            Transform::IDENTITY,
+            Transform::new(
+                Vec3::new(1.0, -2.0, 3.0),
+                Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 2.0),
+                Vec3::splat(2.5),
+            ),
+            Transform::new(
+                Vec3::new(-4.0, 0.5, 0.0),
+                Quat::from_rotation_y(3.0),
+                Vec3::new(1.0, 2.0, 0.5),
+            ),
+            Transform::new(
+                Vec3::ZERO,
+                Quat::from_rotation_z(-0.4),
+                Vec3::new(-1.0, 1.0, 1.0),
+            ),
+        ]
+    }
+
+    #[test]
+    fn matrices_round_trip_including_negative_scale() {
+        for transform in sample_transforms() {
+            let matrix = transform.to_mat4();
+            let rebuilt = Transform::from_mat4(&matrix).to_mat4();
+            assert!(rebuilt.abs_diff_eq(matrix, 1e-5), "{transform:?}");
+        }
+        // Mirrors in any axis, or in all three, give back the same matrix.
+        for scale in [
+            Vec3::new(1.0, -1.0, 1.0),
+            Vec3::new(1.0, 1.0, -2.0),
+            Vec3::splat(-1.0),
+            Vec3::new(-3.0, -1.0, 0.5),
+        ] {
+            let matrix =
+                Mat4::from_scale_rotation_translation(scale, Quat::from_rotation_x(0.8), Vec3::X);
+            assert!(
+                Transform::from_mat4(&matrix)
+                    .to_mat4()
+                    .abs_diff_eq(matrix, 1e-5),
+                "{scale}"
+            );
+            assert!(is_trs(&matrix, 1e-4));
+        }
+        let shear = Mat4::from_cols_array(&[
+            1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ]);
+        assert!(!is_trs(&shear, 1e-4));
+    }
+
+    #[test]
+    fn combine_matches_matrix_product_for_uniform_scale() {
+        let transforms = sample_transforms();
+        let (parent, child) = (transforms[1], transforms[2]);
+        let combined = parent.combine(&child).to_mat4();
+        assert!(combined.abs_diff_eq(parent.to_mat4() * child.to_mat4(), 1e-4));
+        let point = Vec3::new(0.3, -0.7, 1.9);
+        assert!(
+            parent
+                .combine(&child)
+                .transform_point(point)
+                .abs_diff_eq(parent.transform_point(child.transform_point(point)), 1e-4)
+        );
+    }
+
+    #[test]
+    fn inverse_undoes_the_transform() {
+        for transform in sample_transforms().into_iter().take(2) {
+            let identity = transform.combine(&transform.inverse());
+            assert!(identity.translation.abs_diff_eq(Vec3::ZERO, 1e-5));
+            assert!(identity.rotation.abs_diff_eq(Quat::IDENTITY, 1e-5));
+            assert!(identity.scale.abs_diff_eq(Vec3::ONE, 1e-5));
+            assert!(
+                transform
+                    .inverse()
+                    .to_mat4()
+                    .abs_diff_eq(transform.to_mat4().inverse(), 1e-5)
+            );
+        }
+        let flat = Transform::new(Vec3::X, Quat::IDENTITY, Vec3::new(1.0, 0.0, 1.0));
+        assert!(
+            flat.inverse().is_finite(),
+            "a zero scale inverts to zero, not infinity"
+        );
+    }
+
+    #[test]
+    fn mix_interpolates_each_part() {
+        let a = Transform::new(Vec3::ZERO, Quat::from_rotation_y(0.2), Vec3::ONE);
+        let b = Transform::new(Vec3::X * 4.0, -Quat::from_rotation_y(1.0), Vec3::splat(3.0));
+        assert_eq!(a.mix(&b, 0.0).translation, a.translation);
+        let middle = a.mix(&b, 0.25);
+        assert!(middle.translation.abs_diff_eq(Vec3::X, 1e-6));
+        assert!(middle.scale.abs_diff_eq(Vec3::splat(1.5), 1e-6));
+        // Shortest path although b's quaternion has the opposite sign.
+        assert!(middle.rotation.dot(Quat::from_rotation_y(0.4)).abs() > 1.0 - 1e-6);
+        let end = a.mix(&b, 1.0);
+        assert!(end.rotation.dot(b.rotation).abs() > 1.0 - 1e-6);
+    }
+}

@@ -22,9 +22,21 @@ mod tests {
         let bind = [Mat4::from_translation(Vec3::Y), Mat4::from_rotation_z(0.3)];
         let inverse: Vec<Mat4> = bind.iter().map(Mat4::inverse).collect();
         let mut out = [Mat4::ZERO; 2];
-        skin_palette(&[1, 0], &inverse, &[bind[1], bind[0]], &mut out);
-        assert!(out[0].abs_diff_eq(bind[1] * bind[0].inverse(), 1e-6));
         skin_palette(&[0, 1], &inverse, &bind, &mut out);
         assert!(out.iter().all(|m| m.abs_diff_eq(Mat4::IDENTITY, 1e-6)));
+    }
+
+    #[test]
+    fn skin_joints_index_the_skeleton() {
+        // Skin joint 0 is skeleton joint 2: its palette entry uses joint 2's model matrix.
+        let model = [
+            Mat4::IDENTITY,
+            Mat4::IDENTITY,
+            Mat4::from_translation(Vec3::X),
+        ];
+        let inverse_bind = [Mat4::from_translation(-Vec3::Y)];
+        let mut out = [Mat4::ZERO];
+        skin_palette(&[2], &inverse_bind, &model, &mut out);
+        assert_eq!(out[0], Mat4::from_translation(Vec3::new(1.0, -1.0, 0.0)));
     }
 }

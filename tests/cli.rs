@@ -1,0 +1,379 @@
+//! The `rigscope` binary's headless commands, run as a user would run them.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use glam::{Mat4, Vec3};
+use serde_json::Value;
+
+fn rigscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn succeed(args: &[&str]) -> String {
+    let output = rigscope(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&succeed(args)).unwrap()
+}
+
+fn sample(relative: &str) -> String {
+    common::gltf(relative).display().to_string()
+}
+
+fn positions(primitive: &Value) -> Vec<Vec3> {
+    primitive["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            Vec3::new(
+                p[0].as_f64().unwrap() as f32,
+                p[1].as_f64().unwrap() as f32,
+                p[2].as_f64().unwrap() as f32,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn inspect_summarises_a_rigged_model() {
+    let fox = sample("Fox/glTF-Binary/Fox.glb");
+    let text = succeed(&["inspect", &fox]);
+    assert!(text.contains("26 nodes"), "{text}");
+    assert!(text.contains("24 joints"), "{text}");
+    assert!(text.contains("up to 4 influences"), "{text}");
+    assert!(text.contains("clip 'Walk': 0.708 s, 21 channels"), "{text}");
+    assert!(text.contains("NORMAL (computed)"), "{text}");
+
+    let report = json(&["inspect", &fox, "--json"]);
+    assert_eq!(report["nodes"], 26);
+    assert_eq!(report["skins"][0]["joints"], 24);
+    assert_eq!(report["skins"][0]["root"]["node"], 2);
+    assert_eq!(report["max_influences"], 4);
+    assert_eq!(report["vertices"], 1728);
+    let clips: Vec<&str> = report["clips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(clips, ["Survey", "Walk", "Run"]);
+    assert_eq!(report["clips"][1]["interpolation"]["LINEAR"], 21);
+    assert_eq!(report["clips"][1]["properties"]["rotation"], 20);
+    assert_eq!(report["warnings"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn inspect_reports_extensions_morph_targets_and_repairs() {
+    let cube = sample("AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf");
+    let report = json(&["inspect", &cube, "--json"]);
+    assert_eq!(report["extensions_required"][0], "KHR_mesh_quantization");
+    assert_eq!(report["morph_targets"], 2);
+    assert_eq!(report["clips"][0]["properties"]["weights"], 1);
+
+    // A file whose weights do not sum to 1 is repaired and the repair reported.
+    let dir = tempdir("inspect-repairs");
+    let file = dir.join("unnormalised.gltf");
+    std::fs::write(&file, unnormalised_weights_gltf()).unwrap();
+    let report = json(&["inspect", file.to_str().unwrap(), "--json"]);
+    let warnings = report["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w
+            .as_str()
+            .unwrap()
+            .contains("1 vertices whose weights did not sum to 1")),
+        "{warnings:?}"
+    );
+    assert_eq!(report["max_influences"], 2);
+    let text = succeed(&["inspect", file.to_str().unwrap()]);
+    assert!(
+        text.contains("warning: mesh 0 primitive 0: 1 vertices whose weights did not sum to 1"),
+        "{text}"
+    );
+}
+
+/// One triangle skinned to two joints; vertex 2's weights sum to 0.5.
+fn unnormalised_weights_gltf() -> String {
+    use base64::Engine;
+    let mut bin = Vec::new();
+    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
+        p.iter()
+            .for_each(|c| bin.extend_from_slice(&c.to_le_bytes()));
+    }
+    for _ in 0..3 {
+        bin.extend_from_slice(&[0, 1, 0, 0]); // JOINTS_0 as u8
+    }
+    for w in [
+        [1.0f32, 0.0, 0.0, 0.0],
+        [0.5, 0.5, 0.0, 0.0],
+        [0.25, 0.25, 0.0, 0.0],
+    ] {
+        w.iter()
+            .for_each(|c| bin.extend_from_slice(&c.to_le_bytes()));
+    }
+    let data = base64::engine::general_purpose::STANDARD.encode(&bin);
+    format!(
+        r#"{{"asset":{{"version":"2.0"}},
+        "buffers":[{{"byteLength":{len},"uri":"data:application/octet-stream;base64,{data}"}}],
+        "bufferViews":[{{"buffer":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":12}},{{"buffer":0,"byteOffset":48,"byteLength":48}}],
+        "accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},
+                     {{"bufferView":1,"componentType":5121,"count":3,"type":"VEC4"}},
+                     {{"bufferView":2,"componentType":5126,"count":3,"type":"VEC4"}}],
+        "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0,"JOINTS_0":1,"WEIGHTS_0":2}}}}]}}],
+        "skins":[{{"joints":[1,2]}}],
+        "nodes":[{{"mesh":0,"skin":0}},{{"children":[2]}},{{"translation":[0,1,0]}}]}}"#,
+        len = bin.len()
+    )
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-test-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn pose_json_has_the_documented_shape_and_order() {
+    let truck = sample("CesiumMilkTruck/glTF-Binary/CesiumMilkTruck.glb");
+    let posed = json(&["pose", &truck, "--clip", "Wheels", "--time", "0.5"]);
+    assert_eq!(posed["clip"], "Wheels");
+    assert_eq!(posed["time"], 0.5);
+    let keys: Vec<(u64, u64, u64)> = posed["primitives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["node"].as_u64().unwrap(),
+                p["mesh"].as_u64().unwrap(),
+                p["primitive"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+    assert_eq!(
+        keys.len(),
+        5,
+        "two wheel instances of one primitive, a body of three"
+    );
+    let joints = posed["joints"].as_array().unwrap();
+    assert_eq!(joints.len(), 6);
+    assert!(
+        joints
+            .iter()
+            .enumerate()
+            .all(|(i, j)| j["node"] == i as u64 && j["world"].as_array().unwrap().len() == 16)
+    );
+
+    let rest = json(&["pose", &truck]);
+    assert_eq!(rest["clip"], Value::Null);
+    let by_index = json(&["pose", &truck, "--clip", "0", "--time", "0.5"]);
+    assert_eq!(by_index, posed, "clips can be named by index");
+}
+
+#[test]
+fn pose_positions_follow_the_skinning_formula() {
+    // Independently of the CPU skinning code: v' = Σ w · (world_joint · inverse_bind · v).
+    let path = common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
+    let model = rigscope::asset::load(&path).unwrap();
+    let posed = json(&[
+        "pose",
+        path.to_str().unwrap(),
+        "--clip",
+        "0",
+        "--time",
+        "0.7",
+    ]);
+    let world: Vec<Mat4> = posed["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            Mat4::from_cols_slice(
+                &j["world"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap() as f32)
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let skin = &model.skins[0];
+    let primitive = &model.meshes[0].primitives[0];
+    let weights = primitive.skin_weights.as_ref().unwrap();
+    let actual = positions(&posed["primitives"][0]);
+    for (v, bind) in primitive.positions.iter().enumerate() {
+        let mut expected = Vec3::ZERO;
+        for (&joint, &weight) in weights.joints[v].iter().zip(&weights.weights[v]) {
+            let node = model.file_node[skin.joints[joint as usize]];
+            expected +=
+                weight * (world[node] * skin.inverse_bind[joint as usize]).transform_point3(*bind);
+        }
+        assert!(
+            actual[v].abs_diff_eq(expected, 1e-4),
+            "vertex {v}: {} vs {expected}",
+            actual[v]
+        );
+    }
+    let rest = json(&["pose", path.to_str().unwrap()]);
+    assert_ne!(
+        positions(&rest["primitives"][0]),
+        actual,
+        "the clip moves the mesh"
+    );
+}
+
+#[test]
+fn pose_time_options_map_onto_the_clip() {
+    let fox = sample("Fox/glTF-Binary/Fox.glb");
+    let at = |time: &str, playback: &str| {
+        json(&[
+            "pose",
+            &fox,
+            "--clip",
+            "Walk",
+            "--time",
+            time,
+            "--playback",
+            playback,
+        ])["primitives"][0]
+            .clone()
+    };
+    // Walk lasts 0.7083 s.
+    assert_eq!(
+        positions(&at("0.9", "once")),
+        positions(&at("5", "once")),
+        "once holds the last frame"
+    );
+    assert_ne!(positions(&at("0.1", "once")), positions(&at("0.3", "once")));
+    let looped = positions(&at("0.9083333", "loop"));
+    let direct = positions(&at("0.2", "once"));
+    assert!(
+        looped
+            .iter()
+            .zip(&direct)
+            .all(|(a, b)| a.abs_diff_eq(*b, 1e-2)),
+        "loop wraps at the duration"
+    );
+    let bounced = positions(&at("0.9083333", "pingpong"));
+    let mirrored = positions(&at("0.5083333", "once"));
+    assert!(
+        bounced
+            .iter()
+            .zip(&mirrored)
+            .all(|(a, b)| a.abs_diff_eq(*b, 1e-2)),
+        "ping-pong plays back"
+    );
+    assert_eq!(
+        positions(&at("-1", "once")),
+        positions(&at("0", "once")),
+        "negative times clamp"
+    );
+}
+
+#[test]
+fn pose_obj_has_every_vertex_and_face() {
+    let xbot = sample("Xbot/Xbot.glb");
+    let dir = tempdir("pose-obj");
+    let file = dir.join("walk.obj");
+    let stdout = succeed(&[
+        "pose",
+        &xbot,
+        "--clip",
+        "walk",
+        "--time",
+        "0.4",
+        "--format",
+        "obj",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout.is_empty(),
+        "-o writes to the file, not standard output"
+    );
+    let obj = std::fs::read_to_string(&file).unwrap();
+    let count = |prefix: &str| obj.lines().filter(|l| l.starts_with(prefix)).count();
+    assert_eq!(count("v "), 12473 + 15901);
+    assert_eq!(count("vn "), 12473 + 15901);
+    assert_eq!(count("vt "), 12473 + 15901);
+    assert_eq!(count("f "), 20840 + 28272);
+    assert_eq!(count("o "), 2);
+    let vertex_count = count("v ");
+    for face in obj.lines().filter(|l| l.starts_with("f ")) {
+        for corner in face[2..].split(' ') {
+            let index: usize = corner.split('/').next().unwrap().parse().unwrap();
+            assert!((1..=vertex_count).contains(&index), "{face}");
+        }
+    }
+    // The OBJ vertices are the JSON positions.
+    let posed = json(&["pose", &xbot, "--clip", "walk", "--time", "0.4"]);
+    let first = positions(&posed["primitives"][0])[0];
+    let line = obj.lines().find(|l| l.starts_with("v ")).unwrap();
+    let v: Vec<f32> = line[2..].split(' ').map(|c| c.parse().unwrap()).collect();
+    assert!(Vec3::from_slice(&v).abs_diff_eq(first, 1e-5));
+}
+
+#[test]
+fn errors_name_the_file_and_exit_non_zero() {
+    let missing = rigscope(&["inspect", "no/such/model.glb"]);
+    assert_eq!(missing.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("no/such/model.glb") && stderr.contains("cannot read"),
+        "{stderr}"
+    );
+
+    let dir = tempdir("errors");
+    let corrupt = dir.join("corrupt.glb");
+    std::fs::write(&corrupt, b"glTF\x02\0\0\0\xff\xff\0\0").unwrap();
+    let output = rigscope(&["pose", corrupt.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("corrupt.glb") && stderr.contains("truncated"),
+        "{stderr}"
+    );
+
+    let fox = sample("Fox/glTF-Binary/Fox.glb");
+    let output = rigscope(&["pose", &fox, "--clip", "Dance"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no clip 'Dance'") && stderr.contains("Survey, Walk, Run"),
+        "{stderr}"
+    );
+
+    let output = rigscope(&["pose", &fox, "--time", "NaN"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--time"));
+
+    let output = rigscope(&["pose", &fox, "--format", "fbx"]);
+    assert_eq!(output.status.code(), Some(2), "clap rejects unknown values");
+
+    let output = rigscope(&[
+        "inspect",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("Cargo.toml")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unsupported file type '.toml'"));
+}

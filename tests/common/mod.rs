@@ -1,0 +1,63 @@
+//! Shared test helpers: where the sample assets are.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::path::{Path, PathBuf};
+
+/// `$RIGSCOPE_ASSETS`, or `../shared/assets` beside the repository. Tests fail (not skip)
+/// when the assets are missing.
+pub fn assets_dir() -> PathBuf {
+    let dir = std::env::var_os("RIGSCOPE_ASSETS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/assets"));
+    assert!(
+        dir.join("gltf").is_dir(),
+        "sample assets not found at {} (set RIGSCOPE_ASSETS)",
+        dir.display()
+    );
+    dir
+}
+
+/// A glTF sample by its path under `assets/gltf`.
+pub fn gltf(relative: &str) -> PathBuf {
+    let path = assets_dir().join("gltf").join(relative);
+    assert!(path.is_file(), "missing sample asset {}", path.display());
+    path
+}
+
+/// Every `.glb` and `.gltf` file under `assets/gltf`, sorted.
+pub fn all_gltf_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![assets_dir().join("gltf")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("glb" | "gltf")
+            ) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(
+        files.len() >= 14,
+        "expected the full sample set, found {}",
+        files.len()
+    );
+    files
+}
+
+/// The JSON part of a `.glb` or `.gltf` file, parsed independently of rigscope's loader.
+pub fn gltf_json(path: &Path) -> serde_json::Value {
+    let bytes = std::fs::read(path).unwrap();
+    let json = if bytes.starts_with(b"glTF") {
+        let length = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+        bytes[20..20 + length].to_vec()
+    } else {
+        bytes
+    };
+    serde_json::from_slice(&json).unwrap()
+}
