@@ -3,11 +3,17 @@
 //! A clip runs from time 0 to its `duration` (the latest key of any track). Sampling writes
 //! only the properties the clip animates into a caller-owned `Pose`; the caller decides what
 //! the others hold (usually the rest pose) by resetting the pose first.
+//!
+//! Channels with equal key times share one timeline (exporters usually key every channel on
+//! the same frames): sampling finds the key span once per timeline, then each channel only
+//! interpolates.
+
+use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 
 use super::pose::Pose;
-use super::track::{Interpolation, Track, WeightsTrack};
+use super::track::{Interpolation, KeySpan, Track, WeightsTrack, locate};
 
 /// What a channel animates, with its keys.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,6 +54,22 @@ impl ChannelTrack {
             Self::MorphWeights { track, .. } => track.end_time(),
         }
     }
+
+    pub fn times(&self) -> &Arc<[f32]> {
+        match self {
+            Self::Translation(track) | Self::Scale(track) => track.times(),
+            Self::Rotation(track) => track.times(),
+            Self::MorphWeights { track, .. } => track.times(),
+        }
+    }
+
+    fn share_times(&mut self, times: &Arc<[f32]>) {
+        match self {
+            Self::Translation(track) | Self::Scale(track) => track.share_times(times),
+            Self::Rotation(track) => track.share_times(times),
+            Self::MorphWeights { track, .. } => track.share_times(times),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -61,6 +83,10 @@ pub struct Clip {
     name: String,
     duration: f32,
     channels: Vec<Channel>,
+    /// The distinct key-time arrays of the channels.
+    timelines: Vec<Arc<[f32]>>,
+    /// For each channel, its index in `timelines`.
+    channel_timeline: Vec<usize>,
 }
 
 /// How playback time maps to clip time.
@@ -96,22 +122,43 @@ impl Playback {
     }
 }
 
-/// Per-channel key cursors for sampling one clip, kept by the caller between frames.
+/// Per-timeline key cursors for sampling one clip, kept by the caller between frames.
 #[derive(Clone, Debug, Default)]
 pub struct ClipCursor {
     keys: Vec<u32>,
+    spans: Vec<KeySpan>,
 }
 
 impl Clip {
-    pub fn new(name: String, channels: Vec<Channel>) -> Self {
+    pub fn new(name: String, mut channels: Vec<Channel>) -> Self {
         let duration = channels
             .iter()
             .map(|c| c.track.end_time())
             .fold(0.0, f32::max);
+        let mut timelines: Vec<Arc<[f32]>> = Vec::new();
+        let mut channel_timeline = Vec::with_capacity(channels.len());
+        for channel in &mut channels {
+            let times = channel.track.times();
+            match timelines
+                .iter()
+                .position(|t| Arc::ptr_eq(t, times) || **t == **times)
+            {
+                Some(index) => {
+                    channel.track.share_times(&timelines[index]);
+                    channel_timeline.push(index);
+                }
+                None => {
+                    channel_timeline.push(timelines.len());
+                    timelines.push(times.clone());
+                }
+            }
+        }
         Self {
             name,
             duration,
             channels,
+            timelines,
+            channel_timeline,
         }
     }
 
@@ -131,25 +178,39 @@ impl Clip {
     /// A cursor for sampling this clip.
     pub fn cursor(&self) -> ClipCursor {
         ClipCursor {
-            keys: vec![0; self.channels.len()],
+            keys: vec![0; self.timelines.len()],
+            spans: vec![KeySpan::Clamped(0); self.timelines.len()],
         }
+    }
+
+    /// How many distinct key-time arrays the channels use.
+    pub fn timeline_count(&self) -> usize {
+        self.timelines.len()
     }
 
     /// Writes the clip's value at clip time `time` into `pose`, for the properties it animates.
     /// Allocates nothing. Channels naming joints or weights the pose does not have are skipped.
     pub fn sample(&self, time: f32, pose: &mut Pose, cursor: &mut ClipCursor) {
-        if cursor.keys.len() != self.channels.len() {
+        if cursor.keys.len() != self.timelines.len() {
             // A cursor of another clip: start over rather than read the wrong spans.
-            cursor.keys.clear();
-            cursor.keys.resize(self.channels.len(), 0);
+            *cursor = self.cursor();
         }
-        for (channel, key) in self.channels.iter().zip(cursor.keys.iter_mut()) {
+        for ((times, key), span) in self
+            .timelines
+            .iter()
+            .zip(&mut cursor.keys)
+            .zip(&mut cursor.spans)
+        {
+            *span = locate(times, time, key);
+        }
+        for (channel, &timeline) in self.channels.iter().zip(&self.channel_timeline) {
+            let span = cursor.spans[timeline];
             if let ChannelTrack::MorphWeights { offset, track } = &channel.track {
                 if let Some(out) = pose
                     .morph_weights_mut()
                     .get_mut(*offset..*offset + track.width())
                 {
-                    track.sample_into(time, key, out);
+                    track.sample_span_into(span, out);
                 }
                 continue;
             }
@@ -157,9 +218,9 @@ impl Clip {
                 continue;
             };
             match &channel.track {
-                ChannelTrack::Translation(track) => local.translation = track.sample(time, key),
-                ChannelTrack::Rotation(track) => local.rotation = track.sample(time, key),
-                ChannelTrack::Scale(track) => local.scale = track.sample(time, key),
+                ChannelTrack::Translation(track) => local.translation = track.sample_span(span),
+                ChannelTrack::Rotation(track) => local.rotation = track.sample_span(span),
+                ChannelTrack::Scale(track) => local.scale = track.sample_span(span),
                 ChannelTrack::MorphWeights { .. } => {}
             }
         }
@@ -213,6 +274,45 @@ mod tests {
                 },
             ],
         )
+    }
+
+    #[test]
+    fn channels_with_equal_times_share_a_timeline() {
+        let track = |x: f32| {
+            Track::new(
+                Interpolation::Linear,
+                vec![0.0, 1.0],
+                vec![Vec3::ZERO, Vec3::splat(x)],
+            )
+            .unwrap()
+        };
+        let other = Track::new(
+            Interpolation::Linear,
+            vec![0.0, 3.0],
+            vec![Vec3::ZERO, Vec3::ONE],
+        )
+        .unwrap();
+        let channels = vec![
+            Channel {
+                joint: 0,
+                track: ChannelTrack::Translation(track(1.0)),
+            },
+            Channel {
+                joint: 1,
+                track: ChannelTrack::Scale(track(2.0)),
+            },
+            Channel {
+                joint: 1,
+                track: ChannelTrack::Translation(other),
+            },
+        ];
+        let clip = Clip::new("shared".into(), channels);
+        assert_eq!(clip.timeline_count(), 2);
+        let mut pose = two_joint_pose();
+        clip.sample(0.5, &mut pose, &mut clip.cursor());
+        assert_eq!(pose.local()[0].translation, Vec3::splat(0.5));
+        assert_eq!(pose.local()[1].scale, Vec3::splat(1.0));
+        assert_eq!(pose.local()[1].translation, Vec3::splat(0.5 / 3.0));
     }
 
     #[test]

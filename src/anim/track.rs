@@ -8,9 +8,12 @@
 //! - Before the first key a track holds the first value, after the last key the last value.
 //!
 //! Sampling takes a cursor, the index of the key span found last time: forward playback then
-//! finds its span in one or two comparisons instead of a binary search.
+//! finds its span in one or two comparisons instead of a binary search. Key times are shared
+//! (`Arc`) so that a clip whose channels use the same timeline locates the span once per frame
+//! for all of them (see `Clip`).
 
 use std::fmt;
+use std::sync::Arc;
 
 use glam::{Quat, Vec3, Vec4};
 
@@ -91,6 +94,7 @@ pub trait Keyframe: Copy {
 }
 
 impl Keyframe for Vec3 {
+    #[inline]
     fn linear(from: Self, to: Self, t: f32) -> Self {
         from.lerp(to, t)
     }
@@ -111,6 +115,7 @@ impl Keyframe for Vec3 {
 }
 
 impl Keyframe for Quat {
+    #[inline]
     fn linear(from: Self, to: Self, t: f32) -> Self {
         slerp_shortest(from, to, t)
     }
@@ -208,7 +213,7 @@ fn validate_times(times: &[f32]) -> Result<(), TrackError> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Track<T> {
     interpolation: Interpolation,
-    times: Vec<f32>,
+    times: Arc<[f32]>,
     /// One value per key, or `[in-tangent, value, out-tangent]` per key for cubic splines.
     values: Vec<T>,
 }
@@ -216,9 +221,10 @@ pub struct Track<T> {
 impl<T: Keyframe> Track<T> {
     pub fn new(
         interpolation: Interpolation,
-        times: Vec<f32>,
+        times: impl Into<Arc<[f32]>>,
         values: Vec<T>,
     ) -> Result<Self, TrackError> {
+        let times = times.into();
         validate_times(&times)?;
         let expected = times.len() * interpolation.values_per_key();
         if values.len() != expected {
@@ -241,8 +247,14 @@ impl<T: Keyframe> Track<T> {
         self.interpolation
     }
 
-    pub fn times(&self) -> &[f32] {
+    pub fn times(&self) -> &Arc<[f32]> {
         &self.times
+    }
+
+    /// Replaces the key times with an equal, shared copy.
+    pub(crate) fn share_times(&mut self, times: &Arc<[f32]>) {
+        debug_assert_eq!(*self.times, **times);
+        self.times = times.clone();
     }
 
     /// The key values (for cubic splines, without their tangents).
@@ -270,7 +282,13 @@ impl<T: Keyframe> Track<T> {
     /// The track's value at `time` seconds.
     #[inline]
     pub fn sample(&self, time: f32, cursor: &mut u32) -> T {
-        match locate(&self.times, time, cursor) {
+        self.sample_span(locate(&self.times, time, cursor))
+    }
+
+    /// The track's value in a key span found by `locate` on this track's times.
+    #[inline]
+    pub fn sample_span(&self, span: KeySpan) -> T {
+        match span {
             KeySpan::Clamped(key) => self.value(key),
             KeySpan::Between { index, t, interval } => match self.interpolation {
                 Interpolation::Step => self.values[index],
@@ -296,7 +314,7 @@ impl<T: Keyframe> Track<T> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightsTrack {
     interpolation: Interpolation,
-    times: Vec<f32>,
+    times: Arc<[f32]>,
     width: usize,
     /// `width` weights per value; cubic splines store in-tangents, values and out-tangents.
     values: Vec<f32>,
@@ -305,10 +323,11 @@ pub struct WeightsTrack {
 impl WeightsTrack {
     pub fn new(
         interpolation: Interpolation,
-        times: Vec<f32>,
+        times: impl Into<Arc<[f32]>>,
         width: usize,
         values: Vec<f32>,
     ) -> Result<Self, TrackError> {
+        let times = times.into();
         validate_times(&times)?;
         let expected = times.len() * interpolation.values_per_key() * width;
         if values.len() != expected {
@@ -336,6 +355,16 @@ impl WeightsTrack {
         self.width
     }
 
+    pub fn times(&self) -> &Arc<[f32]> {
+        &self.times
+    }
+
+    /// Replaces the key times with an equal, shared copy.
+    pub(crate) fn share_times(&mut self, times: &Arc<[f32]>) {
+        debug_assert_eq!(*self.times, **times);
+        self.times = times.clone();
+    }
+
     pub fn start_time(&self) -> f32 {
         self.times[0]
     }
@@ -350,9 +379,14 @@ impl WeightsTrack {
 
     /// Writes the weights at `time` into `out` (`width` entries).
     pub fn sample_into(&self, time: f32, cursor: &mut u32, out: &mut [f32]) {
+        self.sample_span_into(locate(&self.times, time, cursor), out);
+    }
+
+    /// Writes the weights in a key span found by `locate` on this track's times into `out`.
+    pub fn sample_span_into(&self, span: KeySpan, out: &mut [f32]) {
         let per_key = self.interpolation.values_per_key();
         let middle = per_key / 2;
-        match locate(&self.times, time, cursor) {
+        match span {
             KeySpan::Clamped(key) => out.copy_from_slice(self.key(key * per_key + middle)),
             KeySpan::Between { index, t, interval } => match self.interpolation {
                 Interpolation::Step => out.copy_from_slice(self.key(index)),
@@ -381,7 +415,12 @@ mod tests {
 
     fn vec_track(interpolation: Interpolation, values: Vec<Vec3>) -> Track<Vec3> {
         let keys = values.len() / interpolation.values_per_key();
-        Track::new(interpolation, (0..keys).map(|k| k as f32).collect(), values).unwrap()
+        Track::new(
+            interpolation,
+            (0..keys).map(|k| k as f32).collect::<Vec<_>>(),
+            values,
+        )
+        .unwrap()
     }
 
     #[test]

@@ -1,11 +1,11 @@
 //! Poses a whole model on the CPU: morph targets, then skinning or rigid placement, for every
 //! primitive of every mesh instance, in model (world) space.
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
 
-use super::linear::{BindVertices, Influences, SkinnedVertices, skin_linear, transform_normal};
+use super::linear::{BindVertices, Influences, SkinnedVertices, skin_linear};
 use super::morph::morph;
-use super::palette::skin_palette;
+use super::palette::{normal_matrix, normal_palette, skin_palette};
 use crate::anim::Pose;
 use crate::asset::{Model, Primitive};
 
@@ -33,8 +33,9 @@ struct MorphedBind {
 /// Owns every buffer posing needs, so that `update` allocates nothing.
 pub struct Deformer {
     model_matrices: Vec<Mat4>,
-    /// One palette per skin.
+    /// One palette per skin, and its normal matrices.
     palettes: Vec<Vec<Mat4>>,
+    normal_palettes: Vec<Vec<Mat3A>>,
     primitives: Vec<PosedPrimitive>,
 }
 
@@ -69,6 +70,11 @@ impl Deformer {
                 .iter()
                 .map(|s| vec![Mat4::IDENTITY; s.joints.len()])
                 .collect(),
+            normal_palettes: model
+                .skins
+                .iter()
+                .map(|s| vec![Mat3A::IDENTITY; s.joints.len()])
+                .collect(),
             primitives,
         }
     }
@@ -86,13 +92,19 @@ impl Deformer {
     /// Poses every primitive of `model` (the model this deformer was made for) with `pose`.
     pub fn update(&mut self, model: &Model, pose: &Pose) {
         pose.model_matrices(&mut self.model_matrices);
-        for (skin, palette) in model.skins.iter().zip(&mut self.palettes) {
+        for ((skin, palette), normals) in model
+            .skins
+            .iter()
+            .zip(&mut self.palettes)
+            .zip(&mut self.normal_palettes)
+        {
             skin_palette(
                 &skin.joints,
                 &skin.inverse_bind,
                 &self.model_matrices,
                 palette,
             );
+            normal_palette(palette, normals);
         }
         for posed in &mut self.primitives {
             let instance = model.instances[posed.instance];
@@ -101,10 +113,13 @@ impl Deformer {
                 &pose.morph_weights()[model.skeleton.morph_weight_range(instance.joint)];
             let (positions, normals, tangents) =
                 morphed_bind_vertices(primitive, morph_weights, &mut posed.morphed);
-            let palette = instance.skin.map(|skin| &self.palettes[skin]);
+            let palette = instance
+                .skin
+                .map(|skin| (&self.palettes[skin], &self.normal_palettes[skin]));
             match (palette, &primitive.skin_weights) {
-                (Some(palette), Some(weights)) => skin_linear(
+                (Some((palette, normal_palette)), Some(weights)) => skin_linear(
                     palette,
+                    normal_palette,
                     Influences {
                         joints: &weights.joints,
                         weights: &weights.weights,
@@ -126,11 +141,12 @@ impl Deformer {
                 // carries the mesh rigidly.
                 _ => {
                     let matrix = self.model_matrices[instance.joint];
+                    let normal_matrix = normal_matrix(&matrix);
                     for (out, p) in posed.positions.iter_mut().zip(positions) {
                         *out = matrix.transform_point3(*p);
                     }
                     for (out, n) in posed.normals.iter_mut().zip(normals) {
-                        *out = transform_normal(&matrix, *n);
+                        *out = Vec3::from(normal_matrix * Vec3A::from(*n)).normalize_or_zero();
                     }
                     for (out, t) in posed.tangents.iter_mut().zip(tangents) {
                         *out = matrix

@@ -1,11 +1,13 @@
 //! Linear blend skinning (LBS): each vertex is moved by the weighted sum of its joints'
 //! palette matrices, `v' = Σ w_i · palette[j_i] · v`.
 //!
-//! Normals use the blended matrix's cofactor (its inverse transpose up to scale, with the
-//! determinant's sign kept), so they stay perpendicular to the surface under non-uniform and
-//! mirroring scale; tangents use the blended matrix itself. Both are renormalised.
+//! Normals use the blended matrix's normal matrix (`palette::normal_matrix`), so they stay
+//! perpendicular to the surface under non-uniform and mirroring scale; tangents use the
+//! blended matrix itself. Both are renormalised.
 
-use glam::{Mat4, Vec3, Vec3A, Vec4};
+use glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
+
+use super::palette::normal_matrix;
 
 /// Per-vertex influences, four per set, strongest first (see `asset::SkinWeights`).
 #[derive(Clone, Copy)]
@@ -33,11 +35,13 @@ pub struct SkinnedVertices<'a> {
     pub tangents: &'a mut [Vec4],
 }
 
-/// Skins every vertex. Every joint index must be below `palette.len()` (the loader drops
-/// influences that are not). Vertices whose second weight is zero take the rigid fast path:
-/// their joint's palette matrix is used as it is, without blending.
+/// Skins every vertex. `normal_palette` holds `palette::normal_matrix` of each palette entry.
+/// Every joint index must be below `palette.len()` (the loader drops influences that are
+/// not). Vertices whose second weight is zero take the rigid fast path: their joint's palette
+/// and normal matrices are used as they are, without blending.
 pub fn skin_linear(
     palette: &[Mat4],
+    normal_palette: &[Mat3A],
     influences: Influences,
     input: BindVertices,
     output: SkinnedVertices,
@@ -47,8 +51,9 @@ pub fn skin_linear(
     for v in 0..input.positions.len() {
         let joints = influences.joints[v];
         let weights = influences.weights[v];
-        let matrix = if weights[1] == 0.0 {
-            palette[joints[0] as usize]
+        let (matrix, normal_matrix) = if weights[1] == 0.0 {
+            let joint = joints[0] as usize;
+            (palette[joint], normal_palette[joint])
         } else {
             let mut blended = palette[joints[0] as usize] * weights[0]
                 + palette[joints[1] as usize] * weights[1]
@@ -62,58 +67,34 @@ pub fn skin_linear(
                     }
                 }
             }
-            blended
+            (blended, normal_matrix(&blended))
         };
         output.positions[v] = matrix.transform_point3(input.positions[v]);
-        output.normals[v] = transform_normal(&matrix, input.normals[v]);
+        output.normals[v] = Vec3::from(unit_or_zero(normal_matrix * Vec3A::from(input.normals[v])));
         if has_tangents {
             let tangent = input.tangents[v];
-            let direction = matrix
-                .transform_vector3(tangent.truncate())
-                .normalize_or_zero();
-            output.tangents[v] = direction.extend(tangent.w);
+            let direction = unit_or_zero(matrix.transform_vector3a(Vec3A::from_vec4(tangent)));
+            output.tangents[v] = Vec3::from(direction).extend(tangent.w);
         }
     }
 }
 
-/// Transforms a normal by the inverse transpose of `matrix`'s upper 3×3, renormalised.
-/// Computed as the cofactor matrix times the determinant's sign: three cross products instead
-/// of an inverse.
+/// `v` scaled to unit length, or zero for a zero vector; branch-free, unlike glam's
+/// `normalize_or_zero`, which matters in the per-vertex loop.
 #[inline]
-pub fn transform_normal(matrix: &Mat4, normal: Vec3) -> Vec3 {
-    let c0 = Vec3A::from_vec4(matrix.x_axis);
-    let c1 = Vec3A::from_vec4(matrix.y_axis);
-    let c2 = Vec3A::from_vec4(matrix.z_axis);
-    let x = c1.cross(c2);
-    let cofactor = x * normal.x + c2.cross(c0) * normal.y + c0.cross(c1) * normal.z;
-    let sign = if c0.dot(x) < 0.0 { -1.0 } else { 1.0 };
-    Vec3::from(cofactor * sign).normalize_or_zero()
+pub fn unit_or_zero(v: Vec3A) -> Vec3A {
+    v / v.length().max(f32::MIN_POSITIVE)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::{Mat3, Quat};
+    use crate::skin::palette::normal_palette;
 
-    #[test]
-    fn normals_follow_the_inverse_transpose() {
-        let matrices = [
-            Mat4::from_scale_rotation_translation(
-                Vec3::new(1.0, 3.0, 0.5),
-                Quat::from_rotation_x(0.7),
-                Vec3::X,
-            ),
-            Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
-            Mat4::from_scale(Vec3::new(-2.0, -1.0, 0.5)),
-        ];
-        let normal = Vec3::new(0.3, 0.8, -0.2).normalize();
-        for matrix in matrices {
-            let expected = (Mat3::from_mat4(matrix).inverse().transpose() * normal).normalize();
-            assert!(
-                transform_normal(&matrix, normal).abs_diff_eq(expected, 1e-5),
-                "{matrix}"
-            );
-        }
+    fn normals_of(palette: &[Mat4]) -> Vec<Mat3A> {
+        let mut out = vec![Mat3A::ZERO; palette.len()];
+        normal_palette(palette, &mut out);
+        out
     }
 
     #[test]
@@ -130,6 +111,7 @@ mod tests {
         let (mut out_p, mut out_n, mut out_t) = ([Vec3::ZERO; 2], [Vec3::ZERO; 2], [Vec4::ZERO; 2]);
         skin_linear(
             &palette,
+            &normals_of(&palette),
             Influences {
                 joints: &joints,
                 weights: &weights,
@@ -163,6 +145,7 @@ mod tests {
         let mut out = [Vec3::ZERO];
         skin_linear(
             &palette,
+            &normals_of(&palette),
             Influences {
                 joints: &joints,
                 weights: &weights,

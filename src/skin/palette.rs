@@ -1,6 +1,7 @@
-//! The skinning palette: one matrix per skin joint, mapping bind-space vertices to model space.
+//! The skinning palette: one matrix per skin joint, mapping bind-space vertices to model space,
+//! and the matching normal matrices.
 
-use glam::Mat4;
+use glam::{Mat3A, Mat4, Vec3A};
 
 /// `out[i] = model[joints[i]] * inverse_bind[i]`: takes a vertex from the mesh's bind space
 /// into joint `i`'s space as bound, then out to model space as posed.
@@ -12,10 +13,31 @@ pub fn skin_palette(joints: &[usize], inverse_bind: &[Mat4], model: &[Mat4], out
     }
 }
 
+/// The matrix that carries normals for `matrix`: the cofactor of its upper 3×3 (its inverse
+/// transpose times the determinant) with the determinant's sign, so normals stay
+/// perpendicular under non-uniform and mirroring scale. Callers renormalise.
+#[inline]
+pub fn normal_matrix(matrix: &Mat4) -> Mat3A {
+    let c0 = Vec3A::from_vec4(matrix.x_axis);
+    let c1 = Vec3A::from_vec4(matrix.y_axis);
+    let c2 = Vec3A::from_vec4(matrix.z_axis);
+    let x = c1.cross(c2);
+    let sign = if c0.dot(x) < 0.0 { -1.0 } else { 1.0 };
+    Mat3A::from_cols(x * sign, c2.cross(c0) * sign, c0.cross(c1) * sign)
+}
+
+/// `out[i] = normal_matrix(&palette[i])`, computed once per frame so that vertices bound to a
+/// single joint need no per-vertex matrix work for their normals.
+pub fn normal_palette(palette: &[Mat4], out: &mut [Mat3A]) {
+    for (out, matrix) in out.iter_mut().zip(palette) {
+        *out = normal_matrix(matrix);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec3;
+    use glam::{Mat3, Quat, Vec3};
 
     #[test]
     fn bind_pose_gives_identity_palette() {
@@ -38,5 +60,26 @@ mod tests {
         let mut out = [Mat4::ZERO];
         skin_palette(&[2], &inverse_bind, &model, &mut out);
         assert_eq!(out[0], Mat4::from_translation(Vec3::new(1.0, -1.0, 0.0)));
+    }
+
+    #[test]
+    fn normal_matrices_follow_the_inverse_transpose() {
+        let matrices = [
+            Mat4::from_scale_rotation_translation(
+                Vec3::new(1.0, 3.0, 0.5),
+                Quat::from_rotation_x(0.7),
+                Vec3::X,
+            ),
+            Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+            Mat4::from_scale(Vec3::new(-2.0, -1.0, 0.5)),
+        ];
+        let normal = Vec3::new(0.3, 0.8, -0.2).normalize();
+        let mut out = [Mat3A::ZERO; 3];
+        normal_palette(&matrices, &mut out);
+        for (matrix, normal_matrix) in matrices.iter().zip(out) {
+            let expected = (Mat3::from_mat4(*matrix).inverse().transpose() * normal).normalize();
+            let actual = (normal_matrix * Vec3A::from(normal)).normalize();
+            assert!(Vec3::from(actual).abs_diff_eq(expected, 1e-5), "{matrix}");
+        }
     }
 }
