@@ -20,8 +20,8 @@ fn skinning(c: &mut Criterion) {
     let skin = &model.skins[0];
     let mut palette = vec![Mat4::IDENTITY; skin.joints.len()];
     skin_palette(&skin.joints, &skin.inverse_bind, &world, &mut palette);
-    let mut normals = vec![glam::Mat3A::IDENTITY; skin.joints.len()];
-    normal_palette(&palette, &mut normals);
+    let mut normal_matrices = vec![glam::Mat3A::IDENTITY; skin.joints.len()];
+    normal_palette(&palette, &mut normal_matrices);
 
     let primitives: Vec<_> = model.meshes.iter().map(|m| &m.primitives[0]).collect();
     let vertices: usize = primitives.iter().map(|p| p.vertex_count()).sum();
@@ -43,7 +43,7 @@ fn skinning(c: &mut Criterion) {
                 let weights = primitive.skin_weights.as_ref().unwrap();
                 skin_linear(
                     &palette,
-                    &normals,
+                    &normal_matrices,
                     Influences {
                         joints: &weights.joints,
                         weights: &weights.weights,

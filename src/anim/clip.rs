@@ -6,7 +6,8 @@
 //!
 //! Channels with equal key times share one timeline (exporters usually key every channel on
 //! the same frames): sampling finds the key span once per timeline, then each channel only
-//! interpolates.
+//! interpolates. Channels that hold one value throughout (exporters often key every property
+//! of every joint) are reduced to one key. Neither changes any sampled value.
 
 use std::sync::Arc;
 
@@ -68,6 +69,15 @@ impl ChannelTrack {
             Self::Translation(track) | Self::Scale(track) => track.share_times(times),
             Self::Rotation(track) => track.share_times(times),
             Self::MorphWeights { track, .. } => track.share_times(times),
+        }
+    }
+
+    fn drop_redundant_keys(&mut self) {
+        match self {
+            Self::Translation(track) | Self::Scale(track) => track.drop_redundant_keys(),
+            Self::Rotation(track) => track.drop_redundant_keys(),
+            // Morph weight tracks are rare and small; they keep their keys.
+            Self::MorphWeights { .. } => {}
         }
     }
 }
@@ -138,6 +148,7 @@ impl Clip {
         let mut timelines: Vec<Arc<[f32]>> = Vec::new();
         let mut channel_timeline = Vec::with_capacity(channels.len());
         for channel in &mut channels {
+            channel.track.drop_redundant_keys();
             let times = channel.track.times();
             match timelines
                 .iter()
@@ -308,11 +319,54 @@ mod tests {
         ];
         let clip = Clip::new("shared".into(), channels);
         assert_eq!(clip.timeline_count(), 2);
+        assert_eq!(clip.duration(), 3.0);
         let mut pose = two_joint_pose();
         clip.sample(0.5, &mut pose, &mut clip.cursor());
         assert_eq!(pose.local()[0].translation, Vec3::splat(0.5));
         assert_eq!(pose.local()[1].scale, Vec3::splat(1.0));
         assert_eq!(pose.local()[1].translation, Vec3::splat(0.5 / 3.0));
+    }
+
+    #[test]
+    fn constant_channels_keep_one_key_and_their_value() {
+        let constant = Track::new(
+            Interpolation::Linear,
+            vec![0.0, 1.0, 4.0],
+            vec![Vec3::ONE; 3],
+        )
+        .unwrap();
+        let moving = Track::new(
+            Interpolation::Linear,
+            vec![0.0, 2.0],
+            vec![Vec3::ZERO, Vec3::X],
+        )
+        .unwrap();
+        let clip = Clip::new(
+            "constant".into(),
+            vec![
+                Channel {
+                    joint: 0,
+                    track: ChannelTrack::Scale(constant),
+                },
+                Channel {
+                    joint: 1,
+                    track: ChannelTrack::Translation(moving),
+                },
+            ],
+        );
+        assert_eq!(
+            clip.duration(),
+            4.0,
+            "the duration still counts the dropped keys"
+        );
+        let ChannelTrack::Scale(track) = &clip.channels()[0].track else {
+            unreachable!()
+        };
+        assert_eq!(track.times().len(), 1);
+        let mut pose = two_joint_pose();
+        pose.local_mut()[0].scale = Vec3::splat(7.0);
+        clip.sample(3.0, &mut pose, &mut clip.cursor());
+        assert_eq!(pose.local()[0].scale, Vec3::ONE);
     }
 
     #[test]

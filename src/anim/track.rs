@@ -257,6 +257,30 @@ impl<T: Keyframe> Track<T> {
         self.times = times.clone();
     }
 
+    /// Keeps only the first key when every key holds the same value (and, for cubic splines,
+    /// every tangent is zero): sampling then costs one comparison. The value at every time is
+    /// unchanged.
+    pub(crate) fn drop_redundant_keys(&mut self)
+    where
+        T: PartialEq + Default,
+    {
+        let per_key = self.interpolation.values_per_key();
+        let first = self.value(0);
+        let constant = self
+            .values
+            .chunks(per_key)
+            .all(|key| match self.interpolation {
+                Interpolation::CubicSpline => {
+                    key[1] == first && key[0] == T::default() && key[2] == T::default()
+                }
+                _ => key[0] == first,
+            });
+        if constant && self.times.len() > 1 {
+            self.times = Arc::from(&self.times[..1]);
+            self.values.truncate(per_key);
+        }
+    }
+
     /// The key values (for cubic splines, without their tangents).
     pub fn key_values(&self) -> impl Iterator<Item = T> + '_ {
         let stride = self.interpolation.values_per_key();

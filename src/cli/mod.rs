@@ -28,6 +28,7 @@ pub enum Command {
     /// Summarise a model: nodes, skins, meshes, influences, clips, morph targets, extensions,
     /// and what the loader had to repair.
     Inspect {
+        /// The model (.glb or .gltf).
         file: PathBuf,
         /// Print one JSON object instead of text.
         #[arg(long)]

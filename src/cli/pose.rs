@@ -14,6 +14,7 @@ use crate::skin::{Deformer, PosedPrimitive};
 
 #[derive(Args, Debug)]
 pub struct PoseArgs {
+    /// The model (.glb or .gltf).
     pub file: PathBuf,
     /// Clip to sample, by name or index (default: none, the rest pose).
     #[arg(long)]
@@ -24,6 +25,7 @@ pub struct PoseArgs {
     /// How the time maps onto the clip.
     #[arg(long, value_enum, default_value_t = PlaybackArg::Once)]
     pub playback: PlaybackArg,
+    /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     pub format: Format,
     /// Write to this file instead of standard output.

@@ -1,0 +1,71 @@
+//! The per-frame path (sample a clip, pose and skin every mesh) allocates nothing once its
+//! buffers exist.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use rigscope::anim::Playback;
+use rigscope::asset;
+use rigscope::skin::Deformer;
+
+struct CountAllocations;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for CountAllocations {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountAllocations = CountAllocations;
+
+#[test]
+fn sampling_and_skinning_allocate_nothing_per_frame() {
+    // Skinned, morphed, cubic-spline and node-animated models.
+    for file in [
+        "Xbot/Xbot.glb",
+        "Fox/glTF-Binary/Fox.glb",
+        "AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb",
+        "InterpolationTest/glTF-Binary/InterpolationTest.glb",
+        "CesiumMilkTruck/glTF-Binary/CesiumMilkTruck.glb",
+    ] {
+        let model = asset::load(&common::gltf(file)).unwrap();
+        let mut pose = model.skeleton.rest_pose().clone();
+        let mut deformer = Deformer::new(&model);
+        let mut cursors: Vec<_> = model.clips.iter().map(|c| c.cursor()).collect();
+        let before = ALLOCATIONS.with(Cell::get);
+        for frame in 0..120 {
+            for (clip, cursor) in model.clips.iter().zip(&mut cursors) {
+                pose.copy_from(model.skeleton.rest_pose());
+                let time = Playback::Loop.clip_time(frame as f32 / 60.0, clip.duration());
+                clip.sample(time, &mut pose, cursor);
+                deformer.update(&model, &pose);
+            }
+        }
+        assert_eq!(
+            ALLOCATIONS.with(Cell::get) - before,
+            0,
+            "{file}: allocations in the frame loop"
+        );
+        assert!(
+            deformer
+                .primitives()
+                .iter()
+                .all(|p| p.positions.iter().all(|v| v.is_finite()))
+        );
+    }
+}
