@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Mat4, Vec3};
 use rigscope::asset;
 use rigscope::skin::Deformer;
-use rigscope::skin::linear::{BindVertices, Influences, SkinnedVertices, skin_linear};
+use rigscope::skin::linear::{BindVertices, SkinnedVertices, skin_linear};
 use rigscope::skin::palette::{normal_palette, skin_palette};
 
 fn skinning(c: &mut Criterion) {
@@ -44,12 +44,7 @@ fn skinning(c: &mut Criterion) {
                 skin_linear(
                     &palette,
                     &normal_matrices,
-                    Influences {
-                        joints: &weights.joints,
-                        weights: &weights.weights,
-                        joints_extra: &weights.joints_extra,
-                        weights_extra: &weights.weights_extra,
-                    },
+                    weights.into(),
                     BindVertices {
                         positions: &primitive.positions,
                         normals: &primitive.normals,

@@ -203,7 +203,8 @@ impl Clip {
     /// Allocates nothing. Channels naming joints or weights the pose does not have are skipped.
     pub fn sample(&self, time: f32, pose: &mut Pose, cursor: &mut ClipCursor) {
         if cursor.keys.len() != self.timelines.len() {
-            // A cursor of another clip: start over rather than read the wrong spans.
+            // A cursor of another clip (a caller's mistake): start over with a fresh one rather
+            // than read the wrong spans. This is the only case that allocates.
             *cursor = self.cursor();
         }
         for ((times, key), span) in self
@@ -235,11 +236,6 @@ impl Clip {
                 ChannelTrack::MorphWeights { .. } => {}
             }
         }
-    }
-
-    /// Whether any channel drives `joint`.
-    pub fn animates(&self, joint: usize) -> bool {
-        self.channels.iter().any(|c| c.joint == joint)
     }
 }
 

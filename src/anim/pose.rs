@@ -71,10 +71,6 @@ impl Hierarchy {
         self.parents[joint].map(|p| p as usize)
     }
 
-    pub fn parents(&self) -> &[Option<u32>] {
-        &self.parents
-    }
-
     /// Depth of the deepest joint (a root has depth 0).
     pub fn depth(&self) -> usize {
         let mut depths = vec![0usize; self.len()];

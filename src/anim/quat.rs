@@ -83,16 +83,15 @@ fn nest3(b0: Vec4, b1: Vec4, b2: Vec4, inner: Vec4) -> Vec4 {
     Vec4::ONE + b0 + b01 + b01 * b2 * inner
 }
 
-/// `q` or `-q`, whichever lies in the same 4D hemisphere as `reference`.
-#[inline]
-pub fn same_hemisphere(q: Quat, reference: Quat) -> Quat {
-    if q.dot(reference) < 0.0 { -q } else { q }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use glam::Vec3;
+
+    /// `q` or `-q`, whichever lies in the same 4D hemisphere as `reference`.
+    fn same_hemisphere(q: Quat, reference: Quat) -> Quat {
+        if q.dot(reference) < 0.0 { -q } else { q }
+    }
 
     fn random_unit_quats(count: usize) -> Vec<Quat> {
         // A fixed linear congruential sequence: reproducible without a dependency.

@@ -78,7 +78,9 @@ impl fmt::Display for TrackError {
 impl std::error::Error for TrackError {}
 
 /// A value a track can interpolate.
-pub trait Keyframe: Copy {
+pub trait Keyframe: Copy + PartialEq {
+    /// All components zero (a flat cubic-spline tangent).
+    const ZERO: Self;
     fn linear(from: Self, to: Self, t: f32) -> Self;
     /// glTF's cubic Hermite: `from` and `to` are key values, `out_tangent` leaves `from`,
     /// `in_tangent` arrives at `to`, `interval` is the key spacing in seconds.
@@ -94,6 +96,8 @@ pub trait Keyframe: Copy {
 }
 
 impl Keyframe for Vec3 {
+    const ZERO: Self = Vec3::ZERO;
+
     #[inline]
     fn linear(from: Self, to: Self, t: f32) -> Self {
         from.lerp(to, t)
@@ -115,6 +119,8 @@ impl Keyframe for Vec3 {
 }
 
 impl Keyframe for Quat {
+    const ZERO: Self = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+
     #[inline]
     fn linear(from: Self, to: Self, t: f32) -> Self {
         slerp_shortest(from, to, t)
@@ -132,7 +138,12 @@ impl Keyframe for Quat {
             + Vec4::from(out_tangent) * b
             + Vec4::from(to) * c
             + Vec4::from(in_tangent) * d;
-        Quat::from_vec4(value).normalize()
+        // Tangents from a file can cancel the keys out; then hold the nearer key.
+        match value.try_normalize() {
+            Some(unit) => Quat::from_vec4(unit),
+            None if t < 0.5 => from,
+            None => to,
+        }
     }
     fn is_finite(self) -> bool {
         Quat::is_finite(self)
@@ -193,8 +204,15 @@ pub fn locate(times: &[f32], time: f32, cursor: &mut u32) -> KeySpan {
     KeySpan::Between { index, t, interval }
 }
 
-/// Checks what every track kind needs: keys exist, are finite and never go back in time.
-fn validate_times(times: &[f32]) -> Result<(), TrackError> {
+/// Checks what every track kind needs: keys exist, are finite and never go back in time, and
+/// there are `width` finite values per key (three times that for cubic splines).
+fn validate_keys<V>(
+    times: &[f32],
+    interpolation: Interpolation,
+    width: usize,
+    values: &[V],
+    is_finite: impl Fn(&V) -> bool,
+) -> Result<(), TrackError> {
     if times.is_empty() {
         return Err(TrackError::NoKeys);
     }
@@ -206,7 +224,17 @@ fn validate_times(times: &[f32]) -> Result<(), TrackError> {
             return Err(TrackError::TimesDecrease { key });
         }
     }
-    Ok(())
+    let expected = times.len() * interpolation.values_per_key() * width;
+    if values.len() != expected {
+        return Err(TrackError::ValueCount {
+            expected,
+            found: values.len(),
+        });
+    }
+    match values.iter().position(|v| !is_finite(v)) {
+        Some(value) => Err(TrackError::ValueNotFinite { value }),
+        None => Ok(()),
+    }
 }
 
 /// One animated property (translation, rotation or scale) of one joint.
@@ -225,17 +253,7 @@ impl<T: Keyframe> Track<T> {
         values: Vec<T>,
     ) -> Result<Self, TrackError> {
         let times = times.into();
-        validate_times(&times)?;
-        let expected = times.len() * interpolation.values_per_key();
-        if values.len() != expected {
-            return Err(TrackError::ValueCount {
-                expected,
-                found: values.len(),
-            });
-        }
-        if let Some(value) = values.iter().position(|v| !v.is_finite()) {
-            return Err(TrackError::ValueNotFinite { value });
-        }
+        validate_keys(&times, interpolation, 1, &values, |v| v.is_finite())?;
         Ok(Self {
             interpolation,
             times,
@@ -260,10 +278,7 @@ impl<T: Keyframe> Track<T> {
     /// Keeps only the first key when every key holds the same value (and, for cubic splines,
     /// every tangent is zero): sampling then costs one comparison. The value at every time is
     /// unchanged.
-    pub(crate) fn drop_redundant_keys(&mut self)
-    where
-        T: PartialEq + Default,
-    {
+    pub(crate) fn drop_redundant_keys(&mut self) {
         let per_key = self.interpolation.values_per_key();
         let first = self.value(0);
         let constant = self
@@ -271,7 +286,7 @@ impl<T: Keyframe> Track<T> {
             .chunks(per_key)
             .all(|key| match self.interpolation {
                 Interpolation::CubicSpline => {
-                    key[1] == first && key[0] == T::default() && key[2] == T::default()
+                    key[1] == first && key[0] == T::ZERO && key[2] == T::ZERO
                 }
                 _ => key[0] == first,
             });
@@ -279,16 +294,6 @@ impl<T: Keyframe> Track<T> {
             self.times = Arc::from(&self.times[..1]);
             self.values.truncate(per_key);
         }
-    }
-
-    /// The key values (for cubic splines, without their tangents).
-    pub fn key_values(&self) -> impl Iterator<Item = T> + '_ {
-        let stride = self.interpolation.values_per_key();
-        self.values.iter().skip(stride / 2).step_by(stride).copied()
-    }
-
-    pub fn start_time(&self) -> f32 {
-        self.times[0]
     }
 
     pub fn end_time(&self) -> f32 {
@@ -352,17 +357,7 @@ impl WeightsTrack {
         values: Vec<f32>,
     ) -> Result<Self, TrackError> {
         let times = times.into();
-        validate_times(&times)?;
-        let expected = times.len() * interpolation.values_per_key() * width;
-        if values.len() != expected {
-            return Err(TrackError::ValueCount {
-                expected,
-                found: values.len(),
-            });
-        }
-        if let Some(value) = values.iter().position(|v| !v.is_finite()) {
-            return Err(TrackError::ValueNotFinite { value });
-        }
+        validate_keys(&times, interpolation, width, &values, |v| v.is_finite())?;
         Ok(Self {
             interpolation,
             times,
@@ -387,10 +382,6 @@ impl WeightsTrack {
     pub(crate) fn share_times(&mut self, times: &Arc<[f32]>) {
         debug_assert_eq!(*self.times, **times);
         self.times = times.clone();
-    }
-
-    pub fn start_time(&self) -> f32 {
-        self.times[0]
     }
 
     pub fn end_time(&self) -> f32 {
@@ -534,6 +525,58 @@ mod tests {
         )
         .unwrap();
         assert!((track.sample(0.3, &mut 0).length() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn only_truly_constant_tracks_lose_keys() {
+        let q = Quat::from_rotation_x(0.5);
+        let identity_tangents = vec![
+            Quat::IDENTITY,
+            q,
+            Quat::IDENTITY,
+            Quat::IDENTITY,
+            q,
+            Quat::IDENTITY,
+        ];
+        let mut curved = Track::new(
+            Interpolation::CubicSpline,
+            vec![0.0, 1.0],
+            identity_tangents,
+        )
+        .unwrap();
+        let before = curved.sample(0.5, &mut 0);
+        curved.drop_redundant_keys();
+        assert_eq!(
+            curved.times().len(),
+            2,
+            "non-zero tangents bend the curve between equal keys"
+        );
+        assert_eq!(curved.sample(0.5, &mut 0), before);
+
+        let zero = Quat::ZERO;
+        let mut flat = Track::new(
+            Interpolation::CubicSpline,
+            vec![0.0, 1.0],
+            vec![zero, q, zero, zero, q, zero],
+        )
+        .unwrap();
+        flat.drop_redundant_keys();
+        assert_eq!(flat.times().len(), 1);
+        assert_eq!(flat.sample(0.5, &mut 0), q);
+    }
+
+    #[test]
+    fn cubic_rotation_that_cancels_out_holds_the_nearer_key() {
+        // Keys q and -q with flat tangents: the Hermite sum is exactly zero half-way.
+        let (q, zero) = (Quat::from_rotation_x(0.5), Quat::ZERO);
+        let track = Track::new(
+            Interpolation::CubicSpline,
+            vec![0.0, 1.0],
+            vec![zero, q, zero, zero, -q, zero],
+        )
+        .unwrap();
+        assert_eq!(track.sample(0.5, &mut 0), -q);
+        assert!((track.sample(0.49, &mut 0).length() - 1.0).abs() < 1e-6);
     }
 
     #[test]

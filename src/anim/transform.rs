@@ -48,9 +48,10 @@ impl Transform {
         }
     }
 
-    /// The transform that undoes this one: `t.combine(&t.inverse())` is the identity.
-    /// A zero scale component inverts to zero instead of infinity, so degenerate joints
-    /// collapse instead of producing NaN.
+    /// The transform that undoes this one: `t.combine(&t.inverse())` is the identity. Exact for
+    /// uniform scale; with non-uniform scale under rotation the inverse has shear, which TRS
+    /// cannot hold (the translation is still exact). A zero scale component inverts to zero
+    /// instead of infinity, so degenerate joints collapse instead of producing NaN.
     pub fn inverse(&self) -> Transform {
         let inv_rotation = self.rotation.inverse();
         let inv_scale = Vec3::new(
@@ -81,12 +82,18 @@ impl Transform {
     }
 
     /// Decomposes an affine matrix. A mirroring matrix (negative determinant) gets a negative
-    /// x scale, so `from_mat4(m).to_mat4() == m` for every matrix without shear.
+    /// x scale, so `from_mat4(m).to_mat4() == m` for every matrix without shear, including
+    /// ones that scale an axis to zero (glTF hides nodes that way).
     pub fn from_mat4(matrix: &Mat4) -> Transform {
         let (scale, rotation, translation) = matrix.to_scale_rotation_translation();
+        let rotation = if rotation.is_finite() {
+            rotation.normalize()
+        } else {
+            rotation_of_degenerate(matrix)
+        };
         Transform {
             translation,
-            rotation: rotation.normalize(),
+            rotation,
             scale,
         }
     }
@@ -104,6 +111,27 @@ impl Transform {
     pub fn is_finite(&self) -> bool {
         self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
     }
+}
+
+/// The rotation of a matrix that scales one or more axes to zero: the remaining axes fix it
+/// (a missing axis is the cross product of the other two), or it is the identity.
+fn rotation_of_degenerate(matrix: &Mat4) -> Quat {
+    let axes = [
+        matrix.x_axis.truncate(),
+        matrix.y_axis.truncate(),
+        matrix.z_axis.truncate(),
+    ];
+    let units = axes.map(|axis| axis.try_normalize());
+    match units {
+        [Some(x), Some(y), None] => Quat::from_mat3(&Mat3::from_cols(x, y, x.cross(y))),
+        [Some(x), None, Some(z)] => Quat::from_mat3(&Mat3::from_cols(x, z.cross(x), z)),
+        [None, Some(y), Some(z)] => Quat::from_mat3(&Mat3::from_cols(y.cross(z), y, z)),
+        [Some(x), None, None] => Quat::from_rotation_arc(Vec3::X, x),
+        [None, Some(y), None] => Quat::from_rotation_arc(Vec3::Y, y),
+        [None, None, Some(z)] => Quat::from_rotation_arc(Vec3::Z, z),
+        _ => Quat::IDENTITY,
+    }
+    .normalize()
 }
 
 fn safe_recip(value: f32) -> f32 {
@@ -171,6 +199,18 @@ mod tests {
                 "{scale}"
             );
             assert!(is_trs(&matrix, 1e-4));
+        }
+        // Zero scale on one, two or all axes.
+        for scale in [
+            Vec3::new(0.0, 1.0, 2.0),
+            Vec3::new(1.5, 0.0, 0.0),
+            Vec3::ZERO,
+        ] {
+            let matrix =
+                Mat4::from_scale_rotation_translation(scale, Quat::from_rotation_y(0.9), Vec3::Z);
+            let transform = Transform::from_mat4(&matrix);
+            assert!(transform.is_finite(), "{scale}");
+            assert!(transform.to_mat4().abs_diff_eq(matrix, 1e-5), "{scale}");
         }
         let shear = Mat4::from_cols_array(&[
             1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,

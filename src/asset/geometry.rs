@@ -79,15 +79,19 @@ pub fn compute_normals(positions: &[Vec3], triangles: &[u32]) -> Vec<Vec3> {
 
 /// Builds per-vertex skin weights from the file's influences.
 ///
-/// `influences_of(vertex, out)` appends that vertex's (joint, weight) pairs. Influences on a
-/// joint index `>= joint_limit` are dropped, negative weights count as zero, the strongest
-/// `MAX_INFLUENCES` are kept (strongest first) and renormalised to sum to 1. Each repair is
-/// counted so that `inspect` can report it.
+/// `influences_of(vertex, out)` appends that vertex's (joint, weight) pairs. Negative weights
+/// count as zero; influences on a joint index `>= joint_limit` are dropped (`out_of_range`);
+/// the strongest `MAX_INFLUENCES` are kept, strongest first (`truncated` counts vertices that
+/// had more); the kept weights are scaled to sum to 1 (`renormalised` counts vertices whose
+/// positive weights in the file did not); a vertex left with no weight is bound fully to the
+/// skin's first joint (`unweighted`).
 pub fn build_skin_weights(
     vertex_count: usize,
     joint_limit: usize,
     mut influences_of: impl FnMut(usize, &mut Vec<(u32, f32)>),
 ) -> SkinWeights {
+    // Joint indices are stored in 16 bits, as glTF's largest joint component type allows.
+    let joint_limit = joint_limit.min(u16::MAX as usize + 1);
     let mut result = SkinWeights {
         joints: Vec::with_capacity(vertex_count),
         weights: Vec::with_capacity(vertex_count),
@@ -98,32 +102,29 @@ pub fn build_skin_weights(
     for vertex in 0..vertex_count {
         influences.clear();
         influences_of(vertex, &mut influences);
-        let sum_in_file: f32 = influences.iter().map(|(_, w)| w).sum();
-        let out_of_range = influences
-            .iter()
-            .filter(|&&(joint, weight)| weight > 0.0 && joint as usize >= joint_limit)
-            .count();
-        result.out_of_range += out_of_range;
-        influences.retain(|&(joint, weight)| weight > 0.0 && (joint as usize) < joint_limit);
+        influences.retain(|&(_, weight)| weight > 0.0);
+        // Summed in f64 so that huge weights cannot overflow to infinity.
+        let sum_in_file: f64 = influences.iter().map(|&(_, w)| w as f64).sum();
+        let before = influences.len();
+        influences.retain(|&(joint, _)| (joint as usize) < joint_limit);
+        result.out_of_range += before - influences.len();
         influences.sort_by(|a, b| b.1.total_cmp(&a.1));
         if influences.len() > MAX_INFLUENCES {
             result.truncated += 1;
             influences.truncate(MAX_INFLUENCES);
         }
-        let sum: f32 = influences.iter().map(|(_, w)| w).sum();
-        if influences.is_empty() || !(sum > 0.0) {
+        if influences.is_empty() {
             result.unweighted += 1;
-            influences.clear();
             influences.push((0, 1.0));
-        } else if (sum_in_file - 1.0).abs() > WEIGHT_SUM_TOLERANCE || out_of_range > 0 {
+        } else if (sum_in_file - 1.0).abs() > WEIGHT_SUM_TOLERANCE as f64 {
             result.renormalised += 1;
         }
-        let total: f32 = influences.iter().map(|(_, w)| w).sum();
+        let total: f64 = influences.iter().map(|&(_, w)| w as f64).sum();
         let mut joints = [[0u16; 4]; 2];
         let mut weights = [[0f32; 4]; 2];
-        for (slot, (joint, weight)) in influences.iter().enumerate() {
-            joints[slot / 4][slot % 4] = *joint as u16;
-            weights[slot / 4][slot % 4] = weight / total;
+        for (slot, &(joint, weight)) in influences.iter().enumerate() {
+            joints[slot / 4][slot % 4] = joint as u16;
+            weights[slot / 4][slot % 4] = (weight as f64 / total) as f32;
         }
         result.joints.push(joints[0]);
         result.weights.push(weights[0]);
@@ -190,5 +191,27 @@ mod tests {
         assert_eq!(weights.out_of_range, 1);
         assert_eq!(weights.unweighted, 1, "vertex 2 had no usable influence");
         assert_eq!(weights.max_influences(), 8);
+    }
+
+    #[test]
+    fn huge_and_negative_weights_stay_finite() {
+        let weights = build_skin_weights(2, 4, |v, out| match v {
+            0 => out.extend([(0, 3e38), (1, 3e38), (2, 3e38)]),
+            _ => out.extend([(0, 1.2), (1, -0.2)]),
+        });
+        let third = 1.0 / 3.0;
+        assert!(
+            weights.weights[0][..3]
+                .iter()
+                .all(|w| (w - third).abs() < 1e-6),
+            "{:?}",
+            weights.weights[0]
+        );
+        assert_eq!(
+            weights.weights[1],
+            [1.0, 0.0, 0.0, 0.0],
+            "negative weights count as zero"
+        );
+        assert_eq!(weights.renormalised, 2);
     }
 }

@@ -48,8 +48,35 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
                 "unsupported file type '.{extension}' (rigscope reads .glb and .gltf files)"
             ))
         };
-    result.map_err(|message| LoadError {
-        path: path.to_path_buf(),
-        message,
-    })
+    result
+        .and_then(check_posed_size)
+        .map_err(|message| LoadError {
+            path: path.to_path_buf(),
+            message,
+        })
+}
+
+/// The most vertices all mesh instances together may have: posing keeps a copy of each
+/// instance's vertices, so a small file that instances a big mesh many times must not be able
+/// to ask for unbounded memory.
+pub const MAX_POSED_VERTICES: usize = 1 << 25;
+
+fn check_posed_size(model: Model) -> Result<Model, String> {
+    let posed: usize = model
+        .instances
+        .iter()
+        .map(|i| {
+            model.meshes[i.mesh]
+                .primitives
+                .iter()
+                .map(Primitive::vertex_count)
+                .sum::<usize>()
+        })
+        .fold(0, usize::saturating_add);
+    if posed > MAX_POSED_VERTICES {
+        return Err(format!(
+            "its mesh instances add up to {posed} vertices, more than rigscope poses ({MAX_POSED_VERTICES})"
+        ));
+    }
+    Ok(model)
 }

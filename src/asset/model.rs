@@ -152,20 +152,6 @@ impl SkinWeights {
         let extra = self.weights_extra.iter().map(count).max().unwrap_or(0);
         first + extra
     }
-
-    /// The largest joint index any weighted influence uses.
-    pub fn max_joint(&self) -> Option<u16> {
-        let sets = [
-            (&self.joints, &self.weights),
-            (&self.joints_extra, &self.weights_extra),
-        ];
-        sets.into_iter()
-            .flat_map(|(joints, weights)| joints.iter().zip(weights.iter()))
-            .flat_map(|(j, w)| j.iter().zip(w.iter()))
-            .filter(|(_, w)| **w > 0.0)
-            .map(|(j, _)| *j)
-            .max()
-    }
 }
 
 /// Differences from the base mesh, scaled by the target's weight.

@@ -177,13 +177,14 @@ fn report(model: &Model) -> Report {
             .map(|clip| {
                 let mut interpolation = BTreeMap::new();
                 let mut properties = BTreeMap::new();
-                let mut animated = vec![false; model.skeleton.len()];
+                let mut animated: Vec<usize> = clip.channels().iter().map(|c| c.joint).collect();
+                animated.sort_unstable();
+                animated.dedup();
                 for channel in clip.channels() {
                     *interpolation
                         .entry(channel.track.interpolation().name())
                         .or_default() += 1;
                     *properties.entry(channel.track.property()).or_default() += 1;
-                    animated[channel.joint] = true;
                 }
                 ClipReport {
                     name: clip.name().to_string(),
@@ -191,7 +192,7 @@ fn report(model: &Model) -> Report {
                     channels: clip.channels().len(),
                     interpolation,
                     properties,
-                    animated_nodes: animated.iter().filter(|&&a| a).count(),
+                    animated_nodes: animated.len(),
                 }
             })
             .collect(),
@@ -215,9 +216,9 @@ fn primitive_report(model: &Model, primitive: &Primitive) -> PrimitiveReport {
         attributes.push("TEXCOORD_0");
     }
     if let Some(weights) = &primitive.skin_weights {
-        attributes.push("JOINTS_0/WEIGHTS_0");
+        attributes.push("JOINTS/WEIGHTS");
         if !weights.joints_extra.is_empty() {
-            attributes.push("JOINTS_1/WEIGHTS_1");
+            attributes.push("(more than 4 influences)");
         }
     }
     PrimitiveReport {

@@ -3,9 +3,9 @@
 
 use glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
 
-use super::linear::{BindVertices, Influences, SkinnedVertices, skin_linear};
+use super::linear::{BindVertices, SkinnedVertices, skin_linear, transform_rigid, unit_or_zero};
 use super::morph::morph;
-use super::palette::{normal_matrix, normal_palette, skin_palette};
+use super::palette::{normal_palette, skin_palette};
 use crate::anim::Pose;
 use crate::asset::{Model, Primitive};
 
@@ -116,45 +116,23 @@ impl Deformer {
             let palette = instance
                 .skin
                 .map(|skin| (&self.palettes[skin], &self.normal_palettes[skin]));
+            let input = BindVertices {
+                positions,
+                normals,
+                tangents,
+            };
+            let output = SkinnedVertices {
+                positions: &mut posed.positions,
+                normals: &mut posed.normals,
+                tangents: &mut posed.tangents,
+            };
             match (palette, &primitive.skin_weights) {
-                (Some((palette, normal_palette)), Some(weights)) => skin_linear(
-                    palette,
-                    normal_palette,
-                    Influences {
-                        joints: &weights.joints,
-                        weights: &weights.weights,
-                        joints_extra: &weights.joints_extra,
-                        weights_extra: &weights.weights_extra,
-                    },
-                    BindVertices {
-                        positions,
-                        normals,
-                        tangents,
-                    },
-                    SkinnedVertices {
-                        positions: &mut posed.positions,
-                        normals: &mut posed.normals,
-                        tangents: &mut posed.tangents,
-                    },
-                ),
+                (Some((palette, normal_palette)), Some(weights)) => {
+                    skin_linear(palette, normal_palette, weights.into(), input, output)
+                }
                 // Unskinned (or a skinned node whose primitive has no weights): the joint
                 // carries the mesh rigidly.
-                _ => {
-                    let matrix = self.model_matrices[instance.joint];
-                    let normal_matrix = normal_matrix(&matrix);
-                    for (out, p) in posed.positions.iter_mut().zip(positions) {
-                        *out = matrix.transform_point3(*p);
-                    }
-                    for (out, n) in posed.normals.iter_mut().zip(normals) {
-                        *out = Vec3::from(normal_matrix * Vec3A::from(*n)).normalize_or_zero();
-                    }
-                    for (out, t) in posed.tangents.iter_mut().zip(tangents) {
-                        *out = matrix
-                            .transform_vector3(t.truncate())
-                            .normalize_or_zero()
-                            .extend(t.w);
-                    }
-                }
+                _ => transform_rigid(&self.model_matrices[instance.joint], input, output),
             }
         }
     }
@@ -186,7 +164,7 @@ fn morphed_bind_vertices<'a>(
         &mut morphed.normals,
     );
     for normal in &mut morphed.normals {
-        *normal = normal.normalize_or_zero();
+        *normal = Vec3::from(unit_or_zero(Vec3A::from(*normal)));
     }
     morphed.tangents.copy_from_slice(&primitive.tangents);
     for (target, weight) in targets() {
@@ -198,7 +176,7 @@ fn morphed_bind_vertices<'a>(
         }
     }
     for tangent in &mut morphed.tangents {
-        *tangent = tangent.truncate().normalize_or_zero().extend(tangent.w);
+        *tangent = Vec3::from(unit_or_zero(Vec3A::from_vec4(*tangent))).extend(tangent.w);
     }
     (&morphed.positions, &morphed.normals, &morphed.tangents)
 }

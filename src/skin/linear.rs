@@ -8,6 +8,7 @@
 use glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
 
 use super::palette::normal_matrix;
+use crate::asset::SkinWeights;
 
 /// Per-vertex influences, four per set, strongest first (see `asset::SkinWeights`).
 #[derive(Clone, Copy)]
@@ -17,6 +18,17 @@ pub struct Influences<'a> {
     /// Influences five to eight, or empty.
     pub joints_extra: &'a [[u16; 4]],
     pub weights_extra: &'a [[f32; 4]],
+}
+
+impl<'a> From<&'a SkinWeights> for Influences<'a> {
+    fn from(weights: &'a SkinWeights) -> Self {
+        Self {
+            joints: &weights.joints,
+            weights: &weights.weights,
+            joints_extra: &weights.joints_extra,
+            weights_extra: &weights.weights_extra,
+        }
+    }
 }
 
 /// Vertex attributes in bind space, read by the skinning kernel.
@@ -47,7 +59,7 @@ pub fn skin_linear(
     output: SkinnedVertices,
 ) {
     let has_extra = !influences.joints_extra.is_empty();
-    let has_tangents = !input.tangents.is_empty();
+    let mut output = output;
     for v in 0..input.positions.len() {
         let joints = influences.joints[v];
         let weights = influences.weights[v];
@@ -69,13 +81,34 @@ pub fn skin_linear(
             }
             (blended, normal_matrix(&blended))
         };
-        output.positions[v] = matrix.transform_point3(input.positions[v]);
-        output.normals[v] = Vec3::from(unit_or_zero(normal_matrix * Vec3A::from(input.normals[v])));
-        if has_tangents {
-            let tangent = input.tangents[v];
-            let direction = unit_or_zero(matrix.transform_vector3a(Vec3A::from_vec4(tangent)));
-            output.tangents[v] = Vec3::from(direction).extend(tangent.w);
-        }
+        write_vertex(v, &matrix, &normal_matrix, &input, &mut output);
+    }
+}
+
+/// Moves every vertex by one matrix: a mesh carried rigidly by its joint.
+pub fn transform_rigid(matrix: &Mat4, input: BindVertices, output: SkinnedVertices) {
+    let normal_matrix = normal_matrix(matrix);
+    let mut output = output;
+    for v in 0..input.positions.len() {
+        write_vertex(v, matrix, &normal_matrix, &input, &mut output);
+    }
+}
+
+/// Transforms vertex `v`: position by `matrix`, normal by `normal_matrix`, tangent (if the
+/// mesh has tangents) by `matrix`, keeping its handedness.
+#[inline(always)]
+fn write_vertex(
+    v: usize,
+    matrix: &Mat4,
+    normal_matrix: &Mat3A,
+    input: &BindVertices,
+    output: &mut SkinnedVertices,
+) {
+    output.positions[v] = matrix.transform_point3(input.positions[v]);
+    output.normals[v] = Vec3::from(unit_or_zero(*normal_matrix * Vec3A::from(input.normals[v])));
+    if let Some(&tangent) = input.tangents.get(v) {
+        let direction = unit_or_zero(matrix.transform_vector3a(Vec3A::from_vec4(tangent)));
+        output.tangents[v] = Vec3::from(direction).extend(tangent.w);
     }
 }
 

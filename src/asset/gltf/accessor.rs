@@ -18,8 +18,9 @@ use super::container::Container;
 pub struct Accessors<'a> {
     container: &'a Container<'a>,
     input_bytes: usize,
-    /// Decoded bytes still allowed.
-    budget: Cell<usize>,
+    /// Decoded bytes allowed in all, and still allowed.
+    budget: usize,
+    budget_left: Cell<usize>,
 }
 
 /// Decoded data may be this many times the input (the largest widening is 1-byte indices to
@@ -45,10 +46,14 @@ impl Layout<'_> {
 impl<'a> Accessors<'a> {
     pub fn new(container: &'a Container<'a>) -> Self {
         let input_bytes = container.input_bytes;
+        let budget = input_bytes
+            .saturating_mul(BUDGET_FACTOR)
+            .saturating_add(BUDGET_ALLOWANCE);
         Self {
             container,
             input_bytes,
-            budget: Cell::new(input_bytes.saturating_mul(BUDGET_FACTOR) + BUDGET_ALLOWANCE),
+            budget,
+            budget_left: Cell::new(budget),
         }
     }
 
@@ -113,28 +118,30 @@ impl<'a> Accessors<'a> {
         let decoded = count
             .checked_mul(std::mem::size_of::<[T; N]>())
             .ok_or_else(|| context("count is absurd".into()))?;
-        self.charge(decoded).map_err(context)?;
-
-        let mut values = vec![[T::default(); N]; count];
-        if let Some(view) = accessor.buffer_view {
-            let layout = self
-                .layout(
-                    view.value(),
-                    accessor.byte_offset.map_or(0, |o| o.0),
-                    count,
-                    component,
-                    components,
+        // Check that the data is there before allocating room for it.
+        let layout = match accessor.buffer_view {
+            Some(view) => {
+                let offset = accessor.byte_offset.map_or(0, |o| o.0);
+                Some(
+                    self.layout(view.value(), offset, count, component, components)
+                        .map_err(context)?,
                 )
-                .map_err(context)?;
-            for (value, i) in values.iter_mut().zip(0..) {
-                read_element(&layout, i, accessor.normalized, convert, value);
             }
-        } else if count.saturating_mul(element_size) > self.input_bytes {
             // Without a buffer view the elements are zeros (then sparse values): still, the
             // count must be plausible for the file's size.
-            return Err(context(format!(
-                "{count} elements is more than the file could describe"
-            )));
+            None if count.saturating_mul(element_size) > self.input_bytes => {
+                return Err(context(format!(
+                    "{count} elements is more than the file could describe"
+                )));
+            }
+            None => None,
+        };
+        self.charge(decoded).map_err(context)?;
+        let mut values = vec![[T::default(); N]; count];
+        if let Some(layout) = &layout {
+            for (value, i) in values.iter_mut().zip(0..) {
+                read_element(layout, i, accessor.normalized, convert, value);
+            }
         }
         if let Some(sparse) = &accessor.sparse {
             self.apply_sparse(
@@ -151,15 +158,15 @@ impl<'a> Accessors<'a> {
     }
 
     fn charge(&self, bytes: usize) -> Result<(), String> {
-        let left = self.budget.get();
+        let left = self.budget_left.get();
         if bytes > left {
             return Err(format!(
                 "decoding it would exceed the {} MiB this {} KiB file may decode to",
-                (self.input_bytes * BUDGET_FACTOR + BUDGET_ALLOWANCE) >> 20,
+                self.budget >> 20,
                 self.input_bytes >> 10
             ));
         }
-        self.budget.set(left - bytes);
+        self.budget_left.set(left - bytes);
         Ok(())
     }
 
@@ -221,8 +228,16 @@ impl<'a> Accessors<'a> {
                 values.len()
             ));
         }
-        let Checked::Valid(index_type) = sparse.indices.component_type else {
-            return Err("unknown index component type".into());
+        let index_type = match sparse.indices.component_type {
+            Checked::Valid(t)
+                if matches!(
+                    t.0,
+                    ComponentType::U8 | ComponentType::U16 | ComponentType::U32
+                ) =>
+            {
+                t
+            }
+            _ => return Err("indices must be unsigned integers".into()),
         };
         let indices = self.layout(
             sparse.indices.buffer_view.value(),

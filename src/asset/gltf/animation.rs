@@ -55,23 +55,13 @@ pub fn load_clip(
             .collect();
         let output = sampler.output.value();
         let output_error = |e: String| context(format!("output: {e}"));
+        let vec3_track = |times: Vec<f32>| -> Result<Track<Vec3>, String> {
+            let values = read_vec3(accessors, output).map_err(output_error)?;
+            Track::new(interpolation, times, values).map_err(|e| context(e.to_string()))
+        };
         let track = match channel.target.path {
-            Checked::Valid(Property::Translation) => ChannelTrack::Translation(
-                Track::new(
-                    interpolation,
-                    times,
-                    read_vec3(accessors, output).map_err(output_error)?,
-                )
-                .map_err(|e| context(e.to_string()))?,
-            ),
-            Checked::Valid(Property::Scale) => ChannelTrack::Scale(
-                Track::new(
-                    interpolation,
-                    times,
-                    read_vec3(accessors, output).map_err(output_error)?,
-                )
-                .map_err(|e| context(e.to_string()))?,
-            ),
+            Checked::Valid(Property::Translation) => ChannelTrack::Translation(vec3_track(times)?),
+            Checked::Valid(Property::Scale) => ChannelTrack::Scale(vec3_track(times)?),
             Checked::Valid(Property::Rotation) => {
                 let raw = accessors.read_f32::<4>(output).map_err(output_error)?;
                 let mut not_unit = 0;

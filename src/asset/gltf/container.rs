@@ -96,30 +96,31 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, String> {
 }
 
 /// Splits a GLB file into its JSON chunk and optional BIN chunk.
-fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
-    let word = |offset: usize| -> Option<u32> {
-        let slice = bytes.get(offset..offset + 4)?;
+fn split_glb(file: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
+    let word = |bytes: &[u8], offset: usize| -> Option<u32> {
+        let slice = bytes.get(offset..offset.checked_add(4)?)?;
         Some(u32::from_le_bytes(slice.try_into().ok()?))
     };
-    let version = word(4).ok_or("GLB header is truncated")?;
+    let version = word(file, 4).ok_or("GLB header is truncated")?;
     if version != 2 {
         return Err(format!(
             "GLB version {version} is not supported (only glTF 2.0)"
         ));
     }
-    let declared = word(8).ok_or("GLB header is truncated")? as usize;
-    if declared > bytes.len() {
+    let declared = word(file, 8).ok_or("GLB header is truncated")? as usize;
+    if declared > file.len() {
         return Err(format!(
             "GLB header declares {declared} bytes but the file has {} (truncated file?)",
-            bytes.len()
+            file.len()
         ));
     }
-    let bytes = &bytes[..declared];
+    // Chunks are read from the declared length only.
+    let bytes = &file[..declared];
     let mut offset = 12;
     let mut json = None;
     let mut bin = None;
     while offset < bytes.len() {
-        let (Some(length), Some(kind)) = (word(offset), word(offset + 4)) else {
+        let (Some(length), Some(kind)) = (word(bytes, offset), word(bytes, offset + 4)) else {
             return Err(format!("GLB chunk header at byte {offset} is truncated"));
         };
         let start = offset + 8;
@@ -158,10 +159,10 @@ pub fn read_uri(base_dir: &Path, uri: &str) -> Result<Vec<u8>, String> {
             .decode(payload)
             .map_err(|e| format!("data URI is not valid base64: {e}"));
     }
-    if uri.contains("://") {
+    let relative = percent_decode(uri)?;
+    if uri.contains("://") || Path::new(&relative).is_absolute() {
         return Err(format!("URI '{uri}' is not a relative file path"));
     }
-    let relative = percent_decode(uri)?;
     let path = base_dir.join(&relative);
     std::fs::read(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
 }
@@ -247,5 +248,10 @@ mod tests {
         assert_eq!(percent_decode("my%20file.bin").unwrap(), "my file.bin");
         assert!(percent_decode("bad%2").is_err());
         assert!(read_uri(Path::new("."), "https://example.com/a.bin").is_err());
+        assert!(
+            read_uri(Path::new("."), "/etc/passwd")
+                .unwrap_err()
+                .contains("not a relative")
+        );
     }
 }

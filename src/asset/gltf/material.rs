@@ -26,8 +26,11 @@ pub fn load_materials(root: &Root) -> Result<Vec<Material>, String> {
                 .transpose()
                 .map_err(|e| format!("material {index}: {e}"))?;
             let base_color = Vec4::from(pbr.base_color_factor.0);
-            if !base_color.is_finite() {
-                return Err(format!("material {index}: base colour is not finite"));
+            let emissive = Vec3::from(material.emissive_factor.0);
+            if !base_color.is_finite() || !emissive.is_finite() {
+                return Err(format!(
+                    "material {index}: its colours are not finite numbers"
+                ));
             }
             Ok(Material {
                 name: material
@@ -44,7 +47,7 @@ pub fn load_materials(root: &Root) -> Result<Vec<Material>, String> {
                     .normal_texture
                     .as_ref()
                     .map_or(1.0, |t| finite_or(t.scale, 1.0)),
-                emissive: Vec3::from(material.emissive_factor.0),
+                emissive,
                 alpha: match material.alpha_mode {
                     Checked::Valid(JsonAlphaMode::Mask) => AlphaMode::Mask {
                         cutoff: material.alpha_cutoff.map_or(0.5, |c| finite_or(c.0, 0.5)),

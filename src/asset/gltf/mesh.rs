@@ -102,23 +102,49 @@ pub fn load_primitive(
         same_count("TEXCOORD_0", uvs.len())?;
     }
 
-    // Up to two sets of four influences (JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1).
-    let mut sets = Vec::new();
-    for set in 0..2 {
-        match (
+    // Every JOINTS_n/WEIGHTS_n pair the file has; the strongest eight influences are kept.
+    let set_numbers = |wanted: fn(&Semantic) -> Option<u32>| -> Vec<u32> {
+        primitive
+            .attributes
+            .keys()
+            .filter_map(|key| match key {
+                Checked::Valid(semantic) => wanted(semantic),
+                Checked::Invalid => None,
+            })
+            .collect()
+    };
+    let joint_sets = set_numbers(|s| {
+        if let Semantic::Joints(n) = s {
+            Some(*n)
+        } else {
+            None
+        }
+    });
+    let weight_sets = set_numbers(|s| {
+        if let Semantic::Weights(n) = s {
+            Some(*n)
+        } else {
+            None
+        }
+    });
+    if joint_sets != weight_sets {
+        return Err(format!(
+            "JOINTS sets {joint_sets:?} and WEIGHTS sets {weight_sets:?} do not pair up"
+        ));
+    }
+    let mut sets = Vec::with_capacity(joint_sets.len());
+    for set in joint_sets {
+        let (Some(joints), Some(weights)) = (
             attribute(Semantic::Joints(set)),
             attribute(Semantic::Weights(set)),
-        ) {
-            (Some(joints), Some(weights)) => {
-                let joints = named("JOINTS", accessors.read_u32::<4>(joints))?;
-                let weights = named("WEIGHTS", accessors.read_f32::<4>(weights))?;
-                same_count("JOINTS", joints.len())?;
-                same_count("WEIGHTS", weights.len())?;
-                sets.push((joints, weights));
-            }
-            (None, None) => break,
-            _ => return Err(format!("JOINTS_{set} and WEIGHTS_{set} must come together")),
-        }
+        ) else {
+            continue;
+        };
+        let joints = named("JOINTS", accessors.read_u32::<4>(joints))?;
+        let weights = named("WEIGHTS", accessors.read_f32::<4>(weights))?;
+        same_count("JOINTS", joints.len())?;
+        same_count("WEIGHTS", weights.len())?;
+        sets.push((joints, weights));
     }
     let skin_weights = (!sets.is_empty()).then(|| {
         build_skin_weights(vertex_count, joint_limit, |vertex, out| {

@@ -4,7 +4,7 @@
 //! numbering), a node's `matrix` is decomposed into TRS, skins keep their joint lists and
 //! inverse bind matrices (identity when absent), and each node with a mesh becomes a mesh
 //! instance. Problems that make the file unusable are errors; problems that can be repaired
-//! (non-unit rotations, weights not summing to 1, ...) are repaired and listed as warnings.
+//! (non-unit rotation keys, weights not summing to 1, ...) are repaired and listed as warnings.
 
 mod accessor;
 mod animation;
@@ -23,8 +23,8 @@ use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
 use accessor::Accessors;
 pub use container::is_glb;
 
-/// Extensions that may be required: we implement them, or they only change looks we
-/// approximate.
+/// Extensions a file may require: KHR_mesh_quantization is implemented; the others only change
+/// how materials look, and the model is still right without them.
 const SUPPORTED_REQUIRED: &[&str] = &[
     "KHR_mesh_quantization",
     "KHR_materials_unlit",
@@ -60,25 +60,27 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
         &parent_node,
         &joint_of_node,
         &skins,
+        container.input_bytes,
         &mut warnings,
     )?;
 
     let instances = load_instances(root, &joint_of_node, &mut warnings)?;
     let materials = material::load_materials(root)?;
     let images = material::load_images(&container, &mut warnings)?;
+    // Influences must name joints of every skin a mesh is drawn with (and fit glTF's 16 bits).
+    let mut joint_limit = vec![u16::MAX as usize + 1; root.meshes.len()];
+    for instance in &instances {
+        if let Some(skin) = instance.skin {
+            joint_limit[instance.mesh] = joint_limit[instance.mesh].min(skins[skin].joints.len());
+        }
+    }
     let mut meshes = Vec::with_capacity(root.meshes.len());
     for (index, mesh) in root.meshes.iter().enumerate() {
-        // Influences must name joints of every skin this mesh is drawn with.
-        let joint_limit = instances
-            .iter()
-            .filter(|i| i.mesh == index)
-            .filter_map(|i| i.skin.map(|s| skins[s].joints.len()))
-            .min()
-            .unwrap_or(usize::MAX);
         let mut primitives = Vec::with_capacity(mesh.primitives.len());
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
-            let loaded = mesh::load_primitive(&accessors, primitive, materials.len(), joint_limit)
-                .map_err(|e| format!("mesh {index} primitive {primitive_index}: {e}"))?;
+            let loaded =
+                mesh::load_primitive(&accessors, primitive, materials.len(), joint_limit[index])
+                    .map_err(|e| format!("mesh {index} primitive {primitive_index}: {e}"))?;
             if let Some(weights) = &loaded.skin_weights {
                 let context = format!("mesh {index} primitive {primitive_index}");
                 report_weight_repairs(&context, weights, &mut warnings);
@@ -221,6 +223,7 @@ fn build_skeleton(
     parent_node: &[Option<usize>],
     joint_of_node: &[usize],
     skins: &[Skin],
+    input_bytes: usize,
     warnings: &mut Vec<String>,
 ) -> Result<Skeleton, String> {
     // The bind pose comes from the first skin that lists a joint.
@@ -242,6 +245,7 @@ fn build_skeleton(
     }
 
     let mut joints = Vec::with_capacity(file_node.len());
+    let mut total_morph_weights = 0usize;
     for (joint, &node_index) in file_node.iter().enumerate() {
         let node = &root.nodes[node_index];
         let rest = node_transform(node_index, node, warnings)?;
@@ -261,6 +265,13 @@ fn build_skeleton(
                 .and_then(|m| root.meshes.get(m.value()))
                 .and_then(|m| m.weights.as_ref())
         });
+        // Each node using a mesh carries its own weights: bound their total by the file's size.
+        total_morph_weights += target_count;
+        if total_morph_weights > input_bytes {
+            return Err(format!(
+                "its nodes carry {total_morph_weights}+ morph weights, more than the file could describe"
+            ));
+        }
         let mut morph_weights = vec![0.0; target_count];
         if let Some(defaults) = defaults {
             if defaults.len() != target_count {
