@@ -242,3 +242,93 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
         );
     }
 }
+
+#[test]
+fn many_instances_cannot_ask_for_unbounded_memory() {
+    // 4,000 zero vertices (no buffer view) placed by 9,000 nodes: 36 million posed vertices
+    // from a 100 KB file.
+    let nodes = vec![r#"{"mesh":0}"#; 9000].join(",");
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},
+        "accessors":[{{"componentType":5126,"count":4000,"type":"VEC3"}}],
+        "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],
+        "nodes":[{nodes}]}}"#
+    );
+    LARGEST.with(|l| l.set(0));
+    let error = asset::load_bytes(Path::new("instanced.gltf"), json.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("more than rigscope poses"), "{error}");
+    // The largest allocation is the parsed node list: `{"mesh":0}` (11 bytes) becomes a
+    // 224-byte gltf-json node, and the list's growth may double that; nothing larger.
+    let largest = LARGEST.with(Cell::get);
+    assert!(
+        largest < 48 * json.len(),
+        "{largest} bytes for a {}-byte file",
+        json.len()
+    );
+
+    // Many morph targets on many nodes: each node carries its own weights.
+    let targets = vec!["{}"; 4000].join(",");
+    let nodes = vec![r#"{"mesh":0}"#; 2000].join(",");
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},
+        "meshes":[{{"primitives":[{{"attributes":{{}},"targets":[{targets}]}}]}}],
+        "nodes":[{nodes}]}}"#
+    );
+    let error = asset::load_bytes(Path::new("morphs.gltf"), json.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("morph weights, more than the file could describe"),
+        "{error}"
+    );
+}
+
+#[test]
+fn unusual_but_valid_files_load() {
+    // A node hidden by a zero-scale matrix, with a child: both must stay finite.
+    let json = br#"{"asset":{"version":"2.0"},
+        "nodes":[{"matrix":[0,0,0,0, 0,1,0,0, 0,0,1,0, 1,2,3,1],"children":[1]},{"translation":[1,0,0]}]}"#;
+    let model = asset::load_bytes(Path::new("hidden.gltf"), json).unwrap();
+    let world = model.skeleton.rest_pose().to_model_matrices();
+    assert!(world.iter().all(|m| m.is_finite()));
+    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    assert_eq!(
+        world[1].w_axis.truncate(),
+        glam::Vec3::new(1.0, 2.0, 3.0),
+        "the child collapses onto its parent's origin"
+    );
+}
+
+#[test]
+fn malformed_skin_data_is_refused() {
+    let cases: &[(&str, &str)] = &[
+        (
+            r#"{"asset":{"version":"2.0"},"accessors":[{"componentType":5126,"count":1,"type":"VEC3"},{"componentType":5121,"count":1,"type":"VEC4"},{"componentType":5126,"count":1,"type":"VEC4"}],
+               "meshes":[{"primitives":[{"attributes":{"POSITION":0,"JOINTS_1":1,"WEIGHTS_0":2}}]}]}"#,
+            "do not pair up",
+        ),
+        (
+            r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":4,"uri":"data:application/octet-stream;base64,AAAAAA=="}],"bufferViews":[{"buffer":0,"byteLength":4}],
+               "accessors":[{"componentType":5126,"count":1,"type":"SCALAR","sparse":{"count":1,"indices":{"bufferView":0,"componentType":5126},"values":{"bufferView":0}}}],
+               "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]}"#,
+            "",
+        ),
+        (
+            r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":12,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAA"}],"bufferViews":[{"buffer":0,"byteLength":12}],
+               "accessors":[{"componentType":5126,"count":1,"type":"VEC3","sparse":{"count":1,"indices":{"bufferView":0,"componentType":5126},"values":{"bufferView":0}}}],
+               "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]}"#,
+            "indices must be unsigned integers",
+        ),
+    ];
+    for (json, expected) in cases {
+        let error = asset::load_bytes(Path::new("skin.gltf"), json.as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("skin.gltf: ") && error.contains(expected),
+            "{json}: {error}"
+        );
+    }
+}
