@@ -127,7 +127,7 @@ fn unnormalised_weights_gltf() -> String {
     let data = base64::engine::general_purpose::STANDARD.encode(&bin);
     format!(
         r#"{{"asset":{{"version":"2.0"}},
-        "buffers":[{{"byteLength":{len},"uri":"data:application/octet-stream;base64,{data}"}}],
+        "buffers":[{{"byteLength":{len},"uri":"{data}"}}],
         "bufferViews":[{{"buffer":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":12}},{{"buffer":0,"byteOffset":48,"byteLength":48}}],
         "accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},
                      {{"bufferView":1,"componentType":5121,"count":3,"type":"VEC4"}},

@@ -13,8 +13,9 @@ use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 
+use super::keys::{Interpolation, KeySpan, locate};
 use super::pose::Pose;
-use super::track::{Interpolation, KeySpan, Track, WeightsTrack, locate};
+use super::track::{Track, WeightsTrack};
 
 /// What a channel animates, with its keys.
 #[derive(Clone, Debug, PartialEq)]

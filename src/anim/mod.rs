@@ -5,6 +5,7 @@
 //! pose the skin was bound in, *rest* the transforms as authored.
 
 pub mod clip;
+pub mod keys;
 pub mod pose;
 pub mod quat;
 pub mod skeleton;
@@ -12,7 +13,8 @@ pub mod track;
 pub mod transform;
 
 pub use clip::{Channel, ChannelTrack, Clip, ClipCursor, Playback};
+pub use keys::{Interpolation, TrackError};
 pub use pose::{Hierarchy, HierarchyError, Pose};
 pub use skeleton::{JointDesc, Skeleton};
-pub use track::{Interpolation, Track, TrackError, WeightsTrack};
+pub use track::{Track, WeightsTrack};
 pub use transform::Transform;

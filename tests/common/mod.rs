@@ -61,3 +61,17 @@ pub fn gltf_json(path: &Path) -> serde_json::Value {
     };
     serde_json::from_slice(&json).unwrap()
 }
+
+/// A base64 `data:` URI holding `bytes`, for glTF files the tests write themselves.
+pub fn data_uri(bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
+/// Little-endian bytes of a list of floats.
+pub fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
