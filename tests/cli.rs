@@ -107,24 +107,14 @@ fn inspect_reports_extensions_morph_targets_and_repairs() {
 
 /// One triangle skinned to two joints; vertex 2's weights sum to 0.5.
 fn unnormalised_weights_gltf() -> String {
-    use base64::Engine;
-    let mut bin = Vec::new();
-    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
-        p.iter()
-            .for_each(|c| bin.extend_from_slice(&c.to_le_bytes()));
-    }
+    let mut bin = common::f32_bytes(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
     for _ in 0..3 {
         bin.extend_from_slice(&[0, 1, 0, 0]); // JOINTS_0 as u8
     }
-    for w in [
-        [1.0f32, 0.0, 0.0, 0.0],
-        [0.5, 0.5, 0.0, 0.0],
-        [0.25, 0.25, 0.0, 0.0],
-    ] {
-        w.iter()
-            .for_each(|c| bin.extend_from_slice(&c.to_le_bytes()));
-    }
-    let data = base64::engine::general_purpose::STANDARD.encode(&bin);
+    bin.extend(common::f32_bytes(&[
+        1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.25, 0.25, 0.0, 0.0,
+    ]));
+    let data = common::data_uri(&bin);
     format!(
         r#"{{"asset":{{"version":"2.0"}},
         "buffers":[{{"byteLength":{len},"uri":"{data}"}}],
