@@ -1,10 +1,15 @@
 //! rigscope: a viewer and inspector for skinned, animated 3D models.
 //!
 //! Data flows one way: `asset` turns a file into a [`asset::Model`]; `anim` samples its clips
-//! into a [`anim::Pose`]; `skin` deforms the meshes with that pose on the CPU; `cli` exposes the
-//! same pipeline as headless commands.
+//! into a [`anim::Pose`]; `skin` deforms the meshes with that pose on the CPU; `render` draws
+//! it with wgpu (skinning on the GPU or taking the CPU's vertices); `ui` is the egui panel and
+//! the viewer state it edits; `app` is the window; `cli` exposes the same pipeline as headless
+//! commands.
 
 pub mod anim;
+pub mod app;
 pub mod asset;
 pub mod cli;
+pub mod render;
 pub mod skin;
+pub mod ui;

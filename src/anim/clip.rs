@@ -133,6 +133,21 @@ impl Playback {
     }
 }
 
+impl Playback {
+    /// Playback time brought back into one period (`clip_time` of the result is unchanged),
+    /// so that a long session keeps its float precision.
+    pub fn wrap_time(self, time: f32, duration: f32) -> f32 {
+        if !(duration > 0.0) || !time.is_finite() {
+            return 0.0;
+        }
+        match self {
+            Playback::Once => time.clamp(0.0, duration),
+            Playback::Loop => time.rem_euclid(duration),
+            Playback::PingPong => time.rem_euclid(2.0 * duration),
+        }
+    }
+}
+
 /// Per-timeline key cursors for sampling one clip, kept by the caller between frames.
 #[derive(Clone, Debug, Default)]
 pub struct ClipCursor {

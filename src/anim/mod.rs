@@ -6,6 +6,7 @@
 
 pub mod clip;
 pub mod keys;
+pub mod player;
 pub mod pose;
 pub mod quat;
 pub mod skeleton;
@@ -14,6 +15,7 @@ pub mod transform;
 
 pub use clip::{Channel, ChannelTrack, Clip, ClipCursor, Playback};
 pub use keys::{Interpolation, TrackError};
+pub use player::Player;
 pub use pose::{Hierarchy, HierarchyError, Pose};
 pub use skeleton::{JointDesc, Skeleton};
 pub use track::{Track, WeightsTrack};

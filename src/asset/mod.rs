@@ -5,6 +5,7 @@
 //! the loader panic, and allocation sizes taken from a file are checked against the file's
 //! size first.
 
+pub mod demo;
 pub mod geometry;
 mod gltf;
 pub mod model;
@@ -12,7 +13,8 @@ pub mod model;
 use std::path::{Path, PathBuf};
 
 pub use model::{
-    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, Topology,
+    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights,
+    TextureRef, Topology,
 };
 
 /// Why a file could not be opened.

@@ -3,6 +3,7 @@
 
 mod inspect;
 mod pose;
+pub mod render;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,10 +18,15 @@ use crate::anim::Playback;
     version,
     about = "Look at skinned, animated 3D models (glTF 2.0)"
 )]
-#[command(arg_required_else_help = true)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    /// Open this model in the viewer (without one, the built-in demo rig).
+    pub file: Option<PathBuf>,
+    /// Save a screenshot of the window after N frames to PATH, then exit (for tests).
+    #[arg(long, num_args = 2, value_names = ["N", "PATH"])]
+    pub screenshot_after_frames: Option<Vec<String>>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -36,6 +42,8 @@ pub enum Command {
     },
     /// Write the posed model (after morphing and skinning) in world space.
     Pose(pose::PoseArgs),
+    /// Render the model to a PNG with the viewer's renderer, without a window.
+    Render(render::RenderArgs),
 }
 
 /// How `--time` maps onto a clip (see `anim::Playback`).
@@ -59,10 +67,28 @@ impl From<PlaybackArg> for Playback {
     }
 }
 
-/// Runs a parsed command line, writing results to `out`.
+/// Runs a parsed command line, writing results to `out`; without a command, opens the viewer.
 pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match cli.command {
-        Command::Inspect { file, json } => inspect::run(&file, json, out),
-        Command::Pose(args) => pose::run(&args, out),
+        Some(Command::Inspect { file, json }) => inspect::run(&file, json, out),
+        Some(Command::Pose(args)) => pose::run(&args, out),
+        Some(Command::Render(args)) => render::run(&args),
+        None => {
+            let screenshot = match cli.screenshot_after_frames.as_deref() {
+                Some([frames, path]) => {
+                    let frames = frames.parse().map_err(|_| {
+                        anyhow::anyhow!(
+                            "--screenshot-after-frames: '{frames}' is not a frame count"
+                        )
+                    })?;
+                    Some((frames, PathBuf::from(path)))
+                }
+                _ => None,
+            };
+            crate::app::run(crate::app::AppOptions {
+                file: cli.file,
+                screenshot,
+            })
+        }
     }
 }

@@ -91,6 +91,12 @@ impl Deformer {
 
     /// Poses every primitive of `model` (the model this deformer was made for) with `pose`.
     pub fn update(&mut self, model: &Model, pose: &Pose) {
+        self.update_where(model, pose, |_| true);
+    }
+
+    /// Computes the model matrices and palettes, and poses only the primitives whose index in
+    /// `primitives()` passes `wanted` (the GPU skins the others).
+    pub fn update_where(&mut self, model: &Model, pose: &Pose, wanted: impl Fn(usize) -> bool) {
         pose.model_matrices(&mut self.model_matrices);
         for ((skin, palette), normals) in model
             .skins
@@ -106,7 +112,10 @@ impl Deformer {
             );
             normal_palette(palette, normals);
         }
-        for posed in &mut self.primitives {
+        for (index, posed) in self.primitives.iter_mut().enumerate() {
+            if !wanted(index) {
+                continue;
+            }
             let instance = model.instances[posed.instance];
             let primitive = &model.meshes[instance.mesh].primitives[posed.primitive];
             let morph_weights =

@@ -1,0 +1,200 @@
+// Lit, textured meshes, skinned on the GPU or drawn from CPU-skinned or static vertices; also
+// the depth-only shadow pass, which skins the same way.
+//
+// The structs mirror the #[repr(C)] Pod structs in src/render/uniforms.rs.
+
+const MAX_JOINTS: u32 = __MAX_JOINTS__u;
+
+struct Frame {
+    view_proj: mat4x4<f32>,
+    light_view_proj: mat4x4<f32>,
+    camera_position: vec4<f32>,
+    // xyz: direction towards the key light.
+    light_direction: vec4<f32>,
+    // x: 1 when the shadow map is used, y: its texel size.
+    shadow: vec4<f32>,
+};
+
+struct Draw {
+    // Mesh space → world for static and CPU-skinned vertices (identity for the latter).
+    model: mat4x4<f32>,
+    // x: 1 = skin on the GPU from `pose` and `inv_bind_pose`.
+    // y: 1 = draw flat in `wire_color` (wireframe) instead of lit.
+    flags: vec4<u32>,
+    wire_color: vec4<f32>,
+};
+
+struct Material {
+    base_color: vec4<f32>,
+    // x: metallic, y: roughness, z: normal scale.
+    factors: vec4<f32>,
+    // x: base colour texture, y: metallic-roughness texture, z: normal texture (1 = present).
+    textures: vec4<u32>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var shadow_map: texture_depth_2d;
+@group(0) @binding(2) var shadow_sampler: sampler_comparison;
+
+// Joint model matrices (joint → model space) and inverse bind matrices (bind space → joint).
+@group(1) @binding(0) var<uniform> pose: array<mat4x4<f32>, MAX_JOINTS>;
+@group(1) @binding(1) var<uniform> inv_bind_pose: array<mat4x4<f32>, MAX_JOINTS>;
+@group(1) @binding(2) var<uniform> draw: Draw;
+
+@group(2) @binding(0) var<uniform> material: Material;
+@group(2) @binding(1) var base_color_texture: texture_2d<f32>;
+@group(2) @binding(2) var metallic_roughness_texture: texture_2d<f32>;
+@group(2) @binding(3) var normal_texture: texture_2d<f32>;
+@group(2) @binding(4) var material_sampler: sampler;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) joints: vec4<u32>,
+    @location(4) weights: vec4<f32>,
+    @location(5) joints_extra: vec4<u32>,
+    @location(6) weights_extra: vec4<f32>,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) light_clip: vec4<f32>,
+};
+
+fn skin_matrix(joint: u32) -> mat4x4<f32> {
+    let j = min(joint, MAX_JOINTS - 1u);
+    return pose[j] * inv_bind_pose[j];
+}
+
+// Mesh space → world for this vertex: the blended skin matrix, or the draw's model matrix.
+fn vertex_matrix(v: VertexIn) -> mat4x4<f32> {
+    if (draw.flags.x == 0u) {
+        return draw.model;
+    }
+    var m = skin_matrix(v.joints.x) * v.weights.x
+        + skin_matrix(v.joints.y) * v.weights.y
+        + skin_matrix(v.joints.z) * v.weights.z
+        + skin_matrix(v.joints.w) * v.weights.w;
+    if (v.weights_extra.x > 0.0) {
+        m += skin_matrix(v.joints_extra.x) * v.weights_extra.x
+            + skin_matrix(v.joints_extra.y) * v.weights_extra.y
+            + skin_matrix(v.joints_extra.z) * v.weights_extra.z
+            + skin_matrix(v.joints_extra.w) * v.weights_extra.w;
+    }
+    return m;
+}
+
+// The cofactor of the upper 3×3 with the determinant's sign: the inverse transpose up to a
+// positive scale, as the CPU path (src/skin/palette.rs) computes it.
+fn normal_matrix(m: mat4x4<f32>) -> mat3x3<f32> {
+    let c0 = m[0].xyz;
+    let c1 = m[1].xyz;
+    let c2 = m[2].xyz;
+    let x = cross(c1, c2);
+    let s = select(1.0, -1.0, dot(c0, x) < 0.0);
+    return mat3x3<f32>(x * s, cross(c2, c0) * s, cross(c0, c1) * s);
+}
+
+@vertex
+fn vs_main(v: VertexIn) -> VertexOut {
+    let m = vertex_matrix(v);
+    let world = m * vec4<f32>(v.position, 1.0);
+    var out: VertexOut;
+    out.clip = frame.view_proj * world;
+    if (draw.flags.y == 1u) {
+        // Wireframe edges sit on the surface: pull them a hair towards the camera.
+        out.clip.z -= 0.0005 * out.clip.w;
+    }
+    out.world = world.xyz;
+    out.normal = normal_matrix(m) * v.normal;
+    out.uv = v.uv;
+    out.light_clip = frame.light_view_proj * world;
+    return out;
+}
+
+@vertex
+fn vs_shadow(v: VertexIn) -> @builtin(position) vec4<f32> {
+    let world = vertex_matrix(v) * vec4<f32>(v.position, 1.0);
+    return frame.light_view_proj * world;
+}
+
+// Fraction of the key light reaching `light_clip`, averaged over a 5×5 neighbourhood.
+fn shadow_factor(light_clip: vec4<f32>) -> f32 {
+    if (frame.shadow.x == 0.0) {
+        return 1.0;
+    }
+    let ndc = light_clip.xyz / light_clip.w;
+    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+    if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0) {
+        return 1.0;
+    }
+    var lit = 0.0;
+    for (var y = -2; y <= 2; y++) {
+        for (var x = -2; x <= 2; x++) {
+            let offset = vec2<f32>(f32(x), f32(y)) * frame.shadow.y * 1.5;
+            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + offset, ndc.z - 0.002);
+        }
+    }
+    return lit / 25.0;
+}
+
+// Perturbs `normal` by the normal map, with a tangent frame from screen-space derivatives
+// (no tangents needed, so every model with a normal map gets it).
+fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
+    let n = normalize(normal);
+    if (material.textures.z == 0u) {
+        return n;
+    }
+    let dp1 = dpdx(world);
+    let dp2 = dpdy(world);
+    let duv1 = dpdx(uv);
+    let duv2 = dpdy(uv);
+    let dp2perp = cross(dp2, n);
+    let dp1perp = cross(n, dp1);
+    let t = dp2perp * duv1.x + dp1perp * duv2.x;
+    let b = dp2perp * duv1.y + dp1perp * duv2.y;
+    let scale = inverseSqrt(max(max(dot(t, t), dot(b, b)), 1e-20));
+    let sample = textureSample(normal_texture, material_sampler, uv).xyz * 2.0 - 1.0;
+    let tangent_normal = vec3<f32>(sample.xy * material.factors.z, sample.z);
+    return normalize(mat3x3<f32>(t * scale, b * scale, n) * tangent_normal);
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    if (draw.flags.y == 1u) {
+        return draw.wire_color;
+    }
+    var base = material.base_color;
+    if (material.textures.x == 1u) {
+        base *= textureSample(base_color_texture, material_sampler, in.uv);
+    }
+    var metallic = material.factors.x;
+    var roughness = material.factors.y;
+    if (material.textures.y == 1u) {
+        let mr = textureSample(metallic_roughness_texture, material_sampler, in.uv);
+        roughness *= mr.g;
+        metallic *= mr.b;
+    }
+    var n = mapped_normal(in.normal, in.world, in.uv);
+    if (!front) {
+        n = -n;
+    }
+    let l = normalize(frame.light_direction.xyz);
+    let v = normalize(frame.camera_position.xyz - in.world);
+    let h = normalize(l + v);
+    let diffuse_color = base.rgb * (1.0 - metallic);
+    let specular_color = mix(vec3<f32>(0.04), base.rgb, metallic);
+    let n_dot_l = max(dot(n, l), 0.0);
+    // Blinn-Phong lobe whose sharpness follows roughness, normalised to keep energy sensible.
+    let shininess = 2.0 / max(roughness * roughness * roughness * roughness, 1e-3) - 2.0;
+    let specular = specular_color * pow(max(dot(n, h), 0.0), shininess) * (shininess + 8.0) / 25.0;
+    let key = (diffuse_color + specular) * n_dot_l * shadow_factor(in.light_clip) * 2.6;
+    // Hemisphere ambient: sky above, warm ground bounce below.
+    let sky = mix(vec3<f32>(0.20, 0.18, 0.16), vec3<f32>(0.35, 0.40, 0.50), n.y * 0.5 + 0.5);
+    let ambient = diffuse_color * sky + specular_color * sky * 0.3;
+    return vec4<f32>(key + ambient, base.a);
+}

@@ -1,0 +1,41 @@
+// Skeleton overlay: bones as lines and joints as small screen-facing squares, in
+// per-vertex colours, drawn over the mesh (the pipeline ignores depth).
+//
+// `Frame` mirrors src/render/uniforms.rs.
+
+struct Frame {
+    view_proj: mat4x4<f32>,
+    light_view_proj: mat4x4<f32>,
+    camera_position: vec4<f32>,
+    light_direction: vec4<f32>,
+    shadow: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) color: vec4<f32>,
+    // Offset in clip-space units per w (for joint squares; zero for bones).
+    @location(2) offset: vec2<f32>,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec4<f32>,
+};
+
+@vertex
+fn vs_main(v: VertexIn) -> VertexOut {
+    var clip = frame.view_proj * vec4<f32>(v.position, 1.0);
+    clip = vec4<f32>(clip.xy + v.offset * clip.w, clip.zw);
+    var out: VertexOut;
+    out.clip = clip;
+    out.color = v.color;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    return in.color;
+}

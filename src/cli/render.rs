@@ -1,0 +1,156 @@
+//! `rigscope render FILE -o out.png [--clip C] [--time T] [--size WxH] [--skinning cpu|gpu]`:
+//! the viewer's renderer without a window.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+
+use super::PlaybackArg;
+use crate::anim::Playback;
+use crate::asset::{self, Model};
+use crate::render::capture::read_rgba;
+use crate::render::framing::animation_bounds;
+use crate::render::{Gpu, OrbitCamera, SceneRenderer, ViewOptions};
+use crate::skin::Deformer;
+
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    /// The model (.glb or .gltf).
+    pub file: PathBuf,
+    /// Where to write the PNG.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Clip to pose, by name or index (default: the first clip, or the rest pose if none).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Playback time in seconds.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub time: f32,
+    /// How the time maps onto the clip.
+    #[arg(long, value_enum, default_value_t = PlaybackArg::Once)]
+    pub playback: PlaybackArg,
+    /// Image size in pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "800x600", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Where skinning runs.
+    #[arg(long, value_enum, default_value_t = SkinningArg::Gpu)]
+    pub skinning: SkinningArg,
+    /// Draw the skeleton over the mesh.
+    #[arg(long)]
+    pub skeleton: bool,
+    /// Draw the triangle edges.
+    #[arg(long)]
+    pub wireframe: bool,
+    /// Leave out the ground, its grid and the shadow.
+    #[arg(long)]
+    pub no_grid: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SkinningArg {
+    Cpu,
+    Gpu,
+}
+
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or("expected WIDTHxHEIGHT, e.g. 800x600")?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{v}' is not a size in pixels"))
+    };
+    let (w, h) = (parse(w)?, parse(h)?);
+    if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
+        return Err("sizes run from 1 to 8192 pixels".into());
+    }
+    Ok((w, h))
+}
+
+pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
+    if !args.time.is_finite() {
+        bail!("--time must be a finite number of seconds");
+    }
+    let model = asset::load(&args.file)?;
+    let clip = match &args.clip {
+        Some(wanted) => Some(
+            model
+                .find_clip(wanted)
+                .with_context(|| format!("{}: no clip '{wanted}'", args.file.display()))?,
+        ),
+        None => (!model.clips.is_empty()).then_some(0),
+    };
+    let view = ViewOptions {
+        gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
+        skeleton: args.skeleton,
+        wireframe: args.wireframe,
+        grid: !args.no_grid,
+        ..ViewOptions::default()
+    };
+    let gpu = Gpu::headless()?;
+    let mut renderer = SceneRenderer::new(&gpu);
+    let image = render_image(
+        &gpu,
+        &mut renderer,
+        &model,
+        clip,
+        args.time,
+        args.playback.into(),
+        args.size,
+        &view,
+    )?;
+    image
+        .save(&args.output)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    Ok(())
+}
+
+/// Renders `model` posed by `clip` at `time`, framed over the whole clip, to an image.
+#[allow(clippy::too_many_arguments)]
+pub fn render_image(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    model: &Model,
+    clip: Option<usize>,
+    time: f32,
+    playback: Playback,
+    (width, height): (u32, u32),
+    view: &ViewOptions,
+) -> anyhow::Result<image::RgbaImage> {
+    let mut model_gpu = renderer.upload_model(gpu, model);
+    let mut deformer = Deformer::new(model);
+    let clip = clip.map(|c| &model.clips[c]);
+    let bounds = animation_bounds(model, clip, &mut deformer);
+    let mut camera = OrbitCamera::default();
+    camera.frame(&bounds);
+    let mut pose = model.skeleton.rest_pose().clone();
+    if let Some(clip) = clip {
+        clip.sample(
+            playback.clip_time(time, clip.duration()),
+            &mut pose,
+            &mut clip.cursor(),
+        );
+    }
+    let target = renderer.target(&gpu.device, width, height);
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("render"),
+        });
+    renderer.draw(
+        gpu,
+        &mut encoder,
+        &target,
+        model,
+        &pose,
+        &mut model_gpu,
+        &mut deformer,
+        &camera,
+        view,
+        &bounds,
+    );
+    gpu.queue.submit([encoder.finish()]);
+    read_rgba(gpu, &target.resolved, width, height)
+}

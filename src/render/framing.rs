@@ -1,0 +1,43 @@
+//! The region a model occupies over an animation, for framing the camera and sizing the
+//! ground and shadow.
+
+use super::camera::Bounds;
+use crate::anim::Clip;
+use crate::asset::Model;
+use crate::skin::Deformer;
+
+/// Samples per clip when measuring its bounds.
+const SAMPLES: usize = 32;
+
+/// Bounds of the posed vertices (and joints) over `clip`, sampled evenly, or of the rest pose
+/// when there is no clip. A model without meshes is bounded by its joints.
+pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Deformer) -> Bounds {
+    let mut bounds = Bounds::EMPTY;
+    let mut pose = model.skeleton.rest_pose().clone();
+    let mut measure = |pose: &crate::anim::Pose, deformer: &mut Deformer| {
+        deformer.update(model, pose);
+        for posed in deformer.primitives() {
+            posed.positions.iter().for_each(|p| bounds.include(*p));
+        }
+        deformer
+            .model_matrices()
+            .iter()
+            .for_each(|m| bounds.include(m.w_axis.truncate()));
+    };
+    match clip {
+        Some(clip) => {
+            let mut cursor = clip.cursor();
+            for step in 0..=SAMPLES {
+                pose.copy_from(model.skeleton.rest_pose());
+                clip.sample(
+                    clip.duration() * step as f32 / SAMPLES as f32,
+                    &mut pose,
+                    &mut cursor,
+                );
+                measure(&pose, deformer);
+            }
+        }
+        None => measure(&pose, deformer),
+    }
+    bounds
+}

@@ -1,0 +1,99 @@
+//! Bind group layouts, one per `@group` of the shaders.
+
+fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+fn texture(binding: u32, sample_type: wgpu::TextureSampleType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+fn sampler(binding: u32, kind: wgpu::SamplerBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Sampler(kind),
+        count: None,
+    }
+}
+
+pub struct Layouts {
+    /// Group 0 everywhere: `Frame` uniform, shadow map, comparison sampler.
+    pub frame: wgpu::BindGroupLayout,
+    /// Group 1 of mesh.wgsl: `pose`, `inv_bind_pose`, `Draw`.
+    pub draw: wgpu::BindGroupLayout,
+    /// Group 2 of mesh.wgsl: `Material` and its textures.
+    pub material: wgpu::BindGroupLayout,
+    /// Group 1 of ground.wgsl.
+    pub ground: wgpu::BindGroupLayout,
+    /// Group 0 of blit.wgsl: the scene image, its sampler, the output encoding.
+    pub blit: wgpu::BindGroupLayout,
+}
+
+impl Layouts {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let both = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let float = wgpu::TextureSampleType::Float { filterable: true };
+        let layout = |label: &str, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries,
+            })
+        };
+        Self {
+            frame: layout(
+                "frame",
+                &[
+                    uniform(0, both),
+                    texture(1, wgpu::TextureSampleType::Depth),
+                    sampler(2, wgpu::SamplerBindingType::Comparison),
+                ],
+            ),
+            draw: layout(
+                "draw",
+                &[
+                    uniform(0, wgpu::ShaderStages::VERTEX),
+                    uniform(1, wgpu::ShaderStages::VERTEX),
+                    uniform(2, both),
+                ],
+            ),
+            material: layout(
+                "material",
+                &[
+                    uniform(0, wgpu::ShaderStages::FRAGMENT),
+                    texture(1, float),
+                    texture(2, float),
+                    texture(3, float),
+                    sampler(4, wgpu::SamplerBindingType::Filtering),
+                ],
+            ),
+            ground: layout("ground", &[uniform(0, both)]),
+            blit: layout(
+                "blit",
+                &[
+                    texture(0, float),
+                    sampler(1, wgpu::SamplerBindingType::Filtering),
+                    uniform(2, wgpu::ShaderStages::FRAGMENT),
+                ],
+            ),
+        }
+    }
+}

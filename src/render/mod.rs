@@ -1,0 +1,21 @@
+//! wgpu rendering: the scene (ground with grid and soft shadow, lit textured meshes skinned on
+//! the GPU from the `pose` and `inv_bind_pose` uniform arrays or on the CPU, wireframe,
+//! skeleton overlay) into an offscreen MSAA target, which the window shows and the headless
+//! `render` command reads back.
+
+pub mod blit;
+pub mod camera;
+pub mod capture;
+pub mod framing;
+pub mod gpu;
+pub mod layouts;
+pub mod model_gpu;
+pub mod pipelines;
+pub mod scene;
+mod textures;
+pub mod uniforms;
+
+pub use camera::{Bounds, OrbitCamera};
+pub use gpu::Gpu;
+pub use model_gpu::ModelGpu;
+pub use scene::{SceneRenderer, SceneTarget, ViewOptions};

@@ -1,0 +1,150 @@
+//! What the viewer shows and how: the loaded model, playback, view toggles, load errors. The
+//! panel edits it, the window's input handling edits it, and the app reads it to draw. No GPU
+//! here, so opening files (by argument, drag-and-drop or dialog) is tested without a window.
+
+use std::path::{Path, PathBuf};
+
+use crate::anim::{Player, Pose};
+use crate::asset::{self, Model};
+use crate::render::ViewOptions;
+
+/// Things the panel or the keyboard asked for that the app carries out (they need the window,
+/// the GPU or the file dialog).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Requests {
+    pub open_dialog: bool,
+    pub frame_model: bool,
+    pub reset_camera: bool,
+}
+
+pub struct ViewerState {
+    pub model: Model,
+    pub player: Player,
+    pub view: ViewOptions,
+    /// The last file that failed to open, and why (the model shown is unchanged).
+    pub load_error: Option<String>,
+    /// A file being dragged over the window.
+    pub hovered_file: Option<PathBuf>,
+    /// Smoothed frame time in milliseconds.
+    pub frame_ms: f32,
+    /// Bumped whenever `model` is replaced, so the app knows to upload it.
+    pub model_generation: u64,
+    pub requests: Requests,
+    /// Notes from the renderer about this model (CPU fallback, undecodable textures).
+    pub render_notes: Vec<String>,
+    /// The graphics adapter, for the panel.
+    pub adapter: String,
+    /// The pose the player wrote last.
+    pub pose: Pose,
+}
+
+/// Frames per second that "step one frame" assumes.
+pub const STEP_RATE: f32 = 30.0;
+
+impl ViewerState {
+    pub fn new(model: Model) -> Self {
+        let player = Player::new((!model.clips.is_empty()).then_some(0));
+        let pose = model.skeleton.rest_pose().clone();
+        Self {
+            model,
+            player,
+            view: ViewOptions::default(),
+            load_error: None,
+            hovered_file: None,
+            frame_ms: 0.0,
+            model_generation: 0,
+            requests: Requests::default(),
+            render_notes: Vec::new(),
+            adapter: String::new(),
+            pose,
+        }
+    }
+
+    /// Opens `path` (from the command line, a drop or the dialog). On success the model and
+    /// playback are replaced and the camera reframed; on failure the error is kept for the
+    /// panel and the model already open stays.
+    pub fn open(&mut self, path: &Path) {
+        self.hovered_file = None;
+        match asset::load(path) {
+            Ok(model) => {
+                let (view, fade_time, speed, mode) = (
+                    self.view,
+                    self.player.fade_time,
+                    self.player.speed,
+                    self.player.mode,
+                );
+                *self = Self {
+                    view,
+                    adapter: std::mem::take(&mut self.adapter),
+                    model_generation: self.model_generation + 1,
+                    ..Self::new(model)
+                };
+                self.player.fade_time = fade_time;
+                self.player.speed = speed;
+                self.player.mode = mode;
+                self.requests.frame_model = true;
+            }
+            Err(error) => self.load_error = Some(error.to_string()),
+        }
+    }
+
+    /// Advances playback by `dt` seconds of wall time and poses the model.
+    pub fn advance(&mut self, dt: f32) {
+        self.player.advance(dt, &self.model.clips);
+        self.player.pose(
+            &self.model.clips,
+            self.model.skeleton.rest_pose(),
+            &mut self.pose,
+        );
+        let ms = dt * 1000.0;
+        self.frame_ms = if self.frame_ms == 0.0 {
+            ms
+        } else {
+            self.frame_ms * 0.9 + ms * 0.1
+        };
+    }
+
+    /// File name and what the model holds, for the panel's title.
+    pub fn summary(&self) -> String {
+        let name = self.model.path.file_name().map_or_else(
+            || self.model.path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        format!(
+            "{name}\n{} vertices, {} triangles, {} joints, {} skins, {} clips",
+            self.model.vertex_count(),
+            self.model.triangle_count(),
+            self.model.skeleton.len(),
+            self.model.skins.len(),
+            self.model.clips.len()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::demo::demo_model;
+
+    #[test]
+    fn a_failed_open_keeps_the_model_and_reports_the_file() {
+        let mut state = ViewerState::new(demo_model());
+        state.open(Path::new("/no/such/model.glb"));
+        assert_eq!(state.model.clips.len(), 5, "still the demo");
+        assert_eq!(state.model_generation, 0);
+        let error = state.load_error.clone().unwrap();
+        assert!(
+            error.contains("/no/such/model.glb") && error.contains("cannot read"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn playback_advances_the_pose() {
+        let mut state = ViewerState::new(demo_model());
+        let rest = state.pose.clone();
+        state.advance(0.3);
+        assert_ne!(state.pose, rest);
+        assert!(state.frame_ms > 0.0);
+    }
+}

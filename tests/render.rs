@@ -1,0 +1,206 @@
+//! Offscreen rendering through the viewer's renderer (Mesa's llvmpipe on machines without a
+//! GPU): CPU and GPU skinning draw the same picture, and the model fills a sensible part of it.
+
+mod common;
+
+use rigscope::anim::Playback;
+use rigscope::asset::{self, Model};
+use rigscope::cli::render::render_image;
+use rigscope::render::{Gpu, SceneRenderer, ViewOptions};
+
+/// A pixel differs when any channel differs by more than this (of 255).
+///
+/// Both paths compute the same skin matrices in f32, in a different order (Rust on the CPU,
+/// WGSL on the GPU), so vertices agree to about 1e-6 of the model's size: far below a pixel.
+/// Only pixels on silhouette and shadow edges can change their MSAA coverage by a sample, and
+/// lighting can differ by a rounding step; a few levels cover the latter.
+const CHANNEL_TOLERANCE: u8 = 6;
+/// At most this fraction of pixels may differ: edge pixels of a 320×240 image whose coverage
+/// flips by a sample are well under 1%.
+const DIFFERENT_FRACTION: f64 = 0.01;
+
+fn different_fraction(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    let different = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| {
+            p.0.iter()
+                .zip(q.0.iter())
+                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
+        })
+        .count();
+    different as f64 / (a.width() * a.height()) as f64
+}
+
+/// Fraction of pixels that are not the background colour.
+fn coverage(image: &image::RgbaImage) -> f64 {
+    let background = image.get_pixel(0, 0).0;
+    let covered = image
+        .pixels()
+        .filter(|p| {
+            p.0.iter()
+                .zip(background.iter())
+                .any(|(x, y)| x.abs_diff(*y) > 12)
+        })
+        .count();
+    covered as f64 / (image.width() * image.height()) as f64
+}
+
+fn render(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    model: &Model,
+    clip: usize,
+    time: f32,
+    view: &ViewOptions,
+) -> image::RgbaImage {
+    render_image(
+        gpu,
+        renderer,
+        model,
+        Some(clip),
+        time,
+        Playback::Loop,
+        (320, 240),
+        view,
+    )
+    .unwrap()
+}
+
+#[test]
+fn cpu_and_gpu_skinning_draw_the_same_picture() {
+    let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
+    let mut renderer = SceneRenderer::new(&gpu);
+    for (file, clip) in [
+        ("Fox/glTF-Binary/Fox.glb", "Run"),
+        ("CesiumMan/glTF-Binary/CesiumMan.glb", "0"),
+        ("Xbot/Xbot.glb", "walk"),
+    ] {
+        let model = asset::load(&common::gltf(file)).unwrap();
+        let clip = model.find_clip(clip).unwrap();
+        for time in [0.0, 0.3, 0.55] {
+            let gpu_view = ViewOptions {
+                gpu_skinning: true,
+                ..ViewOptions::default()
+            };
+            let cpu_view = ViewOptions {
+                gpu_skinning: false,
+                ..gpu_view
+            };
+            let on_gpu = render(&gpu, &mut renderer, &model, clip, time, &gpu_view);
+            let on_cpu = render(&gpu, &mut renderer, &model, clip, time, &cpu_view);
+            let fraction = different_fraction(&on_gpu, &on_cpu);
+            assert!(
+                fraction <= DIFFERENT_FRACTION,
+                "{file} at {time}: {:.3}% of pixels differ",
+                fraction * 100.0
+            );
+            let mesh_only = render(
+                &gpu,
+                &mut renderer,
+                &model,
+                clip,
+                time,
+                &ViewOptions {
+                    grid: false,
+                    ..gpu_view
+                },
+            );
+            let covered = coverage(&mesh_only);
+            assert!(
+                (0.03..0.8).contains(&covered),
+                "{file} at {time}: the model covers {:.1}%",
+                covered * 100.0
+            );
+        }
+    }
+}
+
+#[test]
+fn view_toggles_change_the_picture() {
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    let model = asset::load(&common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb")).unwrap();
+    let plain = ViewOptions::default();
+    let base = render(&gpu, &mut renderer, &model, 0, 0.4, &plain);
+    for (name, view) in [
+        (
+            "skeleton",
+            ViewOptions {
+                skeleton: true,
+                ..plain
+            },
+        ),
+        (
+            "wireframe",
+            ViewOptions {
+                wireframe: true,
+                ..plain
+            },
+        ),
+        (
+            "grid off",
+            ViewOptions {
+                grid: false,
+                ..plain
+            },
+        ),
+        (
+            "mesh off",
+            ViewOptions {
+                mesh: false,
+                ..plain
+            },
+        ),
+    ] {
+        let changed =
+            different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 0.4, &view));
+        assert!(
+            changed > 0.002,
+            "{name} changes only {:.3}% of pixels",
+            changed * 100.0
+        );
+    }
+    let other_time =
+        different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 1.1, &plain));
+    assert!(other_time > 0.002, "the animation moves the picture");
+}
+
+#[test]
+fn the_render_command_writes_a_png_of_the_requested_size() {
+    let dir = std::env::temp_dir().join(format!("rigscope-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("fox.png");
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args([
+            "render",
+            fox.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--clip",
+            "Walk",
+            "--time",
+            "0.3",
+        ])
+        .args(["--size", "200x150", "--skinning", "cpu", "--skeleton"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let image = image::open(&out).unwrap().to_rgba8();
+    assert_eq!(image.dimensions(), (200, 150));
+    assert!(coverage(&image) > 0.05);
+    let bad_size = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args([
+            "render",
+            fox.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--size",
+            "big",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(bad_size.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_size.stderr).contains("WIDTHxHEIGHT"));
+}

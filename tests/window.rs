@@ -1,0 +1,83 @@
+//! The real window under Xvfb: `rigscope FILE` starts, draws frames, saves a screenshot of the
+//! window and exits cleanly; the screenshot shows the panel and the model.
+
+mod common;
+
+use std::process::Command;
+
+fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
+    let dir = std::env::temp_dir().join(format!("rigscope-window-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let output = Command::new("xvfb-run")
+        .args([
+            "-a",
+            "-s",
+            "-screen 0 1280x800x24",
+            env!("CARGO_BIN_EXE_rigscope"),
+        ])
+        .args(args)
+        .args(["--screenshot-after-frames", "8", path.to_str().unwrap()])
+        .output()
+        .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
+    assert!(
+        output.status.success(),
+        "rigscope {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    image::open(&path).unwrap().to_rgba8()
+}
+
+/// Fraction of pixels in the region right of the panel that differ from its top-left corner.
+fn scene_coverage(image: &image::RgbaImage) -> f64 {
+    let (width, height) = image.dimensions();
+    let start = width / 3;
+    let background = image.get_pixel(width - 1, 0).0;
+    let mut covered = 0;
+    for y in 0..height {
+        for x in start..width {
+            if image
+                .get_pixel(x, y)
+                .0
+                .iter()
+                .zip(background.iter())
+                .any(|(a, b)| a.abs_diff(*b) > 12)
+            {
+                covered += 1;
+            }
+        }
+    }
+    covered as f64 / ((width - start) * height) as f64
+}
+
+#[test]
+fn the_window_shows_a_model_and_exits_cleanly() {
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let image = screenshot(&[fox.to_str().unwrap()], "fox.png");
+    assert_eq!(image.dimensions(), (1280, 800));
+    let covered = scene_coverage(&image);
+    assert!(
+        covered > 0.2,
+        "the view shows little: {:.1}%",
+        covered * 100.0
+    );
+    // The panel (left) is egui's dark grey, not the scene's background.
+    let panel = image.get_pixel(5, 790).0;
+    assert!(panel[0] > 15 && panel[0] < 60, "panel pixel {panel:?}");
+}
+
+#[test]
+fn without_a_file_the_window_shows_the_demo_rig() {
+    let image = screenshot(&[], "demo.png");
+    assert!(scene_coverage(&image) > 0.2);
+}
+
+#[test]
+fn a_file_that_cannot_be_opened_is_an_error_before_any_window() {
+    let output = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .arg("/no/such/model.glb")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("/no/such/model.glb"));
+}
