@@ -22,7 +22,7 @@ use crate::render::capture::read_rgba;
 use crate::render::framing::animation_bounds;
 use crate::render::{Bounds, Gpu, ModelGpu, OrbitCamera, SceneRenderer, SceneTarget};
 use crate::skin::Deformer;
-use crate::ui::{ViewerState, panel};
+use crate::ui::{Shortcut, ViewerState, panel};
 
 /// The window image is gamma-encoded RGBA, as egui paints.
 const WINDOW_IMAGE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -300,7 +300,9 @@ impl Running {
             WindowEvent::KeyboardInput { event, .. }
                 if !egui_response.consumed && event.state == ElementState::Pressed =>
             {
-                self.shortcut(&event.logical_key);
+                if let Some(shortcut) = shortcut_for(&event.logical_key, self.modifiers) {
+                    self.state.shortcut(shortcut);
+                }
             }
             WindowEvent::MouseInput { state, button, .. } => {
                 let pressed = state == ElementState::Pressed && !egui_response.consumed;
@@ -331,29 +333,6 @@ impl Running {
             _ => {}
         }
         Ok(true)
-    }
-
-    fn shortcut(&mut self, key: &Key) {
-        let clips = &self.state.model.clips;
-        match key.as_ref() {
-            Key::Named(NamedKey::Space) => self.state.player.playing = !self.state.player.playing,
-            Key::Named(NamedKey::ArrowLeft) => {
-                self.state
-                    .player
-                    .step(-1.0, crate::ui::state::STEP_RATE, clips)
-            }
-            Key::Named(NamedKey::ArrowRight) => {
-                self.state
-                    .player
-                    .step(1.0, crate::ui::state::STEP_RATE, clips)
-            }
-            Key::Named(NamedKey::Home) => self.state.requests.reset_camera = true,
-            Key::Character("f" | "F") => self.state.requests.frame_model = true,
-            Key::Character("o" | "O") if self.modifiers.control_key() => {
-                self.state.requests.open_dialog = true
-            }
-            _ => {}
-        }
     }
 
     /// Carries out what the panel or keyboard asked for, and follows model and clip changes.
@@ -538,6 +517,19 @@ impl Running {
     }
 }
 
+/// The shortcut a key press means in the 3D view.
+fn shortcut_for(key: &Key, modifiers: ModifiersState) -> Option<Shortcut> {
+    match key.as_ref() {
+        Key::Named(NamedKey::Space) => Some(Shortcut::PlayPause),
+        Key::Named(NamedKey::ArrowLeft) => Some(Shortcut::StepBack),
+        Key::Named(NamedKey::ArrowRight) => Some(Shortcut::StepForward),
+        Key::Named(NamedKey::Home) => Some(Shortcut::ResetView),
+        Key::Character("f" | "F") => Some(Shortcut::Frame),
+        Key::Character("o" | "O") if modifiers.control_key() => Some(Shortcut::Open),
+        _ => None,
+    }
+}
+
 fn window_image(
     device: &wgpu::Device,
     width: u32,
@@ -570,4 +562,59 @@ fn viewport_pixels(free: egui::Rect, pixels_per_point: f32, width: u32, height: 
     let w = ((free.width() * pixels_per_point).round() as u32).clamp(1, width - x);
     let h = ((free.height() * pixels_per_point).round() as u32).clamp(1, height - y);
     [x, y, w, h]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_shortcuts() {
+        let none = ModifiersState::empty();
+        assert_eq!(
+            shortcut_for(&Key::Named(NamedKey::Space), none),
+            Some(Shortcut::PlayPause)
+        );
+        assert_eq!(
+            shortcut_for(&Key::Named(NamedKey::ArrowLeft), none),
+            Some(Shortcut::StepBack)
+        );
+        assert_eq!(
+            shortcut_for(&Key::Named(NamedKey::ArrowRight), none),
+            Some(Shortcut::StepForward)
+        );
+        assert_eq!(
+            shortcut_for(&Key::Named(NamedKey::Home), none),
+            Some(Shortcut::ResetView)
+        );
+        assert_eq!(
+            shortcut_for(&Key::Character("f".into()), none),
+            Some(Shortcut::Frame)
+        );
+        assert_eq!(
+            shortcut_for(&Key::Character("o".into()), none),
+            None,
+            "plain O does nothing"
+        );
+        assert_eq!(
+            shortcut_for(&Key::Character("o".into()), ModifiersState::CONTROL),
+            Some(Shortcut::Open)
+        );
+    }
+
+    #[test]
+    fn the_viewport_is_the_area_beside_the_panel() {
+        let free = egui::Rect::from_min_max(egui::pos2(290.0, 0.0), egui::pos2(1280.0, 800.0));
+        assert_eq!(viewport_pixels(free, 1.0, 1280, 800), [290, 0, 990, 800]);
+        assert_eq!(
+            viewport_pixels(free, 2.0, 2560, 1600),
+            [580, 0, 1980, 1600],
+            "high-DPI scales by pixels per point"
+        );
+        assert_eq!(
+            viewport_pixels(egui::Rect::NOTHING, 1.0, 100, 100)[2..],
+            [1, 1],
+            "never empty"
+        );
+    }
 }

@@ -204,3 +204,45 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
     assert_eq!(bad_size.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_size.stderr).contains("WIDTHxHEIGHT"));
 }
+
+#[test]
+fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
+    let gpu = Gpu::headless().unwrap();
+    let model = asset::load(&common::gltf("Xbot/Xbot.glb")).unwrap();
+    // Xbot's skin has 67 joints: a device whose uniform arrays hold 16 cannot skin it.
+    let mut small = SceneRenderer::with_joint_limit(&gpu, 16);
+    let uploaded = small.upload_model(&gpu, &model);
+    assert!(
+        uploaded
+            .notes
+            .iter()
+            .any(|n| n.contains("67 joints") && n.contains("skinned on the CPU")),
+        "{:?}",
+        uploaded.notes
+    );
+    assert!(
+        uploaded
+            .draws
+            .iter()
+            .all(|d| !d.gpu_skinnable && d.uses_cpu_vertices(true))
+    );
+
+    let clip = model.find_clip("walk").unwrap();
+    let view = ViewOptions::default(); // GPU skinning asked for
+    let fallback = render(&gpu, &mut small, &model, clip, 0.3, &view);
+    let on_gpu = render(
+        &gpu,
+        &mut SceneRenderer::new(&gpu),
+        &model,
+        clip,
+        0.3,
+        &view,
+    );
+    let fraction = different_fraction(&fallback, &on_gpu);
+    assert!(
+        fraction <= DIFFERENT_FRACTION,
+        "the fallback draws the same picture ({:.3}% differ)",
+        fraction * 100.0
+    );
+    assert!(coverage(&fallback) > 0.05);
+}

@@ -69,8 +69,13 @@ fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStenc
 }
 
 impl Pipelines {
-    pub fn new(device: &wgpu::Device, layouts: &Layouts, sample_count: u32) -> Self {
-        let max_joints = max_joints(&device.limits());
+    /// `max_joints` sizes the shader's skinning arrays (at most `max_joints(device limits)`).
+    pub fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        sample_count: u32,
+        max_joints: usize,
+    ) -> Self {
         let shader = |label: &str, source: String| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),

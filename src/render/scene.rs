@@ -10,7 +10,7 @@ use super::camera::{Bounds, OrbitCamera};
 use super::gpu::Gpu;
 use super::layouts::Layouts;
 use super::model_gpu::ModelGpu;
-use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT, SHADOW_SIZE};
+use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT, SHADOW_SIZE, max_joints};
 use super::uniforms::{FrameUniform, GroundUniform, OverlayVertex};
 use crate::anim::Pose;
 use crate::asset::Model;
@@ -109,13 +109,21 @@ fn depth_texture(
 }
 
 impl SceneRenderer {
+    /// A renderer whose skinning arrays hold as many joints as the device's uniform buffers do.
     pub fn new(gpu: &Gpu) -> Self {
+        Self::with_joint_limit(gpu, max_joints(&gpu.device.limits()))
+    }
+
+    /// A renderer whose skinning arrays hold `joint_limit` joints (at most what the device
+    /// allows): skins with more are skinned on the CPU.
+    pub fn with_joint_limit(gpu: &Gpu, joint_limit: usize) -> Self {
         let device = &gpu.device;
+        let joint_limit = joint_limit.clamp(1, max_joints(&device.limits()));
         let sample_count = gpu
             .sample_count(SCENE_FORMAT)
             .min(gpu.sample_count(DEPTH_FORMAT));
         let layouts = Layouts::new(device);
-        let pipelines = Pipelines::new(device, &layouts, sample_count);
+        let pipelines = Pipelines::new(device, &layouts, sample_count, joint_limit);
         let frame_uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame"),
             size: std::mem::size_of::<FrameUniform>() as u64,

@@ -3,4 +3,4 @@
 pub mod panel;
 pub mod state;
 
-pub use state::{Requests, ViewerState};
+pub use state::{Requests, Shortcut, ViewerState};

@@ -17,6 +17,17 @@ pub struct Requests {
     pub reset_camera: bool,
 }
 
+/// Keyboard shortcuts of the 3D view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shortcut {
+    PlayPause,
+    StepBack,
+    StepForward,
+    ResetView,
+    Frame,
+    Open,
+}
+
 pub struct ViewerState {
     pub model: Model,
     pub player: Player,
@@ -88,6 +99,19 @@ impl ViewerState {
         }
     }
 
+    /// Carries out a keyboard shortcut.
+    pub fn shortcut(&mut self, shortcut: Shortcut) {
+        let clips = &self.model.clips;
+        match shortcut {
+            Shortcut::PlayPause => self.player.playing = !self.player.playing,
+            Shortcut::StepBack => self.player.step(-1.0, STEP_RATE, clips),
+            Shortcut::StepForward => self.player.step(1.0, STEP_RATE, clips),
+            Shortcut::ResetView => self.requests.reset_camera = true,
+            Shortcut::Frame => self.requests.frame_model = true,
+            Shortcut::Open => self.requests.open_dialog = true,
+        }
+    }
+
     /// Advances playback by `dt` seconds of wall time and poses the model.
     pub fn advance(&mut self, dt: f32) {
         self.player.advance(dt, &self.model.clips);
@@ -137,6 +161,44 @@ mod tests {
             error.contains("/no/such/model.glb") && error.contains("cannot read"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn shortcuts_drive_playback_and_requests() {
+        let mut state = ViewerState::new(demo_model());
+        state.shortcut(Shortcut::PlayPause);
+        assert!(!state.player.playing);
+        state.shortcut(Shortcut::StepForward);
+        assert!((state.player.clip_time(&state.model.clips) - 1.0 / STEP_RATE).abs() < 1e-6);
+        state.shortcut(Shortcut::StepBack);
+        assert!(state.player.clip_time(&state.model.clips).abs() < 1e-6);
+        for (shortcut, expected) in [
+            (
+                Shortcut::ResetView,
+                Requests {
+                    reset_camera: true,
+                    ..Requests::default()
+                },
+            ),
+            (
+                Shortcut::Frame,
+                Requests {
+                    frame_model: true,
+                    ..Requests::default()
+                },
+            ),
+            (
+                Shortcut::Open,
+                Requests {
+                    open_dialog: true,
+                    ..Requests::default()
+                },
+            ),
+        ] {
+            state.requests = Requests::default();
+            state.shortcut(shortcut);
+            assert_eq!(state.requests, expected);
+        }
     }
 
     #[test]

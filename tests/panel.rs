@@ -1,0 +1,163 @@
+//! Every control of the side panel, operated through egui's accessibility tree (egui_kittest)
+//! as a user would: each test fails if the control stops doing what it says.
+
+mod common;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, Queryable};
+use rigscope::anim::Playback;
+use rigscope::asset::demo::demo_model;
+use rigscope::ui::{ViewerState, panel};
+
+fn harness() -> Harness<'static, ViewerState> {
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 1000.0))
+        .build_ui_state(
+            |ui, state: &mut ViewerState| {
+                panel::show(ui, state);
+            },
+            ViewerState::new(demo_model()),
+        )
+}
+
+#[test]
+fn clip_list_selects_and_cross_fades() {
+    let mut harness = harness();
+    assert_eq!(harness.state().player.clip(), Some(0), "idle plays first");
+    harness.get_by_label_contains("walk").click();
+    harness.run();
+    assert_eq!(harness.state().player.clip(), Some(1));
+    assert_eq!(
+        harness.state().player.fading_from().map(|(from, _)| from),
+        Some(0),
+        "switching fades"
+    );
+    // The list shows the fade.
+    harness.get_by_label_contains("fading out");
+    harness.get_by_label("(rest pose)").click();
+    harness.run();
+    assert_eq!(harness.state().player.clip(), None);
+}
+
+#[test]
+fn transport_buttons_play_pause_and_step() {
+    let mut harness = harness();
+    harness.get_by_label("Pause").click();
+    harness.run();
+    assert!(!harness.state().player.playing);
+    harness.get_by_label("Step >").click();
+    harness.run();
+    let clips = &harness.state().model.clips;
+    assert!((harness.state().player.clip_time(clips) - 1.0 / 30.0).abs() < 1e-5);
+    harness.get_by_label("< Step").click();
+    harness.run();
+    let clips = &harness.state().model.clips;
+    assert!(harness.state().player.clip_time(clips).abs() < 1e-5);
+    harness.get_by_label("Play").click();
+    harness.run();
+    assert!(harness.state().player.playing);
+}
+
+/// The slider (not its text label) whose label contains `label`.
+fn slider(label: &str) -> By<'_> {
+    By::new().role(Role::Slider).label_contains(label)
+}
+
+#[test]
+fn sliders_set_time_speed_and_fade() {
+    let mut harness = harness();
+    harness.get(slider("/ 3.00 s")).set_value_accesskit(1.5);
+    harness.run();
+    let clips = &harness.state().model.clips;
+    assert!(
+        (harness.state().player.clip_time(clips) - 1.5).abs() < 1e-3,
+        "the scrubber moves the time"
+    );
+    harness.get(slider("speed")).set_value_accesskit(-1.5);
+    harness.run();
+    assert_eq!(harness.state().player.speed, -1.5);
+    harness.get(slider("cross-fade")).set_value_accesskit(0.8);
+    harness.run();
+    assert_eq!(harness.state().player.fade_time, 0.8);
+}
+
+#[test]
+fn playback_modes_and_skinning_are_radio_buttons() {
+    let mut harness = harness();
+    for (label, mode) in [
+        ("Once", Playback::Once),
+        ("Ping-pong", Playback::PingPong),
+        ("Loop", Playback::Loop),
+    ] {
+        harness.get_by_label(label).click();
+        harness.run();
+        assert_eq!(harness.state().player.mode, mode, "{label}");
+    }
+    harness.get_by_label("CPU").click();
+    harness.run();
+    assert!(!harness.state().view.gpu_skinning);
+    harness.get_by_label("GPU").click();
+    harness.run();
+    assert!(harness.state().view.gpu_skinning);
+}
+
+#[test]
+fn view_toggles_flip_what_is_drawn() {
+    let mut harness = harness();
+    let before = harness.state().view;
+    for label in ["Mesh", "Skeleton", "Wireframe", "Grid"] {
+        harness.get_by_label(label).click();
+        harness.run();
+    }
+    let after = harness.state().view;
+    assert_eq!(
+        (after.mesh, after.skeleton, after.wireframe, after.grid),
+        (
+            !before.mesh,
+            !before.skeleton,
+            !before.wireframe,
+            !before.grid
+        )
+    );
+}
+
+#[test]
+fn buttons_ask_for_the_dialog_framing_and_reset() {
+    let mut harness = harness();
+    harness.get_by_label_contains("Open").click();
+    harness.get_by_label("Frame (F)").click();
+    harness.get_by_label("Reset view (Home)").click();
+    harness.run();
+    let requests = harness.state().requests;
+    assert!(requests.open_dialog && requests.frame_model && requests.reset_camera);
+}
+
+#[test]
+fn stats_errors_warnings_and_the_drop_hint_are_shown() {
+    let mut harness = harness();
+    harness.get_by_label_contains("4055 vertices");
+    harness
+        .state_mut()
+        .open(std::path::Path::new("/no/such/file.glb"));
+    harness
+        .state_mut()
+        .render_notes
+        .push("skin 'x' has 2000 joints".into());
+    harness.state_mut().hovered_file = Some("/tmp/fox.glb".into());
+    harness.run();
+    harness.get_by_label_contains("/no/such/file.glb");
+    harness.get_by_label_contains("1 warnings");
+    harness.get_by_label("Drop to open fox.glb");
+    // A real file replaces the model and its stats.
+    harness
+        .state_mut()
+        .open(&common::gltf("Fox/glTF-Binary/Fox.glb"));
+    harness.run();
+    harness.get_by_label_contains("1728 vertices");
+    assert!(
+        harness.query_by_label_contains("Drop to open").is_none(),
+        "the hint goes with the drop"
+    );
+    harness.get_by_label_contains("Survey");
+}
