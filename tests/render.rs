@@ -190,6 +190,24 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
     let image = image::open(&out).unwrap().to_rgba8();
     assert_eq!(image.dimensions(), (200, 150));
     assert!(coverage(&image) > 0.05);
+    // Without a file: the demo rig, posed by the named clip.
+    let demo = dir.join("demo.png");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args([
+            "render",
+            "-o",
+            demo.to_str().unwrap(),
+            "--clip",
+            "wave",
+            "--time",
+            "0.3",
+            "--size",
+            "160x200",
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(coverage(&image::open(&demo).unwrap().to_rgba8()) > 0.05);
     let bad_size = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
         .args([
             "render",

@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 
 use super::PlaybackArg;
 use crate::anim::Playback;
+use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::render::capture::read_rgba;
 use crate::render::framing::animation_bounds;
@@ -16,8 +17,8 @@ use crate::skin::Deformer;
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
-    /// The model (.glb or .gltf).
-    pub file: PathBuf,
+    /// The model (.glb or .gltf); without one, the built-in demo rig.
+    pub file: Option<PathBuf>,
     /// Where to write the PNG.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -73,12 +74,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if !args.time.is_finite() {
         bail!("--time must be a finite number of seconds");
     }
-    let model = asset::load(&args.file)?;
+    let model = match &args.file {
+        Some(file) => asset::load(file)?,
+        None => demo_model(),
+    };
     let clip = match &args.clip {
         Some(wanted) => Some(
             model
                 .find_clip(wanted)
-                .with_context(|| format!("{}: no clip '{wanted}'", args.file.display()))?,
+                .with_context(|| format!("{}: no clip '{wanted}'", model.path.display()))?,
         ),
         None => (!model.clips.is_empty()).then_some(0),
     };
