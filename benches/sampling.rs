@@ -11,10 +11,7 @@ use rigscope::anim::Playback;
 use rigscope::asset;
 
 fn sampling(c: &mut Criterion) {
-    for (file, clip_name) in [
-        ("Fox/glTF-Binary/Fox.glb", "Walk"),
-        ("Xbot/Xbot.glb", "walk"),
-    ] {
+    for (file, clip_name) in [("Fox/glTF-Binary/Fox.glb", "Walk"), ("Xbot/Xbot.glb", "walk")] {
         let model = asset::load(&common::gltf(file)).unwrap();
         let clip = &model.clips[model.find_clip(clip_name).unwrap()];
         let joints = model.skeleton.len();
@@ -27,18 +24,12 @@ fn sampling(c: &mut Criterion) {
         group.bench_function("forward", |b| {
             b.iter(|| {
                 time += 1.0 / 60.0;
-                clip.sample(
-                    Playback::Loop.clip_time(time, clip.duration()),
-                    &mut pose,
-                    &mut cursor,
-                );
+                clip.sample(Playback::Loop.clip_time(time, clip.duration()), &mut pose, &mut cursor);
             })
         });
 
         let times: Vec<f32> = (0..1024u32)
-            .map(|i| {
-                (i.wrapping_mul(2_654_435_761) >> 8) as f32 / (1 << 24) as f32 * clip.duration()
-            })
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 8) as f32 / (1 << 24) as f32 * clip.duration())
             .collect();
         let mut next = 0;
         group.bench_function("random seek", |b| {

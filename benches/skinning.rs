@@ -27,12 +27,7 @@ fn skinning(c: &mut Criterion) {
     let vertices: usize = primitives.iter().map(|p| p.vertex_count()).sum();
     let mut outputs: Vec<(Vec<Vec3>, Vec<Vec3>)> = primitives
         .iter()
-        .map(|p| {
-            (
-                vec![Vec3::ZERO; p.vertex_count()],
-                vec![Vec3::ZERO; p.vertex_count()],
-            )
-        })
+        .map(|p| (vec![Vec3::ZERO; p.vertex_count()], vec![Vec3::ZERO; p.vertex_count()]))
         .collect();
 
     let mut group = c.benchmark_group(format!("skin Xbot ({vertices} vertices)"));

@@ -12,7 +12,7 @@ struct Frame {
 };
 
 struct Ground {
-    // x: height, y: half size of the quad, z: grid spacing, w: 1 = draw grid lines.
+    // x: height, y: half size of the quad, z: grid spacing, w: unused.
     params: vec4<f32>,
 };
 
@@ -75,10 +75,8 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let distance = length(in.world.xz - frame.camera_position.xz);
     let fade = 1.0 - smoothstep(ground.params.y * 0.3, ground.params.y, distance);
     var color = vec3<f32>(0.085, 0.088, 0.095);
-    if (ground.params.w == 1.0) {
-        color = mix(color, vec3<f32>(0.16), minor * 0.6 * fade);
-        color = mix(color, vec3<f32>(0.30), major * 0.8 * fade);
-    }
+    color = mix(color, vec3<f32>(0.16), minor * 0.6 * fade);
+    color = mix(color, vec3<f32>(0.30), major * 0.8 * fade);
     let lit = shadow_factor(in.world);
     color *= mix(0.45, 1.0, lit);
     return vec4<f32>(color, 1.0);

@@ -26,9 +26,10 @@ struct Draw {
 
 struct Material {
     base_color: vec4<f32>,
-    // x: metallic, y: roughness, z: normal scale.
+    // x: metallic, y: roughness, z: normal scale, w: alpha cutoff (mask mode).
     factors: vec4<f32>,
-    // x: base colour texture, y: metallic-roughness texture, z: normal texture (1 = present).
+    // x: base colour texture, y: metallic-roughness texture, z: normal texture (1 = present);
+    // w: alpha mode (0 opaque, 1 mask, 2 blend).
     textures: vec4<u32>,
 };
 
@@ -146,19 +147,21 @@ fn shadow_factor(light_clip: vec4<f32>) -> f32 {
 // (no tangents needed, so every model with a normal map gets it).
 fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
     let n = normalize(normal);
+    let sample = textureSample(normal_texture, material_sampler, uv).xyz * 2.0 - 1.0;
     if (material.textures.z == 0u) {
         return n;
     }
+    // Schüler's cotangent frame, written for y-up window derivatives; WGSL's dpdy runs down
+    // the screen, so it is negated.
     let dp1 = dpdx(world);
-    let dp2 = dpdy(world);
+    let dp2 = -dpdy(world);
     let duv1 = dpdx(uv);
-    let duv2 = dpdy(uv);
+    let duv2 = -dpdy(uv);
     let dp2perp = cross(dp2, n);
     let dp1perp = cross(n, dp1);
     let t = dp2perp * duv1.x + dp1perp * duv2.x;
     let b = dp2perp * duv1.y + dp1perp * duv2.y;
     let scale = inverseSqrt(max(max(dot(t, t), dot(b, b)), 1e-20));
-    let sample = textureSample(normal_texture, material_sampler, uv).xyz * 2.0 - 1.0;
     let tangent_normal = vec3<f32>(sample.xy * material.factors.z, sample.z);
     return normalize(mat3x3<f32>(t * scale, b * scale, n) * tangent_normal);
 }
@@ -168,18 +171,29 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (draw.flags.y == 1u) {
         return draw.wire_color;
     }
+    // Every texture is sampled before the alpha test may discard: sampling needs uniform
+    // control flow.
     var base = material.base_color;
+    let base_sample = textureSample(base_color_texture, material_sampler, in.uv);
+    let mr = textureSample(metallic_roughness_texture, material_sampler, in.uv);
+    var n = mapped_normal(in.normal, in.world, in.uv);
     if (material.textures.x == 1u) {
-        base *= textureSample(base_color_texture, material_sampler, in.uv);
+        base *= base_sample;
     }
     var metallic = material.factors.x;
     var roughness = material.factors.y;
     if (material.textures.y == 1u) {
-        let mr = textureSample(metallic_roughness_texture, material_sampler, in.uv);
         roughness *= mr.g;
         metallic *= mr.b;
     }
-    var n = mapped_normal(in.normal, in.world, in.uv);
+    if (material.textures.w == 0u) {
+        base.a = 1.0;
+    } else if (material.textures.w == 1u) {
+        if (base.a < material.factors.w) {
+            discard;
+        }
+        base.a = 1.0;
+    }
     if (!front) {
         n = -n;
     }
@@ -191,7 +205,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let n_dot_l = max(dot(n, l), 0.0);
     // Blinn-Phong lobe whose sharpness follows roughness, normalised to keep energy sensible.
     let shininess = 2.0 / max(roughness * roughness * roughness * roughness, 1e-3) - 2.0;
-    let specular = specular_color * pow(max(dot(n, h), 0.0), shininess) * (shininess + 8.0) / 25.0;
+    let specular = specular_color * pow(max(dot(n, h), 1e-4), shininess) * (shininess + 8.0) / 25.0;
     let key = (diffuse_color + specular) * n_dot_l * shadow_factor(in.light_clip) * 2.6;
     // Hemisphere ambient: sky above, warm ground bounce below.
     let sky = mix(vec3<f32>(0.20, 0.18, 0.16), vec3<f32>(0.35, 0.40, 0.50), n.y * 0.5 + 0.5);

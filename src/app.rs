@@ -49,9 +49,7 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
         running: None,
         result: Ok(()),
     };
-    event_loop
-        .run_app(&mut app)
-        .context("the event loop failed")?;
+    event_loop.run_app(&mut app).context("the event loop failed")?;
     app.result
 }
 
@@ -116,12 +114,7 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn window_event(
-        &mut self,
-        event_loop: &ActiveEventLoop,
-        _window: WindowId,
-        event: WindowEvent,
-    ) {
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _window: WindowId, event: WindowEvent) {
         let Some(running) = &mut self.running else {
             return;
         };
@@ -136,7 +129,10 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
-        if let Some(running) = &self.running {
+        // Animate continuously, but not while minimised (nothing would throttle the loop).
+        if let Some(running) = &self.running
+            && running.window.is_minimized() != Some(true)
+        {
             running.window.request_redraw();
         }
     }
@@ -153,14 +149,11 @@ impl Running {
                 .context("cannot create the window")?,
         );
         let surface_window = window.clone();
-        let (gpu, surface) = Gpu::for_display(
-            Box::new(event_loop.owned_display_handle()),
-            move |instance| {
-                instance
-                    .create_surface(surface_window)
-                    .context("cannot draw into the window")
-            },
-        )?;
+        let (gpu, surface) = Gpu::for_display(Box::new(event_loop.owned_display_handle()), move |instance| {
+            instance
+                .create_surface(surface_window)
+                .context("cannot draw into the window")
+        })?;
         let size = window.inner_size();
         let capabilities = surface.get_capabilities(&gpu.adapter);
         let format = *capabilities
@@ -187,36 +180,18 @@ impl Running {
         state.render_notes = model_gpu.notes.clone();
         let mut deformer = Deformer::new(&state.model);
         let clip = state.player.clip();
-        let bounds = animation_bounds(
-            &state.model,
-            clip.map(|c| &state.model.clips[c]),
-            &mut deformer,
-        );
+        let bounds = animation_bounds(&state.model, clip.map(|c| &state.model.clips[c]), &mut deformer);
         let mut camera = OrbitCamera::default();
-        camera.frame(&bounds);
+        camera.frame(&bounds, config.width as f32 / config.height as f32);
 
         let target = scene.target(&gpu.device, config.width, config.height);
-        let (window_image, window_image_view) =
-            window_image(&gpu.device, config.width, config.height);
+        let (window_image, window_image_view) = window_image(&gpu.device, config.width, config.height);
         let scene_to_window = Blit::new(&gpu.device, &scene.layouts, WINDOW_IMAGE_FORMAT);
         let window_to_surface = Blit::new(&gpu.device, &scene.layouts, format);
-        let surface_encoding = if format.is_srgb() {
-            Encoding::DecodeSrgb
-        } else {
-            Encoding::Copy
-        };
-        let scene_source = scene_to_window.source(
-            &gpu.device,
-            &scene.layouts,
-            &target.resolved_view,
-            Encoding::EncodeSrgb,
-        );
-        let window_source = window_to_surface.source(
-            &gpu.device,
-            &scene.layouts,
-            &window_image_view,
-            surface_encoding,
-        );
+        let surface_encoding = surface_encoding(format);
+        let scene_source =
+            scene_to_window.source(&gpu.device, &scene.layouts, &target.resolved_view, Encoding::EncodeSrgb);
+        let window_source = window_to_surface.source(&gpu.device, &scene.layouts, &window_image_view, surface_encoding);
 
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
@@ -279,17 +254,10 @@ impl Running {
                     self.config.height = size.height;
                     self.surface.configure(&self.gpu.device, &self.config);
                     let (image, view) = window_image(&self.gpu.device, size.width, size.height);
-                    let encoding = if self.config.format.is_srgb() {
-                        Encoding::DecodeSrgb
-                    } else {
-                        Encoding::Copy
-                    };
-                    self.window_source = self.window_to_surface.source(
-                        &self.gpu.device,
-                        &self.scene.layouts,
-                        &view,
-                        encoding,
-                    );
+                    let encoding = surface_encoding(self.config.format);
+                    self.window_source =
+                        self.window_to_surface
+                            .source(&self.gpu.device, &self.scene.layouts, &view, encoding);
                     (self.window_image, self.window_image_view) = (image, view);
                 }
             }
@@ -300,7 +268,10 @@ impl Running {
             WindowEvent::KeyboardInput { event, .. }
                 if !egui_response.consumed && event.state == ElementState::Pressed =>
             {
-                if let Some(shortcut) = shortcut_for(&event.logical_key, self.modifiers) {
+                // Holding a step key steps repeatedly; other keys act once per press.
+                if let Some(shortcut) = shortcut_for(&event.logical_key, self.modifiers)
+                    && (!event.repeat || matches!(shortcut, Shortcut::StepBack | Shortcut::StepForward))
+                {
                     self.state.shortcut(shortcut);
                 }
             }
@@ -359,13 +330,14 @@ impl Running {
         if self.bounds_clip != self.state.player.clip() {
             self.update_bounds();
         }
+        let aspect = self.viewport[2] as f32 / self.viewport[3].max(1) as f32;
         if requests.reset_camera {
             self.camera = OrbitCamera::default();
-            self.camera.frame(&self.bounds);
+            self.camera.frame(&self.bounds, aspect);
         }
         if requests.frame_model || self.state.requests.frame_model {
             self.state.requests.frame_model = false;
-            self.camera.frame(&self.bounds);
+            self.camera.frame(&self.bounds, aspect);
         }
     }
 
@@ -390,9 +362,7 @@ impl Running {
         let raw_input = self.egui_state.take_egui_input(&self.window);
         let state = &mut self.state;
         let mut free = egui::Rect::NOTHING;
-        let full_output = self
-            .egui_ctx
-            .run_ui(raw_input, |ui| free = panel::show(ui, state));
+        let full_output = self.egui_ctx.run_ui(raw_input, |ui| free = panel::show(ui, state));
         self.egui_state
             .handle_platform_output(&self.window, full_output.platform_output);
         let ppp = full_output.pixels_per_point;
@@ -413,9 +383,7 @@ impl Running {
         let mut encoder = self
             .gpu
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("frame"),
-            });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
         self.scene.draw(
             &self.gpu,
             &mut encoder,
@@ -447,13 +415,9 @@ impl Running {
                     .update_texture(&self.gpu.device, &self.gpu.queue, id, &delta);
             }
         }
-        let egui_commands = self.egui_renderer.update_buffers(
-            &self.gpu.device,
-            &self.gpu.queue,
-            &mut encoder,
-            &paint_jobs,
-            &screen,
-        );
+        let egui_commands =
+            self.egui_renderer
+                .update_buffers(&self.gpu.device, &self.gpu.queue, &mut encoder, &paint_jobs, &screen);
         {
             let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("egui"),
@@ -473,8 +437,7 @@ impl Running {
         }
 
         let frame = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(frame)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(frame) => Some(frame),
+            wgpu::CurrentSurfaceTexture::Success(frame) | wgpu::CurrentSurfaceTexture::Suboptimal(frame) => Some(frame),
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 self.surface.configure(&self.gpu.device, &self.config);
                 None
@@ -482,9 +445,7 @@ impl Running {
             _ => None,
         };
         if let Some(frame) = &frame {
-            let view = frame
-                .texture
-                .create_view(&wgpu::TextureViewDescriptor::default());
+            let view = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
             self.window_to_surface
                 .draw(&mut encoder, &self.window_source, &view, None);
         }
@@ -502,18 +463,23 @@ impl Running {
         if let Some((after, path)) = &options.screenshot
             && self.frames >= *after
         {
-            let image = read_rgba(
-                &self.gpu,
-                &self.window_image,
-                self.config.width,
-                self.config.height,
-            )?;
+            let image = read_rgba(&self.gpu, &self.window_image, self.config.width, self.config.height)?;
             image
                 .save(path)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             return Ok(false);
         }
         Ok(true)
+    }
+}
+
+/// How the window image (gamma-encoded) goes onto a surface of `format`: as it is, or decoded
+/// so that an sRGB surface encodes it back.
+fn surface_encoding(format: wgpu::TextureFormat) -> Encoding {
+    if format.is_srgb() {
+        Encoding::DecodeSrgb
+    } else {
+        Encoding::Copy
     }
 }
 
@@ -530,11 +496,7 @@ fn shortcut_for(key: &Key, modifiers: ModifiersState) -> Option<Shortcut> {
     }
 }
 
-fn window_image(
-    device: &wgpu::Device,
-    width: u32,
-    height: u32,
-) -> (wgpu::Texture, wgpu::TextureView) {
+fn window_image(device: &wgpu::Device, width: u32, height: u32) -> (wgpu::Texture, wgpu::TextureView) {
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: Some("window image"),
         size: wgpu::Extent3d {
@@ -587,10 +549,7 @@ mod tests {
             shortcut_for(&Key::Named(NamedKey::Home), none),
             Some(Shortcut::ResetView)
         );
-        assert_eq!(
-            shortcut_for(&Key::Character("f".into()), none),
-            Some(Shortcut::Frame)
-        );
+        assert_eq!(shortcut_for(&Key::Character("f".into()), none), Some(Shortcut::Frame));
         assert_eq!(
             shortcut_for(&Key::Character("o".into()), none),
             None,

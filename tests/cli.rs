@@ -156,11 +156,7 @@ fn pose_json_has_the_documented_shape_and_order() {
     let mut sorted = keys.clone();
     sorted.sort();
     assert_eq!(keys, sorted);
-    assert_eq!(
-        keys.len(),
-        5,
-        "two wheel instances of one primitive, a body of three"
-    );
+    assert_eq!(keys.len(), 5, "two wheel instances of one primitive, a body of three");
     let joints = posed["joints"].as_array().unwrap();
     assert_eq!(joints.len(), 6);
     assert!(
@@ -181,14 +177,7 @@ fn pose_positions_follow_the_skinning_formula() {
     // Independently of the CPU skinning code: v' = Σ w · (world_joint · inverse_bind · v).
     let path = common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
     let model = rigscope::asset::load(&path).unwrap();
-    let posed = json(&[
-        "pose",
-        path.to_str().unwrap(),
-        "--clip",
-        "0",
-        "--time",
-        "0.7",
-    ]);
+    let posed = json(&["pose", path.to_str().unwrap(), "--clip", "0", "--time", "0.7"]);
     let world: Vec<Mat4> = posed["joints"]
         .as_array()
         .unwrap()
@@ -212,8 +201,7 @@ fn pose_positions_follow_the_skinning_formula() {
         let mut expected = Vec3::ZERO;
         for (&joint, &weight) in weights.joints[v].iter().zip(&weights.weights[v]) {
             let node = model.file_node[skin.joints[joint as usize]];
-            expected +=
-                weight * (world[node] * skin.inverse_bind[joint as usize]).transform_point3(*bind);
+            expected += weight * (world[node] * skin.inverse_bind[joint as usize]).transform_point3(*bind);
         }
         assert!(
             actual[v].abs_diff_eq(expected, 1e-4),
@@ -222,28 +210,14 @@ fn pose_positions_follow_the_skinning_formula() {
         );
     }
     let rest = json(&["pose", path.to_str().unwrap()]);
-    assert_ne!(
-        positions(&rest["primitives"][0]),
-        actual,
-        "the clip moves the mesh"
-    );
+    assert_ne!(positions(&rest["primitives"][0]), actual, "the clip moves the mesh");
 }
 
 #[test]
 fn pose_time_options_map_onto_the_clip() {
     let fox = sample("Fox/glTF-Binary/Fox.glb");
     let at = |time: &str, playback: &str| {
-        json(&[
-            "pose",
-            &fox,
-            "--clip",
-            "Walk",
-            "--time",
-            time,
-            "--playback",
-            playback,
-        ])["primitives"][0]
-            .clone()
+        json(&["pose", &fox, "--clip", "Walk", "--time", time, "--playback", playback])["primitives"][0].clone()
     };
     // Walk lasts 0.7083 s.
     assert_eq!(
@@ -255,19 +229,13 @@ fn pose_time_options_map_onto_the_clip() {
     let looped = positions(&at("0.9083333", "loop"));
     let direct = positions(&at("0.2", "once"));
     assert!(
-        looped
-            .iter()
-            .zip(&direct)
-            .all(|(a, b)| a.abs_diff_eq(*b, 1e-2)),
+        looped.iter().zip(&direct).all(|(a, b)| a.abs_diff_eq(*b, 1e-2)),
         "loop wraps at the duration"
     );
     let bounced = positions(&at("0.9083333", "pingpong"));
     let mirrored = positions(&at("0.5083333", "once"));
     assert!(
-        bounced
-            .iter()
-            .zip(&mirrored)
-            .all(|(a, b)| a.abs_diff_eq(*b, 1e-2)),
+        bounced.iter().zip(&mirrored).all(|(a, b)| a.abs_diff_eq(*b, 1e-2)),
         "ping-pong plays back"
     );
     assert_eq!(
@@ -294,10 +262,7 @@ fn pose_obj_has_every_vertex_and_face() {
         "-o",
         file.to_str().unwrap(),
     ]);
-    assert!(
-        stdout.is_empty(),
-        "-o writes to the file, not standard output"
-    );
+    assert!(stdout.is_empty(), "-o writes to the file, not standard output");
     let obj = std::fs::read_to_string(&file).unwrap();
     let count = |prefix: &str| obj.lines().filter(|l| l.starts_with(prefix)).count();
     assert_eq!(count("v "), 12473 + 15901);

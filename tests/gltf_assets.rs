@@ -23,11 +23,7 @@ fn pose_at(model: &Model, clip: usize, time: f32) -> Pose {
 fn posed_positions(model: &Model, pose: &Pose) -> Vec<Vec<Vec3>> {
     let mut deformer = Deformer::new(model);
     deformer.update(model, pose);
-    deformer
-        .primitives()
-        .iter()
-        .map(|p| p.positions.clone())
-        .collect()
+    deformer.primitives().iter().map(|p| p.positions.clone()).collect()
 }
 
 struct Expected {
@@ -96,11 +92,7 @@ const EXPECTED: &[Expected] = &[
         nodes: 26,
         skins: &[(24, 2)],
         instances: 1,
-        clips: &[
-            ("Survey", 3.4167, 21),
-            ("Walk", 0.7083, 21),
-            ("Run", 1.1583, 21),
-        ],
+        clips: &[("Survey", 3.4167, 21), ("Walk", 0.7083, 21), ("Run", 1.1583, 21)],
     },
     Expected {
         file: "InterpolationTest/glTF-Binary/InterpolationTest.glb",
@@ -184,11 +176,7 @@ fn samples_load_with_the_expected_structure() {
         let model = load(expected.file);
         let file = expected.file;
         assert_eq!(model.skeleton.len(), expected.nodes, "{file}: nodes");
-        assert_eq!(
-            model.instances.len(),
-            expected.instances,
-            "{file}: mesh instances"
-        );
+        assert_eq!(model.instances.len(), expected.instances, "{file}: mesh instances");
         let skins: Vec<(usize, usize)> = model
             .skins
             .iter()
@@ -258,11 +246,8 @@ fn decoded_positions_match_the_declared_accessor_bounds() {
         let json = common::gltf_json(&file);
         let model = asset::load(&file).unwrap();
         for (mesh_index, mesh) in json["meshes"].as_array().unwrap().iter().enumerate() {
-            for (primitive_index, primitive) in
-                mesh["primitives"].as_array().unwrap().iter().enumerate()
-            {
-                let accessor = &json["accessors"]
-                    [primitive["attributes"]["POSITION"].as_u64().unwrap() as usize];
+            for (primitive_index, primitive) in mesh["primitives"].as_array().unwrap().iter().enumerate() {
+                let accessor = &json["accessors"][primitive["attributes"]["POSITION"].as_u64().unwrap() as usize];
                 if accessor["normalized"].as_bool() == Some(true) {
                     continue; // bounds are in integer units
                 }
@@ -309,9 +294,7 @@ fn the_bind_pose_leaves_skinned_meshes_undeformed() {
         let posed = posed_positions(&model, model.skeleton.bind_pose());
         for (positions, instance) in posed.iter().zip(&model.instances) {
             let bind = &model.meshes[instance.mesh].primitives[0].positions;
-            let size = bind
-                .iter()
-                .fold(0.0f32, |a, p| a.max(p.abs().max_element()));
+            let size = bind.iter().fold(0.0f32, |a, p| a.max(p.abs().max_element()));
             let worst = positions
                 .iter()
                 .zip(bind)
@@ -327,10 +310,7 @@ fn the_bind_pose_leaves_skinned_meshes_undeformed() {
         for skin in &model.skins {
             for (&joint, inverse_bind) in skin.joints.iter().zip(&skin.inverse_bind) {
                 let product = model_matrices[joint] * *inverse_bind;
-                assert!(
-                    product.abs_diff_eq(glam::Mat4::IDENTITY, 1e-3),
-                    "{file}: joint {joint}"
-                );
+                assert!(product.abs_diff_eq(glam::Mat4::IDENTITY, 1e-3), "{file}: joint {joint}");
             }
         }
     }
@@ -355,30 +335,10 @@ const INTERPOLATION_EXPECTED: &[(&str, usize, f32, &[f32])] = &[
     ("Step Rotation", 5, 0.7, &[0.0, 0.0, -0.382683, 0.923880]),
     ("Step Rotation", 5, 1.6, &[0.0, 0.0, -0.923880, 0.382683]),
     ("Step Rotation", 5, 2.5, &[0.0, 0.0, -1.0, 0.0]),
-    (
-        "CubicSpline Rotation",
-        6,
-        0.3,
-        &[0.0, 0.0, -0.321954, 0.946755],
-    ),
-    (
-        "CubicSpline Rotation",
-        6,
-        0.7,
-        &[0.0, 0.0, -0.624174, 0.781285],
-    ),
-    (
-        "CubicSpline Rotation",
-        6,
-        1.1,
-        &[0.0, 0.0, -0.870265, 0.492584],
-    ),
-    (
-        "CubicSpline Rotation",
-        6,
-        1.6,
-        &[0.0, 0.0, -0.999945, 0.010489],
-    ),
+    ("CubicSpline Rotation", 6, 0.3, &[0.0, 0.0, -0.321954, 0.946755]),
+    ("CubicSpline Rotation", 6, 0.7, &[0.0, 0.0, -0.624174, 0.781285]),
+    ("CubicSpline Rotation", 6, 1.1, &[0.0, 0.0, -0.870265, 0.492584]),
+    ("CubicSpline Rotation", 6, 1.6, &[0.0, 0.0, -0.999945, 0.010489]),
     ("Linear Rotation", 7, 0.3, &[0.0, 0.0, -0.278991, 0.960294]),
     ("Linear Rotation", 7, 0.7, &[0.0, 0.0, -0.593547, 0.804800]),
     ("Linear Rotation", 7, 1.1, &[0.0, 0.0, -0.852640, 0.522499]),
@@ -386,30 +346,10 @@ const INTERPOLATION_EXPECTED: &[(&str, usize, f32, &[f32])] = &[
     ("Step Translation", 8, 0.0, &[0.0, 6.665226, 0.0]),
     ("Step Translation", 8, 0.7, &[0.0, 10.0, 0.0]),
     ("Step Translation", 8, 1.1, &[0.0, 6.0, 0.0]),
-    (
-        "CubicSpline Translation",
-        9,
-        0.3,
-        &[3.305180, 9.357268, 0.0],
-    ),
-    (
-        "CubicSpline Translation",
-        9,
-        0.7,
-        &[3.305180, 6.966656, 0.0],
-    ),
-    (
-        "CubicSpline Translation",
-        9,
-        1.1,
-        &[3.305180, 8.818048, 0.0],
-    ),
-    (
-        "CubicSpline Translation",
-        9,
-        1.6,
-        &[3.305180, 6.274432, 0.0],
-    ),
+    ("CubicSpline Translation", 9, 0.3, &[3.305180, 9.357268, 0.0]),
+    ("CubicSpline Translation", 9, 0.7, &[3.305180, 6.966656, 0.0]),
+    ("CubicSpline Translation", 9, 1.1, &[3.305180, 8.818048, 0.0]),
+    ("CubicSpline Translation", 9, 1.6, &[3.305180, 6.274432, 0.0]),
     ("Linear Translation", 10, 0.3, &[-3.297581, 9.053884, 0.0]),
     ("Linear Translation", 10, 0.7, &[-3.297581, 7.28, 0.0]),
     ("Linear Translation", 10, 1.6, &[-3.297581, 6.64, 0.0]),
@@ -440,10 +380,7 @@ fn interpolation_test_matches_the_specification() {
                 } else {
                     local.translation
                 };
-                assert!(
-                    actual.abs_diff_eq(expected, 1e-4),
-                    "{context}: {actual} vs {expected}"
-                );
+                assert!(actual.abs_diff_eq(expected, 1e-4), "{context}: {actual} vs {expected}");
             }
         }
     }
@@ -454,18 +391,14 @@ fn looping_and_ping_pong_map_onto_the_clip() {
     let model = load("Fox/glTF-Binary/Fox.glb");
     let walk = model.find_clip("Walk").unwrap();
     let duration = model.clips[walk].duration();
-    let at =
-        |playback: Playback, time: f32| pose_at(&model, walk, playback.clip_time(time, duration));
+    let at = |playback: Playback, time: f32| pose_at(&model, walk, playback.clip_time(time, duration));
     let same = |a: Pose, b: Pose| {
-        a.local().iter().zip(b.local()).all(|(a, b)| {
-            a.translation.abs_diff_eq(b.translation, 1e-3)
-                && a.rotation.abs_diff_eq(b.rotation, 1e-4)
-        })
+        a.local()
+            .iter()
+            .zip(b.local())
+            .all(|(a, b)| a.translation.abs_diff_eq(b.translation, 1e-3) && a.rotation.abs_diff_eq(b.rotation, 1e-4))
     };
-    assert!(same(
-        at(Playback::Loop, duration + 0.2),
-        pose_at(&model, walk, 0.2)
-    ));
+    assert!(same(at(Playback::Loop, duration + 0.2), pose_at(&model, walk, 0.2)));
     assert!(same(
         at(Playback::PingPong, duration + 0.2),
         pose_at(&model, walk, duration - 0.2)
@@ -475,10 +408,7 @@ fn looping_and_ping_pong_map_onto_the_clip() {
         pose_at(&model, walk, duration)
     ));
     assert!(
-        !same(
-            pose_at(&model, walk, 0.2),
-            pose_at(&model, walk, duration - 0.2)
-        ),
+        !same(pose_at(&model, walk, 0.2), pose_at(&model, walk, duration - 0.2)),
         "the clip moves"
     );
 }
@@ -509,11 +439,7 @@ fn quantized_and_float_morph_cubes_pose_alike() {
         let a = posed_positions(&float, &pose_at(&float, 0, time));
         let b = posed_positions(&quantized, &pose_at(&quantized, 0, time));
         // The files list the vertices in different orders: match each to its nearest.
-        let nearest = |p: &Vec3| {
-            b[0].iter()
-                .map(|q| p.distance(*q))
-                .fold(f32::INFINITY, f32::min)
-        };
+        let nearest = |p: &Vec3| b[0].iter().map(|q| p.distance(*q)).fold(f32::INFINITY, f32::min);
         let worst = a[0].iter().map(nearest).fold(0.0, f32::max);
         // 8-bit positions and weights: a few thousandths of the cube's unit size.
         assert!(worst < 0.01, "at {time}: {worst}");
@@ -521,12 +447,7 @@ fn quantized_and_float_morph_cubes_pose_alike() {
     // The morph really moves: the two clip ends differ.
     let start = posed_positions(&float, &pose_at(&float, 0, 0.0));
     let middle = posed_positions(&float, &pose_at(&float, 0, 1.0));
-    assert!(
-        start[0]
-            .iter()
-            .zip(&middle[0])
-            .any(|(a, b)| a.distance(*b) > 0.1)
-    );
+    assert!(start[0].iter().zip(&middle[0]).any(|(a, b)| a.distance(*b) > 0.1));
 }
 
 #[test]
@@ -545,10 +466,7 @@ fn morph_weights_default_from_the_mesh_and_animate() {
                 + primitive.morph_targets[1].positions[v] * 0.5
         })
         .collect();
-    assert_eq!(
-        posed_positions(&model, model.skeleton.rest_pose())[0],
-        expected
-    );
+    assert_eq!(posed_positions(&model, model.skeleton.rest_pose())[0], expected);
 }
 
 #[test]
@@ -568,17 +486,8 @@ fn missing_normals_are_computed_and_unit() {
     let model = load("Fox/glTF-Binary/Fox.glb");
     let primitive = &model.meshes[0].primitives[0];
     assert!(primitive.normals_computed);
-    assert!(
-        primitive
-            .normals
-            .iter()
-            .all(|n| (n.length() - 1.0).abs() < 1e-4)
-    );
-    assert_eq!(
-        primitive.indices.len(),
-        1728,
-        "non-indexed: one index per vertex"
-    );
+    assert!(primitive.normals.iter().all(|n| (n.length() - 1.0).abs() < 1e-4));
+    assert_eq!(primitive.indices.len(), 1728, "non-indexed: one index per vertex");
 }
 
 #[test]
@@ -610,9 +519,6 @@ fn one_skin_deforms_two_meshes() {
     let posed = posed_positions(&model, &pose_at(&model, walk, 0.5));
     let rest = posed_positions(&model, model.skeleton.bind_pose());
     for (a, b) in posed.iter().zip(&rest) {
-        assert!(
-            a.iter().zip(b).any(|(p, q)| p.distance(*q) > 0.01),
-            "both meshes move"
-        );
+        assert!(a.iter().zip(b).any(|(p, q)| p.distance(*q) > 0.01), "both meshes move");
     }
 }

@@ -37,11 +37,7 @@ fn coverage(image: &image::RgbaImage) -> f64 {
     let background = image.get_pixel(0, 0).0;
     let covered = image
         .pixels()
-        .filter(|p| {
-            p.0.iter()
-                .zip(background.iter())
-                .any(|(x, y)| x.abs_diff(*y) > 12)
-        })
+        .filter(|p| p.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12))
         .count();
     covered as f64 / (image.width() * image.height()) as f64
 }
@@ -54,17 +50,7 @@ fn render(
     time: f32,
     view: &ViewOptions,
 ) -> image::RgbaImage {
-    render_image(
-        gpu,
-        renderer,
-        model,
-        Some(clip),
-        time,
-        Playback::Loop,
-        (320, 240),
-        view,
-    )
-    .unwrap()
+    render_image(gpu, renderer, model, Some(clip), time, Playback::Loop, (320, 240), view).unwrap()
 }
 
 #[test]
@@ -78,6 +64,22 @@ fn cpu_and_gpu_skinning_draw_the_same_picture() {
     ] {
         let model = asset::load(&common::gltf(file)).unwrap();
         let clip = model.find_clip(clip).unwrap();
+        // The toggle really switches paths: these skins fit the GPU arrays.
+        let uploaded = renderer.upload_model(&gpu, &model);
+        assert!(
+            uploaded
+                .draws
+                .iter()
+                .all(|d| d.on_gpu(true) && !d.uses_cpu_vertices(true)),
+            "{file}"
+        );
+        assert!(
+            uploaded
+                .draws
+                .iter()
+                .all(|d| !d.on_gpu(false) && d.uses_cpu_vertices(false)),
+            "{file}"
+        );
         for time in [0.0, 0.3, 0.55] {
             let gpu_view = ViewOptions {
                 gpu_skinning: true,
@@ -138,31 +140,13 @@ fn view_toggles_change_the_picture() {
                 ..plain
             },
         ),
-        (
-            "grid off",
-            ViewOptions {
-                grid: false,
-                ..plain
-            },
-        ),
-        (
-            "mesh off",
-            ViewOptions {
-                mesh: false,
-                ..plain
-            },
-        ),
+        ("grid off", ViewOptions { grid: false, ..plain }),
+        ("mesh off", ViewOptions { mesh: false, ..plain }),
     ] {
-        let changed =
-            different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 0.4, &view));
-        assert!(
-            changed > 0.002,
-            "{name} changes only {:.3}% of pixels",
-            changed * 100.0
-        );
+        let changed = different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 0.4, &view));
+        assert!(changed > 0.002, "{name} changes only {:.3}% of pixels", changed * 100.0);
     }
-    let other_time =
-        different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 1.1, &plain));
+    let other_time = different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 1.1, &plain));
     assert!(other_time > 0.002, "the animation moves the picture");
 }
 
@@ -248,14 +232,7 @@ fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
     let clip = model.find_clip("walk").unwrap();
     let view = ViewOptions::default(); // GPU skinning asked for
     let fallback = render(&gpu, &mut small, &model, clip, 0.3, &view);
-    let on_gpu = render(
-        &gpu,
-        &mut SceneRenderer::new(&gpu),
-        &model,
-        clip,
-        0.3,
-        &view,
-    );
+    let on_gpu = render(&gpu, &mut SceneRenderer::new(&gpu), &model, clip, 0.3, &view);
     let fraction = different_fraction(&fallback, &on_gpu);
     assert!(
         fraction <= DIFFERENT_FRACTION,

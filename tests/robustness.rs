@@ -75,10 +75,7 @@ fn mutations(bytes: &[u8], seed: u64) -> Vec<(String, Vec<u8>)> {
     let mut cuts = vec![0, 1, 4, 11, 12, 13, 19, 20, 21, len / 4, len / 2, len - 1];
     cuts.extend((1..24).map(|i| len * i / 24));
     for cut in cuts {
-        out.push((
-            format!("truncated to {cut} bytes"),
-            bytes[..cut.min(len)].to_vec(),
-        ));
+        out.push((format!("truncated to {cut} bytes"), bytes[..cut.min(len)].to_vec()));
     }
     let mut random = Lcg(seed);
     let json = json_extent(bytes).min(len);
@@ -102,19 +99,14 @@ fn mutations(bytes: &[u8], seed: u64) -> Vec<(String, Vec<u8>)> {
             let Some(&start) = digits.get(random.below(digits.len())) else {
                 break;
             };
-            let end = (start..len)
-                .find(|&i| !bytes[i].is_ascii_digit())
-                .unwrap_or(len);
+            let end = (start..len).find(|&i| !bytes[i].is_ascii_digit()).unwrap_or(len);
             let mut copy = bytes[..start].to_vec();
             copy.extend_from_slice(replacement.as_bytes());
             copy.extend_from_slice(&bytes[end..]);
             if bytes.starts_with(b"glTF") {
                 fix_glb_lengths(&mut copy, end - start, replacement.len());
             }
-            out.push((
-                format!("number at byte {start} replaced by {replacement}"),
-                copy,
-            ));
+            out.push((format!("number at byte {start} replaced by {replacement}"), copy));
         }
     }
     out
@@ -124,8 +116,7 @@ fn mutations(bytes: &[u8], seed: u64) -> Vec<(String, Vec<u8>)> {
 /// the mutation reaches the JSON parser and the loader behind it.
 fn fix_glb_lengths(glb: &mut [u8], old: usize, new: usize) {
     let adjust = |field: &mut [u8]| {
-        let value =
-            u32::from_le_bytes(field[..4].try_into().unwrap()) as i64 + new as i64 - old as i64;
+        let value = u32::from_le_bytes(field[..4].try_into().unwrap()) as i64 + new as i64 - old as i64;
         field[..4].copy_from_slice(&(value as u32).to_le_bytes());
     };
     adjust(&mut glb[8..12]);

@@ -62,10 +62,7 @@ fn posed(model: &asset::Model, time: f32) -> Vec<(String, Vec3)> {
         .iter()
         .map(|p| {
             (
-                model
-                    .skeleton
-                    .name(model.instances[p.instance].joint)
-                    .to_string(),
+                model.skeleton.name(model.instances[p.instance].joint).to_string(),
                 p.positions[0],
             )
         })
@@ -74,18 +71,11 @@ fn posed(model: &asset::Model, time: f32) -> Vec<(String, Vec3)> {
 
 #[test]
 fn two_skins_and_a_prop_follow_their_joints() {
-    let model =
-        asset::load_bytes(Path::new("two-skins.gltf"), two_skins_gltf().as_bytes()).unwrap();
+    let model = asset::load_bytes(Path::new("two-skins.gltf"), two_skins_gltf().as_bytes()).unwrap();
     assert_eq!(model.skins.len(), 2);
     assert!(model.warnings.is_empty(), "{:?}", model.warnings);
     // The skins' inverse bind matrices are identity (absent), so each vertex lands on its joint.
-    let at = |time, name: &str| {
-        posed(&model, time)
-            .into_iter()
-            .find(|(n, _)| n == name)
-            .unwrap()
-            .1
-    };
+    let at = |time, name: &str| posed(&model, time).into_iter().find(|(n, _)| n == name).unwrap().1;
     assert_eq!(at(0.0, "skinned on A"), Vec3::new(1.0, 0.0, 0.0));
     assert_eq!(at(0.0, "skinned on B"), Vec3::new(-1.0, 0.0, 0.0));
     assert_eq!(at(0.0, "prop"), Vec3::new(1.0, 0.5, 0.0));

@@ -34,6 +34,29 @@ unsafe impl GlobalAlloc for CountAllocations {
 static ALLOCATOR: CountAllocations = CountAllocations;
 
 #[test]
+fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
+    let mut state = rigscope::ui::ViewerState::new(rigscope::asset::demo::demo_model());
+    // Warm up: a fade, an interrupted fade, and each clip once.
+    for clip in [1, 2, 0, 3, 1] {
+        state.player.select(Some(clip));
+        state.advance(0.05);
+    }
+    // The frame after a switch makes the new clip's cursor; the fade runs on from there.
+    state.player.select(Some(2));
+    state.advance(1.0 / 60.0);
+    assert!(state.player.fade_weight().is_some(), "measured while fading");
+    let before = ALLOCATIONS.with(Cell::get);
+    for _ in 0..200 {
+        state.advance(1.0 / 60.0);
+    }
+    assert_eq!(
+        ALLOCATIONS.with(Cell::get) - before,
+        0,
+        "allocations while playing and fading"
+    );
+}
+
+#[test]
 fn sampling_and_skinning_allocate_nothing_per_frame() {
     // Skinned, morphed, cubic-spline and node-animated models.
     for file in [

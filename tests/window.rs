@@ -10,12 +10,7 @@ fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let output = Command::new("xvfb-run")
-        .args([
-            "-a",
-            "-s",
-            "-screen 0 1280x800x24",
-            env!("CARGO_BIN_EXE_rigscope"),
-        ])
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
         .args(args)
         .args(["--screenshot-after-frames", "8", path.to_str().unwrap()])
         .output()
@@ -56,11 +51,7 @@ fn the_window_shows_a_model_and_exits_cleanly() {
     let image = screenshot(&[fox.to_str().unwrap()], "fox.png");
     assert_eq!(image.dimensions(), (1280, 800));
     let covered = scene_coverage(&image);
-    assert!(
-        covered > 0.2,
-        "the view shows little: {:.1}%",
-        covered * 100.0
-    );
+    assert!(covered > 0.2, "the view shows little: {:.1}%", covered * 100.0);
     // The panel (left) is egui's dark grey, not the scene's background.
     let panel = image.get_pixel(5, 790).0;
     assert!(panel[0] > 15 && panel[0] < 60, "panel pixel {panel:?}");

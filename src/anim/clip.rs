@@ -157,19 +157,13 @@ pub struct ClipCursor {
 
 impl Clip {
     pub fn new(name: String, mut channels: Vec<Channel>) -> Self {
-        let duration = channels
-            .iter()
-            .map(|c| c.track.end_time())
-            .fold(0.0, f32::max);
+        let duration = channels.iter().map(|c| c.track.end_time()).fold(0.0, f32::max);
         let mut timelines: Vec<Arc<[f32]>> = Vec::new();
         let mut channel_timeline = Vec::with_capacity(channels.len());
         for channel in &mut channels {
             channel.track.drop_redundant_keys();
             let times = channel.track.times();
-            match timelines
-                .iter()
-                .position(|t| Arc::ptr_eq(t, times) || **t == **times)
-            {
+            match timelines.iter().position(|t| Arc::ptr_eq(t, times) || **t == **times) {
                 Some(index) => {
                     channel.track.share_times(&timelines[index]);
                     channel_timeline.push(index);
@@ -223,21 +217,13 @@ impl Clip {
             // than read the wrong spans. This is the only case that allocates.
             *cursor = self.cursor();
         }
-        for ((times, key), span) in self
-            .timelines
-            .iter()
-            .zip(&mut cursor.keys)
-            .zip(&mut cursor.spans)
-        {
+        for ((times, key), span) in self.timelines.iter().zip(&mut cursor.keys).zip(&mut cursor.spans) {
             *span = locate(times, time, key);
         }
         for (channel, &timeline) in self.channels.iter().zip(&self.channel_timeline) {
             let span = cursor.spans[timeline];
             if let ChannelTrack::MorphWeights { offset, track } = &channel.track {
-                if let Some(out) = pose
-                    .morph_weights_mut()
-                    .get_mut(*offset..*offset + track.width())
-                {
+                if let Some(out) = pose.morph_weights_mut().get_mut(*offset..*offset + track.width()) {
                     track.sample_span_into(span, out);
                 }
                 continue;
@@ -268,19 +254,8 @@ mod tests {
     }
 
     fn clip() -> Clip {
-        let translation = Track::new(
-            Interpolation::Linear,
-            vec![0.0, 2.0],
-            vec![Vec3::ZERO, Vec3::X],
-        )
-        .unwrap();
-        let weights = WeightsTrack::new(
-            Interpolation::Step,
-            vec![0.0, 1.0],
-            2,
-            vec![1.0, 0.0, 0.0, 1.0],
-        )
-        .unwrap();
+        let translation = Track::new(Interpolation::Linear, vec![0.0, 2.0], vec![Vec3::ZERO, Vec3::X]).unwrap();
+        let weights = WeightsTrack::new(Interpolation::Step, vec![0.0, 1.0], 2, vec![1.0, 0.0, 0.0, 1.0]).unwrap();
         Clip::new(
             "walk".into(),
             vec![
@@ -301,20 +276,9 @@ mod tests {
 
     #[test]
     fn channels_with_equal_times_share_a_timeline() {
-        let track = |x: f32| {
-            Track::new(
-                Interpolation::Linear,
-                vec![0.0, 1.0],
-                vec![Vec3::ZERO, Vec3::splat(x)],
-            )
-            .unwrap()
-        };
-        let other = Track::new(
-            Interpolation::Linear,
-            vec![0.0, 3.0],
-            vec![Vec3::ZERO, Vec3::ONE],
-        )
-        .unwrap();
+        let track =
+            |x: f32| Track::new(Interpolation::Linear, vec![0.0, 1.0], vec![Vec3::ZERO, Vec3::splat(x)]).unwrap();
+        let other = Track::new(Interpolation::Linear, vec![0.0, 3.0], vec![Vec3::ZERO, Vec3::ONE]).unwrap();
         let channels = vec![
             Channel {
                 joint: 0,
@@ -341,18 +305,8 @@ mod tests {
 
     #[test]
     fn constant_channels_keep_one_key_and_their_value() {
-        let constant = Track::new(
-            Interpolation::Linear,
-            vec![0.0, 1.0, 4.0],
-            vec![Vec3::ONE; 3],
-        )
-        .unwrap();
-        let moving = Track::new(
-            Interpolation::Linear,
-            vec![0.0, 2.0],
-            vec![Vec3::ZERO, Vec3::X],
-        )
-        .unwrap();
+        let constant = Track::new(Interpolation::Linear, vec![0.0, 1.0, 4.0], vec![Vec3::ONE; 3]).unwrap();
+        let moving = Track::new(Interpolation::Linear, vec![0.0, 2.0], vec![Vec3::ZERO, Vec3::X]).unwrap();
         let clip = Clip::new(
             "constant".into(),
             vec![
@@ -366,11 +320,7 @@ mod tests {
                 },
             ],
         );
-        assert_eq!(
-            clip.duration(),
-            4.0,
-            "the duration still counts the dropped keys"
-        );
+        assert_eq!(clip.duration(), 4.0, "the duration still counts the dropped keys");
         let ChannelTrack::Scale(track) = &clip.channels()[0].track else {
             unreachable!()
         };
@@ -393,11 +343,7 @@ mod tests {
         pose.local_mut()[1].scale = Vec3::splat(3.0);
         clip.sample(1.0, &mut pose, &mut clip.cursor());
         assert_eq!(pose.local()[1].translation, Vec3::new(0.5, 0.0, 0.0));
-        assert_eq!(
-            pose.local()[1].scale,
-            Vec3::splat(3.0),
-            "scale is not animated"
-        );
+        assert_eq!(pose.local()[1].scale, Vec3::splat(3.0), "scale is not animated");
         assert_eq!(pose.local()[0], Transform::IDENTITY);
         assert_eq!(pose.morph_weights(), &[0.0, 1.0]);
     }
@@ -420,10 +366,6 @@ mod tests {
         assert_eq!(Playback::PingPong.clip_time(3.0, 2.0), 1.0);
         assert_eq!(Playback::PingPong.clip_time(2.5, 2.0), 1.5);
         assert_eq!(Playback::PingPong.clip_time(4.5, 2.0), 0.5);
-        assert_eq!(
-            Playback::Loop.clip_time(1.0, 0.0),
-            0.0,
-            "an empty clip stays at 0"
-        );
+        assert_eq!(Playback::Loop.clip_time(1.0, 0.0), 0.0, "an empty clip stays at 0");
     }
 }

@@ -59,10 +59,7 @@ impl fmt::Display for TrackError {
                 write!(f, "key {key} comes earlier than the key before it")
             }
             Self::ValueCount { expected, found } => {
-                write!(
-                    f,
-                    "the track has {found} values where its keys need {expected}"
-                )
+                write!(f, "the track has {found} values where its keys need {expected}")
             }
             Self::ValueNotFinite { value } => write!(f, "value {value} is not a finite number"),
         }

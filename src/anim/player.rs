@@ -3,17 +3,24 @@
 //!
 //! The fade blends local transforms (`Transform::mix`: translation and scale linearly, rotation
 //! by shortest-path slerp) from the previous clip, which keeps playing, to the new one, the
-//! weight rising linearly from 0 to 1 over the fade time.
+//! weight rising linearly from 0 to 1 over the fade time. Switching again while a fade runs
+//! fades from the pose on screen at that moment, so interrupting a fade never pops either.
 
 use super::clip::{Clip, ClipCursor, Playback};
 use super::pose::Pose;
 
-/// The clip being faded out.
+/// What a fade starts from.
+#[derive(Clone, Debug)]
+enum FadeSource {
+    /// The previous clip, still playing.
+    Clip { clip: usize, time: f32, cursor: ClipCursor },
+    /// The pose on screen when a running fade was interrupted.
+    Pose(Pose),
+}
+
 #[derive(Clone, Debug)]
 struct Fade {
-    clip: usize,
-    time: f32,
-    cursor: ClipCursor,
+    source: FadeSource,
     elapsed: f32,
     duration: f32,
 }
@@ -44,6 +51,8 @@ pub struct Player {
     fade: Option<Fade>,
     /// The faded-out clip's pose (kept so sampling allocates nothing).
     scratch: Option<Pose>,
+    /// The last pose written, the start of a fade that interrupts a fade.
+    last_output: Option<Pose>,
 }
 
 impl Player {
@@ -58,6 +67,7 @@ impl Player {
             cursor: ClipCursor::default(),
             fade: None,
             scratch: None,
+            last_output: None,
         }
     }
 
@@ -65,9 +75,17 @@ impl Player {
         self.clip
     }
 
-    /// The clip being faded out and the weight of the current one, while a fade runs.
-    pub fn fading_from(&self) -> Option<(usize, f32)> {
-        self.fade.as_ref().map(|f| (f.clip, f.weight()))
+    /// The weight of the current clip while a fade runs.
+    pub fn fade_weight(&self) -> Option<f32> {
+        self.fade.as_ref().map(Fade::weight)
+    }
+
+    /// The clip being faded out, while a fade from a playing clip runs.
+    pub fn fading_from(&self) -> Option<usize> {
+        match self.fade.as_ref()?.source {
+            FadeSource::Clip { clip, .. } => Some(clip),
+            FadeSource::Pose(_) => None,
+        }
     }
 
     /// Switches to `clip` (from its start), fading from the current one over `fade_time`.
@@ -76,16 +94,20 @@ impl Player {
         if clip == self.clip {
             return;
         }
-        self.fade = match (self.clip, self.fade_time > 0.0) {
-            (Some(previous), true) => Some(Fade {
+        let source = match (&self.fade, &self.last_output, self.clip) {
+            (Some(_), Some(on_screen), _) => Some(FadeSource::Pose(on_screen.clone())),
+            (_, _, Some(previous)) => Some(FadeSource::Clip {
                 clip: previous,
                 time: self.time,
                 cursor: std::mem::take(&mut self.cursor),
-                elapsed: 0.0,
-                duration: self.fade_time,
             }),
             _ => None,
         };
+        self.fade = source.filter(|_| self.fade_time > 0.0).map(|source| Fade {
+            source,
+            elapsed: 0.0,
+            duration: self.fade_time,
+        });
         self.clip = clip;
         self.time = 0.0;
         self.cursor = ClipCursor::default();
@@ -96,8 +118,12 @@ impl Player {
     pub fn advance(&mut self, dt: f32, clips: &[Clip]) {
         if self.playing {
             self.time += dt * self.speed;
-            if let Some(fade) = &mut self.fade {
-                fade.time += dt * self.speed;
+            if let Some(Fade {
+                source: FadeSource::Clip { time, .. },
+                ..
+            }) = &mut self.fade
+            {
+                *time += dt * self.speed;
             }
         }
         if let Some(clip) = self.clip.and_then(|c| clips.get(c)) {
@@ -122,13 +148,22 @@ impl Player {
         }
     }
 
-    /// Jumps to clip time `clip_time` (ending any fade).
+    /// Jumps to clip time `clip_time` (ending any fade). The end of a looping clip stays the
+    /// end (not its start), and ping-pong keeps its direction.
     pub fn scrub(&mut self, clip_time: f32, clips: &[Clip]) {
         self.fade = None;
-        self.time = clip_time;
-        if let Some(clip) = self.clip.and_then(|c| clips.get(c)) {
-            self.time = self.time.clamp(0.0, clip.duration());
-        }
+        let Some(clip) = self.clip.and_then(|c| clips.get(c)) else {
+            self.time = clip_time;
+            return;
+        };
+        let duration = clip.duration();
+        let target = clip_time.clamp(0.0, duration);
+        self.time = match self.mode {
+            Playback::Once => target,
+            Playback::Loop => target.min(duration * (1.0 - f32::EPSILON)),
+            Playback::PingPong if self.time.rem_euclid(2.0 * duration) > duration => 2.0 * duration - target,
+            Playback::PingPong => target,
+        };
     }
 
     /// The current clip's time as its tracks see it.
@@ -142,28 +177,27 @@ impl Player {
     /// Writes the pose for the current time into `out`, which starts as `rest`.
     pub fn pose(&mut self, clips: &[Clip], rest: &Pose, out: &mut Pose) {
         out.copy_from(rest);
-        let Some(clip) = self.clip.and_then(|c| clips.get(c)) else {
-            return;
-        };
-        clip.sample(
-            self.mode.clip_time(self.time, clip.duration()),
-            out,
-            &mut self.cursor,
-        );
-        let Some(fade) = &mut self.fade else {
-            return;
-        };
-        let Some(from_clip) = clips.get(fade.clip) else {
-            return;
-        };
-        let scratch = self.scratch.get_or_insert_with(|| rest.clone());
-        scratch.copy_from(rest);
-        from_clip.sample(
-            self.mode.clip_time(fade.time, from_clip.duration()),
-            scratch,
-            &mut fade.cursor,
-        );
-        out.blend_from(scratch, fade.weight());
+        if let Some(clip) = self.clip.and_then(|c| clips.get(c)) {
+            clip.sample(self.mode.clip_time(self.time, clip.duration()), out, &mut self.cursor);
+        }
+        if let Some(fade) = &mut self.fade {
+            let weight = fade.weight();
+            match &mut fade.source {
+                FadeSource::Clip { clip, time, cursor } => {
+                    if let Some(from_clip) = clips.get(*clip) {
+                        let scratch = self.scratch.get_or_insert_with(|| rest.clone());
+                        scratch.copy_from(rest);
+                        from_clip.sample(self.mode.clip_time(*time, from_clip.duration()), scratch, cursor);
+                        out.blend_from(scratch, weight);
+                    }
+                }
+                FadeSource::Pose(on_screen) => out.blend_from(on_screen, weight),
+            }
+        }
+        match &mut self.last_output {
+            Some(last) => last.copy_from(out),
+            None => self.last_output = Some(out.clone()),
+        }
     }
 }
 
@@ -209,10 +243,7 @@ mod tests {
         let mut player = Player::new(Some(0));
         player.advance(1.25, &clips);
         player.pose(&clips, &rest, &mut out);
-        assert!(
-            (out.local()[0].translation.y - 0.25).abs() < 1e-5,
-            "looped to 0.25"
-        );
+        assert!((out.local()[0].translation.y - 0.25).abs() < 1e-5, "looped to 0.25");
         player.step(-30.0, 60.0, &clips);
         assert!(!player.playing);
         assert!(
@@ -249,16 +280,44 @@ mod tests {
             (out.local()[0].translation.x - 5.0).abs() < 1e-4,
             "half-way at half the fade"
         );
-        assert_eq!(player.fading_from().map(|(c, _)| c), Some(0));
+        assert_eq!(player.fading_from(), Some(0));
+        assert!((player.fade_weight().unwrap() - 0.5).abs() < 1e-5);
         player.advance(0.3, &clips);
-        assert_eq!(player.fading_from(), None, "the fade collapses");
+        assert_eq!(player.fade_weight(), None, "the fade collapses");
         player.pose(&clips, &rest, &mut out);
         assert_eq!(out.local()[0].translation.x, 10.0);
         player.select(Some(1));
-        assert_eq!(
-            player.fading_from(),
-            None,
-            "selecting the playing clip does nothing"
-        );
+        assert_eq!(player.fade_weight(), None, "selecting the playing clip does nothing");
+    }
+
+    #[test]
+    fn interrupting_a_fade_starts_from_the_pose_on_screen() {
+        let clips = clips();
+        let (rest, mut out) = (rest(), rest());
+        let mut player = Player::new(Some(0));
+        player.fade_time = 1.0;
+        player.pose(&clips, &rest, &mut out);
+        player.select(Some(1));
+        player.advance(0.5, &clips);
+        player.pose(&clips, &rest, &mut out);
+        let on_screen = out.local()[0].translation;
+        player.select(Some(0));
+        player.pose(&clips, &rest, &mut out);
+        assert!(out.local()[0].translation.distance(on_screen) < 1e-5, "no pop");
+        assert_eq!(player.fading_from(), None, "it fades from a pose, not a clip");
+        assert!(player.fade_weight().is_some());
+    }
+
+    #[test]
+    fn scrubbing_keeps_the_end_and_the_direction() {
+        let clips = clips();
+        let mut player = Player::new(Some(0));
+        player.scrub(1.0, &clips);
+        assert!(player.clip_time(&clips) > 0.999, "the end of a loop is not its start");
+        player.mode = Playback::PingPong;
+        player.time = 1.5; // on the way back
+        player.scrub(0.2, &clips);
+        assert!((player.clip_time(&clips) - 0.2).abs() < 1e-5);
+        assert!(player.time > 1.0, "still on the way back");
     }
 }

@@ -36,11 +36,9 @@ impl fmt::Display for HierarchyError {
                 f,
                 "joint {joint} has parent {parent}, which is not stored before it (joints must be parents-first)"
             ),
-            Self::LengthMismatch {
-                what,
-                expected,
-                found,
-            } => write!(f, "{what} has {found} entries for {expected} joints"),
+            Self::LengthMismatch { what, expected, found } => {
+                write!(f, "{what} has {found} entries for {expected} joints")
+            }
         }
     }
 }
@@ -192,9 +190,7 @@ mod tests {
     use glam::{Quat, Vec3};
 
     fn chain(length: usize, step: Transform) -> Pose {
-        let parents = (0..length)
-            .map(|i| i.checked_sub(1).map(|p| p as u32))
-            .collect();
+        let parents = (0..length).map(|i| i.checked_sub(1).map(|p| p as u32)).collect();
         let hierarchy = Arc::new(Hierarchy::new(parents).unwrap());
         Pose::new(hierarchy, vec![step; length], Vec::new()).unwrap()
     }
@@ -203,15 +199,9 @@ mod tests {
     fn rejects_children_stored_before_parents() {
         assert_eq!(
             Hierarchy::new(vec![None, Some(2), Some(0)]),
-            Err(HierarchyError::ParentNotBefore {
-                joint: 1,
-                parent: 2
-            })
+            Err(HierarchyError::ParentNotBefore { joint: 1, parent: 2 })
         );
-        assert!(
-            Hierarchy::new(vec![Some(0)]).is_err(),
-            "a joint cannot parent itself"
-        );
+        assert!(Hierarchy::new(vec![Some(0)]).is_err(), "a joint cannot parent itself");
     }
 
     #[test]

@@ -50,27 +50,11 @@ pub fn slerp_shortest(from: Quat, to: Quat, t: f32) -> Quat {
     let weight = if cos >= 0.99 {
         nest3(term(0), term(1), term(2), Vec4::ONE)
     } else if cos >= 0.9 {
-        nest3(
-            term(0),
-            term(1),
-            term(2),
-            nest3(term(3), term(4), term(5), Vec4::ONE),
-        )
+        nest3(term(0), term(1), term(2), nest3(term(3), term(4), term(5), Vec4::ONE))
     } else {
-        let last =
-            (squares * (U[11] * ONE_PLUS_MU) - Vec4::splat(V[11] * ONE_PLUS_MU)) * cos_minus_one;
-        let inner = nest3(
-            term(6),
-            term(7),
-            term(8),
-            nest3(term(9), term(10), last, Vec4::ONE),
-        );
-        nest3(
-            term(0),
-            term(1),
-            term(2),
-            nest3(term(3), term(4), term(5), inner),
-        )
+        let last = (squares * (U[11] * ONE_PLUS_MU) - Vec4::splat(V[11] * ONE_PLUS_MU)) * cos_minus_one;
+        let inner = nest3(term(6), term(7), term(8), nest3(term(9), term(10), last, Vec4::ONE));
+        nest3(term(0), term(1), term(2), nest3(term(3), term(4), term(5), inner))
     };
     Quat::from_vec4(a * (s * weight.x) + b * (t * weight.y))
 }

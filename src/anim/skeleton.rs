@@ -152,13 +152,9 @@ mod tests {
 
     #[test]
     fn bind_pose_reproduces_the_inverse_bind_matrices() {
-        let bind_root = Transform::new(
-            Vec3::new(0.0, 1.0, 0.0),
-            Quat::from_rotation_y(0.4),
-            Vec3::ONE,
-        );
-        let bind_arm_model = bind_root.to_mat4()
-            * Transform::new(Vec3::X, Quat::from_rotation_z(-0.7), Vec3::splat(1.5)).to_mat4();
+        let bind_root = Transform::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_y(0.4), Vec3::ONE);
+        let bind_arm_model =
+            bind_root.to_mat4() * Transform::new(Vec3::X, Quat::from_rotation_z(-0.7), Vec3::splat(1.5)).to_mat4();
         let mut root = joint("root", None, Transform::IDENTITY);
         root.bind_model = Some(bind_root.to_mat4());
         let mut arm = joint("arm", Some(0), Transform::IDENTITY);

@@ -16,14 +16,7 @@ pub trait Keyframe: Copy + PartialEq {
     fn linear(from: Self, to: Self, t: f32) -> Self;
     /// glTF's cubic Hermite: `from` and `to` are key values, `out_tangent` leaves `from`,
     /// `in_tangent` arrives at `to`, `interval` is the key spacing in seconds.
-    fn cubic(
-        from: Self,
-        out_tangent: Self,
-        in_tangent: Self,
-        to: Self,
-        t: f32,
-        interval: f32,
-    ) -> Self;
+    fn cubic(from: Self, out_tangent: Self, in_tangent: Self, to: Self, t: f32, interval: f32) -> Self;
     fn is_finite(self) -> bool;
 }
 
@@ -34,14 +27,7 @@ impl Keyframe for Vec3 {
     fn linear(from: Self, to: Self, t: f32) -> Self {
         from.lerp(to, t)
     }
-    fn cubic(
-        from: Self,
-        out_tangent: Self,
-        in_tangent: Self,
-        to: Self,
-        t: f32,
-        interval: f32,
-    ) -> Self {
+    fn cubic(from: Self, out_tangent: Self, in_tangent: Self, to: Self, t: f32, interval: f32) -> Self {
         let [a, b, c, d] = hermite_basis(t, interval);
         from * a + out_tangent * b + to * c + in_tangent * d
     }
@@ -57,19 +43,10 @@ impl Keyframe for Quat {
     fn linear(from: Self, to: Self, t: f32) -> Self {
         slerp_shortest(from, to, t)
     }
-    fn cubic(
-        from: Self,
-        out_tangent: Self,
-        in_tangent: Self,
-        to: Self,
-        t: f32,
-        interval: f32,
-    ) -> Self {
+    fn cubic(from: Self, out_tangent: Self, in_tangent: Self, to: Self, t: f32, interval: f32) -> Self {
         let [a, b, c, d] = hermite_basis(t, interval);
-        let value = Vec4::from(from) * a
-            + Vec4::from(out_tangent) * b
-            + Vec4::from(to) * c
-            + Vec4::from(in_tangent) * d;
+        let value =
+            Vec4::from(from) * a + Vec4::from(out_tangent) * b + Vec4::from(to) * c + Vec4::from(in_tangent) * d;
         // Tangents from a file can cancel the keys out; then hold the nearer key.
         match value.try_normalize() {
             Some(unit) => Quat::from_vec4(unit),
@@ -92,11 +69,7 @@ pub struct Track<T> {
 }
 
 impl<T: Keyframe> Track<T> {
-    pub fn new(
-        interpolation: Interpolation,
-        times: impl Into<Arc<[f32]>>,
-        values: Vec<T>,
-    ) -> Result<Self, TrackError> {
+    pub fn new(interpolation: Interpolation, times: impl Into<Arc<[f32]>>, values: Vec<T>) -> Result<Self, TrackError> {
         let times = times.into();
         validate_keys(&times, interpolation, 1, &values, |v| v.is_finite())?;
         Ok(Self {
@@ -126,15 +99,10 @@ impl<T: Keyframe> Track<T> {
     pub(crate) fn drop_redundant_keys(&mut self) {
         let per_key = self.interpolation.values_per_key();
         let first = self.value(0);
-        let constant = self
-            .values
-            .chunks(per_key)
-            .all(|key| match self.interpolation {
-                Interpolation::CubicSpline => {
-                    key[1] == first && key[0] == T::ZERO && key[2] == T::ZERO
-                }
-                _ => key[0] == first,
-            });
+        let constant = self.values.chunks(per_key).all(|key| match self.interpolation {
+            Interpolation::CubicSpline => key[1] == first && key[0] == T::ZERO && key[2] == T::ZERO,
+            _ => key[0] == first,
+        });
         if constant && self.times.len() > 1 {
             self.times = Arc::from(&self.times[..1]);
             self.values.truncate(per_key);
@@ -275,12 +243,7 @@ mod tests {
 
     fn vec_track(interpolation: Interpolation, values: Vec<Vec3>) -> Track<Vec3> {
         let keys = values.len() / interpolation.values_per_key();
-        Track::new(
-            interpolation,
-            (0..keys).map(|k| k as f32).collect::<Vec<_>>(),
-            values,
-        )
-        .unwrap()
+        Track::new(interpolation, (0..keys).map(|k| k as f32).collect::<Vec<_>>(), values).unwrap()
     }
 
     #[test]
@@ -303,21 +266,10 @@ mod tests {
 
     #[test]
     fn linear_interpolates_between_keys() {
-        let track = vec_track(
-            Interpolation::Linear,
-            vec![Vec3::ZERO, Vec3::splat(2.0), Vec3::ZERO],
-        );
+        let track = vec_track(Interpolation::Linear, vec![Vec3::ZERO, Vec3::splat(2.0), Vec3::ZERO]);
         let mut cursor = 0;
-        assert!(
-            track
-                .sample(0.25, &mut cursor)
-                .abs_diff_eq(Vec3::splat(0.5), 1e-6)
-        );
-        assert!(
-            track
-                .sample(1.5, &mut cursor)
-                .abs_diff_eq(Vec3::splat(1.0), 1e-6)
-        );
+        assert!(track.sample(0.25, &mut cursor).abs_diff_eq(Vec3::splat(0.5), 1e-6));
+        assert!(track.sample(1.5, &mut cursor).abs_diff_eq(Vec3::splat(1.0), 1e-6));
     }
 
     #[test]
@@ -327,10 +279,7 @@ mod tests {
         let track = Track::new(Interpolation::Linear, vec![0.0, 1.0], vec![a, b]).unwrap();
         let middle = track.sample(0.5, &mut 0);
         let expected = Quat::from_rotation_y(0.4);
-        assert!(
-            middle.dot(expected).abs() > 1.0 - 1e-6,
-            "{middle} vs {expected}"
-        );
+        assert!(middle.dot(expected).abs() > 1.0 - 1e-6, "{middle} vs {expected}");
     }
 
     #[test]
@@ -348,10 +297,7 @@ mod tests {
         let s: f32 = 0.25;
         let expected = 2.0 * (s.powi(3) - 2.0 * s * s + s) + (-2.0 * s.powi(3) + 3.0 * s * s);
         let sampled = track.sample(0.5, &mut 0);
-        assert!(
-            (sampled.x - expected).abs() < 1e-6,
-            "{sampled} vs {expected}"
-        );
+        assert!((sampled.x - expected).abs() < 1e-6, "{sampled} vs {expected}");
         assert_eq!(
             track.sample(2.0, &mut 0),
             Vec3::ONE,
@@ -375,20 +321,8 @@ mod tests {
     #[test]
     fn only_truly_constant_tracks_lose_keys() {
         let q = Quat::from_rotation_x(0.5);
-        let identity_tangents = vec![
-            Quat::IDENTITY,
-            q,
-            Quat::IDENTITY,
-            Quat::IDENTITY,
-            q,
-            Quat::IDENTITY,
-        ];
-        let mut curved = Track::new(
-            Interpolation::CubicSpline,
-            vec![0.0, 1.0],
-            identity_tangents,
-        )
-        .unwrap();
+        let identity_tangents = vec![Quat::IDENTITY, q, Quat::IDENTITY, Quat::IDENTITY, q, Quat::IDENTITY];
+        let mut curved = Track::new(Interpolation::CubicSpline, vec![0.0, 1.0], identity_tangents).unwrap();
         let before = curved.sample(0.5, &mut 0);
         curved.drop_redundant_keys();
         assert_eq!(
@@ -444,23 +378,12 @@ mod tests {
             Err(TrackError::NoKeys)
         );
         assert_eq!(
-            Track::new(
-                Interpolation::Linear,
-                vec![0.0, 1.0, 0.5],
-                vec![Vec3::ZERO; 3]
-            ),
+            Track::new(Interpolation::Linear, vec![0.0, 1.0, 0.5], vec![Vec3::ZERO; 3]),
             Err(TrackError::TimesDecrease { key: 2 })
         );
         assert_eq!(
-            Track::new(
-                Interpolation::CubicSpline,
-                vec![0.0, 1.0],
-                vec![Vec3::ZERO; 2]
-            ),
-            Err(TrackError::ValueCount {
-                expected: 6,
-                found: 2
-            })
+            Track::new(Interpolation::CubicSpline, vec![0.0, 1.0], vec![Vec3::ZERO; 2]),
+            Err(TrackError::ValueCount { expected: 6, found: 2 })
         );
         assert_eq!(
             Track::new(Interpolation::Step, vec![0.0], vec![Vec3::NAN]),
@@ -470,13 +393,7 @@ mod tests {
 
     #[test]
     fn weights_interpolate_every_target() {
-        let track = WeightsTrack::new(
-            Interpolation::Linear,
-            vec![0.0, 1.0],
-            2,
-            vec![0.0, 1.0, 1.0, 0.0],
-        )
-        .unwrap();
+        let track = WeightsTrack::new(Interpolation::Linear, vec![0.0, 1.0], 2, vec![0.0, 1.0, 1.0, 0.0]).unwrap();
         let mut out = [0.0; 2];
         track.sample_into(0.25, &mut 0, &mut out);
         assert_eq!(out, [0.25, 0.75]);

@@ -135,11 +135,7 @@ fn rotation_of_degenerate(matrix: &Mat4) -> Quat {
 }
 
 fn safe_recip(value: f32) -> f32 {
-    if value.abs() < f32::EPSILON {
-        0.0
-    } else {
-        1.0 / value
-    }
+    if value.abs() < f32::EPSILON { 0.0 } else { 1.0 / value }
 }
 
 /// True when `matrix` is affine and its upper 3×3 part has no shear, i.e. it round-trips
@@ -168,11 +164,7 @@ mod tests {
                 Quat::from_rotation_y(3.0),
                 Vec3::new(1.0, 2.0, 0.5),
             ),
-            Transform::new(
-                Vec3::ZERO,
-                Quat::from_rotation_z(-0.4),
-                Vec3::new(-1.0, 1.0, 1.0),
-            ),
+            Transform::new(Vec3::ZERO, Quat::from_rotation_z(-0.4), Vec3::new(-1.0, 1.0, 1.0)),
         ]
     }
 
@@ -190,24 +182,16 @@ mod tests {
             Vec3::splat(-1.0),
             Vec3::new(-3.0, -1.0, 0.5),
         ] {
-            let matrix =
-                Mat4::from_scale_rotation_translation(scale, Quat::from_rotation_x(0.8), Vec3::X);
+            let matrix = Mat4::from_scale_rotation_translation(scale, Quat::from_rotation_x(0.8), Vec3::X);
             assert!(
-                Transform::from_mat4(&matrix)
-                    .to_mat4()
-                    .abs_diff_eq(matrix, 1e-5),
+                Transform::from_mat4(&matrix).to_mat4().abs_diff_eq(matrix, 1e-5),
                 "{scale}"
             );
             assert!(is_trs(&matrix, 1e-4));
         }
         // Zero scale on one, two or all axes.
-        for scale in [
-            Vec3::new(0.0, 1.0, 2.0),
-            Vec3::new(1.5, 0.0, 0.0),
-            Vec3::ZERO,
-        ] {
-            let matrix =
-                Mat4::from_scale_rotation_translation(scale, Quat::from_rotation_y(0.9), Vec3::Z);
+        for scale in [Vec3::new(0.0, 1.0, 2.0), Vec3::new(1.5, 0.0, 0.0), Vec3::ZERO] {
+            let matrix = Mat4::from_scale_rotation_translation(scale, Quat::from_rotation_y(0.9), Vec3::Z);
             let transform = Transform::from_mat4(&matrix);
             assert!(transform.is_finite(), "{scale}");
             assert!(transform.to_mat4().abs_diff_eq(matrix, 1e-5), "{scale}");
@@ -248,10 +232,7 @@ mod tests {
             );
         }
         let flat = Transform::new(Vec3::X, Quat::IDENTITY, Vec3::new(1.0, 0.0, 1.0));
-        assert!(
-            flat.inverse().is_finite(),
-            "a zero scale inverts to zero, not infinity"
-        );
+        assert!(flat.inverse().is_finite(), "a zero scale inverts to zero, not infinity");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! A figure about 1.8 m tall, Y up, facing +Z: 20 joints, one skin, tubes for the torso and
 //! limbs (smoothly weighted across each joint) and a rigidly bound head. Clips: `idle`, `walk`
 //! and `run` (cycles of the same structure, for cross-fading), `wave`, and `look around`, which
-//! moves only the neck and head and starts from the rest pose, for additive layering.
+//! moves only the neck and head and starts from the rest pose: suited to additive layering.
 
 use std::f32::consts::{PI, TAU};
 use std::path::PathBuf;
@@ -12,9 +12,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::geometry::build_skin_weights;
 use super::model::{Material, Mesh, MeshInstance, Model, Primitive, Skin, Topology};
-use crate::anim::{
-    Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, Transform,
-};
+use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, Transform};
 
 /// The path the demo model reports (it has no file).
 pub const DEMO_PATH: &str = "(built-in demo rig)";
@@ -71,16 +69,8 @@ const TUBES: &[(&[usize], &[f32], f32)] = &[
     (&[CHEST, SHOULDER_R], &[0.09, 0.06], 0.0),
     (&[HIPS, HIP_L], &[0.12, 0.08], 0.0),
     (&[HIPS, HIP_R], &[0.12, 0.08], 0.0),
-    (
-        &[SHOULDER_L, ELBOW_L, WRIST_L],
-        &[0.055, 0.045, 0.035],
-        0.09,
-    ),
-    (
-        &[SHOULDER_R, ELBOW_R, WRIST_R],
-        &[0.055, 0.045, 0.035],
-        0.09,
-    ),
+    (&[SHOULDER_L, ELBOW_L, WRIST_L], &[0.055, 0.045, 0.035], 0.09),
+    (&[SHOULDER_R, ELBOW_R, WRIST_R], &[0.055, 0.045, 0.035], 0.09),
     (&[HIP_L, KNEE_L, ANKLE_L], &[0.075, 0.06, 0.045], 0.0),
     (&[HIP_R, KNEE_R, ANKLE_R], &[0.075, 0.06, 0.045], 0.0),
     (&[ANKLE_L, TOE_L], &[0.045, 0.035], 0.05),
@@ -111,11 +101,7 @@ pub fn demo_model() -> Model {
     for (chain, radii, extension) in TUBES {
         mesh.tube(&bind, chain, radii, *extension);
     }
-    mesh.sphere(
-        bind[HEAD].transform_point3(Vec3::new(0.0, 0.12, 0.02)),
-        0.12,
-        HEAD,
-    );
+    mesh.sphere(bind[HEAD].transform_point3(Vec3::new(0.0, 0.12, 0.02)), 0.12, HEAD);
     let primitive = mesh.finish(skeleton.len());
 
     let skin = Skin {
@@ -213,11 +199,7 @@ impl MeshBuilder {
         for (ring, sign) in [(0, -1.0f32), (ring_count - 1, 1.0)] {
             let segment = if ring == 0 { 0 } else { segments - 1 };
             let axis = (points[segment + 1] - points[segment]).normalize() * sign;
-            let center = if ring == 0 {
-                points[0]
-            } else {
-                points[segments]
-            };
+            let center = if ring == 0 { points[0] } else { points[segments] };
             let influences = self.influences[first_vertex as usize + ring * RING_SIDES].clone();
             let hub = self.vertex(center, axis, influences);
             for step in 0..RING_SIDES {
@@ -240,11 +222,7 @@ impl MeshBuilder {
             let polar = stack as f32 / stacks as f32 * PI;
             for slice in 0..=slices {
                 let azimuth = slice as f32 / slices as f32 * TAU;
-                let normal = Vec3::new(
-                    polar.sin() * azimuth.cos(),
-                    polar.cos(),
-                    polar.sin() * azimuth.sin(),
-                );
+                let normal = Vec3::new(polar.sin() * azimuth.cos(), polar.cos(), polar.sin() * azimuth.sin());
                 self.vertex(center + normal * radius, normal, vec![(joint as u32, 1.0)]);
             }
         }
@@ -303,12 +281,8 @@ fn cycle(
     pose_at: impl Fn(f32) -> Vec<(usize, Quat)>,
     hips_at: impl Fn(f32) -> Vec3,
 ) -> Clip {
-    let times: Vec<f32> = (0..=keys)
-        .map(|k| k as f32 / keys as f32 * duration)
-        .collect();
-    let phases: Vec<f32> = (0..=keys)
-        .map(|k| (k % keys) as f32 / keys as f32)
-        .collect();
+    let times: Vec<f32> = (0..=keys).map(|k| k as f32 / keys as f32 * duration).collect();
+    let phases: Vec<f32> = (0..=keys).map(|k| (k % keys) as f32 / keys as f32).collect();
     let samples: Vec<Vec<(usize, Quat)>> = phases.iter().map(|&p| pose_at(p)).collect();
     let mut channels: Vec<Channel> = samples[0]
         .iter()
@@ -318,8 +292,7 @@ fn cycle(
             Channel {
                 joint,
                 track: ChannelTrack::Rotation(
-                    Track::new(Interpolation::Linear, times.clone(), values)
-                        .expect("demo keys are valid"),
+                    Track::new(Interpolation::Linear, times.clone(), values).expect("demo keys are valid"),
                 ),
             }
         })
@@ -440,10 +413,7 @@ fn look_around() -> Clip {
             Track::new(
                 Interpolation::Linear,
                 times.clone(),
-                angles
-                    .iter()
-                    .map(|&(yaw, nod)| rotation(yaw, nod))
-                    .collect(),
+                angles.iter().map(|&(yaw, nod)| rotation(yaw, nod)).collect(),
             )
             .expect("demo keys are valid"),
         ),
@@ -451,12 +421,8 @@ fn look_around() -> Clip {
     Clip::new(
         "look around".into(),
         vec![
-            track(NECK, |yaw, nod| {
-                Quat::from_rotation_y(0.4 * yaw) * x(0.4 * nod)
-            }),
-            track(HEAD, |yaw, nod| {
-                Quat::from_rotation_y(0.6 * yaw) * x(0.6 * nod)
-            }),
+            track(NECK, |yaw, nod| Quat::from_rotation_y(0.4 * yaw) * x(0.4 * nod)),
+            track(HEAD, |yaw, nod| Quat::from_rotation_y(0.6 * yaw) * x(0.6 * nod)),
         ],
     )
 }
@@ -475,10 +441,7 @@ mod tests {
         let primitive = &model.meshes[0].primitives[0];
         assert!(primitive.vertex_count() > 1000);
         let weights = primitive.skin_weights.as_ref().unwrap();
-        assert_eq!(
-            weights.renormalised + weights.unweighted + weights.out_of_range,
-            0
-        );
+        assert_eq!(weights.renormalised + weights.unweighted + weights.out_of_range, 0);
         assert_eq!(weights.max_influences(), 2, "smooth skinning across joints");
         assert!(
             primitive
@@ -525,18 +488,10 @@ mod tests {
     #[test]
     fn look_around_starts_at_rest_and_touches_only_neck_and_head() {
         let model = demo_model();
-        let clip = model
-            .clips
-            .iter()
-            .find(|c| c.name() == "look around")
-            .unwrap();
+        let clip = model.clips.iter().find(|c| c.name() == "look around").unwrap();
         let mut pose = model.skeleton.rest_pose().clone();
         clip.sample(0.0, &mut pose, &mut clip.cursor());
         assert_eq!(&pose, model.skeleton.rest_pose());
-        assert!(
-            clip.channels()
-                .iter()
-                .all(|c| c.joint == NECK || c.joint == HEAD)
-        );
+        assert!(clip.channels().iter().all(|c| c.joint == NECK || c.joint == HEAD));
     }
 }

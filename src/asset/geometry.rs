@@ -62,8 +62,7 @@ pub fn compute_normals(positions: &[Vec3], triangles: &[u32]) -> Vec<Vec3> {
     let mut normals = vec![Vec3::ZERO; positions.len()];
     for triangle in triangles.chunks_exact(3) {
         let [a, b, c] = [triangle[0], triangle[1], triangle[2]].map(|i| i as usize);
-        let (Some(pa), Some(pb), Some(pc)) = (positions.get(a), positions.get(b), positions.get(c))
-        else {
+        let (Some(pa), Some(pb), Some(pc)) = (positions.get(a), positions.get(b), positions.get(c)) else {
             continue;
         };
         let face = (*pb - *pa).cross(*pc - *pa);
@@ -145,14 +144,8 @@ mod tests {
         let (topology, strip) = to_list(Mode::TriangleStrip, &[0, 1, 2, 3]);
         assert_eq!(topology, Topology::Triangles);
         assert_eq!(strip, vec![0, 1, 2, 2, 1, 3]);
-        assert_eq!(
-            to_list(Mode::TriangleFan, &[0, 1, 2, 3]).1,
-            vec![1, 2, 0, 2, 3, 0]
-        );
-        assert_eq!(
-            to_list(Mode::LineLoop, &[0, 1, 2]).1,
-            vec![0, 1, 1, 2, 2, 0]
-        );
+        assert_eq!(to_list(Mode::TriangleFan, &[0, 1, 2, 3]).1, vec![1, 2, 0, 2, 3, 0]);
+        assert_eq!(to_list(Mode::LineLoop, &[0, 1, 2]).1, vec![0, 1, 1, 2, 2, 0]);
         assert_eq!(
             to_list(Mode::Triangles, &[0, 1, 2, 3]).1,
             vec![0, 1, 2],
@@ -165,11 +158,7 @@ mod tests {
         let positions = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(0.0, 0.0, 1.0)];
         let normals = compute_normals(&positions, &[0, 1, 2]);
         assert_eq!(normals[0], Vec3::Z);
-        assert_eq!(
-            normals[3],
-            Vec3::Z,
-            "a vertex on no triangle gets a default"
-        );
+        assert_eq!(normals[3], Vec3::Z, "a vertex on no triangle gets a default");
     }
 
     #[test]
@@ -183,10 +172,7 @@ mod tests {
         assert_eq!(weights.weights[0], [0.75, 0.25, 0.0, 0.0]);
         assert_eq!(weights.truncated, 1);
         assert_eq!(weights.renormalised, 1, "vertex 1 summed to 2");
-        let vertex1: f32 = weights.weights[1]
-            .iter()
-            .chain(&weights.weights_extra[1])
-            .sum();
+        let vertex1: f32 = weights.weights[1].iter().chain(&weights.weights_extra[1]).sum();
         assert!((vertex1 - 1.0).abs() < 1e-6);
         assert_eq!(weights.out_of_range, 1);
         assert_eq!(weights.unweighted, 1, "vertex 2 had no usable influence");
@@ -201,9 +187,7 @@ mod tests {
         });
         let third = 1.0 / 3.0;
         assert!(
-            weights.weights[0][..3]
-                .iter()
-                .all(|w| (w - third).abs() < 1e-6),
+            weights.weights[0][..3].iter().all(|w| (w - third).abs() < 1e-6),
             "{:?}",
             weights.weights[0]
         );

@@ -13,8 +13,7 @@ pub mod model;
 use std::path::{Path, PathBuf};
 
 pub use model::{
-    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights,
-    TextureRef, Topology,
+    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
 };
 
 /// Why a file could not be opened.
@@ -42,20 +41,17 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
         .map(str::to_ascii_lowercase)
         .unwrap_or_default();
     let looks_like_json = bytes.trim_ascii_start().starts_with(b"{");
-    let result =
-        if gltf::is_glb(bytes) || looks_like_json || matches!(extension.as_str(), "glb" | "gltf") {
-            gltf::load(path, bytes)
-        } else {
-            Err(format!(
-                "unsupported file type '.{extension}' (rigscope reads .glb and .gltf files)"
-            ))
-        };
-    result
-        .and_then(check_posed_size)
-        .map_err(|message| LoadError {
-            path: path.to_path_buf(),
-            message,
-        })
+    let result = if gltf::is_glb(bytes) || looks_like_json || matches!(extension.as_str(), "glb" | "gltf") {
+        gltf::load(path, bytes)
+    } else {
+        Err(format!(
+            "unsupported file type '.{extension}' (rigscope reads .glb and .gltf files)"
+        ))
+    };
+    result.and_then(check_posed_size).map_err(|message| LoadError {
+        path: path.to_path_buf(),
+        message,
+    })
 }
 
 /// The most vertices all mesh instances together may have: posing keeps a copy of each

@@ -36,12 +36,7 @@ impl Model {
         self.clips
             .iter()
             .position(|c| c.name() == name_or_index)
-            .or_else(|| {
-                name_or_index
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&i| i < self.clips.len())
-            })
+            .or_else(|| name_or_index.parse::<usize>().ok().filter(|&i| i < self.clips.len()))
     }
 
     pub fn vertex_count(&self) -> usize {

@@ -101,12 +101,7 @@ fn node_ref(model: &Model, joint: usize) -> NodeRef {
 }
 
 fn report(model: &Model) -> Report {
-    let instance_primitives = || {
-        model
-            .instances
-            .iter()
-            .flat_map(|i| &model.meshes[i.mesh].primitives)
-    };
+    let instance_primitives = || model.instances.iter().flat_map(|i| &model.meshes[i.mesh].primitives);
     Report {
         file: model.path.display().to_string(),
         nodes: model.skeleton.len(),
@@ -119,11 +114,7 @@ fn report(model: &Model) -> Report {
                 name: skin.name.clone(),
                 joints: skin.joints.len(),
                 root: node_ref(model, skin.root),
-                used_by: model
-                    .instances
-                    .iter()
-                    .filter(|i| i.skin == Some(index))
-                    .count(),
+                used_by: model.instances.iter().filter(|i| i.skin == Some(index)).count(),
             })
             .collect(),
         meshes: model
@@ -131,11 +122,7 @@ fn report(model: &Model) -> Report {
             .iter()
             .map(|mesh| MeshReport {
                 name: mesh.name.clone(),
-                primitives: mesh
-                    .primitives
-                    .iter()
-                    .map(|p| primitive_report(model, p))
-                    .collect(),
+                primitives: mesh.primitives.iter().map(|p| primitive_report(model, p)).collect(),
             })
             .collect(),
         instances: model
@@ -161,13 +148,7 @@ fn report(model: &Model) -> Report {
         morph_targets: model
             .meshes
             .iter()
-            .map(|m| {
-                m.primitives
-                    .iter()
-                    .map(|p| p.morph_targets.len())
-                    .max()
-                    .unwrap_or(0)
-            })
+            .map(|m| m.primitives.iter().map(|p| p.morph_targets.len()).max().unwrap_or(0))
             .sum(),
         materials: model.materials.iter().map(|m| m.name.clone()).collect(),
         images: model.images.len(),
@@ -181,9 +162,7 @@ fn report(model: &Model) -> Report {
                 animated.sort_unstable();
                 animated.dedup();
                 for channel in clip.channels() {
-                    *interpolation
-                        .entry(channel.track.interpolation().name())
-                        .or_default() += 1;
+                    *interpolation.entry(channel.track.interpolation().name()).or_default() += 1;
                     *properties.entry(channel.track.property()).or_default() += 1;
                 }
                 ClipReport {
@@ -230,10 +209,7 @@ fn primitive_report(model: &Model, primitive: &Primitive) -> PrimitiveReport {
         vertices: primitive.vertex_count(),
         triangles: primitive.triangle_count(),
         attributes,
-        max_influences: primitive
-            .skin_weights
-            .as_ref()
-            .map_or(0, |w| w.max_influences()),
+        max_influences: primitive.skin_weights.as_ref().map_or(0, |w| w.max_influences()),
         morph_targets: primitive.morph_targets.len(),
         material: primitive.material.map(|m| model.materials[m].name.clone()),
     }
@@ -255,12 +231,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         "  {} vertices, {} triangles, up to {} influences per vertex, {} morph targets",
         report.vertices, report.triangles, report.max_influences, report.morph_targets
     )?;
-    writeln!(
-        out,
-        "  {} materials, {} images",
-        report.materials.len(),
-        report.images
-    )?;
+    writeln!(out, "  {} materials, {} images", report.materials.len(), report.images)?;
     for skin in &report.skins {
         writeln!(
             out,
@@ -299,11 +270,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "  no clips")?;
     }
     for clip in &report.clips {
-        let modes: Vec<String> = clip
-            .interpolation
-            .iter()
-            .map(|(m, n)| format!("{n} {m}"))
-            .collect();
+        let modes: Vec<String> = clip.interpolation.iter().map(|(m, n)| format!("{n} {m}")).collect();
         writeln!(
             out,
             "  clip '{}': {:.3} s, {} channels on {} nodes ({})",
@@ -315,18 +282,10 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         )?;
     }
     if !report.extensions_used.is_empty() {
-        writeln!(
-            out,
-            "  extensions used: {}",
-            report.extensions_used.join(", ")
-        )?;
+        writeln!(out, "  extensions used: {}", report.extensions_used.join(", "))?;
     }
     if !report.extensions_required.is_empty() {
-        writeln!(
-            out,
-            "  extensions required: {}",
-            report.extensions_required.join(", ")
-        )?;
+        writeln!(out, "  extensions required: {}", report.extensions_required.join(", "))?;
     }
     for warning in &report.warnings {
         writeln!(out, "  warning: {warning}")?;

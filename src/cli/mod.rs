@@ -13,11 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::anim::Playback;
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "rigscope",
-    version,
-    about = "Look at skinned, animated 3D models (glTF 2.0)"
-)]
+#[command(name = "rigscope", version, about = "Look at skinned, animated 3D models (glTF 2.0)")]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
@@ -76,11 +72,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         None => {
             let screenshot = match cli.screenshot_after_frames.as_deref() {
                 Some([frames, path]) => {
-                    let frames = frames.parse().map_err(|_| {
-                        anyhow::anyhow!(
-                            "--screenshot-after-frames: '{frames}' is not a frame count"
-                        )
-                    })?;
+                    let frames = frames
+                        .parse()
+                        .map_err(|_| anyhow::anyhow!("--screenshot-after-frames: '{frames}' is not a frame count"))?;
                     Some((frames, PathBuf::from(path)))
                 }
                 _ => None,

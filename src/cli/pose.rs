@@ -121,29 +121,20 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Format::Obj => write_obj(&model, &order, &mut buffer)?,
     }
     match &args.output {
-        Some(path) => std::fs::write(path, &buffer)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => std::fs::write(path, &buffer).with_context(|| format!("cannot write {}", path.display()))?,
         None => out.write_all(&buffer)?,
     }
     Ok(())
 }
 
 /// (file node, mesh, primitive, posed data), sorted by node, mesh, primitive.
-fn file_order<'a>(
-    model: &Model,
-    deformer: &'a Deformer,
-) -> Vec<(usize, usize, usize, &'a PosedPrimitive)> {
+fn file_order<'a>(model: &Model, deformer: &'a Deformer) -> Vec<(usize, usize, usize, &'a PosedPrimitive)> {
     let mut order: Vec<_> = deformer
         .primitives()
         .iter()
         .map(|posed| {
             let instance = model.instances[posed.instance];
-            (
-                model.file_node[instance.joint],
-                instance.mesh,
-                posed.primitive,
-                posed,
-            )
+            (model.file_node[instance.joint], instance.mesh, posed.primitive, posed)
         })
         .collect();
     order.sort_by_key(|&(node, mesh, primitive, _)| (node, mesh, primitive));

@@ -127,22 +127,20 @@ pub fn render_image(
     let mut deformer = Deformer::new(model);
     let clip = clip.map(|c| &model.clips[c]);
     let bounds = animation_bounds(model, clip, &mut deformer);
+    let max_side = gpu.device.limits().max_texture_dimension_2d;
+    if width > max_side || height > max_side {
+        bail!("{width}x{height} is larger than this graphics device renders ({max_side} pixels a side)");
+    }
     let mut camera = OrbitCamera::default();
-    camera.frame(&bounds);
+    camera.frame(&bounds, width as f32 / height as f32);
     let mut pose = model.skeleton.rest_pose().clone();
     if let Some(clip) = clip {
-        clip.sample(
-            playback.clip_time(time, clip.duration()),
-            &mut pose,
-            &mut clip.cursor(),
-        );
+        clip.sample(playback.clip_time(time, clip.duration()), &mut pose, &mut clip.cursor());
     }
     let target = renderer.target(&gpu.device, width, height);
     let mut encoder = gpu
         .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("render"),
-        });
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("render") });
     renderer.draw(
         gpu,
         &mut encoder,

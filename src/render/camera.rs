@@ -64,16 +64,17 @@ impl Default for OrbitCamera {
 }
 
 impl OrbitCamera {
-    /// Looks at `bounds` from the current direction, far enough that the whole box fits.
-    pub fn frame(&mut self, bounds: &Bounds) {
+    /// Looks at `bounds` from the current direction, far enough that the box's bounding
+    /// sphere fits a view of `aspect` (width / height), with a 10% margin.
+    pub fn frame(&mut self, bounds: &Bounds, aspect: f32) {
         if bounds.is_empty() {
             return;
         }
         self.target = bounds.center();
         let radius = bounds.radius().max(1e-3);
-        // The sphere fits the narrower of the two fields of view (aspect ≥ 1 assumed; a
-        // margin of 10% covers the rest).
-        self.distance = radius / (self.fov_y * 0.5).sin() * 1.1;
+        let fov_x = 2.0 * ((self.fov_y * 0.5).tan() * aspect.max(1e-3)).atan();
+        let narrower = self.fov_y.min(fov_x);
+        self.distance = radius / (narrower * 0.5).sin() * 1.1;
     }
 
     /// The camera's position in world space.
@@ -127,30 +128,24 @@ mod tests {
 
     #[test]
     fn framing_keeps_the_box_inside_the_view() {
+        for aspect in [1.0, 0.4, 2.5] {
+            framing_keeps_the_box_inside(aspect);
+        }
+    }
+
+    fn framing_keeps_the_box_inside(aspect: f32) {
         let mut camera = OrbitCamera::default();
         let bounds = Bounds {
             min: Vec3::new(-3.0, 0.0, -1.0),
             max: Vec3::new(5.0, 4.0, 2.0),
         };
-        camera.frame(&bounds);
-        let clip = camera.projection(1.0) * camera.view();
+        camera.frame(&bounds, aspect);
+        let clip = camera.projection(aspect) * camera.view();
         for corner in 0..8 {
             let point = Vec3::new(
-                if corner & 1 == 0 {
-                    bounds.min.x
-                } else {
-                    bounds.max.x
-                },
-                if corner & 2 == 0 {
-                    bounds.min.y
-                } else {
-                    bounds.max.y
-                },
-                if corner & 4 == 0 {
-                    bounds.min.z
-                } else {
-                    bounds.max.z
-                },
+                if corner & 1 == 0 { bounds.min.x } else { bounds.max.x },
+                if corner & 2 == 0 { bounds.min.y } else { bounds.max.y },
+                if corner & 4 == 0 { bounds.min.z } else { bounds.max.z },
             );
             let projected = clip * point.extend(1.0);
             let ndc = projected.xyz() / projected.w;
@@ -176,10 +171,7 @@ mod tests {
         let (target, distance) = (camera.target, camera.distance);
         camera.pan(100.0, 0.0, 800.0);
         assert!(
-            (camera.target - target)
-                .dot(camera.eye() - camera.target)
-                .abs()
-                < 1e-3,
+            (camera.target - target).dot(camera.eye() - camera.target).abs() < 1e-3,
             "in the view plane"
         );
         assert!(camera.target.distance(target) > 0.0);

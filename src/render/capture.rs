@@ -5,12 +5,7 @@ use anyhow::{Context, anyhow};
 use super::gpu::Gpu;
 
 /// Copies `texture` (RGBA8, `width`×`height`, with COPY_SRC) into an image.
-pub fn read_rgba(
-    gpu: &Gpu,
-    texture: &wgpu::Texture,
-    width: u32,
-    height: u32,
-) -> anyhow::Result<image::RgbaImage> {
+pub fn read_rgba(gpu: &Gpu, texture: &wgpu::Texture, width: u32, height: u32) -> anyhow::Result<image::RgbaImage> {
     let unpadded = 4 * width;
     let padded = wgpu::util::align_to(unpadded, wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
     let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
@@ -19,11 +14,9 @@ pub fn read_rgba(
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
-    let mut encoder = gpu
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("readback"),
-        });
+    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("readback"),
+    });
     encoder.copy_texture_to_buffer(
         texture.as_image_copy(),
         wgpu::TexelCopyBufferInfo {

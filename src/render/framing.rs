@@ -29,11 +29,7 @@ pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Defor
             let mut cursor = clip.cursor();
             for step in 0..=SAMPLES {
                 pose.copy_from(model.skeleton.rest_pose());
-                clip.sample(
-                    clip.duration() * step as f32 / SAMPLES as f32,
-                    &mut pose,
-                    &mut cursor,
-                );
+                clip.sample(clip.duration() * step as f32 / SAMPLES as f32, &mut pose, &mut cursor);
                 measure(&pose, deformer);
             }
         }

@@ -2,9 +2,8 @@
 
 use anyhow::{Context, anyhow};
 
-/// Instance, adapter, device and queue.
+/// Adapter, device and queue.
 pub struct Gpu {
-    pub instance: wgpu::Instance,
     pub adapter: wgpu::Adapter,
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
@@ -14,8 +13,7 @@ impl Gpu {
     /// A device without a window (offscreen rendering). `WGPU_BACKEND` (e.g. `gl`) picks the
     /// backend; on machines without a GPU, Mesa's llvmpipe serves through the GL backend.
     pub fn headless() -> anyhow::Result<Self> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         Self::with_instance(instance, None)
     }
 
@@ -24,18 +22,13 @@ impl Gpu {
         display: Box<dyn wgpu::wgt::WgpuHasDisplayHandle>,
         surface: impl FnOnce(&wgpu::Instance) -> anyhow::Result<wgpu::Surface<'static>>,
     ) -> anyhow::Result<(Self, wgpu::Surface<'static>)> {
-        let instance = wgpu::Instance::new(
-            wgpu::InstanceDescriptor::new_with_display_handle_from_env(display),
-        );
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(display));
         let surface = surface(&instance)?;
         let gpu = Self::with_instance(instance, Some(&surface))?;
         Ok((gpu, surface))
     }
 
-    fn with_instance(
-        instance: wgpu::Instance,
-        surface: Option<&wgpu::Surface>,
-    ) -> anyhow::Result<Self> {
+    fn with_instance(instance: wgpu::Instance, surface: Option<&wgpu::Surface>) -> anyhow::Result<Self> {
         let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
@@ -53,12 +46,7 @@ impl Gpu {
             }),
         )
         .context("cannot open the graphics device")?;
-        Ok(Self {
-            instance,
-            adapter,
-            device,
-            queue,
-        })
+        Ok(Self { adapter, device, queue })
     }
 
     /// Short description of the adapter, for the panel and logs.
@@ -70,10 +58,6 @@ impl Gpu {
     /// The largest MSAA sample count (up to 4) the adapter supports for `format`.
     pub fn sample_count(&self, format: wgpu::TextureFormat) -> u32 {
         let flags = self.adapter.get_texture_format_features(format).flags;
-        if flags.sample_count_supported(4) {
-            4
-        } else {
-            1
-        }
+        if flags.sample_count_supported(4) { 4 } else { 1 }
     }
 }

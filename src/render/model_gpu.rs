@@ -9,7 +9,7 @@ use super::layouts::Layouts;
 use super::textures::MaterialTextures;
 use super::uniforms::{DrawUniform, InfluenceVertex};
 use crate::asset::{Material, Model, Topology};
-use crate::skin::Deformer;
+use crate::skin::{Deformer, posed_order};
 
 /// Wireframe colour (linear RGBA).
 const WIRE_COLOR: Vec4 = Vec4::new(0.05, 0.05, 0.06, 1.0);
@@ -67,12 +67,7 @@ pub struct ModelGpu {
     pose_scratch: Vec<[[f32; 4]; 4]>,
 }
 
-fn buffer<T: bytemuck::Pod>(
-    device: &wgpu::Device,
-    label: &str,
-    data: &[T],
-    usage: wgpu::BufferUsages,
-) -> wgpu::Buffer {
+fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
     // wgpu rejects zero-sized vertex buffers in some backends: keep at least one element.
     let bytes: &[u8] = bytemuck::cast_slice(data);
     let padded;
@@ -141,12 +136,7 @@ impl ModelGpu {
             .collect();
         // Static meshes bind identity arrays they never read.
         let identity = vec![Mat4::IDENTITY.to_cols_array_2d(); max_joints];
-        let unused_pose = buffer(
-            device,
-            "unused pose",
-            &identity,
-            wgpu::BufferUsages::UNIFORM,
-        );
+        let unused_pose = buffer(device, "unused pose", &identity, wgpu::BufferUsages::UNIFORM);
 
         let textures = MaterialTextures::new(device, queue, model, &mut notes);
         let default_material = Material::default();
@@ -159,11 +149,10 @@ impl ModelGpu {
         materials.push(textures.bind_group(device, layouts, &default_material, None));
         let default_material_index = materials.len() - 1;
 
-        let deformer_order = Deformer::new(model);
         let mut draws = Vec::new();
-        for posed in deformer_order.primitives() {
-            let instance = model.instances[posed.instance];
-            let primitive = &model.meshes[instance.mesh].primitives[posed.primitive];
+        for (instance_index, primitive_index) in posed_order(model) {
+            let instance = model.instances[instance_index];
+            let primitive = &model.meshes[instance.mesh].primitives[primitive_index];
             let vertices = primitive.vertex_count();
             let uvs = if primitive.uvs.is_empty() {
                 vec![Vec2::ZERO; vertices]
@@ -185,19 +174,15 @@ impl ModelGpu {
             let indices: &[u32] = if triangles { &primitive.indices } else { &[] };
             let edges = triangle_edges(indices);
             let skin = instance.skin.filter(|_| primitive.skin_weights.is_some());
-            let gpu_skinnable =
-                skin.is_some_and(|s| skins[s].fits) && primitive.morph_targets.is_empty();
+            let gpu_skinnable = skin.is_some_and(|s| skins[s].fits) && primitive.morph_targets.is_empty();
+            let may_pose_on_cpu = skin.is_some() || !primitive.morph_targets.is_empty();
             let vertex_usage = wgpu::BufferUsages::VERTEX;
             let posed_usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
             let uniform = |wire: bool| {
                 buffer(
                     device,
                     "draw",
-                    &[DrawUniform::new(
-                        Mat4::IDENTITY,
-                        false,
-                        wire.then_some(WIRE_COLOR),
-                    )],
+                    &[DrawUniform::new(Mat4::IDENTITY, false, wire.then_some(WIRE_COLOR))],
                     wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 )
             };
@@ -229,13 +214,19 @@ impl ModelGpu {
             draws.push(DrawBuffers {
                 positions: buffer(device, "positions", &primitive.positions, vertex_usage),
                 normals: buffer(device, "normals", &primitive.normals, vertex_usage),
+                // Only skinned or morphed draws ever read CPU-posed vertices.
                 posed_positions: buffer(
                     device,
                     "posed positions",
-                    &primitive.positions,
+                    if may_pose_on_cpu { &primitive.positions[..] } else { &[] },
                     posed_usage,
                 ),
-                posed_normals: buffer(device, "posed normals", &primitive.normals, posed_usage),
+                posed_normals: buffer(
+                    device,
+                    "posed normals",
+                    if may_pose_on_cpu { &primitive.normals[..] } else { &[] },
+                    posed_usage,
+                ),
                 uvs: buffer(device, "uvs", &uvs, vertex_usage),
                 influences: buffer(device, "influences", &influences, vertex_usage),
                 indices: buffer(device, "indices", indices, wgpu::BufferUsages::INDEX),
@@ -266,19 +257,14 @@ impl ModelGpu {
     /// Uploads this frame's state: each skin's `pose` array from the deformer's model
     /// matrices; per draw, its uniform (GPU skinning on or off, the joint's model matrix for
     /// static meshes) and, for draws posed on the CPU, the deformer's vertices.
-    pub fn upload(
-        &mut self,
-        queue: &wgpu::Queue,
-        model: &Model,
-        deformer: &Deformer,
-        gpu_skinning: bool,
-    ) {
+    pub fn upload(&mut self, queue: &wgpu::Queue, model: &Model, deformer: &Deformer, gpu_skinning: bool) {
         let matrices = deformer.model_matrices();
         for (skin, arrays) in model.skins.iter().zip(&self.skins) {
             for (slot, &joint) in self.pose_scratch.iter_mut().zip(&skin.joints) {
                 *slot = matrices[joint].to_cols_array_2d();
             }
-            queue.write_buffer(&arrays.pose, 0, bytemuck::cast_slice(&self.pose_scratch));
+            let used = skin.joints.len().min(self.pose_scratch.len());
+            queue.write_buffer(&arrays.pose, 0, bytemuck::cast_slice(&self.pose_scratch[..used]));
         }
         for (draw, posed) in self.draws.iter().zip(deformer.primitives()) {
             let on_gpu = draw.on_gpu(gpu_skinning);
@@ -299,11 +285,7 @@ impl ModelGpu {
                 bytemuck::bytes_of(&DrawUniform::new(model_matrix, on_gpu, Some(WIRE_COLOR))),
             );
             if uses_cpu_vertices && !posed.positions.is_empty() {
-                queue.write_buffer(
-                    &draw.posed_positions,
-                    0,
-                    bytemuck::cast_slice(&posed.positions),
-                );
+                queue.write_buffer(&draw.posed_positions, 0, bytemuck::cast_slice(&posed.positions));
                 queue.write_buffer(&draw.posed_normals, 0, bytemuck::cast_slice(&posed.normals));
             }
         }

@@ -46,12 +46,11 @@ const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 4] = [
     }),
 ];
 
-const OVERLAY_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 1] =
-    [Some(wgpu::VertexBufferLayout {
-        array_stride: std::mem::size_of::<OverlayVertex>() as u64,
-        step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4, 2 => Float32x2],
-    })];
+const OVERLAY_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 1] = [Some(wgpu::VertexBufferLayout {
+    array_stride: std::mem::size_of::<OverlayVertex>() as u64,
+    step_mode: wgpu::VertexStepMode::Vertex,
+    attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4, 2 => Float32x2],
+})];
 
 /// Joints per skinning array that fit the device's uniform buffers (capped at 1024).
 pub fn max_joints(limits: &wgpu::Limits) -> usize {
@@ -70,12 +69,7 @@ fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStenc
 
 impl Pipelines {
     /// `max_joints` sizes the shader's skinning arrays (at most `max_joints(device limits)`).
-    pub fn new(
-        device: &wgpu::Device,
-        layouts: &Layouts,
-        sample_count: u32,
-        max_joints: usize,
-    ) -> Self {
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, sample_count: u32, max_joints: usize) -> Self {
         let shader = |label: &str, source: String| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
@@ -84,20 +78,12 @@ impl Pipelines {
         };
         let mesh_shader = shader(
             "mesh",
-            include_str!("../../shaders/mesh.wgsl")
-                .replace("__MAX_JOINTS__", &max_joints.to_string()),
+            include_str!("../../shaders/mesh.wgsl").replace("__MAX_JOINTS__", &max_joints.to_string()),
         );
-        let ground_shader = shader(
-            "ground",
-            include_str!("../../shaders/ground.wgsl").to_string(),
-        );
-        let overlay_shader = shader(
-            "overlay",
-            include_str!("../../shaders/overlay.wgsl").to_string(),
-        );
+        let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
+        let overlay_shader = shader("overlay", include_str!("../../shaders/overlay.wgsl").to_string());
         let pipeline_layout = |groups: &[&wgpu::BindGroupLayout]| {
-            let groups: Vec<Option<&wgpu::BindGroupLayout>> =
-                groups.iter().map(|g| Some(*g)).collect();
+            let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: None,
                 bind_group_layouts: &groups,

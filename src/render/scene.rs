@@ -22,7 +22,7 @@ pub struct ViewOptions {
     pub mesh: bool,
     pub skeleton: bool,
     pub wireframe: bool,
-    /// The ground: grid lines and the model's shadow.
+    /// The ground with its grid, and the model's shadow on it.
     pub grid: bool,
     /// Skin on the GPU (true) or on the CPU (false).
     pub gpu_skinning: bool,
@@ -119,9 +119,7 @@ impl SceneRenderer {
     pub fn with_joint_limit(gpu: &Gpu, joint_limit: usize) -> Self {
         let device = &gpu.device;
         let joint_limit = joint_limit.clamp(1, max_joints(&device.limits()));
-        let sample_count = gpu
-            .sample_count(SCENE_FORMAT)
-            .min(gpu.sample_count(DEPTH_FORMAT));
+        let sample_count = gpu.sample_count(SCENE_FORMAT).min(gpu.sample_count(DEPTH_FORMAT));
         let layouts = Layouts::new(device);
         let pipelines = Pipelines::new(device, &layouts, sample_count, joint_limit);
         let frame_uniform = device.create_buffer(&wgpu::BufferDescriptor {
@@ -130,16 +128,8 @@ impl SceneRenderer {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let sampled_depth =
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let shadow_view = depth_texture(
-            device,
-            "shadow map",
-            SHADOW_SIZE,
-            SHADOW_SIZE,
-            1,
-            sampled_depth,
-        );
+        let sampled_depth = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let shadow_view = depth_texture(device, "shadow map", SHADOW_SIZE, SHADOW_SIZE, 1, sampled_depth);
         let stand_in = depth_texture(device, "no shadow", 1, 1, 1, sampled_depth);
         let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("shadow"),
@@ -201,13 +191,7 @@ impl SceneRenderer {
 
     /// Uploads a model for drawing.
     pub fn upload_model(&self, gpu: &Gpu, model: &Model) -> ModelGpu {
-        ModelGpu::new(
-            &gpu.device,
-            &gpu.queue,
-            &self.layouts,
-            model,
-            self.pipelines.max_joints,
-        )
+        ModelGpu::new(&gpu.device, &gpu.queue, &self.layouts, model, self.pipelines.max_joints)
     }
 
     pub fn target(&self, device: &wgpu::Device, width: u32, height: u32) -> SceneTarget {
@@ -237,12 +221,8 @@ impl SceneRenderer {
                 | wgpu::TextureUsages::COPY_SRC,
         );
         let multisampled = (self.sample_count > 1).then(|| {
-            color(
-                "scene msaa",
-                self.sample_count,
-                wgpu::TextureUsages::RENDER_ATTACHMENT,
-            )
-            .create_view(&Default::default())
+            color("scene msaa", self.sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT)
+                .create_view(&Default::default())
         });
         SceneTarget {
             width,
@@ -278,14 +258,12 @@ impl SceneRenderer {
         view: &ViewOptions,
         bounds: &Bounds,
     ) {
-        deformer.update_where(model, pose, |i| {
-            model_gpu.draws[i].uses_cpu_vertices(view.gpu_skinning)
-        });
+        deformer.update_where(model, pose, |i| model_gpu.draws[i].uses_cpu_vertices(view.gpu_skinning));
         model_gpu.upload(&gpu.queue, model, deformer, view.gpu_skinning);
         let (model_gpu, deformer) = (&*model_gpu, &*deformer);
         let aspect = target.width as f32 / target.height as f32;
         let light_view_proj = light_view_projection(bounds);
-        let shadows = view.mesh && view.grid;
+        let shadows = view.mesh;
         let frame = FrameUniform::new(
             camera.projection(aspect) * camera.view(),
             light_view_proj,
@@ -295,13 +273,17 @@ impl SceneRenderer {
         );
         gpu.queue
             .write_buffer(&self.frame_uniform, 0, bytemuck::bytes_of(&frame));
-        let radius = bounds.radius().max(1e-3);
+        let (height, radius) = if bounds.is_empty() {
+            (0.0, 1.0)
+        } else {
+            (bounds.min.y, bounds.radius().max(1e-3))
+        };
         let ground = GroundUniform {
             params: [
-                bounds.min.y,
+                height,
                 (radius * 30.0).max(camera.distance * 3.0),
                 grid_spacing(radius),
-                1.0,
+                0.0,
             ],
         };
         gpu.queue
@@ -312,30 +294,31 @@ impl SceneRenderer {
             (0, 0)
         };
 
-        let visible_draws = || model_gpu.draws.iter().filter(|d| d.drawable);
-        let set_mesh_buffers =
-            |pass: &mut wgpu::RenderPass, draw: &super::model_gpu::DrawBuffers| {
+        // Every drawable primitive, lit (`wire` false) or as edges; the pipeline is set by the
+        // caller.
+        let draw_meshes = |pass: &mut wgpu::RenderPass, wire: bool| {
+            for draw in model_gpu.draws.iter().filter(|d| d.drawable) {
                 let cpu = draw.uses_cpu_vertices(view.gpu_skinning);
-                pass.set_vertex_buffer(
-                    0,
-                    if cpu {
-                        draw.posed_positions.slice(..)
-                    } else {
-                        draw.positions.slice(..)
-                    },
-                );
-                pass.set_vertex_buffer(
-                    1,
-                    if cpu {
-                        draw.posed_normals.slice(..)
-                    } else {
-                        draw.normals.slice(..)
-                    },
-                );
+                let (positions, normals) = if cpu {
+                    (&draw.posed_positions, &draw.posed_normals)
+                } else {
+                    (&draw.positions, &draw.normals)
+                };
+                pass.set_vertex_buffer(0, positions.slice(..));
+                pass.set_vertex_buffer(1, normals.slice(..));
                 pass.set_vertex_buffer(2, draw.uvs.slice(..));
                 pass.set_vertex_buffer(3, draw.influences.slice(..));
                 pass.set_bind_group(2, &model_gpu.materials[draw.material], &[]);
-            };
+                let (group, indices, count) = if wire {
+                    (&draw.wire_group, &draw.edges, draw.edge_count)
+                } else {
+                    (&draw.solid_group, &draw.indices, draw.index_count)
+                };
+                pass.set_bind_group(1, group, &[]);
+                pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..count, 0, 0..1);
+            }
+        };
 
         if shadows {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -352,12 +335,7 @@ impl SceneRenderer {
             });
             pass.set_pipeline(&self.pipelines.shadow);
             pass.set_bind_group(0, &self.shadow_pass_frame_group, &[]);
-            for draw in visible_draws() {
-                set_mesh_buffers(&mut pass, draw);
-                pass.set_bind_group(1, &draw.solid_group, &[]);
-                pass.set_index_buffer(draw.indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..draw.index_count, 0, 0..1);
-            }
+            draw_meshes(&mut pass, false);
         }
 
         let (view_target, resolve) = match &target.multisampled {
@@ -393,21 +371,11 @@ impl SceneRenderer {
         }
         if view.mesh {
             pass.set_pipeline(&self.pipelines.mesh);
-            for draw in visible_draws() {
-                set_mesh_buffers(&mut pass, draw);
-                pass.set_bind_group(1, &draw.solid_group, &[]);
-                pass.set_index_buffer(draw.indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..draw.index_count, 0, 0..1);
-            }
+            draw_meshes(&mut pass, false);
         }
         if view.wireframe {
             pass.set_pipeline(&self.pipelines.wire);
-            for draw in visible_draws() {
-                set_mesh_buffers(&mut pass, draw);
-                pass.set_bind_group(1, &draw.wire_group, &[]);
-                pass.set_index_buffer(draw.edges.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..draw.edge_count, 0, 0..1);
-            }
+            draw_meshes(&mut pass, true);
         }
         let (lines, points) = overlay_count;
         if lines + points > 0 {
@@ -421,13 +389,7 @@ impl SceneRenderer {
 
     /// Writes bones (parent → child lines) and joints (small squares) into the overlay buffer;
     /// returns the line and triangle vertex counts.
-    fn build_overlay(
-        &mut self,
-        gpu: &Gpu,
-        deformer: &Deformer,
-        model: &Model,
-        aspect: f32,
-    ) -> (u32, u32) {
+    fn build_overlay(&mut self, gpu: &Gpu, deformer: &Deformer, model: &Model, aspect: f32) -> (u32, u32) {
         let matrices = deformer.model_matrices();
         self.overlay_lines.clear();
         self.overlay_points.clear();
@@ -441,10 +403,8 @@ impl SceneRenderer {
             let position = matrix.w_axis.truncate();
             if let Some(parent) = model.skeleton.parent(joint) {
                 let parent_position = matrices[parent].w_axis.truncate();
-                self.overlay_lines
-                    .push(vertex(parent_position, BONE_COLOR, [0.0, 0.0]));
-                self.overlay_lines
-                    .push(vertex(position, BONE_COLOR, [0.0, 0.0]));
+                self.overlay_lines.push(vertex(parent_position, BONE_COLOR, [0.0, 0.0]));
+                self.overlay_lines.push(vertex(position, BONE_COLOR, [0.0, 0.0]));
             }
             for [x, y] in [
                 [-1.0, -1.0],
@@ -460,24 +420,17 @@ impl SceneRenderer {
         }
         let total = self.overlay_lines.len() + self.overlay_points.len();
         if total > self.overlay_capacity {
-            (self.overlay_buffer, self.overlay_capacity) =
-                overlay_buffer(&gpu.device, total.next_power_of_two());
+            (self.overlay_buffer, self.overlay_capacity) = overlay_buffer(&gpu.device, total.next_power_of_two());
         }
         let line_bytes = (self.overlay_lines.len() * std::mem::size_of::<OverlayVertex>()) as u64;
-        gpu.queue.write_buffer(
-            &self.overlay_buffer,
-            0,
-            bytemuck::cast_slice(&self.overlay_lines),
-        );
+        gpu.queue
+            .write_buffer(&self.overlay_buffer, 0, bytemuck::cast_slice(&self.overlay_lines));
         gpu.queue.write_buffer(
             &self.overlay_buffer,
             line_bytes,
             bytemuck::cast_slice(&self.overlay_points),
         );
-        (
-            self.overlay_lines.len() as u32,
-            self.overlay_points.len() as u32,
-        )
+        (self.overlay_lines.len() as u32, self.overlay_points.len() as u32)
     }
 }
 
@@ -494,11 +447,7 @@ fn overlay_buffer(device: &wgpu::Device, vertices: usize) -> (wgpu::Buffer, usiz
 /// World → light clip space: an orthographic view along the key light that covers `bounds`
 /// and the ground around it.
 pub fn light_view_projection(bounds: &Bounds) -> Mat4 {
-    let center = if bounds.is_empty() {
-        Vec3::ZERO
-    } else {
-        bounds.center()
-    };
+    let center = if bounds.is_empty() { Vec3::ZERO } else { bounds.center() };
     let radius = if bounds.is_empty() {
         1.0
     } else {

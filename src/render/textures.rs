@@ -19,12 +19,7 @@ pub struct MaterialTextures {
 }
 
 impl MaterialTextures {
-    pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        model: &Model,
-        notes: &mut Vec<String>,
-    ) -> Self {
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, model: &Model, notes: &mut Vec<String>) -> Self {
         let mut wanted: Vec<(usize, bool)> = Vec::new();
         for material in &model.materials {
             let uses = [
@@ -50,21 +45,26 @@ impl MaterialTextures {
                     Ok(decoded) => {
                         let mut rgba = decoded.to_rgba8();
                         if rgba.width() > max_side || rgba.height() > max_side {
-                            rgba = image::imageops::resize(&rgba, rgba.width().min(max_side), rgba.height().min(max_side), image::imageops::FilterType::Triangle);
+                            rgba = image::imageops::resize(
+                                &rgba,
+                                rgba.width().min(max_side),
+                                rgba.height().min(max_side),
+                                image::imageops::FilterType::Triangle,
+                            );
                         }
                         Some(rgba)
                     }
                     Err(error) => {
-                        notes.push(format!("image '{}' could not be decoded ({error}); its material uses its factors", image.name));
+                        notes.push(format!(
+                            "image '{}' could not be decoded ({error}); its material uses its factors",
+                            image.name
+                        ));
                         None
                     }
                 }
             });
             if let Some(rgba) = rgba {
-                views.insert(
-                    (image_index, srgb),
-                    upload_with_mipmaps(device, queue, rgba, srgb),
-                );
+                views.insert((image_index, srgb), upload_with_mipmaps(device, queue, rgba, srgb));
             }
         }
         let solid = |pixel: [u8; 4], srgb: bool| {
@@ -108,11 +108,7 @@ impl MaterialTextures {
         let normal = self.view(material.normal_texture, false);
         let uniform = MaterialUniform::new(
             material,
-            [
-                base.is_some(),
-                metallic_roughness.is_some(),
-                normal.is_some(),
-            ],
+            [base.is_some(), metallic_roughness.is_some(), normal.is_some()],
         );
         let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("material"),
@@ -133,15 +129,11 @@ impl MaterialTextures {
                 },
                 wgpu::BindGroupEntry {
                     binding: 2,
-                    resource: wgpu::BindingResource::TextureView(
-                        metallic_roughness.unwrap_or(&self.white),
-                    ),
+                    resource: wgpu::BindingResource::TextureView(metallic_roughness.unwrap_or(&self.white)),
                 },
                 wgpu::BindGroupEntry {
                     binding: 3,
-                    resource: wgpu::BindingResource::TextureView(
-                        normal.unwrap_or(&self.flat_normal),
-                    ),
+                    resource: wgpu::BindingResource::TextureView(normal.unwrap_or(&self.flat_normal)),
                 },
                 wgpu::BindGroupEntry {
                     binding: 4,

@@ -6,6 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 
 use crate::asset::Material;
+use crate::asset::model::AlphaMode;
 
 /// `Frame` in mesh.wgsl, ground.wgsl and overlay.wgsl.
 #[repr(C)]
@@ -33,12 +34,7 @@ impl FrameUniform {
             light_view_proj: light_view_proj.to_cols_array_2d(),
             camera_position: camera.extend(1.0).to_array(),
             light_direction: light_direction.normalize().extend(0.0).to_array(),
-            shadow: [
-                shadow_texel.map_or(0.0, |_| 1.0),
-                shadow_texel.unwrap_or(0.0),
-                0.0,
-                0.0,
-            ],
+            shadow: [shadow_texel.map_or(0.0, |_| 1.0), shadow_texel.unwrap_or(0.0), 0.0, 0.0],
         }
     }
 }
@@ -68,29 +64,25 @@ impl DrawUniform {
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct MaterialUniform {
     pub base_color: [f32; 4],
-    /// x: metallic, y: roughness, z: normal scale.
+    /// x: metallic, y: roughness, z: normal scale, w: alpha cutoff (MASK).
     pub factors: [f32; 4],
-    /// x: base colour, y: metallic-roughness, z: normal texture present (1) or not (0).
+    /// x: base colour, y: metallic-roughness, z: normal texture present (1) or not (0);
+    /// w: alpha mode (0 opaque, 1 mask, 2 blend).
     pub textures: [u32; 4],
 }
 
 impl MaterialUniform {
     /// `textures` says which of the material's textures could be loaded.
     pub fn new(material: &Material, textures: [bool; 3]) -> Self {
+        let (mode, cutoff) = match material.alpha {
+            AlphaMode::Opaque => (0, 0.0),
+            AlphaMode::Mask { cutoff } => (1, cutoff),
+            AlphaMode::Blend => (2, 0.0),
+        };
         Self {
             base_color: material.base_color.to_array(),
-            factors: [
-                material.metallic,
-                material.roughness,
-                material.normal_scale,
-                0.0,
-            ],
-            textures: [
-                textures[0] as u32,
-                textures[1] as u32,
-                textures[2] as u32,
-                0,
-            ],
+            factors: [material.metallic, material.roughness, material.normal_scale, cutoff],
+            textures: [textures[0] as u32, textures[1] as u32, textures[2] as u32, mode],
         }
     }
 }
@@ -99,7 +91,7 @@ impl MaterialUniform {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct GroundUniform {
-    /// x: height, y: half size, z: grid spacing, w: 1 = grid lines.
+    /// x: height, y: half size, z: grid spacing, w: unused.
     pub params: [f32; 4],
 }
 

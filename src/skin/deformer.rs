@@ -30,6 +30,16 @@ struct MorphedBind {
     tangents: Vec<Vec4>,
 }
 
+/// (instance, primitive) pairs in the order `Deformer::primitives` lists them: instance order,
+/// then the mesh's primitive order. The renderer keeps its draws in the same order.
+pub fn posed_order(model: &Model) -> impl Iterator<Item = (usize, usize)> + '_ {
+    model
+        .instances
+        .iter()
+        .enumerate()
+        .flat_map(|(i, instance)| (0..model.meshes[instance.mesh].primitives.len()).map(move |p| (i, p)))
+}
+
 /// Owns every buffer posing needs, so that `update` allocates nothing.
 pub struct Deformer {
     model_matrices: Vec<Mat4>,
@@ -41,16 +51,14 @@ pub struct Deformer {
 
 impl Deformer {
     pub fn new(model: &Model) -> Self {
-        let mut primitives = Vec::new();
-        for (instance_index, instance) in model.instances.iter().enumerate() {
-            for (primitive_index, primitive) in
-                model.meshes[instance.mesh].primitives.iter().enumerate()
-            {
+        let primitives = posed_order(model)
+            .map(|(instance, primitive_index)| {
+                let primitive = &model.meshes[model.instances[instance].mesh].primitives[primitive_index];
                 let vertices = primitive.vertex_count();
                 let morphs = !primitive.morph_targets.is_empty();
                 let morph_len = |n: usize| if morphs { n } else { 0 };
-                primitives.push(PosedPrimitive {
-                    instance: instance_index,
+                PosedPrimitive {
+                    instance,
                     primitive: primitive_index,
                     positions: vec![Vec3::ZERO; vertices],
                     normals: vec![Vec3::ZERO; vertices],
@@ -60,9 +68,9 @@ impl Deformer {
                         normals: vec![Vec3::ZERO; morph_len(vertices)],
                         tangents: vec![Vec4::ZERO; morph_len(primitive.tangents.len())],
                     },
-                });
-            }
-        }
+                }
+            })
+            .collect();
         Self {
             model_matrices: vec![Mat4::IDENTITY; model.skeleton.len()],
             palettes: model
@@ -104,12 +112,7 @@ impl Deformer {
             .zip(&mut self.palettes)
             .zip(&mut self.normal_palettes)
         {
-            skin_palette(
-                &skin.joints,
-                &skin.inverse_bind,
-                &self.model_matrices,
-                palette,
-            );
+            skin_palette(&skin.joints, &skin.inverse_bind, &self.model_matrices, palette);
             normal_palette(palette, normals);
         }
         for (index, posed) in self.primitives.iter_mut().enumerate() {
@@ -118,10 +121,8 @@ impl Deformer {
             }
             let instance = model.instances[posed.instance];
             let primitive = &model.meshes[instance.mesh].primitives[posed.primitive];
-            let morph_weights =
-                &pose.morph_weights()[model.skeleton.morph_weight_range(instance.joint)];
-            let (positions, normals, tangents) =
-                morphed_bind_vertices(primitive, morph_weights, &mut posed.morphed);
+            let morph_weights = &pose.morph_weights()[model.skeleton.morph_weight_range(instance.joint)];
+            let (positions, normals, tangents) = morphed_bind_vertices(primitive, morph_weights, &mut posed.morphed);
             let palette = instance
                 .skin
                 .map(|skin| (&self.palettes[skin], &self.normal_palettes[skin]));
@@ -155,11 +156,7 @@ fn morphed_bind_vertices<'a>(
     morphed: &'a mut MorphedBind,
 ) -> (&'a [Vec3], &'a [Vec3], &'a [Vec4]) {
     if primitive.morph_targets.is_empty() {
-        return (
-            &primitive.positions,
-            &primitive.normals,
-            &primitive.tangents,
-        );
+        return (&primitive.positions, &primitive.normals, &primitive.tangents);
     }
     let targets = || primitive.morph_targets.iter().zip(weights.iter().copied());
     morph(

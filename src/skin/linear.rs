@@ -97,13 +97,7 @@ pub fn transform_rigid(matrix: &Mat4, input: BindVertices, output: SkinnedVertic
 /// Transforms vertex `v`: position by `matrix`, normal by `normal_matrix`, tangent (if the
 /// mesh has tangents) by `matrix`, keeping its handedness.
 #[inline(always)]
-fn write_vertex(
-    v: usize,
-    matrix: &Mat4,
-    normal_matrix: &Mat3A,
-    input: &BindVertices,
-    output: &mut SkinnedVertices,
-) {
+fn write_vertex(v: usize, matrix: &Mat4, normal_matrix: &Mat3A, input: &BindVertices, output: &mut SkinnedVertices) {
     output.positions[v] = matrix.transform_point3(input.positions[v]);
     output.normals[v] = Vec3::from(unit_or_zero(*normal_matrix * Vec3A::from(input.normals[v])));
     if let Some(&tangent) = input.tangents.get(v) {
@@ -132,10 +126,7 @@ mod tests {
 
     #[test]
     fn blends_rigid_and_smooth_vertices() {
-        let palette = [
-            Mat4::IDENTITY,
-            Mat4::from_translation(Vec3::new(0.0, 2.0, 0.0)),
-        ];
+        let palette = [Mat4::IDENTITY, Mat4::from_translation(Vec3::new(0.0, 2.0, 0.0))];
         let joints = [[1, 0, 0, 0], [0, 1, 0, 0]];
         let weights = [[1.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]];
         let positions = [Vec3::X, Vec3::X];
@@ -196,10 +187,6 @@ mod tests {
                 tangents: &mut [],
             },
         );
-        assert!(
-            (out[0].x - 3.5).abs() < 1e-6,
-            "mean of 0..8 is 3.5, got {}",
-            out[0]
-        );
+        assert!((out[0].x - 3.5).abs() < 1e-6, "mean of 0..8 is 3.5, got {}", out[0]);
     }
 }

@@ -11,4 +11,4 @@ pub mod linear;
 pub mod morph;
 pub mod palette;
 
-pub use deformer::{Deformer, PosedPrimitive};
+pub use deformer::{Deformer, PosedPrimitive, posed_order};

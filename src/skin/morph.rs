@@ -4,11 +4,7 @@ use glam::Vec3;
 
 /// Writes `base` plus each target's weighted deltas into `out`. A target with an empty delta
 /// list (it does not touch this attribute) or a zero weight is skipped.
-pub fn morph<'a>(
-    base: &[Vec3],
-    targets: impl Iterator<Item = (&'a [Vec3], f32)>,
-    out: &mut [Vec3],
-) {
+pub fn morph<'a>(base: &[Vec3], targets: impl Iterator<Item = (&'a [Vec3], f32)>, out: &mut [Vec3]) {
     out.copy_from_slice(base);
     for (deltas, weight) in targets {
         if weight == 0.0 || deltas.len() != out.len() {

@@ -51,11 +51,7 @@ mod tests {
     #[test]
     fn skin_joints_index_the_skeleton() {
         // Skin joint 0 is skeleton joint 2: its palette entry uses joint 2's model matrix.
-        let model = [
-            Mat4::IDENTITY,
-            Mat4::IDENTITY,
-            Mat4::from_translation(Vec3::X),
-        ];
+        let model = [Mat4::IDENTITY, Mat4::IDENTITY, Mat4::from_translation(Vec3::X)];
         let inverse_bind = [Mat4::from_translation(-Vec3::Y)];
         let mut out = [Mat4::ZERO];
         skin_palette(&[2], &inverse_bind, &model, &mut out);
@@ -65,11 +61,7 @@ mod tests {
     #[test]
     fn normal_matrices_follow_the_inverse_transpose() {
         let matrices = [
-            Mat4::from_scale_rotation_translation(
-                Vec3::new(1.0, 3.0, 0.5),
-                Quat::from_rotation_x(0.7),
-                Vec3::X,
-            ),
+            Mat4::from_scale_rotation_translation(Vec3::new(1.0, 3.0, 0.5), Quat::from_rotation_x(0.7), Vec3::X),
             Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
             Mat4::from_scale(Vec3::new(-2.0, -1.0, 0.5)),
         ];

@@ -23,10 +23,9 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
             });
         });
     if let Some(path) = &state.hovered_file {
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
+        let name = path
+            .file_name()
+            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         egui::Area::new(egui::Id::unique("drop hint"))
             .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
             .show(ui.ctx(), |ui| {
@@ -40,7 +39,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
 
 fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     ui.heading("rigscope");
-    ui.label(state.summary());
+    ui.label(&state.summary);
     ui.horizontal(|ui| {
         if ui.button("Open… (Ctrl+O)").clicked() {
             state.requests.open_dialog = true;
@@ -51,7 +50,7 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     }
     let notes = state.model.warnings.len() + state.render_notes.len();
     if notes > 0 {
-        ui.collapsing(format!("{notes} warnings"), |ui| {
+        ui.collapsing(format!("Warnings ({notes})"), |ui| {
             for note in state.model.warnings.iter().chain(&state.render_notes) {
                 ui.label(RichText::new(note).color(Color32::from_rgb(240, 200, 90)));
             }
@@ -65,12 +64,12 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label("(no clips: rest pose)");
     }
     let current = state.player.clip();
-    let fading = state.player.fading_from();
+    let (fading_from, fade_weight) = (state.player.fading_from(), state.player.fade_weight());
     let mut chosen = None;
     for (index, clip) in state.model.clips.iter().enumerate() {
         let mut text = format!("{}  ({:.2} s)", clip.name(), clip.duration());
-        if let Some((from, weight)) = fading {
-            if from == index {
+        if let Some(weight) = fade_weight {
+            if fading_from == Some(index) {
                 text.push_str(&format!("  fading out {:.0}%", (1.0 - weight) * 100.0));
             } else if current == Some(index) {
                 text.push_str(&format!("  fading in {:.0}%", weight * 100.0));
@@ -80,10 +79,7 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             chosen = Some(index);
         }
     }
-    if ui
-        .selectable_label(current.is_none(), "(rest pose)")
-        .clicked()
-    {
+    if ui.selectable_label(current.is_none(), "(rest pose)").clicked() {
         state.player.select(None);
     }
     if let Some(index) = chosen {
@@ -107,11 +103,7 @@ fn transport_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         {
             state.player.step(-1.0, STEP_RATE, clips);
         }
-        let label = if state.player.playing {
-            "Pause"
-        } else {
-            "Play"
-        };
+        let label = if state.player.playing { "Pause" } else { "Play" };
         if ui.button(label).on_hover_text("Space").clicked() {
             state.player.playing = !state.player.playing;
         }
@@ -125,10 +117,8 @@ fn transport_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     });
     let mut time = state.player.clip_time(clips);
     ui.add_enabled_ui(duration > 0.0, |ui| {
-        let response = ui.add(
-            egui::Slider::new(&mut time, 0.0..=duration.max(1e-3))
-                .text(format!("/ {duration:.2} s")),
-        );
+        let response =
+            ui.add(egui::Slider::new(&mut time, 0.0..=duration.max(1e-3)).text(format!("/ {duration:.2} s")));
         if response.changed() {
             state.player.scrub(time, clips);
         }

@@ -47,6 +47,8 @@ pub struct ViewerState {
     pub adapter: String,
     /// The pose the player wrote last.
     pub pose: Pose,
+    /// File name and model stats for the panel (made once per model).
+    pub summary: String,
 }
 
 /// Frames per second that "step one frame" assumes.
@@ -57,6 +59,7 @@ impl ViewerState {
         let player = Player::new((!model.clips.is_empty()).then_some(0));
         let pose = model.skeleton.rest_pose().clone();
         Self {
+            summary: summary(&model),
             model,
             player,
             view: ViewOptions::default(),
@@ -78,12 +81,8 @@ impl ViewerState {
         self.hovered_file = None;
         match asset::load(path) {
             Ok(model) => {
-                let (view, fade_time, speed, mode) = (
-                    self.view,
-                    self.player.fade_time,
-                    self.player.speed,
-                    self.player.mode,
-                );
+                let (view, fade_time, speed, mode) =
+                    (self.view, self.player.fade_time, self.player.speed, self.player.mode);
                 *self = Self {
                     view,
                     adapter: std::mem::take(&mut self.adapter),
@@ -115,11 +114,8 @@ impl ViewerState {
     /// Advances playback by `dt` seconds of wall time and poses the model.
     pub fn advance(&mut self, dt: f32) {
         self.player.advance(dt, &self.model.clips);
-        self.player.pose(
-            &self.model.clips,
-            self.model.skeleton.rest_pose(),
-            &mut self.pose,
-        );
+        self.player
+            .pose(&self.model.clips, self.model.skeleton.rest_pose(), &mut self.pose);
         let ms = dt * 1000.0;
         self.frame_ms = if self.frame_ms == 0.0 {
             ms
@@ -127,22 +123,22 @@ impl ViewerState {
             self.frame_ms * 0.9 + ms * 0.1
         };
     }
+}
 
-    /// File name and what the model holds, for the panel's title.
-    pub fn summary(&self) -> String {
-        let name = self.model.path.file_name().map_or_else(
-            || self.model.path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        format!(
-            "{name}\n{} vertices, {} triangles, {} joints, {} skins, {} clips",
-            self.model.vertex_count(),
-            self.model.triangle_count(),
-            self.model.skeleton.len(),
-            self.model.skins.len(),
-            self.model.clips.len()
-        )
-    }
+/// File name and what the model holds, for the panel's title.
+fn summary(model: &Model) -> String {
+    let name = model.path.file_name().map_or_else(
+        || model.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    format!(
+        "{name}\n{} vertices, {} triangles, {} joints, {} skins, {} clips",
+        model.vertex_count(),
+        model.triangle_count(),
+        model.skeleton.len(),
+        model.skins.len(),
+        model.clips.len()
+    )
 }
 
 #[cfg(test)]

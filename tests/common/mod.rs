@@ -33,20 +33,13 @@ pub fn all_gltf_files() -> Vec<PathBuf> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 folders.push(path);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("glb" | "gltf")
-            ) {
+            } else if matches!(path.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")) {
                 files.push(path);
             }
         }
     }
     files.sort();
-    assert!(
-        files.len() >= 14,
-        "expected the full sample set, found {}",
-        files.len()
-    );
+    assert!(files.len() >= 14, "expected the full sample set, found {}", files.len());
     files
 }
 

@@ -69,9 +69,7 @@ impl<'a> Accessors<'a> {
     pub fn read_f32<const N: usize>(&self, index: usize) -> Result<Vec<[f32; N]>, String> {
         let values = self.read(index, N, to_f32)?;
         if let Some(bad) = values.iter().position(|v| v.iter().any(|c| !c.is_finite())) {
-            return Err(format!(
-                "accessor {index}: element {bad} is not a finite number"
-            ));
+            return Err(format!("accessor {index}: element {bad} is not a finite number"));
         }
         Ok(values)
     }
@@ -80,11 +78,7 @@ impl<'a> Accessors<'a> {
     pub fn read_u32<const N: usize>(&self, index: usize) -> Result<Vec<[u32; N]>, String> {
         let accessor = self.accessor(index)?;
         match accessor.component_type {
-            Checked::Valid(t)
-                if matches!(
-                    t.0,
-                    ComponentType::U8 | ComponentType::U16 | ComponentType::U32
-                ) => {}
+            Checked::Valid(t) if matches!(t.0, ComponentType::U8 | ComponentType::U16 | ComponentType::U32) => {}
             _ => return Err(format!("accessor {index} must hold unsigned integers")),
         }
         self.read(index, N, to_u32)
@@ -102,9 +96,7 @@ impl<'a> Accessors<'a> {
             return Err(context("unknown type".into()));
         };
         if kind.multiplicity() != components || matches!(kind, Type::Mat2 | Type::Mat3) {
-            return Err(context(format!(
-                "expected {components} components, found {kind:?}"
-            )));
+            return Err(context(format!("expected {components} components, found {kind:?}")));
         }
         let Checked::Valid(component) = accessor.component_type else {
             return Err(context("unknown component type".into()));
@@ -144,15 +136,8 @@ impl<'a> Accessors<'a> {
             }
         }
         if let Some(sparse) = &accessor.sparse {
-            self.apply_sparse(
-                sparse,
-                component,
-                components,
-                accessor.normalized,
-                convert,
-                &mut values,
-            )
-            .map_err(|e| context(format!("sparse: {e}")))?;
+            self.apply_sparse(sparse, component, components, accessor.normalized, convert, &mut values)
+                .map_err(|e| context(format!("sparse: {e}")))?;
         }
         Ok(values)
     }
@@ -223,20 +208,10 @@ impl<'a> Accessors<'a> {
     ) -> Result<(), String> {
         let count = sparse.count.0 as usize;
         if count > values.len() {
-            return Err(format!(
-                "{count} substitutions for {} elements",
-                values.len()
-            ));
+            return Err(format!("{count} substitutions for {} elements", values.len()));
         }
         let index_type = match sparse.indices.component_type {
-            Checked::Valid(t)
-                if matches!(
-                    t.0,
-                    ComponentType::U8 | ComponentType::U16 | ComponentType::U32
-                ) =>
-            {
-                t
-            }
+            Checked::Valid(t) if matches!(t.0, ComponentType::U8 | ComponentType::U16 | ComponentType::U32) => t,
             _ => return Err("indices must be unsigned integers".into()),
         };
         let indices = self.layout(
@@ -278,11 +253,7 @@ fn read_element<T, const N: usize>(
     let bytes = layout.element(index);
     let size = layout.component.size();
     for (c, slot) in out.iter_mut().enumerate() {
-        *slot = convert(
-            &bytes[c * size..(c + 1) * size],
-            layout.component,
-            normalized,
-        );
+        *slot = convert(&bytes[c * size..(c + 1) * size], layout.component, normalized);
     }
 }
 
@@ -299,9 +270,7 @@ fn to_f32(bytes: &[u8], component: ComponentType, normalized: bool) -> f32 {
         (ComponentType::I8, false) => bytes[0] as i8 as f32,
         (ComponentType::U8, true) => bytes[0] as f32 / 255.0,
         (ComponentType::U8, false) => bytes[0] as f32,
-        (ComponentType::I16, true) => {
-            (i16::from_le_bytes([bytes[0], bytes[1]]) as f32 / 32767.0).max(-1.0)
-        }
+        (ComponentType::I16, true) => (i16::from_le_bytes([bytes[0], bytes[1]]) as f32 / 32767.0).max(-1.0),
         (ComponentType::I16, false) => i16::from_le_bytes([bytes[0], bytes[1]]) as f32,
         (ComponentType::U16, true) => u16::from_le_bytes([bytes[0], bytes[1]]) as f32 / 65535.0,
         (ComponentType::U16, false) => u16::from_le_bytes([bytes[0], bytes[1]]) as f32,
@@ -314,8 +283,6 @@ fn to_u32(bytes: &[u8], component: ComponentType, _normalized: bool) -> u32 {
     match component {
         ComponentType::U8 | ComponentType::I8 => bytes[0] as u32,
         ComponentType::U16 | ComponentType::I16 => u16::from_le_bytes([bytes[0], bytes[1]]) as u32,
-        ComponentType::U32 | ComponentType::F32 => {
-            u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
-        }
+        ComponentType::U32 | ComponentType::F32 => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
     }
 }

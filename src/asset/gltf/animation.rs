@@ -19,24 +19,14 @@ pub fn load_clip(
     skeleton: &Skeleton,
     warnings: &mut Vec<String>,
 ) -> Result<Clip, String> {
-    let name = animation
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("Animation {index}"));
+    let name = animation.name.clone().unwrap_or_else(|| format!("Animation {index}"));
     let mut channels = Vec::with_capacity(animation.channels.len());
     for (channel_index, channel) in animation.channels.iter().enumerate() {
-        let context = |problem: String| {
-            format!("animation {index} ('{name}') channel {channel_index}: {problem}")
-        };
+        let context = |problem: String| format!("animation {index} ('{name}') channel {channel_index}: {problem}");
         let sampler = animation
             .samplers
             .get(channel.sampler.value())
-            .ok_or_else(|| {
-                context(format!(
-                    "sampler {} does not exist",
-                    channel.sampler.value()
-                ))
-            })?;
+            .ok_or_else(|| context(format!("sampler {} does not exist", channel.sampler.value())))?;
         let node = channel.target.node.value();
         let joint = *joint_of_node
             .get(node)
@@ -86,15 +76,14 @@ pub fn load_clip(
                         "{not_unit} rotation keys were not unit quaternions (normalised)"
                     )));
                 }
-                ChannelTrack::Rotation(
-                    Track::new(interpolation, times, rotations)
-                        .map_err(|e| context(e.to_string()))?,
-                )
+                ChannelTrack::Rotation(Track::new(interpolation, times, rotations).map_err(|e| context(e.to_string()))?)
             }
             Checked::Valid(Property::MorphTargetWeights) => {
                 let range = skeleton.morph_weight_range(joint);
                 if range.is_empty() {
-                    warnings.push(context(format!("animates morph weights of node {node}, which has no morph targets (ignored)")));
+                    warnings.push(context(format!(
+                        "animates morph weights of node {node}, which has no morph targets (ignored)"
+                    )));
                     continue;
                 }
                 let values: Vec<f32> = accessors
@@ -120,11 +109,7 @@ pub fn load_clip(
 }
 
 fn read_vec3(accessors: &Accessors, index: usize) -> Result<Vec<Vec3>, String> {
-    Ok(accessors
-        .read_f32::<3>(index)?
-        .into_iter()
-        .map(Vec3::from)
-        .collect())
+    Ok(accessors.read_f32::<3>(index)?.into_iter().map(Vec3::from).collect())
 }
 
 /// `q` scaled to unit length; the identity for a zero quaternion.

@@ -73,9 +73,7 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, String> {
             }
             (None, 0, Some(bin)) => Cow::Borrowed(bin),
             (None, _, _) => {
-                return Err(format!(
-                    "buffer {index} has no uri and is not the GLB binary chunk"
-                ));
+                return Err(format!("buffer {index} has no uri and is not the GLB binary chunk"));
             }
         };
         let declared = buffer.byte_length.0;
@@ -103,9 +101,7 @@ fn split_glb(file: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
     };
     let version = word(file, 4).ok_or("GLB header is truncated")?;
     if version != 2 {
-        return Err(format!(
-            "GLB version {version} is not supported (only glTF 2.0)"
-        ));
+        return Err(format!("GLB version {version} is not supported (only glTF 2.0)"));
     }
     let declared = word(file, 8).ok_or("GLB header is truncated")? as usize;
     if declared > file.len() {
@@ -127,18 +123,12 @@ fn split_glb(file: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
         let data = start
             .checked_add(length as usize)
             .and_then(|end| bytes.get(start..end))
-            .ok_or_else(|| {
-                format!(
-                    "GLB chunk at byte {offset} declares {length} bytes, past the end of the file"
-                )
-            })?;
+            .ok_or_else(|| format!("GLB chunk at byte {offset} declares {length} bytes, past the end of the file"))?;
         match kind {
             CHUNK_JSON if json.is_none() => json = Some(data),
             CHUNK_BIN if json.is_some() && bin.is_none() => bin = Some(data),
             CHUNK_JSON | CHUNK_BIN => {
-                return Err(format!(
-                    "GLB chunk at byte {offset} is out of order or repeated"
-                ));
+                return Err(format!("GLB chunk at byte {offset} is out of order or repeated"));
             }
             _ => {} // Unknown chunks are to be ignored (glTF 2.0 §4.4.3.2).
         }
@@ -152,9 +142,7 @@ fn split_glb(file: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
 /// Reads a buffer or image URI: a base64 `data:` URI or a path relative to `base_dir`.
 pub fn read_uri(base_dir: &Path, uri: &str) -> Result<Vec<u8>, String> {
     if let Some(rest) = uri.strip_prefix("data:") {
-        let (_, payload) = rest
-            .split_once(";base64,")
-            .ok_or("data URI is not base64-encoded")?;
+        let (_, payload) = rest.split_once(";base64,").ok_or("data URI is not base64-encoded")?;
         return base64::engine::general_purpose::STANDARD
             .decode(payload)
             .map_err(|e| format!("data URI is not valid base64: {e}"));
@@ -211,11 +199,7 @@ mod tests {
 
     #[test]
     fn splits_json_and_bin_chunks() {
-        let file = glb(&[
-            (CHUNK_JSON, b"{}"),
-            (0x1234, b"skip"),
-            (CHUNK_BIN, &[1, 2, 3, 4]),
-        ]);
+        let file = glb(&[(CHUNK_JSON, b"{}"), (0x1234, b"skip"), (CHUNK_BIN, &[1, 2, 3, 4])]);
         let (json, bin) = split_glb(&file).unwrap();
         assert_eq!(json.trim_ascii(), b"{}");
         assert_eq!(bin, Some(&[1u8, 2, 3, 4][..]));
@@ -225,11 +209,7 @@ mod tests {
     fn rejects_truncated_and_inconsistent_headers() {
         let file = glb(&[(CHUNK_JSON, b"{}")]);
         assert!(split_glb(&file[..10]).unwrap_err().contains("truncated"));
-        assert!(
-            split_glb(&file[..file.len() - 1])
-                .unwrap_err()
-                .contains("declares")
-        );
+        assert!(split_glb(&file[..file.len() - 1]).unwrap_err().contains("declares"));
         let mut huge_chunk = file.clone();
         huge_chunk[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(split_glb(&huge_chunk).unwrap_err().contains("past the end"));

@@ -28,15 +28,10 @@ pub fn load_materials(root: &Root) -> Result<Vec<Material>, String> {
             let base_color = Vec4::from(pbr.base_color_factor.0);
             let emissive = Vec3::from(material.emissive_factor.0);
             if !base_color.is_finite() || !emissive.is_finite() {
-                return Err(format!(
-                    "material {index}: its colours are not finite numbers"
-                ));
+                return Err(format!("material {index}: its colours are not finite numbers"));
             }
             Ok(Material {
-                name: material
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("Material {index}")),
+                name: material.name.clone().unwrap_or_else(|| format!("Material {index}")),
                 base_color,
                 base_color_texture: texture(pbr.base_color_texture.as_ref())?,
                 metallic: finite_or(pbr.metallic_factor.0, 1.0),
@@ -73,19 +68,14 @@ fn texture_ref(root: &Root, texture: usize, tex_coord: u32) -> Result<TextureRef
         .source
         .value();
     if image >= root.images.len() {
-        return Err(format!(
-            "texture {texture} uses image {image}, which does not exist"
-        ));
+        return Err(format!("texture {texture} uses image {image}, which does not exist"));
     }
     Ok(TextureRef { image, tex_coord })
 }
 
 /// Reads every image's encoded bytes. A missing external image file is a warning (the model is
 /// still worth looking at); a broken buffer view is an error.
-pub fn load_images(
-    container: &Container,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<Image>, String> {
+pub fn load_images(container: &Container, warnings: &mut Vec<String>) -> Result<Vec<Image>, String> {
     let root = &container.root;
     let mut images = Vec::with_capacity(root.images.len());
     for (index, image) in root.images.iter().enumerate() {
@@ -103,10 +93,7 @@ pub fn load_images(
             }
         };
         images.push(Image {
-            name: image
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("Image {index}")),
+            name: image.name.clone().unwrap_or_else(|| format!("Image {index}")),
             mime_type: image.mime_type.as_ref().map(|m| m.0.clone()),
             bytes,
         });

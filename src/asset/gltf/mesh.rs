@@ -16,12 +16,7 @@ pub fn load_primitive(
     material_count: usize,
     joint_limit: usize,
 ) -> Result<Primitive, String> {
-    let attribute = |semantic: Semantic| {
-        primitive
-            .attributes
-            .get(&Checked::Valid(semantic))
-            .map(|i| i.value())
-    };
+    let attribute = |semantic: Semantic| primitive.attributes.get(&Checked::Valid(semantic)).map(|i| i.value());
 
     let positions: Vec<Vec3> = match attribute(Semantic::Positions) {
         Some(index) => named("POSITION", accessors.read_f32::<3>(index))?
@@ -36,9 +31,7 @@ pub fn load_primitive(
         if count == vertex_count {
             Ok(())
         } else {
-            Err(format!(
-                "{name} has {count} elements for {vertex_count} vertices"
-            ))
+            Err(format!("{name} has {count} elements for {vertex_count} vertices"))
         }
     };
 
@@ -59,9 +52,7 @@ pub fn load_primitive(
                 .map(|[i]| i)
                 .collect();
             if let Some(bad) = indices.iter().find(|&&i| i as usize >= vertex_count) {
-                return Err(format!(
-                    "index {bad} refers past the {vertex_count} vertices"
-                ));
+                return Err(format!("index {bad} refers past the {vertex_count} vertices"));
             }
             indices
         }
@@ -113,20 +104,8 @@ pub fn load_primitive(
             })
             .collect()
     };
-    let joint_sets = set_numbers(|s| {
-        if let Semantic::Joints(n) = s {
-            Some(*n)
-        } else {
-            None
-        }
-    });
-    let weight_sets = set_numbers(|s| {
-        if let Semantic::Weights(n) = s {
-            Some(*n)
-        } else {
-            None
-        }
-    });
+    let joint_sets = set_numbers(|s| if let Semantic::Joints(n) = s { Some(*n) } else { None });
+    let weight_sets = set_numbers(|s| if let Semantic::Weights(n) = s { Some(*n) } else { None });
     if joint_sets != weight_sets {
         return Err(format!(
             "JOINTS sets {joint_sets:?} and WEIGHTS sets {weight_sets:?} do not pair up"
@@ -134,10 +113,8 @@ pub fn load_primitive(
     }
     let mut sets = Vec::with_capacity(joint_sets.len());
     for set in joint_sets {
-        let (Some(joints), Some(weights)) = (
-            attribute(Semantic::Joints(set)),
-            attribute(Semantic::Weights(set)),
-        ) else {
+        let (Some(joints), Some(weights)) = (attribute(Semantic::Joints(set)), attribute(Semantic::Weights(set)))
+        else {
             continue;
         };
         let joints = named("JOINTS", accessors.read_u32::<4>(joints))?;
@@ -149,20 +126,14 @@ pub fn load_primitive(
     let skin_weights = (!sets.is_empty()).then(|| {
         build_skin_weights(vertex_count, joint_limit, |vertex, out| {
             for (joints, weights) in &sets {
-                out.extend(
-                    joints[vertex]
-                        .iter()
-                        .zip(weights[vertex])
-                        .map(|(&j, w)| (j, w)),
-                );
+                out.extend(joints[vertex].iter().zip(weights[vertex]).map(|(&j, w)| (j, w)));
             }
         })
     });
 
     let mut morph_targets = Vec::new();
     for (target_index, target) in primitive.targets.iter().flatten().enumerate() {
-        let read_deltas = |accessor: Option<gltf_json::Index<gltf_json::Accessor>>,
-                           name: &'static str| {
+        let read_deltas = |accessor: Option<gltf_json::Index<gltf_json::Accessor>>, name: &'static str| {
             let Some(accessor) = accessor else {
                 return Ok(Vec::new());
             };

@@ -78,9 +78,8 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
     for (index, mesh) in root.meshes.iter().enumerate() {
         let mut primitives = Vec::with_capacity(mesh.primitives.len());
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
-            let loaded =
-                mesh::load_primitive(&accessors, primitive, materials.len(), joint_limit[index])
-                    .map_err(|e| format!("mesh {index} primitive {primitive_index}: {e}"))?;
+            let loaded = mesh::load_primitive(&accessors, primitive, materials.len(), joint_limit[index])
+                .map_err(|e| format!("mesh {index} primitive {primitive_index}: {e}"))?;
             if let Some(weights) = &loaded.skin_weights {
                 let context = format!("mesh {index} primitive {primitive_index}");
                 report_weight_repairs(&context, weights, &mut warnings);
@@ -130,9 +129,7 @@ fn parents_first_order(root: &Root) -> Result<(Vec<usize>, Vec<Option<usize>>), 
         for child in node.children.iter().flatten() {
             let child = child.value();
             if child >= count {
-                return Err(format!(
-                    "node {index} has child {child}, which does not exist"
-                ));
+                return Err(format!("node {index} has child {child}, which does not exist"));
             }
             if parent[child].replace(index).is_some() {
                 return Err(format!("node {child} has more than one parent"));
@@ -150,18 +147,12 @@ fn parents_first_order(root: &Root) -> Result<(Vec<usize>, Vec<Option<usize>>), 
         let mut reached = vec![false; count];
         order.iter().for_each(|&n| reached[n] = true);
         let stuck = reached.iter().position(|r| !r).unwrap_or(0);
-        return Err(format!(
-            "the node hierarchy has a cycle through node {stuck}"
-        ));
+        return Err(format!("the node hierarchy has a cycle through node {stuck}"));
     }
     Ok((order, parent))
 }
 
-fn load_skins(
-    root: &Root,
-    accessors: &Accessors,
-    joint_of_node: &[usize],
-) -> Result<Vec<Skin>, String> {
+fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Result<Vec<Skin>, String> {
     let mut skins = Vec::with_capacity(root.skins.len());
     for (index, skin) in root.skins.iter().enumerate() {
         let context = |problem: String| format!("skin {index}: {problem}");
@@ -192,11 +183,7 @@ fn load_skins(
                         joints.len()
                     )));
                 }
-                matrices
-                    .iter()
-                    .take(joints.len())
-                    .map(Mat4::from_cols_array)
-                    .collect()
+                matrices.iter().take(joints.len()).map(Mat4::from_cols_array).collect()
             }
             None => vec![Mat4::IDENTITY; joints.len()],
         };
@@ -250,16 +237,13 @@ fn build_skeleton(
         let node = &root.nodes[node_index];
         let rest = node_transform(node_index, node, warnings)?;
         let parent = parent_node[node_index].map(|p| joint_of_node[p] as u32);
-        let target_count = node
-            .mesh
-            .and_then(|m| root.meshes.get(m.value()))
-            .map_or(0, |mesh| {
-                mesh.primitives
-                    .iter()
-                    .map(|p| p.targets.as_ref().map_or(0, Vec::len))
-                    .max()
-                    .unwrap_or(0)
-            });
+        let target_count = node.mesh.and_then(|m| root.meshes.get(m.value())).map_or(0, |mesh| {
+            mesh.primitives
+                .iter()
+                .map(|p| p.targets.as_ref().map_or(0, Vec::len))
+                .max()
+                .unwrap_or(0)
+        });
         let defaults = node.weights.as_ref().or_else(|| {
             node.mesh
                 .and_then(|m| root.meshes.get(m.value()))
@@ -285,10 +269,7 @@ fn build_skeleton(
             }
         }
         joints.push(JointDesc {
-            name: node
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("Node {node_index}")),
+            name: node.name.clone().unwrap_or_else(|| format!("Node {node_index}")),
             parent,
             rest,
             bind_model: bind_model[joint],
@@ -299,11 +280,7 @@ fn build_skeleton(
 }
 
 /// A node's local transform from its `matrix` or its TRS properties.
-fn node_transform(
-    index: usize,
-    node: &gltf_json::Node,
-    warnings: &mut Vec<String>,
-) -> Result<Transform, String> {
+fn node_transform(index: usize, node: &gltf_json::Node, warnings: &mut Vec<String>) -> Result<Transform, String> {
     let not_finite = || format!("node {index}: its transform is not made of finite numbers");
     if let Some(matrix) = node.matrix {
         let matrix = Mat4::from_cols_array(&matrix);
@@ -311,15 +288,15 @@ fn node_transform(
             return Err(not_finite());
         }
         if !is_trs(&matrix, 1e-4) {
-            warnings.push(format!("node {index}: its matrix has shear or projection, which TRS cannot hold (approximated)"));
+            warnings.push(format!(
+                "node {index}: its matrix has shear or projection, which TRS cannot hold (approximated)"
+            ));
         }
         return Ok(Transform::from_mat4(&matrix));
     }
     let translation = Vec3::from(node.translation.unwrap_or([0.0; 3]));
     let scale = Vec3::from(node.scale.unwrap_or([1.0; 3]));
-    let rotation = node
-        .rotation
-        .map_or(Quat::IDENTITY, |r| Quat::from_array(r.0));
+    let rotation = node.rotation.map_or(Quat::IDENTITY, |r| Quat::from_array(r.0));
     let transform = Transform::new(translation, rotation, scale);
     if !transform.is_finite() {
         return Err(not_finite());
@@ -330,10 +307,7 @@ fn node_transform(
         ));
     }
     let rotation = animation::normalize_or_identity(rotation);
-    Ok(Transform {
-        rotation,
-        ..transform
-    })
+    Ok(Transform { rotation, ..transform })
 }
 
 fn load_instances(
@@ -347,9 +321,7 @@ fn load_instances(
         if let Some(skin) = skin
             && skin >= root.skins.len()
         {
-            return Err(format!(
-                "node {index} uses skin {skin}, which does not exist"
-            ));
+            return Err(format!("node {index} uses skin {skin}, which does not exist"));
         }
         let Some(mesh) = node.mesh.map(|m| m.value()) else {
             if skin.is_some() {
@@ -358,9 +330,7 @@ fn load_instances(
             continue;
         };
         if mesh >= root.meshes.len() {
-            return Err(format!(
-                "node {index} uses mesh {mesh}, which does not exist"
-            ));
+            return Err(format!("node {index} uses mesh {mesh}, which does not exist"));
         }
         instances.push(MeshInstance {
             joint: joint_of_node[index],
@@ -372,11 +342,7 @@ fn load_instances(
     Ok(instances)
 }
 
-fn report_weight_repairs(
-    context: &str,
-    weights: &crate::asset::model::SkinWeights,
-    warnings: &mut Vec<String>,
-) {
+fn report_weight_repairs(context: &str, weights: &crate::asset::model::SkinWeights, warnings: &mut Vec<String>) {
     let repairs = [
         (
             weights.renormalised,
@@ -386,10 +352,7 @@ fn report_weight_repairs(
             weights.unweighted,
             "vertices without any weight (bound to their first joint)",
         ),
-        (
-            weights.out_of_range,
-            "influences on joints outside the skin (dropped)",
-        ),
+        (weights.out_of_range, "influences on joints outside the skin (dropped)"),
         (
             weights.truncated,
             "vertices with more than 8 influences (weakest dropped)",
