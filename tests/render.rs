@@ -241,3 +241,99 @@ fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
     );
     assert!(coverage(&fallback) > 0.05);
 }
+
+/// A 1×1 m quad in the XY plane facing +Z (u along +X, v down), its normal map one colour.
+fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
+    use glam::{Vec2, Vec3, Vec4};
+    use rigscope::anim::{JointDesc, Skeleton, Transform};
+    use rigscope::asset::model::{Image, Material, Mesh, MeshInstance, Primitive, TextureRef, Topology};
+    let mut png = Vec::new();
+    let pixel = image::RgbaImage::from_pixel(4, 4, image::Rgba([normal_rgb[0], normal_rgb[1], normal_rgb[2], 255]));
+    pixel
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let skeleton = Skeleton::new(vec![JointDesc {
+        name: "quad".into(),
+        parent: None,
+        rest: Transform::IDENTITY,
+        bind_model: None,
+        morph_weights: Vec::new(),
+    }])
+    .unwrap();
+    Model {
+        path: "quad".into(),
+        skeleton,
+        file_node: vec![0],
+        skins: Vec::new(),
+        meshes: vec![Mesh {
+            name: "quad".into(),
+            primitives: vec![Primitive {
+                topology: Topology::Triangles,
+                indices: vec![0, 1, 2, 0, 2, 3],
+                positions: vec![
+                    Vec3::new(-0.5, -0.5, 0.0),
+                    Vec3::new(0.5, -0.5, 0.0),
+                    Vec3::new(0.5, 0.5, 0.0),
+                    Vec3::new(-0.5, 0.5, 0.0),
+                ],
+                normals: vec![Vec3::Z; 4],
+                normals_computed: false,
+                tangents: Vec::new(),
+                uvs: vec![
+                    Vec2::new(0.0, 1.0),
+                    Vec2::new(1.0, 1.0),
+                    Vec2::new(1.0, 0.0),
+                    Vec2::new(0.0, 0.0),
+                ],
+                skin_weights: None,
+                morph_targets: Vec::new(),
+                material: Some(0),
+            }],
+        }],
+        instances: vec![MeshInstance {
+            joint: 0,
+            mesh: 0,
+            skin: None,
+        }],
+        materials: vec![Material {
+            base_color: Vec4::new(0.2, 0.2, 0.2, 1.0),
+            metallic: 0.0,
+            roughness: 1.0,
+            normal_texture: Some(TextureRef { image: 0, tex_coord: 0 }),
+            ..Material::default()
+        }],
+        images: vec![Image {
+            name: "normal".into(),
+            mime_type: Some("image/png".into()),
+            bytes: png,
+        }],
+        clips: Vec::new(),
+        extensions_used: Vec::new(),
+        extensions_required: Vec::new(),
+        warnings: Vec::new(),
+    }
+}
+
+#[test]
+fn normal_maps_tilt_normals_along_the_texture_tangent() {
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    let view = ViewOptions {
+        grid: false,
+        ..ViewOptions::default()
+    };
+    let mut brightness = |rgb: [u8; 3]| {
+        let model = normal_mapped_quad(rgb);
+        let image = render_image(&gpu, &mut renderer, &model, None, 0.0, Playback::Once, (64, 64), &view).unwrap();
+        image.get_pixel(32, 32).0[0] as i32
+    };
+    // The key light comes from +X: a normal tilted towards +U (= +X here) is lit more than a
+    // flat one, and one tilted towards -U less.
+    let towards = brightness([230, 128, 160]);
+    let flat = brightness([128, 128, 255]);
+    let away = brightness([25, 128, 160]);
+    assert!(
+        towards > flat + 10 && flat > away + 10,
+        "towards {towards}, flat {flat}, away {away}"
+    );
+}
