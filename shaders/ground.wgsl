@@ -1,24 +1,13 @@
 // The ground: a large quad at y = ground height with a procedural grid that fades with
 // distance, darkened where the model's shadow map says the key light is blocked.
 //
-// `Frame` mirrors src/render/uniforms.rs (the same block as in mesh.wgsl).
-
-struct Frame {
-    view_proj: mat4x4<f32>,
-    light_view_proj: mat4x4<f32>,
-    camera_position: vec4<f32>,
-    light_direction: vec4<f32>,
-    shadow: vec4<f32>,
-};
+// `Frame`, the shadow map and `shadow_factor` come from frame.wgsl.
 
 struct Ground {
     // x: height, y: half size of the quad, z: grid spacing, w: unused.
     params: vec4<f32>,
 };
 
-@group(0) @binding(0) var<uniform> frame: Frame;
-@group(0) @binding(1) var shadow_map: texture_depth_2d;
-@group(0) @binding(2) var shadow_sampler: sampler_comparison;
 @group(1) @binding(0) var<uniform> ground: Ground;
 
 struct VertexOut {
@@ -41,27 +30,6 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     return out;
 }
 
-fn shadow_factor(world: vec3<f32>) -> f32 {
-    if (frame.shadow.x == 0.0) {
-        return 1.0;
-    }
-    let light_clip = frame.light_view_proj * vec4<f32>(world, 1.0);
-    let ndc = light_clip.xyz / light_clip.w;
-    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
-    if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0) {
-        return 1.0;
-    }
-    // A wide 7×7 filter: a soft contact shadow.
-    var lit = 0.0;
-    for (var y = -3; y <= 3; y++) {
-        for (var x = -3; x <= 3; x++) {
-            let offset = vec2<f32>(f32(x), f32(y)) * frame.shadow.y * 2.0;
-            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + offset, ndc.z - 0.003);
-        }
-    }
-    return lit / 49.0;
-}
-
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let spacing = ground.params.z;
@@ -77,7 +45,8 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     var color = vec3<f32>(0.085, 0.088, 0.095);
     color = mix(color, vec3<f32>(0.16), minor * 0.6 * fade);
     color = mix(color, vec3<f32>(0.30), major * 0.8 * fade);
-    let lit = shadow_factor(in.world);
+    // A wide filter: a soft contact shadow.
+    let lit = shadow_factor(in.world, 3, 2.0, 0.003);
     color *= mix(0.45, 1.0, lit);
     return vec4<f32>(color, 1.0);
 }

@@ -1,19 +1,10 @@
 // Lit, textured meshes, skinned on the GPU or drawn from CPU-skinned or static vertices; also
 // the depth-only shadow pass, which skins the same way.
 //
-// The structs mirror the #[repr(C)] Pod structs in src/render/uniforms.rs.
+// The structs mirror the #[repr(C)] Pod structs in src/render/uniforms.rs; `Frame`, the
+// shadow map and `shadow_factor` come from frame.wgsl.
 
 const MAX_JOINTS: u32 = __MAX_JOINTS__u;
-
-struct Frame {
-    view_proj: mat4x4<f32>,
-    light_view_proj: mat4x4<f32>,
-    camera_position: vec4<f32>,
-    // xyz: direction towards the key light.
-    light_direction: vec4<f32>,
-    // x: 1 when the shadow map is used, y: its texel size.
-    shadow: vec4<f32>,
-};
 
 struct Draw {
     // Mesh space → world for static and CPU-skinned vertices (identity for the latter).
@@ -33,9 +24,6 @@ struct Material {
     textures: vec4<u32>,
 };
 
-@group(0) @binding(0) var<uniform> frame: Frame;
-@group(0) @binding(1) var shadow_map: texture_depth_2d;
-@group(0) @binding(2) var shadow_sampler: sampler_comparison;
 
 // Joint model matrices (joint → model space) and inverse bind matrices (bind space → joint).
 @group(1) @binding(0) var<uniform> pose: array<mat4x4<f32>, MAX_JOINTS>;
@@ -63,7 +51,6 @@ struct VertexOut {
     @location(0) world: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
-    @location(3) light_clip: vec4<f32>,
 };
 
 fn skin_matrix(joint: u32) -> mat4x4<f32> {
@@ -113,7 +100,6 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.world = world.xyz;
     out.normal = normal_matrix(m) * v.normal;
     out.uv = v.uv;
-    out.light_clip = frame.light_view_proj * world;
     return out;
 }
 
@@ -121,26 +107,6 @@ fn vs_main(v: VertexIn) -> VertexOut {
 fn vs_shadow(v: VertexIn) -> @builtin(position) vec4<f32> {
     let world = vertex_matrix(v) * vec4<f32>(v.position, 1.0);
     return frame.light_view_proj * world;
-}
-
-// Fraction of the key light reaching `light_clip`, averaged over a 5×5 neighbourhood.
-fn shadow_factor(light_clip: vec4<f32>) -> f32 {
-    if (frame.shadow.x == 0.0) {
-        return 1.0;
-    }
-    let ndc = light_clip.xyz / light_clip.w;
-    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
-    if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0) {
-        return 1.0;
-    }
-    var lit = 0.0;
-    for (var y = -2; y <= 2; y++) {
-        for (var x = -2; x <= 2; x++) {
-            let offset = vec2<f32>(f32(x), f32(y)) * frame.shadow.y * 1.5;
-            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + offset, ndc.z - 0.002);
-        }
-    }
-    return lit / 25.0;
 }
 
 // Perturbs `normal` by the normal map, with a tangent frame from screen-space derivatives
@@ -206,7 +172,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // Blinn-Phong lobe whose sharpness follows roughness, normalised to keep energy sensible.
     let shininess = 2.0 / max(roughness * roughness * roughness * roughness, 1e-3) - 2.0;
     let specular = specular_color * pow(max(dot(n, h), 1e-4), shininess) * (shininess + 8.0) / 25.0;
-    let key = (diffuse_color + specular) * n_dot_l * shadow_factor(in.light_clip) * 2.6;
+    let key = (diffuse_color + specular) * n_dot_l * shadow_factor(in.world, 2, 1.5, 0.002) * 2.6;
     // Hemisphere ambient: sky above, warm ground bounce below.
     let sky = mix(vec3<f32>(0.20, 0.18, 0.16), vec3<f32>(0.35, 0.40, 0.50), n.y * 0.5 + 0.5);
     let ambient = diffuse_color * sky + specular_color * sky * 0.3;

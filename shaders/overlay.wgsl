@@ -1,17 +1,8 @@
 // Skeleton overlay: bones as lines and joints as small screen-facing squares, in
 // per-vertex colours, drawn over the mesh (the pipeline ignores depth).
 //
-// `Frame` mirrors src/render/uniforms.rs.
+// `Frame` comes from frame.wgsl.
 
-struct Frame {
-    view_proj: mat4x4<f32>,
-    light_view_proj: mat4x4<f32>,
-    camera_position: vec4<f32>,
-    light_direction: vec4<f32>,
-    shadow: vec4<f32>,
-};
-
-@group(0) @binding(0) var<uniform> frame: Frame;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,

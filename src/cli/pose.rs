@@ -3,11 +3,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::PlaybackArg;
+use super::ClipArgs;
 use crate::anim::Playback;
 use crate::asset::{self, Model, Topology};
 use crate::skin::{Deformer, PosedPrimitive};
@@ -16,15 +16,9 @@ use crate::skin::{Deformer, PosedPrimitive};
 pub struct PoseArgs {
     /// The model (.glb or .gltf).
     pub file: PathBuf,
-    /// Clip to sample, by name or index (default: none, the rest pose).
-    #[arg(long)]
-    pub clip: Option<String>,
-    /// Playback time in seconds.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub time: f32,
-    /// How the time maps onto the clip.
-    #[arg(long, value_enum, default_value_t = PlaybackArg::Once)]
-    pub playback: PlaybackArg,
+    /// Without --clip, the rest pose.
+    #[command(flatten)]
+    pub clip: ClipArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     pub format: Format,
@@ -66,26 +60,13 @@ struct JointOut<'a> {
 }
 
 pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    if !args.time.is_finite() {
-        bail!("--time must be a finite number of seconds");
-    }
     let model = asset::load(&args.file)?;
-    let clip = match &args.clip {
-        Some(wanted) => Some(model.find_clip(wanted).with_context(|| {
-            let names: Vec<&str> = model.clips.iter().map(|c| c.name()).collect();
-            format!(
-                "{}: no clip '{wanted}' (clips: {})",
-                args.file.display(),
-                names.join(", ")
-            )
-        })?),
-        None => None,
-    };
+    let clip = args.clip.resolve(&model, None)?;
 
     let mut pose = model.skeleton.rest_pose().clone();
     if let Some(index) = clip {
         let clip = &model.clips[index];
-        let time = Playback::from(args.playback).clip_time(args.time, clip.duration());
+        let time = Playback::from(args.clip.playback).clip_time(args.clip.time, clip.duration());
         clip.sample(time, &mut pose, &mut clip.cursor());
     }
     let mut deformer = Deformer::new(&model);
@@ -97,7 +78,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Format::Json => {
             let posed = PosedModel {
                 clip: clip.map(|c| model.clips[c].name()),
-                time: args.time,
+                time: args.clip.time,
                 primitives: order
                     .iter()
                     .map(|&(node, mesh, primitive, posed)| PrimitiveOut {

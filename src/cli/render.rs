@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
-use super::PlaybackArg;
+use super::ClipArgs;
 use crate::anim::Playback;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
@@ -22,15 +22,9 @@ pub struct RenderArgs {
     /// Where to write the PNG.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Clip to pose, by name or index (default: the first clip, or the rest pose if none).
-    #[arg(long)]
-    pub clip: Option<String>,
-    /// Playback time in seconds.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub time: f32,
-    /// How the time maps onto the clip.
-    #[arg(long, value_enum, default_value_t = PlaybackArg::Once)]
-    pub playback: PlaybackArg,
+    /// Without --clip, the first clip (or the rest pose if there is none).
+    #[command(flatten)]
+    pub clip: ClipArgs,
     /// Image size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "800x600", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -71,21 +65,11 @@ fn parse_size(text: &str) -> Result<(u32, u32), String> {
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
-    if !args.time.is_finite() {
-        bail!("--time must be a finite number of seconds");
-    }
     let model = match &args.file {
         Some(file) => asset::load(file)?,
         None => demo_model(),
     };
-    let clip = match &args.clip {
-        Some(wanted) => Some(
-            model
-                .find_clip(wanted)
-                .with_context(|| format!("{}: no clip '{wanted}'", model.path.display()))?,
-        ),
-        None => (!model.clips.is_empty()).then_some(0),
-    };
+    let clip = args.clip.resolve(&model, (!model.clips.is_empty()).then_some(0))?;
     let view = ViewOptions {
         gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
         skeleton: args.skeleton,
@@ -100,8 +84,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         &mut renderer,
         &model,
         clip,
-        args.time,
-        args.playback.into(),
+        args.clip.time,
+        args.clip.playback.into(),
         args.size,
         &view,
     )?;

@@ -70,10 +70,14 @@ fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStenc
 impl Pipelines {
     /// `max_joints` sizes the shader's skinning arrays (at most `max_joints(device limits)`).
     pub fn new(device: &wgpu::Device, layouts: &Layouts, sample_count: u32, max_joints: usize) -> Self {
+        // WGSL has no includes: the shared frame block is prepended to each shader.
         let shader = |label: &str, source: String| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(Cow::Owned(source)),
+                source: wgpu::ShaderSource::Wgsl(Cow::Owned(format!(
+                    "{}\n{source}",
+                    include_str!("../../shaders/frame.wgsl")
+                ))),
             })
         };
         let mesh_shader = shader(

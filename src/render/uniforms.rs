@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::asset::Material;
 use crate::asset::model::AlphaMode;
 
-/// `Frame` in mesh.wgsl, ground.wgsl and overlay.wgsl.
+/// `Frame` in frame.wgsl (shared by every scene shader).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct FrameUniform {
