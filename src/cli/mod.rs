@@ -37,9 +37,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Write the posed model (after morphing and skinning) in world space.
+    /// Write the posed model (after morphing and skinning) in world space; without --clip, the
+    /// rest pose.
     Pose(pose::PoseArgs),
-    /// Render the model to a PNG with the viewer's renderer, without a window.
+    /// Render the model to a PNG with the viewer's renderer, without a window; without --clip,
+    /// its first clip.
     Render(render::RenderArgs),
 }
 

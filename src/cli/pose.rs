@@ -16,7 +16,6 @@ use crate::skin::{Deformer, PosedPrimitive};
 pub struct PoseArgs {
     /// The model (.glb or .gltf).
     pub file: PathBuf,
-    /// Without --clip, the rest pose.
     #[command(flatten)]
     pub clip: ClipArgs,
     /// Output format.

@@ -22,7 +22,6 @@ pub struct RenderArgs {
     /// Where to write the PNG.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Without --clip, the first clip (or the rest pose if there is none).
     #[command(flatten)]
     pub clip: ClipArgs,
     /// Image size in pixels, WIDTHxHEIGHT.
