@@ -50,7 +50,14 @@ fn render(
     time: f32,
     view: &ViewOptions,
 ) -> image::RgbaImage {
-    render_image(gpu, renderer, model, Some(clip), time, Playback::Loop, (320, 240), view).unwrap()
+    let mut pose = model.skeleton.rest_pose().clone();
+    let animation = &model.clips[clip];
+    animation.sample(
+        Playback::Loop.clip_time(time, animation.duration()),
+        &mut pose,
+        &mut animation.cursor(),
+    );
+    render_image(gpu, renderer, model, &pose, Some(clip), (320, 240), view).unwrap()
 }
 
 #[test]
@@ -324,7 +331,16 @@ fn normal_maps_tilt_normals_along_the_texture_tangent() {
     };
     let mut brightness = |rgb: [u8; 3]| {
         let model = normal_mapped_quad(rgb);
-        let image = render_image(&gpu, &mut renderer, &model, None, 0.0, Playback::Once, (64, 64), &view).unwrap();
+        let image = render_image(
+            &gpu,
+            &mut renderer,
+            &model,
+            model.skeleton.rest_pose(),
+            None,
+            (64, 64),
+            &view,
+        )
+        .unwrap();
         image.get_pixel(32, 32).0[0] as i32
     };
     // The key light comes from +X: a normal tilted towards +U (= +X here) is lit more than a

@@ -4,7 +4,11 @@
 //! *local* is a joint's parent space, *model* the space of the hierarchy's roots, *bind* the
 //! pose the skin was bound in, *rest* the transforms as authored.
 
+pub mod additive;
+pub mod animator;
+pub mod blend;
 pub mod clip;
+pub mod crossfade;
 pub mod keys;
 pub mod player;
 pub mod pose;
@@ -13,7 +17,11 @@ pub mod skeleton;
 pub mod track;
 pub mod transform;
 
+pub use additive::{AdditiveLayer, AdditiveSpace};
+pub use animator::Animator;
+pub use blend::{JointMask, blend};
 pub use clip::{Channel, ChannelTrack, Clip, ClipCursor, Playback};
+pub use crossfade::CrossFade;
 pub use keys::{Interpolation, TrackError};
 pub use player::Player;
 pub use pose::{Hierarchy, HierarchyError, Pose};

@@ -6,6 +6,7 @@
 //! weight rising linearly from 0 to 1 over the fade time. Switching again while a fade runs
 //! fades from the pose on screen at that moment, so interrupting a fade never pops either.
 
+use super::blend::blend;
 use super::clip::{Clip, ClipCursor, Playback};
 use super::pose::Pose;
 
@@ -188,10 +189,10 @@ impl Player {
                         let scratch = self.scratch.get_or_insert_with(|| rest.clone());
                         scratch.copy_from(rest);
                         from_clip.sample(self.mode.clip_time(*time, from_clip.duration()), scratch, cursor);
-                        out.blend_from(scratch, weight);
+                        blend(out, scratch, 1.0 - weight, None);
                     }
                 }
-                FadeSource::Pose(on_screen) => out.blend_from(on_screen, weight),
+                FadeSource::Pose(on_screen) => blend(out, on_screen, 1.0 - weight, None),
             }
         }
         match &mut self.last_output {

@@ -149,18 +149,6 @@ impl Pose {
         self.morph_weights.copy_from_slice(&other.morph_weights);
     }
 
-    /// `self ← mix(from, self, weight)`: each local transform blended from `from` (weight 0)
-    /// to its current value (weight 1), rotations by shortest-path slerp; morph weights
-    /// linearly.
-    pub fn blend_from(&mut self, from: &Pose, weight: f32) {
-        for (to, from) in self.local.iter_mut().zip(&from.local) {
-            *to = from.mix(to, weight);
-        }
-        for (to, from) in self.morph_weights.iter_mut().zip(&from.morph_weights) {
-            *to = from + (*to - from) * weight;
-        }
-    }
-
     /// Writes each joint's model-space matrix (joint space → model space) into `out`,
     /// one forward pass, parents before children.
     pub fn model_matrices(&self, out: &mut [Mat4]) {

@@ -1,6 +1,7 @@
 //! Headless commands. They use the same loading, animation and skinning code as the viewer,
 //! so their output is what the viewer shows.
 
+mod clip_args;
 mod inspect;
 mod pose;
 pub mod render;
@@ -8,10 +9,10 @@ pub mod render;
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::anim::Playback;
-use crate::asset::Model;
+pub use clip_args::ClipArgs;
 
 #[derive(Parser, Debug)]
 #[command(name = "rigscope", version, about = "Look at skinned, animated 3D models (glTF 2.0)")]
@@ -43,41 +44,6 @@ pub enum Command {
     /// Render the model to a PNG with the viewer's renderer, without a window; without --clip,
     /// its first clip.
     Render(render::RenderArgs),
-}
-
-/// Which clip to pose, and when (shared by `pose` and `render`).
-#[derive(Args, Debug)]
-pub struct ClipArgs {
-    /// Clip to pose, by name or index.
-    #[arg(long)]
-    pub clip: Option<String>,
-    /// Playback time in seconds.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub time: f32,
-    /// How the time maps onto the clip.
-    #[arg(long, value_enum, default_value_t = PlaybackArg::Once)]
-    pub playback: PlaybackArg,
-}
-
-impl ClipArgs {
-    /// The clip index named by `--clip`, or `default` without it. Fails on a bad `--time` or an
-    /// unknown clip, listing the clips there are.
-    pub fn resolve(&self, model: &Model, default: Option<usize>) -> anyhow::Result<Option<usize>> {
-        if !self.time.is_finite() {
-            anyhow::bail!("--time must be a finite number of seconds");
-        }
-        let Some(wanted) = &self.clip else {
-            return Ok(default);
-        };
-        let names: Vec<&str> = model.clips.iter().map(|c| c.name()).collect();
-        model.find_clip(wanted).map(Some).ok_or_else(|| {
-            anyhow::anyhow!(
-                "{}: no clip '{wanted}' (clips: {})",
-                model.path.display(),
-                names.join(", ")
-            )
-        })
-    }
 }
 
 /// How `--time` maps onto a clip (see `anim::Playback`).

@@ -8,7 +8,6 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::ClipArgs;
-use crate::anim::Playback;
 use crate::asset::{self, Model, Topology};
 use crate::skin::{Deformer, PosedPrimitive};
 
@@ -60,14 +59,7 @@ struct JointOut<'a> {
 
 pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let model = asset::load(&args.file)?;
-    let clip = args.clip.resolve(&model, None)?;
-
-    let mut pose = model.skeleton.rest_pose().clone();
-    if let Some(index) = clip {
-        let clip = &model.clips[index];
-        let time = Playback::from(args.clip.playback).clip_time(args.clip.time, clip.duration());
-        clip.sample(time, &mut pose, &mut clip.cursor());
-    }
+    let (pose, clip) = args.clip.pose(&model, None)?;
     let mut deformer = Deformer::new(&model);
     deformer.update(&model, &pose);
     let order = file_order(&model, &deformer);

@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
 use super::ClipArgs;
-use crate::anim::Playback;
+use crate::anim::Pose;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::render::capture::read_rgba;
@@ -68,7 +68,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(file) => asset::load(file)?,
         None => demo_model(),
     };
-    let clip = args.clip.resolve(&model, (!model.clips.is_empty()).then_some(0))?;
+    let (pose, clip) = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
     let view = ViewOptions {
         gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
         skeleton: args.skeleton,
@@ -78,31 +78,21 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     };
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
-    let image = render_image(
-        &gpu,
-        &mut renderer,
-        &model,
-        clip,
-        args.clip.time,
-        args.clip.playback.into(),
-        args.size,
-        &view,
-    )?;
+    let image = render_image(&gpu, &mut renderer, &model, &pose, clip, args.size, &view)?;
     image
         .save(&args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(())
 }
 
-/// Renders `model` posed by `clip` at `time`, framed over the whole clip, to an image.
-#[allow(clippy::too_many_arguments)]
+/// Renders `model` in `pose` to an image, framed over the whole of `clip` (the clip the pose
+/// comes from, so that every frame of it is framed alike).
 pub fn render_image(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
     model: &Model,
+    pose: &Pose,
     clip: Option<usize>,
-    time: f32,
-    playback: Playback,
     (width, height): (u32, u32),
     view: &ViewOptions,
 ) -> anyhow::Result<image::RgbaImage> {
@@ -116,10 +106,6 @@ pub fn render_image(
     }
     let mut camera = OrbitCamera::default();
     camera.frame(&bounds, width as f32 / height as f32);
-    let mut pose = model.skeleton.rest_pose().clone();
-    if let Some(clip) = clip {
-        clip.sample(playback.clip_time(time, clip.duration()), &mut pose, &mut clip.cursor());
-    }
     let target = renderer.target(&gpu.device, width, height);
     let mut encoder = gpu
         .device
@@ -129,7 +115,7 @@ pub fn render_image(
         &mut encoder,
         &target,
         model,
-        &pose,
+        pose,
         &mut model_gpu,
         &mut deformer,
         &camera,

@@ -1,0 +1,220 @@
+//! Additive layers: a clip applied as its difference to a reference pose.
+//!
+//! Semantics, per joint `j` with layer weight `w` times the mask weight `m_j`:
+//! - translation `t = t_in + w·(t_add − t_ref)`; scale `s = s_in + w·(s_add − s_ref)`;
+//! - rotation, in Hamilton products (glam's order, `a * b` applies `b` first), either
+//!   - `Parent` (the default, as the seed does it: the seed's quaternion `operator*` multiplies
+//!     in the opposite order, so its `input * (inverse(base) * current)` is this):
+//!     `r = (r_add · r_ref⁻¹)^w · r_in`, the delta taken in the parent's frame; or
+//!   - `Local` (as three.js applies additive clips): `r = r_in · (r_ref⁻¹ · r_add)^w`, the delta in
+//!     the joint's own frame.
+//!   `q^w` scales the rotation angle of `q` (taken on the shortest arc) by `w`, so any weight
+//!   works: 0 is the identity, 1 the full delta, negative weights subtract, weights above 1
+//!   exaggerate.
+//! - The reference pose is the clip sampled at each track's first key (the default) or at a
+//!   chosen time. Joints the clip does not animate have no delta.
+//! - Morph-target weights add `w·(add − ref)` too.
+
+use glam::Quat;
+
+use super::blend::JointMask;
+use super::clip::{Clip, ClipCursor};
+use super::pose::Pose;
+
+/// In whose frame a layer's rotation delta applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AdditiveSpace {
+    /// `r = (r_add · r_ref⁻¹)^w · r_in`.
+    #[default]
+    Parent,
+    /// `r = r_in · (r_ref⁻¹ · r_add)^w`.
+    Local,
+}
+
+/// `q^w`: the rotation of `q` (on the shortest arc) with its angle scaled by `w`.
+pub fn scale_rotation(q: Quat, w: f32) -> Quat {
+    let q = if q.w < 0.0 { -q } else { q };
+    let (axis, angle) = q.normalize().to_axis_angle();
+    if angle.abs() < 1e-9 {
+        Quat::IDENTITY
+    } else {
+        Quat::from_axis_angle(axis, angle * w)
+    }
+}
+
+/// Adds `w · (add − reference)` to `out`, per joint scaled by `mask`. Allocates nothing.
+pub fn apply_additive(
+    out: &mut Pose,
+    add: &Pose,
+    reference: &Pose,
+    w: f32,
+    mask: Option<&JointMask>,
+    space: AdditiveSpace,
+) {
+    let joints = out.local_mut().iter_mut().zip(add.local()).zip(reference.local());
+    for (joint, ((out, add), reference)) in joints.enumerate() {
+        let weight = w * mask.map_or(1.0, |m| m.weight(joint));
+        if weight == 0.0 {
+            continue;
+        }
+        out.translation += (add.translation - reference.translation) * weight;
+        out.scale += (add.scale - reference.scale) * weight;
+        out.rotation = match space {
+            AdditiveSpace::Parent => scale_rotation(add.rotation * reference.rotation.inverse(), weight) * out.rotation,
+            AdditiveSpace::Local => out.rotation * scale_rotation(reference.rotation.inverse() * add.rotation, weight),
+        }
+        .normalize();
+    }
+    let morphs = out
+        .morph_weights_mut()
+        .iter_mut()
+        .zip(add.morph_weights())
+        .zip(reference.morph_weights());
+    for ((out, add), reference) in morphs {
+        *out += (add - reference) * w;
+    }
+}
+
+/// One additive layer over an animation: which clip, how much, where, and its reference.
+#[derive(Clone, Debug)]
+pub struct AdditiveLayer {
+    pub clip: usize,
+    pub weight: f32,
+    /// Clip time of the reference pose; `None` takes each track's first key.
+    pub reference_time: Option<f32>,
+    pub mask: Option<JointMask>,
+    pub space: AdditiveSpace,
+    /// The reference pose (made by `prepare`).
+    reference: Option<Pose>,
+    /// The layer's sampled pose (kept so frames do not allocate).
+    sampled: Option<Pose>,
+    cursor: ClipCursor,
+}
+
+impl AdditiveLayer {
+    pub fn new(clip: usize, weight: f32) -> Self {
+        Self {
+            clip,
+            weight,
+            reference_time: None,
+            mask: None,
+            space: AdditiveSpace::Parent,
+            reference: None,
+            sampled: None,
+            cursor: ClipCursor::default(),
+        }
+    }
+
+    /// Samples the reference pose. Call after changing the clip or the reference time.
+    pub fn prepare(&mut self, clips: &[Clip], rest: &Pose) {
+        let mut reference = rest.clone();
+        if let Some(clip) = clips.get(self.clip) {
+            // Before the first key every track holds its first key's value.
+            let time = self.reference_time.unwrap_or(f32::NEG_INFINITY);
+            clip.sample(time, &mut reference, &mut clip.cursor());
+        }
+        self.reference = Some(reference);
+        self.sampled = Some(rest.clone());
+        self.cursor = ClipCursor::default();
+    }
+
+    /// Adds this layer, its clip at clip time `time`, to `out`.
+    pub fn apply(&mut self, clips: &[Clip], rest: &Pose, time: f32, out: &mut Pose) {
+        if self.reference.is_none() {
+            self.prepare(clips, rest);
+        }
+        let (Some(clip), Some(reference), Some(sampled)) = (clips.get(self.clip), &self.reference, &mut self.sampled)
+        else {
+            return;
+        };
+        sampled.copy_from(rest);
+        clip.sample(time, sampled, &mut self.cursor);
+        apply_additive(out, sampled, reference, self.weight, self.mask.as_ref(), self.space);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::{Hierarchy, Transform};
+    use glam::Vec3;
+    use std::sync::Arc;
+
+    fn pose(transforms: Vec<Transform>) -> Pose {
+        let parents = (0..transforms.len())
+            .map(|i| i.checked_sub(1).map(|p| p as u32))
+            .collect();
+        Pose::new(Arc::new(Hierarchy::new(parents).unwrap()), transforms, Vec::new()).unwrap()
+    }
+
+    fn sample() -> (Pose, Pose, Pose) {
+        let input = Transform::new(Vec3::X, Quat::from_rotation_x(0.4), Vec3::ONE);
+        let reference = Transform::new(Vec3::Y, Quat::from_rotation_z(0.2), Vec3::ONE);
+        let add = Transform::new(
+            Vec3::new(0.0, 3.0, 0.0),
+            Quat::from_rotation_z(0.9) * Quat::from_rotation_y(0.3),
+            Vec3::splat(2.0),
+        );
+        (pose(vec![input; 2]), pose(vec![add; 2]), pose(vec![reference; 2]))
+    }
+
+    #[test]
+    fn a_layer_that_is_its_own_reference_changes_nothing() {
+        let (input, add, _) = sample();
+        let mut out = input.clone();
+        apply_additive(&mut out, &add, &add, 1.0, None, AdditiveSpace::Parent);
+        for (a, b) in out.local().iter().zip(input.local()) {
+            assert!(a.translation.abs_diff_eq(b.translation, 1e-6) && a.rotation.abs_diff_eq(b.rotation, 1e-6));
+        }
+    }
+
+    #[test]
+    fn weight_zero_is_a_no_op_and_one_adds_the_full_delta() {
+        let (input, add, reference) = sample();
+        let mut zero = input.clone();
+        apply_additive(&mut zero, &add, &reference, 0.0, None, AdditiveSpace::Parent);
+        assert_eq!(zero, input);
+        for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
+            let mut out = input.clone();
+            apply_additive(&mut out, &add, &reference, 1.0, None, space);
+            let (i, a, r) = (input.local()[0], add.local()[0], reference.local()[0]);
+            let expected = match space {
+                AdditiveSpace::Parent => a.rotation * r.rotation.inverse() * i.rotation,
+                AdditiveSpace::Local => i.rotation * r.rotation.inverse() * a.rotation,
+            };
+            assert!(out.local()[0].rotation.dot(expected).abs() > 1.0 - 1e-6, "{space:?}");
+            assert!(
+                out.local()[0]
+                    .translation
+                    .abs_diff_eq(i.translation + a.translation - r.translation, 1e-6)
+            );
+            assert!(out.local()[0].scale.abs_diff_eq(Vec3::splat(2.0), 1e-6));
+        }
+    }
+
+    #[test]
+    fn negative_weights_subtract_and_masks_limit() {
+        let (input, add, reference) = sample();
+        let mut there_and_back = input.clone();
+        apply_additive(&mut there_and_back, &add, &reference, 0.7, None, AdditiveSpace::Parent);
+        apply_additive(&mut there_and_back, &add, &reference, -0.7, None, AdditiveSpace::Parent);
+        assert!(there_and_back.local()[0].rotation.dot(input.local()[0].rotation).abs() > 1.0 - 1e-5);
+        assert!(
+            there_and_back.local()[0]
+                .translation
+                .abs_diff_eq(input.local()[0].translation, 1e-5)
+        );
+        let mask = JointMask::weights(vec![0.0, 1.0]);
+        let mut masked = input.clone();
+        apply_additive(&mut masked, &add, &reference, 1.0, Some(&mask), AdditiveSpace::Local);
+        assert_eq!(masked.local()[0], input.local()[0]);
+        assert_ne!(masked.local()[1], input.local()[1]);
+    }
+
+    #[test]
+    fn scaled_rotations_take_the_short_way() {
+        let half = scale_rotation(-Quat::from_rotation_y(0.8), 0.5);
+        assert!(half.dot(Quat::from_rotation_y(0.4)).abs() > 1.0 - 1e-6);
+        assert_eq!(scale_rotation(Quat::IDENTITY, 3.0), Quat::IDENTITY);
+    }
+}

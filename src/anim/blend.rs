@@ -1,0 +1,122 @@
+//! Pose blending in local space, with joint masks.
+//!
+//! Semantics (what the Animator, the viewer and the commands all use):
+//! - `blend(a, b, t, mask)` sets every joint `j` of `a` to `mix(a_j, b_j, t · m_j)`: translation
+//!   and scale linearly, rotation by slerp along the shortest arc (`Transform::mix`). `t = 0`
+//!   leaves `a`, `t = 1` (with `m_j = 1`) gives `b`.
+//! - A mask gives each joint a weight `m_j` in [0, 1]. `JointMask::subtree(root)` is the
+//!   seed's "blend root": 1 on `root` and its descendants, 0 elsewhere, so joints outside the
+//!   subtree are untouched. `JointMask::weights` takes per-joint weights (clamped to [0, 1]).
+//!   No mask means 1 everywhere.
+//! - Morph-target weights blend linearly with `t` (masks do not apply to them).
+//!
+//! Blending happens in local space: model-space transforms are derived afterwards.
+
+use super::pose::{Hierarchy, Pose};
+
+/// A weight per joint, for blends and additive layers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointMask {
+    weights: Vec<f32>,
+}
+
+impl JointMask {
+    /// 1 on `root` and every joint below it, 0 elsewhere. Parents-first storage makes this one
+    /// forward pass.
+    pub fn subtree(hierarchy: &Hierarchy, root: usize) -> Self {
+        let mut weights = vec![0.0; hierarchy.len()];
+        for joint in 0..hierarchy.len() {
+            let inside = joint == root || hierarchy.parent(joint).is_some_and(|p| weights[p] == 1.0);
+            weights[joint] = if inside { 1.0 } else { 0.0 };
+        }
+        Self { weights }
+    }
+
+    /// Explicit per-joint weights, clamped to [0, 1] (NaN counts as 0).
+    pub fn weights(weights: Vec<f32>) -> Self {
+        Self {
+            weights: weights
+                .into_iter()
+                .map(|w| if w.is_nan() { 0.0 } else { w.clamp(0.0, 1.0) })
+                .collect(),
+        }
+    }
+
+    /// The weight of `joint` (0 for joints beyond the mask).
+    pub fn weight(&self, joint: usize) -> f32 {
+        self.weights.get(joint).copied().unwrap_or(0.0)
+    }
+}
+
+/// `a ← mix(a, b, t · mask)`, per joint, in local space. Allocates nothing.
+pub fn blend(a: &mut Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
+    for (joint, (to, from)) in a.local_mut().iter_mut().zip(b.local()).enumerate() {
+        let weight = t * mask.map_or(1.0, |m| m.weight(joint));
+        if weight != 0.0 {
+            *to = to.mix(from, weight);
+        }
+    }
+    for (to, from) in a.morph_weights_mut().iter_mut().zip(b.morph_weights()) {
+        *to += (from - *to) * t;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::Transform;
+    use glam::{Quat, Vec3};
+    use std::sync::Arc;
+
+    /// root(0) → spine(1) → head(2); root → leg(3).
+    fn poses() -> (Pose, Pose) {
+        let hierarchy = Arc::new(Hierarchy::new(vec![None, Some(0), Some(1), Some(0)]).unwrap());
+        let a = Pose::new(hierarchy.clone(), vec![Transform::IDENTITY; 4], vec![0.0]).unwrap();
+        let moved = Transform::new(Vec3::new(2.0, 0.0, 0.0), Quat::from_rotation_y(1.0), Vec3::splat(3.0));
+        let b = Pose::new(hierarchy, vec![moved; 4], vec![1.0]).unwrap();
+        (a, b)
+    }
+
+    #[test]
+    fn t_zero_and_one_give_the_inputs() {
+        let (a, b) = poses();
+        let mut zero = a.clone();
+        blend(&mut zero, &b, 0.0, None);
+        assert_eq!(zero, a);
+        let mut one = a.clone();
+        blend(&mut one, &b, 1.0, None);
+        for (got, want) in one.local().iter().zip(b.local()) {
+            assert!(got.translation.abs_diff_eq(want.translation, 1e-6));
+            assert!(got.rotation.abs_diff_eq(want.rotation, 1e-6));
+            assert!(got.scale.abs_diff_eq(want.scale, 1e-6));
+        }
+        assert_eq!(one.morph_weights(), b.morph_weights());
+    }
+
+    #[test]
+    fn joints_outside_the_subtree_are_untouched() {
+        let (a, b) = poses();
+        let mask = JointMask::subtree(a.hierarchy(), 1);
+        let mut out = a.clone();
+        blend(&mut out, &b, 0.5, Some(&mask));
+        assert_eq!(out.local()[0], a.local()[0], "root is outside");
+        assert_eq!(out.local()[3], a.local()[3], "the leg is outside");
+        assert!(out.local()[1].translation.abs_diff_eq(Vec3::new(1.0, 0.0, 0.0), 1e-6));
+        assert!(
+            out.local()[2].translation.abs_diff_eq(Vec3::new(1.0, 0.0, 0.0), 1e-6),
+            "descendants follow"
+        );
+    }
+
+    #[test]
+    fn per_joint_weights_scale_the_blend() {
+        let (a, b) = poses();
+        let mask = JointMask::weights(vec![0.0, 0.5, 1.0, f32::NAN]);
+        let mut out = a.clone();
+        blend(&mut out, &b, 1.0, Some(&mask));
+        assert_eq!(out.local()[0], a.local()[0]);
+        assert!(out.local()[1].translation.abs_diff_eq(Vec3::new(1.0, 0.0, 0.0), 1e-6));
+        assert!(out.local()[2].translation.abs_diff_eq(Vec3::new(2.0, 0.0, 0.0), 1e-6));
+        assert_eq!(out.local()[3], a.local()[3], "NaN weighs nothing");
+    }
+}

@@ -1,0 +1,138 @@
+//! The animation options `pose` and `render` share: a clip at a time, a cross-fade, additive
+//! layers. They build the same `Animator` the viewer uses.
+
+use anyhow::{Context, anyhow, bail};
+use clap::Args;
+
+use super::PlaybackArg;
+use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, JointMask, Playback, Pose};
+use crate::asset::Model;
+
+#[derive(Args, Debug)]
+pub struct ClipArgs {
+    /// Clip to pose, by name or index.
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Playback time in seconds.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub time: f32,
+    /// How the time maps onto the clip.
+    #[arg(long, value_enum, default_value_t = PlaybackArg::Once)]
+    pub playback: PlaybackArg,
+    /// A cross-fade instead of --clip: FROM at --time, TO faded in for ELAPSED of DURATION
+    /// seconds (TO has played ELAPSED seconds).
+    #[arg(long, value_name = "FROM:TO:DURATION:ELAPSED", conflicts_with = "clip")]
+    pub crossfade: Option<String>,
+    /// An additive layer, sampled at --time; repeat for several. REFTIME (empty: each track's
+    /// first key) picks the reference pose, MASKJOINT limits it to a joint's subtree (name or
+    /// index), and `local` applies rotations in the joint's frame instead of the parent's.
+    #[arg(long, value_name = "CLIP:WEIGHT[:REFTIME[:MASKJOINT[:parent|local]]]")]
+    pub additive: Vec<String>,
+}
+
+impl ClipArgs {
+    /// The clip index named by `--clip`, or `default` without it. Fails on a bad `--time` or an
+    /// unknown clip, listing the clips there are.
+    pub fn resolve(&self, model: &Model, default: Option<usize>) -> anyhow::Result<Option<usize>> {
+        if !self.time.is_finite() {
+            bail!("--time must be a finite number of seconds");
+        }
+        match &self.clip {
+            Some(wanted) => find_clip(model, wanted).map(Some),
+            None => Ok(default),
+        }
+    }
+
+    /// The pose these options describe, and the clip it is mostly made of (the cross-fade's
+    /// target, or the clip), for naming and framing. Without any clip option, `default`.
+    pub fn pose(&self, model: &Model, default: Option<usize>) -> anyhow::Result<(Pose, Option<usize>)> {
+        let clip = self.resolve(model, default)?;
+        let mut animator = match &self.crossfade {
+            Some(spec) => crossfade(model, spec, self.time)?,
+            None => {
+                let mut animator = Animator::new(clip);
+                animator.advance(self.time, 0.0);
+                animator
+            }
+        };
+        animator.mode = Playback::from(self.playback);
+        animator.layer_time = self.time;
+        for spec in &self.additive {
+            animator
+                .layers
+                .push(additive(model, spec).with_context(|| format!("--additive {spec}"))?);
+        }
+        let mut pose = model.skeleton.rest_pose().clone();
+        animator.pose(&model.clips, model.skeleton.rest_pose(), &mut pose);
+        Ok((pose, animator.crossfade.target()))
+    }
+}
+
+fn find_clip(model: &Model, wanted: &str) -> anyhow::Result<usize> {
+    model.find_clip(wanted).ok_or_else(|| {
+        let names: Vec<&str> = model.clips.iter().map(|c| c.name()).collect();
+        anyhow!(
+            "{}: no clip '{wanted}' (clips: {})",
+            model.path.display(),
+            names.join(", ")
+        )
+    })
+}
+
+fn number(text: &str, what: &str) -> anyhow::Result<f32> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| anyhow!("{what} '{text}' is not a finite number"))
+}
+
+/// `FROM:TO:DURATION:ELAPSED`, with FROM at `time`.
+fn crossfade(model: &Model, spec: &str, time: f32) -> anyhow::Result<Animator> {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let [from, to, duration, elapsed] = parts[..] else {
+        bail!("--crossfade '{spec}' is not FROM:TO:DURATION:ELAPSED");
+    };
+    let (from, to) = (find_clip(model, from)?, find_clip(model, to)?);
+    let (duration, elapsed) = (number(duration, "DURATION")?, number(elapsed, "ELAPSED")?);
+    if duration < 0.0 || elapsed < 0.0 {
+        bail!("--crossfade '{spec}': DURATION and ELAPSED cannot be negative");
+    }
+    let mut animator = Animator::new(Some(from));
+    // Run FROM up to the fade's start, start the fade, and run both for ELAPSED.
+    animator.advance(time - elapsed, 0.0);
+    animator.crossfade.fade_to(to, duration);
+    animator.advance(elapsed, elapsed);
+    Ok(animator)
+}
+
+/// `CLIP:WEIGHT[:REFTIME[:MASKJOINT[:parent|local]]]`; joint names may contain ':'.
+fn additive(model: &Model, spec: &str) -> anyhow::Result<AdditiveLayer> {
+    let mut parts: Vec<&str> = spec.split(':').collect();
+    if parts.len() < 2 {
+        bail!("expected CLIP:WEIGHT[:REFTIME[:MASKJOINT[:parent|local]]]");
+    }
+    let space = match parts.last() {
+        Some(&"local") if parts.len() > 3 => Some(AdditiveSpace::Local),
+        Some(&"parent") if parts.len() > 3 => Some(AdditiveSpace::Parent),
+        _ => None,
+    };
+    if space.is_some() {
+        parts.pop();
+    }
+    let mut layer = AdditiveLayer::new(find_clip(model, parts[0])?, number(parts[1], "WEIGHT")?);
+    layer.space = space.unwrap_or_default();
+    if let Some(reference) = parts.get(2).filter(|t| !t.trim().is_empty()) {
+        layer.reference_time = Some(number(reference, "REFTIME")?);
+    }
+    if parts.len() > 3 {
+        let joint_name = parts[3..].join(":");
+        let joint = model
+            .skeleton
+            .find(&joint_name)
+            .or_else(|| joint_name.parse::<usize>().ok().filter(|&j| j < model.skeleton.len()))
+            .ok_or_else(|| anyhow!("{}: no joint '{joint_name}'", model.path.display()))?;
+        layer.mask = Some(JointMask::subtree(model.skeleton.hierarchy(), joint));
+    }
+    Ok(layer)
+}
