@@ -26,9 +26,18 @@ fn clip_list_selects_and_cross_fades() {
     harness.get_by_label_contains("walk").click();
     harness.run();
     assert_eq!(harness.state().player.clip(), Some(1));
-    assert_eq!(harness.state().player.fading_from(), Some(0), "switching fades");
-    // The list shows the fade.
-    harness.get_by_label_contains("fading out");
+    let fades: Vec<usize> = harness
+        .state()
+        .player
+        .animator
+        .crossfade
+        .fades()
+        .map(|(clip, _)| clip)
+        .collect();
+    assert_eq!(fades, vec![1], "switching fades");
+    // The panel shows the queue.
+    harness.get_by_label("base: idle");
+    harness.get_by_label_contains("fading in walk");
     harness.get_by_label("(rest pose)").click();
     harness.run();
     assert_eq!(harness.state().player.clip(), None);
@@ -86,7 +95,7 @@ fn playback_modes_and_skinning_are_radio_buttons() {
     ] {
         harness.get_by_label(label).click();
         harness.run();
-        assert_eq!(harness.state().player.mode, mode, "{label}");
+        assert_eq!(harness.state().player.mode(), mode, "{label}");
     }
     harness.get_by_label("CPU").click();
     harness.run();
@@ -142,4 +151,46 @@ fn stats_errors_warnings_and_the_drop_hint_are_shown() {
         "the hint goes with the drop"
     );
     harness.get_by_label_contains("Survey");
+}
+
+#[test]
+fn additive_layers_are_added_edited_and_removed() {
+    use rigscope::anim::AdditiveSpace;
+    let mut harness = harness();
+    harness.get_by_label("Add layer").click();
+    harness.run();
+    let layer = |h: &Harness<'static, ViewerState>| h.state().player.animator.layers[0].clone();
+    assert_eq!(harness.state().player.animator.layers.len(), 1);
+    assert_eq!(layer(&harness).clip(), 4, "look around, the demo's additive clip");
+
+    harness.get(slider("layer 1 weight")).set_value_accesskit(-0.5);
+    harness.run();
+    assert_eq!(layer(&harness).weight, -0.5);
+
+    harness.get_by_label("layer 1 reference: first keys").click();
+    harness.run();
+    assert_eq!(layer(&harness).reference_time(), Some(0.0));
+    harness.get(slider("layer 1 reference")).set_value_accesskit(1.0);
+    harness.run();
+    assert_eq!(layer(&harness).reference_time(), Some(1.0));
+
+    harness.get_by_label("layer 1 mask").click();
+    harness.run();
+    harness.get_by_label("head").click();
+    harness.run();
+    assert_eq!(layer(&harness).mask_root(), harness.state().model.skeleton.find("head"));
+
+    harness.get_by_label("layer 1 clip").click();
+    harness.run();
+    harness.get_by_label("wave").click();
+    harness.run();
+    assert_eq!(layer(&harness).clip(), 3);
+
+    harness.get_by_label("layer 1 local frame").click();
+    harness.run();
+    assert_eq!(layer(&harness).space, AdditiveSpace::Local);
+
+    harness.get_by_label("Remove layer 1").click();
+    harness.run();
+    assert!(harness.state().player.animator.layers.is_empty());
 }

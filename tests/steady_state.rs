@@ -44,7 +44,10 @@ fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
     // The frame after a switch makes the new clip's cursor; the fade runs on from there.
     state.player.select(Some(2));
     state.advance(1.0 / 60.0);
-    assert!(state.player.fade_weight().is_some(), "measured while fading");
+    assert!(
+        state.player.animator.crossfade.fades().next().is_some(),
+        "measured while fading"
+    );
     let before = ALLOCATIONS.with(Cell::get);
     for _ in 0..200 {
         state.advance(1.0 / 60.0);

@@ -78,17 +78,23 @@ pub fn apply_additive(
 /// One additive layer over an animation: which clip, how much, where, and its reference.
 #[derive(Clone, Debug)]
 pub struct AdditiveLayer {
-    pub clip: usize,
+    clip: usize,
+    /// Any value: negative subtracts, above 1 exaggerates.
     pub weight: f32,
-    /// Clip time of the reference pose; `None` takes each track's first key.
-    pub reference_time: Option<f32>,
-    pub mask: Option<JointMask>,
     pub space: AdditiveSpace,
-    /// The reference pose (made by `prepare`).
-    reference: Option<Pose>,
-    /// The layer's sampled pose (kept so frames do not allocate).
-    sampled: Option<Pose>,
+    reference_time: Option<f32>,
+    mask_root: Option<usize>,
+    /// Made from the clip, reference time and mask root on first use.
+    prepared: Option<Prepared>,
     cursor: ClipCursor,
+}
+
+/// What a layer derives from its settings, and its per-frame scratch.
+#[derive(Clone, Debug)]
+struct Prepared {
+    reference: Pose,
+    mask: Option<JointMask>,
+    sampled: Pose,
 }
 
 impl AdditiveLayer {
@@ -96,40 +102,82 @@ impl AdditiveLayer {
         Self {
             clip,
             weight,
-            reference_time: None,
-            mask: None,
             space: AdditiveSpace::Parent,
-            reference: None,
-            sampled: None,
+            reference_time: None,
+            mask_root: None,
+            prepared: None,
             cursor: ClipCursor::default(),
         }
     }
 
-    /// Samples the reference pose. Call after changing the clip or the reference time.
-    pub fn prepare(&mut self, clips: &[Clip], rest: &Pose) {
+    pub fn clip(&self) -> usize {
+        self.clip
+    }
+
+    pub fn set_clip(&mut self, clip: usize) {
+        self.clip = clip;
+        self.prepared = None;
+        self.cursor = ClipCursor::default();
+    }
+
+    /// Clip time of the reference pose; `None` takes each track's first key.
+    pub fn reference_time(&self) -> Option<f32> {
+        self.reference_time
+    }
+
+    pub fn set_reference_time(&mut self, time: Option<f32>) {
+        self.reference_time = time;
+        self.prepared = None;
+    }
+
+    /// The joint whose subtree the layer is limited to; `None` for the whole body.
+    pub fn mask_root(&self) -> Option<usize> {
+        self.mask_root
+    }
+
+    pub fn set_mask_root(&mut self, joint: Option<usize>) {
+        self.mask_root = joint;
+        self.prepared = None;
+    }
+
+    fn prepare(&self, clips: &[Clip], rest: &Pose) -> Prepared {
         let mut reference = rest.clone();
         if let Some(clip) = clips.get(self.clip) {
             // Before the first key every track holds its first key's value.
             let time = self.reference_time.unwrap_or(f32::NEG_INFINITY);
             clip.sample(time, &mut reference, &mut clip.cursor());
         }
-        self.reference = Some(reference);
-        self.sampled = Some(rest.clone());
-        self.cursor = ClipCursor::default();
+        let mask = self
+            .mask_root
+            .filter(|&root| root < rest.len())
+            .map(|root| JointMask::subtree(rest.hierarchy(), root));
+        Prepared {
+            reference,
+            mask,
+            sampled: rest.clone(),
+        }
     }
 
-    /// Adds this layer, its clip at clip time `time`, to `out`.
+    /// Adds this layer, its clip at clip time `time`, to `out`. Allocates only on the first
+    /// call after a setting changed.
     pub fn apply(&mut self, clips: &[Clip], rest: &Pose, time: f32, out: &mut Pose) {
-        if self.reference.is_none() {
-            self.prepare(clips, rest);
-        }
-        let (Some(clip), Some(reference), Some(sampled)) = (clips.get(self.clip), &self.reference, &mut self.sampled)
-        else {
+        let Some(clip) = clips.get(self.clip) else {
             return;
         };
-        sampled.copy_from(rest);
-        clip.sample(time, sampled, &mut self.cursor);
-        apply_additive(out, sampled, reference, self.weight, self.mask.as_ref(), self.space);
+        let prepared = match &mut self.prepared {
+            Some(prepared) => prepared,
+            None => self.prepared.insert(self.prepare(clips, rest)),
+        };
+        prepared.sampled.copy_from(rest);
+        clip.sample(time, &mut prepared.sampled, &mut self.cursor);
+        apply_additive(
+            out,
+            &prepared.sampled,
+            &prepared.reference,
+            self.weight,
+            prepared.mask.as_ref(),
+            self.space,
+        );
     }
 }
 

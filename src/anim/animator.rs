@@ -37,7 +37,7 @@ impl Animator {
     pub fn pose(&mut self, clips: &[Clip], rest: &Pose, out: &mut Pose) {
         self.crossfade.pose(clips, self.mode, rest, out);
         for layer in &mut self.layers {
-            let duration = clips.get(layer.clip).map_or(0.0, Clip::duration);
+            let duration = clips.get(layer.clip()).map_or(0.0, Clip::duration);
             layer.apply(clips, rest, self.mode.clip_time(self.layer_time, duration), out);
         }
     }

@@ -115,6 +115,34 @@ impl CrossFade {
         self.base.as_ref().map_or(0.0, |b| b.time)
     }
 
+    /// Ends every fade at once: the target becomes the base clip, keeping its time.
+    pub fn settle(&mut self) {
+        if let Some(last) = self.fades.pop() {
+            self.base = Some(last.playing);
+            self.fades.clear();
+        }
+    }
+
+    /// Sets the base clip's playback time (after `settle`, the time of what is on screen).
+    pub fn set_time(&mut self, time: f32) {
+        if let Some(base) = &mut self.base {
+            base.time = time;
+        }
+    }
+
+    /// Brings every playback time back into one period of its clip (what is sampled does not
+    /// change), so long sessions keep their float precision.
+    pub fn wrap_times(&mut self, mode: Playback, clips: &[Clip]) {
+        for playing in self
+            .base
+            .iter_mut()
+            .chain(self.fades.iter_mut().map(|f| &mut f.playing))
+        {
+            let duration = clips.get(playing.clip).map_or(0.0, Clip::duration);
+            playing.time = mode.wrap_time(playing.time, duration);
+        }
+    }
+
     /// Moves every clip on by `clip_dt` seconds of playback time and every fade by `dt`
     /// seconds of wall time, then collapses completed fades into the base.
     pub fn advance(&mut self, clip_dt: f32, dt: f32) {

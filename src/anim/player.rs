@@ -1,204 +1,99 @@
-//! Clip playback for the viewer: the current clip, its time, speed and playback mode, and a
-//! cross-fade from the previous clip so that switching clips never pops.
-//!
-//! The fade blends local transforms (`Transform::mix`: translation and scale linearly, rotation
-//! by shortest-path slerp) from the previous clip, which keeps playing, to the new one, the
-//! weight rising linearly from 0 to 1 over the fade time. Switching again while a fade runs
-//! fades from the pose on screen at that moment, so interrupting a fade never pops either.
+//! The viewer's transport around an `Animator`: play/pause, speed (negative plays backwards),
+//! frame steps and scrubbing. Choosing a clip cross-fades to it over `fade_time` through the
+//! Animator's cross-fade queue, so switching (even mid-fade) never pops.
 
-use super::blend::blend;
-use super::clip::{Clip, ClipCursor, Playback};
+use super::animator::Animator;
+use super::clip::{Clip, Playback};
+use super::crossfade::CrossFade;
 use super::pose::Pose;
-
-/// What a fade starts from.
-#[derive(Clone, Debug)]
-enum FadeSource {
-    /// The previous clip, still playing.
-    Clip { clip: usize, time: f32, cursor: ClipCursor },
-    /// The pose on screen when a running fade was interrupted.
-    Pose(Pose),
-}
-
-#[derive(Clone, Debug)]
-struct Fade {
-    source: FadeSource,
-    elapsed: f32,
-    duration: f32,
-}
-
-impl Fade {
-    /// Weight of the clip being faded in.
-    fn weight(&self) -> f32 {
-        if self.duration > 0.0 {
-            (self.elapsed / self.duration).clamp(0.0, 1.0)
-        } else {
-            1.0
-        }
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct Player {
-    clip: Option<usize>,
-    /// Playback time of the current clip (mapped onto the clip by `mode`).
-    pub time: f32,
+    pub animator: Animator,
     pub playing: bool,
     /// Playback speed; negative plays backwards.
     pub speed: f32,
-    pub mode: Playback,
     /// Seconds a clip switch takes to fade in.
     pub fade_time: f32,
-    cursor: ClipCursor,
-    fade: Option<Fade>,
-    /// The faded-out clip's pose (kept so sampling allocates nothing).
-    scratch: Option<Pose>,
-    /// The last pose written, the start of a fade that interrupts a fade.
-    last_output: Option<Pose>,
 }
 
 impl Player {
     pub fn new(clip: Option<usize>) -> Self {
         Self {
-            clip,
-            time: 0.0,
+            animator: Animator::new(clip),
             playing: true,
             speed: 1.0,
-            mode: Playback::Loop,
             fade_time: 0.25,
-            cursor: ClipCursor::default(),
-            fade: None,
-            scratch: None,
-            last_output: None,
         }
     }
 
+    /// The clip playing, or being faded to.
     pub fn clip(&self) -> Option<usize> {
-        self.clip
+        self.animator.crossfade.target()
     }
 
-    /// The weight of the current clip while a fade runs.
-    pub fn fade_weight(&self) -> Option<f32> {
-        self.fade.as_ref().map(Fade::weight)
+    pub fn mode(&self) -> Playback {
+        self.animator.mode
     }
 
-    /// The clip being faded out, while a fade from a playing clip runs.
-    pub fn fading_from(&self) -> Option<usize> {
-        match self.fade.as_ref()?.source {
-            FadeSource::Clip { clip, .. } => Some(clip),
-            FadeSource::Pose(_) => None,
-        }
-    }
-
-    /// Switches to `clip` (from its start), fading from the current one over `fade_time`.
-    /// Choosing the clip that already plays does nothing.
+    /// Cross-fades to `clip` from the pose on screen; `None` shows the rest pose at once.
+    /// Choosing the clip that is already the target does nothing.
     pub fn select(&mut self, clip: Option<usize>) {
-        if clip == self.clip {
-            return;
+        match clip {
+            Some(clip) => self.animator.crossfade.fade_to(clip, self.fade_time),
+            None => self.animator.crossfade = CrossFade::new(None),
         }
-        let source = match (&self.fade, &self.last_output, self.clip) {
-            (Some(_), Some(on_screen), _) => Some(FadeSource::Pose(on_screen.clone())),
-            (_, _, Some(previous)) => Some(FadeSource::Clip {
-                clip: previous,
-                time: self.time,
-                cursor: std::mem::take(&mut self.cursor),
-            }),
-            _ => None,
-        };
-        self.fade = source.filter(|_| self.fade_time > 0.0).map(|source| Fade {
-            source,
-            elapsed: 0.0,
-            duration: self.fade_time,
-        });
-        self.clip = clip;
-        self.time = 0.0;
-        self.cursor = ClipCursor::default();
     }
 
-    /// Advances by `dt` seconds of wall time (scaled by `speed` when playing). A running fade
-    /// always advances, so a paused player still finishes its switch.
+    /// Advances by `dt` seconds of wall time: clips by `dt × speed` while playing; fades always,
+    /// so a paused player still finishes its switch.
     pub fn advance(&mut self, dt: f32, clips: &[Clip]) {
-        if self.playing {
-            self.time += dt * self.speed;
-            if let Some(Fade {
-                source: FadeSource::Clip { time, .. },
-                ..
-            }) = &mut self.fade
-            {
-                *time += dt * self.speed;
-            }
-        }
-        if let Some(clip) = self.clip.and_then(|c| clips.get(c)) {
-            // Keep `time` within one period so long sessions keep float precision.
-            self.time = self.mode.wrap_time(self.time, clip.duration());
-        }
-        if let Some(fade) = &mut self.fade {
-            fade.elapsed += dt;
-            if fade.elapsed >= fade.duration {
-                self.fade = None;
-            }
-        }
+        let clip_dt = if self.playing { dt * self.speed } else { 0.0 };
+        self.animator.advance(clip_dt, dt);
+        self.animator.crossfade.wrap_times(self.animator.mode, clips);
     }
 
-    /// Steps by `frames` frames of `1 / rate` seconds (negative steps back) and pauses.
+    /// Steps by `frames` frames of `1 / rate` seconds (negative steps back) and pauses; a
+    /// running fade ends first.
     pub fn step(&mut self, frames: f32, rate: f32, clips: &[Clip]) {
         self.playing = false;
-        self.fade = None;
-        self.time += frames / rate;
-        if let Some(clip) = self.clip.and_then(|c| clips.get(c)) {
-            self.time = self.mode.wrap_time(self.time, clip.duration());
-        }
+        let crossfade = &mut self.animator.crossfade;
+        crossfade.settle();
+        crossfade.set_time(crossfade.time() + frames / rate);
+        crossfade.wrap_times(self.animator.mode, clips);
     }
 
     /// Jumps to clip time `clip_time` (ending any fade). The end of a looping clip stays the
     /// end (not its start), and ping-pong keeps its direction.
     pub fn scrub(&mut self, clip_time: f32, clips: &[Clip]) {
-        self.fade = None;
-        let Some(clip) = self.clip.and_then(|c| clips.get(c)) else {
-            self.time = clip_time;
+        let crossfade = &mut self.animator.crossfade;
+        crossfade.settle();
+        let Some(clip) = crossfade.base().and_then(|c| clips.get(c)) else {
             return;
         };
         let duration = clip.duration();
         let target = clip_time.clamp(0.0, duration);
-        self.time = match self.mode {
+        let time = match self.animator.mode {
             Playback::Once => target,
             Playback::Loop => target.min(duration * (1.0 - f32::EPSILON)),
-            Playback::PingPong if self.time.rem_euclid(2.0 * duration) > duration => 2.0 * duration - target,
+            Playback::PingPong if crossfade.time().rem_euclid(2.0 * duration) > duration => 2.0 * duration - target,
             Playback::PingPong => target,
         };
+        crossfade.set_time(time);
     }
 
-    /// The current clip's time as its tracks see it.
+    /// The base clip's time as its tracks see it.
     pub fn clip_time(&self, clips: &[Clip]) -> f32 {
-        match self.clip.and_then(|c| clips.get(c)) {
-            Some(clip) => self.mode.clip_time(self.time, clip.duration()),
+        let crossfade = &self.animator.crossfade;
+        match crossfade.base().and_then(|c| clips.get(c)) {
+            Some(clip) => self.animator.mode.clip_time(crossfade.time(), clip.duration()),
             None => 0.0,
         }
     }
 
-    /// Writes the pose for the current time into `out`, which starts as `rest`.
+    /// Writes the pose for the current time into `out`.
     pub fn pose(&mut self, clips: &[Clip], rest: &Pose, out: &mut Pose) {
-        out.copy_from(rest);
-        if let Some(clip) = self.clip.and_then(|c| clips.get(c)) {
-            clip.sample(self.mode.clip_time(self.time, clip.duration()), out, &mut self.cursor);
-        }
-        if let Some(fade) = &mut self.fade {
-            let weight = fade.weight();
-            match &mut fade.source {
-                FadeSource::Clip { clip, time, cursor } => {
-                    if let Some(from_clip) = clips.get(*clip) {
-                        let scratch = self.scratch.get_or_insert_with(|| rest.clone());
-                        scratch.copy_from(rest);
-                        from_clip.sample(self.mode.clip_time(*time, from_clip.duration()), scratch, cursor);
-                        blend(out, scratch, 1.0 - weight, None);
-                    }
-                }
-                FadeSource::Pose(on_screen) => blend(out, on_screen, 1.0 - weight, None),
-            }
-        }
-        match &mut self.last_output {
-            Some(last) => last.copy_from(out),
-            None => self.last_output = Some(out.clone()),
-        }
+        self.animator.pose(clips, rest, out);
     }
 }
 
@@ -253,7 +148,7 @@ mod tests {
         );
         player.speed = -1.0;
         player.playing = true;
-        player.mode = Playback::Once;
+        player.animator.mode = Playback::Once;
         player.advance(0.5, &clips);
         assert!((player.clip_time(&clips) - 0.25).abs() < 1e-5, "backwards");
         player.advance(1.0, &clips);
@@ -261,7 +156,7 @@ mod tests {
     }
 
     #[test]
-    fn switching_fades_without_a_pop() {
+    fn switching_fades_without_a_pop_even_mid_fade() {
         let clips = clips();
         let (rest, mut out) = (rest(), rest());
         let mut player = Player::new(Some(0));
@@ -281,32 +176,21 @@ mod tests {
             (out.local()[0].translation.x - 5.0).abs() < 1e-4,
             "half-way at half the fade"
         );
-        assert_eq!(player.fading_from(), Some(0));
-        assert!((player.fade_weight().unwrap() - 0.5).abs() < 1e-5);
-        player.advance(0.3, &clips);
-        assert_eq!(player.fade_weight(), None, "the fade collapses");
-        player.pose(&clips, &rest, &mut out);
-        assert_eq!(out.local()[0].translation.x, 10.0);
-        player.select(Some(1));
-        assert_eq!(player.fade_weight(), None, "selecting the playing clip does nothing");
-    }
-
-    #[test]
-    fn interrupting_a_fade_starts_from_the_pose_on_screen() {
-        let clips = clips();
-        let (rest, mut out) = (rest(), rest());
-        let mut player = Player::new(Some(0));
-        player.fade_time = 1.0;
-        player.pose(&clips, &rest, &mut out);
-        player.select(Some(1));
-        player.advance(0.5, &clips);
-        player.pose(&clips, &rest, &mut out);
         let on_screen = out.local()[0].translation;
         player.select(Some(0));
         player.pose(&clips, &rest, &mut out);
-        assert!(out.local()[0].translation.distance(on_screen) < 1e-5, "no pop");
-        assert_eq!(player.fading_from(), None, "it fades from a pose, not a clip");
-        assert!(player.fade_weight().is_some());
+        assert!(
+            out.local()[0].translation.distance(on_screen) < 1e-5,
+            "interrupting does not pop"
+        );
+        player.advance(0.6, &clips);
+        assert_eq!(player.animator.crossfade.fades().count(), 0, "the fades collapse");
+        player.select(Some(0));
+        assert_eq!(
+            player.animator.crossfade.fades().count(),
+            0,
+            "selecting the playing clip does nothing"
+        );
     }
 
     #[test]
@@ -315,10 +199,10 @@ mod tests {
         let mut player = Player::new(Some(0));
         player.scrub(1.0, &clips);
         assert!(player.clip_time(&clips) > 0.999, "the end of a loop is not its start");
-        player.mode = Playback::PingPong;
-        player.time = 1.5; // on the way back
+        player.animator.mode = Playback::PingPong;
+        player.animator.crossfade.set_time(1.5); // on the way back
         player.scrub(0.2, &clips);
         assert!((player.clip_time(&clips) - 0.2).abs() < 1e-5);
-        assert!(player.time > 1.0, "still on the way back");
+        assert!(player.animator.crossfade.time() > 1.0, "still on the way back");
     }
 }

@@ -5,7 +5,7 @@ use anyhow::{Context, anyhow, bail};
 use clap::Args;
 
 use super::PlaybackArg;
-use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, JointMask, Playback, Pose};
+use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, Playback, Pose};
 use crate::asset::Model;
 
 #[derive(Args, Debug)]
@@ -123,7 +123,7 @@ fn additive(model: &Model, spec: &str) -> anyhow::Result<AdditiveLayer> {
     let mut layer = AdditiveLayer::new(find_clip(model, parts[0])?, number(parts[1], "WEIGHT")?);
     layer.space = space.unwrap_or_default();
     if let Some(reference) = parts.get(2).filter(|t| !t.trim().is_empty()) {
-        layer.reference_time = Some(number(reference, "REFTIME")?);
+        layer.set_reference_time(Some(number(reference, "REFTIME")?));
     }
     if parts.len() > 3 {
         let joint_name = parts[3..].join(":");
@@ -132,7 +132,7 @@ fn additive(model: &Model, spec: &str) -> anyhow::Result<AdditiveLayer> {
             .find(&joint_name)
             .or_else(|| joint_name.parse::<usize>().ok().filter(|&j| j < model.skeleton.len()))
             .ok_or_else(|| anyhow!("{}: no joint '{joint_name}'", model.path.display()))?;
-        layer.mask = Some(JointMask::subtree(model.skeleton.hierarchy(), joint));
+        layer.set_mask_root(Some(joint));
     }
     Ok(layer)
 }

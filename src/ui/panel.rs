@@ -4,7 +4,7 @@
 use egui::{Color32, RichText};
 
 use super::state::{STEP_RATE, ViewerState};
-use crate::anim::Playback;
+use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
 
 /// Draws the panel and the drop hint; returns the area left for the 3D view (in points).
 pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
@@ -18,6 +18,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 clips_section(ui, state);
                 ui.separator();
                 transport_section(ui, state);
+                ui.separator();
+                layers_section(ui, state);
                 ui.separator();
                 view_section(ui, state);
             });
@@ -64,17 +66,9 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label("(no clips: rest pose)");
     }
     let current = state.player.clip();
-    let (fading_from, fade_weight) = (state.player.fading_from(), state.player.fade_weight());
     let mut chosen = None;
     for (index, clip) in state.model.clips.iter().enumerate() {
-        let mut text = format!("{}  ({:.2} s)", clip.name(), clip.duration());
-        if let Some(weight) = fade_weight {
-            if fading_from == Some(index) {
-                text.push_str(&format!("  fading out {:.0}%", (1.0 - weight) * 100.0));
-            } else if current == Some(index) {
-                text.push_str(&format!("  fading in {:.0}%", weight * 100.0));
-            }
-        }
+        let text = format!("{}  ({:.2} s)", clip.name(), clip.duration());
         if ui.selectable_label(current == Some(index), text).clicked() {
             chosen = Some(index);
         }
@@ -86,6 +80,96 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         state.player.select(Some(index));
     }
     ui.add(egui::Slider::new(&mut state.player.fade_time, 0.0..=2.0).text("cross-fade (s)"));
+    // The fade queue: the base clip, then each fade over it with its weight.
+    let crossfade = &state.player.animator.crossfade;
+    if crossfade.fades().next().is_some() {
+        let name = |clip: Option<usize>| {
+            clip.and_then(|c| state.model.clips.get(c))
+                .map_or("rest pose", |c| c.name())
+        };
+        ui.label(format!("base: {}", name(crossfade.base())));
+        for (clip, weight) in crossfade.fades() {
+            ui.label(format!("  fading in {} {:.0}%", name(Some(clip)), weight * 100.0));
+        }
+    }
+}
+
+fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    ui.label(RichText::new("Additive layers").strong());
+    let clips = &state.model.clips;
+    if clips.is_empty() {
+        return;
+    }
+    let skeleton = &state.model.skeleton;
+    let mut remove = None;
+    for (index, layer) in state.player.animator.layers.iter_mut().enumerate() {
+        ui.push_id(index, |ui| {
+            let mut clip = layer.clip();
+            egui::ComboBox::from_label(format!("layer {} clip", index + 1))
+                .selected_text(clips.get(clip).map_or("?", |c| c.name()))
+                .show_ui(ui, |ui| {
+                    for (i, c) in clips.iter().enumerate() {
+                        ui.selectable_value(&mut clip, i, c.name());
+                    }
+                });
+            if clip != layer.clip() {
+                layer.set_clip(clip);
+            }
+            ui.add(egui::Slider::new(&mut layer.weight, -1.0..=2.0).text(format!("layer {} weight", index + 1)));
+            let mut at_first_key = layer.reference_time().is_none();
+            ui.checkbox(&mut at_first_key, format!("layer {} reference: first keys", index + 1));
+            let mut reference = layer.reference_time().unwrap_or(0.0);
+            if !at_first_key {
+                let duration = clips.get(layer.clip()).map_or(0.0, |c| c.duration());
+                ui.add(
+                    egui::Slider::new(&mut reference, 0.0..=duration.max(1e-3))
+                        .text(format!("layer {} reference (s)", index + 1)),
+                );
+            }
+            let wanted = (!at_first_key).then_some(reference);
+            if wanted != layer.reference_time() {
+                layer.set_reference_time(wanted);
+            }
+            let mut root = layer.mask_root();
+            egui::ComboBox::from_label(format!("layer {} mask", index + 1))
+                .selected_text(root.map_or("whole body", |j| skeleton.name(j)))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut root, None, "whole body");
+                    for joint in 0..skeleton.len() {
+                        ui.selectable_value(&mut root, Some(joint), skeleton.name(joint));
+                    }
+                });
+            if root != layer.mask_root() {
+                layer.set_mask_root(root);
+            }
+            ui.horizontal(|ui| {
+                ui.radio_value(
+                    &mut layer.space,
+                    AdditiveSpace::Parent,
+                    format!("layer {} parent frame", index + 1),
+                );
+                ui.radio_value(
+                    &mut layer.space,
+                    AdditiveSpace::Local,
+                    format!("layer {} local frame", index + 1),
+                );
+            });
+            if ui.button(format!("Remove layer {}", index + 1)).clicked() {
+                remove = Some(index);
+            }
+        });
+    }
+    if let Some(index) = remove {
+        state.player.animator.layers.remove(index);
+    }
+    if ui.button("Add layer").clicked() {
+        // The last clip is often the additive one (the demo's "look around").
+        state
+            .player
+            .animator
+            .layers
+            .push(AdditiveLayer::new(clips.len() - 1, 1.0));
+    }
 }
 
 fn transport_section(ui: &mut egui::Ui, state: &mut ViewerState) {
@@ -125,9 +209,9 @@ fn transport_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     });
     ui.add(egui::Slider::new(&mut state.player.speed, -2.0..=4.0).text("speed"));
     ui.horizontal(|ui| {
-        ui.radio_value(&mut state.player.mode, Playback::Loop, "Loop");
-        ui.radio_value(&mut state.player.mode, Playback::Once, "Once");
-        ui.radio_value(&mut state.player.mode, Playback::PingPong, "Ping-pong");
+        ui.radio_value(&mut state.player.animator.mode, Playback::Loop, "Loop");
+        ui.radio_value(&mut state.player.animator.mode, Playback::Once, "Once");
+        ui.radio_value(&mut state.player.animator.mode, Playback::PingPong, "Ping-pong");
     });
 }
 

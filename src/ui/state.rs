@@ -82,7 +82,7 @@ impl ViewerState {
         match asset::load(path) {
             Ok(model) => {
                 let (view, fade_time, speed, mode) =
-                    (self.view, self.player.fade_time, self.player.speed, self.player.mode);
+                    (self.view, self.player.fade_time, self.player.speed, self.player.mode());
                 *self = Self {
                     view,
                     adapter: std::mem::take(&mut self.adapter),
@@ -91,7 +91,7 @@ impl ViewerState {
                 };
                 self.player.fade_time = fade_time;
                 self.player.speed = speed;
-                self.player.mode = mode;
+                self.player.animator.mode = mode;
                 self.requests.frame_model = true;
             }
             Err(error) => self.load_error = Some(error.to_string()),
