@@ -23,7 +23,7 @@ fn harness() -> Harness<'static, ViewerState> {
 fn clip_list_selects_and_cross_fades() {
     let mut harness = harness();
     assert_eq!(harness.state().player.clip(), Some(0), "idle plays first");
-    harness.get_by_label_contains("walk").click();
+    harness.get_by_label_contains("walk  (").click();
     harness.run();
     assert_eq!(harness.state().player.clip(), Some(1));
     let fades: Vec<usize> = harness
@@ -150,7 +150,7 @@ fn stats_errors_warnings_and_the_drop_hint_are_shown() {
         harness.query_by_label_contains("Drop to open").is_none(),
         "the hint goes with the drop"
     );
-    harness.get_by_label_contains("Survey");
+    harness.get_by_label_contains("Survey  (");
 }
 
 #[test]
@@ -193,4 +193,24 @@ fn additive_layers_are_added_edited_and_removed() {
     harness.get_by_label("Remove layer 1").click();
     harness.run();
     assert!(harness.state().player.animator.layers.is_empty());
+}
+
+#[test]
+fn blend_weights_mix_clips_in_step() {
+    let mut harness = harness();
+    assert!(!harness.state().player.animator.sync_blend.is_active());
+    harness.get(slider("walk weight")).set_value_accesskit(1.0);
+    harness.get(slider("run weight")).set_value_accesskit(0.5);
+    harness.run();
+    let blend = &harness.state().player.animator.sync_blend;
+    assert_eq!((blend.weight(1), blend.weight(2)), (1.0, 0.5));
+    harness.get_by_label_contains("cycles in step");
+    // The blend is what plays: the pose differs from idle's.
+    let state = harness.state_mut();
+    state.advance(0.3);
+    let blended = state.pose.clone();
+    state.player.animator.sync_blend.set_weight(1, 0.0);
+    state.player.animator.sync_blend.set_weight(2, 0.0);
+    state.advance(0.0);
+    assert_ne!(blended, state.pose);
 }

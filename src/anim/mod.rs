@@ -14,6 +14,7 @@ pub mod player;
 pub mod pose;
 pub mod quat;
 pub mod skeleton;
+pub mod sync_blend;
 pub mod track;
 pub mod transform;
 
@@ -26,5 +27,6 @@ pub use keys::{Interpolation, TrackError};
 pub use player::Player;
 pub use pose::{Hierarchy, HierarchyError, Pose};
 pub use skeleton::{JointDesc, Skeleton};
+pub use sync_blend::SyncBlend;
 pub use track::{Track, WeightsTrack};
 pub use transform::Transform;

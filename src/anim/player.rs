@@ -49,7 +49,7 @@ impl Player {
     /// so a paused player still finishes its switch.
     pub fn advance(&mut self, dt: f32, clips: &[Clip]) {
         let clip_dt = if self.playing { dt * self.speed } else { 0.0 };
-        self.animator.advance(clip_dt, dt);
+        self.animator.advance(clips, clip_dt, dt);
         self.animator.crossfade.wrap_times(self.animator.mode, clips);
     }
 

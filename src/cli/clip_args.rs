@@ -51,7 +51,7 @@ impl ClipArgs {
             Some(spec) => crossfade(model, spec, self.time)?,
             None => {
                 let mut animator = Animator::new(clip);
-                animator.advance(self.time, 0.0);
+                animator.advance(&model.clips, self.time, 0.0);
                 animator
             }
         };
@@ -100,9 +100,9 @@ fn crossfade(model: &Model, spec: &str, time: f32) -> anyhow::Result<Animator> {
     }
     let mut animator = Animator::new(Some(from));
     // Run FROM up to the fade's start, start the fade, and run both for ELAPSED.
-    animator.advance(time - elapsed, 0.0);
+    animator.advance(&model.clips, time - elapsed, 0.0);
     animator.crossfade.fade_to(to, duration);
-    animator.advance(elapsed, elapsed);
+    animator.advance(&model.clips, elapsed, elapsed);
     Ok(animator)
 }
 

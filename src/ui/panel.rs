@@ -19,6 +19,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 ui.separator();
                 transport_section(ui, state);
                 ui.separator();
+                blend_section(ui, state);
+                ui.separator();
                 layers_section(ui, state);
                 ui.separator();
                 view_section(ui, state);
@@ -91,6 +93,23 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         for (clip, weight) in crossfade.fades() {
             ui.label(format!("  fading in {} {:.0}%", name(Some(clip)), weight * 100.0));
         }
+    }
+}
+
+/// Several clips at once, weighted, cycles in step (a locomotion blend). While any weight is
+/// set the blend replaces the clip list's choice.
+fn blend_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    ui.label(RichText::new("Blend weights").strong());
+    let sync_blend = &mut state.player.animator.sync_blend;
+    for (index, clip) in state.model.clips.iter().enumerate() {
+        let mut weight = sync_blend.weight(index);
+        let slider = egui::Slider::new(&mut weight, 0.0..=1.0).text(format!("{} weight", clip.name()));
+        if ui.add(slider).changed() {
+            sync_blend.set_weight(index, weight);
+        }
+    }
+    if sync_blend.is_active() {
+        ui.label(format!("blending, cycles in step (phase {:.2})", sync_blend.phase()));
     }
 }
 
