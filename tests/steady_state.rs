@@ -36,11 +36,25 @@ static ALLOCATOR: CountAllocations = CountAllocations;
 #[test]
 fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
     let mut state = rigscope::ui::ViewerState::new(rigscope::asset::demo::demo_model());
-    // Warm up: a fade, an interrupted fade, and each clip once.
+    // Warm up: a fade, an interrupted fade, each clip once, two additive layers (one masked)
+    // and a weighted blend.
     for clip in [1, 2, 0, 3, 1] {
         state.player.select(Some(clip));
         state.advance(0.05);
     }
+    let mut masked = rigscope::anim::AdditiveLayer::new(3, 0.5);
+    masked.set_mask_root(state.model.skeleton.find("chest"));
+    state
+        .player
+        .animator
+        .layers
+        .push(rigscope::anim::AdditiveLayer::new(4, 1.0));
+    state.player.animator.layers.push(masked);
+    state.player.animator.sync_blend.set_weight(1, 1.0);
+    state.player.animator.sync_blend.set_weight(2, 0.5);
+    state.advance(0.05);
+    state.player.animator.sync_blend.set_weight(1, 0.0);
+    state.player.animator.sync_blend.set_weight(2, 0.0);
     // The frame after a switch makes the new clip's cursor; the fade runs on from there.
     state.player.select(Some(2));
     state.advance(1.0 / 60.0);
@@ -49,7 +63,11 @@ fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
         "measured while fading"
     );
     let before = ALLOCATIONS.with(Cell::get);
-    for _ in 0..200 {
+    for frame in 0..200 {
+        // Halfway through, switch the weighted blend on (weights are set in place).
+        if frame == 100 {
+            state.player.animator.sync_blend.set_weight(1, 1.0);
+        }
         state.advance(1.0 / 60.0);
     }
     assert_eq!(
