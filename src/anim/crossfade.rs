@@ -184,39 +184,22 @@ impl CrossFade {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::{Channel, ChannelTrack, Hierarchy, Interpolation, Track, Transform};
+    use crate::anim::fixtures::{moving_clip, one_joint_rest as rest};
     use glam::Vec3;
-    use std::sync::Arc;
 
     /// Clip k moves joint 0 along x from 10k to 10k + 1 over one second.
     fn clips() -> Vec<Clip> {
         (0..3)
             .map(|k| {
                 let x = 10.0 * k as f32;
-                let track = Track::new(
-                    Interpolation::Linear,
-                    vec![0.0, 1.0],
-                    vec![Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 0.0, 0.0)],
-                )
-                .unwrap();
-                Clip::new(
-                    format!("clip {k}"),
-                    vec![Channel {
-                        joint: 0,
-                        track: ChannelTrack::Translation(track),
-                    }],
+                moving_clip(
+                    &format!("clip {k}"),
+                    Vec3::new(x, 0.0, 0.0),
+                    Vec3::new(x + 1.0, 0.0, 0.0),
+                    1.0,
                 )
             })
             .collect()
-    }
-
-    fn rest() -> Pose {
-        Pose::new(
-            Arc::new(Hierarchy::new(vec![None]).unwrap()),
-            vec![Transform::IDENTITY],
-            Vec::new(),
-        )
-        .unwrap()
     }
 
     fn x(fade: &mut CrossFade, clips: &[Clip]) -> f32 {

@@ -9,6 +9,8 @@ pub mod animator;
 pub mod blend;
 pub mod clip;
 pub mod crossfade;
+#[cfg(test)]
+mod fixtures;
 pub mod keys;
 pub mod player;
 pub mod pose;

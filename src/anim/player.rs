@@ -100,36 +100,15 @@ impl Player {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::{Channel, ChannelTrack, Hierarchy, Interpolation, Track, Transform};
+    use crate::anim::fixtures::{moving_clip, one_joint_rest as rest};
     use glam::Vec3;
-    use std::sync::Arc;
 
+    /// Clip "a" moves joint 0 up y at x = 0, clip "b" at x = 10, over one second.
     fn clips() -> Vec<Clip> {
-        let clip = |name: &str, x: f32| {
-            let track = Track::new(
-                Interpolation::Linear,
-                vec![0.0, 1.0],
-                vec![Vec3::new(x, 0.0, 0.0), Vec3::new(x, 1.0, 0.0)],
-            )
-            .unwrap();
-            Clip::new(
-                name.into(),
-                vec![Channel {
-                    joint: 0,
-                    track: ChannelTrack::Translation(track),
-                }],
-            )
-        };
-        vec![clip("a", 0.0), clip("b", 10.0)]
-    }
-
-    fn rest() -> Pose {
-        Pose::new(
-            Arc::new(Hierarchy::new(vec![None]).unwrap()),
-            vec![Transform::IDENTITY],
-            Vec::new(),
-        )
-        .unwrap()
+        vec![
+            moving_clip("a", Vec3::ZERO, Vec3::Y, 1.0),
+            moving_clip("b", Vec3::new(10.0, 0.0, 0.0), Vec3::new(10.0, 1.0, 0.0), 1.0),
+        ]
     }
 
     #[test]

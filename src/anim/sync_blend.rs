@@ -82,39 +82,21 @@ impl SyncBlend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::{Channel, ChannelTrack, Hierarchy, Interpolation, Track, Transform};
+    use crate::anim::fixtures::{moving_clip, one_joint_rest};
     use glam::Vec3;
-    use std::sync::Arc;
 
     /// Clip k lasts k + 1 seconds and moves joint 0 along x from 0 to 10 (k + 1).
     fn clips() -> Vec<Clip> {
         (0..2)
             .map(|k| {
                 let d = (k + 1) as f32;
-                let track = Track::new(
-                    Interpolation::Linear,
-                    vec![0.0, d],
-                    vec![Vec3::ZERO, Vec3::new(10.0 * d, 0.0, 0.0)],
-                )
-                .unwrap();
-                Clip::new(
-                    format!("clip {k}"),
-                    vec![Channel {
-                        joint: 0,
-                        track: ChannelTrack::Translation(track),
-                    }],
-                )
+                moving_clip(&format!("clip {k}"), Vec3::ZERO, Vec3::new(10.0 * d, 0.0, 0.0), d)
             })
             .collect()
     }
 
     fn x(blend: &mut SyncBlend, clips: &[Clip]) -> f32 {
-        let rest = Pose::new(
-            Arc::new(Hierarchy::new(vec![None]).unwrap()),
-            vec![Transform::IDENTITY],
-            Vec::new(),
-        )
-        .unwrap();
+        let rest = one_joint_rest();
         let mut out = rest.clone();
         blend.pose(clips, &rest, &mut out);
         out.local()[0].translation.x
