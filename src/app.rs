@@ -312,7 +312,7 @@ impl Running {
         if requests.open_dialog {
             let picked = rfd::FileDialog::new()
                 .set_title("Open a model")
-                .add_filter("glTF models", &["glb", "gltf"])
+                .add_filter("Models", &["glb", "gltf", "md5mesh", "md5anim"])
                 .add_filter("All files", &["*"])
                 .pick_file();
             if let Some(path) = picked {

@@ -8,6 +8,7 @@
 pub mod demo;
 pub mod geometry;
 mod gltf;
+pub mod md5;
 pub mod model;
 
 use std::path::{Path, PathBuf};
@@ -33,6 +34,26 @@ pub fn load(path: &Path) -> Result<Model, LoadError> {
     load_bytes(path, &bytes)
 }
 
+/// Adds the `.md5anim` at `path` to `model` (an MD5 model) as a clip named by its file stem.
+pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError> {
+    let error = |message: String| LoadError {
+        path: path.to_path_buf(),
+        message,
+    };
+    let is_md5 = model
+        .path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("md5mesh"));
+    if !is_md5 {
+        return Err(error("an .md5anim can only be added to an MD5 model (.md5mesh)".into()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| error(format!("cannot read the file: {e}")))?;
+    let clip = md5::load_clip(model, path, &bytes).map_err(error)?;
+    model.clips.push(clip);
+    Ok(())
+}
+
 /// Loads a model from the contents of `path` already in memory.
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
     let extension = path
@@ -43,9 +64,17 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
     let looks_like_json = bytes.trim_ascii_start().starts_with(b"{");
     let result = if gltf::is_glb(bytes) || looks_like_json || matches!(extension.as_str(), "glb" | "gltf") {
         gltf::load(path, bytes)
+    } else if extension == "md5mesh" {
+        md5::load(path, bytes)
+    } else if extension == "md5anim" {
+        Err(
+            "an .md5anim holds only motion: open its .md5mesh (the animations beside it load too), \
+             or drop the .md5anim on an open MD5 model"
+                .into(),
+        )
     } else {
         Err(format!(
-            "unsupported file type '.{extension}' (rigscope reads .glb and .gltf files)"
+            "unsupported file type '.{extension}' (rigscope reads .glb, .gltf and .md5mesh files)"
         ))
     };
     result.and_then(check_posed_size).map_err(|message| LoadError {

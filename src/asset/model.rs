@@ -149,6 +149,29 @@ impl SkinWeights {
     }
 }
 
+impl SkinWeights {
+    /// Adds a warning for each kind of repair made to these weights, prefixed by `context`.
+    pub fn report_repairs(&self, context: &str, warnings: &mut Vec<String>) {
+        let repairs = [
+            (
+                self.renormalised,
+                "vertices whose weights did not sum to 1 (renormalised)",
+            ),
+            (
+                self.unweighted,
+                "vertices without any weight (bound to the skin's first joint)",
+            ),
+            (self.out_of_range, "influences on joints outside the skin (dropped)"),
+            (self.truncated, "vertices with more than 8 influences (weakest dropped)"),
+        ];
+        for (count, what) in repairs {
+            if count > 0 {
+                warnings.push(format!("{context}: {count} {what}"));
+            }
+        }
+    }
+}
+
 /// Differences from the base mesh, scaled by the target's weight.
 #[derive(Clone, Debug, Default)]
 pub struct MorphTarget {

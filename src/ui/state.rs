@@ -76,9 +76,25 @@ impl ViewerState {
 
     /// Opens `path` (from the command line, a drop or the dialog). On success the model and
     /// playback are replaced and the camera reframed; on failure the error is kept for the
-    /// panel and the model already open stays.
+    /// panel and the model already open stays. An `.md5anim` is added as a clip to the open
+    /// MD5 model instead.
     pub fn open(&mut self, path: &Path) {
         self.hovered_file = None;
+        let is_animation = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("md5anim"));
+        if is_animation {
+            // An .md5anim adds a clip to the open MD5 model.
+            match asset::add_md5_animation(&mut self.model, path) {
+                Ok(()) => {
+                    self.load_error = None;
+                    self.summary = summary(&self.model);
+                }
+                Err(error) => self.load_error = Some(error.to_string()),
+            }
+            return;
+        }
         match asset::load(path) {
             Ok(model) => {
                 let (view, fade_time, speed, mode) =

@@ -82,7 +82,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
                 .map_err(|e| format!("mesh {index} primitive {primitive_index}: {e}"))?;
             if let Some(weights) = &loaded.skin_weights {
                 let context = format!("mesh {index} primitive {primitive_index}");
-                report_weight_repairs(&context, weights, &mut warnings);
+                weights.report_repairs(&context, &mut warnings);
             }
             primitives.push(loaded);
         }
@@ -340,27 +340,4 @@ fn load_instances(
     }
     instances.sort_by_key(|i| i.joint);
     Ok(instances)
-}
-
-fn report_weight_repairs(context: &str, weights: &crate::asset::model::SkinWeights, warnings: &mut Vec<String>) {
-    let repairs = [
-        (
-            weights.renormalised,
-            "vertices whose weights did not sum to 1 (renormalised)",
-        ),
-        (
-            weights.unweighted,
-            "vertices without any weight (bound to their first joint)",
-        ),
-        (weights.out_of_range, "influences on joints outside the skin (dropped)"),
-        (
-            weights.truncated,
-            "vertices with more than 8 influences (weakest dropped)",
-        ),
-    ];
-    for (count, what) in repairs {
-        if count > 0 {
-            warnings.push(format!("{context}: {count} {what}"));
-        }
-    }
 }
