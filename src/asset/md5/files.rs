@@ -60,6 +60,21 @@ fn header(tokens: &mut Tokens) -> Result<(), String> {
     Ok(())
 }
 
+/// `"name" parent` at the start of joint `index`: the parent is -1 (none) or an earlier joint.
+fn named_joint(tokens: &mut Tokens, index: usize) -> Result<(String, Option<usize>), String> {
+    let name = tokens.text()?.to_string();
+    let line = tokens.line();
+    let parent = match tokens.int()? {
+        -1 => None,
+        p if p >= 0 && (p as usize) < index => Some(p as usize),
+        p => {
+            let problem = format!("joint {index} ('{name}') has parent {p}, which is not an earlier joint");
+            return Err(at_line(line, problem));
+        }
+    };
+    Ok((name, parent))
+}
+
 pub fn parse_mesh(text: &str) -> Result<MeshFile, String> {
     let mut tokens = Tokens::new(text)?;
     header(&mut tokens)?;
@@ -69,18 +84,7 @@ pub fn parse_mesh(text: &str) -> Result<MeshFile, String> {
     tokens.expect_symbol('{')?;
     let mut joints = Vec::with_capacity(joint_count);
     for index in 0..joint_count {
-        let name = tokens.text()?.to_string();
-        let line = tokens.line();
-        let parent = match tokens.int()? {
-            -1 => None,
-            p if p >= 0 && (p as usize) < index => Some(p as usize),
-            p => {
-                return Err(at_line(
-                    line,
-                    format!("joint {index} ('{name}') has parent {p}, which is not an earlier joint"),
-                ));
-            }
-        };
+        let (name, parent) = named_joint(&mut tokens, index)?;
         joints.push(Joint {
             name,
             parent,
@@ -214,18 +218,7 @@ pub fn parse_anim(text: &str) -> Result<AnimFile, String> {
     tokens.expect_symbol('{')?;
     let mut joints = Vec::with_capacity(joint_count);
     for index in 0..joint_count {
-        let name = tokens.text()?.to_string();
-        let line = tokens.line();
-        let parent = match tokens.int()? {
-            -1 => None,
-            p if p >= 0 && (p as usize) < index => Some(p as usize),
-            p => {
-                return Err(at_line(
-                    line,
-                    format!("joint {index} ('{name}') has parent {p}, which is not an earlier joint"),
-                ));
-            }
-        };
+        let (name, parent) = named_joint(&mut tokens, index)?;
         let line = tokens.line();
         let flags = u32::try_from(tokens.int()?)
             .ok()
