@@ -182,23 +182,44 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
     assert_eq!(image.dimensions(), (200, 150));
     assert!(coverage(&image) > 0.05);
     // Without a file: the demo rig, posed by the named clip.
-    let demo = dir.join("demo.png");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args([
-            "render",
-            "-o",
-            demo.to_str().unwrap(),
-            "--clip",
-            "wave",
-            "--time",
-            "0.3",
-            "--size",
-            "160x200",
-        ])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    assert!(coverage(&image::open(&demo).unwrap().to_rgba8()) > 0.05);
+    let demo = |name: &str, extra: &[&str]| {
+        let path = dir.join(name);
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
+            .args([
+                "render",
+                "-o",
+                path.to_str().unwrap(),
+                "--time",
+                "1.6",
+                "--size",
+                "160x200",
+            ])
+            .args(extra)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{extra:?}");
+        image::open(&path).unwrap().to_rgba8()
+    };
+    let waving = demo("wave.png", &["--clip", "wave"]);
+    assert!(coverage(&waving) > 0.05);
+    // Every view and animation option changes the picture; CPU skinning keeps it.
+    for flags in [
+        &["--clip", "wave", "--wireframe"][..],
+        &["--clip", "wave", "--no-grid"],
+        &["--clip", "wave", "--skeleton"],
+        // 1.6 s is past the 1.2 s clip: once holds the end, ping-pong is back at 0.8 s.
+        &["--clip", "wave", "--playback", "pingpong"],
+        &["--crossfade", "wave:walk:0.5:0.25"],
+        &["--clip", "wave", "--additive", "walk:1"],
+    ] {
+        let flagged = demo(&format!("{}.png", flags.join("_").replace('-', "")), flags);
+        assert!(
+            different_fraction(&waving, &flagged) > 0.002,
+            "{flags:?} changes nothing"
+        );
+    }
+    let on_cpu = demo("cpu.png", &["--clip", "wave", "--skinning", "cpu"]);
+    assert!(different_fraction(&waving, &on_cpu) <= DIFFERENT_FRACTION);
     let bad_size = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
         .args([
             "render",
