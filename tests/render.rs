@@ -210,7 +210,7 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
         // 1.6 s is past the 1.2 s clip: once holds the end, ping-pong is back at 0.8 s.
         &["--clip", "wave", "--playback", "pingpong"],
         &["--crossfade", "wave:walk:0.5:0.25"],
-        &["--clip", "wave", "--additive", "walk:1"],
+        &["--clip", "wave", "--additive", "walk:1:0.3"],
     ] {
         let flagged = demo(&format!("{}.png", flags.join("_").replace('-', "")), flags);
         assert!(
