@@ -239,6 +239,13 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
 fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
     let gpu = Gpu::headless().unwrap();
     let model = asset::load(&common::gltf("Xbot/Xbot.glb")).unwrap();
+    // The device is opened with the adapter's own limits, so the arrays are as large as it allows
+    // (1,024 joints on llvmpipe, not WebGL2's 256).
+    let full = SceneRenderer::new(&gpu);
+    assert_eq!(
+        full.pipelines.max_joints,
+        rigscope::render::pipelines::max_joints(&gpu.adapter.limits())
+    );
     // Xbot's skin has 67 joints: a device whose uniform arrays hold 16 cannot skin it.
     let mut small = SceneRenderer::with_joint_limit(&gpu, 16);
     let uploaded = small.upload_model(&gpu, &model);

@@ -36,15 +36,13 @@ impl Gpu {
             apply_limit_buckets: false,
         }))
         .map_err(|e| anyhow!("no graphics adapter: {e}"))?;
-        let (device, queue) = pollster::block_on(
-            adapter.request_device(&wgpu::DeviceDescriptor {
-                label: Some("rigscope"),
-                required_limits: wgpu::Limits::downlevel_webgl2_defaults()
-                    .using_resolution(adapter.limits())
-                    .using_alignment(adapter.limits()),
-                ..Default::default()
-            }),
-        )
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("rigscope"),
+            // Everything the adapter offers: the skinning arrays are sized from its uniform
+            // buffer limit.
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
         .context("cannot open the graphics device")?;
         Ok(Self { adapter, device, queue })
     }
