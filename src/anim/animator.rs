@@ -1,11 +1,12 @@
-//! One model's animation: the base, then additive layers, in that order, into one pose per
-//! frame. The base is the weighted blend of clips (`sync_blend`) while any weight is set, and
+//! One model's animation: the base, then additive layers, then IK chains, in that order, into
+//! one pose per frame. The base is the weighted blend of clips (`sync_blend`) while any weight is set, and
 //! otherwise the clip playing or the cross-fade between clips (`crossfade`). It allocates
 //! nothing per frame once every clip has been sampled once.
 
 use super::additive::AdditiveLayer;
 use super::clip::{Clip, Playback};
 use super::crossfade::CrossFade;
+use super::ik::IkLayer;
 use super::pose::Pose;
 use super::sync_blend::SyncBlend;
 
@@ -18,6 +19,8 @@ pub struct Animator {
     pub mode: Playback,
     /// Playback time of the additive layers.
     pub layer_time: f32,
+    /// IK chains, solved in order on the blended pose (a later chain sees the earlier ones).
+    pub ik: Vec<IkLayer>,
 }
 
 impl Animator {
@@ -28,6 +31,7 @@ impl Animator {
             layers: Vec::new(),
             mode: Playback::Loop,
             layer_time: 0.0,
+            ik: Vec::new(),
         }
     }
 
@@ -48,6 +52,9 @@ impl Animator {
         for layer in &mut self.layers {
             let duration = clips.get(layer.clip()).map_or(0.0, Clip::duration);
             layer.apply(clips, rest, self.mode.clip_time(self.layer_time, duration), out);
+        }
+        for ik in &mut self.ik {
+            ik.apply(rest, out);
         }
     }
 }

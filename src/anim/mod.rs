@@ -11,6 +11,7 @@ pub mod clip;
 pub mod crossfade;
 #[cfg(test)]
 mod fixtures;
+pub mod ik;
 pub mod keys;
 pub mod player;
 pub mod pose;
@@ -25,6 +26,7 @@ pub use animator::Animator;
 pub use blend::{JointMask, blend};
 pub use clip::{Channel, ChannelTrack, Clip, ClipCursor, Playback};
 pub use crossfade::CrossFade;
+pub use ik::{IkLayer, JointConstraint, Solver};
 pub use keys::{Interpolation, TrackError};
 pub use player::Player;
 pub use pose::{Hierarchy, HierarchyError, Pose};

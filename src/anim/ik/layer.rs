@@ -1,0 +1,81 @@
+//! IK as a layer of the animator: one chain, its target, solver settings and weight.
+
+use glam::Vec3;
+
+use super::chain::{ChainError, IkChain};
+use super::{Outcome, Solver, solve_ccd, solve_fabrik};
+use crate::anim::pose::{Hierarchy, Pose};
+
+/// Default iteration limit: FABRIK usually needs a handful, CCD a few dozen on long chains.
+pub const DEFAULT_ITERATIONS: u32 = 20;
+/// Default threshold as a fraction of the chain's length.
+pub const DEFAULT_RELATIVE_THRESHOLD: f32 = 1e-3;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IkLayer {
+    pub chain: IkChain,
+    /// Where the effector should be, in model space.
+    pub target: Vec3,
+    /// 0 leaves the animated pose as it is, 1 applies the solved rotations fully; between,
+    /// each chain joint's rotation is slerped from animated to solved.
+    pub weight: f32,
+    pub solver: Solver,
+    pub iterations: u32,
+    /// Model-space distance at which the target counts as reached. When `None`, 0.1% of the
+    /// chain's length (so it suits rigs in metres and in centimetres alike).
+    pub threshold: Option<f32>,
+    /// The last solve (default when the layer has not run or has weight 0).
+    pub outcome: Outcome,
+    reach: Vec<Vec3>,
+}
+
+impl IkLayer {
+    /// A full-weight FABRIK layer on the `length` bones above `end`.
+    pub fn new(hierarchy: &Hierarchy, end: usize, length: usize, target: Vec3) -> Result<Self, ChainError> {
+        let chain = IkChain::new(hierarchy, end, length)?;
+        let reach = vec![Vec3::ZERO; chain.joints().len()];
+        Ok(Self {
+            chain,
+            target,
+            weight: 1.0,
+            solver: Solver::default(),
+            iterations: DEFAULT_ITERATIONS,
+            threshold: None,
+            outcome: Outcome::default(),
+            reach,
+        })
+    }
+
+    /// Solves the chain on `pose` (the animated pose) and blends the result in by `weight`.
+    /// `rest` gives the rotations the constraints measure from. Allocates nothing.
+    pub fn apply(&mut self, rest: &Pose, pose: &mut Pose) {
+        self.outcome = Outcome::default();
+        let weight = self.weight.clamp(0.0, 1.0);
+        if weight == 0.0 || !self.target.is_finite() {
+            return;
+        }
+        self.chain.load(pose, rest);
+        let threshold = self.threshold();
+        self.outcome = match self.solver {
+            Solver::Ccd => solve_ccd(&mut self.chain, self.target, self.iterations, threshold),
+            Solver::Fabrik => solve_fabrik(
+                &mut self.chain,
+                self.target,
+                self.iterations,
+                threshold,
+                &mut self.reach,
+            ),
+        };
+        if self.outcome.iterations > 0 {
+            self.chain.store(pose, weight);
+        }
+    }
+
+    /// The threshold in use: the one set, or 0.1% of the chain's length as last loaded.
+    pub fn threshold(&self) -> f32 {
+        self.threshold.unwrap_or_else(|| {
+            let length: f32 = (0..self.chain.bones()).map(|bone| self.chain.bone_length(bone)).sum();
+            length * DEFAULT_RELATIVE_THRESHOLD
+        })
+    }
+}
