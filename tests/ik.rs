@@ -369,3 +369,26 @@ fn the_animator_applies_ik_after_blending_and_the_rest_keeps_playing() {
         }
     }
 }
+
+#[test]
+fn a_hinge_whose_plane_misses_the_target_is_twisted_into_it() {
+    for solver in [Solver::Ccd, Solver::Fabrik] {
+        let rest = rig();
+        let mut pose = rest.clone();
+        let mut ik = IkLayer::new(pose.hierarchy(), 3, 2, Vec3::ZERO).unwrap();
+        ik.solver = solver;
+        ik.iterations = 100;
+        // The "elbow" (joint 2) bends forwards only, about its X axis; the target is to the
+        // side, so the "upper arm" (joint 1) must twist to bring the elbow's plane round.
+        ik.chain.constraints_mut()[1] = JointConstraint::Hinge {
+            axis: Vec3::X,
+            min: 0.0,
+            max: 2.5,
+        };
+        let root = rest.to_model_matrices()[1];
+        ik.target = root.transform_point3(Vec3::new(1.2, 1.0, 0.0));
+        ik.apply(&rest, &mut pose);
+        assert!(ik.outcome.reached, "{solver:?}: {:?}", ik.outcome);
+        assert!(ik.chain.violation(1) < 1e-4);
+    }
+}

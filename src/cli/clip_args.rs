@@ -1,11 +1,12 @@
 //! The animation options `pose` and `render` share: a clip at a time, a cross-fade, additive
-//! layers. They build the same `Animator` the viewer uses.
+//! layers, IK chains. They build the same `Animator` the viewer uses.
 
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 
 use super::PlaybackArg;
-use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, Playback, Pose};
+use super::ik_args::IkArgs;
+use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, IkLayer, Playback, Pose};
 use crate::asset::Model;
 
 #[derive(Args, Debug)]
@@ -28,6 +29,18 @@ pub struct ClipArgs {
     /// index), and `local` applies rotations in the joint's frame instead of the parent's.
     #[arg(long, value_name = "CLIP:WEIGHT[:REFTIME[:MASKJOINT[:parent|local]]]")]
     pub additive: Vec<String>,
+    #[command(flatten)]
+    pub ik: IkArgs,
+}
+
+/// A pose the options describe.
+pub struct Posed {
+    pub pose: Pose,
+    /// The clip the pose is mostly made of (the cross-fade's target, or the clip), for naming
+    /// and framing.
+    pub clip: Option<usize>,
+    /// The IK chains as solved for this pose (targets and outcomes).
+    pub ik: Vec<IkLayer>,
 }
 
 impl ClipArgs {
@@ -43,9 +56,8 @@ impl ClipArgs {
         }
     }
 
-    /// The pose these options describe, and the clip it is mostly made of (the cross-fade's
-    /// target, or the clip), for naming and framing. Without any clip option, `default`.
-    pub fn pose(&self, model: &Model, default: Option<usize>) -> anyhow::Result<(Pose, Option<usize>)> {
+    /// The pose these options describe. Without any clip option, the clip `default`.
+    pub fn pose(&self, model: &Model, default: Option<usize>) -> anyhow::Result<Posed> {
         let clip = self.resolve(model, default)?;
         let mut animator = match &self.crossfade {
             Some(spec) => crossfade(model, spec, self.time)?,
@@ -62,9 +74,14 @@ impl ClipArgs {
                 .layers
                 .push(additive(model, spec).with_context(|| format!("--additive {spec}"))?);
         }
+        animator.ik = self.ik.layers(model)?;
         let mut pose = model.skeleton.rest_pose().clone();
         animator.pose(&model.clips, model.skeleton.rest_pose(), &mut pose);
-        Ok((pose, animator.crossfade.target()))
+        Ok(Posed {
+            pose,
+            clip: animator.crossfade.target(),
+            ik: animator.ik,
+        })
     }
 }
 
@@ -79,7 +96,22 @@ fn find_clip(model: &Model, wanted: &str) -> anyhow::Result<usize> {
     })
 }
 
-fn number(text: &str, what: &str) -> anyhow::Result<f32> {
+/// A joint by name, or else by index.
+pub(super) fn find_joint(model: &Model, name_or_index: &str) -> anyhow::Result<usize> {
+    model
+        .skeleton
+        .find(name_or_index)
+        .or_else(|| {
+            name_or_index
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&j| j < model.skeleton.len())
+        })
+        .ok_or_else(|| anyhow!("{}: no joint '{name_or_index}'", model.path.display()))
+}
+
+pub(super) fn number(text: &str, what: &str) -> anyhow::Result<f32> {
     text.trim()
         .parse::<f32>()
         .ok()
@@ -126,13 +158,7 @@ fn additive(model: &Model, spec: &str) -> anyhow::Result<AdditiveLayer> {
         layer.set_reference_time(Some(number(reference, "REFTIME")?));
     }
     if parts.len() > 3 {
-        let joint_name = parts[3..].join(":");
-        let joint = model
-            .skeleton
-            .find(&joint_name)
-            .or_else(|| joint_name.parse::<usize>().ok().filter(|&j| j < model.skeleton.len()))
-            .ok_or_else(|| anyhow!("{}: no joint '{joint_name}'", model.path.display()))?;
-        layer.set_mask_root(Some(joint));
+        layer.set_mask_root(Some(find_joint(model, &parts[3..].join(":"))?));
     }
     Ok(layer)
 }

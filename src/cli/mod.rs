@@ -2,6 +2,7 @@
 //! so their output is what the viewer shows.
 
 mod clip_args;
+mod ik_args;
 mod inspect;
 mod pose;
 pub mod render;

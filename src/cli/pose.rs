@@ -27,7 +27,8 @@ pub struct PoseArgs {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
-    /// `{"clip", "time", "primitives": [{"node", "mesh", "primitive", "positions"}], "joints"}`.
+    /// `{"clip", "time", "primitives": [{"node", "mesh", "primitive", "positions"}], "joints",
+    /// "ik": [{"end", "bones", "solver", "target", "distance", "iterations", "reached"}]}`.
     Json,
     /// Wavefront OBJ: one object per primitive, with normals, texture coordinates and faces.
     Obj,
@@ -39,6 +40,20 @@ struct PosedModel<'a> {
     time: f32,
     primitives: Vec<PrimitiveOut>,
     joints: Vec<JointOut<'a>>,
+    ik: Vec<IkOut<'a>>,
+}
+
+/// How an `--ik` chain was solved.
+#[derive(Serialize)]
+struct IkOut<'a> {
+    end: &'a str,
+    bones: usize,
+    solver: &'static str,
+    target: [f32; 3],
+    /// Model-space distance left between the effector and the target.
+    distance: f32,
+    iterations: u32,
+    reached: bool,
 }
 
 #[derive(Serialize)]
@@ -59,15 +74,16 @@ struct JointOut<'a> {
 
 pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let model = asset::load(&args.file)?;
-    let (pose, clip) = args.clip.pose(&model, None)?;
+    let posed = args.clip.pose(&model, None)?;
+    let (pose, clip) = (&posed.pose, posed.clip);
     let mut deformer = Deformer::new(&model);
-    deformer.update(&model, &pose);
+    deformer.update(&model, pose);
     let order = file_order(&model, &deformer);
 
     let mut buffer = Vec::new();
     match args.format {
         Format::Json => {
-            let posed = PosedModel {
+            let output = PosedModel {
                 clip: clip.map(|c| model.clips[c].name()),
                 time: args.clip.time,
                 primitives: order
@@ -86,8 +102,21 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                         world: deformer.model_matrices()[joint].to_cols_array(),
                     })
                     .collect(),
+                ik: posed
+                    .ik
+                    .iter()
+                    .map(|layer| IkOut {
+                        end: model.skeleton.name(layer.chain.end()),
+                        bones: layer.chain.bones(),
+                        solver: layer.solver.name(),
+                        target: layer.target.to_array(),
+                        distance: layer.outcome.distance,
+                        iterations: layer.outcome.iterations,
+                        reached: layer.outcome.reached,
+                    })
+                    .collect(),
             };
-            serde_json::to_writer(&mut buffer, &posed)?;
+            serde_json::to_writer(&mut buffer, &output)?;
             writeln!(buffer)?;
         }
         Format::Obj => write_obj(&model, &order, &mut buffer)?,

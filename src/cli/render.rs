@@ -12,6 +12,7 @@ use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::render::capture::read_rgba;
 use crate::render::framing::animation_bounds;
+use crate::render::ik_gizmo::draw_ik_chain;
 use crate::render::{Gpu, OrbitCamera, SceneRenderer, ViewOptions};
 use crate::skin::Deformer;
 
@@ -30,7 +31,7 @@ pub struct RenderArgs {
     /// Where skinning runs.
     #[arg(long, value_enum, default_value_t = SkinningArg::Gpu)]
     pub skinning: SkinningArg,
-    /// Draw the skeleton over the mesh.
+    /// Draw the skeleton over the mesh (and IK chains' targets and limits).
     #[arg(long)]
     pub skeleton: bool,
     /// Draw the triangle edges.
@@ -68,7 +69,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(file) => asset::load(file)?,
         None => demo_model(),
     };
-    let (pose, clip) = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
+    let posed = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
     let view = ViewOptions {
         gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
         skeleton: args.skeleton,
@@ -78,7 +79,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     };
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
-    let image = render_image(&gpu, &mut renderer, &model, &pose, clip, args.size, &view)?;
+    if args.skeleton {
+        // With the skeleton, IK chains show their targets and limits too.
+        let matrices = posed.pose.to_model_matrices();
+        for layer in &posed.ik {
+            let poses = (&posed.pose, model.skeleton.rest_pose(), matrices.as_slice());
+            draw_ik_chain(&mut renderer.gizmos, layer, poses, true, false);
+        }
+    }
+    let image = render_image(&gpu, &mut renderer, &model, &posed.pose, posed.clip, args.size, &view)?;
     image
         .save(&args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;

@@ -10,6 +10,7 @@ use super::camera::{Bounds, OrbitCamera};
 use super::gpu::Gpu;
 use super::layouts::Layouts;
 use super::model_gpu::ModelGpu;
+use super::overlay::Overlay;
 use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT, SHADOW_SIZE, max_joints};
 use super::uniforms::{FrameUniform, GroundUniform, OverlayVertex};
 use crate::anim::Pose;
@@ -80,6 +81,10 @@ pub struct SceneRenderer {
     overlay_capacity: usize,
     overlay_lines: Vec<OverlayVertex>,
     overlay_points: Vec<OverlayVertex>,
+    skeleton: Overlay,
+    /// What the caller wants drawn over the scene this frame (IK targets, constraints), in
+    /// model space; kept until the caller clears it.
+    pub gizmos: Overlay,
 }
 
 fn depth_texture(
@@ -186,6 +191,8 @@ impl SceneRenderer {
             overlay_capacity,
             overlay_lines: Vec::new(),
             overlay_points: Vec::new(),
+            skeleton: Overlay::default(),
+            gizmos: Overlay::default(),
         }
     }
 
@@ -288,11 +295,7 @@ impl SceneRenderer {
         };
         gpu.queue
             .write_buffer(&self.ground_uniform, 0, bytemuck::bytes_of(&ground));
-        let overlay_count = if view.skeleton {
-            self.build_overlay(gpu, deformer, model, aspect)
-        } else {
-            (0, 0)
-        };
+        let overlay_count = self.build_overlay(gpu, deformer, model, aspect, view.skeleton);
 
         // Every drawable primitive, lit (`wire` false) or as edges; the pipeline is set by the
         // caller.
@@ -387,38 +390,38 @@ impl SceneRenderer {
         }
     }
 
-    /// Writes bones (parent → child lines) and joints (small squares) into the overlay buffer;
-    /// returns the line and triangle vertex counts.
-    fn build_overlay(&mut self, gpu: &Gpu, deformer: &Deformer, model: &Model, aspect: f32) -> (u32, u32) {
+    /// Writes the skeleton (when asked: bones as parent → child lines, joints as small squares)
+    /// and the gizmos into the overlay buffer; returns the line and triangle vertex counts.
+    fn build_overlay(
+        &mut self,
+        gpu: &Gpu,
+        deformer: &Deformer,
+        model: &Model,
+        aspect: f32,
+        skeleton: bool,
+    ) -> (u32, u32) {
         let matrices = deformer.model_matrices();
-        self.overlay_lines.clear();
-        self.overlay_points.clear();
-        let vertex = |position: Vec3, color: Vec4, offset: [f32; 2]| OverlayVertex {
-            position: position.to_array(),
-            color: color.to_array(),
-            offset,
-        };
-        let (sx, sy) = (JOINT_SIZE / aspect, JOINT_SIZE);
-        for (joint, matrix) in matrices.iter().enumerate() {
-            let position = matrix.w_axis.truncate();
-            if let Some(parent) = model.skeleton.parent(joint) {
-                let parent_position = matrices[parent].w_axis.truncate();
-                self.overlay_lines.push(vertex(parent_position, BONE_COLOR, [0.0, 0.0]));
-                self.overlay_lines.push(vertex(position, BONE_COLOR, [0.0, 0.0]));
-            }
-            for [x, y] in [
-                [-1.0, -1.0],
-                [1.0, -1.0],
-                [1.0, 1.0],
-                [-1.0, -1.0],
-                [1.0, 1.0],
-                [-1.0, 1.0],
-            ] {
-                self.overlay_points
-                    .push(vertex(position, JOINT_COLOR, [x * sx, y * sy]));
+        self.skeleton.clear();
+        if skeleton {
+            for (joint, matrix) in matrices.iter().enumerate() {
+                let position = matrix.w_axis.truncate();
+                if let Some(parent) = model.skeleton.parent(joint) {
+                    self.skeleton
+                        .line(matrices[parent].w_axis.truncate(), position, BONE_COLOR);
+                }
+                self.skeleton.square(position, JOINT_COLOR, JOINT_SIZE);
             }
         }
+        self.overlay_lines.clear();
+        self.overlay_points.clear();
+        for overlay in [&self.skeleton, &self.gizmos] {
+            self.overlay_lines.extend_from_slice(overlay.lines());
+            overlay.square_vertices(aspect, &mut self.overlay_points);
+        }
         let total = self.overlay_lines.len() + self.overlay_points.len();
+        if total == 0 {
+            return (0, 0);
+        }
         if total > self.overlay_capacity {
             (self.overlay_buffer, self.overlay_capacity) = overlay_buffer(&gpu.device, total.next_power_of_two());
         }

@@ -17,6 +17,7 @@ pub fn solve_ccd(chain: &mut IkChain, target: Vec3, iterations: u32, threshold: 
         for joint in (0..chain.bones()).rev() {
             let origin = chain.position(joint);
             chain.rotate_towards(joint, chain.end_position() - origin, target - origin);
+            chain.align_hinge_plane(joint, target);
         }
     }
     Outcome::new(chain, target, threshold, iterations)

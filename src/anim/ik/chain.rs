@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use std::f32::consts::{PI, TAU};
+
 use glam::{Mat4, Quat, Vec3};
 
 use super::constraint::JointConstraint;
@@ -168,8 +170,7 @@ impl IkChain {
     /// Direction of bone `index` (towards the next chain joint) in the joint's rest frame:
     /// the next joint's translation through this joint's scale, as constraints measure it.
     pub fn bone_direction(&self, index: usize) -> Vec3 {
-        let next = self.local[index + 1].translation * self.local[index].scale;
-        next.try_normalize().unwrap_or(Vec3::Y)
+        bone_direction(&self.local[index], &self.local[index + 1])
     }
 
     /// How far bone `index`'s rotation lies outside its constraint, in radians.
@@ -193,6 +194,55 @@ impl IkChain {
         self.update_from(index);
     }
 
+    /// When the joint after `index` is a hinge, twists joint `index` about its bone so that
+    /// the hinge's plane of motion passes through `target` (as near as the twist can bring
+    /// it), choosing, of the two twists that do, the one whose bend towards the target lies
+    /// within the hinge's range. Without this a hinge whose plane misses the target could
+    /// never reach it: the solvers' shortest-arc turns never twist a bone.
+    pub fn align_hinge_plane(&mut self, index: usize, target: Vec3) {
+        let Some(&JointConstraint::Hinge { axis, min, max }) = self.constraints.get(index + 1) else {
+            return;
+        };
+        let (origin, hinge) = (self.position(index), self.position(index + 1));
+        let Some(bone) = (hinge - origin).try_normalize() else {
+            return;
+        };
+        let frame = self.model[index];
+        let hinge_axis = frame.transform_vector3(self.rest[index + 1] * axis).normalize_or_zero();
+        let rest_forearm = frame
+            .transform_vector3(self.rest[index + 1] * self.bone_direction(index + 1))
+            .normalize_or_zero();
+        let to_target = target - hinge;
+        let across = |v: Vec3| v - bone * v.dot(bone);
+        let (axis_across, target_across) = (across(hinge_axis), across(to_target));
+        let reach = axis_across.length() * target_across.length();
+        if reach < 1e-9 {
+            return;
+        }
+        // After a twist φ the hinge axis is ⊥ to the target when cos(α + φ) = needed.
+        let alpha = bone
+            .dot(target_across.cross(axis_across))
+            .atan2(target_across.dot(axis_across));
+        let needed = (-hinge_axis.dot(bone) * to_target.dot(bone) / reach).clamp(-1.0, 1.0);
+        let wrap = |a: f32| (a + PI).rem_euclid(TAU) - PI;
+        let bend_cost = |twist: f32| {
+            let turn = Quat::from_axis_angle(bone, twist);
+            let (axis, forearm) = (turn * hinge_axis, turn * rest_forearm);
+            let flat = |v: Vec3| v - axis * v.dot(axis);
+            let (forearm, to_target) = (flat(forearm), flat(to_target));
+            let bend = axis.dot(forearm.cross(to_target)).atan2(forearm.dot(to_target));
+            (min - bend).max(bend - max).max(0.0)
+        };
+        let candidates = [wrap(needed.acos() - alpha), wrap(-needed.acos() - alpha)];
+        let twist = candidates
+            .into_iter()
+            .min_by(|a, b| (bend_cost(*a), a.abs()).partial_cmp(&(bend_cost(*b), b.abs())).unwrap())
+            .unwrap_or(0.0);
+        if twist.abs() > 1e-6 {
+            self.rotate_towards(index, axis_across, Quat::from_axis_angle(bone, twist) * axis_across);
+        }
+    }
+
     /// Recomputes the model matrices of chain joints `index..`.
     fn update_from(&mut self, index: usize) {
         for i in index..self.joints.len() {
@@ -200,6 +250,12 @@ impl IkChain {
             self.model[i] = parent * self.local[i].to_mat4();
         }
     }
+}
+
+/// Direction from `joint` towards its child `next` in the joint's rest frame (before its
+/// rotation): the child's translation through the joint's scale; +Y when they coincide.
+pub fn bone_direction(joint: &Transform, next: &Transform) -> Vec3 {
+    (next.translation * joint.scale).try_normalize().unwrap_or(Vec3::Y)
 }
 
 /// The shortest rotation taking unit vector `from` to unit vector `to`, through the half-way

@@ -43,6 +43,7 @@ pub fn solve_fabrik(chain: &mut IkChain, target: Vec3, iterations: u32, threshol
         for bone in 0..chain.bones() {
             let origin = chain.position(bone);
             chain.rotate_towards(bone, chain.position(bone + 1) - origin, reach[bone + 1] - origin);
+            chain.align_hinge_plane(bone, target);
         }
     }
     Outcome::new(chain, target, threshold, iterations)

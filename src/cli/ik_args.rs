@@ -1,0 +1,174 @@
+//! The IK options `pose` and `render` share: chains with their targets, solver settings and
+//! joint constraints. They build the same `IkLayer`s the viewer's panel edits.
+
+use anyhow::{Context, anyhow, bail};
+use clap::Args;
+use glam::Vec3;
+
+use super::clip_args::{find_joint, number};
+use crate::anim::ik::layer::DEFAULT_ITERATIONS;
+use crate::anim::{IkLayer, JointConstraint, Solver};
+use crate::asset::Model;
+
+#[derive(Args, Debug)]
+pub struct IkArgs {
+    /// An IK chain: the CHAIN_LENGTH bones above END_JOINT (name or index) reach for the
+    /// model-space point X,Y,Z; the solver is FABRIK unless `ccd` is given. Repeat for several
+    /// chains, solved in order after blending.
+    #[arg(
+        long,
+        value_name = "END_JOINT:CHAIN_LENGTH:X,Y,Z[:ccd|fabrik]",
+        allow_hyphen_values = true
+    )]
+    pub ik: Vec<String>,
+    /// Iteration limit of each IK chain.
+    #[arg(long, default_value_t = DEFAULT_ITERATIONS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub ik_iterations: u32,
+    /// Distance (model units) at which a target counts as reached [default: 0.1% of the
+    /// chain's length].
+    #[arg(long)]
+    pub ik_threshold: Option<f32>,
+    /// Weight of the IK chains: 0 keeps the animation, 1 applies the solve fully.
+    #[arg(long, default_value_t = 1.0)]
+    pub ik_weight: f32,
+    /// A joint limit for the IK chains, angles in degrees: a cone of CONE around the rest
+    /// direction with at most ±TWIST (default 0) about the bone, or a hinge about AXIS (x, y, z
+    /// or AX,AY,AZ in the joint's rest frame) from MIN to MAX. Repeat for several joints.
+    #[arg(
+        long,
+        value_name = "JOINT:ball:CONE[:TWIST] | JOINT:hinge:AXIS:MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    pub ik_constraint: Vec<String>,
+}
+
+impl IkArgs {
+    /// The IK layers these options describe, with their targets as given (the animator
+    /// solves them).
+    pub fn layers(&self, model: &Model) -> anyhow::Result<Vec<IkLayer>> {
+        if !(0.0..=1.0).contains(&self.ik_weight) {
+            bail!("--ik-weight must be between 0 and 1");
+        }
+        if let Some(threshold) = self.ik_threshold
+            && !(threshold.is_finite() && threshold >= 0.0)
+        {
+            bail!("--ik-threshold must be a distance of 0 or more");
+        }
+        let constraints = self
+            .ik_constraint
+            .iter()
+            .map(|spec| constraint(model, spec).with_context(|| format!("--ik-constraint {spec}")))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        if !constraints.is_empty() && self.ik.is_empty() {
+            bail!("--ik-constraint needs an --ik chain to apply to");
+        }
+        let mut layers = Vec::with_capacity(self.ik.len());
+        for spec in &self.ik {
+            let mut layer = chain(model, spec).with_context(|| format!("--ik {spec}"))?;
+            layer.iterations = self.ik_iterations;
+            layer.threshold = self.ik_threshold;
+            layer.weight = self.ik_weight;
+            let joints = layer.chain.joints().to_vec();
+            for &(joint, constraint) in &constraints {
+                // The end effector is never rotated, so only the bones above it take limits.
+                if let Some(bone) = joints[..joints.len() - 1].iter().position(|&j| j == joint) {
+                    layer.chain.constraints_mut()[bone] = constraint;
+                }
+            }
+            layers.push(layer);
+        }
+        for &(joint, _) in &constraints {
+            let used = layers
+                .iter()
+                .any(|l| l.chain.joints()[..l.chain.bones()].contains(&joint));
+            if !used {
+                bail!(
+                    "--ik-constraint: joint '{}' is not a rotating joint of any --ik chain",
+                    model.skeleton.name(joint)
+                );
+            }
+        }
+        Ok(layers)
+    }
+}
+
+/// `END_JOINT:CHAIN_LENGTH:X,Y,Z[:ccd|fabrik]`; joint names may contain ':'.
+fn chain(model: &Model, spec: &str) -> anyhow::Result<IkLayer> {
+    let mut parts: Vec<&str> = spec.split(':').collect();
+    let solver = match parts.last().map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        Some("ccd") => Some(Solver::Ccd),
+        Some("fabrik") => Some(Solver::Fabrik),
+        _ => None,
+    };
+    if solver.is_some() {
+        parts.pop();
+    }
+    if parts.len() < 3 {
+        bail!("expected END_JOINT:CHAIN_LENGTH:X,Y,Z[:ccd|fabrik]");
+    }
+    let target = vector(parts[parts.len() - 1], "the target X,Y,Z")?;
+    let length_text = parts[parts.len() - 2].trim();
+    let length: usize = length_text
+        .parse()
+        .map_err(|_| anyhow!("CHAIN_LENGTH '{length_text}' is not a whole number of bones"))?;
+    let end = find_joint(model, &parts[..parts.len() - 2].join(":"))?;
+    let mut layer = IkLayer::new(model.skeleton.hierarchy(), end, length, target)
+        .map_err(|error| anyhow!("{}: {}: {error}", model.path.display(), model.skeleton.name(end)))?;
+    layer.solver = solver.unwrap_or_default();
+    Ok(layer)
+}
+
+/// `JOINT:ball:CONE[:TWIST]` or `JOINT:hinge:AXIS:MIN:MAX`, angles in degrees.
+fn constraint(model: &Model, spec: &str) -> anyhow::Result<(usize, JointConstraint)> {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let kind = parts
+        .iter()
+        .rposition(|p| matches!(p.trim(), "ball" | "hinge"))
+        .filter(|&i| i > 0)
+        .ok_or_else(|| anyhow!("expected JOINT:ball:CONE[:TWIST] or JOINT:hinge:AXIS:MIN:MAX"))?;
+    let joint = find_joint(model, &parts[..kind].join(":"))?;
+    let degrees = |text: &str, what: &str| number(text, what).map(f32::to_radians);
+    let constraint = match (parts[kind].trim(), &parts[kind + 1..]) {
+        ("ball", [cone]) => JointConstraint::Ball {
+            cone: degrees(cone, "CONE")?,
+            twist: 0.0,
+        },
+        ("ball", [cone, twist]) => JointConstraint::Ball {
+            cone: degrees(cone, "CONE")?,
+            twist: degrees(twist, "TWIST")?,
+        },
+        ("hinge", [axis, min, max]) => {
+            let axis = match axis.trim() {
+                "x" | "X" => Vec3::X,
+                "y" | "Y" => Vec3::Y,
+                "z" | "Z" => Vec3::Z,
+                other => vector(other, "AXIS")?,
+            };
+            let axis = axis
+                .try_normalize()
+                .ok_or_else(|| anyhow!("the hinge AXIS cannot be zero"))?;
+            let (min, max) = (degrees(min, "MIN")?, degrees(max, "MAX")?);
+            if min > max {
+                bail!("the hinge's MIN is above its MAX");
+            }
+            JointConstraint::Hinge { axis, min, max }
+        }
+        ("ball", _) => bail!("expected JOINT:ball:CONE[:TWIST]"),
+        _ => bail!("expected JOINT:hinge:AXIS:MIN:MAX"),
+    };
+    if let JointConstraint::Ball { cone, twist } = constraint
+        && (cone < 0.0 || twist < 0.0)
+    {
+        bail!("CONE and TWIST cannot be negative");
+    }
+    Ok((joint, constraint))
+}
+
+/// `X,Y,Z`, finite.
+fn vector(text: &str, what: &str) -> anyhow::Result<Vec3> {
+    let values: Vec<&str> = text.split(',').collect();
+    let [x, y, z] = values[..] else {
+        bail!("{what} '{text}' is not three numbers X,Y,Z");
+    };
+    Ok(Vec3::new(number(x, what)?, number(y, what)?, number(z, what)?))
+}
