@@ -20,9 +20,10 @@ use crate::asset::demo::demo_model;
 use crate::render::blit::{Blit, Encoding};
 use crate::render::capture::read_rgba;
 use crate::render::framing::animation_bounds;
+use crate::render::ik_gizmo::draw_ik_chain;
 use crate::render::{Bounds, Gpu, ModelGpu, OrbitCamera, SceneRenderer, SceneTarget};
 use crate::skin::Deformer;
-use crate::ui::{Shortcut, ViewerState, panel};
+use crate::ui::{Shortcut, ViewerState, Viewport, panel};
 
 /// The window image is gamma-encoded RGBA, as egui paints.
 const WINDOW_IMAGE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -278,7 +279,15 @@ impl Running {
             WindowEvent::MouseInput { state, button, .. } => {
                 let pressed = state == ElementState::Pressed && !egui_response.consumed;
                 match button {
-                    MouseButton::Left => self.pointer.orbiting = pressed,
+                    MouseButton::Left if pressed => {
+                        // IK editing (a target grabbed, a joint picked) comes before orbiting.
+                        let (cursor, view) = self.view_cursor();
+                        self.pointer.orbiting = !self.state.press_in_view(cursor, &view);
+                    }
+                    MouseButton::Left => {
+                        self.pointer.orbiting = false;
+                        self.state.release_in_view();
+                    }
                     MouseButton::Right | MouseButton::Middle => self.pointer.panning = pressed,
                     _ => {}
                 }
@@ -287,7 +296,10 @@ impl Running {
                 let position = Vec2::new(position.x as f32, position.y as f32);
                 let delta = position - self.pointer.position;
                 self.pointer.position = position;
-                if self.pointer.orbiting {
+                if self.state.ik_editor.dragging.is_some() {
+                    let (cursor, view) = self.view_cursor();
+                    self.state.drag_in_view(cursor, &view);
+                } else if self.pointer.orbiting {
                     self.camera.orbit(delta.x, delta.y);
                 } else if self.pointer.panning {
                     self.camera.pan(delta.x, delta.y, self.viewport[3] as f32);
@@ -304,6 +316,13 @@ impl Running {
             _ => {}
         }
         Ok(true)
+    }
+
+    /// The cursor in the 3D view's pixels, and the view as the camera sees it now.
+    fn view_cursor(&self) -> (Vec2, Viewport) {
+        let [x, y, width, height] = self.viewport;
+        let view = Viewport::new(&self.camera, width as f32, height as f32);
+        (self.pointer.position - Vec2::new(x as f32, y as f32), view)
     }
 
     /// Carries out what the panel or keyboard asked for, and follows model and clip changes.
@@ -338,6 +357,25 @@ impl Running {
         if requests.frame_model || self.state.requests.frame_model {
             self.state.requests.frame_model = false;
             self.camera.frame(&self.bounds, aspect);
+        }
+    }
+
+    /// The IK chains' targets and limits, drawn over the scene.
+    fn update_gizmos(&mut self) {
+        let gizmos = &mut self.scene.gizmos;
+        gizmos.clear();
+        let state = &self.state;
+        if !state.ik_editor.show_targets {
+            return;
+        }
+        let poses = (
+            &state.pose,
+            state.model.skeleton.rest_pose(),
+            state.joint_matrices.as_slice(),
+        );
+        for (index, layer) in state.player.animator.ik.iter().enumerate() {
+            let active = state.ik_editor.dragging == Some(index);
+            draw_ik_chain(gizmos, layer, poses, state.ik_editor.show_constraints, active);
         }
     }
 
@@ -380,6 +418,10 @@ impl Running {
                 Encoding::EncodeSrgb,
             );
         }
+        self.update_gizmos();
+        let mut view = self.state.view;
+        // While picking an end joint, show the joints to pick from.
+        view.skeleton |= self.state.ik_editor.picking;
         let mut encoder = self
             .gpu
             .device
@@ -393,7 +435,7 @@ impl Running {
             &mut self.model_gpu,
             &mut self.deformer,
             &self.camera,
-            &self.state.view,
+            &view,
             &self.bounds,
         );
         self.scene_to_window.draw(

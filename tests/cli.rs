@@ -332,3 +332,139 @@ fn errors_name_the_file_and_exit_non_zero() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("unsupported file type '.toml'"));
 }
+
+/// The model matrix of the joint named `name` in `pose` JSON.
+fn joint_world(pose: &Value, name: &str) -> Mat4 {
+    let joint = pose["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["name"] == name)
+        .unwrap_or_else(|| panic!("no joint {name}"));
+    let values: Vec<f32> = joint["world"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    Mat4::from_cols_slice(&values)
+}
+
+#[test]
+fn pose_solves_ik_chains_and_reports_them() {
+    let man = sample("CesiumMan/glTF-Binary/CesiumMan.glb");
+    let hand = "Skeleton_arm_joint_R__3_";
+    let base = ["pose", man.as_str(), "--time", "0.5", "--clip", "0"];
+    let animated = json(&base);
+    // A third of the way to the shoulder and a little aside: reachable by bending the elbow.
+    let start = joint_world(&animated, hand).w_axis.truncate();
+    let shoulder = joint_world(&animated, "Skeleton_arm_joint_R").w_axis.truncate();
+    let target = start.lerp(shoulder, 0.3) + Vec3::new(0.02, -0.01, 0.02);
+    let spec = |solver: &str| format!("{hand}:2:{},{},{}{solver}", target.x, target.y, target.z);
+    for solver in ["", ":ccd", ":fabrik"] {
+        let spec = spec(solver);
+        let posed = json(&[&base[..], &["--ik", &spec, "--ik-iterations", "200"]].concat());
+        let report = &posed["ik"][0];
+        assert_eq!(report["end"], hand);
+        assert_eq!(report["bones"], 2);
+        assert_eq!(report["solver"], if solver == ":ccd" { "CCD" } else { "FABRIK" });
+        assert_eq!(report["reached"], true, "{report}");
+        let reached = joint_world(&posed, hand).w_axis.truncate();
+        let distance = report["distance"].as_f64().unwrap() as f32;
+        assert!((reached.distance(target) - distance).abs() < 1e-5, "{report}");
+        // The default threshold: 0.1% of the chain's length, well under a millimetre here.
+        assert!(distance < 1e-3, "{report}");
+        // Joints outside the chain do not move.
+        for joint in ["Skeleton_arm_joint_L__3_", "leg_joint_R_5", "Skeleton_neck_joint_2"] {
+            assert_eq!(joint_world(&posed, joint), joint_world(&animated, joint), "{joint}");
+        }
+    }
+    let spec = spec("");
+    let with = |extra: &[&str]| json(&[&base[..], &["--ik", &spec], extra].concat());
+    let off = with(&["--ik-weight", "0"]);
+    assert_eq!(off["joints"], animated["joints"], "weight 0 is the animation");
+    assert_eq!(off["ik"][0]["iterations"], 0);
+    let one = with(&["--ik-iterations", "1", "--ik-threshold", "0"]);
+    assert_eq!(one["ik"][0]["iterations"], 1);
+    assert_eq!(one["ik"][0]["reached"], false);
+    let loose = with(&["--ik-threshold", "1"]);
+    assert_eq!(loose["ik"][0]["iterations"], 0, "within a 1-unit threshold already");
+    assert_eq!(loose["joints"], animated["joints"]);
+}
+
+#[test]
+fn ik_constraints_from_the_command_line_hold() {
+    let man = sample("CesiumMan/glTF-Binary/CesiumMan.glb");
+    let (hand, elbow, shoulder) = (
+        "Skeleton_arm_joint_R__3_",
+        "Skeleton_arm_joint_R__2_",
+        "Skeleton_arm_joint_R",
+    );
+    let rest = json(&["pose", &man]);
+    let (start, top) = (
+        joint_world(&rest, hand).w_axis.truncate(),
+        joint_world(&rest, shoulder).w_axis.truncate(),
+    );
+    let target = start.lerp(top, 0.3) + Vec3::new(0.02, 0.02, 0.02);
+    let spec = format!("{hand}:2:{},{},{}", target.x, target.y, target.z);
+    let hinge = format!("{elbow}:hinge:0,0,1:-120:120");
+    let posed = json(&[
+        "pose",
+        &man,
+        "--ik",
+        &spec,
+        "--ik-constraint",
+        &hinge,
+        "--ik-iterations",
+        "100",
+    ]);
+    // The elbow's rotation away from rest turns about its own Z axis only.
+    let local =
+        |pose: &Value, joint: &str, parent: &str| joint_world(pose, parent).inverse() * joint_world(pose, joint);
+    let rest_rotation = Mat4::to_scale_rotation_translation(&local(&rest, elbow, shoulder)).1;
+    let rotation = Mat4::to_scale_rotation_translation(&local(&posed, elbow, shoulder)).1;
+    let relative = rest_rotation.inverse() * rotation;
+    assert!((relative * Vec3::Z).distance(Vec3::Z) < 1e-3, "{relative:?}");
+    assert!(
+        relative.angle_between(glam::Quat::IDENTITY) > 0.01,
+        "the elbow did bend"
+    );
+
+    for (args, message) in [
+        (vec!["--ik", "nosuchjoint:2:0,0,0"], "no joint 'nosuchjoint'"),
+        (vec!["--ik", "Skeleton_arm_joint_R__3_:40:0,0,0"], "a chain of 40 bones"),
+        (
+            vec!["--ik", "Skeleton_arm_joint_R__3_:2:0,nan,0"],
+            "not a finite number",
+        ),
+        (vec!["--ik", "Skeleton_arm_joint_R__3_:two:0,0,0"], "not a whole number"),
+        (vec!["--ik", "Skeleton_arm_joint_R__3_:2:0,0"], "not three numbers"),
+        (vec!["--ik", &spec, "--ik-weight", "1.5"], "between 0 and 1"),
+        (vec!["--ik", &spec, "--ik-threshold", "-1"], "--ik-threshold"),
+        (
+            vec!["--ik", &spec, "--ik-constraint", "Skeleton_neck_joint_2:ball:30"],
+            "not a rotating joint",
+        ),
+        (
+            vec!["--ik", &spec, "--ik-constraint", &format!("{elbow}:hinge:x:50:10")],
+            "MIN is above its MAX",
+        ),
+        (
+            vec!["--ik", &spec, "--ik-constraint", &format!("{elbow}:ball:-5")],
+            "cannot be negative",
+        ),
+        (
+            vec!["--ik", &spec, "--ik-constraint", &format!("{elbow}:elastic:5")],
+            "expected JOINT:ball",
+        ),
+        (
+            vec!["--ik-constraint", &format!("{elbow}:ball:5")],
+            "needs an --ik chain",
+        ),
+    ] {
+        let output = rigscope(&[&["pose", man.as_str()][..], &args].concat());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}

@@ -11,7 +11,7 @@ use rigscope::asset::demo::demo_model;
 use rigscope::ui::{ViewerState, panel};
 
 fn harness() -> Harness<'static, ViewerState> {
-    Harness::builder().with_size(egui::vec2(1280.0, 1000.0)).build_ui_state(
+    Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
             panel::show(ui, state);
         },
@@ -213,4 +213,96 @@ fn blend_weights_mix_clips_in_step() {
     state.player.animator.sync_blend.set_weight(2, 0.0);
     state.advance(0.0);
     assert_ne!(blended, state.pose);
+}
+
+#[test]
+fn ik_chains_are_added_edited_and_removed() {
+    use rigscope::anim::{JointConstraint, Solver};
+    let mut harness = harness();
+    harness.state_mut().player.select(None);
+    harness.get_by_label("IK end joint").click();
+    harness.run();
+    harness.get_by_label_contains("wrist.L").click();
+    harness.run();
+    harness.get(slider("IK bones")).set_value_accesskit(2.0);
+    harness.run();
+    harness.get_by_label("Add IK chain").click();
+    harness.run();
+    let skeleton = harness.state().model.skeleton.clone();
+    let layer = |h: &Harness<'static, ViewerState>| h.state().player.animator.ik[0].clone();
+    assert_eq!(layer(&harness).chain.end(), skeleton.find("wrist.L").unwrap());
+    assert_eq!(layer(&harness).chain.bones(), 2);
+    harness.get_by_label_contains("chain 1: wrist.L, 2 bones");
+
+    harness.get_by_label("chain 1 CCD").click();
+    harness.run();
+    assert_eq!(layer(&harness).solver, Solver::Ccd);
+    harness.get_by_label("chain 1 FABRIK").click();
+    harness.get(slider("chain 1 iterations")).set_value_accesskit(7.0);
+    harness.get(slider("chain 1 weight")).set_value_accesskit(0.5);
+    harness.get(slider("chain 1 target y")).set_value_accesskit(1.9);
+    harness.run();
+    let edited = layer(&harness);
+    assert_eq!(
+        (edited.solver, edited.iterations, edited.weight),
+        (Solver::Fabrik, 7, 0.5)
+    );
+    assert_eq!(edited.target.y, 1.9);
+    // The solve's outcome is shown.
+    harness.state_mut().advance(0.0);
+    harness.run();
+    harness.get_by_label_contains("chain 1 not reached");
+
+    harness.get_by_label("chain 1 joint limits").click();
+    harness.run();
+    harness.get_by_label("chain 1 elbow.L limit").click();
+    harness.run();
+    harness.get_by_label("hinge").click();
+    harness.run();
+    harness.get_by_label("chain 1 elbow.L axis Z").click();
+    harness.get(slider("chain 1 elbow.L min")).set_value_accesskit(-30.0);
+    harness.get(slider("chain 1 elbow.L max")).set_value_accesskit(90.0);
+    harness.run();
+    let JointConstraint::Hinge { axis, min, max } = layer(&harness).chain.constraints()[1] else {
+        panic!("elbow is a hinge: {:?}", layer(&harness).chain.constraints());
+    };
+    assert_eq!(axis, glam::Vec3::Z);
+    assert!((min.to_degrees() + 30.0).abs() < 1e-3 && (max.to_degrees() - 90.0).abs() < 1e-3);
+    harness.get_by_label("chain 1 shoulder.L limit").click();
+    harness.run();
+    harness.get_by_label("ball").click();
+    harness.run();
+    harness.get(slider("chain 1 shoulder.L cone")).set_value_accesskit(60.0);
+    harness
+        .get(slider("chain 1 shoulder.L twist"))
+        .set_value_accesskit(10.0);
+    harness.run();
+    let JointConstraint::Ball { cone, twist } = layer(&harness).chain.constraints()[0] else {
+        panic!("shoulder is a ball joint");
+    };
+    assert!((cone.to_degrees() - 60.0).abs() < 1e-3 && (twist.to_degrees() - 10.0).abs() < 1e-3);
+
+    for (label, flag) in [("Show IK targets", true), ("Show IK limits", false)] {
+        harness.get_by_label(label).click();
+        harness.run();
+        let editor = &harness.state().ik_editor;
+        let value = if label.contains("targets") {
+            editor.show_targets
+        } else {
+            editor.show_constraints
+        };
+        assert_eq!(value, !flag, "{label}");
+    }
+    harness.get_by_label("Pick end joint in view").click();
+    harness.run();
+    assert!(harness.state().ik_editor.picking);
+
+    harness.get_by_label("Remove chain 1").click();
+    harness.run();
+    assert!(harness.state().player.animator.ik.is_empty());
+
+    // A chain longer than the joint's ancestry is refused with a message.
+    harness.state_mut().add_ik_chain(skeleton.find("hips").unwrap(), 4);
+    harness.run();
+    harness.get_by_label_contains("hips: a chain of 4 bones");
 }

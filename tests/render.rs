@@ -211,6 +211,15 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
         &["--clip", "wave", "--playback", "pingpong"],
         &["--crossfade", "wave:walk:0.5:0.25"],
         &["--clip", "wave", "--additive", "walk:1:0.3"],
+        &["--clip", "wave", "--ik", "wrist.L:2:0.45,1.55,0.35"],
+        &[
+            "--clip",
+            "wave",
+            "--ik",
+            "wrist.L:2:0.45,1.55,0.35",
+            "--ik-weight",
+            "0.5",
+        ],
     ] {
         let flagged = demo(&format!("{}.png", flags.join("_").replace('-', "")), flags);
         assert!(
@@ -218,6 +227,11 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
             "{flags:?} changes nothing"
         );
     }
+    // With the skeleton shown, IK chains draw their targets, and their limits when set.
+    let reaching = ["--clip", "wave", "--skeleton", "--ik", "wrist.L:2:0.45,1.55,0.35"];
+    let plain_gizmo = demo("ik_gizmo.png", &reaching);
+    let limited = [&reaching[..], &["--ik-constraint", "shoulder.L:ball:170:170"]].concat();
+    assert!(different_fraction(&plain_gizmo, &demo("ik_limits.png", &limited)) > 0.0005);
     let on_cpu = demo("cpu.png", &["--clip", "wave", "--skinning", "cpu"]);
     assert!(different_fraction(&waving, &on_cpu) <= DIFFERENT_FRACTION);
     let bad_size = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))

@@ -6,7 +6,7 @@ mod common;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use rigscope::anim::Playback;
+use rigscope::anim::{JointConstraint, Playback, Solver};
 use rigscope::asset;
 use rigscope::skin::Deformer;
 
@@ -50,6 +50,16 @@ fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
         .layers
         .push(rigscope::anim::AdditiveLayer::new(4, 1.0));
     state.player.animator.layers.push(masked);
+    // Two IK chains, one per solver, one with limits, reaching for targets that move.
+    for (name, solver) in [("wrist.L", Solver::Fabrik), ("ankle.R", Solver::Ccd)] {
+        state.add_ik_chain(state.model.skeleton.find(name).unwrap(), 2);
+        state.player.animator.ik.last_mut().unwrap().solver = solver;
+    }
+    state.player.animator.ik[1].chain.constraints_mut()[1] = JointConstraint::Hinge {
+        axis: glam::Vec3::X,
+        min: 0.0,
+        max: 2.5,
+    };
     state.player.animator.sync_blend.set_weight(1, 1.0);
     state.player.animator.sync_blend.set_weight(2, 0.5);
     state.advance(0.05);
@@ -68,12 +78,19 @@ fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
         if frame == 100 {
             state.player.animator.sync_blend.set_weight(1, 1.0);
         }
+        for ik in &mut state.player.animator.ik {
+            ik.target += glam::Vec3::new(0.002, 0.001, -0.001);
+        }
         state.advance(1.0 / 60.0);
     }
     assert_eq!(
         ALLOCATIONS.with(Cell::get) - before,
         0,
-        "allocations while playing and fading"
+        "allocations while playing, fading and solving IK"
+    );
+    assert!(
+        state.player.animator.ik.iter().all(|ik| ik.outcome.iterations > 0),
+        "IK was solved"
     );
 }
 

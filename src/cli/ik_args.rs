@@ -26,10 +26,10 @@ pub struct IkArgs {
     pub ik_iterations: u32,
     /// Distance (model units) at which a target counts as reached [default: 0.1% of the
     /// chain's length].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub ik_threshold: Option<f32>,
     /// Weight of the IK chains: 0 keeps the animation, 1 applies the solve fully.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub ik_weight: f32,
     /// A joint limit for the IK chains, angles in degrees: a cone of CONE around the rest
     /// direction with at most ±TWIST (default 0) about the bone, or a hinge about AXIS (x, y, z

@@ -1,8 +1,9 @@
-//! The side panel: file and model stats, clips and transport, cross-fade time, skinning and
-//! view toggles, frame time. It edits `ViewerState` only.
+//! The side panel: file and model stats, clips and transport, cross-fade time, blend weights,
+//! additive layers, IK, skinning and view toggles, frame time. It edits `ViewerState` only.
 
 use egui::{Color32, RichText};
 
+use super::ik_panel::ik_section;
 use super::state::{STEP_RATE, ViewerState};
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
 
@@ -22,6 +23,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 blend_section(ui, state);
                 ui.separator();
                 layers_section(ui, state);
+                ui.separator();
+                ik_section(ui, state);
                 ui.separator();
                 view_section(ui, state);
             });

@@ -4,6 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use glam::Mat4;
+
+use super::ik_edit::IkEditor;
 use crate::anim::{Player, Pose};
 use crate::asset::{self, Model};
 use crate::render::ViewOptions;
@@ -47,6 +50,9 @@ pub struct ViewerState {
     pub adapter: String,
     /// The pose the player wrote last.
     pub pose: Pose,
+    /// Model matrices of `pose`, for picking and gizmos.
+    pub joint_matrices: Vec<Mat4>,
+    pub ik_editor: IkEditor,
     /// File name and model stats for the panel (made once per model).
     pub summary: String,
 }
@@ -70,7 +76,9 @@ impl ViewerState {
             requests: Requests::default(),
             render_notes: Vec::new(),
             adapter: String::new(),
+            joint_matrices: pose.to_model_matrices(),
             pose,
+            ik_editor: IkEditor::default(),
         }
     }
 
@@ -132,6 +140,7 @@ impl ViewerState {
         self.player.advance(dt, &self.model.clips);
         self.player
             .pose(&self.model.clips, self.model.skeleton.rest_pose(), &mut self.pose);
+        self.pose.model_matrices(&mut self.joint_matrices);
         let ms = dt * 1000.0;
         self.frame_ms = if self.frame_ms == 0.0 {
             ms

@@ -1,0 +1,188 @@
+//! The panel's IK section: add chains (end joint from the hierarchy or picked in the view, bone
+//! count), and per chain its solver, iterations, weight, target, each joint's limit, and how
+//! the last solve went.
+
+use egui::{Color32, RichText};
+use glam::Vec3;
+
+use super::state::ViewerState;
+use crate::anim::ik::layer::DEFAULT_ITERATIONS;
+use crate::anim::{IkLayer, JointConstraint, Skeleton, Solver};
+
+pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    ui.label(RichText::new("Inverse kinematics").strong());
+    let skeleton = &state.model.skeleton;
+    if skeleton.len() < 2 {
+        ui.label("(no joint chains in this model)");
+        return;
+    }
+    let editor = &mut state.ik_editor;
+    editor.new_end = editor.new_end.min(skeleton.len() - 1);
+    egui::ComboBox::from_label("IK end joint")
+        .selected_text(skeleton.name(editor.new_end))
+        .height(400.0)
+        .show_ui(ui, |ui| {
+            for joint in 0..skeleton.len() {
+                // Indented by depth, so the list reads as the hierarchy.
+                let text = format!("{}{}", "  ".repeat(depth(skeleton, joint)), skeleton.name(joint));
+                ui.selectable_value(&mut editor.new_end, joint, text);
+            }
+        });
+    let ancestors = depth(skeleton, editor.new_end).max(1);
+    editor.new_length = editor.new_length.clamp(1, ancestors);
+    ui.add(egui::Slider::new(&mut editor.new_length, 1..=ancestors).text("IK bones"));
+    let (end, length) = (editor.new_end, editor.new_length);
+    ui.horizontal(|ui| {
+        if ui.button("Add IK chain").clicked() {
+            state.add_ik_chain(end, length);
+        }
+        ui.toggle_value(&mut state.ik_editor.picking, "Pick end joint in view")
+            .on_hover_text("Then click near a joint in the 3D view");
+    });
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut state.ik_editor.show_targets, "Show IK targets");
+        ui.checkbox(&mut state.ik_editor.show_constraints, "Show IK limits");
+    });
+    if let Some(error) = &state.ik_editor.error {
+        ui.colored_label(Color32::from_rgb(255, 110, 100), error);
+    }
+    let reach = model_reach(state);
+    let mut remove = None;
+    for (index, layer) in state.player.animator.ik.iter_mut().enumerate() {
+        ui.push_id(("ik chain", index), |ui| {
+            ui.separator();
+            if chain_controls(ui, &state.model.skeleton, index + 1, layer, reach) {
+                remove = Some(index);
+            }
+        });
+    }
+    if let Some(index) = remove {
+        state.player.animator.ik.remove(index);
+        state.ik_editor.dragging = None;
+    }
+}
+
+/// One chain's controls, labelled "chain N ..."; returns true when it should be removed.
+fn chain_controls(ui: &mut egui::Ui, skeleton: &Skeleton, number: usize, layer: &mut IkLayer, reach: f32) -> bool {
+    let name = format!("chain {number}");
+    ui.label(format!(
+        "{name}: {}, {} bones",
+        skeleton.name(layer.chain.end()),
+        layer.chain.bones()
+    ));
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut layer.solver, Solver::Fabrik, format!("{name} FABRIK"));
+        ui.radio_value(&mut layer.solver, Solver::Ccd, format!("{name} CCD"));
+    });
+    ui.add(egui::Slider::new(&mut layer.iterations, 1..=(DEFAULT_ITERATIONS * 25)).text(format!("{name} iterations")));
+    ui.add(egui::Slider::new(&mut layer.weight, 0.0..=1.0).text(format!("{name} weight")));
+    let axes = [("x", 0), ("y", 1), ("z", 2)];
+    for (axis, i) in axes {
+        // Not clamped: a target dragged in the view may lie beyond the sliders' range.
+        let slider = egui::Slider::new(&mut layer.target[i], -reach..=reach)
+            .clamping(egui::SliderClamping::Never)
+            .text(format!("{name} target {axis}"));
+        ui.add(slider);
+    }
+    let outcome = layer.outcome;
+    let status = if layer.weight <= 0.0 {
+        "off (weight 0)".to_owned()
+    } else if outcome.reached {
+        format!(
+            "reached: {:.4} from the target after {} iterations",
+            outcome.distance, outcome.iterations
+        )
+    } else {
+        format!(
+            "not reached: {:.4} left after {} iterations",
+            outcome.distance, outcome.iterations
+        )
+    };
+    let color = if outcome.reached {
+        Color32::from_rgb(120, 230, 130)
+    } else {
+        Color32::from_rgb(240, 170, 90)
+    };
+    ui.colored_label(color, format!("{name} {status}"));
+    ui.collapsing(format!("{name} joint limits"), |ui| {
+        let joints = layer.chain.joints().to_vec();
+        for (bone, constraint) in layer.chain.constraints_mut().iter_mut().enumerate() {
+            constraint_controls(ui, &format!("{name} {}", skeleton.name(joints[bone])), constraint);
+        }
+    });
+    ui.button(format!("Remove {name}")).clicked()
+}
+
+/// A joint's limit: kind, then the cone and twist or the hinge's axis and range, in degrees.
+fn constraint_controls(ui: &mut egui::Ui, label: &str, constraint: &mut JointConstraint) {
+    let kinds = [
+        ("free", JointConstraint::Free),
+        (
+            "ball",
+            JointConstraint::Ball {
+                cone: 45f32.to_radians(),
+                twist: 20f32.to_radians(),
+            },
+        ),
+        (
+            "hinge",
+            JointConstraint::Hinge {
+                axis: Vec3::X,
+                min: 0.0,
+                max: 120f32.to_radians(),
+            },
+        ),
+    ];
+    let kind = |c: &JointConstraint| match c {
+        JointConstraint::Free => "free",
+        JointConstraint::Ball { .. } => "ball",
+        JointConstraint::Hinge { .. } => "hinge",
+    };
+    egui::ComboBox::from_label(format!("{label} limit"))
+        .selected_text(kind(constraint))
+        .show_ui(ui, |ui| {
+            for (name, default) in kinds {
+                if ui.selectable_label(kind(constraint) == name, name).clicked() && kind(constraint) != name {
+                    *constraint = default;
+                }
+            }
+        });
+    let degrees = |ui: &mut egui::Ui, value: &mut f32, range: std::ops::RangeInclusive<f32>, text: String| {
+        let mut shown = value.to_degrees();
+        if ui.add(egui::Slider::new(&mut shown, range).text(text)).changed() {
+            *value = shown.to_radians();
+        }
+    };
+    match constraint {
+        JointConstraint::Free => {}
+        JointConstraint::Ball { cone, twist } => {
+            degrees(ui, cone, 0.0..=180.0, format!("{label} cone (°)"));
+            degrees(ui, twist, 0.0..=180.0, format!("{label} twist (°)"));
+        }
+        JointConstraint::Hinge { axis, min, max } => {
+            ui.horizontal(|ui| {
+                for (name, unit) in [("X", Vec3::X), ("Y", Vec3::Y), ("Z", Vec3::Z)] {
+                    ui.radio_value(axis, unit, format!("{label} axis {name}"));
+                }
+            });
+            degrees(ui, min, -180.0..=180.0, format!("{label} min (°)"));
+            degrees(ui, max, -180.0..=180.0, format!("{label} max (°)"));
+            *max = max.max(*min);
+        }
+    }
+}
+
+/// Number of ancestors of `joint`.
+fn depth(skeleton: &Skeleton, joint: usize) -> usize {
+    std::iter::successors(skeleton.parent(joint), |&j| skeleton.parent(j)).count()
+}
+
+/// Range of the target sliders: twice the farthest joint from the origin (at least 1).
+fn model_reach(state: &ViewerState) -> f32 {
+    let farthest = state
+        .joint_matrices
+        .iter()
+        .map(|m| m.w_axis.truncate().length())
+        .fold(0.0, f32::max);
+    (farthest * 2.0).max(1.0)
+}
