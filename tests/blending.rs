@@ -6,20 +6,29 @@ mod common;
 use glam::{Quat, Vec3};
 use rigscope::anim::{Pose, Transform};
 use rigscope::asset::{self, Model};
-use rigscope::cli::{ClipArgs, PlaybackArg};
+use rigscope::cli::{ClipArgs, Posed};
 
 fn xbot() -> Model {
     asset::load(&common::gltf("Xbot/Xbot.glb")).unwrap()
 }
 
+/// The animation options as the command line would give them.
+#[derive(clap::Parser)]
+struct Options {
+    #[command(flatten)]
+    clip: ClipArgs,
+}
+
 fn args(clip: Option<&str>, time: f32, crossfade: Option<&str>, additive: &[&str]) -> ClipArgs {
-    ClipArgs {
-        clip: clip.map(str::to_string),
-        time,
-        playback: PlaybackArg::Loop,
-        crossfade: crossfade.map(str::to_string),
-        additive: additive.iter().map(|s| s.to_string()).collect(),
-    }
+    let mut argv = vec![
+        "rigscope".to_string(),
+        "--playback=loop".into(),
+        format!("--time={time}"),
+    ];
+    argv.extend(clip.map(|c| format!("--clip={c}")));
+    argv.extend(crossfade.map(|c| format!("--crossfade={c}")));
+    argv.extend(additive.iter().map(|a| format!("--additive={a}")));
+    <Options as clap::Parser>::parse_from(argv).clip
 }
 
 /// `clip` sampled at looping time `time` over the rest pose.
@@ -47,9 +56,10 @@ fn additive_layers_follow_the_formula_and_touch_only_their_joints() {
     ] {
         let time = 0.8;
         let weight = 0.7;
-        let (posed, _) = args(Some(base), time, None, &[&format!("{layer}:{weight}")])
+        let posed = args(Some(base), time, None, &[&format!("{layer}:{weight}")])
             .pose(&model, None)
-            .unwrap();
+            .unwrap()
+            .pose;
         let input = sampled(&model, base, time);
         let add = sampled(&model, layer, time);
         // The default reference: each track's first key (all of Xbot's start at 0).
@@ -88,9 +98,10 @@ fn additive_layers_follow_the_formula_and_touch_only_their_joints() {
 #[test]
 fn local_space_layers_multiply_on_the_other_side_and_masks_limit_them() {
     let model = xbot();
-    let (posed, _) = args(Some("idle"), 0.5, None, &["agree:1::mixamorig:Head:local"])
+    let posed = args(Some("idle"), 0.5, None, &["agree:1::mixamorig:Head:local"])
         .pose(&model, None)
-        .unwrap();
+        .unwrap()
+        .pose;
     let (input, add, reference) = (
         sampled(&model, "idle", 0.5),
         sampled(&model, "agree", 0.5),
@@ -114,7 +125,7 @@ fn weight_zero_and_own_reference_leave_the_base() {
     let base = sampled(&model, "walk", 0.3);
     for spec in ["agree:0", "agree:1:0.3"] {
         // With REFTIME equal to the layer's time, the layer is its own reference.
-        let (posed, _) = args(Some("walk"), 0.3, None, &[spec]).pose(&model, None).unwrap();
+        let posed = args(Some("walk"), 0.3, None, &[spec]).pose(&model, None).unwrap().pose;
         for joint in 0..model.skeleton.len() {
             assert!(
                 close(&posed.local()[joint], &base.local()[joint]),
@@ -128,7 +139,11 @@ fn weight_zero_and_own_reference_leave_the_base() {
 fn crossfades_blend_from_the_first_clip_to_the_second() {
     let model = xbot();
     // walk at 0.5 s, run faded in for 0.2 of 0.4 s (run at 0.2 s): weight 0.5.
-    let (posed, target) = args(None, 0.5, Some("walk:run:0.4:0.2"), &[])
+    let Posed {
+        pose: posed,
+        clip: target,
+        ..
+    } = args(None, 0.5, Some("walk:run:0.4:0.2"), &[])
         .pose(&model, None)
         .unwrap();
     assert_eq!(target, model.find_clip("run"));
@@ -143,9 +158,10 @@ fn crossfades_blend_from_the_first_clip_to_the_second() {
         assert!(close(&posed.local()[joint], &expected), "joint {joint}");
     }
     // Past its duration the fade has collapsed into the second clip.
-    let (done, _) = args(None, 1.5, Some("walk:run:0.4:0.9"), &[])
+    let done = args(None, 1.5, Some("walk:run:0.4:0.9"), &[])
         .pose(&model, None)
-        .unwrap();
+        .unwrap()
+        .pose;
     let run_now = sampled(&model, "run", 0.9);
     assert!((0..model.skeleton.len()).all(|j| close(&done.local()[j], &run_now.local()[j])));
 }
@@ -161,7 +177,8 @@ fn bad_specs_are_clear_errors() {
         (None, vec!["agree:lots"], "WEIGHT 'lots'"),
         (None, vec!["agree:1:0:mixamorig:Tail"], "no joint 'mixamorig:Tail'"),
     ] {
-        let error = args(Some("idle"), 0.0, crossfade, &additive)
+        let clip = crossfade.is_none().then_some("idle");
+        let error = args(clip, 0.0, crossfade, &additive)
             .pose(&model, None)
             .unwrap_err();
         let message = format!("{error:#}");

@@ -34,6 +34,7 @@ pub struct ClipArgs {
 }
 
 /// A pose the options describe.
+#[derive(Debug)]
 pub struct Posed {
     pub pose: Pose,
     /// The clip the pose is mostly made of (the cross-fade's target, or the clip), for naming

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::anim::Playback;
-pub use clip_args::ClipArgs;
+pub use clip_args::{ClipArgs, Posed};
 
 #[derive(Parser, Debug)]
 #[command(name = "rigscope", version, about = "Look at skinned, animated 3D models (glTF 2.0)")]
