@@ -178,9 +178,7 @@ fn bad_specs_are_clear_errors() {
         (None, vec!["agree:1:0:mixamorig:Tail"], "no joint 'mixamorig:Tail'"),
     ] {
         let clip = crossfade.is_none().then_some("idle");
-        let error = args(clip, 0.0, crossfade, &additive)
-            .pose(&model, None)
-            .unwrap_err();
+        let error = args(clip, 0.0, crossfade, &additive).pose(&model, None).unwrap_err();
         let message = format!("{error:#}");
         assert!(message.contains(expected), "{crossfade:?} {additive:?}: {message}");
     }

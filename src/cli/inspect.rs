@@ -1,11 +1,12 @@
-//! `rigscope inspect FILE [--json]`.
+//! `rigscope inspect FILE|DIR... [--json]`.
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
 
 use serde::Serialize;
 
+use super::batch::{self, Input};
 use crate::asset::{self, Model, Primitive, Topology};
 
 #[derive(Serialize)]
@@ -81,16 +82,43 @@ struct ClipReport {
     animated_nodes: usize,
 }
 
-pub fn run(file: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
-    let model = asset::load(file)?;
-    let report = report(&model);
-    if json {
-        serde_json::to_writer_pretty(&mut *out, &report)?;
-        writeln!(out)?;
-    } else {
-        write_text(&report, out)?;
+/// One file: its report as text or one JSON object. Several files or directories: each
+/// model's report (text, or one JSON line per file with `"ok"`), processed in parallel; a file
+/// that fails is reported and the rest go on.
+pub fn run(files: &[PathBuf], json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    if let [file] = files
+        && !batch::is_batch(files)
+    {
+        let report = report(&asset::load(file)?);
+        if json {
+            serde_json::to_writer_pretty(&mut *out, &report)?;
+            writeln!(out)?;
+        } else {
+            write_text(&report, out)?;
+        }
+        return Ok(());
     }
-    Ok(())
+    let inputs = batch::expand(files);
+    let load = |_: &mut (), input: &Input| Ok(report(&asset::load(&input.path)?));
+    let failed = batch::run(
+        &inputs,
+        || Ok(()),
+        load,
+        |input, result| {
+            if json {
+                return batch::write_json_line(out, input, result);
+            }
+            match result {
+                Ok(report) => {
+                    write_text(&report, out)?;
+                    writeln!(out)?;
+                }
+                Err(error) => eprintln!("rigscope: {error:#}"),
+            }
+            Ok(())
+        },
+    )?;
+    batch::finish(inputs.len(), failed, "inspected")
 }
 
 fn node_ref(model: &Model, joint: usize) -> NodeRef {

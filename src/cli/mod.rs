@@ -1,11 +1,16 @@
 //! Headless commands. They use the same loading, animation and skinning code as the viewer,
 //! so their output is what the viewer shows.
 
+pub mod batch;
 mod clip_args;
+mod desktop;
 mod ik_args;
 mod inspect;
 mod pose;
 pub mod render;
+mod sheet;
+mod text;
+pub mod thumbnail;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -33,9 +38,11 @@ pub enum Command {
     /// Summarise a model: nodes, skins, meshes, influences, clips, morph targets, extensions,
     /// and what the loader had to repair.
     Inspect {
-        /// The model (.glb or .gltf).
-        file: PathBuf,
-        /// Print one JSON object instead of text.
+        /// Models (.glb, .gltf, .md5mesh), or directories to search for them; several are
+        /// processed in parallel.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print JSON instead of text: one object for one file, one line per file for several.
         #[arg(long)]
         json: bool,
     },
@@ -45,6 +52,16 @@ pub enum Command {
     /// Render the model to a PNG with the viewer's renderer, without a window; without --clip,
     /// its first clip.
     Render(render::RenderArgs),
+    /// A square thumbnail PNG of a model (its first clip at its widest pose; the skeleton for
+    /// files without meshes); with --out-dir, of many models and directories in parallel.
+    Thumbnail(thumbnail::ThumbnailArgs),
+    /// A contact sheet PNG: one row per clip, N frames across, labelled with names and times.
+    Sheet(sheet::SheetArgs),
+    /// Register rigscope with the Linux desktop: application entry, icon, MIME types for .glb,
+    /// .gltf, .md5mesh and .md5anim, and a thumbnailer.
+    InstallDesktop(desktop::DesktopArgs),
+    /// Remove exactly what install-desktop installed.
+    UninstallDesktop(desktop::DesktopArgs),
 }
 
 /// How `--time` maps onto a clip (see `anim::Playback`).
@@ -71,9 +88,13 @@ impl From<PlaybackArg> for Playback {
 /// Runs a parsed command line, writing results to `out`; without a command, opens the viewer.
 pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match cli.command {
-        Some(Command::Inspect { file, json }) => inspect::run(&file, json, out),
+        Some(Command::Inspect { files, json }) => inspect::run(&files, json, out),
         Some(Command::Pose(args)) => pose::run(&args, out),
         Some(Command::Render(args)) => render::run(&args),
+        Some(Command::Thumbnail(args)) => thumbnail::run(&args),
+        Some(Command::Sheet(args)) => sheet::run(&args),
+        Some(Command::InstallDesktop(args)) => desktop::install(&args, out),
+        Some(Command::UninstallDesktop(args)) => desktop::uninstall(&args, out),
         None => {
             let screenshot = match cli.screenshot_after_frames.as_deref() {
                 Some([frames, path]) => {

@@ -3,18 +3,16 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use super::ClipArgs;
 use crate::anim::Pose;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
-use crate::render::capture::read_rgba;
-use crate::render::framing::animation_bounds;
 use crate::render::ik_gizmo::draw_ik_chain;
-use crate::render::{Gpu, OrbitCamera, SceneRenderer, ViewOptions};
-use crate::skin::Deformer;
+use crate::render::still::StillRenderer;
+use crate::render::{Gpu, SceneRenderer, ViewOptions};
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
@@ -102,35 +100,10 @@ pub fn render_image(
     model: &Model,
     pose: &Pose,
     clip: Option<usize>,
-    (width, height): (u32, u32),
+    size: (u32, u32),
     view: &ViewOptions,
 ) -> anyhow::Result<image::RgbaImage> {
-    let mut model_gpu = renderer.upload_model(gpu, model);
-    let mut deformer = Deformer::new(model);
-    let clip = clip.map(|c| &model.clips[c]);
-    let bounds = animation_bounds(model, clip, &mut deformer);
-    let max_side = gpu.device.limits().max_texture_dimension_2d;
-    if width > max_side || height > max_side {
-        bail!("{width}x{height} is larger than this graphics device renders ({max_side} pixels a side)");
-    }
-    let mut camera = OrbitCamera::default();
-    camera.frame(&bounds, width as f32 / height as f32);
-    let target = renderer.target(&gpu.device, width, height);
-    let mut encoder = gpu
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("render") });
-    renderer.draw(
-        gpu,
-        &mut encoder,
-        &target,
-        model,
-        pose,
-        &mut model_gpu,
-        &mut deformer,
-        &camera,
-        view,
-        &bounds,
-    );
-    gpu.queue.submit([encoder.finish()]);
-    read_rgba(gpu, &target.resolved, width, height)
+    let mut still = StillRenderer::new(gpu, renderer, model);
+    let bounds = still.bounds(clip);
+    still.render(renderer, pose, &bounds, size, view)
 }

@@ -14,6 +14,7 @@ pub mod model_gpu;
 pub mod overlay;
 pub mod pipelines;
 pub mod scene;
+pub mod still;
 mod textures;
 pub mod uniforms;
 

@@ -1,0 +1,409 @@
+//! `rigscope install-desktop [--user|--system]` and `uninstall-desktop`: the freedesktop.org
+//! entries that make a Linux desktop open models with rigscope and show their thumbnails.
+//!
+//! Installed under the XDG data directory ($XDG_DATA_HOME or ~/.local/share for --user,
+//! /usr/local/share for --system):
+//! - `applications/rigscope.desktop`: the application, for the MIME types below;
+//! - `icons/hicolor/scalable/apps/rigscope.svg`;
+//! - `mime/packages/rigscope.xml`: model/gltf-binary (*.glb, and the "glTF" magic),
+//!   model/gltf+json (*.gltf), model/x-md5mesh and model/x-md5anim;
+//! - `thumbnailers/rigscope.thumbnailer`: `rigscope thumbnail %i %o --size %s`;
+//! - `rigscope/installed.json`: what was written, so that uninstalling removes exactly that.
+//!
+//! For --user, rigscope also becomes the default application for those types in
+//! $XDG_CONFIG_HOME/mimeapps.list, only for types that have no default yet. The MIME and
+//! desktop databases are refreshed when their tools are installed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+/// The MIME types rigscope opens.
+pub const MIME_TYPES: [&str; 4] = [
+    "model/gltf-binary",
+    "model/gltf+json",
+    "model/x-md5mesh",
+    "model/x-md5anim",
+];
+const DESKTOP_ID: &str = "rigscope.desktop";
+const MANIFEST: &str = "rigscope/installed.json";
+const ICON: &str = include_str!("../../assets/rigscope.svg");
+
+const MIME_PACKAGE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">
+  <mime-type type="model/gltf-binary">
+    <comment>glTF binary model</comment>
+    <magic priority="60">
+      <match type="string" offset="0" value="glTF"/>
+    </magic>
+    <glob pattern="*.glb"/>
+  </mime-type>
+  <mime-type type="model/gltf+json">
+    <comment>glTF model</comment>
+    <sub-class-of type="application/json"/>
+    <glob pattern="*.gltf"/>
+  </mime-type>
+  <mime-type type="model/x-md5mesh">
+    <comment>Doom 3 MD5 model</comment>
+    <sub-class-of type="text/plain"/>
+    <glob pattern="*.md5mesh"/>
+  </mime-type>
+  <mime-type type="model/x-md5anim">
+    <comment>Doom 3 MD5 animation</comment>
+    <sub-class-of type="text/plain"/>
+    <glob pattern="*.md5anim"/>
+  </mime-type>
+</mime-info>
+"#;
+
+#[derive(Args, Debug)]
+pub struct DesktopArgs {
+    /// For the current user (the default): under $XDG_DATA_HOME, or ~/.local/share.
+    #[arg(long, conflicts_with = "system")]
+    pub user: bool,
+    /// For every user: under /usr/local/share (needs write access there).
+    #[arg(long)]
+    pub system: bool,
+}
+
+/// What an installation wrote, kept beside it.
+#[derive(Serialize, Deserialize, Default, Debug)]
+struct Manifest {
+    files: Vec<PathBuf>,
+    /// The mimeapps.list given default entries, and for which types.
+    mimeapps: Option<PathBuf>,
+    defaults: Vec<String>,
+    /// Folders the installation created, removed again when empty.
+    folders: Vec<PathBuf>,
+}
+
+/// Where the entries go.
+struct Places {
+    data: PathBuf,
+    /// The user's mimeapps.list (none for a system install).
+    mimeapps: Option<PathBuf>,
+}
+
+impl Places {
+    fn new(args: &DesktopArgs) -> anyhow::Result<Self> {
+        if !cfg!(target_os = "linux") {
+            bail!("install-desktop is for Linux desktops; the README explains file associations on Windows and macOS");
+        }
+        if args.system {
+            return Ok(Self {
+                data: PathBuf::from("/usr/local/share"),
+                mimeapps: None,
+            });
+        }
+        let home = || std::env::var_os("HOME").map(PathBuf::from);
+        let xdg = |variable: &str, fallback: &str| {
+            std::env::var_os(variable)
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .or_else(|| home().map(|h| h.join(fallback)))
+                .with_context(|| format!("neither ${variable} nor $HOME is set"))
+        };
+        Ok(Self {
+            data: xdg("XDG_DATA_HOME", ".local/share")?,
+            mimeapps: Some(xdg("XDG_CONFIG_HOME", ".config")?.join("mimeapps.list")),
+        })
+    }
+}
+
+pub fn install(args: &DesktopArgs, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    let places = Places::new(args)?;
+    let exe = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .context("cannot find the rigscope executable")?;
+    let exe_text = exe.to_str().context("the executable's path is not UTF-8")?;
+    let manifest_path = places.data.join(MANIFEST);
+    let mut manifest = read_manifest(&manifest_path).unwrap_or_default();
+    let files = [
+        ("applications/rigscope.desktop", desktop_entry(exe_text)),
+        ("icons/hicolor/scalable/apps/rigscope.svg", ICON.to_owned()),
+        ("mime/packages/rigscope.xml", MIME_PACKAGE.to_owned()),
+        ("thumbnailers/rigscope.thumbnailer", thumbnailer_entry(exe_text)),
+    ];
+    manifest.files.clear();
+    for (relative, contents) in files {
+        let path = places.data.join(relative);
+        create_folders(&path, &mut manifest.folders)?;
+        write_file(&path, &contents)?;
+        writeln!(out, "wrote {}", path.display())?;
+        manifest.files.push(path);
+    }
+    if let Some(mimeapps) = &places.mimeapps {
+        create_folders(mimeapps, &mut manifest.folders)?;
+        let added = set_defaults(mimeapps)?;
+        if !added.is_empty() {
+            writeln!(
+                out,
+                "{} opens {} by default ({})",
+                DESKTOP_ID,
+                added.join(", "),
+                mimeapps.display()
+            )?;
+        }
+        manifest.defaults.extend(added);
+        manifest.defaults.sort();
+        manifest.defaults.dedup();
+        manifest.mimeapps = Some(mimeapps.clone());
+    }
+    create_folders(&manifest_path, &mut manifest.folders)?;
+    write_file(&manifest_path, &serde_json::to_string_pretty(&manifest)?)?;
+    refresh_databases(&places.data, out)?;
+    Ok(())
+}
+
+pub fn uninstall(args: &DesktopArgs, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    let places = Places::new(args)?;
+    let manifest_path = places.data.join(MANIFEST);
+    let manifest = read_manifest(&manifest_path).with_context(|| {
+        format!(
+            "nothing to uninstall: {} is missing or unreadable",
+            manifest_path.display()
+        )
+    })?;
+    for path in &manifest.files {
+        match std::fs::remove_file(path) {
+            Ok(()) => writeln!(out, "removed {}", path.display())?,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => return Err(error).with_context(|| format!("cannot remove {}", path.display())),
+        }
+    }
+    if let Some(mimeapps) = &manifest.mimeapps {
+        remove_defaults(mimeapps, &manifest.defaults)?;
+    }
+    std::fs::remove_file(&manifest_path).with_context(|| format!("cannot remove {}", manifest_path.display()))?;
+    refresh_databases(&places.data, out)?;
+    // Deepest first; a folder that holds anything else (a database the refresh rewrote, other
+    // applications' files) stays.
+    let mut folders = manifest.folders;
+    folders.sort_by_key(|f| std::cmp::Reverse(f.components().count()));
+    for folder in folders {
+        let _ = std::fs::remove_dir(folder);
+    }
+    Ok(())
+}
+
+/// Creates the folders above `path` that are missing, noting them in `created` (once each).
+fn create_folders(path: &Path, created: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let missing: Vec<&Path> = path.ancestors().skip(1).take_while(|folder| !folder.exists()).collect();
+    for folder in missing.into_iter().rev() {
+        std::fs::create_dir(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+        if !created.iter().any(|c| c == folder) {
+            created.push(folder.to_path_buf());
+        }
+    }
+    Ok(())
+}
+
+fn read_manifest(path: &Path) -> Option<Manifest> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+fn write_file(path: &Path, contents: &str) -> anyhow::Result<()> {
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    }
+    std::fs::write(path, contents).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// An argument of an Exec line, quoted when it has to be (Desktop Entry spec, "Exec key").
+fn exec_argument(text: &str) -> String {
+    if text
+        .chars()
+        .any(|c| c.is_whitespace() || "\"'\\><~|&;$*?#()`".contains(c))
+    {
+        let escaped: String = text
+            .chars()
+            .flat_map(|c| match c {
+                '"' | '`' | '$' | '\\' => vec!['\\', c],
+                _ => vec![c],
+            })
+            .collect();
+        format!("\"{escaped}\"")
+    } else {
+        text.to_owned()
+    }
+    // A literal % would start a field code.
+    .replace('%', "%%")
+}
+
+fn desktop_entry(exe: &str) -> String {
+    format!(
+        "[Desktop Entry]
+Type=Application
+Version=1.4
+Name=rigscope
+GenericName=Rigged Model Viewer
+Comment=Look at skinned, animated 3D models and inspect their rigs
+TryExec={exe}
+Exec={exec} %f
+Icon=rigscope
+Terminal=false
+Categories=Graphics;3DGraphics;Viewer;
+MimeType={types};
+Keywords=glTF;GLB;MD5;skeleton;skin;animation;rig;
+",
+        exe = exe.replace('%', "%%"),
+        exec = exec_argument(exe),
+        types = MIME_TYPES.join(";"),
+    )
+}
+
+fn thumbnailer_entry(exe: &str) -> String {
+    format!(
+        "[Thumbnailer Entry]
+TryExec={exe}
+Exec={exec} thumbnail %i %o --size %s
+MimeType={types};
+",
+        exe = exe.replace('%', "%%"),
+        exec = exec_argument(exe),
+        types = MIME_TYPES.join(";"),
+    )
+}
+
+/// Makes rigscope the default for each of its types that has no default in `mimeapps`;
+/// returns the types it set.
+fn set_defaults(mimeapps: &Path) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(mimeapps).unwrap_or_default();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let section = lines.iter().position(|l| l.trim() == "[Default Applications]");
+    let (start, end) = match section {
+        Some(start) => (start + 1, section_end(&lines, start + 1)),
+        None => {
+            if lines.last().is_some_and(|l| !l.trim().is_empty()) {
+                lines.push(String::new());
+            }
+            lines.push("[Default Applications]".into());
+            (lines.len(), lines.len())
+        }
+    };
+    let has_default = |lines: &[String], mime: &str| {
+        lines[start..end]
+            .iter()
+            .any(|l| l.split_once('=').is_some_and(|(key, _)| key.trim() == mime))
+    };
+    let added: Vec<String> = MIME_TYPES
+        .iter()
+        .filter(|mime| !has_default(&lines, mime))
+        .map(|mime| mime.to_string())
+        .collect();
+    for (offset, mime) in added.iter().enumerate() {
+        lines.insert(end + offset, format!("{mime}={DESKTOP_ID};"));
+    }
+    if !added.is_empty() {
+        write_file(mimeapps, &(lines.join("\n") + "\n"))?;
+    }
+    Ok(added)
+}
+
+/// Removes the default entries `set_defaults` added, where they still name rigscope.
+fn remove_defaults(mimeapps: &Path, types: &[String]) -> anyhow::Result<()> {
+    let Ok(text) = std::fs::read_to_string(mimeapps) else {
+        return Ok(());
+    };
+    let ours: Vec<String> = types.iter().map(|t| format!("{t}={DESKTOP_ID};")).collect();
+    let mut in_defaults = false;
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|line| {
+            if line.trim_start().starts_with('[') {
+                in_defaults = line.trim() == "[Default Applications]";
+            }
+            !(in_defaults && ours.iter().any(|o| o == line.trim()))
+        })
+        .collect();
+    // A file that held nothing but our entries (install created it) goes too.
+    let only_header = kept
+        .iter()
+        .all(|l| l.trim().is_empty() || l.trim() == "[Default Applications]");
+    if only_header {
+        return std::fs::remove_file(mimeapps).with_context(|| format!("cannot remove {}", mimeapps.display()));
+    }
+    write_file(mimeapps, &(kept.join("\n") + "\n"))
+}
+
+/// Index of the line after the section that starts at `start`.
+fn section_end(lines: &[String], start: usize) -> usize {
+    let mut end = lines[start..]
+        .iter()
+        .position(|l| l.trim_start().starts_with('['))
+        .map_or(lines.len(), |i| start + i);
+    // Keep the blank lines that separate sections after the new entries.
+    while end > start && lines[end - 1].trim().is_empty() {
+        end -= 1;
+    }
+    end
+}
+
+/// Runs update-mime-database and update-desktop-database on the data directory when they are
+/// installed, so that the new types and the application are known at once.
+fn refresh_databases(data: &Path, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    for (tool, folder) in [
+        ("update-mime-database", "mime"),
+        ("update-desktop-database", "applications"),
+    ] {
+        let folder = data.join(folder);
+        if !folder.is_dir() {
+            continue;
+        }
+        match Command::new(tool).arg(&folder).output() {
+            Ok(output) if output.status.success() => writeln!(out, "ran {tool} {}", folder.display())?,
+            Ok(output) => writeln!(
+                out,
+                "{tool} {} failed: {}",
+                folder.display(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            )?,
+            Err(_) => writeln!(
+                out,
+                "{tool} is not installed; the desktop picks the changes up at next login"
+            )?,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_arguments_are_quoted_when_needed() {
+        assert_eq!(exec_argument("/usr/bin/rigscope"), "/usr/bin/rigscope");
+        assert_eq!(exec_argument("/opt/my tools/rigscope"), "\"/opt/my tools/rigscope\"");
+        assert_eq!(exec_argument("/opt/$x/rig"), "\"/opt/\\$x/rig\"");
+        assert_eq!(exec_argument("/opt/100%/rig"), "/opt/100%%/rig");
+    }
+
+    #[test]
+    fn defaults_are_added_only_where_none_exist_and_removed_exactly() {
+        let dir = std::env::temp_dir().join(format!("rigscope-mimeapps-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("mimeapps.list");
+        let before = "[Added Associations]\ntext/plain=gedit.desktop;\n\n[Default Applications]\nmodel/gltf-binary=blender.desktop;\n\n[Removed Associations]\n";
+        std::fs::write(&path, before).unwrap();
+        let added = set_defaults(&path).unwrap();
+        assert_eq!(added, ["model/gltf+json", "model/x-md5mesh", "model/x-md5anim"]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("model/gltf-binary=blender.desktop;"),
+            "an existing default stays"
+        );
+        assert!(
+            text.contains(
+                "[Default Applications]\nmodel/gltf-binary=blender.desktop;\nmodel/gltf+json=rigscope.desktop;"
+            )
+        );
+        assert!(set_defaults(&path).unwrap().is_empty(), "a second install adds nothing");
+        remove_defaults(&path, &added).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,140 @@
+//! `rigscope sheet [FILE] -o sheet.png [--frames N] [--cell PIXELS]`: a contact sheet, one row
+//! per clip and N frames across from its first to its last frame, each row titled with the
+//! clip's name and duration and each frame labelled with its time. Every frame of a row is
+//! framed on the whole clip, so the motion reads across the row.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+use super::text::{TextPainter, filled};
+use crate::asset::demo::demo_model;
+use crate::asset::{self, Model};
+use crate::render::still::StillRenderer;
+use crate::render::{Gpu, SceneRenderer, ViewOptions};
+
+#[derive(Args, Debug)]
+pub struct SheetArgs {
+    /// The model; without one, the built-in demo rig.
+    pub file: Option<PathBuf>,
+    /// Where to write the PNG.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Frames per clip, from its first frame to its last.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub frames: u32,
+    /// Width and height of each frame in pixels.
+    #[arg(long, default_value_t = 192, value_parser = clap::value_parser!(u32).range(32..=1024))]
+    pub cell: u32,
+}
+
+const BACKGROUND: [u8; 3] = [24, 26, 30];
+const TITLE_COLOR: [u8; 3] = [235, 235, 235];
+const TIME_COLOR: [u8; 3] = [170, 175, 185];
+const MARGIN: u32 = 8;
+/// The largest sheet written, in pixels a side.
+const MAX_SIDE: u32 = 16384;
+
+pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
+    let model = match &args.file {
+        Some(file) => asset::load(file)?,
+        None => demo_model(),
+    };
+    let gpu = Gpu::headless()?;
+    let mut renderer = SceneRenderer::new(&gpu);
+    let sheet = contact_sheet(&gpu, &mut renderer, &model, args.frames, args.cell)?;
+    sheet
+        .save(&args.output)
+        .with_context(|| format!("cannot write {}", args.output.display()))
+}
+
+/// The sheet as an image: a title, then a row per clip (the rest pose for a model without
+/// clips).
+pub fn contact_sheet(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    model: &Model,
+    frames: u32,
+    cell: u32,
+) -> anyhow::Result<image::RgbaImage> {
+    let text = TextPainter::new();
+    let title_size = (cell as f32 * 0.12).clamp(14.0, 28.0);
+    let label_size = (cell as f32 * 0.08).clamp(11.0, 18.0);
+    let (title_height, label_height) = (title_size.ceil() as u32 + MARGIN, label_size.ceil() as u32 + MARGIN / 2);
+    let row_height = title_height + cell + label_height;
+    let rows = model.clips.len().max(1) as u32;
+    let width = MARGIN + frames * (cell + MARGIN);
+    let height = title_height + MARGIN + rows * (row_height + MARGIN);
+    if width > MAX_SIDE || height > MAX_SIDE {
+        bail!(
+            "{}: a sheet of {rows} clips by {frames} frames of {cell} pixels would be {width}x{height}, over {MAX_SIDE} a side",
+            model.path.display()
+        );
+    }
+    let mut sheet = filled(width, height, BACKGROUND);
+    let name = model.path.file_name().map_or_else(
+        || model.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let heading = format!("{name}: {} clips, {} joints", model.clips.len(), model.skeleton.len());
+    let max_width = (width - 2 * MARGIN) as f32;
+    text.draw(
+        &mut sheet,
+        &heading,
+        (MARGIN as f32, MARGIN as f32 / 2.0),
+        title_size,
+        max_width,
+        TITLE_COLOR,
+    );
+
+    let view = ViewOptions {
+        skeleton: model.instances.is_empty(),
+        ..ViewOptions::default()
+    };
+    let mut still = StillRenderer::new(gpu, renderer, model);
+    let mut pose = model.skeleton.rest_pose().clone();
+    for row in 0..rows {
+        let clip = model.clips.get(row as usize);
+        let top = title_height + MARGIN + row * (row_height + MARGIN);
+        let title = clip.map_or_else(
+            || "rest pose (no clips)".to_owned(),
+            |c| format!("{}  ({:.2} s)", c.name(), c.duration()),
+        );
+        text.draw(
+            &mut sheet,
+            &title,
+            (MARGIN as f32, top as f32),
+            title_size,
+            max_width,
+            TITLE_COLOR,
+        );
+        let bounds = still.bounds(clip.map(|_| row as usize));
+        for frame in 0..frames {
+            let time = match clip {
+                Some(clip) if frames > 1 => clip.duration() * frame as f32 / (frames - 1) as f32,
+                _ => 0.0,
+            };
+            // From the rest pose each time: a clip leaves the joints it does not animate alone.
+            pose.copy_from(model.skeleton.rest_pose());
+            if let Some(clip) = clip {
+                clip.sample(time, &mut pose, &mut clip.cursor());
+            }
+            let image = still.render(renderer, &pose, &bounds, (cell, cell), &view)?;
+            let (x, y) = (MARGIN + frame * (cell + MARGIN), top + title_height);
+            image::imageops::replace(&mut sheet, &image, x as i64, y as i64);
+            let label = format!("{time:.2} s");
+            let label_x = x as f32 + (cell as f32 - text.width(&label, label_size)) / 2.0;
+            let label_y = (y + cell) as f32 + 2.0;
+            text.draw(
+                &mut sheet,
+                &label,
+                (label_x, label_y),
+                label_size,
+                cell as f32,
+                TIME_COLOR,
+            );
+        }
+    }
+    Ok(sheet)
+}

@@ -1,0 +1,137 @@
+//! `rigscope thumbnail FILE OUT.png [--size N]`, and `rigscope thumbnail FILE|DIR...
+//! --out-dir DIR` for many: a square, framed, lit picture of a model for file managers (the
+//! `.thumbnailer` entry calls the first form) and for catalogues.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use serde::Serialize;
+
+use super::batch::{self, Input};
+use crate::anim::{Clip, Playback};
+use crate::asset::{self, Model};
+use crate::render::still::StillRenderer;
+use crate::render::{Gpu, SceneRenderer, ViewOptions};
+
+#[derive(Args, Debug)]
+pub struct ThumbnailArgs {
+    /// FILE OUT.png, or with --out-dir any number of models and directories to search.
+    #[arg(required = true, value_name = "FILE")]
+    pub paths: Vec<PathBuf>,
+    /// Write one PNG per model into this directory (named after the model, keeping the folders
+    /// below a directory argument).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Width and height in pixels.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(16..=4096))]
+    pub size: u32,
+    /// With --out-dir: one JSON line per file instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What a batch reports per file.
+#[derive(Serialize)]
+struct Written {
+    thumbnail: String,
+    clip: Option<String>,
+    time: f32,
+}
+
+pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
+    let gpu = Gpu::headless()?;
+    let Some(out_dir) = &args.out_dir else {
+        let [file, output] = &args.paths[..] else {
+            bail!("expected FILE OUT.png (or several files with --out-dir DIR)");
+        };
+        let mut renderer = SceneRenderer::new(&gpu);
+        thumbnail(&gpu, &mut renderer, file, output, args.size)?;
+        return Ok(());
+    };
+    std::fs::create_dir_all(out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let inputs = batch::expand(&args.paths);
+    let job = |renderer: &mut SceneRenderer, input: &Input| {
+        let output = out_dir.join(&input.relative).with_extension("png");
+        if let Some(folder) = output.parent() {
+            std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+        }
+        thumbnail(&gpu, renderer, &input.path, &output, args.size)
+    };
+    let mut out = std::io::stdout().lock();
+    let report = |input: &Input, result: anyhow::Result<Written>| {
+        if args.json {
+            return batch::write_json_line(&mut out, input, result);
+        }
+        match result {
+            Ok(written) => writeln!(out, "{} -> {}", input.path.display(), written.thumbnail)?,
+            Err(error) => eprintln!("rigscope: {error:#}"),
+        }
+        Ok(())
+    };
+    let failed = batch::run(&inputs, || Ok(SceneRenderer::new(&gpu)), job, report)?;
+    batch::finish(inputs.len(), failed, "made thumbnails of")
+}
+
+/// Renders `file`'s thumbnail to `output`: its first clip at its most spread-out moment (the
+/// rest pose without clips), or the skeleton when the file has no meshes.
+fn thumbnail(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    file: &Path,
+    output: &Path,
+    size: u32,
+) -> anyhow::Result<Written> {
+    let model = asset::load(file)?;
+    let clip = (!model.clips.is_empty()).then_some(0);
+    let time = clip.map_or(0.0, |c| representative_time(&model, &model.clips[c]));
+    let mut pose = model.skeleton.rest_pose().clone();
+    if let Some(c) = clip {
+        let clip = &model.clips[c];
+        clip.sample(time, &mut pose, &mut clip.cursor());
+    }
+    let view = ViewOptions {
+        grid: false,
+        skeleton: model.instances.is_empty(),
+        ..ViewOptions::default()
+    };
+    let mut still = StillRenderer::new(gpu, renderer, &model);
+    let bounds = still.bounds(clip);
+    let image = still.render(renderer, &pose, &bounds, (size, size), &view)?;
+    image
+        .save(output)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    Ok(Written {
+        thumbnail: output.display().to_string(),
+        clip: clip.map(|c| model.clips[c].name().to_owned()),
+        time,
+    })
+}
+
+/// The time in `clip` when the joints spread widest (largest bounding box diagonal), among 16
+/// evenly spaced times: mid-stride for a walk, arms out for a wave. Shows more of a rig than
+/// its first frame, which is often a neutral pose.
+pub fn representative_time(model: &Model, clip: &Clip) -> f32 {
+    const SAMPLES: usize = 16;
+    let mut pose = model.skeleton.rest_pose().clone();
+    let mut matrices = vec![glam::Mat4::IDENTITY; pose.len()];
+    let mut cursor = clip.cursor();
+    let mut best = (0.0, f32::NEG_INFINITY);
+    for step in 0..SAMPLES {
+        let time = clip.duration() * step as f32 / SAMPLES as f32;
+        clip.sample(Playback::Once.clip_time(time, clip.duration()), &mut pose, &mut cursor);
+        pose.model_matrices(&mut matrices);
+        let (min, max) = matrices
+            .iter()
+            .map(|m| m.w_axis.truncate())
+            .fold((glam::Vec3::INFINITY, glam::Vec3::NEG_INFINITY), |(min, max), p| {
+                (min.min(p), max.max(p))
+            });
+        let spread = (max - min).length();
+        if spread > best.1 {
+            best = (time, spread);
+        }
+    }
+    best.0
+}
