@@ -264,3 +264,28 @@ fn a_batch_reports_the_corrupt_file_and_processes_the_rest() {
     assert!(thumbnails.join("SimpleSkin/glTF-Embedded/SimpleSkin.png").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let man = common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
+    let command = format!(
+        "{} inspect {} {} > /dev/null",
+        env!("CARGO_BIN_EXE_rigscope"),
+        fox.display(),
+        man.display()
+    );
+    // `script` (util-linux) runs the command on a pseudo-terminal and records what it shows.
+    let log = std::env::temp_dir().join(format!("rigscope-progress-{}", std::process::id()));
+    let ran = Command::new("script")
+        .args(["-qec", &command, log.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    let shown = std::fs::read_to_string(&log).unwrap();
+    assert!(shown.contains("[2/2] 100%"), "{shown}");
+    assert!(shown.contains("inspected 2 of 2 files"), "{shown}");
+    std::fs::remove_file(&log).unwrap();
+    let piped = rigscope(&["inspect", fox.to_str().unwrap(), man.to_str().unwrap()]);
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains("100%"));
+}
