@@ -260,8 +260,34 @@ fn a_batch_reports_the_corrupt_file_and_processes_the_rest() {
         assert!(covered(&image, (0, 0, 64, 64)) > 0.01, "{file} is blank");
     }
     // Same names in different folders do not collide.
-    assert!(thumbnails.join("SimpleSkin/glTF/SimpleSkin.png").is_file());
-    assert!(thumbnails.join("SimpleSkin/glTF-Embedded/SimpleSkin.png").is_file());
+    assert!(thumbnails.join("SimpleSkin/glTF/SimpleSkin.gltf.png").is_file());
+    assert!(
+        thumbnails
+            .join("SimpleSkin/glTF-Embedded/SimpleSkin.gltf.png")
+            .is_file()
+    );
+    // Two files given by name that would share a thumbnail: the second fails, the first stays.
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let twin = dir.join("twin");
+    std::fs::create_dir_all(&twin).unwrap();
+    std::fs::copy(&fox, twin.join("Fox.glb")).unwrap();
+    let both = dir.join("both");
+    let output = rigscope(&[
+        "thumbnail",
+        "--size",
+        "32",
+        fox.to_str().unwrap(),
+        twin.join("Fox.glb").to_str().unwrap(),
+        "--out-dir",
+        both.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("would overwrite that of") && stderr.contains("twin/Fox.glb"),
+        "{stderr}"
+    );
+    assert!(both.join("Fox.glb.png").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -372,8 +372,18 @@ fn the_animator_applies_ik_after_blending_and_the_rest_keeps_playing() {
 
 #[test]
 fn a_hinge_whose_plane_misses_the_target_is_twisted_into_it() {
-    for solver in [Solver::Ccd, Solver::Fabrik] {
-        let rest = rig();
+    for (solver, mirrored) in [
+        (Solver::Ccd, false),
+        (Solver::Fabrik, false),
+        (Solver::Ccd, true),
+        (Solver::Fabrik, true),
+    ] {
+        let mut rest = rig();
+        if mirrored {
+            // A mirrored rig (negative scale above the chain) bends its hinges the other way
+            // round in model space.
+            rest.local_mut()[0].scale = Vec3::new(-1.0, 1.0, 1.0);
+        }
         let mut pose = rest.clone();
         let mut ik = IkLayer::new(pose.hierarchy(), 3, 2, Vec3::ZERO).unwrap();
         ik.solver = solver;
@@ -388,7 +398,7 @@ fn a_hinge_whose_plane_misses_the_target_is_twisted_into_it() {
         let root = rest.to_model_matrices()[1];
         ik.target = root.transform_point3(Vec3::new(1.2, 1.0, 0.0));
         ik.apply(&rest, &mut pose);
-        assert!(ik.outcome.reached, "{solver:?}: {:?}", ik.outcome);
+        assert!(ik.outcome.reached, "{solver:?}, mirrored {mirrored}: {:?}", ik.outcome);
         assert!(ik.chain.violation(1) < 1e-4);
     }
 }

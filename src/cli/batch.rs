@@ -20,7 +20,7 @@ pub const MODEL_EXTENSIONS: [&str; 3] = ["glb", "gltf", "md5mesh"];
 pub struct Input {
     pub path: PathBuf,
     /// The path below the directory it was found in (the file name for a file given as is), for
-    /// naming outputs without collisions.
+    /// naming outputs after it.
     pub relative: PathBuf,
 }
 

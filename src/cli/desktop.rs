@@ -3,11 +3,13 @@
 //!
 //! Installed under the XDG data directory ($XDG_DATA_HOME or ~/.local/share for --user,
 //! /usr/local/share for --system):
-//! - `applications/rigscope.desktop`: the application, for the MIME types below;
+//! - `applications/rigscope.desktop`: the application, for .glb, .gltf and .md5mesh files;
 //! - `icons/hicolor/scalable/apps/rigscope.svg`;
 //! - `mime/packages/rigscope.xml`: model/gltf-binary (*.glb, and the "glTF" magic),
-//!   model/gltf+json (*.gltf), model/x-md5mesh and model/x-md5anim;
-//! - `thumbnailers/rigscope.thumbnailer`: `rigscope thumbnail %i %o --size %s`;
+//!   model/gltf+json (*.gltf), model/x-md5mesh and model/x-md5anim (an animation is not opened
+//!   on its own: it is added to an open model);
+//! - `thumbnailers/rigscope.thumbnailer`: `rigscope thumbnail %i %o --size %s`, for the types
+//!   the application opens;
 //! - `rigscope/installed.json`: what was written, so that uninstalling removes exactly that.
 //!
 //! For --user, rigscope also becomes the default application for those types in
@@ -21,13 +23,8 @@ use anyhow::{Context, bail};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-/// The MIME types rigscope opens.
-pub const MIME_TYPES: [&str; 4] = [
-    "model/gltf-binary",
-    "model/gltf+json",
-    "model/x-md5mesh",
-    "model/x-md5anim",
-];
+/// The MIME types rigscope opens (and makes thumbnails of).
+pub const MIME_TYPES: [&str; 3] = ["model/gltf-binary", "model/gltf+json", "model/x-md5mesh"];
 const DESKTOP_ID: &str = "rigscope.desktop";
 const MANIFEST: &str = "rigscope/installed.json";
 const ICON: &str = include_str!("../../assets/rigscope.svg");
@@ -75,6 +72,9 @@ struct Manifest {
     files: Vec<PathBuf>,
     /// The mimeapps.list given default entries, and for which types.
     mimeapps: Option<PathBuf>,
+    /// Whether the installation created that file (uninstalling removes it only then).
+    #[serde(default)]
+    created_mimeapps: bool,
     defaults: Vec<String>,
     /// Folders the installation created, removed again when empty.
     folders: Vec<PathBuf>,
@@ -118,43 +118,68 @@ pub fn install(args: &DesktopArgs, out: &mut dyn std::io::Write) -> anyhow::Resu
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .context("cannot find the rigscope executable")?;
-    let exe_text = exe.to_str().context("the executable's path is not UTF-8")?;
+    let exe = exe.to_str().context("the executable's path is not UTF-8")?;
     let manifest_path = places.data.join(MANIFEST);
     let mut manifest = read_manifest(&manifest_path).unwrap_or_default();
+    // Whatever happens, the manifest lists what was written, so that uninstalling finds it.
+    let result = install_entries(&places, exe, &mut manifest, out);
+    if !manifest.files.is_empty() {
+        create_folders(&manifest_path, &mut manifest.folders)?;
+        write_file(&manifest_path, &serde_json::to_string_pretty(&manifest)?)?;
+    }
+    result?;
+    refresh_databases(&places.data, out)
+}
+
+fn install_entries(
+    places: &Places,
+    exe: &str,
+    manifest: &mut Manifest,
+    out: &mut dyn std::io::Write,
+) -> anyhow::Result<()> {
     let files = [
-        ("applications/rigscope.desktop", desktop_entry(exe_text)),
+        ("applications/rigscope.desktop", desktop_entry(exe)),
         ("icons/hicolor/scalable/apps/rigscope.svg", ICON.to_owned()),
         ("mime/packages/rigscope.xml", MIME_PACKAGE.to_owned()),
-        ("thumbnailers/rigscope.thumbnailer", thumbnailer_entry(exe_text)),
+        ("thumbnailers/rigscope.thumbnailer", thumbnailer_entry(exe)),
     ];
-    manifest.files.clear();
     for (relative, contents) in files {
         let path = places.data.join(relative);
         create_folders(&path, &mut manifest.folders)?;
         write_file(&path, &contents)?;
         writeln!(out, "wrote {}", path.display())?;
-        manifest.files.push(path);
-    }
-    if let Some(mimeapps) = &places.mimeapps {
-        create_folders(mimeapps, &mut manifest.folders)?;
-        let added = set_defaults(mimeapps)?;
-        if !added.is_empty() {
-            writeln!(
-                out,
-                "{} opens {} by default ({})",
-                DESKTOP_ID,
-                added.join(", "),
-                mimeapps.display()
-            )?;
+        if !manifest.files.contains(&path) {
+            manifest.files.push(path);
         }
-        manifest.defaults.extend(added);
-        manifest.defaults.sort();
-        manifest.defaults.dedup();
-        manifest.mimeapps = Some(mimeapps.clone());
     }
-    create_folders(&manifest_path, &mut manifest.folders)?;
-    write_file(&manifest_path, &serde_json::to_string_pretty(&manifest)?)?;
-    refresh_databases(&places.data, out)?;
+    let Some(mimeapps) = &places.mimeapps else {
+        return Ok(());
+    };
+    let existed = mimeapps.exists();
+    let text = match std::fs::read_to_string(mimeapps) {
+        Ok(text) => text,
+        Err(_) if !existed => String::new(),
+        Err(error) => {
+            // Never replace a file that cannot be read; the entries work without defaults.
+            writeln!(out, "left {} alone ({error}): no defaults set", mimeapps.display())?;
+            return Ok(());
+        }
+    };
+    create_folders(mimeapps, &mut manifest.folders)?;
+    let added = set_defaults(mimeapps, &text)?;
+    if !added.is_empty() {
+        writeln!(
+            out,
+            "{DESKTOP_ID} opens {} by default ({})",
+            added.join(", "),
+            mimeapps.display()
+        )?;
+        manifest.created_mimeapps |= !existed;
+    }
+    manifest.defaults.extend(added);
+    manifest.defaults.sort();
+    manifest.defaults.dedup();
+    manifest.mimeapps = Some(mimeapps.clone());
     Ok(())
 }
 
@@ -175,7 +200,7 @@ pub fn uninstall(args: &DesktopArgs, out: &mut dyn std::io::Write) -> anyhow::Re
         }
     }
     if let Some(mimeapps) = &manifest.mimeapps {
-        remove_defaults(mimeapps, &manifest.defaults)?;
+        remove_defaults(mimeapps, &manifest.defaults, manifest.created_mimeapps)?;
     }
     std::fs::remove_file(&manifest_path).with_context(|| format!("cannot remove {}", manifest_path.display()))?;
     refresh_databases(&places.data, out)?;
@@ -206,31 +231,40 @@ fn read_manifest(path: &Path) -> Option<Manifest> {
 }
 
 fn write_file(path: &Path, contents: &str) -> anyhow::Result<()> {
-    if let Some(folder) = path.parent() {
-        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    }
     std::fs::write(path, contents).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// An argument of an Exec line, quoted when it has to be (Desktop Entry spec, "Exec key").
+/// An argument of an Exec line (Desktop Entry spec, "The Exec key"): quoted when it holds a
+/// reserved character, with `"`, `` ` ``, `$` and `\` escaped by a backslash inside the quotes,
+/// and that backslash doubled because the whole value is unescaped as a string first; a
+/// literal `%` doubled.
 fn exec_argument(text: &str) -> String {
-    if text
-        .chars()
-        .any(|c| c.is_whitespace() || "\"'\\><~|&;$*?#()`".contains(c))
-    {
-        let escaped: String = text
-            .chars()
-            .flat_map(|c| match c {
-                '"' | '`' | '$' | '\\' => vec!['\\', c],
-                _ => vec![c],
-            })
-            .collect();
-        format!("\"{escaped}\"")
-    } else {
-        text.to_owned()
+    let text = text.replace('%', "%%");
+    if !text.chars().any(|c| c.is_whitespace() || RESERVED.contains(c)) {
+        return text;
     }
-    // A literal % would start a field code.
-    .replace('%', "%%")
+    let mut quoted = String::from('"');
+    for c in text.chars() {
+        match c {
+            // Escaped for the quotes (`\\`), then each backslash doubled for the string.
+            '\\' => quoted.push_str(r"\\\\"),
+            '"' | '`' | '$' => {
+                quoted.push_str(r"\\");
+                quoted.push(c);
+            }
+            _ => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// Characters that make an Exec argument need quotes.
+const RESERVED: &str = r#""'\><~|&;$*?#()`"#;
+
+/// A plain string value (TryExec): backslashes escaped, nothing else.
+fn string_value(text: &str) -> String {
+    text.replace('\\', r"\\")
 }
 
 fn desktop_entry(exe: &str) -> String {
@@ -249,7 +283,7 @@ Categories=Graphics;3DGraphics;Viewer;
 MimeType={types};
 Keywords=glTF;GLB;MD5;skeleton;skin;animation;rig;
 ",
-        exe = exe.replace('%', "%%"),
+        exe = string_value(exe),
         exec = exec_argument(exe),
         types = MIME_TYPES.join(";"),
     )
@@ -262,16 +296,15 @@ TryExec={exe}
 Exec={exec} thumbnail %i %o --size %s
 MimeType={types};
 ",
-        exe = exe.replace('%', "%%"),
+        exe = string_value(exe),
         exec = exec_argument(exe),
         types = MIME_TYPES.join(";"),
     )
 }
 
-/// Makes rigscope the default for each of its types that has no default in `mimeapps`;
-/// returns the types it set.
-fn set_defaults(mimeapps: &Path) -> anyhow::Result<Vec<String>> {
-    let text = std::fs::read_to_string(mimeapps).unwrap_or_default();
+/// Makes rigscope the default for each of its types that has no default in `mimeapps`, whose
+/// contents are `text`; returns the types it set.
+fn set_defaults(mimeapps: &Path, text: &str) -> anyhow::Result<Vec<String>> {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let section = lines.iter().position(|l| l.trim() == "[Default Applications]");
     let (start, end) = match section {
@@ -303,8 +336,9 @@ fn set_defaults(mimeapps: &Path) -> anyhow::Result<Vec<String>> {
     Ok(added)
 }
 
-/// Removes the default entries `set_defaults` added, where they still name rigscope.
-fn remove_defaults(mimeapps: &Path, types: &[String]) -> anyhow::Result<()> {
+/// Removes the default entries `set_defaults` added, where they still name rigscope, and the
+/// file itself when the installation `created` it and nothing else was added to it since.
+fn remove_defaults(mimeapps: &Path, types: &[String], created: bool) -> anyhow::Result<()> {
     let Ok(text) = std::fs::read_to_string(mimeapps) else {
         return Ok(());
     };
@@ -319,17 +353,16 @@ fn remove_defaults(mimeapps: &Path, types: &[String]) -> anyhow::Result<()> {
             !(in_defaults && ours.iter().any(|o| o == line.trim()))
         })
         .collect();
-    // A file that held nothing but our entries (install created it) goes too.
     let only_header = kept
         .iter()
         .all(|l| l.trim().is_empty() || l.trim() == "[Default Applications]");
-    if only_header {
+    if created && only_header {
         return std::fs::remove_file(mimeapps).with_context(|| format!("cannot remove {}", mimeapps.display()));
     }
     write_file(mimeapps, &(kept.join("\n") + "\n"))
 }
 
-/// Index of the line after the section that starts at `start`.
+/// Index of the line after the section that starts at `start`, before its trailing blanks.
 fn section_end(lines: &[String], start: usize) -> usize {
     let mut end = lines[start..]
         .iter()
@@ -375,11 +408,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exec_arguments_are_quoted_when_needed() {
+    fn exec_arguments_are_quoted_and_escaped_as_the_spec_says() {
         assert_eq!(exec_argument("/usr/bin/rigscope"), "/usr/bin/rigscope");
-        assert_eq!(exec_argument("/opt/my tools/rigscope"), "\"/opt/my tools/rigscope\"");
-        assert_eq!(exec_argument("/opt/$x/rig"), "\"/opt/\\$x/rig\"");
+        assert_eq!(exec_argument("/opt/my tools/rigscope"), r#""/opt/my tools/rigscope""#);
+        // `\$` inside the quotes, written `\\$` because the value is unescaped first.
+        assert_eq!(exec_argument("/opt/$x/rig"), r#""/opt/\\$x/rig""#);
+        assert_eq!(exec_argument(r"/opt/a\b"), r#""/opt/a\\\\b""#);
         assert_eq!(exec_argument("/opt/100%/rig"), "/opt/100%%/rig");
+        assert_eq!(string_value(r"/opt/a\b 100%"), r"/opt/a\\b 100%");
     }
 
     #[test]
@@ -389,8 +425,8 @@ mod tests {
         let path = dir.join("mimeapps.list");
         let before = "[Added Associations]\ntext/plain=gedit.desktop;\n\n[Default Applications]\nmodel/gltf-binary=blender.desktop;\n\n[Removed Associations]\n";
         std::fs::write(&path, before).unwrap();
-        let added = set_defaults(&path).unwrap();
-        assert_eq!(added, ["model/gltf+json", "model/x-md5mesh", "model/x-md5anim"]);
+        let added = set_defaults(&path, before).unwrap();
+        assert_eq!(added, ["model/gltf+json", "model/x-md5mesh"]);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
             text.contains("model/gltf-binary=blender.desktop;"),
@@ -401,9 +437,23 @@ mod tests {
                 "[Default Applications]\nmodel/gltf-binary=blender.desktop;\nmodel/gltf+json=rigscope.desktop;"
             )
         );
-        assert!(set_defaults(&path).unwrap().is_empty(), "a second install adds nothing");
-        remove_defaults(&path, &added).unwrap();
+        assert!(
+            set_defaults(&path, &text).unwrap().is_empty(),
+            "a second install adds nothing"
+        );
+        remove_defaults(&path, &added, false).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+        // A file of the user's left with only its header stays; one the installation created
+        // goes.
+        let header = "[Default Applications]\n";
+        std::fs::write(&path, header).unwrap();
+        let added = set_defaults(&path, header).unwrap();
+        remove_defaults(&path, &added, false).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), header);
+        std::fs::remove_file(&path).unwrap();
+        let added = set_defaults(&path, "").unwrap();
+        remove_defaults(&path, &added, true).unwrap();
+        assert!(!path.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

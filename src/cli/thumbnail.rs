@@ -2,6 +2,7 @@
 //! --out-dir DIR` for many: a square, framed, lit picture of a model for file managers (the
 //! `.thumbnailer` entry calls the first form) and for catalogues.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -20,8 +21,8 @@ pub struct ThumbnailArgs {
     /// FILE OUT.png, or with --out-dir any number of models and directories to search.
     #[arg(required = true, value_name = "FILE")]
     pub paths: Vec<PathBuf>,
-    /// Write one PNG per model into this directory (named after the model, keeping the folders
-    /// below a directory argument).
+    /// Write one PNG per model into this directory, named after the model file with `.png`
+    /// added, keeping the folders below a directory argument.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// Width and height in pixels.
@@ -52,8 +53,23 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
     };
     std::fs::create_dir_all(out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
     let inputs = batch::expand(&args.paths);
+    // Two inputs may want the same name (x/Fox.glb and y/Fox.glb given as files): the first
+    // keeps it, the others fail rather than overwrite it.
+    let mut owners: HashMap<PathBuf, &Path> = HashMap::new();
+    for input in &inputs {
+        owners.entry(thumbnail_path(out_dir, input)).or_insert(&input.path);
+    }
     let job = |renderer: &mut SceneRenderer, input: &Input| {
-        let output = out_dir.join(&input.relative).with_extension("png");
+        let output = thumbnail_path(out_dir, input);
+        let owner = owners.get(&output).copied().unwrap_or(&input.path);
+        if owner != input.path {
+            bail!(
+                "{}: its thumbnail {} would overwrite that of {}",
+                input.path.display(),
+                output.display(),
+                owner.display()
+            );
+        }
         if let Some(folder) = output.parent() {
             std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
         }
@@ -72,6 +88,14 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
     };
     let failed = batch::run(&inputs, || Ok(SceneRenderer::new(&gpu)), job, report)?;
     batch::finish(inputs.len(), failed, "made thumbnails of")
+}
+
+/// Where a batch writes `input`'s thumbnail: its path below the directory it was found in (or
+/// its file name), with `.png` added, so `Fox.glb` and `Fox.gltf` do not collide.
+fn thumbnail_path(out_dir: &Path, input: &Input) -> PathBuf {
+    let mut name = out_dir.join(&input.relative).into_os_string();
+    name.push(".png");
+    PathBuf::from(name)
 }
 
 /// Renders `file`'s thumbnail to `output`: its first clip at its most spread-out moment (the

@@ -84,6 +84,12 @@ pub fn draw_ik_chain(
             }
             JointConstraint::Hinge { axis, min, max } => {
                 let axis = to_model(axis);
+                // Under a mirroring parent a local turn of +θ shows as -θ.
+                let (min, max) = if parent.determinant() < 0.0 {
+                    (-max, -min)
+                } else {
+                    (min, max)
+                };
                 let start = (rest_bone - axis * rest_bone.dot(axis)).normalize_or(axis.any_orthonormal_vector());
                 overlay.line(origin - axis * size * 0.5, origin + axis * size * 0.5, HINGE_COLOR);
                 overlay.arc(origin, axis, start * size, (min, max), 16, HINGE_COLOR);

@@ -209,6 +209,7 @@ impl IkChain {
             return;
         };
         let frame = self.model[index];
+        let handedness = frame.determinant().signum();
         let hinge_axis = frame.transform_vector3(self.rest[index + 1] * axis).normalize_or_zero();
         let rest_forearm = frame
             .transform_vector3(self.rest[index + 1] * self.bone_direction(index + 1))
@@ -231,7 +232,8 @@ impl IkChain {
             let (axis, forearm) = (turn * hinge_axis, turn * rest_forearm);
             let flat = |v: Vec3| v - axis * v.dot(axis);
             let (forearm, to_target) = (flat(forearm), flat(to_target));
-            let bend = axis.dot(forearm.cross(to_target)).atan2(forearm.dot(to_target));
+            // A mirroring frame turns a local +θ into a model-space -θ.
+            let bend = axis.dot(forearm.cross(to_target)).atan2(forearm.dot(to_target)) * handedness;
             (min - bend).max(bend - max).max(0.0)
         };
         let candidates = [wrap(needed.acos() - alpha), wrap(-needed.acos() - alpha)];

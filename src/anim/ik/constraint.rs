@@ -11,6 +11,8 @@
 //! Limiting keeps the allowed part of the rotation: a swing beyond the cone is shortened to
 //! the cone's edge along the same great circle, a twist or hinge angle is clamped.
 
+use std::f32::consts::{PI, TAU};
+
 use glam::{Quat, Vec3};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -94,19 +96,22 @@ impl JointConstraint {
             Self::Hinge { axis, min, max } => {
                 let (swing, spin) = swing_twist(rel, axis);
                 let angle = angle_about(spin, axis);
-                let outside = (min - angle).max(angle - max).max(0.0);
-                angle_of(swing).max(outside)
+                let clamped = clamp_angle(angle, min, max);
+                let outside = (angle - clamped + PI).rem_euclid(TAU) - PI;
+                angle_of(swing).max(outside.abs())
             }
         }
     }
 }
 
-/// `angle` clamped to `min..=max`; when it lies outside, the nearer limit around the circle
-/// (so a hinge at its max does not snap to its min when pushed past half a turn).
+/// `angle` clamped to `min..=max`, comparing angles around the circle: an angle a whole turn
+/// away from one in the range is in it (a range of 0..270° holds -160°), and one outside goes
+/// to the nearer limit (so a hinge at its max does not snap to its min when pushed past half
+/// a turn).
 fn clamp_angle(angle: f32, min: f32, max: f32) -> f32 {
-    use std::f32::consts::TAU;
-    if (min..=max).contains(&angle) {
-        return angle;
+    let turned = min + (angle - min).rem_euclid(TAU);
+    if turned <= max {
+        return turned;
     }
     let distance = |limit: f32| {
         let d = (angle - limit).rem_euclid(TAU);
@@ -194,5 +199,18 @@ mod tests {
         assert_eq!(clamp_angle(-2.0, 0.0, 1.0), 0.0);
         assert_eq!(clamp_angle(-3.0, 0.0, 1.0), 1.0, "-3 is nearer 1 the other way round");
         assert_eq!(clamp_angle(3.0, -0.5, 0.5), 0.5);
+        let wide = clamp_angle(-160f32.to_radians(), 0.0, 270f32.to_radians());
+        assert!(
+            (wide - 200f32.to_radians()).abs() < 1e-5,
+            "a range wider than half a turn holds it"
+        );
+        let hinge = JointConstraint::Hinge {
+            axis: Vec3::X,
+            min: 0.0,
+            max: 270f32.to_radians(),
+        };
+        let at_200 = Quat::from_rotation_x(200f32.to_radians());
+        assert!(hinge.violation(at_200, Quat::IDENTITY, Vec3::Y) < 1e-5);
+        assert!(hinge.limit(at_200, Quat::IDENTITY, Vec3::Y).dot(at_200).abs() > 1.0 - 1e-6);
     }
 }

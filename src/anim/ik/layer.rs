@@ -24,7 +24,9 @@ pub struct IkLayer {
     /// Model-space distance at which the target counts as reached. When `None`, 0.1% of the
     /// chain's length (so it suits rigs in metres and in centimetres alike).
     pub threshold: Option<f32>,
-    /// The last solve (default when the layer has not run or has weight 0).
+    /// The last solve: the iterations it ran and where the solved chain (at full weight) left
+    /// the effector; with weight below 1 the pose written lies between the animation and that.
+    /// At weight 0, where the animation leaves it.
     pub outcome: Outcome,
     reach: Vec<Vec3>,
 }
@@ -50,12 +52,17 @@ impl IkLayer {
     /// `rest` gives the rotations the constraints measure from. Allocates nothing.
     pub fn apply(&mut self, rest: &Pose, pose: &mut Pose) {
         self.outcome = Outcome::default();
-        let weight = self.weight.clamp(0.0, 1.0);
-        if weight == 0.0 || !self.target.is_finite() {
+        if !self.target.is_finite() {
             return;
         }
         self.chain.load(pose, rest);
         let threshold = self.threshold();
+        let weight = self.weight.clamp(0.0, 1.0);
+        if weight == 0.0 {
+            // Nothing is solved; the outcome says where the animation leaves the effector.
+            self.outcome = Outcome::new(&self.chain, self.target, threshold, 0);
+            return;
+        }
         self.outcome = match self.solver {
             Solver::Ccd => solve_ccd(&mut self.chain, self.target, self.iterations, threshold),
             Solver::Fabrik => solve_fabrik(

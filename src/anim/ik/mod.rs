@@ -4,8 +4,10 @@
 //! change only the rotations of the chain's joints, never translations or scales, so bone
 //! lengths stay as animated; the effector's own rotation is left alone. Targets and distances
 //! are in model space. Each joint above the effector may carry a constraint (`constraint`),
-//! measured from its rest rotation, which the solvers apply after every turn, so a solved
-//! chain never leaves its limits.
+//! measured from its rest rotation, which the solvers apply after every turn, so the solved
+//! rotations respect the limits. (A chain left as animated, because its effector is already at
+//! the target, keeps whatever the animation does; with weight below 1 the blend of animated
+//! and solved rotations may leave the limits too.)
 //!
 //! - `ccd`: cyclic coordinate descent; cheap per iteration, favours the joints near the end.
 //! - `fabrik`: forward and backward reaching; converges in fewer iterations with a more even
