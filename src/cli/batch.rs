@@ -236,7 +236,7 @@ mod tests {
             ["a.glb", "b/c/d.GLTF", "b/e.md5mesh", "such.glb"].map(PathBuf::from)
         );
         assert_eq!(inputs[0].path, dir.join("a.glb"));
-        assert!(is_batch(&[dir.clone()]));
+        assert!(is_batch(std::slice::from_ref(&dir)));
         assert!(!is_batch(&[dir.join("a.glb")]));
         std::fs::remove_dir_all(&dir).unwrap();
     }

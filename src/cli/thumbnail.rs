@@ -29,7 +29,7 @@ pub struct ThumbnailArgs {
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(16..=4096))]
     pub size: u32,
     /// With --out-dir: one JSON line per file instead of text.
-    #[arg(long)]
+    #[arg(long, requires = "out_dir")]
     pub json: bool,
 }
 

@@ -116,9 +116,8 @@ mod tests {
         let mut state = ViewerState::new(demo_model());
         state.player.select(None);
         state.advance(0.0);
-        let mut camera = OrbitCamera::default();
-        camera.target = glam::Vec3::new(0.0, 1.0, 0.0);
-        (state, Viewport::new(&camera, 800.0, 600.0))
+        // The default camera looks at (0, 1, 0), about the demo's chest.
+        (state, Viewport::new(&OrbitCamera::default(), 800.0, 600.0))
     }
 
     fn joint_pixel(state: &ViewerState, view: &Viewport, joint: usize) -> Vec2 {
