@@ -182,11 +182,7 @@ fn a_batch_reports_the_corrupt_file_and_processes_the_rest() {
     assert!(total >= 18, "{total}");
     let output = rigscope(&["inspect", "--json", dir.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1), "a failed file fails the batch");
-    let lines: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<Value> = common::json_lines(&output.stdout);
     assert_eq!(lines.len(), total, "one line per file");
     let failed: Vec<&Value> = lines.iter().filter(|l| l["ok"] == false).collect();
     assert_eq!(failed.len(), 1);
@@ -239,11 +235,7 @@ fn a_batch_reports_the_corrupt_file_and_processes_the_rest() {
         thumbnails.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(1));
-    let lines: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<Value> = common::json_lines(&output.stdout);
     let gltf_count = model_count(&dir.join("gltf"));
     assert_eq!(lines.len(), gltf_count);
     for line in &lines {

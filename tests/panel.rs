@@ -306,3 +306,16 @@ fn ik_chains_are_added_edited_and_removed() {
     harness.run();
     harness.get_by_label_contains("hips: a chain of 4 bones");
 }
+
+#[test]
+fn the_rig_lint_is_shown_for_the_open_model() {
+    let mut harness = harness();
+    // The demo's skin lists its root joint without weighting anything to it.
+    harness.get_by_label("Rig lint: 0 errors, 0 warnings, 1 note");
+    harness.state_mut().open(&common::gltf("Fox/glTF-Binary/Fox.glb"));
+    harness.run();
+    harness.get_by_label("Rig lint: 0 errors, 0 warnings, 1 note").click();
+    harness.run();
+    harness
+        .get_by_label_contains("skin 'Skin 0': 2 joints influence no vertex: '_rootJoint', 'b_Root_00' [unused-joint]");
+}

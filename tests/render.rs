@@ -360,6 +360,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings: Vec::new(),
+        key_repairs: Vec::new(),
     }
 }
 

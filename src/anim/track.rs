@@ -113,6 +113,11 @@ impl<T: Keyframe> Track<T> {
         self.times[self.times.len() - 1]
     }
 
+    /// The value of each key, in time order (without cubic-spline tangents).
+    pub fn key_values(&self) -> impl Iterator<Item = T> + '_ {
+        (0..self.times.len()).map(|key| self.value(key))
+    }
+
     #[inline]
     fn value(&self, key: usize) -> T {
         match self.interpolation {

@@ -108,6 +108,7 @@ pub fn demo_model() -> Model {
         name: "demo".into(),
         joints: (0..skeleton.len()).collect(),
         inverse_bind: bind.iter().map(Mat4::inverse).collect(),
+        inverse_bind_given: true,
         root: 0,
     };
     Model {
@@ -135,6 +136,7 @@ pub fn demo_model() -> Model {
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings: Vec::new(),
+        key_repairs: Vec::new(),
         skeleton,
     }
 }

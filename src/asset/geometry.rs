@@ -101,6 +101,10 @@ pub fn build_skin_weights(
     for vertex in 0..vertex_count {
         influences.clear();
         influences_of(vertex, &mut influences);
+        for &(joint, weight) in &influences {
+            result.negative += (weight < 0.0) as usize;
+            result.zero_weight += (weight == 0.0 && joint != 0) as usize;
+        }
         influences.retain(|&(_, weight)| weight > 0.0);
         // Summed in f64 so that huge weights cannot overflow to infinity.
         let sum_in_file: f64 = influences.iter().map(|&(_, w)| w as f64).sum();

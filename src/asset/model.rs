@@ -28,6 +28,16 @@ pub struct Model {
     pub extensions_required: Vec<String>,
     /// Things that were wrong in the file but could be repaired or ignored.
     pub warnings: Vec<String>,
+    /// Rotation keys that were not unit quaternions in the file (normalised on load).
+    pub key_repairs: Vec<KeyRepair>,
+}
+
+/// Rotation keys of one channel that had to be normalised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyRepair {
+    pub clip: usize,
+    pub joint: usize,
+    pub not_unit: usize,
 }
 
 impl Model {
@@ -63,6 +73,8 @@ pub struct Skin {
     pub joints: Vec<usize>,
     /// Model space → joint space in the bind pose, one per entry of `joints`.
     pub inverse_bind: Vec<Mat4>,
+    /// Whether the file gave inverse bind matrices (glTF's default is identities).
+    pub inverse_bind_given: bool,
     /// The joint the file names as the skeleton root, or else the topmost joint of the skin.
     pub root: usize,
 }
@@ -137,6 +149,11 @@ pub struct SkinWeights {
     pub out_of_range: usize,
     /// Vertices that had more than `MAX_INFLUENCES` influences (the weakest were dropped).
     pub truncated: usize,
+    /// Influences with a negative weight in the file (counted as zero).
+    pub negative: usize,
+    /// Influences that name a joint other than the first but carry no weight (harmless, but
+    /// often a sign of an exporter padding or a cleanup that was not done).
+    pub zero_weight: usize,
 }
 
 impl SkinWeights {
@@ -163,6 +180,7 @@ impl SkinWeights {
             ),
             (self.out_of_range, "influences on joints outside the skin (dropped)"),
             (self.truncated, "vertices with more than 8 influences (weakest dropped)"),
+            (self.negative, "negative weights (counted as zero)"),
         ];
         for (count, what) in repairs {
             if count > 0 {

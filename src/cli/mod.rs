@@ -6,6 +6,7 @@ mod clip_args;
 mod desktop;
 mod ik_args;
 mod inspect;
+mod lint;
 mod pose;
 pub mod render;
 mod sheet;
@@ -43,6 +44,17 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print JSON instead of text: one object for one file, one line per file for several.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check rigs for problems (weights, inverse bind matrices, bind pose, scale, rotation keys,
+    /// loop seams); exit status 1 when any model has errors.
+    Lint {
+        /// Models (.glb, .gltf, .md5mesh), or directories to search for them; several are
+        /// linted in parallel.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// One JSON line per file instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -89,6 +101,7 @@ impl From<PlaybackArg> for Playback {
 pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Inspect { files, json }) => inspect::run(&files, json, out),
+        Some(Command::Lint { files, json }) => lint::run(&files, json, out),
         Some(Command::Pose(args)) => pose::run(&args, out),
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Thumbnail(args)) => thumbnail::run(&args),

@@ -55,6 +55,7 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(error) = &state.load_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
+    lint_section(ui, state);
     let notes = state.model.warnings.len() + state.render_notes.len();
     if notes > 0 {
         ui.collapsing(format!("Warnings ({notes})"), |ui| {
@@ -62,6 +63,50 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 ui.label(RichText::new(note).color(Color32::from_rgb(240, 200, 90)));
             }
         });
+    }
+}
+
+/// The rig lint's findings, errors first, collapsed unless there are errors.
+fn lint_section(ui: &mut egui::Ui, state: &ViewerState) {
+    use crate::lint::{Severity, count};
+    let (errors, warnings, notes) = (
+        count(&state.lint, Severity::Error),
+        count(&state.lint, Severity::Warning),
+        count(&state.lint, Severity::Note),
+    );
+    let title = format!(
+        "Rig lint: {}, {}, {}",
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        plural(notes, "note")
+    );
+    egui::CollapsingHeader::new(title)
+        .default_open(errors > 0)
+        .show(ui, |ui| {
+            for finding in &state.lint {
+                let color = match finding.severity {
+                    Severity::Error => Color32::from_rgb(255, 110, 100),
+                    Severity::Warning => Color32::from_rgb(240, 200, 90),
+                    Severity::Note => Color32::from_rgb(170, 180, 195),
+                };
+                let text = format!(
+                    "{}: {} {} [{}]",
+                    finding.subject,
+                    finding.count,
+                    finding.message,
+                    finding.rule.name()
+                );
+                ui.label(RichText::new(text).color(color));
+            }
+        });
+}
+
+/// "1 error", "2 errors".
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
     }
 }
 

@@ -9,6 +9,7 @@ use glam::Mat4;
 use super::ik_edit::IkEditor;
 use crate::anim::{Player, Pose};
 use crate::asset::{self, Model};
+use crate::lint::{Finding, lint};
 use crate::render::ViewOptions;
 
 /// Things the panel or the keyboard asked for that the app carries out (they need the window,
@@ -55,6 +56,8 @@ pub struct ViewerState {
     pub ik_editor: IkEditor,
     /// File name and model stats for the panel (made once per model).
     pub summary: String,
+    /// The rig lint's findings for the model (made once per model).
+    pub lint: Vec<Finding>,
 }
 
 /// Frames per second that "step one frame" assumes.
@@ -66,6 +69,7 @@ impl ViewerState {
         let pose = model.skeleton.rest_pose().clone();
         Self {
             summary: summary(&model),
+            lint: lint(&model),
             model,
             player,
             view: ViewOptions::default(),
@@ -98,6 +102,7 @@ impl ViewerState {
                 Ok(()) => {
                     self.load_error = None;
                     self.summary = summary(&self.model);
+                    self.lint = lint(&self.model);
                 }
                 Err(error) => self.load_error = Some(error.to_string()),
             }

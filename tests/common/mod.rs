@@ -68,3 +68,11 @@ pub fn data_uri(bytes: &[u8]) -> String {
 pub fn f32_bytes(values: &[f32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
+
+/// One JSON value per line of a command's output (the batch commands' `--json`).
+pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}

@@ -6,6 +6,7 @@ use gltf_json::validation::Checked;
 
 use super::accessor::Accessors;
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, WeightsTrack};
+use crate::asset::model::KeyRepair;
 
 /// Rotation keys further than this from unit length are reported (they are normalised).
 const UNIT_TOLERANCE: f32 = 1e-3;
@@ -18,6 +19,7 @@ pub fn load_clip(
     joint_of_node: &[usize],
     skeleton: &Skeleton,
     warnings: &mut Vec<String>,
+    key_repairs: &mut Vec<KeyRepair>,
 ) -> Result<Clip, String> {
     let name = animation.name.clone().unwrap_or_else(|| format!("Animation {index}"));
     let mut channels = Vec::with_capacity(animation.channels.len());
@@ -72,6 +74,11 @@ pub fn load_clip(
                     })
                     .collect();
                 if not_unit > 0 {
+                    key_repairs.push(KeyRepair {
+                        clip: index,
+                        joint,
+                        not_unit,
+                    });
                     warnings.push(context(format!(
                         "{not_unit} rotation keys were not unit quaternions (normalised)"
                     )));

@@ -93,6 +93,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
     }
 
     let mut clips = Vec::with_capacity(root.animations.len());
+    let mut key_repairs = Vec::new();
     for (index, animation) in root.animations.iter().enumerate() {
         clips.push(animation::load_clip(
             &accessors,
@@ -101,6 +102,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
             &joint_of_node,
             &skeleton,
             &mut warnings,
+            &mut key_repairs,
         )?);
     }
 
@@ -117,6 +119,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
         extensions_used: root.extensions_used.clone(),
         extensions_required: root.extensions_required.clone(),
         warnings,
+        key_repairs,
     })
 }
 
@@ -187,6 +190,7 @@ fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Re
             }
             None => vec![Mat4::IDENTITY; joints.len()],
         };
+        let inverse_bind_given = skin.inverse_bind_matrices.is_some();
         let root_joint = match skin.skeleton {
             Some(node) => *joint_of_node
                 .get(node.value())
@@ -198,6 +202,7 @@ fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Re
             name: skin.name.clone().unwrap_or_else(|| format!("Skin {index}")),
             joints,
             inverse_bind,
+            inverse_bind_given,
             root: root_joint,
         });
     }

@@ -52,6 +52,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
         name: "MD5".into(),
         joints: (1..=file.joints.len()).collect(),
         inverse_bind: bind.iter().map(|b| (convert * *b).inverse()).collect(),
+        inverse_bind_given: true,
         root: 1,
     };
     let mut model = Model {
@@ -73,6 +74,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings,
+        key_repairs: Vec::new(),
     };
     for anim in animations_beside(path) {
         match std::fs::read(&anim)

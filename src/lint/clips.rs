@@ -1,0 +1,119 @@
+//! Rotation keys and loop seams.
+
+use super::skin::listed;
+use super::{Findings, Rule, joint_name, model_size};
+use crate::anim::{ChannelTrack, Interpolation, Pose};
+use crate::asset::Model;
+
+/// A clip counts as made to loop when at least this share of the joints it animates end where
+/// they start.
+const LOOPING_SHARE: f32 = 0.8;
+/// Start and end match within this fraction of the model's size and this many degrees.
+const SEAM_POSITION_TOLERANCE: f32 = 0.005;
+const SEAM_ANGLE_TOLERANCE_DEGREES: f32 = 1.0;
+/// Steps a clip is sampled in to find how far its joints move per frame.
+const FRAME: f32 = 1.0 / 30.0;
+
+pub(super) fn check(model: &Model, findings: &mut Findings) {
+    for repair in &model.key_repairs {
+        let Some(clip) = model.clips.get(repair.clip) else {
+            continue;
+        };
+        findings.add(
+            Rule::RotationKeysNotUnit,
+            format!("clip '{}' joint {}", clip.name(), joint_name(model, repair.joint)),
+            "rotation keys are not unit quaternions (normalised on load)",
+            repair.not_unit,
+        );
+    }
+    for clip in &model.clips {
+        for channel in clip.channels() {
+            let ChannelTrack::Rotation(track) = &channel.track else {
+                continue;
+            };
+            if track.interpolation() == Interpolation::CubicSpline {
+                // Cubic-spline keys carry their own tangents; a sign change there is deliberate.
+                continue;
+            }
+            let keys: Vec<glam::Quat> = track.key_values().collect();
+            let flips = keys.windows(2).filter(|pair| pair[0].dot(pair[1]) < 0.0).count();
+            findings.add(
+                Rule::QuaternionSignFlip,
+                format!("clip '{}' joint {}", clip.name(), joint_name(model, channel.joint)),
+                "consecutive rotation keys flip sign (fine here, but engines that interpolate without the shortest path spin)",
+                flips,
+            );
+        }
+        check_seam(model, clip, findings);
+    }
+}
+
+/// A clip whose joints mostly end where they start is meant to loop; those of its joints that
+/// end elsewhere, by more than they move in any one frame, pop at the seam.
+fn check_seam(model: &Model, clip: &crate::anim::Clip, findings: &mut Findings) {
+    let duration = clip.duration();
+    if duration <= FRAME {
+        return;
+    }
+    let mut joints: Vec<usize> = clip.channels().iter().map(|c| c.joint).collect();
+    joints.sort_unstable();
+    joints.dedup();
+    let size = model_size(model);
+    let sample = |time: f32, pose: &mut Pose| {
+        pose.copy_from(model.skeleton.rest_pose());
+        clip.sample(time, pose, &mut clip.cursor());
+    };
+    let (mut first, mut last, mut a, mut b) = (
+        model.skeleton.rest_pose().clone(),
+        model.skeleton.rest_pose().clone(),
+        model.skeleton.rest_pose().clone(),
+        model.skeleton.rest_pose().clone(),
+    );
+    sample(0.0, &mut first);
+    sample(duration, &mut last);
+    // How far each joint moves in one frame at most.
+    let mut step = vec![(0.0f32, 0.0f32); joints.len()];
+    let frames = (duration / FRAME).ceil() as usize;
+    for frame in 0..frames {
+        sample(frame as f32 * FRAME, &mut a);
+        sample(((frame + 1) as f32 * FRAME).min(duration), &mut b);
+        for (slot, &joint) in step.iter_mut().zip(&joints) {
+            let (moved, turned) = difference(&a, &b, joint, size);
+            *slot = (slot.0.max(moved), slot.1.max(turned));
+        }
+    }
+    let mut matching = 0;
+    let mut jumps = Vec::new();
+    for (&(max_moved, max_turned), &joint) in step.iter().zip(&joints) {
+        let (moved, turned) = difference(&first, &last, joint, size);
+        if moved <= SEAM_POSITION_TOLERANCE && turned <= SEAM_ANGLE_TOLERANCE_DEGREES {
+            matching += 1;
+        } else if moved > 2.0 * max_moved.max(SEAM_POSITION_TOLERANCE)
+            || turned > 2.0 * max_turned.max(SEAM_ANGLE_TOLERANCE_DEGREES)
+        {
+            jumps.push(joint);
+        }
+    }
+    if (matching as f32) < LOOPING_SHARE * joints.len() as f32 {
+        return;
+    }
+    findings.add(
+        Rule::LoopSeamJump,
+        format!("clip '{}'", clip.name()),
+        format!(
+            "ends away from where it starts, so looping pops: {}",
+            listed(model, &jumps)
+        ),
+        jumps.len(),
+    );
+}
+
+/// How far `joint` is apart between two poses: local translation over the model's size, and
+/// local rotation in degrees.
+fn difference(a: &Pose, b: &Pose, joint: usize, size: f32) -> (f32, f32) {
+    let (a, b) = (&a.local()[joint], &b.local()[joint]);
+    (
+        a.translation.distance(b.translation) / size,
+        a.rotation.angle_between(b.rotation).to_degrees(),
+    )
+}

@@ -1,0 +1,156 @@
+//! Rig lint: problems in a model that make it deform, animate or export badly, found from the
+//! loaded `Model` (and what the loader had to repair). Each finding names what it is about
+//! (mesh primitive, skin, joint or clip), says what is wrong and how many times; identical
+//! findings are merged and their counts added. Errors are things that are broken (a viewer or
+//! engine has to guess); warnings are things that often go wrong; notes are worth knowing.
+//!
+//! The rules, one per `Rule`, live in `skin.rs` (weights, inverse bind matrices, bind pose),
+//! `hierarchy.rs` (scale along joint chains, transforms on skinned mesh nodes) and `clips.rs`
+//! (rotation keys, loop seams).
+
+mod clips;
+mod hierarchy;
+mod skin;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::asset::Model;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+/// What a lint rule checks; its name is the rule's identifier in reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    JointIndexOutOfRange,
+    NegativeWeight,
+    WeightsNotNormalised,
+    UnweightedVertex,
+    ZeroWeightInfluence,
+    TooManyInfluences,
+    UnusedJoint,
+    MissingInverseBindMatrices,
+    NonInvertibleInverseBindMatrix,
+    BindPoseFarFromRest,
+    NegativeScale,
+    NonUniformScale,
+    SkinnedMeshNodeTransform,
+    RotationKeysNotUnit,
+    QuaternionSignFlip,
+    LoopSeamJump,
+}
+
+impl Rule {
+    pub fn severity(self) -> Severity {
+        match self {
+            Self::JointIndexOutOfRange
+            | Self::NegativeWeight
+            | Self::UnweightedVertex
+            | Self::NonInvertibleInverseBindMatrix => Severity::Error,
+            Self::WeightsNotNormalised
+            | Self::TooManyInfluences
+            | Self::MissingInverseBindMatrices
+            | Self::BindPoseFarFromRest
+            | Self::NegativeScale
+            | Self::SkinnedMeshNodeTransform
+            | Self::RotationKeysNotUnit
+            | Self::LoopSeamJump => Severity::Warning,
+            Self::ZeroWeightInfluence | Self::UnusedJoint | Self::NonUniformScale | Self::QuaternionSignFlip => {
+                Severity::Note
+            }
+        }
+    }
+
+    /// The identifier used in reports, e.g. `negative-weight`.
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    #[serde(serialize_with = "rule_name")]
+    pub rule: Rule,
+    /// What it is about: `mesh 'Body' primitive 0`, `skin 'Armature'`, `joint 'hand.L'`,
+    /// `clip 'Walk' joint 'hips'`.
+    pub subject: String,
+    pub message: String,
+    /// How many vertices, influences, keys or joints.
+    pub count: usize,
+}
+
+fn rule_name<S: serde::Serializer>(rule: &Rule, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&rule.name())
+}
+
+/// Collects findings, merging identical ones.
+#[derive(Default)]
+struct Findings {
+    merged: BTreeMap<(Rule, String, String), usize>,
+}
+
+impl Findings {
+    fn add(&mut self, rule: Rule, subject: impl Into<String>, message: impl Into<String>, count: usize) {
+        if count > 0 {
+            *self.merged.entry((rule, subject.into(), message.into())).or_default() += count;
+        }
+    }
+}
+
+/// Every finding for `model`, errors first.
+pub fn lint(model: &Model) -> Vec<Finding> {
+    let mut findings = Findings::default();
+    skin::check(model, &mut findings);
+    hierarchy::check(model, &mut findings);
+    clips::check(model, &mut findings);
+    let mut list: Vec<Finding> = findings
+        .merged
+        .into_iter()
+        .map(|((rule, subject, message), count)| Finding {
+            severity: rule.severity(),
+            rule,
+            subject,
+            message,
+            count,
+        })
+        .collect();
+    list.sort_by_key(|f| (f.severity, f.rule));
+    list
+}
+
+/// How many findings of `severity` there are.
+pub fn count(findings: &[Finding], severity: Severity) -> usize {
+    findings.iter().filter(|f| f.severity == severity).count()
+}
+
+/// The diagonal of the rest pose's joints' bounding box (at least a tiny positive length), the
+/// yardstick for "far".
+fn model_size(model: &Model) -> f32 {
+    let (min, max) = model
+        .skeleton
+        .rest_pose()
+        .to_model_matrices()
+        .iter()
+        .map(|m| m.w_axis.truncate())
+        .fold((glam::Vec3::INFINITY, glam::Vec3::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p), hi.max(p))
+        });
+    (max - min).length().max(1e-6)
+}
+
+/// `'name'` of a joint, for subjects and messages.
+fn joint_name(model: &Model, joint: usize) -> String {
+    format!("'{}'", model.skeleton.name(joint))
+}
