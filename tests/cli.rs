@@ -468,3 +468,19 @@ fn ik_constraints_from_the_command_line_hold() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn pose_skins_by_dual_quaternions_on_request() {
+    let man = sample("CesiumMan/glTF-Binary/CesiumMan.glb");
+    let args = ["pose", man.as_str(), "--clip", "0", "--time", "0.6"];
+    let linear = json(&args);
+    let dual = json(&[&args[..], &["--skin-method", "dual-quaternion"]].concat());
+    let (a, b) = (positions(&linear["primitives"][0]), positions(&dual["primitives"][0]));
+    assert_eq!(a.len(), b.len());
+    let moved = a.iter().zip(&b).filter(|(a, b)| a.distance(**b) > 1e-4).count();
+    // Rigidly bound vertices agree; blended ones move a little, none far.
+    assert!(moved > 0 && moved < a.len(), "{moved} of {}", a.len());
+    let most = a.iter().zip(&b).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+    assert!(most < 0.1, "{most}");
+    assert_eq!(linear["joints"], dual["joints"], "the skeleton is the same");
+}

@@ -8,6 +8,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
 use rigscope::anim::Playback;
 use rigscope::asset::demo::demo_model;
+use rigscope::skin::SkinningMethod;
 use rigscope::ui::{ViewerState, panel};
 
 fn harness() -> Harness<'static, ViewerState> {
@@ -103,6 +104,12 @@ fn playback_modes_and_skinning_are_radio_buttons() {
     harness.get_by_label("GPU").click();
     harness.run();
     assert!(harness.state().view.gpu_skinning);
+    harness.get_by_label("Dual quaternion").click();
+    harness.run();
+    assert_eq!(harness.state().view.skinning_method, SkinningMethod::DualQuaternion);
+    harness.get_by_label("Linear blend").click();
+    harness.run();
+    assert_eq!(harness.state().view.skinning_method, SkinningMethod::Linear);
 }
 
 #[test]

@@ -7,6 +7,7 @@ use rigscope::anim::Playback;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
 use rigscope::render::{Gpu, SceneRenderer, ViewOptions};
+use rigscope::skin::SkinningMethod;
 
 /// A pixel differs when any channel differs by more than this (of 255).
 ///
@@ -60,6 +61,53 @@ fn render(
     render_image(gpu, renderer, model, &pose, Some(clip), (320, 240), view).unwrap()
 }
 
+/// Renders `model` skinned on the GPU with `gpu_view`, and on the CPU otherwise alike, asserts
+/// that the pictures agree, and returns the GPU's.
+fn gpu_matches_cpu(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    (model, file): (&Model, &str),
+    clip: usize,
+    time: f32,
+    gpu_view: ViewOptions,
+) -> image::RgbaImage {
+    let cpu_view = ViewOptions {
+        gpu_skinning: false,
+        ..gpu_view
+    };
+    let on_gpu = render(gpu, renderer, model, clip, time, &gpu_view);
+    let on_cpu = render(gpu, renderer, model, clip, time, &cpu_view);
+    let fraction = different_fraction(&on_gpu, &on_cpu);
+    assert!(
+        fraction <= DIFFERENT_FRACTION,
+        "{file} at {time}: {:.3}% of pixels differ",
+        fraction * 100.0
+    );
+    on_gpu
+}
+
+#[test]
+fn dual_quaternion_skinning_draws_the_same_picture_on_cpu_and_gpu() {
+    let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
+    let mut renderer = SceneRenderer::new(&gpu);
+    let mut differs_from_linear = 0.0f64;
+    for (file, clip) in [("CesiumMan/glTF-Binary/CesiumMan.glb", "0"), ("Xbot/Xbot.glb", "walk")] {
+        let model = asset::load(&common::gltf(file)).unwrap();
+        let clip = model.find_clip(clip).unwrap();
+        for time in [0.3, 0.55] {
+            let gpu_view = ViewOptions {
+                skinning_method: SkinningMethod::DualQuaternion,
+                ..ViewOptions::default()
+            };
+            let on_gpu = gpu_matches_cpu(&gpu, &mut renderer, (&model, file), clip, time, gpu_view);
+            let linear = render(&gpu, &mut renderer, &model, clip, time, &ViewOptions::default());
+            differs_from_linear = differs_from_linear.max(different_fraction(&on_gpu, &linear));
+        }
+    }
+    // Walks barely twist, but the shader did switch method: some pixels change.
+    assert!(differs_from_linear > 0.0);
+}
+
 #[test]
 fn cpu_and_gpu_skinning_draw_the_same_picture() {
     let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
@@ -88,22 +136,8 @@ fn cpu_and_gpu_skinning_draw_the_same_picture() {
             "{file}"
         );
         for time in [0.0, 0.3, 0.55] {
-            let gpu_view = ViewOptions {
-                gpu_skinning: true,
-                ..ViewOptions::default()
-            };
-            let cpu_view = ViewOptions {
-                gpu_skinning: false,
-                ..gpu_view
-            };
-            let on_gpu = render(&gpu, &mut renderer, &model, clip, time, &gpu_view);
-            let on_cpu = render(&gpu, &mut renderer, &model, clip, time, &cpu_view);
-            let fraction = different_fraction(&on_gpu, &on_cpu);
-            assert!(
-                fraction <= DIFFERENT_FRACTION,
-                "{file} at {time}: {:.3}% of pixels differ",
-                fraction * 100.0
-            );
+            let gpu_view = ViewOptions::default();
+            gpu_matches_cpu(&gpu, &mut renderer, (&model, file), clip, time, gpu_view);
             let mesh_only = render(
                 &gpu,
                 &mut renderer,
@@ -232,6 +266,12 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
     let plain_gizmo = demo("ik_gizmo.png", &reaching);
     let limited = [&reaching[..], &["--ik-constraint", "shoulder.L:ball:170:170"]].concat();
     assert!(different_fraction(&plain_gizmo, &demo("ik_limits.png", &limited)) > 0.0005);
+    // The demo's joints bend more than they twist: dual quaternions move only a few pixels.
+    let dual = demo("dq.png", &["--clip", "wave", "--skin-method", "dual-quaternion"]);
+    assert!(
+        different_fraction(&waving, &dual) > 0.0,
+        "--skin-method changes nothing"
+    );
     let on_cpu = demo("cpu.png", &["--clip", "wave", "--skinning", "cpu"]);
     assert!(different_fraction(&waving, &on_cpu) <= DIFFERENT_FRACTION);
     let bad_size = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))

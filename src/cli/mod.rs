@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::anim::Playback;
+use crate::skin::SkinningMethod;
 pub use clip_args::{ClipArgs, Posed};
 
 #[derive(Parser, Debug)]
@@ -74,6 +75,24 @@ pub enum Command {
     InstallDesktop(desktop::DesktopArgs),
     /// Remove exactly what install-desktop installed.
     UninstallDesktop(desktop::DesktopArgs),
+}
+
+/// How skinned vertices blend their joints (see `skin::SkinningMethod`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SkinMethodArg {
+    /// Linear blend skinning.
+    Linear,
+    /// Dual-quaternion skinning (keeps volume at twisting joints).
+    DualQuaternion,
+}
+
+impl From<SkinMethodArg> for SkinningMethod {
+    fn from(arg: SkinMethodArg) -> Self {
+        match arg {
+            SkinMethodArg::Linear => SkinningMethod::Linear,
+            SkinMethodArg::DualQuaternion => SkinningMethod::DualQuaternion,
+        }
+    }
 }
 
 /// How `--time` maps onto a clip (see `anim::Playback`).

@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::ClipArgs;
+use super::{ClipArgs, SkinMethodArg};
 use crate::asset::{self, Model, Topology};
 use crate::skin::{Deformer, PosedPrimitive};
 
@@ -17,6 +17,9 @@ pub struct PoseArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub clip: ClipArgs,
+    /// How skinned vertices blend their joints.
+    #[arg(long, value_enum, default_value_t = SkinMethodArg::Linear)]
+    pub skin_method: SkinMethodArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     pub format: Format,
@@ -77,6 +80,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let posed = args.clip.pose(&model, None)?;
     let (pose, clip) = (&posed.pose, posed.clip);
     let mut deformer = Deformer::new(&model);
+    deformer.method = args.skin_method.into();
     deformer.update(&model, pose);
     let order = file_order(&model, &deformer);
 

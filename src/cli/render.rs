@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
-use super::ClipArgs;
+use super::{ClipArgs, SkinMethodArg};
 use crate::anim::Pose;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
@@ -29,6 +29,9 @@ pub struct RenderArgs {
     /// Where skinning runs.
     #[arg(long, value_enum, default_value_t = SkinningArg::Gpu)]
     pub skinning: SkinningArg,
+    /// How skinned vertices blend their joints.
+    #[arg(long, value_enum, default_value_t = SkinMethodArg::Linear)]
+    pub skin_method: SkinMethodArg,
     /// Draw the skeleton over the mesh (and IK chains' targets and limits).
     #[arg(long)]
     pub skeleton: bool,
@@ -70,6 +73,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let posed = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
     let view = ViewOptions {
         gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
+        skinning_method: args.skin_method.into(),
         skeleton: args.skeleton,
         wireframe: args.wireframe,
         grid: !args.no_grid,

@@ -6,10 +6,11 @@ use glam::{Mat4, Vec2, Vec4};
 use wgpu::util::DeviceExt;
 
 use super::layouts::Layouts;
+use super::scene::ViewOptions;
 use super::textures::MaterialTextures;
 use super::uniforms::{DrawUniform, InfluenceVertex};
 use crate::asset::{Material, Model, Topology};
-use crate::skin::{Deformer, posed_order};
+use crate::skin::{Deformer, SkinningMethod, posed_order};
 
 /// Wireframe colour (linear RGBA).
 const WIRE_COLOR: Vec4 = Vec4::new(0.05, 0.05, 0.06, 1.0);
@@ -182,7 +183,12 @@ impl ModelGpu {
                 buffer(
                     device,
                     "draw",
-                    &[DrawUniform::new(Mat4::IDENTITY, false, wire.then_some(WIRE_COLOR))],
+                    &[DrawUniform::new(
+                        Mat4::IDENTITY,
+                        false,
+                        false,
+                        wire.then_some(WIRE_COLOR),
+                    )],
                     wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 )
             };
@@ -257,7 +263,9 @@ impl ModelGpu {
     /// Uploads this frame's state: each skin's `pose` array from the deformer's model
     /// matrices; per draw, its uniform (GPU skinning on or off, the joint's model matrix for
     /// static meshes) and, for draws posed on the CPU, the deformer's vertices.
-    pub fn upload(&mut self, queue: &wgpu::Queue, model: &Model, deformer: &Deformer, gpu_skinning: bool) {
+    pub fn upload(&mut self, queue: &wgpu::Queue, model: &Model, deformer: &Deformer, view: &ViewOptions) {
+        let gpu_skinning = view.gpu_skinning;
+        let dual_quaternion = view.skinning_method == SkinningMethod::DualQuaternion;
         let matrices = deformer.model_matrices();
         for (skin, arrays) in model.skins.iter().zip(&self.skins) {
             for (slot, &joint) in self.pose_scratch.iter_mut().zip(&skin.joints) {
@@ -277,12 +285,17 @@ impl ModelGpu {
             queue.write_buffer(
                 &draw.solid_uniform,
                 0,
-                bytemuck::bytes_of(&DrawUniform::new(model_matrix, on_gpu, None)),
+                bytemuck::bytes_of(&DrawUniform::new(model_matrix, on_gpu, dual_quaternion, None)),
             );
             queue.write_buffer(
                 &draw.wire_uniform,
                 0,
-                bytemuck::bytes_of(&DrawUniform::new(model_matrix, on_gpu, Some(WIRE_COLOR))),
+                bytemuck::bytes_of(&DrawUniform::new(
+                    model_matrix,
+                    on_gpu,
+                    dual_quaternion,
+                    Some(WIRE_COLOR),
+                )),
             );
             if uses_cpu_vertices && !posed.positions.is_empty() {
                 queue.write_buffer(&draw.posed_positions, 0, bytemuck::cast_slice(&posed.positions));

@@ -15,7 +15,7 @@ use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT, SHADOW_SIZE, max_j
 use super::uniforms::{FrameUniform, GroundUniform, OverlayVertex};
 use crate::anim::Pose;
 use crate::asset::Model;
-use crate::skin::Deformer;
+use crate::skin::{Deformer, SkinningMethod};
 
 /// What to draw.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,6 +27,8 @@ pub struct ViewOptions {
     pub grid: bool,
     /// Skin on the GPU (true) or on the CPU (false).
     pub gpu_skinning: bool,
+    /// Linear blend or dual-quaternion skinning (both paths do both).
+    pub skinning_method: SkinningMethod,
 }
 
 impl Default for ViewOptions {
@@ -37,6 +39,7 @@ impl Default for ViewOptions {
             wireframe: false,
             grid: true,
             gpu_skinning: true,
+            skinning_method: SkinningMethod::Linear,
         }
     }
 }
@@ -265,8 +268,9 @@ impl SceneRenderer {
         view: &ViewOptions,
         bounds: &Bounds,
     ) {
+        deformer.method = view.skinning_method;
         deformer.update_where(model, pose, |i| model_gpu.draws[i].uses_cpu_vertices(view.gpu_skinning));
-        model_gpu.upload(&gpu.queue, model, deformer, view.gpu_skinning);
+        model_gpu.upload(&gpu.queue, model, deformer, view);
         let (model_gpu, deformer) = (&*model_gpu, &*deformer);
         let aspect = target.width as f32 / target.height as f32;
         let light_view_proj = light_view_projection(bounds);

@@ -44,16 +44,21 @@ impl FrameUniform {
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct DrawUniform {
     pub model: [[f32; 4]; 4],
-    /// x: 1 = skin on the GPU; y: 1 = flat wireframe colour.
+    /// x: 1 = skin on the GPU; y: 1 = flat wireframe colour; z: 1 = dual-quaternion skinning.
     pub flags: [u32; 4],
     pub wire_color: [f32; 4],
 }
 
 impl DrawUniform {
-    pub fn new(model: Mat4, gpu_skinning: bool, wire_color: Option<Vec4>) -> Self {
+    pub fn new(model: Mat4, gpu_skinning: bool, dual_quaternion: bool, wire_color: Option<Vec4>) -> Self {
         Self {
             model: model.to_cols_array_2d(),
-            flags: [gpu_skinning as u32, wire_color.is_some() as u32, 0, 0],
+            flags: [
+                gpu_skinning as u32,
+                wire_color.is_some() as u32,
+                dual_quaternion as u32,
+                0,
+            ],
             wire_color: wire_color.unwrap_or(Vec4::ZERO).to_array(),
         }
     }

@@ -3,6 +3,8 @@
 
 use glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
 
+use super::SkinningMethod;
+use super::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
 use super::linear::{BindVertices, SkinnedVertices, skin_linear, transform_rigid, unit_or_zero};
 use super::morph::morph;
 use super::palette::{normal_palette, skin_palette};
@@ -46,7 +48,11 @@ pub struct Deformer {
     /// One palette per skin, and its normal matrices.
     palettes: Vec<Vec<Mat4>>,
     normal_palettes: Vec<Vec<Mat3A>>,
+    /// Each palette split for dual-quaternion skinning (only kept up to date with that method).
+    dual_quat_palettes: Vec<Vec<DualQuatJoint>>,
     primitives: Vec<PosedPrimitive>,
+    /// How skinned vertices with several influences blend their joints.
+    pub method: SkinningMethod,
 }
 
 impl Deformer {
@@ -83,7 +89,13 @@ impl Deformer {
                 .iter()
                 .map(|s| vec![Mat3A::IDENTITY; s.joints.len()])
                 .collect(),
+            dual_quat_palettes: model
+                .skins
+                .iter()
+                .map(|s| vec![DualQuatJoint::default(); s.joints.len()])
+                .collect(),
             primitives,
+            method: SkinningMethod::default(),
         }
     }
 
@@ -106,14 +118,18 @@ impl Deformer {
     /// `primitives()` passes `wanted` (the GPU skins the others).
     pub fn update_where(&mut self, model: &Model, pose: &Pose, wanted: impl Fn(usize) -> bool) {
         pose.model_matrices(&mut self.model_matrices);
-        for ((skin, palette), normals) in model
+        for (((skin, palette), normals), split) in model
             .skins
             .iter()
             .zip(&mut self.palettes)
             .zip(&mut self.normal_palettes)
+            .zip(&mut self.dual_quat_palettes)
         {
             skin_palette(&skin.joints, &skin.inverse_bind, &self.model_matrices, palette);
             normal_palette(palette, normals);
+            if self.method == SkinningMethod::DualQuaternion {
+                dual_quat_palette(palette, split);
+            }
         }
         for (index, posed) in self.primitives.iter_mut().enumerate() {
             if !wanted(index) {
@@ -123,9 +139,13 @@ impl Deformer {
             let primitive = &model.meshes[instance.mesh].primitives[posed.primitive];
             let morph_weights = &pose.morph_weights()[model.skeleton.morph_weight_range(instance.joint)];
             let (positions, normals, tangents) = morphed_bind_vertices(primitive, morph_weights, &mut posed.morphed);
-            let palette = instance
-                .skin
-                .map(|skin| (&self.palettes[skin], &self.normal_palettes[skin]));
+            let palette = instance.skin.map(|skin| {
+                (
+                    &self.palettes[skin],
+                    &self.normal_palettes[skin],
+                    &self.dual_quat_palettes[skin],
+                )
+            });
             let input = BindVertices {
                 positions,
                 normals,
@@ -137,9 +157,12 @@ impl Deformer {
                 tangents: &mut posed.tangents,
             };
             match (palette, &primitive.skin_weights) {
-                (Some((palette, normal_palette)), Some(weights)) => {
-                    skin_linear(palette, normal_palette, weights.into(), input, output)
-                }
+                (Some((palette, normal_palette, split)), Some(weights)) => match self.method {
+                    SkinningMethod::Linear => skin_linear(palette, normal_palette, weights.into(), input, output),
+                    SkinningMethod::DualQuaternion => {
+                        skin_dual_quat(palette, normal_palette, split, weights.into(), input, output)
+                    }
+                },
                 // Unskinned (or a skinned node whose primitive has no weights): the joint
                 // carries the mesh rigidly.
                 _ => transform_rigid(&self.model_matrices[instance.joint], input, output),

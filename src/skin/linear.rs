@@ -59,14 +59,13 @@ pub fn skin_linear(
     output: SkinnedVertices,
 ) {
     let has_extra = !influences.joints_extra.is_empty();
-    let mut output = output;
-    for v in 0..input.positions.len() {
-        let joints = influences.joints[v];
-        let weights = influences.weights[v];
-        let (matrix, normal_matrix) = if weights[1] == 0.0 {
-            let joint = joints[0] as usize;
-            (palette[joint], normal_palette[joint])
-        } else {
+    skin_each(
+        palette,
+        normal_palette,
+        influences,
+        input,
+        output,
+        |v, joints, weights| {
             let mut blended = palette[joints[0] as usize] * weights[0]
                 + palette[joints[1] as usize] * weights[1]
                 + palette[joints[2] as usize] * weights[2]
@@ -79,6 +78,31 @@ pub fn skin_linear(
                     }
                 }
             }
+            blended
+        },
+    );
+}
+
+/// The loop both skinning methods share: a vertex with one influence takes its joint's
+/// palette and normal matrices as they are; one with several is moved by `blend(vertex,
+/// first four joints, their weights)`, whose normal matrix is computed here.
+#[inline(always)]
+pub(super) fn skin_each(
+    palette: &[Mat4],
+    normal_palette: &[Mat3A],
+    influences: Influences,
+    input: BindVertices,
+    output: SkinnedVertices,
+    blend: impl Fn(usize, [u16; 4], [f32; 4]) -> Mat4,
+) {
+    let mut output = output;
+    for v in 0..input.positions.len() {
+        let (joints, weights) = (influences.joints[v], influences.weights[v]);
+        let (matrix, normal_matrix) = if weights[1] == 0.0 {
+            let joint = joints[0] as usize;
+            (palette[joint], normal_palette[joint])
+        } else {
+            let blended = blend(v, joints, weights);
             (blended, normal_matrix(&blended))
         };
         write_vertex(v, &matrix, &normal_matrix, &input, &mut output);

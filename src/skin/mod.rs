@@ -1,14 +1,25 @@
-//! CPU skinning: matrix palettes, morph targets and linear blend skinning.
+//! CPU skinning: matrix palettes, morph targets, linear blend and dual-quaternion skinning.
 //!
-//! The kernels (`palette`, `morph`, `linear`) work on plain slices and write into buffers the
+//! The kernels (`palette`, `morph`, `linear`, `dual_quat`) work on plain slices and write into buffers the
 //! caller owns; [`Deformer`] applies them to every mesh instance of a [`Model`] for a pose and
 //! keeps the results, allocating only when it is created.
 //!
 //! [`Model`]: crate::asset::Model
 
 mod deformer;
+pub mod dual_quat;
 pub mod linear;
 pub mod morph;
 pub mod palette;
 
 pub use deformer::{Deformer, PosedPrimitive, posed_order};
+
+/// How joint transforms are blended at vertices with several influences.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SkinningMethod {
+    /// Linear blend skinning: the weighted sum of the joints' matrices.
+    #[default]
+    Linear,
+    /// Dual-quaternion skinning: rotations blended on the sphere, so twists keep volume.
+    DualQuaternion,
+}

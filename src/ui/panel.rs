@@ -6,6 +6,7 @@ use egui::{Color32, RichText};
 use super::ik_panel::ik_section;
 use super::state::{STEP_RATE, ViewerState};
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
+use crate::skin::SkinningMethod;
 
 /// Draws the panel and the drop hint; returns the area left for the 3D view (in points).
 pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
@@ -287,6 +288,16 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     ui.horizontal(|ui| {
         ui.radio_value(&mut state.view.gpu_skinning, true, "GPU");
         ui.radio_value(&mut state.view.gpu_skinning, false, "CPU");
+    });
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut state.view.skinning_method, SkinningMethod::Linear, "Linear blend")
+            .on_hover_text("Blends joint matrices: fast, but twisting joints lose volume");
+        ui.radio_value(
+            &mut state.view.skinning_method,
+            SkinningMethod::DualQuaternion,
+            "Dual quaternion",
+        )
+        .on_hover_text("Blends rotations on the sphere: twisting joints keep their volume");
     });
     ui.label(RichText::new("Show").strong());
     ui.horizontal_wrapped(|ui| {
