@@ -327,8 +327,9 @@ impl Running {
 
     /// Carries out what the panel or keyboard asked for, and follows model and clip changes.
     fn apply_requests(&mut self) {
-        let requests = std::mem::take(&mut self.state.requests);
-        if requests.open_dialog {
+        // The dialog first: a file it opens asks for framing, which the requests taken below
+        // then include.
+        if std::mem::take(&mut self.state.requests.open_dialog) {
             let picked = rfd::FileDialog::new()
                 .set_title("Open a model")
                 .add_filter("Models", &["glb", "gltf", "md5mesh", "md5anim"])
@@ -338,6 +339,7 @@ impl Running {
                 self.state.open(&path);
             }
         }
+        let requests = std::mem::take(&mut self.state.requests);
         if self.uploaded_generation != self.state.model_generation {
             self.model_gpu = self.scene.upload_model(&self.gpu, &self.state.model);
             self.state.render_notes = self.model_gpu.notes.clone();
@@ -354,8 +356,7 @@ impl Running {
             self.camera = OrbitCamera::default();
             self.camera.frame(&self.bounds, aspect);
         }
-        if requests.frame_model || self.state.requests.frame_model {
-            self.state.requests.frame_model = false;
+        if requests.frame_model {
             self.camera.frame(&self.bounds, aspect);
         }
     }

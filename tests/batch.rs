@@ -4,23 +4,10 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
+use common::{rigscope, temp_dir};
 use serde_json::Value;
-
-fn rigscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Fraction of pixels that differ from the top-left one (the background) by more than 24.
 fn covered(image: &image::RgbaImage, region: (u32, u32, u32, u32)) -> f64 {
@@ -81,6 +68,8 @@ fn thumbnails_are_framed_pictures_of_the_requested_size() {
     let three = rigscope(&["thumbnail", "a.glb", "b.glb", "c.png"]);
     assert_eq!(three.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&three.stderr).contains("--out-dir"));
+    let json_alone = rigscope(&["thumbnail", "a.glb", "b.png", "--json"]);
+    assert_eq!(json_alone.status.code(), Some(2), "--json is for --out-dir batches");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -187,19 +187,8 @@ fn bad_specs_are_clear_errors() {
 #[test]
 fn the_pose_command_takes_the_same_options() {
     let xbot = common::gltf("Xbot/Xbot.glb");
-    let run = |extra: &[&str]| {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
-            .args(["pose", xbot.to_str().unwrap(), "--time", "0.5", "--playback", "loop"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{extra:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
-    };
+    let base = ["pose", xbot.to_str().unwrap(), "--time", "0.5", "--playback", "loop"];
+    let run = |extra: &[&str]| common::json(&[&base[..], extra].concat());
     let plain = run(&["--clip", "idle"]);
     let layered = run(&["--clip", "idle", "--additive", "headShake:1", "--additive", "agree:0.5"]);
     assert_ne!(plain["joints"], layered["joints"]);
@@ -207,6 +196,12 @@ fn the_pose_command_takes_the_same_options() {
         plain["primitives"].as_array().unwrap().len(),
         layered["primitives"].as_array().unwrap().len()
     );
+    // `parent` is the default frame, named or not.
+    let named = run(&["--clip", "idle", "--additive", "agree:1::mixamorig:Head:parent"]);
+    let unnamed = run(&["--clip", "idle", "--additive", "agree:1::mixamorig:Head"]);
+    assert_eq!(named["joints"], unnamed["joints"]);
+    let local = run(&["--clip", "idle", "--additive", "agree:1::mixamorig:Head:local"]);
+    assert_ne!(named["joints"], local["joints"]);
     let faded = run(&["--crossfade", "idle:walk:0.5:0.25"]);
     assert_eq!(faded["clip"], "walk");
     let head_world = |v: &serde_json::Value| {

@@ -3,31 +3,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use common::{json, rigscope, succeed, temp_dir};
 use glam::{Mat4, Vec3};
 use serde_json::Value;
-
-fn rigscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn succeed(args: &[&str]) -> String {
-    let output = rigscope(args);
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&succeed(args)).unwrap()
-}
 
 fn sample(relative: &str) -> String {
     common::gltf(relative).display().to_string()
@@ -85,7 +64,7 @@ fn inspect_reports_extensions_morph_targets_and_repairs() {
     assert_eq!(report["clips"][0]["properties"]["weights"], 1);
 
     // A file whose weights do not sum to 1 is repaired and the repair reported.
-    let dir = tempdir("inspect-repairs");
+    let dir = temp_dir("inspect-repairs");
     let file = dir.join("unnormalised.gltf");
     std::fs::write(&file, unnormalised_weights_gltf()).unwrap();
     let report = json(&["inspect", file.to_str().unwrap(), "--json"]);
@@ -127,12 +106,6 @@ fn unnormalised_weights_gltf() -> String {
         "nodes":[{{"mesh":0,"skin":0}},{{"children":[2]}},{{"translation":[0,1,0]}}]}}"#,
         len = bin.len()
     )
-}
-
-fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rigscope-test-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
@@ -248,7 +221,7 @@ fn pose_time_options_map_onto_the_clip() {
 #[test]
 fn pose_obj_has_every_vertex_and_face() {
     let xbot = sample("Xbot/Xbot.glb");
-    let dir = tempdir("pose-obj");
+    let dir = temp_dir("pose-obj");
     let file = dir.join("walk.obj");
     let stdout = succeed(&[
         "pose",
@@ -295,7 +268,7 @@ fn errors_name_the_file_and_exit_non_zero() {
         "{stderr}"
     );
 
-    let dir = tempdir("errors");
+    let dir = temp_dir("errors");
     let corrupt = dir.join("corrupt.glb");
     std::fs::write(&corrupt, b"glTF\x02\0\0\0\xff\xff\0\0").unwrap();
     let output = rigscope(&["pose", corrupt.to_str().unwrap()]);
@@ -408,16 +381,11 @@ fn ik_constraints_from_the_command_line_hold() {
     let target = start.lerp(top, 0.3) + Vec3::new(0.02, 0.02, 0.02);
     let spec = format!("{hand}:2:{},{},{}", target.x, target.y, target.z);
     let hinge = format!("{elbow}:hinge:0,0,1:-120:120");
-    let posed = json(&[
-        "pose",
-        &man,
-        "--ik",
-        &spec,
-        "--ik-constraint",
-        &hinge,
-        "--ik-iterations",
-        "100",
-    ]);
+    let solve = |limits: &[&str]| {
+        let ik = ["pose", man.as_str(), "--ik", spec.as_str(), "--ik-iterations", "100"];
+        json(&[&ik[..], limits].concat())
+    };
+    let posed = solve(&["--ik-constraint", &hinge]);
     // The elbow's rotation away from rest turns about its own Z axis only.
     let local =
         |pose: &Value, joint: &str, parent: &str| joint_world(pose, parent).inverse() * joint_world(pose, joint);
@@ -429,6 +397,15 @@ fn ik_constraints_from_the_command_line_hold() {
         relative.angle_between(glam::Quat::IDENTITY) > 0.01,
         "the elbow did bend"
     );
+    // A 5° cone on the shoulder: the upper arm stays within 5° of its rest direction (the
+    // shoulder's parent is outside the chain, so world directions compare directly).
+    let cone = format!("{shoulder}:ball:5:2");
+    let limited = solve(&["--ik-constraint", &hinge, "--ik-constraint", &cone]);
+    let upper_arm = |pose: &Value| (joint_world(pose, elbow).w_axis - joint_world(pose, shoulder).w_axis).truncate();
+    let swing = upper_arm(&limited).angle_between(upper_arm(&rest)).to_degrees();
+    assert!(swing <= 5.0 + 1e-2, "{swing}°");
+    let free_swing = upper_arm(&posed).angle_between(upper_arm(&rest)).to_degrees();
+    assert!(free_swing > 5.0, "without the cone the shoulder swings {free_swing}°");
 
     for (args, message) in [
         (vec!["--ik", "nosuchjoint:2:0,0,0"], "no joint 'nosuchjoint'"),

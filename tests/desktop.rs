@@ -48,8 +48,7 @@ fn tool(name: &str) -> String {
 
 #[test]
 fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
-    let home = std::env::temp_dir().join(format!("rigscope-desktop-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
+    let home = common::temp_dir("desktop");
     // Something of the user's that must survive: another application and its default.
     let config = home.join("config");
     std::fs::create_dir_all(&config).unwrap();
@@ -129,7 +128,9 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
     assert_eq!(image::image_dimensions(&thumbnail).unwrap(), (128, 128));
     std::fs::remove_file(&thumbnail).unwrap();
 
-    let removed = rigscope(&home, &["uninstall-desktop"]);
+    let both = rigscope(&home, &["install-desktop", "--user", "--system"]);
+    assert_eq!(both.status.code(), Some(2), "--user and --system exclude each other");
+    let removed = rigscope(&home, &["uninstall-desktop", "--user"]);
     assert!(removed.status.success(), "{}", String::from_utf8_lossy(&removed.stderr));
     assert_eq!(
         std::fs::read_to_string(config.join("mimeapps.list")).unwrap(),

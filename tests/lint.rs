@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use glam::{Mat4, Quat, Vec3};
 use rigscope::lint::{Finding, Rule, Severity, lint};
@@ -430,30 +429,23 @@ fn the_sample_characters_have_no_errors() {
     assert_eq!(of(&fox, Rule::UnusedJoint)[0].count, 2);
 }
 
-fn rigscope(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn the_lint_command_exits_1_on_errors_and_speaks_json() {
     let clean = Rig::clean().write("cli-clean");
     let mut broken = Rig::clean();
     broken.sets[0][0] = ([0, 1, 0, 0], [0.0; 4]);
     let broken = broken.write("cli-broken");
-    let ok = rigscope(&["lint", clean.to_str().unwrap()]);
+    let ok = common::rigscope(&["lint", clean.to_str().unwrap()]);
     assert!(ok.status.success());
     assert!(String::from_utf8_lossy(&ok.stdout).contains("0 errors, 0 warnings, 0 notes"));
-    let bad = rigscope(&["lint", broken.to_str().unwrap()]);
+    let bad = common::rigscope(&["lint", broken.to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(1));
     let text = String::from_utf8_lossy(&bad.stdout);
     assert!(
         text.contains("error   unweighted-vertex") && text.contains(PRIMITIVE),
         "{text}"
     );
-    let json = rigscope(&["lint", "--json", broken.to_str().unwrap(), clean.to_str().unwrap()]);
+    let json = common::rigscope(&["lint", "--json", broken.to_str().unwrap(), clean.to_str().unwrap()]);
     assert_eq!(json.status.code(), Some(1));
     let lines: Vec<Value> = common::json_lines(&json.stdout);
     assert_eq!(lines.len(), 2);
@@ -469,12 +461,11 @@ fn the_lint_command_exits_1_on_errors_and_speaks_json() {
 
 #[test]
 fn linting_the_sample_assets_in_a_batch_reports_a_corrupt_file_and_lints_the_rest() {
-    let dir = std::env::temp_dir().join(format!("rigscope-lint-batch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("lint-batch");
     let fox = std::fs::read(common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
     std::fs::write(dir.join("corrupt.glb"), &fox[..100]).unwrap();
     let assets = common::assets_dir();
-    let output = rigscope(&["lint", "--json", assets.to_str().unwrap(), dir.to_str().unwrap()]);
+    let output = common::rigscope(&["lint", "--json", assets.to_str().unwrap(), dir.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     let lines: Vec<Value> = common::json_lines(&output.stdout);
     let expected = rigscope::cli::batch::expand(std::slice::from_ref(&assets)).len() + 1;

@@ -196,6 +196,9 @@ fn additive_layers_are_added_edited_and_removed() {
     harness.get_by_label("layer 1 local frame").click();
     harness.run();
     assert_eq!(layer(&harness).space, AdditiveSpace::Local);
+    harness.get_by_label("layer 1 parent frame").click();
+    harness.run();
+    assert_eq!(layer(&harness).space, AdditiveSpace::Parent);
 
     harness.get_by_label("Remove layer 1").click();
     harness.run();
@@ -247,18 +250,28 @@ fn ik_chains_are_added_edited_and_removed() {
     harness.get_by_label("chain 1 FABRIK").click();
     harness.get(slider("chain 1 iterations")).set_value_accesskit(7.0);
     harness.get(slider("chain 1 weight")).set_value_accesskit(0.5);
+    harness.get(slider("chain 1 target x")).set_value_accesskit(1.5);
     harness.get(slider("chain 1 target y")).set_value_accesskit(1.9);
+    harness.get(slider("chain 1 target z")).set_value_accesskit(0.2);
     harness.run();
     let edited = layer(&harness);
     assert_eq!(
         (edited.solver, edited.iterations, edited.weight),
         (Solver::Fabrik, 7, 0.5)
     );
-    assert_eq!(edited.target.y, 1.9);
-    // The solve's outcome is shown.
+    assert_eq!(edited.target, glam::Vec3::new(1.5, 1.9, 0.2));
+    // The solve's outcome is shown: out of reach, then reached, then off.
     harness.state_mut().advance(0.0);
     harness.run();
     harness.get_by_label_contains("chain 1 not reached");
+    let wrist = skeleton.find("wrist.L").unwrap();
+    harness.state_mut().player.animator.ik[0].target = harness.state().joint_matrices[wrist].w_axis.truncate();
+    harness.state_mut().advance(0.0);
+    harness.run();
+    harness.get_by_label_contains("chain 1 reached: ");
+    harness.get(slider("chain 1 weight")).set_value_accesskit(0.0);
+    harness.run();
+    harness.get_by_label("chain 1 off (weight 0)");
 
     harness.get_by_label("chain 1 joint limits").click();
     harness.run();
@@ -266,7 +279,14 @@ fn ik_chains_are_added_edited_and_removed() {
     harness.run();
     harness.get_by_label("hinge").click();
     harness.run();
-    harness.get_by_label("chain 1 elbow.L axis Z").click();
+    for (axis, expected) in [("X", glam::Vec3::X), ("Y", glam::Vec3::Y), ("Z", glam::Vec3::Z)] {
+        harness.get_by_label(&format!("chain 1 elbow.L axis {axis}")).click();
+        harness.run();
+        let JointConstraint::Hinge { axis, .. } = layer(&harness).chain.constraints()[1] else {
+            panic!("elbow is a hinge");
+        };
+        assert_eq!(axis, expected);
+    }
     harness.get(slider("chain 1 elbow.L min")).set_value_accesskit(-30.0);
     harness.get(slider("chain 1 elbow.L max")).set_value_accesskit(90.0);
     harness.run();
@@ -288,6 +308,19 @@ fn ik_chains_are_added_edited_and_removed() {
         panic!("shoulder is a ball joint");
     };
     assert!((cone.to_degrees() - 60.0).abs() < 1e-3 && (twist.to_degrees() - 10.0).abs() < 1e-3);
+    // A max dragged below the min follows it; "free" removes the limit.
+    harness.get(slider("chain 1 elbow.L max")).set_value_accesskit(-60.0);
+    harness.run();
+    harness.run();
+    let JointConstraint::Hinge { min, max, .. } = layer(&harness).chain.constraints()[1] else {
+        panic!("elbow is a hinge");
+    };
+    assert_eq!(min, max, "max keeps up with min");
+    harness.get_by_label("chain 1 elbow.L limit").click();
+    harness.run();
+    harness.get_by_label("free").click();
+    harness.run();
+    assert_eq!(layer(&harness).chain.constraints()[1], JointConstraint::Free);
 
     for (label, flag) in [("Show IK targets", true), ("Show IK limits", false)] {
         harness.get_by_label(label).click();

@@ -193,49 +193,51 @@ fn view_toggles_change_the_picture() {
 
 #[test]
 fn the_render_command_writes_a_png_of_the_requested_size() {
-    let dir = std::env::temp_dir().join(format!("rigscope-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::temp_dir("render");
     let out = dir.join("fox.png");
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args([
-            "render",
-            fox.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--clip",
-            "Walk",
-            "--time",
-            "0.3",
-        ])
-        .args(["--size", "200x150", "--skinning", "cpu", "--skeleton"])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let (fox, out_path) = (fox.to_str().unwrap(), out.to_str().unwrap());
+    common::succeed(&[
+        "render",
+        fox,
+        "-o",
+        out_path,
+        "--clip",
+        "Walk",
+        "--time",
+        "0.3",
+        "--size",
+        "200x150",
+        "--skinning",
+        "cpu",
+        "--skeleton",
+    ]);
     let image = image::open(&out).unwrap().to_rgba8();
     assert_eq!(image.dimensions(), (200, 150));
     assert!(coverage(&image) > 0.05);
     // Without a file: the demo rig, posed by the named clip.
     let demo = |name: &str, extra: &[&str]| {
         let path = dir.join(name);
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
-            .args([
-                "render",
-                "-o",
-                path.to_str().unwrap(),
-                "--time",
-                "1.6",
-                "--size",
-                "160x200",
-            ])
-            .args(extra)
-            .status()
-            .unwrap();
-        assert!(status.success(), "{extra:?}");
+        let base = [
+            "render",
+            "-o",
+            path.to_str().unwrap(),
+            "--time",
+            "1.6",
+            "--size",
+            "160x200",
+        ];
+        common::succeed(&[&base[..], extra].concat());
         image::open(&path).unwrap().to_rgba8()
     };
     let waving = demo("wave.png", &["--clip", "wave"]);
     assert!(coverage(&waving) > 0.05);
+    // Without --clip, the first clip (the demo's idle).
+    assert_eq!(demo("default.png", &[]), demo("idle.png", &["--clip", "idle"]));
+    assert_ne!(
+        demo("rest.png", &["--clip", "wave"]),
+        demo("idle2.png", &["--clip", "idle"])
+    );
     // Every view and animation option changes the picture; CPU skinning keeps it.
     for flags in [
         &["--clip", "wave", "--wireframe"][..],
@@ -274,17 +276,7 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
     );
     let on_cpu = demo("cpu.png", &["--clip", "wave", "--skinning", "cpu"]);
     assert!(different_fraction(&waving, &on_cpu) <= DIFFERENT_FRACTION);
-    let bad_size = std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args([
-            "render",
-            fox.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--size",
-            "big",
-        ])
-        .output()
-        .unwrap();
+    let bad_size = common::rigscope(&["render", fox, "-o", out_path, "--size", "big"]);
     assert_eq!(bad_size.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_size.stderr).contains("WIDTHxHEIGHT"));
 }

@@ -6,9 +6,7 @@ mod common;
 use std::process::Command;
 
 fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
-    let dir = std::env::temp_dir().join(format!("rigscope-window-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = common::temp_dir(&format!("window-{name}")).join(name);
     let output = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
         .args(args)

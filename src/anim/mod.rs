@@ -29,7 +29,7 @@ pub use crossfade::CrossFade;
 pub use ik::{IkLayer, JointConstraint, Solver};
 pub use keys::{Interpolation, TrackError};
 pub use player::Player;
-pub use pose::{Hierarchy, HierarchyError, Pose};
+pub use pose::{Hierarchy, HierarchyError, Pose, joint_extent};
 pub use skeleton::{JointDesc, Skeleton};
 pub use sync_blend::SyncBlend;
 pub use track::{Track, WeightsTrack};

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use glam::Mat4;
+use glam::{Mat4, Vec3};
 
 use super::transform::Transform;
 
@@ -71,13 +71,18 @@ impl Hierarchy {
 
     /// Depth of the deepest joint (a root has depth 0).
     pub fn depth(&self) -> usize {
+        self.depths().into_iter().max().unwrap_or(0)
+    }
+
+    /// Each joint's depth: how many ancestors it has.
+    pub fn depths(&self) -> Vec<usize> {
         let mut depths = vec![0usize; self.len()];
         for joint in 0..self.len() {
             if let Some(parent) = self.parent(joint) {
                 depths[joint] = depths[parent] + 1;
             }
         }
-        depths.into_iter().max().unwrap_or(0)
+        depths
     }
 }
 
@@ -169,6 +174,22 @@ impl Pose {
         let mut out = vec![Mat4::IDENTITY; self.len()];
         self.model_matrices(&mut out);
         out
+    }
+}
+
+/// The diagonal of the box around the positions of joints with these model matrices (0 for
+/// none): a rig's size, for tolerances and for choosing a telling pose.
+pub fn joint_extent(model_matrices: &[Mat4]) -> f32 {
+    let (min, max) = model_matrices
+        .iter()
+        .map(|m| m.w_axis.truncate())
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p), hi.max(p))
+        });
+    if model_matrices.is_empty() {
+        0.0
+    } else {
+        (max - min).length()
     }
 }
 

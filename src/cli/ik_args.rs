@@ -172,3 +172,39 @@ fn vector(text: &str, what: &str) -> anyhow::Result<Vec3> {
     };
     Ok(Vec3::new(number(x, what)?, number(y, what)?, number(z, what)?))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::demo::demo_model;
+
+    #[test]
+    fn constraints_parse_letter_and_vector_axes_and_ball_twists() {
+        let model = demo_model();
+        let elbow = model.skeleton.find("elbow.L").unwrap();
+        for (axis, expected) in [("x", Vec3::X), ("Y", Vec3::Y), ("z", Vec3::Z), ("0,2,0", Vec3::Y)] {
+            let (joint, parsed) = constraint(&model, &format!("elbow.L:hinge:{axis}:-10:20")).unwrap();
+            let expected = JointConstraint::Hinge {
+                axis: expected,
+                min: (-10f32).to_radians(),
+                max: 20f32.to_radians(),
+            };
+            assert_eq!((joint, parsed), (elbow, expected), "{axis}");
+        }
+        let ball = |spec: &str| constraint(&model, spec).unwrap().1;
+        assert_eq!(
+            ball("shoulder.L:ball:30:5"),
+            JointConstraint::Ball {
+                cone: 30f32.to_radians(),
+                twist: 5f32.to_radians()
+            }
+        );
+        assert_eq!(
+            ball("shoulder.L:ball:30"),
+            JointConstraint::Ball {
+                cone: 30f32.to_radians(),
+                twist: 0.0
+            }
+        );
+    }
+}

@@ -61,6 +61,15 @@ fn write_text(input: &Input, report: &Report, out: &mut dyn Write) -> std::io::R
 pub fn run(files: &[PathBuf], json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
     let inputs = batch::expand(files);
     let single = !batch::is_batch(files);
+    if single && !json {
+        // One file: its report, or the error that stopped it, once.
+        let report = report(&inputs[0])?;
+        write_text(&inputs[0], &report, out)?;
+        if report.errors > 0 {
+            anyhow::bail!("{}: {} lint errors", files[0].display(), report.errors);
+        }
+        return Ok(());
+    }
     let mut with_errors = 0;
     let failed = batch::run(
         &inputs,

@@ -11,7 +11,7 @@ mod pose;
 pub mod render;
 mod sheet;
 mod text;
-pub mod thumbnail;
+mod thumbnail;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
-//! `rigscope render FILE -o out.png [--clip C] [--time T] [--size WxH] [--skinning cpu|gpu]`:
-//! the viewer's renderer without a window.
+//! `rigscope render [FILE] -o out.png` with the animation, IK and view options: the viewer's
+//! renderer without a window (the README lists every option).
 
 use std::path::PathBuf;
 

@@ -11,9 +11,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::batch::{self, Input};
-use crate::anim::{Clip, Playback};
+use super::render::render_image;
+use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
-use crate::render::still::StillRenderer;
 use crate::render::{Gpu, SceneRenderer, ViewOptions};
 
 #[derive(Args, Debug)]
@@ -42,16 +42,17 @@ struct Written {
 }
 
 pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
-    let gpu = Gpu::headless()?;
     let Some(out_dir) = &args.out_dir else {
         let [file, output] = &args.paths[..] else {
             bail!("expected FILE OUT.png (or several files with --out-dir DIR)");
         };
+        let gpu = Gpu::headless()?;
         let mut renderer = SceneRenderer::new(&gpu);
         thumbnail(&gpu, &mut renderer, file, output, args.size)?;
         return Ok(());
     };
     std::fs::create_dir_all(out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
+    let gpu = Gpu::headless()?;
     let inputs = batch::expand(&args.paths);
     // Two inputs may want the same name (x/Fox.glb and y/Fox.glb given as files): the first
     // keeps it, the others fail rather than overwrite it.
@@ -120,9 +121,7 @@ fn thumbnail(
         skeleton: model.instances.is_empty(),
         ..ViewOptions::default()
     };
-    let mut still = StillRenderer::new(gpu, renderer, &model);
-    let bounds = still.bounds(clip);
-    let image = still.render(renderer, &pose, &bounds, (size, size), &view)?;
+    let image = render_image(gpu, renderer, &model, &pose, clip, (size, size), &view)?;
     image
         .save(output)
         .with_context(|| format!("cannot write {}", output.display()))?;
@@ -136,7 +135,7 @@ fn thumbnail(
 /// The time in `clip` when the joints spread widest (largest bounding box diagonal), among 16
 /// evenly spaced times: mid-stride for a walk, arms out for a wave. Shows more of a rig than
 /// its first frame, which is often a neutral pose.
-pub fn representative_time(model: &Model, clip: &Clip) -> f32 {
+fn representative_time(model: &Model, clip: &Clip) -> f32 {
     const SAMPLES: usize = 16;
     let mut pose = model.skeleton.rest_pose().clone();
     let mut matrices = vec![glam::Mat4::IDENTITY; pose.len()];
@@ -144,15 +143,9 @@ pub fn representative_time(model: &Model, clip: &Clip) -> f32 {
     let mut best = (0.0, f32::NEG_INFINITY);
     for step in 0..SAMPLES {
         let time = clip.duration() * step as f32 / SAMPLES as f32;
-        clip.sample(Playback::Once.clip_time(time, clip.duration()), &mut pose, &mut cursor);
+        clip.sample(time, &mut pose, &mut cursor);
         pose.model_matrices(&mut matrices);
-        let (min, max) = matrices
-            .iter()
-            .map(|m| m.w_axis.truncate())
-            .fold((glam::Vec3::INFINITY, glam::Vec3::NEG_INFINITY), |(min, max), p| {
-                (min.min(p), max.max(p))
-            });
-        let spread = (max - min).length();
+        let spread = joint_extent(&matrices);
         if spread > best.1 {
             best = (time, spread);
         }

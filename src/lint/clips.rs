@@ -1,7 +1,7 @@
 //! Rotation keys and loop seams.
 
 use super::skin::listed;
-use super::{Findings, Rule, joint_name, model_size};
+use super::{Findings, Rest, Rule, joint_name};
 use crate::anim::{ChannelTrack, Interpolation, Pose};
 use crate::asset::Model;
 
@@ -14,7 +14,7 @@ const SEAM_ANGLE_TOLERANCE_DEGREES: f32 = 1.0;
 /// Steps a clip is sampled in to find how far its joints move per frame.
 const FRAME: f32 = 1.0 / 30.0;
 
-pub(super) fn check(model: &Model, findings: &mut Findings) {
+pub(super) fn check(model: &Model, rest: &Rest, findings: &mut Findings) {
     for repair in &model.key_repairs {
         let Some(clip) = model.clips.get(repair.clip) else {
             continue;
@@ -44,13 +44,13 @@ pub(super) fn check(model: &Model, findings: &mut Findings) {
                 flips,
             );
         }
-        check_seam(model, clip, findings);
+        check_seam(model, clip, rest.size, findings);
     }
 }
 
 /// A clip whose joints mostly end where they start is meant to loop; those of its joints that
 /// end elsewhere, by more than they move in any one frame, pop at the seam.
-fn check_seam(model: &Model, clip: &crate::anim::Clip, findings: &mut Findings) {
+fn check_seam(model: &Model, clip: &crate::anim::Clip, size: f32, findings: &mut Findings) {
     let duration = clip.duration();
     if duration <= FRAME {
         return;
@@ -58,30 +58,26 @@ fn check_seam(model: &Model, clip: &crate::anim::Clip, findings: &mut Findings) 
     let mut joints: Vec<usize> = clip.channels().iter().map(|c| c.joint).collect();
     joints.sort_unstable();
     joints.dedup();
-    let size = model_size(model);
-    let sample = |time: f32, pose: &mut Pose| {
-        pose.copy_from(model.skeleton.rest_pose());
-        clip.sample(time, pose, &mut clip.cursor());
+    let rest_pose = model.skeleton.rest_pose();
+    let mut cursor = clip.cursor();
+    let mut sample = |time: f32, pose: &mut Pose| {
+        pose.copy_from(rest_pose);
+        clip.sample(time, pose, &mut cursor);
     };
-    let (mut first, mut last, mut a, mut b) = (
-        model.skeleton.rest_pose().clone(),
-        model.skeleton.rest_pose().clone(),
-        model.skeleton.rest_pose().clone(),
-        model.skeleton.rest_pose().clone(),
-    );
+    let (mut first, mut previous, mut current) = (rest_pose.clone(), rest_pose.clone(), rest_pose.clone());
     sample(0.0, &mut first);
-    sample(duration, &mut last);
-    // How far each joint moves in one frame at most.
+    previous.copy_from(&first);
+    // How far each joint moves in one frame at most; `previous` ends at the clip's end.
     let mut step = vec![(0.0f32, 0.0f32); joints.len()];
-    let frames = (duration / FRAME).ceil() as usize;
-    for frame in 0..frames {
-        sample(frame as f32 * FRAME, &mut a);
-        sample(((frame + 1) as f32 * FRAME).min(duration), &mut b);
+    for frame in 1..=(duration / FRAME).ceil() as usize {
+        sample((frame as f32 * FRAME).min(duration), &mut current);
         for (slot, &joint) in step.iter_mut().zip(&joints) {
-            let (moved, turned) = difference(&a, &b, joint, size);
+            let (moved, turned) = difference(&previous, &current, joint, size);
             *slot = (slot.0.max(moved), slot.1.max(turned));
         }
+        std::mem::swap(&mut previous, &mut current);
     }
+    let last = previous;
     let mut matching = 0;
     let mut jumps = Vec::new();
     for (&(max_moved, max_turned), &joint) in step.iter().zip(&joints) {

@@ -3,14 +3,14 @@
 use glam::{Mat4, Vec3};
 
 use super::skin::listed;
-use super::{Findings, Rule, joint_name};
+use super::{Findings, Rest, Rule, joint_name};
 use crate::anim::ChannelTrack;
 use crate::asset::Model;
 
 /// Scale components closer than this ratio count as uniform.
 const UNIFORM_TOLERANCE: f32 = 1e-3;
 
-pub(super) fn check(model: &Model, findings: &mut Findings) {
+pub(super) fn check(model: &Model, rest: &Rest, findings: &mut Findings) {
     let skeleton = &model.skeleton;
     let has_children: Vec<bool> = {
         let mut flags = vec![false; skeleton.len()];
@@ -69,12 +69,12 @@ pub(super) fn check(model: &Model, findings: &mut Findings) {
             }
         }
     }
-    check_skinned_nodes(model, findings);
+    check_skinned_nodes(model, rest, findings);
 }
 
 /// glTF places skinned meshes by their skin alone and ignores the transform of the node that
 /// holds the mesh; a transform there usually means the exporter expected it to apply.
-fn check_skinned_nodes(model: &Model, findings: &mut Findings) {
+fn check_skinned_nodes(model: &Model, rest: &Rest, findings: &mut Findings) {
     let is_gltf = model
         .path
         .extension()
@@ -83,14 +83,13 @@ fn check_skinned_nodes(model: &Model, findings: &mut Findings) {
     if !is_gltf {
         return;
     }
-    let rest = model.skeleton.rest_pose();
-    let matrices = rest.to_model_matrices();
+    let local = model.skeleton.rest_pose().local();
     for instance in model.instances.iter().filter(|i| i.skin.is_some()) {
         let node = instance.joint;
         // As the Khronos validator words it: local transforms, then parents' transforms.
-        let message = if !rest.local()[node].to_mat4().abs_diff_eq(Mat4::IDENTITY, 1e-4) {
+        let message = if !local[node].to_mat4().abs_diff_eq(Mat4::IDENTITY, 1e-4) {
             "holds a skinned mesh and has a transform of its own, which glTF ignores for skinned meshes"
-        } else if !matrices[node].abs_diff_eq(Mat4::IDENTITY, 1e-4) {
+        } else if !rest.matrices[node].abs_diff_eq(Mat4::IDENTITY, 1e-4) {
             "holds a skinned mesh under transformed nodes, whose transforms glTF ignores for skinned meshes"
         } else {
             continue;

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::anim::joint_extent;
 use crate::asset::Model;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -81,7 +82,6 @@ impl Rule {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Finding {
     pub severity: Severity,
-    #[serde(serialize_with = "rule_name")]
     pub rule: Rule,
     /// What it is about: `mesh 'Body' primitive 0`, `skin 'Armature'`, `joint 'hand.L'`,
     /// `clip 'Walk' joint 'hips'`.
@@ -89,10 +89,6 @@ pub struct Finding {
     pub message: String,
     /// How many vertices, influences, keys or joints.
     pub count: usize,
-}
-
-fn rule_name<S: serde::Serializer>(rule: &Rule, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&rule.name())
 }
 
 /// Collects findings, merging identical ones.
@@ -109,12 +105,24 @@ impl Findings {
     }
 }
 
+/// The rest pose's model matrices and the rig's size (the yardstick for "far"), worked out
+/// once for all the rules.
+struct Rest {
+    matrices: Vec<glam::Mat4>,
+    size: f32,
+}
+
 /// Every finding for `model`, errors first.
 pub fn lint(model: &Model) -> Vec<Finding> {
+    let matrices = model.skeleton.rest_pose().to_model_matrices();
+    let rest = Rest {
+        size: joint_extent(&matrices).max(1e-6),
+        matrices,
+    };
     let mut findings = Findings::default();
-    skin::check(model, &mut findings);
-    hierarchy::check(model, &mut findings);
-    clips::check(model, &mut findings);
+    skin::check(model, &rest, &mut findings);
+    hierarchy::check(model, &rest, &mut findings);
+    clips::check(model, &rest, &mut findings);
     let mut list: Vec<Finding> = findings
         .merged
         .into_iter()
@@ -133,21 +141,6 @@ pub fn lint(model: &Model) -> Vec<Finding> {
 /// How many findings of `severity` there are.
 pub fn count(findings: &[Finding], severity: Severity) -> usize {
     findings.iter().filter(|f| f.severity == severity).count()
-}
-
-/// The diagonal of the rest pose's joints' bounding box (at least a tiny positive length), the
-/// yardstick for "far".
-fn model_size(model: &Model) -> f32 {
-    let (min, max) = model
-        .skeleton
-        .rest_pose()
-        .to_model_matrices()
-        .iter()
-        .map(|m| m.w_axis.truncate())
-        .fold((glam::Vec3::INFINITY, glam::Vec3::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p), hi.max(p))
-        });
-    (max - min).length().max(1e-6)
 }
 
 /// `'name'` of a joint, for subjects and messages.

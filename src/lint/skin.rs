@@ -2,7 +2,7 @@
 
 use glam::Mat4;
 
-use super::{Findings, Rule, joint_name, model_size};
+use super::{Findings, Rest, Rule, joint_name};
 use crate::asset::Model;
 
 /// Bind pose and rest pose differ when a joint's position differs by more than this fraction
@@ -12,7 +12,7 @@ const BIND_ANGLE_TOLERANCE_DEGREES: f32 = 2.0;
 /// How many joint names a message lists before "and N more".
 const NAMES_LISTED: usize = 5;
 
-pub(super) fn check(model: &Model, findings: &mut Findings) {
+pub(super) fn check(model: &Model, rest: &Rest, findings: &mut Findings) {
     check_weights(model, findings);
     for (index, skin) in model.skins.iter().enumerate() {
         let subject = format!("skin '{}'", skin.name);
@@ -36,7 +36,7 @@ pub(super) fn check(model: &Model, findings: &mut Findings) {
             singular,
         );
         if skin.inverse_bind_given {
-            check_bind_pose(model, index, &subject, findings);
+            check_bind_pose(model, rest, index, &subject, findings);
         }
         check_unused_joints(model, index, &subject, findings);
     }
@@ -92,13 +92,12 @@ fn check_weights(model: &Model, findings: &mut Findings) {
 /// Joints of a skin whose bind pose (the inverse of their inverse bind matrix) is far from
 /// their rest pose: the rig was bound in another pose than the one the file rests in, which
 /// shows as a distorted mesh wherever the animation does not key those joints.
-fn check_bind_pose(model: &Model, skin: usize, subject: &str, findings: &mut Findings) {
+fn check_bind_pose(model: &Model, rest: &Rest, skin: usize, subject: &str, findings: &mut Findings) {
     let skin = &model.skins[skin];
-    let rest = model.skeleton.rest_pose().to_model_matrices();
-    let size = model_size(model);
+    let (matrices, size) = (&rest.matrices, rest.size);
     // Skinned meshes are placed in model space; the skin's root may sit under transformed
     // nodes, so compare each joint relative to the skin's root in both poses.
-    let root_rest = rest[skin.root];
+    let root_rest = matrices[skin.root];
     let root_bind = skin
         .joints
         .iter()
@@ -109,7 +108,7 @@ fn check_bind_pose(model: &Model, skin: usize, subject: &str, findings: &mut Fin
     for (&joint, inverse_bind) in skin.joints.iter().zip(&skin.inverse_bind) {
         let bind: Mat4 = root_rest * root_bind.inverse() * inverse_bind.inverse();
         let (_, bind_rotation, bind_position) = bind.to_scale_rotation_translation();
-        let (_, rest_rotation, rest_position) = rest[joint].to_scale_rotation_translation();
+        let (_, rest_rotation, rest_position) = matrices[joint].to_scale_rotation_translation();
         let moved = bind_position.distance(rest_position) / size;
         let turned = bind_rotation.angle_between(rest_rotation).to_degrees();
         if moved > BIND_POSITION_TOLERANCE || turned > BIND_ANGLE_TOLERANCE_DEGREES {

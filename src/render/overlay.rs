@@ -20,10 +20,6 @@ impl Overlay {
         self.squares.clear();
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.lines.is_empty() && self.squares.is_empty()
-    }
-
     pub fn line(&mut self, from: Vec3, to: Vec3, color: Vec4) {
         for position in [from, to] {
             self.lines.push(OverlayVertex {

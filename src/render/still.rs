@@ -9,7 +9,7 @@ use super::capture::read_rgba;
 use super::framing::animation_bounds;
 use super::gpu::Gpu;
 use super::model_gpu::ModelGpu;
-use super::scene::{SceneRenderer, ViewOptions};
+use super::scene::{SceneRenderer, SceneTarget, ViewOptions};
 use crate::anim::Pose;
 use crate::asset::Model;
 use crate::skin::Deformer;
@@ -19,6 +19,8 @@ pub struct StillRenderer<'a> {
     model: &'a Model,
     model_gpu: ModelGpu,
     deformer: Deformer,
+    /// The last image's target, reused while the size stays (a contact sheet's cells).
+    target: Option<SceneTarget>,
 }
 
 impl<'a> StillRenderer<'a> {
@@ -28,6 +30,7 @@ impl<'a> StillRenderer<'a> {
             model,
             model_gpu: renderer.upload_model(gpu, model),
             deformer: Deformer::new(model),
+            target: None,
         }
     }
 
@@ -54,14 +57,23 @@ impl<'a> StillRenderer<'a> {
         }
         let mut camera = OrbitCamera::default();
         camera.frame(bounds, width as f32 / height as f32);
-        let target = renderer.target(&gpu.device, width, height);
+        if self
+            .target
+            .as_ref()
+            .is_some_and(|t| (t.width, t.height) != (width, height))
+        {
+            self.target = None;
+        }
+        let target = &*self
+            .target
+            .get_or_insert_with(|| renderer.target(&gpu.device, width, height));
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("still") });
         renderer.draw(
             gpu,
             &mut encoder,
-            &target,
+            target,
             self.model,
             pose,
             &mut self.model_gpu,

@@ -50,6 +50,8 @@ pub struct Deformer {
     normal_palettes: Vec<Vec<Mat3A>>,
     /// Each palette split for dual-quaternion skinning (only kept up to date with that method).
     dual_quat_palettes: Vec<Vec<DualQuatJoint>>,
+    /// Which skins the primitives posed this frame use (their palettes are brought up to date).
+    skins_used: Vec<bool>,
     primitives: Vec<PosedPrimitive>,
     /// How skinned vertices with several influences blend their joints.
     pub method: SkinningMethod,
@@ -94,6 +96,7 @@ impl Deformer {
                 .iter()
                 .map(|s| vec![DualQuatJoint::default(); s.joints.len()])
                 .collect(),
+            skins_used: vec![false; model.skins.len()],
             primitives,
             method: SkinningMethod::default(),
         }
@@ -114,16 +117,27 @@ impl Deformer {
         self.update_where(model, pose, |_| true);
     }
 
-    /// Computes the model matrices and palettes, and poses only the primitives whose index in
-    /// `primitives()` passes `wanted` (the GPU skins the others).
+    /// Computes the model matrices, and poses only the primitives whose index in
+    /// `primitives()` passes `wanted` (the GPU skins the others), with the palettes of the
+    /// skins they use.
     pub fn update_where(&mut self, model: &Model, pose: &Pose, wanted: impl Fn(usize) -> bool) {
         pose.model_matrices(&mut self.model_matrices);
-        for (((skin, palette), normals), split) in model
+        self.skins_used.fill(false);
+        for (index, posed) in self.primitives.iter().enumerate() {
+            if let Some(skin) = model.instances[posed.instance].skin
+                && wanted(index)
+            {
+                self.skins_used[skin] = true;
+            }
+        }
+        for ((((skin, palette), normals), split), _) in model
             .skins
             .iter()
             .zip(&mut self.palettes)
             .zip(&mut self.normal_palettes)
             .zip(&mut self.dual_quat_palettes)
+            .zip(&self.skins_used)
+            .filter(|(_, used)| **used)
         {
             skin_palette(&skin.joints, &skin.inverse_bind, &self.model_matrices, palette);
             normal_palette(palette, normals);

@@ -7,6 +7,7 @@ use glam::Vec2;
 use super::state::ViewerState;
 use super::viewport::Viewport;
 use crate::anim::IkLayer;
+use crate::asset::Model;
 
 /// How close (pixels) a click must be to a joint or a target to pick it.
 pub const PICK_RADIUS: f32 = 14.0;
@@ -27,18 +28,36 @@ pub struct IkEditor {
     pub dragging: Option<usize>,
     /// Why the last chain could not be added.
     pub error: Option<String>,
+    /// Each joint's number of ancestors (the most bones a chain ending there can have).
+    pub depths: Vec<usize>,
+    /// The target sliders run from -range to range in each axis: twice the distance of the
+    /// rest pose's farthest joint from the origin (at least 1).
+    pub target_range: f32,
 }
 
-impl Default for IkEditor {
-    fn default() -> Self {
+impl IkEditor {
+    /// The editor for `model`: the next chain ends at its deepest joint (a hand, a toe, a
+    /// tail's tip), so Add works at once.
+    pub fn new(model: &Model) -> Self {
+        let depths = model.skeleton.hierarchy().depths();
+        let deepest = (0..depths.len()).max_by_key(|&j| (depths[j], std::cmp::Reverse(j)));
+        let farthest = model
+            .skeleton
+            .rest_pose()
+            .to_model_matrices()
+            .iter()
+            .map(|m| m.w_axis.truncate().length())
+            .fold(0.0, f32::max);
         Self {
             show_targets: true,
             show_constraints: false,
             picking: false,
-            new_end: 0,
+            new_end: deepest.unwrap_or(0),
             new_length: 2,
             dragging: None,
             error: None,
+            depths,
+            target_range: (farthest * 2.0).max(1.0),
         }
     }
 }

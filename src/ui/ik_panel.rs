@@ -24,11 +24,11 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         .show_ui(ui, |ui| {
             for joint in 0..skeleton.len() {
                 // Indented by depth, so the list reads as the hierarchy.
-                let text = format!("{}{}", "  ".repeat(depth(skeleton, joint)), skeleton.name(joint));
+                let text = format!("{}{}", "  ".repeat(editor.depths[joint]), skeleton.name(joint));
                 ui.selectable_value(&mut editor.new_end, joint, text);
             }
         });
-    let ancestors = depth(skeleton, editor.new_end).max(1);
+    let ancestors = editor.depths[editor.new_end].max(1);
     editor.new_length = editor.new_length.clamp(1, ancestors);
     ui.add(egui::Slider::new(&mut editor.new_length, 1..=ancestors).text("IK bones"));
     let (end, length) = (editor.new_end, editor.new_length);
@@ -46,7 +46,7 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(error) = &state.ik_editor.error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
-    let reach = model_reach(state);
+    let reach = state.ik_editor.target_range;
     let mut remove = None;
     for (index, layer) in state.player.animator.ik.iter_mut().enumerate() {
         ui.push_id(("ik chain", index), |ui| {
@@ -170,19 +170,4 @@ fn constraint_controls(ui: &mut egui::Ui, label: &str, constraint: &mut JointCon
             *max = max.max(*min);
         }
     }
-}
-
-/// Number of ancestors of `joint`.
-fn depth(skeleton: &Skeleton, joint: usize) -> usize {
-    std::iter::successors(skeleton.parent(joint), |&j| skeleton.parent(j)).count()
-}
-
-/// Range of the target sliders: twice the farthest joint from the origin (at least 1).
-fn model_reach(state: &ViewerState) -> f32 {
-    let farthest = state
-        .joint_matrices
-        .iter()
-        .map(|m| m.w_axis.truncate().length())
-        .fold(0.0, f32::max);
-    (farthest * 2.0).max(1.0)
 }

@@ -70,6 +70,7 @@ impl ViewerState {
         Self {
             summary: summary(&model),
             lint: lint(&model),
+            ik_editor: IkEditor::new(&model),
             model,
             player,
             view: ViewOptions::default(),
@@ -82,7 +83,6 @@ impl ViewerState {
             adapter: String::new(),
             joint_matrices: pose.to_model_matrices(),
             pose,
-            ik_editor: IkEditor::default(),
         }
     }
 

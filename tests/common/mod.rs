@@ -76,3 +76,36 @@ pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
 }
+
+/// Runs the `rigscope` binary with `args`.
+pub fn rigscope(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Runs `rigscope` and returns what it printed, failing the test (showing its errors) if it
+/// fails.
+pub fn succeed(args: &[&str]) -> String {
+    let output = rigscope(args);
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Runs `rigscope` and parses what it printed as one JSON value.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&succeed(args)).unwrap()
+}
+
+/// A new, empty folder for one test, in the system's temporary folder.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rigscope-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

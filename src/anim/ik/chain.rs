@@ -158,11 +158,8 @@ impl IkChain {
         self.position(self.joints.len() - 1)
     }
 
-    pub fn rotation(&self, index: usize) -> Quat {
-        self.local[index].rotation
-    }
-
-    /// Model-space length of each bone, root first (rotations never change them).
+    /// Model-space length of bone `index`, root first, as the chain is now. Measured each
+    /// time: under a non-uniformly scaled ancestor, turning a joint changes it.
     pub fn bone_length(&self, index: usize) -> f32 {
         self.position(index).distance(self.position(index + 1))
     }
