@@ -1,20 +1,10 @@
-// Lit, textured meshes, skinned on the GPU or drawn from CPU-skinned or static vertices; also
-// the depth-only shadow pass, which skins the same way.
+// Lit, textured meshes, skinned on the GPU or drawn from CPU-skinned or static vertices; the
+// depth-only shadow pass, which skins the same way; the bind-pose ghost; and the vertex views
+// (weights, influence counts, repairs, CPU-vs-GPU difference) drawn as colours.
 //
 // The structs mirror the #[repr(C)] Pod structs in src/render/uniforms.rs; `Frame`, the
-// shadow map and `shadow_factor` come from frame.wgsl.
-
-const MAX_JOINTS: u32 = __MAX_JOINTS__u;
-
-struct Draw {
-    // Mesh space → world for static and CPU-skinned vertices (identity for the latter).
-    model: mat4x4<f32>,
-    // x: 1 = skin on the GPU from `pose` and `inv_bind_pose`.
-    // y: 1 = draw flat in `wire_color` (wireframe) instead of lit.
-    // z: 1 = dual-quaternion skinning instead of linear blend skinning.
-    flags: vec4<u32>,
-    wire_color: vec4<f32>,
-};
+// shadow map and `shadow_factor` come from frame.wgsl; `Draw`, `VertexIn`, `vertex_matrix`
+// and `normal_matrix` from skinning.wgsl.
 
 struct Material {
     base_color: vec4<f32>,
@@ -26,176 +16,22 @@ struct Material {
 };
 
 
-// Joint model matrices (joint → model space) and inverse bind matrices (bind space → joint).
-@group(1) @binding(0) var<uniform> pose: array<mat4x4<f32>, MAX_JOINTS>;
-@group(1) @binding(1) var<uniform> inv_bind_pose: array<mat4x4<f32>, MAX_JOINTS>;
-@group(1) @binding(2) var<uniform> draw: Draw;
-
 @group(2) @binding(0) var<uniform> material: Material;
 @group(2) @binding(1) var base_color_texture: texture_2d<f32>;
 @group(2) @binding(2) var metallic_roughness_texture: texture_2d<f32>;
 @group(2) @binding(3) var normal_texture: texture_2d<f32>;
 @group(2) @binding(4) var material_sampler: sampler;
 
-struct VertexIn {
-    @location(0) position: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-    @location(2) uv: vec2<f32>,
-    @location(3) joints: vec4<u32>,
-    @location(4) weights: vec4<f32>,
-    @location(5) joints_extra: vec4<u32>,
-    @location(6) weights_extra: vec4<f32>,
-};
-
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) world: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
+    @location(3) view_value: f32,
 };
-
-fn skin_matrix(joint: u32) -> mat4x4<f32> {
-    let j = min(joint, MAX_JOINTS - 1u);
-    return pose[j] * inv_bind_pose[j];
-}
-
-// A rotation matrix's quaternion (xyzw), as glam's Quat::from_mat3 computes it.
-fn quat_from_rotation(m: mat3x3<f32>) -> vec4<f32> {
-    let x = m[0];
-    let y = m[1];
-    let z = m[2];
-    if (z.z <= 0.0) {
-        let dif10 = y.y - x.x;
-        let omm22 = 1.0 - z.z;
-        if (dif10 <= 0.0) {
-            let four_xsq = omm22 - dif10;
-            let inv4x = 0.5 / sqrt(four_xsq);
-            return vec4<f32>(four_xsq * inv4x, (x.y + y.x) * inv4x, (x.z + z.x) * inv4x, (y.z - z.y) * inv4x);
-        }
-        let four_ysq = omm22 + dif10;
-        let inv4y = 0.5 / sqrt(four_ysq);
-        return vec4<f32>((x.y + y.x) * inv4y, four_ysq * inv4y, (y.z + z.y) * inv4y, (z.x - x.z) * inv4y);
-    }
-    let sum10 = y.y + x.x;
-    let opm22 = 1.0 + z.z;
-    if (sum10 <= 0.0) {
-        let four_zsq = opm22 - sum10;
-        let inv4z = 0.5 / sqrt(four_zsq);
-        return vec4<f32>((x.z + z.x) * inv4z, (y.z + z.y) * inv4z, four_zsq * inv4z, (x.y - y.x) * inv4z);
-    }
-    let four_wsq = opm22 + sum10;
-    let inv4w = 0.5 / sqrt(four_wsq);
-    return vec4<f32>((y.z - z.y) * inv4w, (z.x - x.z) * inv4w, (x.y - y.x) * inv4w, four_wsq * inv4w);
-}
-
-fn quat_mul(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
-    return vec4<f32>(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz));
-}
-
-fn quat_to_matrix(q: vec4<f32>) -> mat3x3<f32> {
-    let x = q.x;
-    let y = q.y;
-    let z = q.z;
-    let w = q.w;
-    return mat3x3<f32>(
-        vec3<f32>(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y)),
-        vec3<f32>(2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x)),
-        vec3<f32>(2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y)),
-    );
-}
-
-// One joint's share of a dual-quaternion blend (src/skin/dual_quat.rs): its skin matrix split
-// into a rotation and translation (a unit dual quaternion) and the stretch the rotation leaves,
-// all weighted, the quaternions on `pivot`'s hemisphere.
-struct DualQuatSum {
-    real: vec4<f32>,
-    dual: vec4<f32>,
-    stretch: mat3x3<f32>,
-    pivot: vec4<f32>,
-};
-
-fn add_dual_quat(sum: DualQuatSum, joint: u32, weight: f32) -> DualQuatSum {
-    var out = sum;
-    if (weight == 0.0) {
-        return out;
-    }
-    let m = skin_matrix(joint);
-    let a = mat3x3<f32>(m[0].xyz, m[1].xyz, m[2].xyz);
-    // As glam's to_scale_rotation_translation: column lengths, the first signed by the
-    // determinant, divide out to the rotation.
-    let sign = select(1.0, -1.0, determinant(a) < 0.0);
-    let rotation = mat3x3<f32>(a[0] / (length(a[0]) * sign), a[1] / length(a[1]), a[2] / length(a[2]));
-    var real = normalize(quat_from_rotation(rotation));
-    let dual = 0.5 * quat_mul(vec4<f32>(m[3].xyz, 0.0), real);
-    if (dot(out.pivot, out.pivot) == 0.0) {
-        out.pivot = real;
-    }
-    let signed = select(weight, -weight, dot(real, out.pivot) < 0.0);
-    out.real += real * signed;
-    out.dual += dual * signed;
-    out.stretch += transpose(quat_to_matrix(real)) * a * weight;
-    return out;
-}
-
-// Mesh space → world for this vertex by dual-quaternion skinning: the blended stretch, then the
-// blended rigid motion. One influence uses its skin matrix as it is.
-fn dual_quat_matrix(v: VertexIn) -> mat4x4<f32> {
-    if (v.weights.y == 0.0) {
-        return skin_matrix(v.joints.x);
-    }
-    var sum = DualQuatSum(vec4<f32>(0.0), vec4<f32>(0.0), mat3x3<f32>(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0)), vec4<f32>(0.0));
-    sum = add_dual_quat(sum, v.joints.x, v.weights.x);
-    sum = add_dual_quat(sum, v.joints.y, v.weights.y);
-    sum = add_dual_quat(sum, v.joints.z, v.weights.z);
-    sum = add_dual_quat(sum, v.joints.w, v.weights.w);
-    if (v.weights_extra.x > 0.0) {
-        sum = add_dual_quat(sum, v.joints_extra.x, v.weights_extra.x);
-        sum = add_dual_quat(sum, v.joints_extra.y, v.weights_extra.y);
-        sum = add_dual_quat(sum, v.joints_extra.z, v.weights_extra.z);
-        sum = add_dual_quat(sum, v.joints_extra.w, v.weights_extra.w);
-    }
-    let length = max(length(sum.real), 1e-30);
-    let real = sum.real / length;
-    let dual = sum.dual / length;
-    let translation = 2.0 * quat_mul(dual, vec4<f32>(-real.xyz, real.w)).xyz;
-    let r = quat_to_matrix(real) * sum.stretch;
-    return mat4x4<f32>(vec4<f32>(r[0], 0.0), vec4<f32>(r[1], 0.0), vec4<f32>(r[2], 0.0), vec4<f32>(translation, 1.0));
-}
-
-// Mesh space → world for this vertex: the blended skin matrix, or the draw's model matrix.
-fn vertex_matrix(v: VertexIn) -> mat4x4<f32> {
-    if (draw.flags.x == 0u) {
-        return draw.model;
-    }
-    if (draw.flags.z == 1u) {
-        return dual_quat_matrix(v);
-    }
-    var m = skin_matrix(v.joints.x) * v.weights.x
-        + skin_matrix(v.joints.y) * v.weights.y
-        + skin_matrix(v.joints.z) * v.weights.z
-        + skin_matrix(v.joints.w) * v.weights.w;
-    if (v.weights_extra.x > 0.0) {
-        m += skin_matrix(v.joints_extra.x) * v.weights_extra.x
-            + skin_matrix(v.joints_extra.y) * v.weights_extra.y
-            + skin_matrix(v.joints_extra.z) * v.weights_extra.z
-            + skin_matrix(v.joints_extra.w) * v.weights_extra.w;
-    }
-    return m;
-}
-
-// The cofactor of the upper 3×3 with the determinant's sign: the inverse transpose up to a
-// positive scale, as the CPU path (src/skin/palette.rs) computes it.
-fn normal_matrix(m: mat4x4<f32>) -> mat3x3<f32> {
-    let c0 = m[0].xyz;
-    let c1 = m[1].xyz;
-    let c2 = m[2].xyz;
-    let x = cross(c1, c2);
-    let s = select(1.0, -1.0, dot(c0, x) < 0.0);
-    return mat3x3<f32>(x * s, cross(c2, c0) * s, cross(c0, c1) * s);
-}
 
 @vertex
-fn vs_main(v: VertexIn) -> VertexOut {
+fn vs_main(v: VertexIn, @location(7) view_value: f32) -> VertexOut {
     let m = vertex_matrix(v);
     let world = m * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
@@ -207,6 +43,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     out.world = world.xyz;
     out.normal = normal_matrix(m) * v.normal;
     out.uv = v.uv;
+    out.view_value = view_value;
     return out;
 }
 
@@ -239,10 +76,59 @@ fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32
     return normalize(mat3x3<f32>(t * scale, b * scale, n) * tangent_normal);
 }
 
+// 0 to 1 as blue, cyan, green, yellow, red (weight painting's colours).
+fn heat(t: f32) -> vec3<f32> {
+    var stops = array<vec3<f32>, 5>(
+        vec3<f32>(0.02, 0.03, 0.45),
+        vec3<f32>(0.0, 0.8, 1.0),
+        vec3<f32>(0.1, 0.9, 0.1),
+        vec3<f32>(1.0, 0.9, 0.0),
+        vec3<f32>(1.0, 0.05, 0.02),
+    );
+    let x = clamp(t, 0.0, 1.0) * 4.0;
+    let i = min(u32(x), 3u);
+    return mix(stops[i], stops[i + 1u], x - f32(i));
+}
+
+// A vertex view's value as a colour, by `ramp` (Draw.flags.w). Counts and flags are rounded
+// after interpolation, so their regions have sharp borders halfway between vertices.
+fn view_color(ramp: u32, value: f32) -> vec3<f32> {
+    if (ramp == 1u) {
+        return heat(value);
+    }
+    if (ramp == 2u) {
+        var counts = array<vec3<f32>, 8>(
+            vec3<f32>(0.3, 0.3, 0.3),
+            vec3<f32>(0.05, 0.2, 0.9),
+            vec3<f32>(0.1, 0.8, 0.2),
+            vec3<f32>(1.0, 0.85, 0.0),
+            vec3<f32>(1.0, 0.4, 0.0),
+            vec3<f32>(0.9, 0.05, 0.05),
+            vec3<f32>(0.85, 0.1, 0.7),
+            vec3<f32>(0.6, 0.2, 1.0),
+        );
+        return counts[min(u32(round(max(value, 0.0))), 7u)];
+    }
+    return select(vec3<f32>(0.35, 0.35, 0.37), vec3<f32>(1.0, 0.05, 0.85), value >= 0.5);
+}
+
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     if (draw.flags.y == 1u) {
         return draw.wire_color;
+    }
+    let l = normalize(frame.light_direction.xyz);
+    let v = normalize(frame.camera_position.xyz - in.world);
+    let facing = select(-1.0, 1.0, front) * normalize(in.normal);
+    if (draw.flags.y == 2u) {
+        // The ghost: faint where it faces the camera, stronger at its outline.
+        let rim = 1.0 - abs(dot(facing, v));
+        return vec4<f32>(draw.wire_color.rgb, draw.wire_color.a * (0.3 + 0.7 * rim * rim));
+    }
+    if (draw.flags.w != 0u) {
+        // Plain colours, shaded just enough to read the shape.
+        let color = view_color(draw.flags.w, in.view_value);
+        return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)), 1.0);
     }
     // Every texture is sampled before the alpha test may discard: sampling needs uniform
     // control flow.
@@ -270,8 +156,6 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (!front) {
         n = -n;
     }
-    let l = normalize(frame.light_direction.xyz);
-    let v = normalize(frame.camera_position.xyz - in.world);
     let h = normalize(l + v);
     let diffuse_color = base.rgb * (1.0 - metallic);
     let specular_color = mix(vec3<f32>(0.04), base.rgb, metallic);

@@ -15,15 +15,17 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::{Window, WindowId};
 
+use crate::anim::joint_extent;
 use crate::asset::Model;
 use crate::asset::demo::demo_model;
 use crate::render::blit::{Blit, Encoding};
 use crate::render::capture::read_rgba;
 use crate::render::framing::animation_bounds;
 use crate::render::ik_gizmo::draw_ik_chain;
-use crate::render::{Bounds, Gpu, ModelGpu, OrbitCamera, SceneRenderer, SceneTarget};
+use crate::render::joint_gizmo::{SELECTED_AXES, draw_selected_joint};
+use crate::render::{Bounds, Gpu, ModelGpu, OrbitCamera, SceneRenderer, SceneTarget, Viewport};
 use crate::skin::Deformer;
-use crate::ui::{Shortcut, ViewerState, Viewport, panel};
+use crate::ui::{Shortcut, ViewerState, bone_labels, panel};
 
 /// The window image is gamma-encoded RGBA, as egui paints.
 const WINDOW_IMAGE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -68,7 +70,13 @@ struct Pointer {
     position: Vec2,
     orbiting: bool,
     panning: bool,
+    /// Where the main button went down to orbit: released within `CLICK_SLOP` pixels of it,
+    /// it was a click (which selects a joint) rather than a drag.
+    pressed_at: Option<Vec2>,
 }
+
+/// How far (pixels) the pointer may move between press and release for a click.
+const CLICK_SLOP: f32 = 4.0;
 
 struct Running {
     window: Arc<Window>,
@@ -283,10 +291,17 @@ impl Running {
                         // IK editing (a target grabbed, a joint picked) comes before orbiting.
                         let (cursor, view) = self.view_cursor();
                         self.pointer.orbiting = !self.state.press_in_view(cursor, &view);
+                        self.pointer.pressed_at = self.pointer.orbiting.then_some(self.pointer.position);
                     }
                     MouseButton::Left => {
                         self.pointer.orbiting = false;
                         self.state.release_in_view();
+                        if let Some(pressed_at) = self.pointer.pressed_at.take()
+                            && pressed_at.distance(self.pointer.position) <= CLICK_SLOP
+                        {
+                            let (cursor, view) = self.view_cursor();
+                            self.state.click_in_view(cursor, &view);
+                        }
                     }
                     MouseButton::Right | MouseButton::Middle => self.pointer.panning = pressed,
                     _ => {}
@@ -361,11 +376,16 @@ impl Running {
         }
     }
 
-    /// The IK chains' targets and limits, drawn over the scene.
+    /// The selected joint, and the IK chains' targets and limits, drawn over the scene.
     fn update_gizmos(&mut self) {
         let gizmos = &mut self.scene.gizmos;
         gizmos.clear();
         let state = &self.state;
+        if let Some(joint) = state.inspection.selected {
+            let matrices = &state.joint_matrices;
+            let length = joint_extent(matrices) * SELECTED_AXES;
+            draw_selected_joint(gizmos, matrices, state.model.skeleton.parent(joint), joint, length);
+        }
         if !state.ik_editor.show_targets {
             return;
         }
@@ -399,9 +419,12 @@ impl Running {
         }
         // Lay out the panel first: it decides where the 3D viewport is.
         let raw_input = self.egui_state.take_egui_input(&self.window);
-        let state = &mut self.state;
+        let (state, camera) = (&mut self.state, &self.camera);
         let mut free = egui::Rect::NOTHING;
-        let full_output = self.egui_ctx.run_ui(raw_input, |ui| free = panel::show(ui, state));
+        let full_output = self.egui_ctx.run_ui(raw_input, |ui| {
+            free = panel::show(ui, state);
+            bone_labels::show(ui.ctx(), state, camera, free);
+        });
         self.egui_state
             .handle_platform_output(&self.window, full_output.platform_output);
         let ppp = full_output.pixels_per_point;
@@ -420,9 +443,7 @@ impl Running {
             );
         }
         self.update_gizmos();
-        let mut view = self.state.view;
-        // While picking an end joint, show the joints to pick from.
-        view.skeleton |= self.state.ik_editor.picking;
+        let view = self.state.view_options();
         let mut encoder = self
             .gpu
             .device
@@ -439,6 +460,7 @@ impl Running {
             &view,
             &self.bounds,
         );
+        self.state.inspection.skin_difference = self.scene.skin_difference.take();
         self.scene_to_window.draw(
             &mut encoder,
             &self.scene_source,

@@ -4,12 +4,14 @@
 //! into a [`anim::Pose`]; `skin` deforms the meshes with that pose on the CPU; `render` draws
 //! it with wgpu (skinning on the GPU or taking the CPU's vertices); `ui` is the egui panel and
 //! the viewer state it edits; `app` is the window; `cli` exposes the same pipeline as headless
-//! commands; `lint` checks a model's rig for problems.
+//! commands; `lint` checks a model's rig for problems; `inspect` works out what the joint
+//! browser, the weight views and the pose modes show.
 
 pub mod anim;
 pub mod app;
 pub mod asset;
 pub mod cli;
+pub mod inspect;
 pub mod lint;
 pub mod render;
 pub mod skin;

@@ -461,3 +461,79 @@ fn pose_skins_by_dual_quaternions_on_request() {
     assert!(most < 0.1, "{most}");
     assert_eq!(linear["joints"], dual["joints"], "the skeleton is the same");
 }
+
+#[test]
+fn joints_lists_the_tree_and_describes_one_joint_as_pose_sees_it() {
+    let man = common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
+    let man = man.to_str().unwrap();
+    let tree = common::json(&["joints", man, "--json"]);
+    let tree = tree.as_array().unwrap();
+    let pose = common::json(&["pose", man, "--clip", "0", "--time", "0.5"]);
+    let joints = pose["joints"].as_array().unwrap();
+    assert_eq!(tree.len(), joints.len(), "every joint once");
+    // Depth first: each joint's parent comes before it, one level up.
+    for (position, entry) in tree.iter().enumerate() {
+        if let Some(parent) = entry["parent"].as_u64() {
+            let above = tree[..position]
+                .iter()
+                .find(|e| e["index"].as_u64() == Some(parent))
+                .unwrap();
+            assert_eq!(above["depth"].as_u64().unwrap() + 1, entry["depth"].as_u64().unwrap());
+        }
+    }
+    let skinned = tree.iter().filter(|e| e["vertices"].as_u64().unwrap() > 0).count();
+    let animated = tree.iter().filter(|e| e["animated"].as_bool().unwrap()).count();
+    assert!(
+        skinned >= 15 && animated >= 15,
+        "{skinned} skinned, {animated} animated"
+    );
+    let text = common::succeed(&["joints", man]);
+    assert_eq!(text.lines().count(), tree.len());
+    assert!(text.contains("  Armature (joint 1)"), "{text}");
+
+    // One joint: its world transform is the pose command's, its bone the distance to its parent.
+    let report = common::json(&["joints", man, "--clip", "0", "--time", "0.5", "--joint", "3", "--json"]);
+    let node = report["node"].as_u64().unwrap();
+    let world = |n: u64| {
+        let joint = joints.iter().find(|j| j["node"].as_u64() == Some(n)).unwrap();
+        let m: Vec<f32> = joint["world"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap() as f32)
+            .collect();
+        [m[12], m[13], m[14]]
+    };
+    let translation: Vec<f32> = report["world"]["translation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    let expected = world(node);
+    for axis in 0..3 {
+        assert!(
+            (translation[axis] - expected[axis]).abs() < 1e-5,
+            "{translation:?} vs {expected:?}"
+        );
+    }
+    let parent_name = report["parent"].as_str().unwrap();
+    let parent_node = joints.iter().find(|j| j["name"] == parent_name).unwrap()["node"]
+        .as_u64()
+        .unwrap();
+    let p = world(parent_node);
+    let length = ((0..3).map(|a| (expected[a] - p[a]).powi(2)).sum::<f32>()).sqrt();
+    assert!((report["bone_length"].as_f64().unwrap() as f32 - length).abs() < 1e-5);
+    assert_eq!(report["animated"], true);
+    // The rest pose is not the walk's.
+    let rest = common::json(&["joints", man, "--pose-mode", "rest", "--joint", "3", "--json"]);
+    assert_ne!(rest["local"], report["local"], "the walk moves it");
+    let text = common::succeed(&["joints", man, "--joint", "3"]);
+    assert!(
+        text.contains("bone length: ") && text.contains("world rotation (xyzw)"),
+        "{text}"
+    );
+    let missing = common::rigscope(&["joints", man, "--joint", "nose"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--joint: "));
+}

@@ -359,3 +359,105 @@ fn the_rig_lint_is_shown_for_the_open_model() {
     harness
         .get_by_label_contains("skin 'Skin 0': 2 joints influence no vertex: '_rootJoint', 'b_Root_00' [unused-joint]");
 }
+
+#[test]
+fn the_joint_browser_selects_filters_and_describes_joints() {
+    let mut harness = harness();
+    let skeleton = harness.state().model.skeleton.clone();
+    // The tree opens three levels: the hips' children are rows, the head (deeper) is not.
+    harness.get_by_label("spine");
+    assert!(harness.query_by_label("head").is_none());
+    harness.get_by_label("spine").click();
+    harness.run();
+    assert_eq!(harness.state().inspection.selected, skeleton.find("spine"));
+    harness.get_by_label_contains("joint 2 (file node");
+    harness.get_by_label("parent: hips");
+    harness.get_by_label_contains("bone length: ");
+
+    // The filter lists matching joints only, in any case.
+    let filter = By::new().role(Role::TextInput).label("Filter joints");
+    harness.get(filter.clone()).click();
+    harness.run();
+    harness.get(filter).type_text("HEA");
+    harness.run();
+    assert_eq!(harness.state().inspection.filter, "HEA");
+    harness.get_by_label("head").click();
+    harness.run();
+    assert!(harness.query_by_label("spine").is_none(), "filtered out");
+    assert_eq!(harness.state().inspection.selected, skeleton.find("head"));
+    harness.get_by_label("Select parent").click();
+    harness.run();
+    assert_eq!(harness.state().inspection.selected, skeleton.find("neck"));
+    harness.get_by_label("Clear selection").click();
+    harness.run();
+    assert_eq!(harness.state().inspection.selected, None);
+
+    // A joint picked in the view opens the tree down to it.
+    harness.state_mut().inspection.filter.clear();
+    harness.run();
+    assert!(harness.query_by_label("wrist.L").is_none(), "deep in the closed tree");
+    harness.state_mut().inspection.selected = skeleton.find("wrist.L");
+    harness.state_mut().inspection.reveal = true;
+    harness.run();
+    harness.run();
+    // Its row in the tree, and the details' title.
+    assert_eq!(harness.query_all_by_label("wrist.L").count(), 2);
+    assert!(!harness.state().inspection.reveal, "revealed once");
+}
+
+#[test]
+fn rig_inspection_controls_set_pose_mode_ghost_names_and_colours() {
+    use rigscope::inspect::PoseMode;
+    use rigscope::ui::inspection::MeshColors;
+    let mut harness = harness();
+    for (label, mode) in [
+        ("Rest", PoseMode::Rest),
+        ("Bind", PoseMode::Bind),
+        ("Animated", PoseMode::Animated),
+    ] {
+        harness.get_by_label(label).click();
+        harness.run();
+        assert_eq!(harness.state().inspection.pose_mode, mode, "{label}");
+    }
+    harness.get_by_label("Bind-pose ghost").click();
+    harness.run();
+    assert!(harness.state().view.bind_ghost);
+    harness.get_by_label("Bone names").click();
+    harness.run();
+    assert!(harness.state().inspection.bone_names);
+    let choices = [
+        ("Selected joint's weights", MeshColors::Weights),
+        ("Influences per vertex", MeshColors::Influences),
+        ("Weights not summing to 1", MeshColors::NotNormalised),
+        ("Influences over the cap", MeshColors::Capped),
+        ("CPU vs GPU difference", MeshColors::SkinDifference),
+        ("Materials", MeshColors::Materials),
+    ];
+    for (label, colors) in choices {
+        harness.get_by_label(label).click();
+        harness.run();
+        assert_eq!(harness.state().inspection.colors, colors, "{label}");
+        match colors {
+            MeshColors::Weights => {
+                harness.get_by_label("select a joint to see its weights");
+            }
+            MeshColors::NotNormalised | MeshColors::Capped => {
+                harness.get_by_label("0 vertices flagged");
+            }
+            MeshColors::SkinDifference => {
+                harness.get_by_label("measured when the next frame is drawn");
+            }
+            _ => {}
+        }
+    }
+    // The view the app draws follows the choices.
+    harness.get_by_label("Selected joint's weights").click();
+    harness.get_by_label("spine").click();
+    harness.run();
+    let spine = harness.state().model.skeleton.find("spine").unwrap();
+    assert_eq!(
+        harness.state().view_options().vertex_view,
+        Some(rigscope::inspect::VertexView::Weights(spine))
+    );
+    harness.get_by_label("weights of spine");
+}

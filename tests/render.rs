@@ -256,6 +256,16 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
             "--ik-weight",
             "0.5",
         ],
+        &["--clip", "wave", "--pose-mode", "rest"],
+        &["--clip", "wave", "--pose-mode", "bind"],
+        &["--clip", "wave", "--bind-ghost"],
+        &["--clip", "wave", "--joint", "chest"],
+        &["--clip", "wave", "--bone-names"],
+        &["--clip", "wave", "--vertex-view", "weights", "--joint", "chest"],
+        &["--clip", "wave", "--vertex-view", "influences"],
+        &["--clip", "wave", "--vertex-view", "not-normalised"],
+        &["--clip", "wave", "--vertex-view", "capped"],
+        &["--clip", "wave", "--vertex-view", "skin-difference"],
     ] {
         let flagged = demo(&format!("{}.png", flags.join("_").replace('-', "")), flags);
         assert!(
@@ -427,4 +437,39 @@ fn normal_maps_tilt_normals_along_the_texture_tangent() {
         towards > flat + 10 && flat > away + 10,
         "towards {towards}, flat {flat}, away {away}"
     );
+}
+
+#[test]
+fn render_reports_the_skin_difference_and_refuses_bad_inspection_options() {
+    let dir = common::temp_dir("render-inspect");
+    let out = dir.join("x.png");
+    let out = out.to_str().unwrap();
+    let measured = common::rigscope(&["render", "-o", out, "--time", "0.5", "--vertex-view", "skin-difference"]);
+    assert!(measured.status.success());
+    let stderr = String::from_utf8_lossy(&measured.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("CPU vs GPU skinning: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let relative: f32 = line
+        .split('(')
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(relative < 1e-6, "{line}");
+    for (args, message) in [
+        (
+            &["--vertex-view", "weights"][..],
+            "--vertex-view weights needs --joint JOINT",
+        ),
+        (&["--joint", "tail"], "--joint: "),
+        (&["--vertex-view", "weights", "--joint", "99"], "no joint '99'"),
+    ] {
+        let output = common::rigscope(&[&["render", "-o", out][..], args].concat());
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
 }

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use super::model::{SkinWeights, Topology};
+use super::model::{SkinWeights, Topology, VertexRepair};
 
 /// The most influences per vertex the skinning code applies.
 pub const MAX_INFLUENCES: usize = 8;
@@ -94,6 +94,7 @@ pub fn build_skin_weights(
     let mut result = SkinWeights {
         joints: Vec::with_capacity(vertex_count),
         weights: Vec::with_capacity(vertex_count),
+        repairs: Vec::with_capacity(vertex_count),
         ..SkinWeights::default()
     };
     let mut extra = Vec::new();
@@ -110,18 +111,26 @@ pub fn build_skin_weights(
         let sum_in_file: f64 = influences.iter().map(|&(_, w)| w as f64).sum();
         let before = influences.len();
         influences.retain(|&(joint, _)| (joint as usize) < joint_limit);
-        result.out_of_range += before - influences.len();
+        let mut repair = 0;
+        if influences.len() < before {
+            result.out_of_range += before - influences.len();
+            repair |= VertexRepair::OUT_OF_RANGE;
+        }
         influences.sort_by(|a, b| b.1.total_cmp(&a.1));
         if influences.len() > MAX_INFLUENCES {
             result.truncated += 1;
+            repair |= VertexRepair::CAPPED;
             influences.truncate(MAX_INFLUENCES);
         }
         if influences.is_empty() {
             result.unweighted += 1;
+            repair |= VertexRepair::NOT_NORMALISED;
             influences.push((0, 1.0));
         } else if (sum_in_file - 1.0).abs() > WEIGHT_SUM_TOLERANCE as f64 {
             result.renormalised += 1;
+            repair |= VertexRepair::NOT_NORMALISED;
         }
+        result.repairs.push(repair);
         let total: f64 = influences.iter().map(|&(_, w)| w as f64).sum();
         let mut joints = [[0u16; 4]; 2];
         let mut weights = [[0f32; 4]; 2];
@@ -181,6 +190,12 @@ mod tests {
         assert_eq!(weights.out_of_range, 1);
         assert_eq!(weights.unweighted, 1, "vertex 2 had no usable influence");
         assert_eq!(weights.max_influences(), 8);
+        let (normalised, capped, outside) = (
+            VertexRepair::NOT_NORMALISED,
+            VertexRepair::CAPPED,
+            VertexRepair::OUT_OF_RANGE,
+        );
+        assert_eq!(weights.repairs, [0, normalised | capped, normalised | outside]);
     }
 
     #[test]

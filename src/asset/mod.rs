@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 pub use model::{
     Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
+    VertexRepair,
 };
 
 /// Why a file could not be opened.

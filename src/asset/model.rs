@@ -141,6 +141,8 @@ pub struct SkinWeights {
     /// Influences five to eight; empty when no vertex has more than four.
     pub joints_extra: Vec<[u16; 4]>,
     pub weights_extra: Vec<[f32; 4]>,
+    /// Per vertex, what the loader had to repair (`VertexRepair` bits), for the weight views.
+    pub repairs: Vec<u8>,
     /// Vertices whose weights in the file did not sum to 1 (they were renormalised).
     pub renormalised: usize,
     /// Vertices whose weights in the file were all zero (bound fully to their first joint).
@@ -154,6 +156,18 @@ pub struct SkinWeights {
     /// Influences that name a joint other than the first but carry no weight (harmless, but
     /// often a sign of an exporter padding or a cleanup that was not done).
     pub zero_weight: usize,
+}
+
+/// Bits of `SkinWeights::repairs`.
+pub struct VertexRepair;
+
+impl VertexRepair {
+    /// The weights in the file did not sum to 1 (renormalised), or were all zero.
+    pub const NOT_NORMALISED: u8 = 1;
+    /// The vertex had more than `MAX_INFLUENCES` influences: the weakest were dropped.
+    pub const CAPPED: u8 = 2;
+    /// An influence named a joint outside the skin (dropped).
+    pub const OUT_OF_RANGE: u8 = 4;
 }
 
 impl SkinWeights {

@@ -6,12 +6,14 @@ mod clip_args;
 mod desktop;
 mod ik_args;
 mod inspect;
+mod joints;
 mod lint;
 mod pose;
 pub mod render;
 mod sheet;
 mod text;
 mod thumbnail;
+mod view_args;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -59,6 +61,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The joint hierarchy with each joint's skins, the vertices it moves and whether the clip
+    /// animates it; with --joint, one joint's local and world transform and bone length.
+    Joints(joints::JointsArgs),
     /// Write the posed model (after morphing and skinning) in world space; without --clip, the
     /// rest pose.
     Pose(pose::PoseArgs),
@@ -121,6 +126,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Inspect { files, json }) => inspect::run(&files, json, out),
         Some(Command::Lint { files, json }) => lint::run(&files, json, out),
+        Some(Command::Joints(args)) => joints::run(&args, out),
         Some(Command::Pose(args)) => pose::run(&args, out),
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Thumbnail(args)) => thumbnail::run(&args),

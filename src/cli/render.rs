@@ -6,13 +6,16 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
+use super::view_args::{ViewArgs, draw_bone_names};
 use super::{ClipArgs, SkinMethodArg};
-use crate::anim::Pose;
+use crate::anim::{Pose, joint_extent};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
+use crate::inspect::PoseMode;
 use crate::render::ik_gizmo::draw_ik_chain;
-use crate::render::still::StillRenderer;
-use crate::render::{Gpu, SceneRenderer, ViewOptions};
+use crate::render::joint_gizmo::{SELECTED_AXES, draw_selected_joint};
+use crate::render::still::{StillRenderer, framed_camera};
+use crate::render::{Gpu, SceneRenderer, ViewOptions, Viewport};
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
@@ -41,6 +44,8 @@ pub struct RenderArgs {
     /// Leave out the ground, its grid and the shadow.
     #[arg(long)]
     pub no_grid: bool,
+    #[command(flatten)]
+    pub inspect: ViewArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -70,26 +75,56 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(file) => asset::load(file)?,
         None => demo_model(),
     };
-    let posed = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
+    let mut posed = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
+    PoseMode::from(args.inspect.pose_mode).apply(&model.skeleton, &mut posed.pose);
+    let (selected, vertex_view) = args.inspect.selection(&model)?;
     let view = ViewOptions {
         gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
         skinning_method: args.skin_method.into(),
         skeleton: args.skeleton,
         wireframe: args.wireframe,
         grid: !args.no_grid,
+        vertex_view,
+        bind_ghost: args.inspect.bind_ghost,
         ..ViewOptions::default()
     };
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
+    let matrices = posed.pose.to_model_matrices();
     if args.skeleton {
         // With the skeleton, IK chains show their targets and limits too.
-        let matrices = posed.pose.to_model_matrices();
         for layer in &posed.ik {
             let poses = (&posed.pose, model.skeleton.rest_pose(), matrices.as_slice());
             draw_ik_chain(&mut renderer.gizmos, layer, poses, true, false);
         }
     }
-    let image = render_image(&gpu, &mut renderer, &model, &posed.pose, posed.clip, args.size, &view)?;
+    if let Some(joint) = selected {
+        let parent = model.skeleton.parent(joint);
+        draw_selected_joint(
+            &mut renderer.gizmos,
+            &matrices,
+            parent,
+            joint,
+            joint_extent(&matrices) * SELECTED_AXES,
+        );
+    }
+    let mut still = StillRenderer::new(&gpu, &renderer, &model);
+    let bounds = still.bounds(posed.clip);
+    let mut image = still.render(&mut renderer, &posed.pose, &bounds, args.size, &view)?;
+    if let Some(difference) = renderer.skin_difference.take() {
+        eprintln!("{}", difference.map_err(anyhow::Error::msg)?);
+    }
+    if args.inspect.bone_names || selected.is_some() {
+        let camera = framed_camera(&bounds, args.size);
+        let viewport = Viewport::new(&camera, args.size.0 as f32, args.size.1 as f32);
+        draw_bone_names(
+            &mut image,
+            &model,
+            &matrices,
+            &viewport,
+            (args.inspect.bone_names, selected),
+        );
+    }
     image
         .save(&args.output)
         .with_context(|| format!("cannot write {}", args.output.display()))?;

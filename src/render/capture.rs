@@ -35,17 +35,7 @@ pub fn read_rgba(gpu: &Gpu, texture: &wgpu::Texture, width: u32, height: u32) ->
     );
     gpu.queue.submit([encoder.finish()]);
     let slice = buffer.slice(..);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |result| {
-        let _ = sender.send(result);
-    });
-    gpu.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .context("waiting for the GPU")?;
-    receiver
-        .recv()
-        .context("the GPU dropped the readback")?
-        .map_err(|e| anyhow!("cannot read the image back: {e}"))?;
+    map_for_reading(gpu, slice, "the image")?;
     let mut pixels = Vec::with_capacity((unpadded * height) as usize);
     {
         let data = slice
@@ -57,4 +47,20 @@ pub fn read_rgba(gpu: &Gpu, texture: &wgpu::Texture, width: u32, height: u32) ->
     }
     buffer.unmap();
     image::RgbaImage::from_raw(width, height, pixels).context("readback size mismatch")
+}
+
+/// Maps `slice` for reading and waits until it is (after the copies into it are submitted);
+/// `what` names the data in errors.
+pub fn map_for_reading(gpu: &Gpu, slice: wgpu::BufferSlice, what: &str) -> anyhow::Result<()> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |result| {
+        let _ = sender.send(result);
+    });
+    gpu.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .context("waiting for the GPU")?;
+    receiver
+        .recv()
+        .with_context(|| format!("the GPU dropped the readback of {what}"))?
+        .map_err(|e| anyhow!("cannot read {what} back: {e}"))
 }

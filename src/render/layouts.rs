@@ -38,8 +38,10 @@ fn sampler(binding: u32, kind: wgpu::SamplerBindingType) -> wgpu::BindGroupLayou
 pub struct Layouts {
     /// Group 0 everywhere: `Frame` uniform, shadow map, comparison sampler.
     pub frame: wgpu::BindGroupLayout,
-    /// Group 1 of mesh.wgsl: `pose`, `inv_bind_pose`, `Draw`.
+    /// Group 1 of skinning.wgsl: `pose`, `inv_bind_pose`, `Draw`.
     pub draw: wgpu::BindGroupLayout,
+    /// Group 2 of skin_capture.wgsl: `Capture`.
+    pub capture: wgpu::BindGroupLayout,
     /// Group 2 of mesh.wgsl: `Material` and its textures.
     pub material: wgpu::BindGroupLayout,
     /// Group 1 of ground.wgsl.
@@ -75,6 +77,7 @@ impl Layouts {
                     uniform(2, both),
                 ],
             ),
+            capture: layout("capture", &[uniform(0, wgpu::ShaderStages::VERTEX)]),
             material: layout(
                 "material",
                 &[

@@ -7,13 +7,17 @@ use wgpu::util::DeviceExt;
 
 use super::layouts::Layouts;
 use super::scene::ViewOptions;
+use super::skin_compare::CaptureTarget;
 use super::textures::MaterialTextures;
-use super::uniforms::{DrawUniform, InfluenceVertex};
+use super::uniforms::{DrawUniform, InfluenceVertex, Look};
 use crate::asset::{Material, Model, Topology};
+use crate::inspect::VertexView;
 use crate::skin::{Deformer, SkinningMethod, posed_order};
 
 /// Wireframe colour (linear RGBA).
 const WIRE_COLOR: Vec4 = Vec4::new(0.05, 0.05, 0.06, 1.0);
+/// The bind-pose ghost's colour and opacity (linear RGBA).
+const GHOST_COLOR: Vec4 = Vec4::new(0.45, 0.75, 1.0, 0.28);
 
 /// Buffers of one primitive of one mesh instance, in the deformer's primitive order.
 pub struct DrawBuffers {
@@ -25,14 +29,20 @@ pub struct DrawBuffers {
     pub posed_normals: wgpu::Buffer,
     pub uvs: wgpu::Buffer,
     pub influences: wgpu::Buffer,
+    /// The vertex view's value per vertex (rewritten when the view changes, or every frame
+    /// for the CPU-vs-GPU difference).
+    pub view_values: wgpu::Buffer,
     pub indices: wgpu::Buffer,
     pub index_count: u32,
     /// Each triangle edge once, for the wireframe.
     pub edges: wgpu::Buffer,
     pub edge_count: u32,
-    /// Group 1 (skin arrays + draw uniform) for the lit and the wireframe draw.
+    /// Group 1 (skin arrays + draw uniform) for the lit, the wireframe and the ghost draw.
     pub solid_group: wgpu::BindGroup,
     pub wire_group: wgpu::BindGroup,
+    /// The mesh as bound (its vertices as loaded, static meshes placed by the bind pose);
+    /// written once.
+    pub ghost_group: wgpu::BindGroup,
     pub solid_uniform: wgpu::Buffer,
     pub wire_uniform: wgpu::Buffer,
     pub material: usize,
@@ -45,6 +55,10 @@ pub struct DrawBuffers {
     pub morphed: bool,
     /// The instance's joint (static meshes are placed by its model matrix).
     pub joint: usize,
+    /// Which mesh instance and which of its mesh's primitives this is.
+    pub instance: usize,
+    pub primitive: usize,
+    pub vertex_count: usize,
     /// Draw it at all (triangles only; points and lines are not drawn).
     pub drawable: bool,
 }
@@ -66,6 +80,12 @@ pub struct ModelGpu {
     pub notes: Vec<String>,
     /// Scratch for the pose array upload, kept so frames do not allocate.
     pose_scratch: Vec<[[f32; 4]; 4]>,
+    /// The vertex view whose values `view_values` hold, and scratch for them (as long as
+    /// the largest draw).
+    pub(super) values_shown: Option<VertexView>,
+    pub(super) value_scratch: Vec<f32>,
+    /// The CPU-vs-GPU difference view's texture, made when the view is first shown.
+    pub(super) capture: Option<CaptureTarget>,
 }
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -150,6 +170,7 @@ impl ModelGpu {
         materials.push(textures.bind_group(device, layouts, &default_material, None));
         let default_material_index = materials.len() - 1;
 
+        let bind_matrices = model.skeleton.bind_pose().to_model_matrices();
         let mut draws = Vec::new();
         for (instance_index, primitive_index) in posed_order(model) {
             let instance = model.instances[instance_index];
@@ -179,20 +200,26 @@ impl ModelGpu {
             let may_pose_on_cpu = skin.is_some() || !primitive.morph_targets.is_empty();
             let vertex_usage = wgpu::BufferUsages::VERTEX;
             let posed_usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
-            let uniform = |wire: bool| {
+            let uniform = |model_matrix: Mat4, look: Look| {
                 buffer(
                     device,
                     "draw",
-                    &[DrawUniform::new(
-                        Mat4::IDENTITY,
-                        false,
-                        false,
-                        wire.then_some(WIRE_COLOR),
-                    )],
+                    &[DrawUniform::new(model_matrix, (false, false), look)],
                     wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 )
             };
-            let (solid_uniform, wire_uniform) = (uniform(false), uniform(true));
+            let (solid_uniform, wire_uniform) = (
+                uniform(Mat4::IDENTITY, Look::Lit),
+                uniform(Mat4::IDENTITY, Look::Wire(WIRE_COLOR)),
+            );
+            // Skinned vertices as loaded are in the bind pose already; others follow their
+            // joint's bind pose.
+            let ghost_placement = if skin.is_some() {
+                Mat4::IDENTITY
+            } else {
+                bind_matrices[instance.joint]
+            };
+            let ghost_uniform = uniform(ghost_placement, Look::Ghost(GHOST_COLOR));
             let (pose, inv_bind_pose) = match skin {
                 Some(s) => (&skins[s].pose, &skins[s].inv_bind_pose),
                 None => (&unused_pose, &unused_pose),
@@ -235,12 +262,14 @@ impl ModelGpu {
                 ),
                 uvs: buffer(device, "uvs", &uvs, vertex_usage),
                 influences: buffer(device, "influences", &influences, vertex_usage),
+                view_values: buffer(device, "vertex view", &vec![0f32; vertices], posed_usage),
                 indices: buffer(device, "indices", indices, wgpu::BufferUsages::INDEX),
                 index_count: indices.len() as u32,
                 edges: buffer(device, "edges", &edges, wgpu::BufferUsages::INDEX),
                 edge_count: edges.len() as u32,
                 solid_group: group(&solid_uniform),
                 wire_group: group(&wire_uniform),
+                ghost_group: group(&ghost_uniform),
                 solid_uniform,
                 wire_uniform,
                 material: primitive.material.unwrap_or(default_material_index),
@@ -248,24 +277,45 @@ impl ModelGpu {
                 gpu_skinnable,
                 morphed: !primitive.morph_targets.is_empty(),
                 joint: instance.joint,
+                instance: instance_index,
+                primitive: primitive_index,
+                vertex_count: vertices,
                 drawable: triangles && vertices > 0,
             });
         }
+        let largest = draws.iter().map(|d| d.vertex_count).max().unwrap_or(0);
         Self {
             draws,
             skins,
             materials,
             notes,
             pose_scratch: vec![Mat4::IDENTITY.to_cols_array_2d(); max_joints],
+            values_shown: None,
+            value_scratch: vec![0.0; largest],
+            capture: None,
         }
     }
 
     /// Uploads this frame's state: each skin's `pose` array from the deformer's model
     /// matrices; per draw, its uniform (GPU skinning on or off, the joint's model matrix for
-    /// static meshes) and, for draws posed on the CPU, the deformer's vertices.
+    /// static meshes, material or vertex view colours) and, for draws posed on the CPU, the
+    /// deformer's vertices; the vertex view's values when the view has changed (the
+    /// CPU-vs-GPU difference writes its own each frame).
     pub fn upload(&mut self, queue: &wgpu::Queue, model: &Model, deformer: &Deformer, view: &ViewOptions) {
         let gpu_skinning = view.gpu_skinning;
         let dual_quaternion = view.skinning_method == SkinningMethod::DualQuaternion;
+        let look = view.vertex_view.map_or(Look::Lit, |v| Look::View(v.ramp()));
+        if let Some(vertex_view) = view.vertex_view
+            && vertex_view != VertexView::SkinDifference
+            && self.values_shown != view.vertex_view
+        {
+            for draw in &self.draws {
+                let values = &mut self.value_scratch[..draw.vertex_count];
+                vertex_view.fill(model, draw.instance, draw.primitive, values);
+                queue.write_buffer(&draw.view_values, 0, bytemuck::cast_slice(values));
+            }
+            self.values_shown = view.vertex_view;
+        }
         let matrices = deformer.model_matrices();
         for (skin, arrays) in model.skins.iter().zip(&self.skins) {
             for (slot, &joint) in self.pose_scratch.iter_mut().zip(&skin.joints) {
@@ -282,20 +332,16 @@ impl ModelGpu {
             } else {
                 matrices[draw.joint]
             };
+            let skinning = (on_gpu, dual_quaternion);
             queue.write_buffer(
                 &draw.solid_uniform,
                 0,
-                bytemuck::bytes_of(&DrawUniform::new(model_matrix, on_gpu, dual_quaternion, None)),
+                bytemuck::bytes_of(&DrawUniform::new(model_matrix, skinning, look)),
             );
             queue.write_buffer(
                 &draw.wire_uniform,
                 0,
-                bytemuck::bytes_of(&DrawUniform::new(
-                    model_matrix,
-                    on_gpu,
-                    dual_quaternion,
-                    Some(WIRE_COLOR),
-                )),
+                bytemuck::bytes_of(&DrawUniform::new(model_matrix, skinning, Look::Wire(WIRE_COLOR))),
             );
             if uses_cpu_vertices && !posed.positions.is_empty() {
                 queue.write_buffer(&draw.posed_positions, 0, bytemuck::cast_slice(&posed.positions));

@@ -14,6 +14,8 @@ pub const SHADOW_SIZE: u32 = 2048;
 pub struct Pipelines {
     pub mesh: wgpu::RenderPipeline,
     pub wire: wgpu::RenderPipeline,
+    /// The bind-pose ghost: translucent, over everything, back faces culled.
+    pub ghost: wgpu::RenderPipeline,
     pub shadow: wgpu::RenderPipeline,
     pub ground: wgpu::RenderPipeline,
     pub overlay_lines: wgpu::RenderPipeline,
@@ -22,8 +24,9 @@ pub struct Pipelines {
     pub max_joints: usize,
 }
 
-/// Vertex buffers of mesh.wgsl: positions, normals, texture coordinates, influences.
-const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 4] = [
+/// Vertex buffers of the skinning shaders: positions, normals, texture coordinates,
+/// influences, and the vertex view's value (mesh.wgsl's location 7).
+pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 5] = [
     Some(wgpu::VertexBufferLayout {
         array_stride: 12,
         step_mode: wgpu::VertexStepMode::Vertex,
@@ -44,7 +47,25 @@ const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 4] = [
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &wgpu::vertex_attr_array![3 => Uint16x4, 5 => Uint16x4, 4 => Float32x4, 6 => Float32x4],
     }),
+    Some(wgpu::VertexBufferLayout {
+        array_stride: 4,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![7 => Float32],
+    }),
 ];
+
+/// A shader module of frame.wgsl, skinning.wgsl (its arrays `max_joints` long) and `body`.
+/// WGSL has no includes, so the shared parts are prepended.
+pub fn skinning_shader(device: &wgpu::Device, label: &str, max_joints: usize, body: &str) -> wgpu::ShaderModule {
+    let skinning = include_str!("../../shaders/skinning.wgsl").replace("__MAX_JOINTS__", &max_joints.to_string());
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(Cow::Owned(format!(
+            "{}\n{skinning}\n{body}",
+            include_str!("../../shaders/frame.wgsl")
+        ))),
+    })
+}
 
 const OVERLAY_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 1] = [Some(wgpu::VertexBufferLayout {
     array_stride: std::mem::size_of::<OverlayVertex>() as u64,
@@ -80,10 +101,7 @@ impl Pipelines {
                 ))),
             })
         };
-        let mesh_shader = shader(
-            "mesh",
-            include_str!("../../shaders/mesh.wgsl").replace("__MAX_JOINTS__", &max_joints.to_string()),
-        );
+        let mesh_shader = skinning_shader(device, "mesh", max_joints, include_str!("../../shaders/mesh.wgsl"));
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
         let overlay_shader = shader("overlay", include_str!("../../shaders/overlay.wgsl").to_string());
         let pipeline_layout = |groups: &[&wgpu::BindGroupLayout]| {
@@ -116,7 +134,7 @@ impl Pipelines {
                 targets,
             })
         }
-        let mesh_pipeline = |label: &str, topology: wgpu::PrimitiveTopology| {
+        let mesh_pipeline = |label: &str, topology: wgpu::PrimitiveTopology, ghost: bool| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(&mesh_layout),
@@ -130,12 +148,17 @@ impl Pipelines {
                 // back faces with the flipped normal.
                 primitive: wgpu::PrimitiveState {
                     topology,
+                    cull_mode: ghost.then_some(wgpu::Face::Back),
                     ..Default::default()
                 },
-                depth_stencil: depth(
-                    topology == wgpu::PrimitiveTopology::TriangleList,
-                    wgpu::CompareFunction::LessEqual,
-                ),
+                depth_stencil: if ghost {
+                    depth(false, wgpu::CompareFunction::Always)
+                } else {
+                    depth(
+                        topology == wgpu::PrimitiveTopology::TriangleList,
+                        wgpu::CompareFunction::LessEqual,
+                    )
+                },
                 multisample,
                 fragment: fragment(&mesh_shader, &target),
                 multiview_mask: None,
@@ -167,8 +190,9 @@ impl Pipelines {
         };
         let ground_layout = pipeline_layout(&[&layouts.frame, &layouts.ground]);
         Self {
-            mesh: mesh_pipeline("mesh", wgpu::PrimitiveTopology::TriangleList),
-            wire: mesh_pipeline("wireframe", wgpu::PrimitiveTopology::LineList),
+            mesh: mesh_pipeline("mesh", wgpu::PrimitiveTopology::TriangleList, false),
+            wire: mesh_pipeline("wireframe", wgpu::PrimitiveTopology::LineList, false),
+            ghost: mesh_pipeline("bind-pose ghost", wgpu::PrimitiveTopology::TriangleList, true),
             shadow: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("shadow"),
                 layout: Some(&mesh_layout),

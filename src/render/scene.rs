@@ -12,9 +12,11 @@ use super::layouts::Layouts;
 use super::model_gpu::ModelGpu;
 use super::overlay::Overlay;
 use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT, SHADOW_SIZE, max_joints};
+use super::skin_compare::{SkinCompare, SkinDifference};
 use super::uniforms::{FrameUniform, GroundUniform, OverlayVertex};
 use crate::anim::Pose;
 use crate::asset::Model;
+use crate::inspect::VertexView;
 use crate::skin::{Deformer, SkinningMethod};
 
 /// What to draw.
@@ -29,6 +31,11 @@ pub struct ViewOptions {
     pub gpu_skinning: bool,
     /// Linear blend or dual-quaternion skinning (both paths do both).
     pub skinning_method: SkinningMethod,
+    /// Colours from a vertex view (weights, influence counts, repairs, the CPU-vs-GPU
+    /// difference) instead of the materials.
+    pub vertex_view: Option<VertexView>,
+    /// The mesh in its bind pose, translucent, over the posed one.
+    pub bind_ghost: bool,
 }
 
 impl Default for ViewOptions {
@@ -40,6 +47,8 @@ impl Default for ViewOptions {
             grid: true,
             gpu_skinning: true,
             skinning_method: SkinningMethod::Linear,
+            vertex_view: None,
+            bind_ghost: false,
         }
     }
 }
@@ -88,6 +97,19 @@ pub struct SceneRenderer {
     /// What the caller wants drawn over the scene this frame (IK targets, constraints), in
     /// model space; kept until the caller clears it.
     pub gizmos: Overlay,
+    /// The CPU-vs-GPU difference view's pipeline, made when the view is first shown (or why
+    /// it cannot be).
+    skin_compare: Option<Result<SkinCompare, String>>,
+    /// What the last frame with the difference view measured, or why it could not.
+    pub skin_difference: Option<Result<SkinDifference, String>>,
+}
+
+/// Which of a draw's bind groups (and so which look) a pass uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DrawGroup {
+    Solid,
+    Wire,
+    Ghost,
 }
 
 fn depth_texture(
@@ -196,6 +218,8 @@ impl SceneRenderer {
             overlay_points: Vec::new(),
             skeleton: Overlay::default(),
             gizmos: Overlay::default(),
+            skin_compare: None,
+            skin_difference: None,
         }
     }
 
@@ -269,8 +293,26 @@ impl SceneRenderer {
         bounds: &Bounds,
     ) {
         deformer.method = view.skinning_method;
-        deformer.update_where(model, pose, |i| model_gpu.draws[i].uses_cpu_vertices(view.gpu_skinning));
+        let compare = view.vertex_view == Some(VertexView::SkinDifference);
+        // The difference view needs the CPU's skinning of every skinned draw.
+        deformer.update_where(model, pose, |i| {
+            let draw = &model_gpu.draws[i];
+            draw.uses_cpu_vertices(view.gpu_skinning) || (compare && draw.skin.is_some())
+        });
         model_gpu.upload(&gpu.queue, model, deformer, view);
+        self.skin_difference = compare.then(|| {
+            let size = if bounds.is_empty() { 1.0 } else { bounds.radius() * 2.0 };
+            let max_joints = self.pipelines.max_joints;
+            let pipeline = self
+                .skin_compare
+                .get_or_insert_with(|| SkinCompare::new(gpu, &self.layouts, max_joints).map_err(|e| e.to_string()));
+            match pipeline {
+                Ok(pipeline) => pipeline
+                    .measure(gpu, &self.layouts, model_gpu, deformer, size)
+                    .map_err(|e| e.to_string()),
+                Err(error) => Err(error.clone()),
+            }
+        });
         let (model_gpu, deformer) = (&*model_gpu, &*deformer);
         let aspect = target.width as f32 / target.height as f32;
         let light_view_proj = light_view_projection(bounds);
@@ -301,11 +343,11 @@ impl SceneRenderer {
             .write_buffer(&self.ground_uniform, 0, bytemuck::bytes_of(&ground));
         let overlay_count = self.build_overlay(gpu, deformer, model, aspect, view.skeleton);
 
-        // Every drawable primitive, lit (`wire` false) or as edges; the pipeline is set by the
+        // Every drawable primitive, with the bind group of `look`; the pipeline is set by the
         // caller.
-        let draw_meshes = |pass: &mut wgpu::RenderPass, wire: bool| {
+        let draw_meshes = |pass: &mut wgpu::RenderPass, look: DrawGroup| {
             for draw in model_gpu.draws.iter().filter(|d| d.drawable) {
-                let cpu = draw.uses_cpu_vertices(view.gpu_skinning);
+                let cpu = look != DrawGroup::Ghost && draw.uses_cpu_vertices(view.gpu_skinning);
                 let (positions, normals) = if cpu {
                     (&draw.posed_positions, &draw.posed_normals)
                 } else {
@@ -315,11 +357,12 @@ impl SceneRenderer {
                 pass.set_vertex_buffer(1, normals.slice(..));
                 pass.set_vertex_buffer(2, draw.uvs.slice(..));
                 pass.set_vertex_buffer(3, draw.influences.slice(..));
+                pass.set_vertex_buffer(4, draw.view_values.slice(..));
                 pass.set_bind_group(2, &model_gpu.materials[draw.material], &[]);
-                let (group, indices, count) = if wire {
-                    (&draw.wire_group, &draw.edges, draw.edge_count)
-                } else {
-                    (&draw.solid_group, &draw.indices, draw.index_count)
+                let (group, indices, count) = match look {
+                    DrawGroup::Solid => (&draw.solid_group, &draw.indices, draw.index_count),
+                    DrawGroup::Wire => (&draw.wire_group, &draw.edges, draw.edge_count),
+                    DrawGroup::Ghost => (&draw.ghost_group, &draw.indices, draw.index_count),
                 };
                 pass.set_bind_group(1, group, &[]);
                 pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
@@ -342,7 +385,7 @@ impl SceneRenderer {
             });
             pass.set_pipeline(&self.pipelines.shadow);
             pass.set_bind_group(0, &self.shadow_pass_frame_group, &[]);
-            draw_meshes(&mut pass, false);
+            draw_meshes(&mut pass, DrawGroup::Solid);
         }
 
         let (view_target, resolve) = match &target.multisampled {
@@ -378,11 +421,15 @@ impl SceneRenderer {
         }
         if view.mesh {
             pass.set_pipeline(&self.pipelines.mesh);
-            draw_meshes(&mut pass, false);
+            draw_meshes(&mut pass, DrawGroup::Solid);
         }
         if view.wireframe {
             pass.set_pipeline(&self.pipelines.wire);
-            draw_meshes(&mut pass, true);
+            draw_meshes(&mut pass, DrawGroup::Wire);
+        }
+        if view.bind_ghost {
+            pass.set_pipeline(&self.pipelines.ghost);
+            draw_meshes(&mut pass, DrawGroup::Ghost);
         }
         let (lines, points) = overlay_count;
         if lines + points > 0 {

@@ -55,8 +55,7 @@ impl<'a> StillRenderer<'a> {
         if width > max_side || height > max_side {
             bail!("{width}x{height} is larger than this graphics device renders ({max_side} pixels a side)");
         }
-        let mut camera = OrbitCamera::default();
-        camera.frame(bounds, width as f32 / height as f32);
+        let camera = framed_camera(bounds, (width, height));
         if self
             .target
             .as_ref()
@@ -85,4 +84,11 @@ impl<'a> StillRenderer<'a> {
         gpu.queue.submit([encoder.finish()]);
         read_rgba(gpu, &target.resolved, width, height)
     }
+}
+
+/// The camera every still image of a model framed on `bounds` uses, at `width` x `height`.
+pub fn framed_camera(bounds: &Bounds, (width, height): (u32, u32)) -> OrbitCamera {
+    let mut camera = OrbitCamera::default();
+    camera.frame(bounds, width as f32 / height as f32);
+    camera
 }

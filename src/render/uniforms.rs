@@ -7,6 +7,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use crate::asset::Material;
 use crate::asset::model::AlphaMode;
+use crate::inspect::Ramp;
 
 /// `Frame` in frame.wgsl (shared by every scene shader).
 #[repr(C)]
@@ -39,29 +40,53 @@ impl FrameUniform {
     }
 }
 
-/// `Draw` in mesh.wgsl.
+/// `Draw` in skinning.wgsl.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct DrawUniform {
     pub model: [[f32; 4]; 4],
-    /// x: 1 = skin on the GPU; y: 1 = flat wireframe colour; z: 1 = dual-quaternion skinning.
+    /// x: 1 = skin on the GPU; y: 1 = flat wireframe colour, 2 = ghost; z: 1 = dual-quaternion
+    /// skinning; w: vertex view ramp (0 = the material).
     pub flags: [u32; 4],
     pub wire_color: [f32; 4],
 }
 
+/// How a draw looks (`Draw.flags.y` and `.w`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Look {
+    /// Lit with its material.
+    Lit,
+    /// Flat, in this colour (the wireframe).
+    Wire(Vec4),
+    /// Translucent in this colour, stronger at the outline (the bind-pose ghost).
+    Ghost(Vec4),
+    /// Colours from the vertex view's values.
+    View(Ramp),
+}
+
 impl DrawUniform {
-    pub fn new(model: Mat4, gpu_skinning: bool, dual_quaternion: bool, wire_color: Option<Vec4>) -> Self {
+    /// `skinning`: whether the GPU skins the draw, and whether by dual quaternions.
+    pub fn new(model: Mat4, (gpu_skinning, dual_quaternion): (bool, bool), look: Look) -> Self {
+        let (style, color, ramp) = match look {
+            Look::Lit => (0, Vec4::ZERO, 0),
+            Look::Wire(color) => (1, color, 0),
+            Look::Ghost(color) => (2, color, 0),
+            Look::View(ramp) => (0, Vec4::ZERO, ramp as u32),
+        };
         Self {
             model: model.to_cols_array_2d(),
-            flags: [
-                gpu_skinning as u32,
-                wire_color.is_some() as u32,
-                dual_quaternion as u32,
-                0,
-            ],
-            wire_color: wire_color.unwrap_or(Vec4::ZERO).to_array(),
+            flags: [gpu_skinning as u32, style, dual_quaternion as u32, ramp],
+            wire_color: color.to_array(),
         }
     }
+}
+
+/// `Capture` in skin_capture.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct CaptureUniform {
+    /// x: texture width, y: texture height, z: the texel of the draw's first vertex.
+    pub params: [u32; 4],
 }
 
 /// `Material` in mesh.wgsl.
@@ -109,7 +134,7 @@ pub struct OverlayVertex {
     pub offset: [f32; 2],
 }
 
-/// Skin influences of one vertex (locations 3 to 6 in mesh.wgsl).
+/// Skin influences of one vertex (locations 3 to 6 in skinning.wgsl).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct InfluenceVertex {
@@ -131,5 +156,6 @@ mod tests {
         assert_eq!(std::mem::size_of::<MaterialUniform>(), 48);
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
+        assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);
     }
 }

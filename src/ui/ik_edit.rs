@@ -5,9 +5,9 @@
 use glam::Vec2;
 
 use super::state::ViewerState;
-use super::viewport::Viewport;
 use crate::anim::IkLayer;
 use crate::asset::Model;
+use crate::render::Viewport;
 
 /// How close (pixels) a click must be to a joint or a target to pick it.
 pub const PICK_RADIUS: f32 = 14.0;

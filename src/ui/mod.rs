@@ -1,10 +1,12 @@
 //! egui: the side panel and the viewer state it edits. Panels never touch wgpu.
 
+pub mod bone_labels;
 pub mod ik_edit;
 mod ik_panel;
+mod inspect_panel;
+pub mod inspection;
+mod joint_panel;
 pub mod panel;
 pub mod state;
-pub mod viewport;
 
 pub use state::{Requests, Shortcut, ViewerState};
-pub use viewport::Viewport;

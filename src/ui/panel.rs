@@ -1,9 +1,12 @@
 //! The side panel: file and model stats, clips and transport, cross-fade time, blend weights,
-//! additive layers, IK, skinning and view toggles, frame time. It edits `ViewerState` only.
+//! additive layers, IK, the joint browser, rig inspection views, skinning and view toggles,
+//! frame time. It edits `ViewerState` only.
 
 use egui::{Color32, RichText};
 
 use super::ik_panel::ik_section;
+use super::inspect_panel::inspect_section;
+use super::joint_panel::joints_section;
 use super::state::{STEP_RATE, ViewerState};
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
 use crate::skin::SkinningMethod;
@@ -26,6 +29,10 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 layers_section(ui, state);
                 ui.separator();
                 ik_section(ui, state);
+                ui.separator();
+                joints_section(ui, state);
+                ui.separator();
+                inspect_section(ui, state);
                 ui.separator();
                 view_section(ui, state);
             });

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use glam::Mat4;
 
 use super::ik_edit::IkEditor;
+use super::inspection::Inspection;
 use crate::anim::{Player, Pose};
 use crate::asset::{self, Model};
 use crate::lint::{Finding, lint};
@@ -58,6 +59,8 @@ pub struct ViewerState {
     pub summary: String,
     /// The rig lint's findings for the model (made once per model).
     pub lint: Vec<Finding>,
+    /// The joint browser, pose mode and vertex views.
+    pub inspection: Inspection,
 }
 
 /// Frames per second that "step one frame" assumes.
@@ -71,6 +74,7 @@ impl ViewerState {
             summary: summary(&model),
             lint: lint(&model),
             ik_editor: IkEditor::new(&model),
+            inspection: Inspection::new(&model),
             model,
             player,
             view: ViewOptions::default(),
@@ -116,6 +120,7 @@ impl ViewerState {
                     view,
                     adapter: std::mem::take(&mut self.adapter),
                     model_generation: self.model_generation + 1,
+                    inspection: self.inspection.for_model(&model),
                     ..Self::new(model)
                 };
                 self.player.fade_time = fade_time;
@@ -140,11 +145,21 @@ impl ViewerState {
         }
     }
 
+    /// What to draw this frame: the view toggles, with the inspection's vertex view, and the
+    /// skeleton while an end joint is being picked.
+    pub fn view_options(&self) -> ViewOptions {
+        let mut view = self.view;
+        view.vertex_view = self.inspection.vertex_view();
+        view.skeleton |= self.ik_editor.picking;
+        view
+    }
+
     /// Advances playback by `dt` seconds of wall time and poses the model.
     pub fn advance(&mut self, dt: f32) {
         self.player.advance(dt, &self.model.clips);
         self.player
             .pose(&self.model.clips, self.model.skeleton.rest_pose(), &mut self.pose);
+        self.inspection.pose_mode.apply(&self.model.skeleton, &mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
         let ms = dt * 1000.0;
         self.frame_ms = if self.frame_ms == 0.0 {

@@ -3,7 +3,7 @@
 
 use glam::{Mat4, Vec2, Vec3, Vec4Swizzles};
 
-use crate::render::OrbitCamera;
+use super::camera::OrbitCamera;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Viewport {

@@ -1,0 +1,117 @@
+//! `render`'s rig-inspection options: pose mode, bind-pose ghost, vertex views, the selected
+//! joint and bone names (the viewer's joint browser and weight views, headless).
+
+use anyhow::{anyhow, bail};
+use clap::{Args, ValueEnum};
+use glam::{Mat4, Vec2};
+use image::RgbaImage;
+
+use super::clip_args::find_joint;
+use super::text::TextPainter;
+use crate::asset::Model;
+use crate::inspect::{PoseMode, VertexView};
+use crate::render::Viewport;
+
+#[derive(Args, Debug, Default)]
+pub struct ViewArgs {
+    /// Which pose to draw: the animation, the rest pose (the joints as authored) or the bind
+    /// pose (the pose the mesh was bound in).
+    #[arg(long, value_enum, default_value_t = PoseModeArg::Animated)]
+    pub pose_mode: PoseModeArg,
+    /// Draw the mesh in its bind pose as a translucent ghost over the posed one.
+    #[arg(long)]
+    pub bind_ghost: bool,
+    /// Colour the mesh by a value per vertex instead of its materials (`weights` needs
+    /// --joint).
+    #[arg(long, value_enum)]
+    pub vertex_view: Option<VertexViewArg>,
+    /// The selected joint (name or index): its bone and axes are drawn, and
+    /// `--vertex-view weights` shows its weights.
+    #[arg(long, value_name = "JOINT")]
+    pub joint: Option<String>,
+    /// Write each joint's name next to it (without it, only the selected joint's).
+    #[arg(long)]
+    pub bone_names: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum PoseModeArg {
+    #[default]
+    Animated,
+    Rest,
+    Bind,
+}
+
+impl From<PoseModeArg> for PoseMode {
+    fn from(arg: PoseModeArg) -> Self {
+        match arg {
+            PoseModeArg::Animated => PoseMode::Animated,
+            PoseModeArg::Rest => PoseMode::Rest,
+            PoseModeArg::Bind => PoseMode::Bind,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum VertexViewArg {
+    /// The selected joint's weight: blue 0 to red 1.
+    Weights,
+    /// Joints per vertex: grey 0, blue 1, green 2, yellow 3, orange 4, red 5, magenta 6+.
+    Influences,
+    /// Vertices whose weights in the file did not sum to 1 (magenta).
+    NotNormalised,
+    /// Vertices that lost influences to the 8-influence cap (magenta).
+    Capped,
+    /// Distance between CPU and GPU skinning, blue (1e-7 of the model's size or less) to red
+    /// (1% or more); the numbers go to standard error.
+    SkinDifference,
+}
+
+impl ViewArgs {
+    /// The selected joint and the vertex view, checked against `model`.
+    pub fn selection(&self, model: &Model) -> anyhow::Result<(Option<usize>, Option<VertexView>)> {
+        let joint = self
+            .joint
+            .as_deref()
+            .map(|name| find_joint(model, name).map_err(|e| anyhow!("--joint: {e}")))
+            .transpose()?;
+        let view = match (self.vertex_view, joint) {
+            (None, _) => None,
+            (Some(VertexViewArg::Weights), Some(joint)) => Some(VertexView::Weights(joint)),
+            (Some(VertexViewArg::Weights), None) => bail!("--vertex-view weights needs --joint JOINT"),
+            (Some(VertexViewArg::Influences), _) => Some(VertexView::Influences),
+            (Some(VertexViewArg::NotNormalised), _) => Some(VertexView::NotNormalised),
+            (Some(VertexViewArg::Capped), _) => Some(VertexView::Capped),
+            (Some(VertexViewArg::SkinDifference), _) => Some(VertexView::SkinDifference),
+        };
+        Ok((joint, view))
+    }
+}
+
+/// Writes joints' names next to them, with a dark shadow so names read over any background:
+/// every joint's when `all`, else the selected one's (in yellow), as the viewer does.
+pub fn draw_bone_names(
+    image: &mut RgbaImage,
+    model: &Model,
+    matrices: &[Mat4],
+    view: &Viewport,
+    (all, selected): (bool, Option<usize>),
+) {
+    let painter = TextPainter::new();
+    let size = (image.height() as f32 / 50.0).clamp(10.0, 18.0);
+    let wanted = |joint: usize| all || selected == Some(joint);
+    for (joint, matrix) in matrices.iter().enumerate().filter(|&(joint, _)| wanted(joint)) {
+        let Some(pixel) = view.to_pixels(matrix.w_axis.truncate()) else {
+            continue;
+        };
+        let at = pixel + Vec2::new(5.0, -size * 0.5);
+        let name = model.skeleton.name(joint);
+        let color = if selected == Some(joint) {
+            [255, 230, 80]
+        } else {
+            [235, 235, 240]
+        };
+        painter.draw(image, name, (at.x + 1.0, at.y + 1.0), size, f32::INFINITY, [10, 10, 12]);
+        painter.draw(image, name, (at.x, at.y), size, f32::INFINITY, color);
+    }
+}

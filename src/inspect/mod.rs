@@ -1,0 +1,18 @@
+//! Rig inspection: what the joint browser, the weight views and the pose modes show, worked
+//! out from a model and a pose without any GPU or window, so the panel, the renderer and the
+//! headless commands show the same facts.
+//!
+//! - [`JointFacts`]: per joint, its children, the skins it belongs to, how many vertices it
+//!   moves and which clips animate it (made once per model); [`JointReport`]: one joint in a
+//!   pose (local and world transform, bone length).
+//! - [`VertexView`]: a value per vertex (a joint's weight, the influence count, the loader's
+//!   repairs) that the renderer shows as colours instead of the material.
+//! - [`PoseMode`]: the animated pose, the rest pose or the bind pose.
+
+mod joints;
+mod pose_mode;
+mod vertex_view;
+
+pub use joints::{JointFacts, JointReport, TrsReport};
+pub use pose_mode::PoseMode;
+pub use vertex_view::{Ramp, VertexView};

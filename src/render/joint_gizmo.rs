@@ -1,0 +1,36 @@
+//! The selected joint in the view: a white square on it, its bone from the parent in white,
+//! and its axes (X red, Y green, Z blue).
+
+use glam::{Mat4, Vec4};
+
+use super::overlay::Overlay;
+
+const SELECTED_COLOR: Vec4 = Vec4::new(1.0, 1.0, 1.0, 1.0);
+const AXIS_COLORS: [Vec4; 3] = [
+    Vec4::new(1.0, 0.2, 0.2, 1.0),
+    Vec4::new(0.3, 1.0, 0.3, 1.0),
+    Vec4::new(0.3, 0.5, 1.0, 1.0),
+];
+/// The axes' length, as a fraction of the rig's extent (`anim::joint_extent`).
+pub const SELECTED_AXES: f32 = 0.12;
+/// Half size of the selected joint's square, in clip units per w (about 6 pixels on 800).
+const SELECTED_SIZE: f32 = 0.014;
+
+/// Adds `joint` (whose parent is `parent`) of the pose with model matrices `matrices` to
+/// `overlay`, its axes `length` long in model units. The axes show directions only: a scaled
+/// joint's axes are as long as anyone else's.
+pub fn draw_selected_joint(overlay: &mut Overlay, matrices: &[Mat4], parent: Option<usize>, joint: usize, length: f32) {
+    let Some(matrix) = matrices.get(joint) else {
+        return;
+    };
+    let origin = matrix.w_axis.truncate();
+    if let Some(parent) = parent.and_then(|p| matrices.get(p)) {
+        overlay.line(parent.w_axis.truncate(), origin, SELECTED_COLOR);
+    }
+    let axes = [matrix.x_axis, matrix.y_axis, matrix.z_axis];
+    for (axis, color) in axes.iter().zip(AXIS_COLORS) {
+        let direction = axis.truncate().normalize_or_zero();
+        overlay.line(origin, origin + direction * length, color);
+    }
+    overlay.square(origin, SELECTED_COLOR, SELECTED_SIZE);
+}
