@@ -76,8 +76,12 @@ fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32
     return normalize(mat3x3<f32>(t * scale, b * scale, n) * tangent_normal);
 }
 
-// 0 to 1 as blue, cyan, green, yellow, red (weight painting's colours).
+// 0 to 1 as blue, cyan, green, yellow, red (weight painting's colours); below 0 (nothing
+// measured there) grey.
 fn heat(t: f32) -> vec3<f32> {
+    if (t < 0.0) {
+        return vec3<f32>(0.3, 0.3, 0.3);
+    }
     var stops = array<vec3<f32>, 5>(
         vec3<f32>(0.02, 0.03, 0.45),
         vec3<f32>(0.0, 0.8, 1.0),

@@ -13,7 +13,8 @@ struct Capture {
 
 struct CaptureOut {
     @builtin(position) clip: vec4<f32>,
-    @location(0) world: vec3<f32>,
+    // Flat: the vertex's own bits, whatever the rasteriser would do to interpolate.
+    @location(0) @interpolate(flat) world: vec3<f32>,
 };
 
 @vertex

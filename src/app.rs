@@ -15,14 +15,13 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 use winit::window::{Window, WindowId};
 
-use crate::anim::joint_extent;
 use crate::asset::Model;
 use crate::asset::demo::demo_model;
 use crate::render::blit::{Blit, Encoding};
 use crate::render::capture::read_rgba;
 use crate::render::framing::animation_bounds;
 use crate::render::ik_gizmo::draw_ik_chain;
-use crate::render::joint_gizmo::{SELECTED_AXES, draw_selected_joint};
+use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::{Bounds, Gpu, ModelGpu, OrbitCamera, SceneRenderer, SceneTarget, Viewport};
 use crate::skin::Deformer;
 use crate::ui::{Shortcut, ViewerState, bone_labels, panel};
@@ -382,9 +381,8 @@ impl Running {
         gizmos.clear();
         let state = &self.state;
         if let Some(joint) = state.inspection.selected {
-            let matrices = &state.joint_matrices;
-            let length = joint_extent(matrices) * SELECTED_AXES;
-            draw_selected_joint(gizmos, matrices, state.model.skeleton.parent(joint), joint, length);
+            let parent = state.model.skeleton.parent(joint);
+            draw_selected_joint(gizmos, &state.joint_matrices, parent, joint, &self.bounds);
         }
         if !state.ik_editor.show_targets {
             return;

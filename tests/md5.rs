@@ -168,6 +168,9 @@ fn a_mismatched_animation_is_a_clear_error_and_drops_add_clips() {
     let mut state = ViewerState::new(asset::load(&md5_file("Bob/Bob.md5mesh")).unwrap());
     state.open(&md5_file("Bob/Bob.md5anim"));
     assert_eq!(state.model.clips.len(), 2, "{:?}", state.load_error);
+    // The joint browser knows the added clip's animated joints.
+    assert_eq!(state.inspection.facts.animated.len(), 2);
+    assert!(state.inspection.facts.animated[1].iter().any(|&a| a));
     let mut state = ViewerState::new(cube);
     state.open(&md5_file("Bob/Bob.md5anim"));
     assert!(state.load_error.as_deref().unwrap().contains("Bob.md5anim"));

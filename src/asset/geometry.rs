@@ -111,11 +111,8 @@ pub fn build_skin_weights(
         let sum_in_file: f64 = influences.iter().map(|&(_, w)| w as f64).sum();
         let before = influences.len();
         influences.retain(|&(joint, _)| (joint as usize) < joint_limit);
+        result.out_of_range += before - influences.len();
         let mut repair = 0;
-        if influences.len() < before {
-            result.out_of_range += before - influences.len();
-            repair |= VertexRepair::OUT_OF_RANGE;
-        }
         influences.sort_by(|a, b| b.1.total_cmp(&a.1));
         if influences.len() > MAX_INFLUENCES {
             result.truncated += 1;
@@ -190,12 +187,8 @@ mod tests {
         assert_eq!(weights.out_of_range, 1);
         assert_eq!(weights.unweighted, 1, "vertex 2 had no usable influence");
         assert_eq!(weights.max_influences(), 8);
-        let (normalised, capped, outside) = (
-            VertexRepair::NOT_NORMALISED,
-            VertexRepair::CAPPED,
-            VertexRepair::OUT_OF_RANGE,
-        );
-        assert_eq!(weights.repairs, [0, normalised | capped, normalised | outside]);
+        let (normalised, capped) = (VertexRepair::NOT_NORMALISED, VertexRepair::CAPPED);
+        assert_eq!(weights.repairs, [0, normalised | capped, normalised]);
     }
 
     #[test]

@@ -166,8 +166,6 @@ impl VertexRepair {
     pub const NOT_NORMALISED: u8 = 1;
     /// The vertex had more than `MAX_INFLUENCES` influences: the weakest were dropped.
     pub const CAPPED: u8 = 2;
-    /// An influence named a joint outside the skin (dropped).
-    pub const OUT_OF_RANGE: u8 = 4;
 }
 
 impl SkinWeights {

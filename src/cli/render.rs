@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
-use super::view_args::{ViewArgs, draw_bone_names};
+use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, SkinMethodArg};
-use crate::anim::{Pose, joint_extent};
+use crate::anim::Pose;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::inspect::PoseMode;
 use crate::render::ik_gizmo::draw_ik_chain;
-use crate::render::joint_gizmo::{SELECTED_AXES, draw_selected_joint};
+use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::still::{StillRenderer, framed_camera};
 use crate::render::{Gpu, SceneRenderer, ViewOptions, Viewport};
 
@@ -98,18 +98,14 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             draw_ik_chain(&mut renderer.gizmos, layer, poses, true, false);
         }
     }
+    let mut still = StillRenderer::new(&gpu, &renderer, &model);
+    // The rest and bind poses are framed on themselves (a T-pose is wider than a walk).
+    let animated = matches!(args.inspect.pose_mode, PoseModeArg::Animated);
+    let bounds = still.bounds(posed.clip.filter(|_| animated));
     if let Some(joint) = selected {
         let parent = model.skeleton.parent(joint);
-        draw_selected_joint(
-            &mut renderer.gizmos,
-            &matrices,
-            parent,
-            joint,
-            joint_extent(&matrices) * SELECTED_AXES,
-        );
+        draw_selected_joint(&mut renderer.gizmos, &matrices, parent, joint, &bounds);
     }
-    let mut still = StillRenderer::new(&gpu, &renderer, &model);
-    let bounds = still.bounds(posed.clip);
     let mut image = still.render(&mut renderer, &posed.pose, &bounds, args.size, &view)?;
     if let Some(difference) = renderer.skin_difference.take() {
         eprintln!("{}", difference.map_err(anyhow::Error::msg)?);

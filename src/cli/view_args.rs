@@ -56,14 +56,15 @@ impl From<PoseModeArg> for PoseMode {
 pub enum VertexViewArg {
     /// The selected joint's weight: blue 0 to red 1.
     Weights,
-    /// Joints per vertex: grey 0, blue 1, green 2, yellow 3, orange 4, red 5, magenta 6+.
+    /// Influences per vertex: grey 0, blue 1, green 2, yellow 3, orange 4, red 5, magenta 6,
+    /// violet 7+.
     Influences,
     /// Vertices whose weights in the file did not sum to 1 (magenta).
     NotNormalised,
     /// Vertices that lost influences to the 8-influence cap (magenta).
     Capped,
     /// Distance between CPU and GPU skinning, blue (1e-7 of the model's size or less) to red
-    /// (1% or more); the numbers go to standard error.
+    /// (1% or more), grey where only the CPU skins; the numbers go to standard error.
     SkinDifference,
 }
 

@@ -10,21 +10,22 @@ use crate::asset::{Model, VertexRepair};
 pub enum VertexView {
     /// The joint's weight at each vertex (0 to 1); a mesh carried rigidly by the joint is 1.
     Weights(usize),
-    /// How many joints move each vertex (0 for meshes no skin deforms).
+    /// How many influences (joints with a weight above zero) each vertex has (0 for meshes no
+    /// skin deforms).
     Influences,
     /// Vertices whose weights in the file did not sum to 1, or were all zero.
     NotNormalised,
     /// Vertices that had more than 8 influences in the file and lost the weakest.
     Capped,
     /// The distance between the CPU's and the GPU's skinning of each vertex (the renderer
-    /// measures it each frame; see `render::skin_compare`).
+    /// measures it each frame; see `render::skin_compare`); grey where it measures nothing.
     SkinDifference,
 }
 
 /// How a view's values map to colours (mirrored in mesh.wgsl's `inspect_color`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ramp {
-    /// 0 to 1: blue, cyan, green, yellow, red.
+    /// 0 to 1: blue, cyan, green, yellow, red; below 0 (not measured): grey.
     Heat = 1,
     /// A small whole number: a distinct colour each (0 grey, 1 blue, 2 green, 3 yellow,
     /// 4 orange, 5 and more red to magenta).

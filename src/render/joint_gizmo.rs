@@ -3,6 +3,7 @@
 
 use glam::{Mat4, Vec4};
 
+use super::camera::Bounds;
 use super::overlay::Overlay;
 
 const SELECTED_COLOR: Vec4 = Vec4::new(1.0, 1.0, 1.0, 1.0);
@@ -11,15 +12,20 @@ const AXIS_COLORS: [Vec4; 3] = [
     Vec4::new(0.3, 1.0, 0.3, 1.0),
     Vec4::new(0.3, 0.5, 1.0, 1.0),
 ];
-/// The axes' length, as a fraction of the rig's extent (`anim::joint_extent`).
-pub const SELECTED_AXES: f32 = 0.12;
 /// Half size of the selected joint's square, in clip units per w (about 6 pixels on 800).
 const SELECTED_SIZE: f32 = 0.014;
 
 /// Adds `joint` (whose parent is `parent`) of the pose with model matrices `matrices` to
-/// `overlay`, its axes `length` long in model units. The axes show directions only: a scaled
-/// joint's axes are as long as anyone else's.
-pub fn draw_selected_joint(overlay: &mut Overlay, matrices: &[Mat4], parent: Option<usize>, joint: usize, length: f32) {
+/// `overlay`, its axes a tenth of the size of `bounds` (the region the model moves in) long.
+/// The axes show directions only: a scaled joint's axes are as long as anyone else's.
+pub fn draw_selected_joint(
+    overlay: &mut Overlay,
+    matrices: &[Mat4],
+    parent: Option<usize>,
+    joint: usize,
+    bounds: &Bounds,
+) {
+    let length = if bounds.is_empty() { 0.1 } else { bounds.radius() * 0.2 };
     let Some(matrix) = matrices.get(joint) else {
         return;
     };

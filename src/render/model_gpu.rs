@@ -7,7 +7,7 @@ use wgpu::util::DeviceExt;
 
 use super::layouts::Layouts;
 use super::scene::ViewOptions;
-use super::skin_compare::CaptureTarget;
+use super::skin_compare::{CaptureTarget, NOT_MEASURED};
 use super::textures::MaterialTextures;
 use super::uniforms::{DrawUniform, InfluenceVertex, Look};
 use crate::asset::{Material, Model, Topology};
@@ -348,6 +348,16 @@ impl ModelGpu {
                 queue.write_buffer(&draw.posed_normals, 0, bytemuck::cast_slice(&posed.normals));
             }
         }
+    }
+
+    /// Sets every vertex's difference view value to "not measured" (grey).
+    pub(super) fn mark_unmeasured(&mut self, queue: &wgpu::Queue) {
+        for draw in &self.draws {
+            let values = &mut self.value_scratch[..draw.vertex_count];
+            values.fill(NOT_MEASURED);
+            queue.write_buffer(&draw.view_values, 0, bytemuck::cast_slice(values));
+        }
+        self.values_shown = Some(VertexView::SkinDifference);
     }
 }
 

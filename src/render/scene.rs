@@ -306,12 +306,17 @@ impl SceneRenderer {
             let pipeline = self
                 .skin_compare
                 .get_or_insert_with(|| SkinCompare::new(gpu, &self.layouts, max_joints).map_err(|e| e.to_string()));
-            match pipeline {
+            let measured = match pipeline {
                 Ok(pipeline) => pipeline
                     .measure(gpu, &self.layouts, model_gpu, deformer, size)
                     .map_err(|e| e.to_string()),
                 Err(error) => Err(error.clone()),
+            };
+            if measured.is_err() {
+                // Grey, not the colours of whatever the values were before.
+                model_gpu.mark_unmeasured(&gpu.queue);
             }
+            measured
         });
         let (model_gpu, deformer) = (&*model_gpu, &*deformer);
         let aspect = target.width as f32 / target.height as f32;

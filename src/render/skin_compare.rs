@@ -24,6 +24,9 @@ const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;
 pub const QUIET: f32 = 1e-7;
 /// ...and at or above this one red (a difference anyone would see).
 pub const LOUD: f32 = 1e-2;
+/// The value of vertices nothing was measured for (drawn grey): draws only the CPU skins,
+/// unskinned ones, and every vertex when the measurement failed.
+pub const NOT_MEASURED: f32 = -1.0;
 
 /// How far the CPU's and the GPU's skinning are apart, over the draws both skin.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -51,6 +54,9 @@ impl std::fmt::Display for SkinDifference {
             self.max / self.size.max(f32::MIN_POSITIVE),
             self.mean
         )?;
+        if let Some((draw, vertex)) = self.worst {
+            write!(f, "; largest at vertex {vertex} of draw {draw}")?;
+        }
         if self.cpu_only > 0 {
             write!(f, "; {} skinned draws only the CPU skins (not compared)", self.cpu_only)?;
         }
@@ -201,7 +207,7 @@ impl SkinCompare {
             let scale = size.max(f32::MIN_POSITIVE);
             for (index, (draw, posed)) in model_gpu.draws.iter().zip(deformer.primitives()).enumerate() {
                 let values = &mut model_gpu.value_scratch[..draw.vertex_count];
-                values.fill(0.0);
+                values.fill(NOT_MEASURED);
                 match &target.groups[index] {
                     Some((_, first)) => {
                         let gpu_positions = &texels[*first as usize..][..draw.vertex_count];
@@ -220,7 +226,7 @@ impl SkinCompare {
                         }
                         difference.vertices += draw.vertex_count;
                     }
-                    None => difference.cpu_only += usize::from(draw.skin.is_some()),
+                    None => difference.cpu_only += usize::from(draw.skin.is_some() && draw.vertex_count > 0),
                 }
                 gpu.queue
                     .write_buffer(&draw.view_values, 0, bytemuck::cast_slice(values));

@@ -33,7 +33,7 @@ pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         (
             MeshColors::Influences,
             "Influences per vertex",
-            "How many joints move each vertex",
+            "How many joints move each vertex (weights above zero)",
         ),
         (
             MeshColors::NotNormalised,
@@ -140,6 +140,7 @@ fn repaired(state: &ViewerState, count: impl Fn(&crate::asset::SkinWeights) -> u
     model
         .instances
         .iter()
+        .filter(|i| i.skin.is_some())
         .flat_map(|i| &model.meshes[i.mesh].primitives)
         .filter_map(|p| p.skin_weights.as_ref())
         .map(count)

@@ -28,7 +28,8 @@ pub struct Inspection {
     /// Children, skins, vertex counts and animated joints (made once per model).
     pub facts: JointFacts,
     pub selected: Option<usize>,
-    /// The tree opens down to the selected joint and scrolls to it (after a pick in the view).
+    /// The tree opens down to the selected joint and scrolls to it, once its row is drawn
+    /// (after a pick in the view, or "Select parent").
     pub reveal: bool,
     /// Shows only the joints whose names contain it (any case) instead of the tree.
     pub filter: String,

@@ -16,6 +16,7 @@ const OPEN_LEVELS: usize = 3;
 pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let joints = state.model.skeleton.len();
     egui::CollapsingHeader::new(format!("Joints ({joints})"))
+        .id_salt("joints")
         .default_open(true)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
@@ -29,11 +30,9 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 ui.label(RichText::new("anim").small().color(ANIMATED_COLOR))
                     .on_hover_text("animated by the current clip");
             });
-            // While revealing, the path from the root to the selected joint is forced open.
-            let path = match state.inspection.selected {
-                Some(joint) if state.inspection.reveal => JointFacts::path_to(&state.model, joint),
-                _ => Vec::new(),
-            };
+            if let Some(joint) = state.inspection.selected.filter(|_| state.inspection.reveal) {
+                open_down_to(ui.ctx(), state, joint);
+            }
             egui::ScrollArea::vertical()
                 .id_salt("joint tree")
                 .max_height(320.0)
@@ -41,7 +40,7 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                     let filter = state.inspection.filter.trim().to_lowercase();
                     if filter.is_empty() {
                         for root in state.inspection.facts.roots.clone() {
-                            tree_node(ui, state, root, 0, &path);
+                            tree_node(ui, state, root, 0);
                         }
                     } else {
                         let matches =
@@ -49,9 +48,10 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                         for joint in matches.collect::<Vec<_>>() {
                             joint_row(ui, state, joint);
                         }
+                        // A joint the filter hides is not revealed.
+                        state.inspection.reveal = false;
                     }
                 });
-            state.inspection.reveal = false;
             if let Some(joint) = state.inspection.selected {
                 ui.separator();
                 details(ui, state, joint);
@@ -59,7 +59,23 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         });
 }
 
-fn tree_node(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize, depth: usize, path: &[usize]) {
+/// The id of a joint's node in the tree (independent of where the tree is drawn, so the
+/// nodes above a joint can be opened before the tree is).
+fn node_id(joint: usize) -> egui::Id {
+    egui::Id::unique(("joint tree", joint))
+}
+
+/// Opens the tree's nodes above `joint`.
+fn open_down_to(ctx: &egui::Context, state: &ViewerState, joint: usize) {
+    let path = JointFacts::path_to(&state.model, joint);
+    for (depth, &above) in path[..path.len() - 1].iter().enumerate() {
+        let mut node = CollapsingState::load_with_default_open(ctx, node_id(above), depth < OPEN_LEVELS);
+        node.set_open(true);
+        node.store(ctx);
+    }
+}
+
+fn tree_node(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize, depth: usize) {
     let children = state.inspection.facts.children[joint].clone();
     if children.is_empty() {
         ui.horizontal(|ui| {
@@ -69,14 +85,10 @@ fn tree_node(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize, depth: us
         });
         return;
     }
-    let id = ui.make_persistent_id(("joint tree", joint));
-    let mut node = CollapsingState::load_with_default_open(ui.ctx(), id, depth < OPEN_LEVELS);
-    if path.contains(&joint) && path.last() != Some(&joint) {
-        node.set_open(true);
-    }
+    let node = CollapsingState::load_with_default_open(ui.ctx(), node_id(joint), depth < OPEN_LEVELS);
     node.show_header(ui, |ui| joint_row(ui, state, joint)).body(|ui| {
         for child in children {
-            tree_node(ui, state, child, depth + 1, path);
+            tree_node(ui, state, child, depth + 1);
         }
     });
 }
@@ -89,7 +101,9 @@ fn joint_row(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
         state.inspection.selected = if selected { None } else { Some(joint) };
     }
     if selected && state.inspection.reveal {
+        // Revealed once its row is drawn (the nodes above may take a few frames to open).
         response.scroll_to_me(Some(egui::Align::Center));
+        state.inspection.reveal = false;
     }
     let facts = &state.inspection.facts;
     if facts.vertices[joint] > 0 {

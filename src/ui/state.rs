@@ -10,6 +10,7 @@ use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
 use crate::anim::{Player, Pose};
 use crate::asset::{self, Model};
+use crate::inspect::JointFacts;
 use crate::lint::{Finding, lint};
 use crate::render::ViewOptions;
 
@@ -107,6 +108,7 @@ impl ViewerState {
                     self.load_error = None;
                     self.summary = summary(&self.model);
                     self.lint = lint(&self.model);
+                    self.inspection.facts = JointFacts::new(&self.model);
                 }
                 Err(error) => self.load_error = Some(error.to_string()),
             }
