@@ -20,7 +20,7 @@ use crate::asset::demo::demo_model;
 use crate::render::blit::{Blit, Encoding};
 use crate::render::capture::read_rgba;
 use crate::render::framing::animation_bounds;
-use crate::render::ik_gizmo::draw_ik_chain;
+use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::{Bounds, Gpu, ModelGpu, OrbitCamera, SceneRenderer, SceneTarget, Viewport};
 use crate::skin::Deformer;
@@ -392,10 +392,14 @@ impl Running {
             state.model.skeleton.rest_pose(),
             state.joint_matrices.as_slice(),
         );
-        for (index, layer) in state.player.animator.ik.iter().enumerate() {
-            let active = state.ik_editor.dragging == Some(index);
-            draw_ik_chain(gizmos, layer, poses, state.ik_editor.show_constraints, active);
-        }
+        let editor = &state.ik_editor;
+        draw_ik_chains(
+            gizmos,
+            &state.player.animator.ik,
+            poses,
+            editor.show_constraints,
+            editor.dragging,
+        );
     }
 
     fn update_bounds(&mut self) {

@@ -493,37 +493,13 @@ fn joints_lists_the_tree_and_describes_one_joint_as_pose_sees_it() {
 
     // One joint: its world transform is the pose command's, its bone the distance to its parent.
     let report = common::json(&["joints", man, "--clip", "0", "--time", "0.5", "--joint", "3", "--json"]);
-    let node = report["node"].as_u64().unwrap();
-    let world = |n: u64| {
-        let joint = joints.iter().find(|j| j["node"].as_u64() == Some(n)).unwrap();
-        let m: Vec<f32> = joint["world"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_f64().unwrap() as f32)
-            .collect();
-        [m[12], m[13], m[14]]
-    };
-    let translation: Vec<f32> = report["world"]["translation"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap() as f32)
-        .collect();
-    let expected = world(node);
-    for axis in 0..3 {
-        assert!(
-            (translation[axis] - expected[axis]).abs() < 1e-5,
-            "{translation:?} vs {expected:?}"
-        );
-    }
-    let parent_name = report["parent"].as_str().unwrap();
-    let parent_node = joints.iter().find(|j| j["name"] == parent_name).unwrap()["node"]
-        .as_u64()
-        .unwrap();
-    let p = world(parent_node);
-    let length = ((0..3).map(|a| (expected[a] - p[a]).powi(2)).sum::<f32>()).sqrt();
-    assert!((report["bone_length"].as_f64().unwrap() as f32 - length).abs() < 1e-5);
+    let position = |name: &Value| joint_world(&pose, name.as_str().unwrap()).w_axis.truncate();
+    let (at, parent) = (position(&report["name"]), position(&report["parent"]));
+    let translation = &report["world"]["translation"];
+    let translation = Vec3::from_array([0, 1, 2].map(|a| translation[a].as_f64().unwrap() as f32));
+    assert!(translation.abs_diff_eq(at, 1e-5), "{translation} vs {at}");
+    let bone_length = report["bone_length"].as_f64().unwrap() as f32;
+    assert!((bone_length - at.distance(parent)).abs() < 1e-5);
     assert_eq!(report["animated"], true);
     // The rest pose is not the walk's.
     let rest = common::json(&["joints", man, "--pose-mode", "rest", "--joint", "3", "--json"]);

@@ -69,6 +69,11 @@ impl Hierarchy {
         self.parents[joint].map(|p| p as usize)
     }
 
+    /// The joint's parent, its parent's parent, and so on up to the root.
+    pub fn ancestors(&self, joint: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.parent(joint), |&j| self.parent(j))
+    }
+
     /// Depth of the deepest joint (a root has depth 0).
     pub fn depth(&self) -> usize {
         self.depths().into_iter().max().unwrap_or(0)
@@ -211,6 +216,14 @@ mod tests {
             Err(HierarchyError::ParentNotBefore { joint: 1, parent: 2 })
         );
         assert!(Hierarchy::new(vec![Some(0)]).is_err(), "a joint cannot parent itself");
+    }
+
+    #[test]
+    fn ancestors_run_from_the_parent_to_the_root() {
+        let hierarchy = Hierarchy::new(vec![None, Some(0), Some(1), Some(0), Some(2)]).unwrap();
+        assert_eq!(hierarchy.ancestors(4).collect::<Vec<_>>(), [2, 1, 0]);
+        assert_eq!(hierarchy.ancestors(3).collect::<Vec<_>>(), [0]);
+        assert_eq!(hierarchy.ancestors(0).count(), 0);
     }
 
     #[test]

@@ -169,16 +169,27 @@ impl VertexRepair {
 }
 
 impl SkinWeights {
+    /// One vertex's influences with a weight above zero: (index into the skin's joint list,
+    /// weight), over all eight slots.
+    pub fn influences(&self, vertex: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
+        let first = self.joints.get(vertex).zip(self.weights.get(vertex));
+        let extra = self.joints_extra.get(vertex).zip(self.weights_extra.get(vertex));
+        first
+            .into_iter()
+            .chain(extra)
+            .flat_map(|(joints, weights)| joints.iter().zip(weights))
+            .filter(|&(_, &weight)| weight > 0.0)
+            .map(|(&joint, &weight)| (joint as usize, weight))
+    }
+
     /// The largest number of non-zero influences on any vertex.
     pub fn max_influences(&self) -> usize {
-        let count = |w: &[f32; 4]| w.iter().filter(|&&x| x > 0.0).count();
-        let first = self.weights.iter().map(count).max().unwrap_or(0);
-        let extra = self.weights_extra.iter().map(count).max().unwrap_or(0);
-        first + extra
+        (0..self.joints.len())
+            .map(|v| self.influences(v).count())
+            .max()
+            .unwrap_or(0)
     }
-}
 
-impl SkinWeights {
     /// Adds a warning for each kind of repair made to these weights, prefixed by `context`.
     pub fn report_repairs(&self, context: &str, warnings: &mut Vec<String>) {
         let repairs = [

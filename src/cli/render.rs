@@ -12,7 +12,7 @@ use crate::anim::Pose;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::inspect::PoseMode;
-use crate::render::ik_gizmo::draw_ik_chain;
+use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::still::{StillRenderer, framed_camera};
 use crate::render::{Gpu, SceneRenderer, ViewOptions, Viewport};
@@ -93,10 +93,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let matrices = posed.pose.to_model_matrices();
     if args.skeleton {
         // With the skeleton, IK chains show their targets and limits too.
-        for layer in &posed.ik {
-            let poses = (&posed.pose, model.skeleton.rest_pose(), matrices.as_slice());
-            draw_ik_chain(&mut renderer.gizmos, layer, poses, true, false);
-        }
+        let poses = (&posed.pose, model.skeleton.rest_pose(), matrices.as_slice());
+        draw_ik_chains(&mut renderer.gizmos, &posed.ik, poses, true, None);
     }
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
     // The rest and bind poses are framed on themselves (a T-pose is wider than a walk).

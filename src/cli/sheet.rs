@@ -110,6 +110,7 @@ pub fn contact_sheet(
             TITLE_COLOR,
         );
         let bounds = still.bounds(clip.map(|_| row as usize));
+        let mut cursor = clip.map(|c| c.cursor());
         for frame in 0..frames {
             let time = match clip {
                 Some(clip) if frames > 1 => clip.duration() * frame as f32 / (frames - 1) as f32,
@@ -117,8 +118,8 @@ pub fn contact_sheet(
             };
             // From the rest pose each time: a clip leaves the joints it does not animate alone.
             pose.copy_from(model.skeleton.rest_pose());
-            if let Some(clip) = clip {
-                clip.sample(time, &mut pose, &mut clip.cursor());
+            if let Some((clip, cursor)) = clip.zip(cursor.as_mut()) {
+                clip.sample(time, &mut pose, cursor);
             }
             let image = still.render(renderer, &pose, &bounds, (cell, cell), &view)?;
             let (x, y) = (MARGIN + frame * (cell + MARGIN), top + title_height);

@@ -11,6 +11,7 @@ use super::text::TextPainter;
 use crate::asset::Model;
 use crate::inspect::{PoseMode, VertexView};
 use crate::render::Viewport;
+use crate::render::joint_gizmo::named_joints;
 
 #[derive(Args, Debug, Default)]
 pub struct ViewArgs {
@@ -100,11 +101,7 @@ pub fn draw_bone_names(
 ) {
     let painter = TextPainter::new();
     let size = (image.height() as f32 / 50.0).clamp(10.0, 18.0);
-    let wanted = |joint: usize| all || selected == Some(joint);
-    for (joint, matrix) in matrices.iter().enumerate().filter(|&(joint, _)| wanted(joint)) {
-        let Some(pixel) = view.to_pixels(matrix.w_axis.truncate()) else {
-            continue;
-        };
+    for (joint, pixel) in named_joints(matrices, view, all, selected) {
         let at = pixel + Vec2::new(5.0, -size * 0.5);
         let name = model.skeleton.name(joint);
         let color = if selected == Some(joint) {

@@ -55,14 +55,8 @@ impl JointFacts {
             {
                 for vertex in 0..weights.joints.len() {
                     moved.clear();
-                    let extra = weights.joints_extra.get(vertex).zip(weights.weights_extra.get(vertex));
-                    let pairs = weights.joints[vertex]
-                        .iter()
-                        .zip(&weights.weights[vertex])
-                        .chain(extra.into_iter().flat_map(|(j, w)| j.iter().zip(w)));
-                    for (&slot, &weight) in pairs {
-                        if let Some(&joint) = skin.joints.get(slot as usize)
-                            && weight > 0.0
+                    for (slot, _) in weights.influences(vertex) {
+                        if let Some(&joint) = skin.joints.get(slot)
                             && !moved.contains(&joint)
                         {
                             moved.push(joint);
@@ -102,17 +96,6 @@ impl JointFacts {
             .and_then(|a| a.get(joint))
             .copied()
             .unwrap_or(false)
-    }
-
-    /// The joint and its ancestors, root first (to open the tree down to a joint picked in
-    /// the view).
-    pub fn path_to(model: &Model, joint: usize) -> Vec<usize> {
-        let mut path = vec![joint];
-        while let Some(parent) = model.skeleton.parent(path[path.len() - 1]) {
-            path.push(parent);
-        }
-        path.reverse();
-        path
     }
 }
 
@@ -216,9 +199,6 @@ mod tests {
         assert!(facts.skins.iter().any(|s| !s.is_empty()));
         assert!(facts.vertices.iter().sum::<usize>() >= model.vertex_count() / 2);
         assert_eq!(facts.animated.len(), model.clips.len());
-        let path = JointFacts::path_to(&model, joints - 1);
-        assert_eq!(model.skeleton.parent(path[0]), None);
-        assert_eq!(path[path.len() - 1], joints - 1);
     }
 
     #[test]

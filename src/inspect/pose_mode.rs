@@ -20,12 +20,4 @@ impl PoseMode {
             Self::Bind => pose.copy_from(skeleton.bind_pose()),
         }
     }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Animated => "animated",
-            Self::Rest => "rest",
-            Self::Bind => "bind",
-        }
-    }
 }

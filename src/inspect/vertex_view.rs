@@ -60,16 +60,11 @@ impl VertexView {
         match (self, skin, weights) {
             (Self::SkinDifference, ..) => {}
             (Self::Weights(joint), Some(skin), Some(weights)) => {
-                let influences = weights.joints.iter().zip(&weights.weights);
-                for (vertex, (value, (joints, shares))) in out.iter_mut().zip(influences).enumerate() {
-                    let extra = weights.joints_extra.get(vertex).zip(weights.weights_extra.get(vertex));
-                    let pairs = joints
-                        .iter()
-                        .zip(shares)
-                        .chain(extra.into_iter().flat_map(|(j, w)| j.iter().zip(w)));
-                    *value = pairs
-                        .filter(|&(&slot, _)| skin.joints.get(slot as usize) == Some(&joint))
-                        .map(|(_, &w)| w)
+                for (vertex, value) in out.iter_mut().enumerate() {
+                    *value = weights
+                        .influences(vertex)
+                        .filter(|&(slot, _)| skin.joints.get(slot) == Some(&joint))
+                        .map(|(_, weight)| weight)
                         .sum();
                 }
             }
@@ -77,8 +72,7 @@ impl VertexView {
             (Self::Weights(joint), ..) => out.fill(f32::from(u8::from(instance.joint == joint))),
             (Self::Influences, _, Some(weights)) => {
                 for (vertex, value) in out.iter_mut().enumerate() {
-                    let count = |w: Option<&[f32; 4]>| w.map_or(0, |w| w.iter().filter(|&&x| x > 0.0).count());
-                    *value = (count(weights.weights.get(vertex)) + count(weights.weights_extra.get(vertex))) as f32;
+                    *value = weights.influences(vertex).count() as f32;
                 }
             }
             (Self::NotNormalised, _, Some(weights)) => flag(VertexRepair::NOT_NORMALISED)(&weights.repairs, out),

@@ -97,16 +97,16 @@ fn check_bind_pose(model: &Model, rest: &Rest, skin: usize, subject: &str, findi
     let (matrices, size) = (&rest.matrices, rest.size);
     // Skinned meshes are placed in model space; the skin's root may sit under transformed
     // nodes, so compare each joint relative to the skin's root in both poses.
-    let root_rest = matrices[skin.root];
-    let root_bind = skin
+    // Bind space → rest: through the root's inverse bind matrix to the root, then the root's
+    // rest placement (the identity when the root has no inverse bind matrix).
+    let bind_to_rest = skin
         .joints
         .iter()
         .position(|&j| j == skin.root)
-        .map(|i| skin.inverse_bind[i].inverse())
-        .unwrap_or(root_rest);
+        .map_or(Mat4::IDENTITY, |i| matrices[skin.root] * skin.inverse_bind[i]);
     let mut far = Vec::new();
     for (&joint, inverse_bind) in skin.joints.iter().zip(&skin.inverse_bind) {
-        let bind: Mat4 = root_rest * root_bind.inverse() * inverse_bind.inverse();
+        let bind = bind_to_rest * inverse_bind.inverse();
         let (_, bind_rotation, bind_position) = bind.to_scale_rotation_translation();
         let (_, rest_rotation, rest_position) = matrices[joint].to_scale_rotation_translation();
         let moved = bind_position.distance(rest_position) / size;
@@ -133,18 +133,10 @@ fn check_unused_joints(model: &Model, skin: usize, subject: &str, findings: &mut
         .filter(|i| i.skin == Some(skin))
         .flat_map(|i| &model.meshes[i.mesh].primitives);
     for weights in primitives.filter_map(|p| p.skin_weights.as_ref()) {
-        let sets = [
-            (&weights.joints, &weights.weights),
-            (&weights.joints_extra, &weights.weights_extra),
-        ];
-        for (indices, values) in sets {
-            for (js, ws) in indices.iter().zip(values) {
-                for (&j, &w) in js.iter().zip(ws) {
-                    if w > 0.0
-                        && let Some(slot) = used.get_mut(j as usize)
-                    {
-                        *slot = true;
-                    }
+        for vertex in 0..weights.joints.len() {
+            for (joint, _) in weights.influences(vertex) {
+                if let Some(slot) = used.get_mut(joint) {
+                    *slot = true;
                 }
             }
         }

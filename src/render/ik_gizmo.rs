@@ -5,7 +5,6 @@
 use glam::{Mat4, Vec3, Vec4};
 
 use super::overlay::Overlay;
-use crate::anim::ik::chain::bone_direction;
 use crate::anim::{IkLayer, JointConstraint, Pose};
 
 const CHAIN_COLOR: Vec4 = Vec4::new(1.0, 0.35, 0.85, 1.0);
@@ -16,11 +15,25 @@ const GAP_COLOR: Vec4 = Vec4::new(0.8, 0.8, 0.8, 0.8);
 const CONE_COLOR: Vec4 = Vec4::new(0.35, 0.8, 1.0, 0.9);
 const HINGE_COLOR: Vec4 = Vec4::new(1.0, 0.65, 0.2, 0.9);
 /// Half size of the target's square, in clip units per w (about 6 pixels on 800).
-pub const TARGET_SIZE: f32 = 0.015;
+const TARGET_SIZE: f32 = 0.015;
 
-/// Adds one chain's gizmo to `overlay`. `matrices` are the model matrices of `pose`, `rest` the
-/// rest pose its constraints measure from; `active` highlights the target (being dragged).
-pub fn draw_ik_chain(
+/// Adds the gizmos of `layers` to `overlay`: `matrices` are the model matrices of `pose`,
+/// `rest` the rest pose the constraints measure from; `constraints` adds the limits;
+/// `dragging` is the chain whose target is being dragged (highlighted).
+pub fn draw_ik_chains(
+    overlay: &mut Overlay,
+    layers: &[IkLayer],
+    poses: (&Pose, &Pose, &[Mat4]),
+    constraints: bool,
+    dragging: Option<usize>,
+) {
+    for (index, layer) in layers.iter().enumerate() {
+        draw_ik_chain(overlay, layer, poses, constraints, dragging == Some(index));
+    }
+}
+
+/// One chain's gizmo; `active` highlights the target.
+fn draw_ik_chain(
     overlay: &mut Overlay,
     layer: &IkLayer,
     (pose, rest, matrices): (&Pose, &Pose, &[Mat4]),
@@ -29,8 +42,7 @@ pub fn draw_ik_chain(
 ) {
     let joints = layer.chain.joints();
     let position = |joint: usize| matrices[joint].w_axis.truncate();
-    let length: f32 = joints.windows(2).map(|w| position(w[0]).distance(position(w[1]))).sum();
-    let marker = (length * 0.06).max(1e-4);
+    let marker = (layer.chain.length() * 0.06).max(1e-4);
     for pair in joints.windows(2) {
         overlay.line(position(pair[0]), position(pair[1]), CHAIN_COLOR);
     }
@@ -56,7 +68,7 @@ pub fn draw_ik_chain(
         let to_model = |v: Vec3| parent.transform_vector3(rest_rotation * v).normalize_or_zero();
         let origin = position(joint);
         let size = position(joint).distance(position(next)) * 0.35;
-        let rest_bone = to_model(bone_direction(&pose.local()[joint], &pose.local()[next]));
+        let rest_bone = to_model(layer.chain.bone_direction(bone));
         match *constraint {
             JointConstraint::Free => {}
             JointConstraint::Ball { cone, .. } => {
@@ -101,5 +113,40 @@ pub fn draw_ik_chain(
                 overlay.line(origin, origin + to * size, HINGE_COLOR);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::JointConstraint;
+    use crate::asset::demo::demo_model;
+
+    #[test]
+    fn limits_are_drawn_only_when_asked_and_each_kind_adds_its_shape() {
+        let model = demo_model();
+        let skeleton = &model.skeleton;
+        let wrist = skeleton.find("wrist.L").unwrap();
+        let pose = skeleton.rest_pose();
+        let matrices = pose.to_model_matrices();
+        let mut layer = IkLayer::new(skeleton.hierarchy(), wrist, 2, glam::Vec3::ONE).unwrap();
+        let poses = (pose, pose, matrices.as_slice());
+        let lines = |layer: &IkLayer, constraints: bool| {
+            let mut overlay = Overlay::default();
+            draw_ik_chains(&mut overlay, std::slice::from_ref(layer), poses, constraints, None);
+            overlay.lines().len()
+        };
+        let bare = lines(&layer, false);
+        assert_eq!(lines(&layer, true), bare, "free joints have no limits to draw");
+        layer.chain.constraints_mut()[0] = JointConstraint::Ball { cone: 0.5, twist: 0.2 };
+        let ball = lines(&layer, true);
+        assert!(ball > bare, "a cone");
+        assert_eq!(lines(&layer, false), bare, "limits hidden");
+        layer.chain.constraints_mut()[1] = JointConstraint::Hinge {
+            axis: glam::Vec3::X,
+            min: 0.0,
+            max: 2.0,
+        };
+        assert!(lines(&layer, true) > ball, "and a hinge arc");
     }
 }

@@ -3,6 +3,7 @@
 use egui::{Align2, Color32, FontId, LayerId, Pos2, Rect};
 
 use super::state::ViewerState;
+use crate::render::joint_gizmo::named_joints;
 use crate::render::{OrbitCamera, Viewport};
 
 const NAME_COLOR: Color32 = Color32::from_rgb(235, 235, 240);
@@ -23,24 +24,16 @@ pub struct Label<'a> {
 pub fn labels<'a>(state: &'a ViewerState, camera: &OrbitCamera, view: Rect) -> Vec<Label<'a>> {
     let selected = state.inspection.selected;
     let viewport = Viewport::new(camera, view.width(), view.height());
-    let wanted = |joint: usize| state.inspection.bone_names || selected == Some(joint);
-    state
-        .joint_matrices
-        .iter()
-        .enumerate()
-        .filter(|&(joint, _)| wanted(joint))
-        .filter_map(|(joint, matrix)| {
-            let pixel = viewport.to_pixels(matrix.w_axis.truncate())?;
-            Some(Label {
-                joint,
-                name: state.model.skeleton.name(joint),
-                at: view.min + egui::vec2(pixel.x + 6.0, pixel.y),
-                color: if selected == Some(joint) {
-                    SELECTED_COLOR
-                } else {
-                    NAME_COLOR
-                },
-            })
+    named_joints(&state.joint_matrices, &viewport, state.inspection.bone_names, selected)
+        .map(|(joint, pixel)| Label {
+            joint,
+            name: state.model.skeleton.name(joint),
+            at: view.min + egui::vec2(pixel.x + 6.0, pixel.y),
+            color: if selected == Some(joint) {
+                SELECTED_COLOR
+            } else {
+                NAME_COLOR
+            },
         })
         .collect()
 }

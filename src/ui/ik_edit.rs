@@ -162,11 +162,23 @@ mod tests {
     }
 
     #[test]
+    fn picking_shows_the_skeleton_to_pick_from() {
+        let (mut state, _) = setup();
+        state.view.skeleton = false;
+        assert!(!state.view_options().skeleton);
+        state.ik_editor.picking = true;
+        assert!(state.view_options().skeleton);
+    }
+
+    #[test]
     fn dragging_a_target_moves_it_and_the_hand_follows() {
         let (mut state, view) = setup();
         let wrist = state.model.skeleton.find("wrist.L").unwrap();
         state.add_ik_chain(wrist, 2);
         let start = joint_pixel(&state, &view, wrist);
+        state.ik_editor.show_targets = false;
+        assert!(!state.press_in_view(start, &view), "hidden targets cannot be grabbed");
+        state.ik_editor.show_targets = true;
         assert!(
             state.press_in_view(start + Vec2::new(2.0, 2.0), &view),
             "grabs the target"

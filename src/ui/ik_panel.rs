@@ -17,7 +17,6 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         return;
     }
     let editor = &mut state.ik_editor;
-    editor.new_end = editor.new_end.min(skeleton.len() - 1);
     egui::ComboBox::from_label("IK end joint")
         .selected_text(skeleton.name(editor.new_end))
         .height(400.0)
@@ -105,9 +104,9 @@ fn chain_controls(ui: &mut egui::Ui, skeleton: &Skeleton, number: usize, layer: 
     };
     ui.colored_label(color, format!("{name} {status}"));
     ui.collapsing(format!("{name} joint limits"), |ui| {
-        let joints = layer.chain.joints().to_vec();
-        for (bone, constraint) in layer.chain.constraints_mut().iter_mut().enumerate() {
-            constraint_controls(ui, &format!("{name} {}", skeleton.name(joints[bone])), constraint);
+        for bone in 0..layer.chain.bones() {
+            let label = format!("{name} {}", skeleton.name(layer.chain.joints()[bone]));
+            constraint_controls(ui, &label, &mut layer.chain.constraints_mut()[bone]);
         }
     });
     ui.button(format!("Remove {name}")).clicked()

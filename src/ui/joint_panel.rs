@@ -5,7 +5,9 @@
 use egui::collapsing_header::CollapsingState;
 use egui::{Color32, RichText};
 
+use super::inspection::Inspection;
 use super::state::ViewerState;
+use crate::anim::Skeleton;
 use crate::inspect::{JointFacts, JointReport, TrsReport};
 
 const SKIN_COLOR: Color32 = Color32::from_rgb(120, 200, 255);
@@ -33,23 +35,35 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             if let Some(joint) = state.inspection.selected.filter(|_| state.inspection.reveal) {
                 open_down_to(ui.ctx(), state, joint);
             }
+            let Inspection {
+                facts,
+                selected,
+                reveal,
+                filter,
+                ..
+            } = &mut state.inspection;
+            let tree = Tree {
+                facts,
+                skeleton: &state.model.skeleton,
+                clip: state.player.clip(),
+            };
+            let mut pick = Pick { selected, reveal };
             egui::ScrollArea::vertical()
                 .id_salt("joint tree")
                 .max_height(320.0)
                 .show(ui, |ui| {
-                    let filter = state.inspection.filter.trim().to_lowercase();
+                    let filter = filter.trim().to_lowercase();
                     if filter.is_empty() {
-                        for root in state.inspection.facts.roots.clone() {
-                            tree_node(ui, state, root, 0);
+                        for &root in &facts.roots {
+                            tree.node(ui, &mut pick, root, 0);
                         }
                     } else {
-                        let matches =
-                            (0..joints).filter(|&j| state.model.skeleton.name(j).to_lowercase().contains(&filter));
-                        for joint in matches.collect::<Vec<_>>() {
-                            joint_row(ui, state, joint);
+                        let matches = (0..joints).filter(|&j| tree.skeleton.name(j).to_lowercase().contains(&filter));
+                        for joint in matches {
+                            tree.row(ui, &mut pick, joint);
                         }
                         // A joint the filter hides is not revealed.
-                        state.inspection.reveal = false;
+                        *pick.reveal = false;
                     }
                 });
             if let Some(joint) = state.inspection.selected {
@@ -67,56 +81,69 @@ fn node_id(joint: usize) -> egui::Id {
 
 /// Opens the tree's nodes above `joint`.
 fn open_down_to(ctx: &egui::Context, state: &ViewerState, joint: usize) {
-    let path = JointFacts::path_to(&state.model, joint);
-    for (depth, &above) in path[..path.len() - 1].iter().enumerate() {
-        let mut node = CollapsingState::load_with_default_open(ctx, node_id(above), depth < OPEN_LEVELS);
+    for above in state.model.skeleton.hierarchy().ancestors(joint) {
+        let mut node = CollapsingState::load_with_default_open(ctx, node_id(above), true);
         node.set_open(true);
         node.store(ctx);
     }
 }
 
-fn tree_node(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize, depth: usize) {
-    let children = state.inspection.facts.children[joint].clone();
-    if children.is_empty() {
-        ui.horizontal(|ui| {
-            // Line up with the siblings' open/close buttons.
-            ui.add_space(ui.spacing().icon_width + ui.spacing().item_spacing.x);
-            joint_row(ui, state, joint);
-        });
-        return;
-    }
-    let node = CollapsingState::load_with_default_open(ui.ctx(), node_id(joint), depth < OPEN_LEVELS);
-    node.show_header(ui, |ui| joint_row(ui, state, joint)).body(|ui| {
-        for child in children {
-            tree_node(ui, state, child, depth + 1);
-        }
-    });
+/// What the tree shows: read only.
+struct Tree<'a> {
+    facts: &'a JointFacts,
+    skeleton: &'a Skeleton,
+    clip: Option<usize>,
 }
 
-/// A joint's name (click to select) and its markers.
-fn joint_row(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
-    let selected = state.inspection.selected == Some(joint);
-    let response = ui.selectable_label(selected, state.model.skeleton.name(joint));
-    if response.clicked() {
-        state.inspection.selected = if selected { None } else { Some(joint) };
+/// What clicking in the tree changes.
+struct Pick<'a> {
+    selected: &'a mut Option<usize>,
+    reveal: &'a mut bool,
+}
+
+impl Tree<'_> {
+    fn node(&self, ui: &mut egui::Ui, pick: &mut Pick, joint: usize, depth: usize) {
+        let children = &self.facts.children[joint];
+        if children.is_empty() {
+            ui.horizontal(|ui| {
+                // Line up with the siblings' open/close buttons.
+                ui.add_space(ui.spacing().icon_width + ui.spacing().item_spacing.x);
+                self.row(ui, pick, joint);
+            });
+            return;
+        }
+        let node = CollapsingState::load_with_default_open(ui.ctx(), node_id(joint), depth < OPEN_LEVELS);
+        node.show_header(ui, |ui| self.row(ui, pick, joint)).body(|ui| {
+            for &child in children {
+                self.node(ui, pick, child, depth + 1);
+            }
+        });
     }
-    if selected && state.inspection.reveal {
-        // Revealed once its row is drawn (the nodes above may take a few frames to open).
-        response.scroll_to_me(Some(egui::Align::Center));
-        state.inspection.reveal = false;
-    }
-    let facts = &state.inspection.facts;
-    if facts.vertices[joint] > 0 {
-        ui.label(RichText::new("skin").small().color(SKIN_COLOR));
-    } else if !facts.skins[joint].is_empty() {
-        ui.label(
-            RichText::new("skin, no vertices")
-                .small()
-                .color(SKIN_COLOR.gamma_multiply(0.6)),
-        );
-    }
-    if facts.is_animated(state.player.clip(), joint) {
-        ui.label(RichText::new("anim").small().color(ANIMATED_COLOR));
+
+    /// A joint's name (click to select) and its markers.
+    fn row(&self, ui: &mut egui::Ui, pick: &mut Pick, joint: usize) {
+        let selected = *pick.selected == Some(joint);
+        let response = ui.selectable_label(selected, self.skeleton.name(joint));
+        if response.clicked() {
+            *pick.selected = if selected { None } else { Some(joint) };
+        }
+        if selected && *pick.reveal {
+            // Revealed once its row is drawn (the nodes above may take a few frames to open).
+            response.scroll_to_me(Some(egui::Align::Center));
+            *pick.reveal = false;
+        }
+        if self.facts.vertices[joint] > 0 {
+            ui.label(RichText::new("skin").small().color(SKIN_COLOR));
+        } else if !self.facts.skins[joint].is_empty() {
+            ui.label(
+                RichText::new("skin, no vertices")
+                    .small()
+                    .color(SKIN_COLOR.gamma_multiply(0.6)),
+            );
+        }
+        if self.facts.is_animated(self.clip, joint) {
+            ui.label(RichText::new("anim").small().color(ANIMATED_COLOR));
+        }
     }
 }
 

@@ -1,13 +1,12 @@
 //! An IK chain: a joint and the ancestors above it, their constraints, and the working copy of
 //! their transforms that the solvers rotate.
 
+use std::f32::consts::PI;
 use std::fmt;
-
-use std::f32::consts::{PI, TAU};
 
 use glam::{Mat3, Mat4, Quat, Vec3};
 
-use super::constraint::JointConstraint;
+use super::constraint::{JointConstraint, wrap_angle};
 use crate::anim::pose::{Hierarchy, Pose};
 use crate::anim::transform::Transform;
 
@@ -129,10 +128,8 @@ impl IkChain {
             self.rest[i] = rest.local()[joint].rotation;
         }
         self.base = Mat4::IDENTITY;
-        let mut ancestor = pose.hierarchy().parent(self.joints[0]);
-        while let Some(joint) = ancestor {
+        for joint in pose.hierarchy().ancestors(self.joints[0]) {
             self.base = local[joint].to_mat4() * self.base;
-            ancestor = pose.hierarchy().parent(joint);
         }
         self.update_from(0);
     }
@@ -162,6 +159,11 @@ impl IkChain {
     /// time: under a non-uniformly scaled ancestor, turning a joint changes it.
     pub fn bone_length(&self, index: usize) -> f32 {
         self.position(index).distance(self.position(index + 1))
+    }
+
+    /// Model-space length of the whole chain, as it is now.
+    pub fn length(&self) -> f32 {
+        (0..self.bones()).map(|bone| self.bone_length(bone)).sum()
     }
 
     /// Direction of bone `index` (towards the next chain joint) in the joint's rest frame:
@@ -223,7 +225,6 @@ impl IkChain {
             .dot(target_across.cross(axis_across))
             .atan2(target_across.dot(axis_across));
         let needed = (-hinge_axis.dot(bone) * to_target.dot(bone) / reach).clamp(-1.0, 1.0);
-        let wrap = |a: f32| (a + PI).rem_euclid(TAU) - PI;
         let bend_cost = |twist: f32| {
             let turn = Quat::from_axis_angle(bone, twist);
             let (axis, forearm) = (turn * hinge_axis, turn * rest_forearm);
@@ -233,7 +234,7 @@ impl IkChain {
             let bend = axis.dot(forearm.cross(to_target)).atan2(forearm.dot(to_target)) * handedness;
             (min - bend).max(bend - max).max(0.0)
         };
-        let candidates = [wrap(needed.acos() - alpha), wrap(-needed.acos() - alpha)];
+        let candidates = [wrap_angle(needed.acos() - alpha), wrap_angle(-needed.acos() - alpha)];
         let twist = candidates
             .into_iter()
             .min_by(|a, b| (bend_cost(*a), a.abs()).partial_cmp(&(bend_cost(*b), b.abs())).unwrap())
@@ -254,7 +255,7 @@ impl IkChain {
 
 /// Direction from `joint` towards its child `next` in the joint's rest frame (before its
 /// rotation): the child's translation through the joint's scale; +Y when they coincide.
-pub fn bone_direction(joint: &Transform, next: &Transform) -> Vec3 {
+fn bone_direction(joint: &Transform, next: &Transform) -> Vec3 {
     (next.translation * joint.scale).try_normalize().unwrap_or(Vec3::Y)
 }
 
@@ -268,7 +269,7 @@ fn rotation_arc(from: Vec3, to: Vec3) -> Quat {
             let axis = from.cross(half);
             Quat::from_xyzw(axis.x, axis.y, axis.z, from.dot(half)).normalize()
         }
-        None => Quat::from_axis_angle(from.any_orthonormal_vector(), std::f32::consts::PI),
+        None => Quat::from_axis_angle(from.any_orthonormal_vector(), PI),
     }
 }
 

@@ -28,7 +28,7 @@ pub enum JointConstraint {
 
 /// `rel = swing · twist`, with `twist` a rotation about the unit vector `axis`. Both are
 /// returned with w ≥ 0. A swing of exactly half a turn leaves no twist to find (identity).
-pub fn swing_twist(rel: Quat, axis: Vec3) -> (Quat, Quat) {
+fn swing_twist(rel: Quat, axis: Vec3) -> (Quat, Quat) {
     let rel = positive_w(rel);
     let along = axis * rel.xyz().dot(axis);
     let twist = glam::Vec4::new(along.x, along.y, along.z, rel.w)
@@ -97,11 +97,16 @@ impl JointConstraint {
                 let (swing, spin) = swing_twist(rel, axis);
                 let angle = angle_about(spin, axis);
                 let clamped = clamp_angle(angle, min, max);
-                let outside = (angle - clamped + PI).rem_euclid(TAU) - PI;
+                let outside = wrap_angle(angle - clamped);
                 angle_of(swing).max(outside.abs())
             }
         }
     }
+}
+
+/// `angle` brought into -π..π.
+pub(super) fn wrap_angle(angle: f32) -> f32 {
+    (angle + PI).rem_euclid(TAU) - PI
 }
 
 /// `angle` clamped to `min..=max`, comparing angles around the circle: an angle a whole turn

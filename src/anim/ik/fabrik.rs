@@ -18,7 +18,7 @@ pub fn solve_fabrik(chain: &mut IkChain, target: Vec3, iterations: u32, threshol
     let joints = chain.joints().len();
     assert_eq!(reach.len(), joints, "one scratch point per chain joint");
     let root = chain.position(0);
-    let total_length: f32 = (0..chain.bones()).map(|bone| chain.bone_length(bone)).sum();
+    let total_length = chain.length();
     for iteration in 0..iterations {
         if chain.end_position().distance(target) <= threshold {
             return Outcome::new(chain, target, threshold, iteration);

@@ -2,8 +2,10 @@
 
 use glam::Vec3;
 
+use super::ccd::solve_ccd;
 use super::chain::{ChainError, IkChain};
-use super::{Outcome, Solver, solve_ccd, solve_fabrik};
+use super::fabrik::solve_fabrik;
+use super::{Outcome, Solver};
 use crate::anim::pose::{Hierarchy, Pose};
 
 /// Default iteration limit: FABRIK usually needs a handful, CCD a few dozen on long chains.
@@ -80,9 +82,7 @@ impl IkLayer {
 
     /// The threshold in use: the one set, or 0.1% of the chain's length as last loaded.
     pub fn threshold(&self) -> f32 {
-        self.threshold.unwrap_or_else(|| {
-            let length: f32 = (0..self.chain.bones()).map(|bone| self.chain.bone_length(bone)).sum();
-            length * DEFAULT_RELATIVE_THRESHOLD
-        })
+        self.threshold
+            .unwrap_or_else(|| self.chain.length() * DEFAULT_RELATIVE_THRESHOLD)
     }
 }

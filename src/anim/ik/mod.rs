@@ -25,10 +25,8 @@ pub mod layer;
 
 use glam::Vec3;
 
-pub use ccd::solve_ccd;
 pub use chain::{ChainError, IkChain};
 pub use constraint::JointConstraint;
-pub use fabrik::solve_fabrik;
 pub use layer::IkLayer;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
