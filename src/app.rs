@@ -35,6 +35,8 @@ pub struct AppOptions {
     pub file: Option<PathBuf>,
     /// Save the window's image after this many frames to this PNG, then exit (for tests).
     pub screenshot: Option<(u32, PathBuf)>,
+    /// Time this many frames (after a warm-up), print their statistics as JSON, then exit.
+    pub benchmark_frames: Option<usize>,
 }
 
 /// Opens the viewer and runs until the window closes. The model is loaded first, so a file
@@ -52,7 +54,13 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
         result: Ok(()),
     };
     event_loop.run_app(&mut app).context("the event loop failed")?;
-    app.result
+    app.result?;
+    if let Some(running) = &app.running
+        && let Some(timings) = &running.timings
+    {
+        println!("{}", timings.to_json(&running.gpu.describe()));
+    }
+    Ok(())
 }
 
 struct App {
@@ -106,6 +114,8 @@ struct Running {
     viewport: [u32; 4],
     last_frame: Instant,
     frames: u32,
+    /// Frame times for `--benchmark-frames`.
+    timings: Option<FrameTimings>,
 }
 
 impl ApplicationHandler for App {
@@ -248,6 +258,7 @@ impl Running {
             modifiers: ModifiersState::empty(),
             last_frame: Instant::now(),
             frames: 0,
+            timings: None,
         })
     }
 
@@ -414,8 +425,15 @@ impl Running {
 
     fn frame(&mut self, options: &AppOptions) -> anyhow::Result<bool> {
         let now = Instant::now();
-        let dt = (now - self.last_frame).as_secs_f32().min(0.1);
+        let interval = (now - self.last_frame).as_secs_f32();
+        let dt = interval.min(0.1);
         self.last_frame = now;
+        if let Some(count) = options.benchmark_frames {
+            let timings = self.timings.get_or_insert_with(|| FrameTimings::new(count));
+            if timings.record(self.frames, interval) {
+                return Ok(false);
+            }
+        }
         if self.window.is_minimized() == Some(true) {
             return Ok(true);
         }
@@ -537,6 +555,47 @@ impl Running {
             return Ok(false);
         }
         Ok(true)
+    }
+}
+
+/// Frames drawn before `--benchmark-frames` starts timing (shader compilation, first uploads).
+const WARM_UP_FRAMES: u32 = 10;
+
+/// The intervals between frames for `--benchmark-frames`, allocated up front.
+struct FrameTimings {
+    intervals_ms: Vec<f32>,
+    wanted: usize,
+}
+
+impl FrameTimings {
+    fn new(wanted: usize) -> Self {
+        Self {
+            intervals_ms: Vec::with_capacity(wanted),
+            wanted,
+        }
+    }
+
+    /// Records the interval before frame `frame`; true once enough are recorded.
+    fn record(&mut self, frame: u32, interval_s: f32) -> bool {
+        if frame > WARM_UP_FRAMES {
+            self.intervals_ms.push(interval_s * 1000.0);
+        }
+        self.intervals_ms.len() >= self.wanted
+    }
+
+    fn to_json(&self, adapter: &str) -> String {
+        let mut sorted = self.intervals_ms.clone();
+        sorted.sort_by(f32::total_cmp);
+        let at = |q: f32| sorted.get(((sorted.len() as f32 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
+        let mean = sorted.iter().sum::<f32>() / sorted.len().max(1) as f32;
+        serde_json::json!({
+            "frames": sorted.len(),
+            "median_ms": at(0.5),
+            "p95_ms": at(0.95),
+            "mean_ms": mean,
+            "adapter": adapter,
+        })
+        .to_string()
     }
 }
 
