@@ -66,12 +66,12 @@ fn skinning(c: &mut Criterion) {
         })
     });
     let mut deformer = Deformer::new(&model);
+    let mut matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
     group.bench_function("whole model (matrices, palette, skinning)", |b| {
-        b.iter(|| deformer.update(&model, &pose))
+        b.iter(|| deformer.update_all(&model, &pose, &mut matrices, SkinningMethod::Linear))
     });
-    deformer.method = SkinningMethod::DualQuaternion;
     group.bench_function("whole model, dual quaternions", |b| {
-        b.iter(|| deformer.update(&model, &pose))
+        b.iter(|| deformer.update_all(&model, &pose, &mut matrices, SkinningMethod::DualQuaternion))
     });
     group.finish();
 }

@@ -5,7 +5,7 @@ mod common;
 use glam::{Quat, Vec3};
 use rigscope::anim::{ChannelTrack, Playback, Pose};
 use rigscope::asset::{self, Model};
-use rigscope::skin::Deformer;
+use rigscope::skin::{Deformer, SkinningMethod};
 
 fn load(relative: &str) -> Model {
     let path = common::gltf(relative);
@@ -22,7 +22,8 @@ fn pose_at(model: &Model, clip: usize, time: f32) -> Pose {
 
 fn posed_positions(model: &Model, pose: &Pose) -> Vec<Vec<Vec3>> {
     let mut deformer = Deformer::new(model);
-    deformer.update(model, pose);
+    let mut matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
+    deformer.update_all(model, pose, &mut matrices, SkinningMethod::Linear);
     deformer.primitives().iter().map(|p| p.positions.clone()).collect()
 }
 
@@ -214,6 +215,7 @@ fn every_clip_samples_to_finite_poses_and_vertices() {
     for file in common::all_gltf_files() {
         let model = asset::load(&file).unwrap();
         let mut deformer = Deformer::new(&model);
+        let mut matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
         for (index, clip) in model.clips.iter().enumerate() {
             for step in -2..=22 {
                 let time = clip.duration() * step as f32 / 20.0;
@@ -224,7 +226,7 @@ fn every_clip_samples_to_finite_poses_and_vertices() {
                     file.display(),
                     clip.name()
                 );
-                deformer.update(&model, &pose);
+                deformer.update_all(&model, &pose, &mut matrices, SkinningMethod::Linear);
                 for posed in deformer.primitives() {
                     assert!(
                         posed.positions.iter().all(|p| p.is_finite()),

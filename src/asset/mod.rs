@@ -6,12 +6,15 @@
 //! size first.
 
 pub mod demo;
+pub mod format;
 pub mod geometry;
 mod gltf;
 pub mod md5;
 pub mod model;
 
 use std::path::{Path, PathBuf};
+
+pub use format::Format;
 
 pub use model::{
     Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
@@ -41,12 +44,7 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
         path: path.to_path_buf(),
         message,
     };
-    let is_md5 = model
-        .path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("md5mesh"));
-    if !is_md5 {
+    if model.format != Some(Format::Md5Mesh) {
         return Err(error("an .md5anim can only be added to an MD5 model (.md5mesh)".into()));
     }
     let bytes = std::fs::read(path).map_err(|e| error(format!("cannot read the file: {e}")))?;
@@ -57,27 +55,27 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
 
 /// Loads a model from the contents of `path` already in memory.
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    let looks_like_json = bytes.trim_ascii_start().starts_with(b"{");
-    let result = if gltf::is_glb(bytes) || looks_like_json || matches!(extension.as_str(), "glb" | "gltf") {
-        gltf::load(path, bytes)
-    } else if extension == "md5mesh" {
-        md5::load(path, bytes)
-    } else if extension == "md5anim" {
-        Err(
+    let format = Format::detect(path, bytes);
+    let result = match format {
+        Some(Format::GltfBinary | Format::GltfJson) => gltf::load(path, bytes),
+        Some(Format::Md5Mesh) => md5::load(path, bytes),
+        Some(Format::Md5Anim) => Err(
             "an .md5anim holds only motion: open its .md5mesh (the animations beside it load too), \
              or drop the .md5anim on an open MD5 model"
                 .into(),
-        )
-    } else {
-        Err(format!(
-            "unsupported file type '.{extension}' (rigscope reads .glb, .gltf and .md5mesh files)"
-        ))
+        ),
+        None => {
+            let extension = path.extension().map(|e| e.to_string_lossy()).unwrap_or_default();
+            let known: Vec<String> = format::model_extensions().map(|e| format!(".{e}")).collect();
+            let (last, others) = known.split_last().map_or(("", &[][..]), |(l, o)| (l.as_str(), o));
+            Err(format!(
+                "unsupported file type '.{extension}' (rigscope reads {} and {last} files)",
+                others.join(", ")
+            ))
+        }
     };
+    // The loaders leave the format to be recorded here, where it was recognised.
+    let result = result.map(|model| Model { format, ..model });
     result.and_then(check_posed_size).map_err(|message| LoadError {
         path: path.to_path_buf(),
         message,

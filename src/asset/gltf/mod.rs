@@ -21,7 +21,6 @@ use crate::anim::transform::is_trs;
 use crate::anim::{JointDesc, Skeleton, Transform};
 use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
 use accessor::Accessors;
-pub use container::is_glb;
 
 /// Extensions a file may require: KHR_mesh_quantization is implemented; the others only change
 /// how materials look, and the model is still right without them.
@@ -108,6 +107,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
 
     Ok(Model {
         path: path.to_path_buf(),
+        format: None,
         skeleton,
         file_node,
         skins,
