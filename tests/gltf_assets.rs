@@ -22,8 +22,7 @@ fn pose_at(model: &Model, clip: usize, time: f32) -> Pose {
 
 fn posed_positions(model: &Model, pose: &Pose) -> Vec<Vec<Vec3>> {
     let mut deformer = Deformer::new(model);
-    let mut matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
-    deformer.update_all(model, pose, &mut matrices, SkinningMethod::Linear);
+    deformer.update_all(model, pose, SkinningMethod::Linear);
     deformer.primitives().iter().map(|p| p.positions.clone()).collect()
 }
 
@@ -215,7 +214,6 @@ fn every_clip_samples_to_finite_poses_and_vertices() {
     for file in common::all_gltf_files() {
         let model = asset::load(&file).unwrap();
         let mut deformer = Deformer::new(&model);
-        let mut matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
         for (index, clip) in model.clips.iter().enumerate() {
             for step in -2..=22 {
                 let time = clip.duration() * step as f32 / 20.0;
@@ -226,7 +224,7 @@ fn every_clip_samples_to_finite_poses_and_vertices() {
                     file.display(),
                     clip.name()
                 );
-                deformer.update_all(&model, &pose, &mut matrices, SkinningMethod::Linear);
+                deformer.update_all(&model, &pose, SkinningMethod::Linear);
                 for posed in deformer.primitives() {
                     assert!(
                         posed.positions.iter().all(|p| p.is_finite()),

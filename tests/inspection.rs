@@ -155,7 +155,7 @@ fn the_difference_view_finds_a_real_difference_and_none_where_there_is_none() {
     let pose = walking(&model);
     let matrices = pose.to_model_matrices();
     let mut model_view = ModelView::new(&gpu, &renderer, &model);
-    model_view.frame_clip(&model, None, SkinningMethod::Linear);
+    model_view.measure_bounds(&model, None);
     let size = model_view.bounds.radius() * 2.0;
     // The GPU skins by linear blending; the CPU once alike, once by dual quaternions.
     let gpu_view = ViewOptions::default();
@@ -184,7 +184,7 @@ fn the_difference_view_finds_a_real_difference_and_none_where_there_is_none() {
     // Through the frame stages, as the window and `render` use them.
     let mut renderer = SceneRenderer::new(&gpu);
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
-    still.frame_clip(None, SkinningMethod::Linear);
+    still.frame_clip(None);
     let view = with_colors(VertexView::SkinDifference);
     let image = still.render(&mut renderer, &pose, SIZE, &view).unwrap();
     let measured = still.skin_difference.take().unwrap().unwrap();

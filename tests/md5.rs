@@ -19,8 +19,7 @@ fn md5_file(relative: &str) -> PathBuf {
 
 fn posed(model: &Model, pose: &Pose) -> Vec<Vec<Vec3>> {
     let mut deformer = Deformer::new(model);
-    let mut matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
-    deformer.update_all(model, pose, &mut matrices, SkinningMethod::Linear);
+    deformer.update_all(model, pose, SkinningMethod::Linear);
     deformer.primitives().iter().map(|p| p.positions.clone()).collect()
 }
 

@@ -321,7 +321,7 @@ fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
     // (1,024 joints on llvmpipe, not WebGL2's 256).
     let full = SceneRenderer::with_joint_limit(&gpu, usize::MAX);
     assert_eq!(
-        full.pipelines.skin_source,
+        full.layouts.skin_source,
         SkinSource::UniformArrays {
             max_joints: max_uniform_joints(&gpu.adapter.limits())
         }
@@ -355,6 +355,30 @@ fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
         fraction * 100.0
     );
     assert!(coverage(&fallback) > 0.05);
+}
+
+#[test]
+fn skins_longer_than_the_devices_uniform_arrays_are_skinned_on_the_cpu() {
+    let gpu = Gpu::headless().unwrap();
+    let limit = max_uniform_joints(&gpu.device.limits());
+    let mut model = asset::load(&common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb")).unwrap();
+    // Entries no vertex uses, one past what the device's uniform arrays can hold: the arrays
+    // must still be bound at the device's size.
+    let skin = &mut model.skins[0];
+    let padding = limit + 1 - skin.joints.len();
+    skin.joints.extend(std::iter::repeat_n(0, padding));
+    skin.inverse_bind
+        .extend(std::iter::repeat_n(glam::Mat4::IDENTITY, padding));
+    let mut renderer = SceneRenderer::with_joint_limit(&gpu, usize::MAX);
+    let view = ViewOptions::default();
+    let fallback = render(&gpu, &mut renderer, &model, 0, 0.3, &view);
+    let cpu_view = ViewOptions {
+        gpu_skinning: false,
+        ..view
+    };
+    let on_cpu = render(&gpu, &mut renderer, &model, 0, 0.3, &cpu_view);
+    assert!(different_fraction(&fallback, &on_cpu) <= DIFFERENT_FRACTION);
+    assert!(coverage(&fallback) > 0.03);
 }
 
 /// A 1×1 m quad in the XY plane facing +Z (u along +X, v down), its normal map one colour.

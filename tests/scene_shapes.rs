@@ -56,8 +56,7 @@ fn posed(model: &asset::Model, time: f32) -> Vec<(String, Vec3)> {
         &mut clip.cursor(),
     );
     let mut deformer = Deformer::new(model);
-    let mut matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
-    deformer.update_all(model, &pose, &mut matrices, SkinningMethod::Linear);
+    deformer.update_all(model, &pose, SkinningMethod::Linear);
     deformer
         .primitives()
         .iter()

@@ -8,7 +8,7 @@ use super::surface::WINDOW_IMAGE_FORMAT;
 use crate::render::Gpu;
 
 pub struct EguiLayer {
-    pub ctx: egui::Context,
+    ctx: egui::Context,
     state: egui_winit::State,
     renderer: egui_wgpu::Renderer,
     /// Textures the last frame released, freed once that frame was submitted.

@@ -131,7 +131,7 @@ impl Running {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu);
         let mut state = ViewerState::new(model);
-        state.adapter = format!("{}; {}", gpu.describe(), scene.pipelines.skin_source.describe());
+        state.adapter = format!("{}; {}", gpu.describe(), scene.layouts.skin_source.describe());
         let model_view = ModelView::new(&gpu, &scene, &state.model);
         state.render_notes = model_view.buffers.notes.clone();
         let (width, height) = surface.size();
@@ -277,9 +277,8 @@ impl Running {
 
     /// Measures the region the model moves in over the clip playing, when the clip changes.
     fn follow_clip(&mut self) {
-        let method = self.state.view.skinning_method;
         self.model_view
-            .frame_clip(&self.state.model, self.state.player.clip(), method);
+            .measure_bounds(&self.state.model, self.state.player.clip());
     }
 
     /// The selected joint, and the IK chains' targets and limits, drawn over the scene.

@@ -458,13 +458,7 @@ mod tests {
     fn bind_pose_is_undeformed_and_clips_move_the_mesh() {
         let model = demo_model();
         let mut deformer = Deformer::new(&model);
-        let mut matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
-        deformer.update_all(
-            &model,
-            model.skeleton.bind_pose(),
-            &mut matrices,
-            SkinningMethod::Linear,
-        );
+        deformer.update_all(&model, model.skeleton.bind_pose(), SkinningMethod::Linear);
         let bind = &model.meshes[0].primitives[0].positions;
         assert!(
             deformer.primitives()[0]
@@ -476,7 +470,7 @@ mod tests {
         for clip in &model.clips {
             let mut pose = model.skeleton.rest_pose().clone();
             clip.sample(clip.duration() * 0.3, &mut pose, &mut clip.cursor());
-            deformer.update_all(&model, &pose, &mut matrices, SkinningMethod::Linear);
+            deformer.update_all(&model, &pose, SkinningMethod::Linear);
             let moved = deformer.primitives()[0]
                 .positions
                 .iter()

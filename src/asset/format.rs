@@ -29,6 +29,7 @@ pub struct FormatInfo {
     pub is_model: bool,
 }
 
+/// In the order of `Format`'s variants (`Format::info` indexes it).
 pub const FORMATS: [FormatInfo; 4] = [
     FormatInfo {
         format: Format::GltfBinary,
@@ -65,7 +66,7 @@ pub const GLB_MAGIC: &[u8; 4] = b"glTF";
 
 impl Format {
     pub fn info(self) -> &'static FormatInfo {
-        FORMATS.iter().find(|info| info.format == self).unwrap_or(&FORMATS[0])
+        &FORMATS[self as usize]
     }
 
     /// The format a path's extension names (any case).

@@ -65,7 +65,10 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
                 .into(),
         ),
         None => {
-            let extension = path.extension().map(|e| e.to_string_lossy()).unwrap_or_default();
+            let extension = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
             let known: Vec<String> = format::model_extensions().map(|e| format!(".{e}")).collect();
             let (last, others) = known.split_last().map_or(("", &[][..]), |(l, o)| (l.as_str(), o));
             Err(format!(
@@ -74,8 +77,6 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
             ))
         }
     };
-    // The loaders leave the format to be recorded here, where it was recognised.
-    let result = result.map(|model| Model { format, ..model });
     result.and_then(check_posed_size).map_err(|message| LoadError {
         path: path.to_path_buf(),
         message,

@@ -80,8 +80,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let posed = args.clip.pose(&model, None)?;
     let (pose, clip) = (&posed.pose, posed.clip);
     let mut deformer = Deformer::new(&model);
-    let mut model_matrices = vec![glam::Mat4::IDENTITY; model.skeleton.len()];
-    deformer.update_all(&model, pose, &mut model_matrices, args.skin_method.into());
+    deformer.update_all(&model, pose, args.skin_method.into());
     let order = file_order(&model, &deformer);
 
     let mut buffer = Vec::new();
@@ -103,7 +102,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     .map(|joint| JointOut {
                         node: model.file_node[joint],
                         name: model.skeleton.name(joint),
-                        world: model_matrices[joint].to_cols_array(),
+                        world: deformer.model_matrices()[joint].to_cols_array(),
                     })
                     .collect(),
                 ik: posed

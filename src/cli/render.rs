@@ -100,7 +100,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
     // The rest and bind poses are framed on themselves (a T-pose is wider than a walk).
     let animated = matches!(args.inspect.pose_mode, PoseModeArg::Animated);
-    let bounds = still.frame_clip(posed.clip.filter(|_| animated), view.skinning_method);
+    let bounds = still.frame_clip(posed.clip.filter(|_| animated));
     if let Some(joint) = selected {
         let parent = model.skeleton.parent(joint);
         draw_selected_joint(&mut renderer.gizmos, &matrices, parent, joint, &bounds);
@@ -138,6 +138,6 @@ pub fn render_image(
     view: &ViewOptions,
 ) -> anyhow::Result<image::RgbaImage> {
     let mut still = StillRenderer::new(gpu, renderer, model);
-    still.frame_clip(clip, view.skinning_method);
+    still.frame_clip(clip);
     still.render(renderer, pose, size, view)
 }

@@ -110,7 +110,7 @@ pub fn contact_sheet(
             max_width,
             TITLE_COLOR,
         );
-        still.frame_clip(clip.map(|_| row as usize), view.skinning_method);
+        still.frame_clip(clip.map(|_| row as usize));
         let mut cursor = clip.map(|c| c.cursor());
         for frame in 0..frames {
             let time = match clip {

@@ -15,7 +15,8 @@ use crate::skin::Deformer;
 struct SkinBuffers {
     matrices: wgpu::Buffer,
     group: wgpu::BindGroup,
-    on_gpu: bool,
+    /// The skin fits the skin source (else the GPU never reads these buffers).
+    fits: bool,
 }
 
 pub struct GpuSkins {
@@ -62,10 +63,12 @@ impl GpuSkins {
                 entries: &entries,
             })
         };
-        // Buffers of `length` matrices (at least one: empty bindings are not allowed).
+        // Buffers of `length` matrices (at least one: empty bindings are not allowed), starting
+        // with as many of `matrices` as fit.
         let matrix_buffer = |label: &str, matrices: &[Mat4], length: usize, usage: wgpu::BufferUsages| {
-            let mut contents = vec![Mat4::IDENTITY; length.max(matrices.len()).max(1)];
-            contents[..matrices.len()].copy_from_slice(matrices);
+            let mut contents = vec![Mat4::IDENTITY; length.max(1)];
+            let written = matrices.len().min(contents.len());
+            contents[..written].copy_from_slice(&matrices[..written]);
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
                 contents: bytemuck::cast_slice(&contents),
@@ -84,21 +87,26 @@ impl GpuSkins {
             .skins
             .iter()
             .map(|skin| {
-                let on_gpu = source.fits(skin.joints.len());
-                if !on_gpu {
+                let fits = source.fits(skin.joints.len());
+                if !fits {
                     notes.push(format!(
                         "skin '{}' has {} joints, more than the {array_length} the GPU's uniform arrays hold: it is skinned on the CPU",
                         skin.name,
                         skin.joints.len()
                     ));
                 }
-                let length = array_length.max(skin.joints.len());
+                // Uniform arrays are exactly as long as the shader declares them (a longer
+                // binding would pass the device's limit); a palette holds every joint.
+                let length = match source {
+                    SkinSource::UniformArrays { max_joints } => max_joints,
+                    SkinSource::StoragePalette => skin.joints.len(),
+                };
                 let matrices = matrix_buffer("skin matrices", &[], length, usage);
                 let inverse_bind = inverse_bind_of(&skin.inverse_bind);
                 SkinBuffers {
                     group: group(&matrices, inverse_bind.as_ref()),
                     matrices,
-                    on_gpu,
+                    fits,
                 }
             })
             .collect();
@@ -117,16 +125,16 @@ impl GpuSkins {
         skin.map_or(&self.unskinned, |s| &self.skins[s].group)
     }
 
-    /// Whether the GPU can skin with `skin`'s matrices (it fits the skin source).
-    pub fn on_gpu(&self, skin: usize) -> bool {
-        self.skins[skin].on_gpu
+    /// Whether `skin` fits the skin source, so the GPU can skin with its matrices.
+    pub fn fits(&self, skin: usize) -> bool {
+        self.skins[skin].fits
     }
 
     /// Writes this frame's matrices of every skin the GPU skins: the joints' model matrices
     /// into the `pose` arrays, or the deformer's palettes (computed from the same matrices).
     pub fn upload(&mut self, queue: &wgpu::Queue, model: &Model, model_matrices: &[Mat4], deformer: &Deformer) {
         for (index, (skin, buffers)) in model.skins.iter().zip(&self.skins).enumerate() {
-            if !buffers.on_gpu || skin.joints.is_empty() {
+            if !buffers.fits || skin.joints.is_empty() {
                 continue;
             }
             let matrices: &[Mat4] = match self.source {

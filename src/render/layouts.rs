@@ -39,6 +39,8 @@ fn sampler(binding: u32, kind: wgpu::SamplerBindingType) -> wgpu::BindGroupLayou
 }
 
 pub struct Layouts {
+    /// Where the skinning shaders read skin matrices from; group 1 is laid out for it.
+    pub skin_source: SkinSource,
     /// Group 0 everywhere: `Frame` uniform, shadow map, comparison sampler.
     pub frame: wgpu::BindGroupLayout,
     /// Group 1 of skinning.wgsl: the skin's matrices (as `SkinSource` lays them out) and
@@ -65,6 +67,7 @@ impl Layouts {
             })
         };
         Self {
+            skin_source,
             frame: layout(
                 "frame",
                 &[

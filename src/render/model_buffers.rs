@@ -5,7 +5,7 @@
 use glam::{Mat4, Vec2, Vec4};
 use wgpu::util::DeviceExt;
 
-use super::draw_uniforms::{DrawLook, DrawUniforms};
+use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
 use super::skin_source::SkinSource;
@@ -150,7 +150,7 @@ impl ModelBuffers {
             let indices: &[u32] = if triangles { &primitive.indices } else { &[] };
             let edges = triangle_edges(indices);
             let skin = instance.skin.filter(|_| primitive.skin_weights.is_some());
-            let gpu_skinnable = skin.is_some_and(|s| skins.on_gpu(s)) && primitive.morph_targets.is_empty();
+            let gpu_skinnable = skin.is_some_and(|s| skins.fits(s)) && primitive.morph_targets.is_empty();
             let may_pose_on_cpu = skin.is_some() || !primitive.morph_targets.is_empty();
             let vertex_usage = wgpu::BufferUsages::VERTEX;
             let posed_usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
@@ -163,7 +163,7 @@ impl ModelBuffers {
             };
             uniforms.set(
                 draws.len(),
-                DrawLook::Ghost,
+                DrawSlot::Ghost,
                 &DrawUniform::new(ghost_placement, Skinning::None, Look::Ghost(GHOST_COLOR)),
             );
             draws.push(DrawBuffers {
@@ -200,6 +200,7 @@ impl ModelBuffers {
                 drawable: triangles && vertices > 0,
             });
         }
+        uniforms.upload_all(queue);
         let largest = draws.iter().map(|d| d.vertex_count).max().unwrap_or(0);
         Self {
             draws,
@@ -247,17 +248,17 @@ impl ModelBuffers {
             };
             let skinning = Skinning::on_gpu(draw.on_gpu(gpu_skinning), view.skinning_method);
             self.uniforms
-                .set(index, DrawLook::Solid, &DrawUniform::new(model_matrix, skinning, look));
+                .set(index, DrawSlot::Solid, &DrawUniform::new(model_matrix, skinning, look));
             self.uniforms.set(
                 index,
-                DrawLook::Wire,
+                DrawSlot::Wire,
                 &DrawUniform::new(model_matrix, skinning, Look::Wire(WIRE_COLOR)),
             );
             if draw.gpu_skinnable {
                 let skinning = Skinning::on_gpu(true, view.skinning_method);
                 self.uniforms.set(
                     index,
-                    DrawLook::Capture,
+                    DrawSlot::Capture,
                     &DrawUniform::new(Mat4::IDENTITY, skinning, Look::Lit),
                 );
             }
@@ -266,7 +267,7 @@ impl ModelBuffers {
                 queue.write_buffer(&draw.posed_normals, 0, bytemuck::cast_slice(&posed.normals));
             }
         }
-        self.uniforms.upload(queue);
+        self.uniforms.upload_frame(queue);
     }
 
     /// Writes one draw's vertex view values, which `values` fills (as long as the draw); the
@@ -304,9 +305,9 @@ impl DrawBuffers {
         self.morphed || (self.skin.is_some() && !self.on_gpu(gpu_skinning))
     }
 
-    /// The vertex buffers a draw of `look` reads, in the skinning shaders' slots 0 to 4.
-    pub fn vertex_buffers(&self, look: DrawLook, gpu_skinning: bool) -> [&wgpu::Buffer; 5] {
-        let cpu = look != DrawLook::Ghost && self.uses_cpu_vertices(gpu_skinning);
+    /// The vertex buffers a draw in `slot` reads, in the skinning shaders' slots 0 to 4.
+    pub fn vertex_buffers(&self, slot: DrawSlot, gpu_skinning: bool) -> [&wgpu::Buffer; 5] {
+        let cpu = slot != DrawSlot::Ghost && self.uses_cpu_vertices(gpu_skinning);
         let (positions, normals) = if cpu {
             (&self.posed_positions, &self.posed_normals)
         } else {

@@ -10,7 +10,7 @@ use super::skin_compare::CaptureTarget;
 use crate::anim::Clip;
 use crate::asset::Model;
 use crate::inspect::SkinDifference;
-use crate::skin::{Deformer, SkinningMethod};
+use crate::skin::Deformer;
 use crate::view::Bounds;
 use crate::view::framing::animation_bounds;
 
@@ -20,8 +20,8 @@ pub struct ModelView {
     /// The region the model moves in over the clip it was framed for (it frames the camera
     /// and sizes the ground and the shadow).
     pub bounds: Bounds,
-    /// The clip and skinning method `bounds` were measured for.
-    framed_for: Option<(Option<usize>, SkinningMethod)>,
+    /// The clip `bounds` were measured over (the inner `None`: the rest pose).
+    measured_for: Option<Option<usize>>,
     /// The difference view's texture, made when the view is first shown (or why it cannot be).
     capture: Option<Result<CaptureTarget, String>>,
 }
@@ -35,25 +35,24 @@ impl ModelView {
                 &gpu.queue,
                 &renderer.layouts,
                 model,
-                renderer.pipelines.skin_source,
+                renderer.layouts.skin_source,
             ),
             deformer: Deformer::new(model),
             bounds: Bounds::EMPTY,
-            framed_for: None,
+            measured_for: None,
             capture: None,
         }
     }
 
-    /// Measures `bounds` over clip `clip` of `model` (its rest pose without one) skinned by
-    /// `method`, unless they were measured for those already. Returns whether they changed.
-    pub fn frame_clip(&mut self, model: &Model, clip: Option<usize>, method: SkinningMethod) -> bool {
-        if self.framed_for == Some((clip, method)) {
-            return false;
+    /// Measures `bounds` over clip `clip` of `model` (its rest pose without one), unless they
+    /// were measured over it already.
+    pub fn measure_bounds(&mut self, model: &Model, clip: Option<usize>) {
+        if self.measured_for == Some(clip) {
+            return;
         }
         let animation: Option<&Clip> = clip.and_then(|c| model.clips.get(c));
-        self.bounds = animation_bounds(model, animation, &mut self.deformer, method);
-        self.framed_for = Some((clip, method));
-        true
+        self.bounds = animation_bounds(model, animation, &mut self.deformer);
+        self.measured_for = Some(clip);
     }
 
     /// Stage: every skin's palette, and CPU skinning (by the view's method) of the draws that

@@ -21,8 +21,6 @@ pub struct Pipelines {
     pub ground: wgpu::RenderPipeline,
     pub overlay_lines: wgpu::RenderPipeline,
     pub overlay_points: wgpu::RenderPipeline,
-    /// Where the skinning shaders read skin matrices from.
-    pub skin_source: SkinSource,
 }
 
 /// Vertex buffers of the skinning shaders: positions, normals, texture coordinates,
@@ -86,8 +84,8 @@ fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStenc
 }
 
 impl Pipelines {
-    /// `layouts` must have been made for the same `skin_source`.
-    pub fn new(device: &wgpu::Device, layouts: &Layouts, sample_count: u32, skin_source: SkinSource) -> Self {
+    /// The skinning shaders read skin matrices as `layouts` lays them out.
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, sample_count: u32) -> Self {
         // WGSL has no includes: the shared frame block is prepended to each shader.
         let shader = |label: &str, source: String| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -98,7 +96,12 @@ impl Pipelines {
                 ))),
             })
         };
-        let mesh_shader = skinning_shader(device, "mesh", skin_source, include_str!("../../shaders/mesh.wgsl"));
+        let mesh_shader = skinning_shader(
+            device,
+            "mesh",
+            layouts.skin_source,
+            include_str!("../../shaders/mesh.wgsl"),
+        );
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
         let overlay_shader = shader("overlay", include_str!("../../shaders/overlay.wgsl").to_string());
         let pipeline_layout = |groups: &[&wgpu::BindGroupLayout]| {
@@ -234,7 +237,6 @@ impl Pipelines {
             }),
             overlay_lines: overlay_pipeline("bones", wgpu::PrimitiveTopology::LineList),
             overlay_points: overlay_pipeline("joints", wgpu::PrimitiveTopology::TriangleList),
-            skin_source,
         }
     }
 }

@@ -7,7 +7,7 @@ use glam::camera::rh::{proj::directx, view::look_at_mat4};
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
-use super::draw_uniforms::DrawLook;
+use super::draw_uniforms::DrawSlot;
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
 use super::layouts::Layouts;
@@ -44,8 +44,6 @@ pub struct SceneRenderer {
     frame_group: wgpu::BindGroup,
     shadow_pass_frame_group: wgpu::BindGroup,
     shadow_view: wgpu::TextureView,
-    /// Whether this frame draws the shadow map (meshes shown).
-    shadows: bool,
     ground_uniform: wgpu::Buffer,
     ground_group: wgpu::BindGroup,
     overlay_buffer: OverlayBuffer,
@@ -77,7 +75,7 @@ impl SceneRenderer {
         let device = &gpu.device;
         let sample_count = gpu.sample_count(SCENE_FORMAT).min(gpu.sample_count(DEPTH_FORMAT));
         let layouts = Layouts::new(device, skin_source);
-        let pipelines = Pipelines::new(device, &layouts, sample_count, skin_source);
+        let pipelines = Pipelines::new(device, &layouts, sample_count);
         let frame_uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("frame"),
             size: std::mem::size_of::<FrameUniform>() as u64,
@@ -135,7 +133,6 @@ impl SceneRenderer {
             sample_count,
             frame_uniform,
             shadow_view,
-            shadows: false,
             ground_uniform,
             ground_group,
             overlay_buffer: OverlayBuffer::new(device),
@@ -153,9 +150,9 @@ impl SceneRenderer {
     /// The difference view's pipeline, made on first use (or why it cannot be), and the
     /// layouts it binds.
     pub fn skin_compare(&mut self, gpu: &Gpu) -> Result<(&SkinCompare, &Layouts), String> {
-        let (layouts, source) = (&self.layouts, self.pipelines.skin_source);
+        let layouts = &self.layouts;
         self.skin_compare
-            .get_or_insert_with(|| SkinCompare::new(gpu, layouts, source).map_err(|e| e.to_string()))
+            .get_or_insert_with(|| SkinCompare::new(gpu, layouts).map_err(|e| e.to_string()))
             .as_ref()
             .map(|compare| (compare, layouts))
             .map_err(Clone::clone)
@@ -166,13 +163,12 @@ impl SceneRenderer {
     /// (it sizes the ground, the grid and the shadow); `aspect` is the target's.
     pub fn prepare(&mut self, gpu: &Gpu, input: &FrameInput, bounds: &Bounds, aspect: f32) {
         let camera = input.camera;
-        self.shadows = input.view.mesh;
         let frame = FrameUniform::new(
             camera.projection(aspect) * camera.view(),
             light_view_projection(bounds),
             camera.eye(),
             LIGHT_DIRECTION,
-            self.shadows.then_some(1.0 / SHADOW_SIZE as f32),
+            casts_shadows(input.view).then_some(1.0 / SHADOW_SIZE as f32),
         );
         gpu.queue
             .write_buffer(&self.frame_uniform, 0, bytemuck::bytes_of(&frame));
@@ -207,20 +203,21 @@ impl SceneRenderer {
         buffers: &ModelBuffers,
         view: &ViewOptions,
     ) {
-        // Every drawable primitive in `look`; the pipeline is set by the caller.
-        let draw_meshes = |pass: &mut wgpu::RenderPass, look: DrawLook| {
+        // Every drawable primitive with its uniform in `slot`; the pipeline is set by the
+        // caller.
+        let draw_meshes = |pass: &mut wgpu::RenderPass, slot: DrawSlot| {
             for (index, draw) in buffers.draws.iter().enumerate().filter(|(_, d)| d.drawable) {
-                for (slot, buffer) in draw.vertex_buffers(look, view.gpu_skinning).into_iter().enumerate() {
+                for (slot, buffer) in draw.vertex_buffers(slot, view.gpu_skinning).into_iter().enumerate() {
                     pass.set_vertex_buffer(slot as u32, buffer.slice(..));
                 }
                 pass.set_bind_group(
                     1,
                     buffers.skins.group(draw.skin),
-                    &[buffers.uniforms.offset(index, look)],
+                    &[buffers.uniforms.offset(index, slot)],
                 );
                 pass.set_bind_group(2, &buffers.materials[draw.material], &[]);
-                let (indices, count) = match look {
-                    DrawLook::Wire => (&draw.edges, draw.edge_count),
+                let (indices, count) = match slot {
+                    DrawSlot::Wire => (&draw.edges, draw.edge_count),
                     _ => (&draw.indices, draw.index_count),
                 };
                 pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
@@ -228,7 +225,7 @@ impl SceneRenderer {
             }
         };
 
-        if self.shadows {
+        if casts_shadows(view) {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow"),
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
@@ -243,7 +240,7 @@ impl SceneRenderer {
             });
             pass.set_pipeline(&self.pipelines.shadow);
             pass.set_bind_group(0, &self.shadow_pass_frame_group, &[]);
-            draw_meshes(&mut pass, DrawLook::Solid);
+            draw_meshes(&mut pass, DrawSlot::Solid);
         }
 
         let (view_target, resolve) = match &target.multisampled {
@@ -279,15 +276,15 @@ impl SceneRenderer {
         }
         if view.mesh {
             pass.set_pipeline(&self.pipelines.mesh);
-            draw_meshes(&mut pass, DrawLook::Solid);
+            draw_meshes(&mut pass, DrawSlot::Solid);
         }
         if view.wireframe {
             pass.set_pipeline(&self.pipelines.wire);
-            draw_meshes(&mut pass, DrawLook::Wire);
+            draw_meshes(&mut pass, DrawSlot::Wire);
         }
         if view.bind_ghost {
             pass.set_pipeline(&self.pipelines.ghost);
-            draw_meshes(&mut pass, DrawLook::Ghost);
+            draw_meshes(&mut pass, DrawSlot::Ghost);
         }
         let (lines, squares) = (self.overlay_buffer.line_count, self.overlay_buffer.square_count);
         if lines + squares > 0 {
@@ -298,6 +295,11 @@ impl SceneRenderer {
             pass.draw(lines..lines + squares, 0..1);
         }
     }
+}
+
+/// The meshes cast a shadow on the ground whenever they are drawn.
+fn casts_shadows(view: &ViewOptions) -> bool {
+    view.mesh
 }
 
 /// The skeleton: bones as parent → child lines, joints as small squares.

@@ -1,5 +1,5 @@
-//! The CPU-vs-GPU difference view: the GPU's skinning of every vertex is drawn into a float
-//! texture (one texel per vertex, by the same vertex-stage code the mesh pipelines use), read
+//! The CPU-vs-GPU difference view: the GPU's skinning of every vertex is drawn into a texture
+//! that keeps its float bits (one texel per vertex, by the same vertex-stage code the mesh pipelines use), read
 //! back, and compared with the CPU deformer's vertices. Each vertex's distance becomes its
 //! vertex view value on a logarithmic scale of the model's size. This is a read-back with its
 //! own submission: the frame runs it before it records its passes, never inside them.
@@ -8,12 +8,11 @@ use anyhow::{anyhow, bail};
 use wgpu::util::DeviceExt;
 
 use super::capture::map_for_reading;
-use super::draw_uniforms::DrawLook;
+use super::draw_uniforms::DrawSlot;
 use super::gpu::Gpu;
 use super::layouts::Layouts;
 use super::model_buffers::ModelBuffers;
 use super::pipelines::{MESH_BUFFERS, skinning_shader};
-use super::skin_source::SkinSource;
 use super::uniforms::CaptureUniform;
 use crate::inspect::SkinDifference;
 use crate::inspect::skin_difference::{NOT_MEASURED, heat_value};
@@ -40,7 +39,7 @@ pub struct CaptureTarget {
 }
 
 impl SkinCompare {
-    pub fn new(gpu: &Gpu, layouts: &Layouts, skin_source: SkinSource) -> anyhow::Result<Self> {
+    pub fn new(gpu: &Gpu, layouts: &Layouts) -> anyhow::Result<Self> {
         let features = gpu.adapter.get_texture_format_features(FORMAT);
         if !features.allowed_usages.contains(wgpu::TextureUsages::RENDER_ATTACHMENT) {
             bail!(
@@ -51,7 +50,7 @@ impl SkinCompare {
         let shader = skinning_shader(
             device,
             "skin capture",
-            skin_source,
+            layouts.skin_source,
             include_str!("../../shaders/skin_capture.wgsl"),
         );
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -118,10 +117,10 @@ impl SkinCompare {
             pass.set_pipeline(&self.pipeline);
             for (index, (draw, group)) in buffers.draws.iter().zip(&target.groups).enumerate() {
                 let Some((group, _)) = group else { continue };
-                for (slot, buffer) in draw.vertex_buffers(DrawLook::Capture, true).into_iter().enumerate() {
+                for (slot, buffer) in draw.vertex_buffers(DrawSlot::Capture, true).into_iter().enumerate() {
                     pass.set_vertex_buffer(slot as u32, buffer.slice(..));
                 }
-                let offset = buffers.uniforms.offset(index, DrawLook::Capture);
+                let offset = buffers.uniforms.offset(index, DrawSlot::Capture);
                 pass.set_bind_group(1, buffers.skins.group(draw.skin), &[offset]);
                 pass.set_bind_group(2, group, &[]);
                 pass.draw(0..draw.vertex_count as u32, 0..1);

@@ -15,7 +15,6 @@ use super::target::SceneTarget;
 use crate::anim::Pose;
 use crate::asset::Model;
 use crate::inspect::SkinDifference;
-use crate::skin::SkinningMethod;
 use crate::view::{Bounds, OrbitCamera, ViewOptions};
 
 pub struct StillRenderer<'a> {
@@ -43,10 +42,10 @@ impl<'a> StillRenderer<'a> {
     }
 
     /// Frames the following images on the region the model occupies over clip `clip` (its
-    /// rest pose without one) skinned by `method`, so every image of that clip is framed
-    /// alike; returns that region.
-    pub fn frame_clip(&mut self, clip: Option<usize>, method: SkinningMethod) -> Bounds {
-        self.model_view.frame_clip(self.model, clip, method);
+    /// rest pose without one), so every image of that clip is framed alike; returns that
+    /// region.
+    pub fn frame_clip(&mut self, clip: Option<usize>) -> Bounds {
+        self.model_view.measure_bounds(self.model, clip);
         self.model_view.bounds
     }
 

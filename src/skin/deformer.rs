@@ -53,6 +53,8 @@ pub struct Deformer {
     /// palettes are brought up to date).
     skins_used: Vec<bool>,
     primitives: Vec<PosedPrimitive>,
+    /// The model matrices `update_all` computes, for callers that have none of their own.
+    model_matrices: Vec<Mat4>,
 }
 
 impl Deformer {
@@ -95,6 +97,7 @@ impl Deformer {
                 .collect(),
             skins_used: vec![false; model.skins.len()],
             primitives,
+            model_matrices: vec![Mat4::IDENTITY; model.skeleton.len()],
         }
     }
 
@@ -185,11 +188,19 @@ impl Deformer {
         }
     }
 
-    /// Poses every primitive with `pose`, for callers without the frame's model matrices
-    /// (the `pose` command, framing, tests); `model_matrices` is their buffer, one per joint.
-    pub fn update_all(&mut self, model: &Model, pose: &Pose, model_matrices: &mut [Mat4], method: SkinningMethod) {
-        pose.model_matrices(model_matrices);
-        self.update(model, pose, model_matrices, method, |_| true);
+    /// Poses every primitive with `pose`, for callers without a frame's model matrices (the
+    /// `pose` command, framing, tests): computes them itself, see `model_matrices`.
+    pub fn update_all(&mut self, model: &Model, pose: &Pose, method: SkinningMethod) {
+        // Taken out while `update` borrows the deformer (an empty Vec costs no allocation).
+        let mut model_matrices = std::mem::take(&mut self.model_matrices);
+        pose.model_matrices(&mut model_matrices);
+        self.update(model, pose, &model_matrices, method, |_| true);
+        self.model_matrices = model_matrices;
+    }
+
+    /// The joint → model matrices of the pose `update_all` last posed.
+    pub fn model_matrices(&self) -> &[Mat4] {
+        &self.model_matrices
     }
 }
 

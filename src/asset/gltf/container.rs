@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use gltf_json::Root;
 
-const GLB_MAGIC: &[u8; 4] = b"glTF";
+use crate::asset::format::GLB_MAGIC;
+
 const CHUNK_JSON: u32 = 0x4E4F_534A;
 const CHUNK_BIN: u32 = 0x004E_4942;
 

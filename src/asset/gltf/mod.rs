@@ -19,6 +19,7 @@ use gltf_json::Root;
 
 use crate::anim::transform::is_trs;
 use crate::anim::{JointDesc, Skeleton, Transform};
+use crate::asset::format::Format;
 use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
 use accessor::Accessors;
 
@@ -107,7 +108,11 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
 
     Ok(Model {
         path: path.to_path_buf(),
-        format: None,
+        format: Some(if container::is_glb(bytes) {
+            Format::GltfBinary
+        } else {
+            Format::GltfJson
+        }),
         skeleton,
         file_node,
         skins,

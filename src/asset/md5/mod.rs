@@ -58,7 +58,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
     };
     let mut model = Model {
         path: path.to_path_buf(),
-        format: None,
+        format: Some(Format::Md5Mesh),
         file_node: (0..skeleton.len()).collect(),
         instances: (0..meshes.len())
             .map(|mesh| MeshInstance {
