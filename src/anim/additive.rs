@@ -3,11 +3,12 @@
 //! Semantics, per joint `j` with layer weight `w` times the mask weight `m_j`:
 //! - translation `t = t_in + w·(t_add − t_ref)`; scale `s = s_in + w·(s_add − s_ref)`;
 //! - rotation, in Hamilton products (glam's order, `a * b` applies `b` first), either
-//!   - `Parent` (the default, as the seed does it: the seed's quaternion `operator*` multiplies
-//!     in the opposite order, so its `input * (inverse(base) * current)` is this):
-//!     `r = (r_add · r_ref⁻¹)^w · r_in`, the delta taken in the parent's frame; or
+//!   - `Parent` (the default): `r = (r_add · r_ref⁻¹)^w · r_in`, the delta taken in the
+//!     parent's frame (written with quaternions that multiply the other way round, as some
+//!     engines do, this is `input * (inverse(base) * current)`); or
 //!   - `Local` (as three.js applies additive clips): `r = r_in · (r_ref⁻¹ · r_add)^w`, the delta in
 //!     the joint's own frame.
+//!
 //!   `q^w` scales the rotation angle of `q` (taken on the shortest arc) by `w`, so any weight
 //!   works: 0 is the identity, 1 the full delta, negative weights subtract, weights above 1
 //!   exaggerate.

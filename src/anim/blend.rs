@@ -4,8 +4,8 @@
 //! - `blend(a, b, t, mask)` sets every joint `j` of `a` to `mix(a_j, b_j, t · m_j)`: translation
 //!   and scale linearly, rotation by slerp along the shortest arc (`Transform::mix`). `t = 0`
 //!   leaves `a`, `t = 1` (with `m_j = 1`) gives `b`.
-//! - A mask gives each joint a weight `m_j` in [0, 1]. `JointMask::subtree(root)` is the
-//!   seed's "blend root": 1 on `root` and its descendants, 0 elsewhere, so joints outside the
+//! - A mask gives each joint a weight `m_j` in [0, 1]. `JointMask::subtree(root)` blends
+//!   from a root joint: 1 on `root` and its descendants, 0 elsewhere, so joints outside the
 //!   subtree are untouched. `JointMask::weights` takes per-joint weights (clamped to [0, 1]).
 //!   No mask means 1 everywhere.
 //! - Morph-target weights blend linearly with `t` (masks do not apply to them).

@@ -115,7 +115,7 @@ pub enum Playback {
 impl Playback {
     /// Clip time for playback time `time` (seconds) in a clip `duration` seconds long.
     pub fn clip_time(self, time: f32, duration: f32) -> f32 {
-        if !(duration > 0.0) || !time.is_finite() {
+        if duration.is_nan() || duration <= 0.0 || !time.is_finite() {
             return 0.0;
         }
         match self {
@@ -137,7 +137,7 @@ impl Playback {
     /// Playback time brought back into one period (`clip_time` of the result is unchanged),
     /// so that a long session keeps its float precision.
     pub fn wrap_time(self, time: f32, duration: f32) -> f32 {
-        if !(duration > 0.0) || !time.is_finite() {
+        if duration.is_nan() || duration <= 0.0 || !time.is_finite() {
             return 0.0;
         }
         match self {

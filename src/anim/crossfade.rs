@@ -1,4 +1,4 @@
-//! The cross-fade queue (the seed's cross-fade controller).
+//! The cross-fade queue.
 //!
 //! Semantics:
 //! - A base clip plays; each `fade_to` appends a fade with its own clip, clip time (from 0),
@@ -157,7 +157,7 @@ impl CrossFade {
             fade.elapsed += dt;
         }
         if let Some(done) = self.fades.iter().rposition(|f| f.elapsed >= f.duration) {
-            let finished = self.fades.drain(..=done).last().map(|f| f.playing);
+            let finished = self.fades.drain(..=done).next_back().map(|f| f.playing);
             self.base = finished;
         }
     }

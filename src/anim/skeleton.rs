@@ -5,8 +5,7 @@
 //!   channels that a clip does not drive keep their rest value.
 //! - The *bind pose* is the pose the mesh was bound in, the one pose that does not deform the
 //!   skin. Files store it as inverse bind matrices (model space → joint space). A joint that has
-//!   none (it influences no vertex) keeps its rest transform relative to its parent's bind pose,
-//!   as the skinning notes in `shared/seeds` do it.
+//!   none (it influences no vertex) keeps its rest transform relative to its parent's bind pose.
 
 use std::ops::Range;
 use std::sync::Arc;

@@ -100,12 +100,7 @@ fn triangle_edges(indices: &[u32]) -> Vec<u32> {
 }
 
 impl ModelBuffers {
-    pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        layouts: &Layouts,
-        model: &Model,
-    ) -> Self {
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, layouts: &Layouts, model: &Model) -> Self {
         let mut notes = Vec::new();
         let draw_count = posed_order(model).count();
         let mut uniforms = DrawUniforms::new(device, draw_count);
