@@ -115,7 +115,7 @@ fn dual_quaternion_skinning_draws_the_same_picture_on_cpu_and_gpu() {
 fn renderers_per_skin_source(gpu: &Gpu) -> Vec<SceneRenderer> {
     let max_joints = max_uniform_joints(&gpu.device.limits());
     let mut sources = vec![SkinSource::UniformArrays { max_joints }];
-    if SkinSource::for_adapter(&gpu.adapter) == SkinSource::StoragePalette {
+    if SkinSource::storage_palette_supported(&gpu.adapter) {
         sources.push(SkinSource::StoragePalette);
     }
     sources
