@@ -6,40 +6,34 @@
 //! size first.
 
 pub mod demo;
+mod error;
 pub mod geometry;
 mod gltf;
 pub mod md5;
 pub mod model;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+pub use error::{LoadError, LoadErrorKind};
 pub use model::{
     Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
     VertexRepair,
 };
 
-/// Why a file could not be opened.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {message}", path.display())]
-pub struct LoadError {
-    pub path: PathBuf,
-    pub message: String,
-}
-
 /// Loads a model from disk (external buffers and images are resolved next to it).
 pub fn load(path: &Path) -> Result<Model, LoadError> {
     let bytes = std::fs::read(path).map_err(|e| LoadError {
         path: path.to_path_buf(),
-        message: format!("cannot read the file: {e}"),
+        kind: LoadErrorKind::Read(e.to_string()),
     })?;
     load_bytes(path, &bytes)
 }
 
 /// Adds the `.md5anim` at `path` to `model` (an MD5 model) as a clip named by its file stem.
 pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError> {
-    let error = |message: String| LoadError {
+    let error = |kind: LoadErrorKind| LoadError {
         path: path.to_path_buf(),
-        message,
+        kind,
     };
     let is_md5 = model
         .path
@@ -47,9 +41,9 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("md5mesh"));
     if !is_md5 {
-        return Err(error("an .md5anim can only be added to an MD5 model (.md5mesh)".into()));
+        return Err(error(LoadErrorKind::NotAnMd5Model));
     }
-    let bytes = std::fs::read(path).map_err(|e| error(format!("cannot read the file: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| error(LoadErrorKind::Read(e.to_string())))?;
     let clip = md5::load_clip(model, path, &bytes).map_err(error)?;
     model.clips.push(clip);
     Ok(())
@@ -68,19 +62,13 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
     } else if extension == "md5mesh" {
         md5::load(path, bytes)
     } else if extension == "md5anim" {
-        Err(
-            "an .md5anim holds only motion: open its .md5mesh (the animations beside it load too), \
-             or drop the .md5anim on an open MD5 model"
-                .into(),
-        )
+        Err(LoadErrorKind::AnimationWithoutMesh)
     } else {
-        Err(format!(
-            "unsupported file type '.{extension}' (rigscope reads .glb, .gltf and .md5mesh files)"
-        ))
+        Err(LoadErrorKind::UnsupportedType(extension))
     };
-    result.and_then(check_posed_size).map_err(|message| LoadError {
+    result.and_then(check_posed_size).map_err(|kind| LoadError {
         path: path.to_path_buf(),
-        message,
+        kind,
     })
 }
 
@@ -89,7 +77,7 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
 /// to ask for unbounded memory.
 pub const MAX_POSED_VERTICES: usize = 1 << 25;
 
-fn check_posed_size(model: Model) -> Result<Model, String> {
+fn check_posed_size(model: Model) -> Result<Model, LoadErrorKind> {
     let posed: usize = model
         .instances
         .iter()
@@ -102,9 +90,7 @@ fn check_posed_size(model: Model) -> Result<Model, String> {
         })
         .fold(0, usize::saturating_add);
     if posed > MAX_POSED_VERTICES {
-        return Err(format!(
-            "its mesh instances add up to {posed} vertices, more than rigscope poses ({MAX_POSED_VERTICES})"
-        ));
+        return Err(LoadErrorKind::TooManyVertices(posed));
     }
     Ok(model)
 }
