@@ -177,7 +177,7 @@ fn absurd_sizes_are_refused_before_allocating() {
     assert!(
         error
             .to_string()
-            .starts_with("absurd.gltf: mesh 0 primitive 0: POSITION: accessor 0"),
+            .starts_with("absurd.gltf: /meshes/0/primitives/0/attributes/POSITION: accessor 0"),
         "{error}"
     );
     assert!(LARGEST.with(Cell::get) < 1 << 20);
@@ -188,7 +188,7 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
     let cases: &[(&str, &str)] = &[
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"children":[1]}]}"#,
-            "node 0 has child 1, which does not exist",
+            "/nodes/0/children: child 1 does not exist",
         ),
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"children":[1]},{"children":[0]}]}"#,
@@ -200,7 +200,7 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
         ),
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"mesh":3}]}"#,
-            "mesh 3, which does not exist",
+            "/nodes/0/mesh: mesh 3 does not exist",
         ),
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"translation":[0,1e39,0]}]}"#,
@@ -211,8 +211,11 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
             "KHR_draco_mesh_compression",
         ),
         (
-            r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":10,"uri":"missing.bin"}]}"#,
-            "missing.bin",
+            r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":12,"uri":"missing.bin"}],
+                "bufferViews":[{"buffer":0,"byteLength":12}],
+                "accessors":[{"bufferView":0,"componentType":5126,"count":1,"type":"VEC3"}],
+                "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]}"#,
+            "/meshes/0/primitives/0/attributes/POSITION: accessor 0: buffer view 0 uses buffer 0, which cannot be read (cannot read 'missing.bin'",
         ),
         (
             r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":10,"uri":"data:application/octet-stream;base64,AAAA"}]}"#,
@@ -220,7 +223,7 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
         ),
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"skin":0}]}"#,
-            "skin 0, which does not exist",
+            "/nodes/0/skin: skin 0 does not exist",
         ),
     ];
     for (json, expected) in cases {

@@ -14,6 +14,7 @@ use super::json::{self, Document};
 use crate::asset::LoadErrorKind;
 
 const GLB_MAGIC: &[u8; 4] = b"glTF";
+const PLACEHOLDER: &str = "has no data (no uri, and not the GLB binary chunk)";
 const CHUNK_JSON: u32 = 0x4E4F_534A;
 const CHUNK_BIN: u32 = 0x004E_4942;
 
@@ -24,14 +25,22 @@ pub struct Container<'a> {
     pub channel_numbers: Vec<Vec<usize>>,
     /// What the JSON adjustments left out.
     pub warnings: Vec<String>,
-    /// Each buffer's bytes, or why it has none (a placeholder without data, a file that cannot
-    /// be read): that is an error only for what reads from it.
-    pub buffers: Vec<Result<Cow<'a, [u8]>, String>>,
+    /// Each buffer's bytes, or why it has none: that is an error only for what reads from it.
+    pub buffers: Vec<Result<Cow<'a, [u8]>, NoData>>,
     /// Folder that relative URIs are resolved against.
     pub base_dir: PathBuf,
     /// Bytes read from disk for this model (the file plus external buffers): the yardstick for
     /// how much decoded data the file may ask for.
     pub input_bytes: usize,
+}
+
+/// Why a buffer has no bytes.
+pub enum NoData {
+    /// No uri, and not the GLB binary chunk: glTF allows it for data nothing reads (or that an
+    /// extension supplies).
+    Placeholder,
+    /// Its file or URI cannot be read: why.
+    Unreadable(String),
 }
 
 impl Container<'_> {
@@ -45,7 +54,14 @@ impl Container<'_> {
         let buffer_index = view.buffer.value();
         let buffer = match self.buffers.get(buffer_index) {
             Some(Ok(buffer)) => buffer,
-            Some(Err(why)) => return Err(format!("buffer view {index} uses buffer {buffer_index}, which {why}")),
+            Some(Err(NoData::Placeholder)) => {
+                return Err(format!("buffer view {index} uses buffer {buffer_index}, which {PLACEHOLDER}"));
+            }
+            Some(Err(NoData::Unreadable(why))) => {
+                return Err(format!(
+                    "buffer view {index} uses buffer {buffer_index}, which cannot be read ({why})"
+                ));
+            }
             None => return Err(format!("buffer view {index} uses buffer {buffer_index}, which does not exist")),
         };
         let start = view.byte_offset.map_or(0, |o| o.0);
@@ -55,12 +71,12 @@ impl Container<'_> {
             .ok_or_else(|| format!("buffer view {index} reaches past the end of its buffer"))
     }
 
-    /// Why buffer view `index` has no bytes to read when its buffer has none (a placeholder,
-    /// or a file that could not be read); `None` when it has, or when the view is broken
-    /// (reading it then says how).
-    pub fn view_unavailable(&self, index: usize) -> Option<&str> {
+    /// Whether buffer view `index` lies in a placeholder buffer (one without data), saying so:
+    /// what reads it is left out with a warning rather than failing the file. `None` for any
+    /// other view (reading a broken one says how it is broken).
+    pub fn view_unavailable(&self, index: usize) -> Option<&'static str> {
         let buffer = self.root.buffer_views.get(index)?.buffer.value();
-        self.buffers.get(buffer)?.as_ref().err().map(String::as_str)
+        matches!(self.buffers.get(buffer)?, Err(NoData::Placeholder)).then_some(PLACEHOLDER)
     }
 
     /// The byte stride buffer view `index` declares, if any.
@@ -105,14 +121,14 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
                 }
                 Err(why) => {
                     warnings.push(format!("/buffers/{index}: {why} (not read)"));
-                    buffers.push(Err(format!("could not be read ({why})")));
+                    buffers.push(Err(NoData::Unreadable(why)));
                     continue;
                 }
             },
             (None, 0, Some(bin)) => Cow::Borrowed(bin),
             // A placeholder (glTF allows them, e.g. for data an extension supplies).
             (None, _, _) => {
-                buffers.push(Err("has no data (no uri, and not the GLB binary chunk)".into()));
+                buffers.push(Err(NoData::Placeholder));
                 continue;
             }
         };

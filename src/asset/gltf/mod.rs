@@ -108,7 +108,8 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
             }
             let loaded = mesh::load_primitive(&accessors, &object, primitive, materials.len(), joint_limit[index])?;
             if let Some(weights) = &loaded.skin_weights {
-                weights.report_repairs(&object, &mut warnings);
+                let named = format!("{object} (mesh '{}')", mesh.name.as_deref().unwrap_or("unnamed"));
+                weights.report_repairs(&named, &mut warnings);
             }
             primitives.push(loaded);
         }
