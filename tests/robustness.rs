@@ -296,6 +296,40 @@ fn unusual_but_valid_files_load() {
 }
 
 #[test]
+fn animation_pointers_to_node_properties_play_and_others_are_listed() {
+    let mut data = common::f32_bytes(&[0.0, 1.0]);
+    data.extend(common::f32_bytes(&[0.0, 0.0, 0.0, 2.0, 0.0, 0.0]));
+    let pointer = |target: &str| serde_json::json!({"sampler": 0, "target": {"path": "pointer",
+        "extensions": {"KHR_animation_pointer": {"pointer": target}}}});
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_animation_pointer"],
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "materials": [{}],
+        "buffers": [{"byteLength": data.len(), "uri": common::data_uri(&data)}],
+        "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [1.0]},
+            {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}
+        ],
+        "animations": [{"samplers": [{"input": 0, "output": 1}], "channels": [
+            pointer("/materials/0/emissiveFactor"),
+            pointer("/nodes/1/translation")
+        ]}]
+    });
+    let model = asset::load_bytes(Path::new("pointer.gltf"), json.to_string().as_bytes()).unwrap();
+    let clip = &model.clips[0];
+    let mut pose = model.skeleton.rest_pose().clone();
+    clip.sample(0.5, &mut pose, &mut clip.cursor());
+    let b = model.skeleton.find("b").unwrap();
+    assert_eq!(pose.local()[b].translation, glam::Vec3::new(1.0, 0.0, 0.0));
+    assert_eq!(
+        model.warnings,
+        ["/animations/0/channels/0: animates /materials/0/emissiveFactor (KHR_animation_pointer), which rigscope does not play yet"]
+    );
+}
+
+#[test]
 fn malformed_skin_data_is_refused() {
     let cases: &[(&str, &str)] = &[
         (

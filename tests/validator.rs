@@ -126,7 +126,7 @@ fn errors_point_where_the_validator_points() {
             .unwrap_or_else(|| panic!("missing corpus file {file}"));
         assert!(model.error_pointers.iter().any(|p| p == pointer), "{file}: {:?}", model.error_pointers);
         let path = &model.path;
-        let error = asset::load(&path).unwrap_err();
+        let error = asset::load(path).unwrap_err();
         let message = error.to_string();
         assert!(
             message.starts_with(&format!("{}: {pointer}", path.display())),
