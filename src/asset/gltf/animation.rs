@@ -12,20 +12,28 @@ use crate::asset::model::KeyRepair;
 /// Rotation keys further than this from unit length are reported (they are normalised).
 const UNIT_TOLERANCE: f32 = 1e-3;
 
-/// Loads animation `index`. `channel_numbers` gives each channel's index in the file (some
-/// may have been taken out, see `json`); `joint_of_node` maps file node indices to skeleton
-/// joints.
-#[allow(clippy::too_many_arguments)]
+/// Animation `index` of the file, and the file's index of each of its channels (some may
+/// have been taken out, see `json`).
+pub struct FileAnimation<'a> {
+    pub index: usize,
+    pub json: &'a gltf_json::Animation,
+    pub channel_numbers: &'a [usize],
+}
+
+/// Loads an animation as a clip. `joint_of_node` maps file node indices to skeleton joints.
 pub fn load_clip(
     accessors: &Accessors,
-    index: usize,
-    animation: &gltf_json::Animation,
-    channel_numbers: &[usize],
+    file: FileAnimation,
     joint_of_node: &[usize],
     skeleton: &Skeleton,
     warnings: &mut Vec<String>,
     key_repairs: &mut Vec<KeyRepair>,
 ) -> Result<Clip, LoadErrorKind> {
+    let FileAnimation {
+        index,
+        json: animation,
+        channel_numbers,
+    } = file;
     let name = animation.name.clone().unwrap_or_else(|| format!("Animation {index}"));
     let mut channels = Vec::with_capacity(animation.channels.len());
     for (position, channel) in animation.channels.iter().enumerate() {

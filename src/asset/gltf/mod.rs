@@ -122,11 +122,14 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     let mut clips = Vec::with_capacity(root.animations.len());
     let mut key_repairs = Vec::new();
     for (index, animation) in root.animations.iter().enumerate() {
+        let file = animation::FileAnimation {
+            index,
+            json: animation,
+            channel_numbers: container.channel_numbers.get(index).map_or(&[][..], Vec::as_slice),
+        };
         clips.push(animation::load_clip(
             &accessors,
-            index,
-            animation,
-            container.channel_numbers.get(index).map_or(&[][..], Vec::as_slice),
+            file,
             &joint_of_node,
             &skeleton,
             &mut warnings,
