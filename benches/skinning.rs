@@ -67,11 +67,10 @@ fn skinning(c: &mut Criterion) {
     });
     let mut deformer = Deformer::new(&model);
     group.bench_function("whole model (matrices, palette, skinning)", |b| {
-        b.iter(|| deformer.update(&model, &pose))
+        b.iter(|| deformer.update_all(&model, &pose, SkinningMethod::Linear))
     });
-    deformer.method = SkinningMethod::DualQuaternion;
     group.bench_function("whole model, dual quaternions", |b| {
-        b.iter(|| deformer.update(&model, &pose))
+        b.iter(|| deformer.update_all(&model, &pose, SkinningMethod::DualQuaternion))
     });
     group.finish();
 }

@@ -36,7 +36,7 @@ fn vs_main(v: VertexIn, @location(7) view_value: f32) -> VertexOut {
     let world = m * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
     out.clip = frame.view_proj * world;
-    if (draw.flags.y == 1u) {
+    if (draw.style == STYLE_WIRE) {
         // Wireframe edges sit on the surface: pull them a hair towards the camera.
         out.clip.z -= 0.0005 * out.clip.w;
     }
@@ -94,13 +94,13 @@ fn heat(t: f32) -> vec3<f32> {
     return mix(stops[i], stops[i + 1u], x - f32(i));
 }
 
-// A vertex view's value as a colour, by `ramp` (Draw.flags.w). Counts and flags are rounded
+// A vertex view's value as a colour, by `ramp` (Draw.ramp). Counts and flags are rounded
 // after interpolation, so their regions have sharp borders halfway between vertices.
 fn view_color(ramp: u32, value: f32) -> vec3<f32> {
-    if (ramp == 1u) {
+    if (ramp == RAMP_HEAT) {
         return heat(value);
     }
-    if (ramp == 2u) {
+    if (ramp == RAMP_COUNT) {
         var counts = array<vec3<f32>, 8>(
             vec3<f32>(0.3, 0.3, 0.3),
             vec3<f32>(0.05, 0.2, 0.9),
@@ -118,20 +118,20 @@ fn view_color(ramp: u32, value: f32) -> vec3<f32> {
 
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    if (draw.flags.y == 1u) {
+    if (draw.style == STYLE_WIRE) {
         return draw.wire_color;
     }
     let l = normalize(frame.light_direction.xyz);
     let v = normalize(frame.camera_position.xyz - in.world);
     let facing = select(-1.0, 1.0, front) * normalize(in.normal);
-    if (draw.flags.y == 2u) {
+    if (draw.style == STYLE_GHOST) {
         // The ghost: faint where it faces the camera, stronger at its outline.
         let rim = 1.0 - abs(dot(facing, v));
         return vec4<f32>(draw.wire_color.rgb, draw.wire_color.a * (0.3 + 0.7 * rim * rim));
     }
-    if (draw.flags.w != 0u) {
+    if (draw.ramp != RAMP_NONE) {
         // Plain colours, shaded just enough to read the shape.
-        let color = view_color(draw.flags.w, in.view_value);
+        let color = view_color(draw.ramp, in.view_value);
         return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)), 1.0);
     }
     // Every texture is sampled before the alpha test may discard: sampling needs uniform

@@ -1,27 +1,39 @@
 // Skinning in the vertex stage, shared by the mesh pipelines (mesh.wgsl) and the skinning
-// capture (skin_capture.wgsl): the joints' `pose` and `inv_bind_pose` arrays, the draw's
-// uniform, the vertex attributes and the blend of the vertex's joints.
+// capture (skin_capture.wgsl): the draw's uniform, the vertex attributes and the blend of the
+// vertex's joints. `skin_matrix(joint)` comes from the skin source prepended before this file:
+// skin_uniform_arrays.wgsl (the `pose` and `inv_bind_pose` uniform arrays) or
+// skin_storage_palette.wgsl (the palette in a storage buffer).
 //
-// The structs mirror the #[repr(C)] Pod structs in src/render/uniforms.rs.
+// The structs and constants mirror src/render/uniforms.rs.
 
-const MAX_JOINTS: u32 = __MAX_JOINTS__u;
+// `Draw.skinning`: how the draw's vertices reach world space.
+const SKINNING_NONE: u32 = 0u;        // by `Draw.model` (static meshes, CPU-skinned vertices)
+const SKINNING_LINEAR: u32 = 1u;      // linear blend skinning on the GPU
+const SKINNING_DUAL_QUAT: u32 = 2u;   // dual-quaternion skinning on the GPU
+
+// `Draw.style`: how the draw looks.
+const STYLE_LIT: u32 = 0u;            // lit with its material (or the vertex view's colours)
+const STYLE_WIRE: u32 = 1u;           // flat in `wire_color` (the wireframe)
+const STYLE_GHOST: u32 = 2u;          // translucent in `wire_color` (the bind-pose ghost)
+
+// `Draw.ramp`: colours from the vertex view's values instead of the material
+// (src/inspect/vertex_view.rs, `Ramp`).
+const RAMP_NONE: u32 = 0u;
+const RAMP_HEAT: u32 = 1u;
+const RAMP_COUNT: u32 = 2u;
+const RAMP_FLAG: u32 = 3u;
 
 struct Draw {
     // Mesh space → world for static and CPU-skinned vertices (identity for the latter).
     model: mat4x4<f32>,
-    // x: 1 = skin on the GPU from `pose` and `inv_bind_pose`.
-    // y: 1 = draw flat in `wire_color` (wireframe), 2 = a translucent ghost in `wire_color`,
-    //    0 = lit.
-    // z: 1 = dual-quaternion skinning instead of linear blend skinning.
-    // w: colours from the vertex view's values instead of the material: 0 = none, 1 = heat,
-    //    2 = count, 3 = flag (src/inspect/vertex_view.rs, `Ramp`).
-    flags: vec4<u32>,
+    skinning: u32,
+    style: u32,
+    ramp: u32,
+    unused: u32,
     wire_color: vec4<f32>,
 };
 
-// Joint model matrices (joint → model space) and inverse bind matrices (bind space → joint).
-@group(1) @binding(0) var<uniform> pose: array<mat4x4<f32>, MAX_JOINTS>;
-@group(1) @binding(1) var<uniform> inv_bind_pose: array<mat4x4<f32>, MAX_JOINTS>;
+// Bound with a dynamic offset: every draw's uniform lives in one buffer.
 @group(1) @binding(2) var<uniform> draw: Draw;
 
 struct VertexIn {
@@ -33,11 +45,6 @@ struct VertexIn {
     @location(5) joints_extra: vec4<u32>,
     @location(6) weights_extra: vec4<f32>,
 };
-
-fn skin_matrix(joint: u32) -> mat4x4<f32> {
-    let j = min(joint, MAX_JOINTS - 1u);
-    return pose[j] * inv_bind_pose[j];
-}
 
 // A rotation matrix's quaternion (xyzw), as glam's Quat::from_mat3 computes it.
 fn quat_from_rotation(m: mat3x3<f32>) -> vec4<f32> {
@@ -144,7 +151,7 @@ fn dual_quat_matrix(v: VertexIn) -> mat4x4<f32> {
 
 // Mesh space → world for this vertex by its joints: linear blend or dual quaternion.
 fn skinned_matrix(v: VertexIn) -> mat4x4<f32> {
-    if (draw.flags.z == 1u) {
+    if (draw.skinning == SKINNING_DUAL_QUAT) {
         return dual_quat_matrix(v);
     }
     var m = skin_matrix(v.joints.x) * v.weights.x
@@ -162,7 +169,7 @@ fn skinned_matrix(v: VertexIn) -> mat4x4<f32> {
 
 // Mesh space → world for this vertex: skinned, or by the draw's model matrix.
 fn vertex_matrix(v: VertexIn) -> mat4x4<f32> {
-    if (draw.flags.x == 0u) {
+    if (draw.skinning == SKINNING_NONE) {
         return draw.model;
     }
     return skinned_matrix(v);

@@ -5,7 +5,8 @@
 //! it with wgpu (skinning on the GPU or taking the CPU's vertices); `ui` is the egui panel and
 //! the viewer state it edits; `app` is the window; `cli` exposes the same pipeline as headless
 //! commands; `lint` checks a model's rig for problems; `inspect` works out what the joint
-//! browser, the weight views and the pose modes show.
+//! browser, the weight views and the pose modes show; `view` is what the panel and the
+//! renderer share without a GPU (camera, framing, picking, view toggles).
 
 pub mod anim;
 pub mod app;
@@ -16,3 +17,4 @@ pub mod lint;
 pub mod render;
 pub mod skin;
 pub mod ui;
+pub mod view;

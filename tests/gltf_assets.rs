@@ -5,7 +5,7 @@ mod common;
 use glam::{Quat, Vec3};
 use rigscope::anim::{ChannelTrack, Playback, Pose};
 use rigscope::asset::{self, Model};
-use rigscope::skin::Deformer;
+use rigscope::skin::{Deformer, SkinningMethod};
 
 fn load(relative: &str) -> Model {
     let path = common::gltf(relative);
@@ -22,7 +22,7 @@ fn pose_at(model: &Model, clip: usize, time: f32) -> Pose {
 
 fn posed_positions(model: &Model, pose: &Pose) -> Vec<Vec<Vec3>> {
     let mut deformer = Deformer::new(model);
-    deformer.update(model, pose);
+    deformer.update_all(model, pose, SkinningMethod::Linear);
     deformer.primitives().iter().map(|p| p.positions.clone()).collect()
 }
 
@@ -224,7 +224,7 @@ fn every_clip_samples_to_finite_poses_and_vertices() {
                     file.display(),
                     clip.name()
                 );
-                deformer.update(&model, &pose);
+                deformer.update_all(&model, &pose, SkinningMethod::Linear);
                 for posed in deformer.primitives() {
                     assert!(
                         posed.positions.iter().all(|p| p.is_finite()),

@@ -7,9 +7,10 @@ use rigscope::asset::demo::demo_model;
 use rigscope::asset::{Model, VertexRepair};
 use rigscope::cli::render::render_image;
 use rigscope::inspect::{JointFacts, PoseMode, VertexView};
-use rigscope::render::skin_compare::SkinCompare;
-use rigscope::render::{Gpu, SceneRenderer, ViewOptions};
-use rigscope::skin::{Deformer, SkinningMethod};
+use rigscope::render::still::StillRenderer;
+use rigscope::render::{Gpu, ModelView, SceneRenderer};
+use rigscope::skin::SkinningMethod;
+use rigscope::view::ViewOptions;
 
 const SIZE: (u32, u32) = (320, 240);
 
@@ -149,22 +150,22 @@ fn the_bind_ghost_and_the_pose_modes_change_the_picture() {
 #[test]
 fn the_difference_view_finds_a_real_difference_and_none_where_there_is_none() {
     let gpu = Gpu::headless().unwrap();
-    let renderer = SceneRenderer::new(&gpu);
+    let mut renderer = SceneRenderer::new(&gpu);
     let model = demo_model();
     let pose = walking(&model);
-    let compare = SkinCompare::new(&gpu, &renderer.layouts, renderer.pipelines.max_joints).unwrap();
-    let mut model_gpu = renderer.upload_model(&gpu, &model);
-    let size = 2.0;
+    let matrices = pose.to_model_matrices();
+    let mut model_view = ModelView::new(&gpu, &renderer, &model);
+    model_view.measure_bounds(&model, None);
+    let size = model_view.bounds.radius() * 2.0;
     // The GPU skins by linear blending; the CPU once alike, once by dual quaternions.
     let gpu_view = ViewOptions::default();
     let mut measure = |method: SkinningMethod| {
-        let mut deformer = Deformer::new(&model);
-        deformer.method = method;
-        deformer.update(&model, &pose);
-        model_gpu.upload(&gpu.queue, &model, &deformer, &gpu_view);
-        compare
-            .measure(&gpu, &renderer.layouts, &mut model_gpu, &deformer, size)
-            .unwrap()
+        model_view.deformer.update(&model, &pose, &matrices, method, |_| true);
+        let deformer = &model_view.deformer;
+        model_view
+            .buffers
+            .upload(&gpu.queue, &model, &matrices, deformer, &gpu_view);
+        model_view.measure_skin_difference(&gpu, &mut renderer).unwrap()
     };
     let same = measure(SkinningMethod::Linear);
     let skinned: usize = model
@@ -180,16 +181,13 @@ fn the_difference_view_finds_a_real_difference_and_none_where_there_is_none() {
     assert!(different.max / size > 1e-4, "{different}");
     assert!(different.worst.is_some() && different.mean < different.max);
 
-    // Through the scene renderer, as the window and `render` use it.
+    // Through the frame stages, as the window and `render` use them.
     let mut renderer = SceneRenderer::new(&gpu);
-    let image = draw(
-        &gpu,
-        &mut renderer,
-        &model,
-        &pose,
-        with_colors(VertexView::SkinDifference),
-    );
-    let measured = renderer.skin_difference.take().unwrap().unwrap();
+    let mut still = StillRenderer::new(&gpu, &renderer, &model);
+    still.frame_clip(None);
+    let view = with_colors(VertexView::SkinDifference);
+    let image = still.render(&mut renderer, &pose, SIZE, &view).unwrap();
+    let measured = still.skin_difference.take().unwrap().unwrap();
     assert_eq!(measured.vertices, skinned);
     assert!(measured.max / measured.size < 1e-6, "{measured}");
     assert_eq!(count(&image, red), 0, "CPU and GPU agree: no red");

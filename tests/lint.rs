@@ -344,6 +344,13 @@ fn scale_and_node_transform_rules() {
         1,
     );
     assert!(finding.message.contains("of its own"));
+    // The rule follows the format the loader recognised by content, not the file's name.
+    let written = moved.write("moved-renamed");
+    let renamed = written.with_extension("json");
+    std::fs::rename(&written, &renamed).unwrap();
+    let findings = lint(&rigscope::asset::load(&renamed).unwrap());
+    std::fs::remove_file(&renamed).unwrap();
+    assert_eq!(of(&findings, Rule::SkinnedMeshNodeTransform).len(), 1, "{findings:?}");
 }
 
 #[test]

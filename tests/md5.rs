@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use glam::{Quat, Vec3};
 use rigscope::anim::Pose;
 use rigscope::asset::{self, Model, md5};
-use rigscope::skin::Deformer;
+use rigscope::skin::{Deformer, SkinningMethod};
 use rigscope::ui::ViewerState;
 
 fn md5_file(relative: &str) -> PathBuf {
@@ -19,7 +19,7 @@ fn md5_file(relative: &str) -> PathBuf {
 
 fn posed(model: &Model, pose: &Pose) -> Vec<Vec<Vec3>> {
     let mut deformer = Deformer::new(model);
-    deformer.update(model, pose);
+    deformer.update_all(model, pose, SkinningMethod::Linear);
     deformer.primitives().iter().map(|p| p.positions.clone()).collect()
 }
 

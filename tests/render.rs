@@ -6,8 +6,10 @@ mod common;
 use rigscope::anim::Playback;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
-use rigscope::render::{Gpu, SceneRenderer, ViewOptions};
+use rigscope::render::skin_source::max_uniform_joints;
+use rigscope::render::{Gpu, ModelView, SceneRenderer, SkinSource};
 use rigscope::skin::SkinningMethod;
+use rigscope::view::ViewOptions;
 
 /// A pixel differs when any channel differs by more than this (of 255).
 ///
@@ -108,10 +110,30 @@ fn dual_quaternion_skinning_draws_the_same_picture_on_cpu_and_gpu() {
     assert!(differs_from_linear > 0.0);
 }
 
+/// A renderer per skin source the adapter has: the uniform arrays always, the storage-buffer
+/// palette where the vertex stage can read storage buffers.
+fn renderers_per_skin_source(gpu: &Gpu) -> Vec<SceneRenderer> {
+    let max_joints = max_uniform_joints(&gpu.device.limits());
+    let mut sources = vec![SkinSource::UniformArrays { max_joints }];
+    if SkinSource::for_adapter(&gpu.adapter) == SkinSource::StoragePalette {
+        sources.push(SkinSource::StoragePalette);
+    }
+    sources
+        .into_iter()
+        .map(|source| SceneRenderer::with_skin_source(gpu, source))
+        .collect()
+}
+
 #[test]
 fn cpu_and_gpu_skinning_draw_the_same_picture() {
     let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
-    let mut renderer = SceneRenderer::new(&gpu);
+    for mut renderer in renderers_per_skin_source(&gpu) {
+        cpu_and_gpu_agree(&gpu, &mut renderer);
+    }
+}
+
+/// With `renderer`'s skin source, CPU and GPU skinning draw the same pictures of three rigs.
+fn cpu_and_gpu_agree(gpu: &Gpu, renderer: &mut SceneRenderer) {
     for (file, clip) in [
         ("Fox/glTF-Binary/Fox.glb", "Run"),
         ("CesiumMan/glTF-Binary/CesiumMan.glb", "0"),
@@ -120,7 +142,7 @@ fn cpu_and_gpu_skinning_draw_the_same_picture() {
         let model = asset::load(&common::gltf(file)).unwrap();
         let clip = model.find_clip(clip).unwrap();
         // The toggle really switches paths: these skins fit the GPU arrays.
-        let uploaded = renderer.upload_model(&gpu, &model);
+        let uploaded = ModelView::new(gpu, renderer, &model).buffers;
         assert!(
             uploaded
                 .draws
@@ -137,10 +159,10 @@ fn cpu_and_gpu_skinning_draw_the_same_picture() {
         );
         for time in [0.0, 0.3, 0.55] {
             let gpu_view = ViewOptions::default();
-            gpu_matches_cpu(&gpu, &mut renderer, (&model, file), clip, time, gpu_view);
+            gpu_matches_cpu(gpu, renderer, (&model, file), clip, time, gpu_view);
             let mesh_only = render(
-                &gpu,
-                &mut renderer,
+                gpu,
+                renderer,
                 &model,
                 clip,
                 time,
@@ -297,14 +319,16 @@ fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
     let model = asset::load(&common::gltf("Xbot/Xbot.glb")).unwrap();
     // The device is opened with the adapter's own limits, so the arrays are as large as it allows
     // (1,024 joints on llvmpipe, not WebGL2's 256).
-    let full = SceneRenderer::new(&gpu);
+    let full = SceneRenderer::with_joint_limit(&gpu, usize::MAX);
     assert_eq!(
-        full.pipelines.max_joints,
-        rigscope::render::pipelines::max_joints(&gpu.adapter.limits())
+        full.layouts.skin_source,
+        SkinSource::UniformArrays {
+            max_joints: max_uniform_joints(&gpu.adapter.limits())
+        }
     );
     // Xbot's skin has 67 joints: a device whose uniform arrays hold 16 cannot skin it.
     let mut small = SceneRenderer::with_joint_limit(&gpu, 16);
-    let uploaded = small.upload_model(&gpu, &model);
+    let uploaded = ModelView::new(&gpu, &small, &model).buffers;
     assert!(
         uploaded
             .notes
@@ -333,6 +357,30 @@ fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
     assert!(coverage(&fallback) > 0.05);
 }
 
+#[test]
+fn skins_longer_than_the_devices_uniform_arrays_are_skinned_on_the_cpu() {
+    let gpu = Gpu::headless().unwrap();
+    let limit = max_uniform_joints(&gpu.device.limits());
+    let mut model = asset::load(&common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb")).unwrap();
+    // Entries no vertex uses, one past what the device's uniform arrays can hold: the arrays
+    // must still be bound at the device's size.
+    let skin = &mut model.skins[0];
+    let padding = limit + 1 - skin.joints.len();
+    skin.joints.extend(std::iter::repeat_n(0, padding));
+    skin.inverse_bind
+        .extend(std::iter::repeat_n(glam::Mat4::IDENTITY, padding));
+    let mut renderer = SceneRenderer::with_joint_limit(&gpu, usize::MAX);
+    let view = ViewOptions::default();
+    let fallback = render(&gpu, &mut renderer, &model, 0, 0.3, &view);
+    let cpu_view = ViewOptions {
+        gpu_skinning: false,
+        ..view
+    };
+    let on_cpu = render(&gpu, &mut renderer, &model, 0, 0.3, &cpu_view);
+    assert!(different_fraction(&fallback, &on_cpu) <= DIFFERENT_FRACTION);
+    assert!(coverage(&fallback) > 0.03);
+}
+
 /// A 1×1 m quad in the XY plane facing +Z (u along +X, v down), its normal map one colour.
 fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
     use glam::{Vec2, Vec3, Vec4};
@@ -353,6 +401,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
     .unwrap();
     Model {
         path: "quad".into(),
+        format: None,
         skeleton,
         file_node: vec![0],
         skins: Vec::new(),
@@ -465,7 +514,7 @@ fn render_reports_the_skin_difference_and_refuses_bad_inspection_options() {
             "--vertex-view weights needs --joint JOINT",
         ),
         (&["--joint", "tail"], "--joint: "),
-        (&["--vertex-view", "weights", "--joint", "99"], "no joint '99'"),
+        (&["--vertex-view", "weights", "--joint", "99"], "no joint 99 (joints are numbered 0 to"),
     ] {
         let output = common::rigscope(&[&["render", "-o", out][..], args].concat());
         assert_eq!(output.status.code(), Some(1), "{args:?}");

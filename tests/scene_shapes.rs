@@ -8,7 +8,7 @@ use std::path::Path;
 use glam::Vec3;
 use rigscope::anim::Playback;
 use rigscope::asset;
-use rigscope::skin::Deformer;
+use rigscope::skin::{Deformer, SkinningMethod};
 
 /// Joint A (node 1, at x = 1) and joint B (node 3, at x = -1) under a root; a prop mesh on a
 /// child of A; one single-vertex mesh drawn twice, bound to A by skin 0 and to B by skin 1;
@@ -56,7 +56,7 @@ fn posed(model: &asset::Model, time: f32) -> Vec<(String, Vec3)> {
         &mut clip.cursor(),
     );
     let mut deformer = Deformer::new(model);
-    deformer.update(model, &pose);
+    deformer.update_all(model, &pose, SkinningMethod::Linear);
     deformer
         .primitives()
         .iter()

@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use common::{ValidatorModel, validator_models};
 use rigscope::asset::{self, LoadErrorKind, Model};
 use rigscope::cli::render::render_image;
-use rigscope::render::{Gpu, SceneRenderer, ViewOptions};
-use rigscope::skin::Deformer;
+use rigscope::render::{Gpu, SceneRenderer};
+use rigscope::skin::{Deformer, SkinningMethod};
+use rigscope::view::ViewOptions;
 
 /// No model may take longer than this through all the stages (the slowest takes a fraction of
 /// a second).
@@ -42,13 +43,13 @@ fn exercise(model: &Model, gpu: &Gpu, renderer: &mut SceneRenderer) {
     let rest = model.skeleton.rest_pose();
     let mut pose = rest.clone();
     let mut deformer = Deformer::new(model);
-    deformer.update(model, &pose);
+    deformer.update_all(model, &pose, SkinningMethod::Linear);
     for clip in &model.clips {
         let mut cursor = clip.cursor();
         for time in [-1.0, 0.0, clip.duration() * 0.5, clip.duration(), clip.duration() + 1.0] {
             pose.copy_from(rest);
             clip.sample(time, &mut pose, &mut cursor);
-            deformer.update(model, &pose);
+            deformer.update_all(model, &pose, SkinningMethod::DualQuaternion);
         }
     }
     rigscope::lint::lint(model);

@@ -70,3 +70,18 @@ fn a_file_that_cannot_be_opened_is_an_error_before_any_window() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("/no/such/model.glb"));
 }
+
+#[test]
+fn the_benchmark_mode_prints_frame_times_as_json() {
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
+        .args(["--benchmark-frames", "5"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let line = String::from_utf8_lossy(&output.stdout);
+    let stats: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(stats["frames"], 5, "{stats}");
+    let (median, p95) = (stats["median_ms"].as_f64().unwrap(), stats["p95_ms"].as_f64().unwrap());
+    assert!(median > 0.0 && p95 >= median, "{stats}");
+}

@@ -21,8 +21,7 @@ fn exercise(model: &Model) {
     let mut pose = rest.clone();
     let mut deformer = Deformer::new(model);
     for method in [SkinningMethod::Linear, SkinningMethod::DualQuaternion] {
-        deformer.method = method;
-        deformer.update(model, &pose);
+        deformer.update_all(model, &pose, method);
     }
     for clip in &model.clips {
         let mut cursor = clip.cursor();
@@ -30,7 +29,7 @@ fn exercise(model: &Model) {
         for time in [-1.0, 0.0, duration * 0.5, duration, duration + 1.0] {
             pose.copy_from(rest);
             clip.sample(time, &mut pose, &mut cursor);
-            deformer.update(model, &pose);
+            deformer.update_all(model, &pose, SkinningMethod::Linear);
         }
     }
     let _ = rigscope::lint::lint(model);

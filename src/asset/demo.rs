@@ -113,6 +113,7 @@ pub fn demo_model() -> Model {
     };
     Model {
         path: PathBuf::from(DEMO_PATH),
+        format: None,
         file_node: (0..skeleton.len()).collect(),
         skins: vec![skin],
         meshes: vec![Mesh {
@@ -432,7 +433,7 @@ fn look_around() -> Clip {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skin::Deformer;
+    use crate::skin::{Deformer, SkinningMethod};
 
     #[test]
     fn demo_has_a_rig_a_skin_and_clips_for_blending() {
@@ -457,7 +458,7 @@ mod tests {
     fn bind_pose_is_undeformed_and_clips_move_the_mesh() {
         let model = demo_model();
         let mut deformer = Deformer::new(&model);
-        deformer.update(&model, model.skeleton.bind_pose());
+        deformer.update_all(&model, model.skeleton.bind_pose(), SkinningMethod::Linear);
         let bind = &model.meshes[0].primitives[0].positions;
         assert!(
             deformer.primitives()[0]
@@ -469,7 +470,7 @@ mod tests {
         for clip in &model.clips {
             let mut pose = model.skeleton.rest_pose().clone();
             clip.sample(clip.duration() * 0.3, &mut pose, &mut clip.cursor());
-            deformer.update(&model, &pose);
+            deformer.update_all(&model, &pose, SkinningMethod::Linear);
             let moved = deformer.primitives()[0]
                 .positions
                 .iter()

@@ -19,8 +19,9 @@ pub struct LoadError {
 pub enum LoadErrorKind {
     #[error("cannot read the file: {0}")]
     Read(String),
-    #[error("unsupported file type '.{0}' (rigscope reads .glb, .gltf and .md5mesh files)")]
-    UnsupportedType(String),
+    /// `known` lists the extensions rigscope reads.
+    #[error("unsupported file type '.{extension}' (rigscope reads {known} files)")]
+    UnsupportedType { extension: String, known: String },
     #[error(
         "an .md5anim holds only motion: open its .md5mesh (the animations beside it load too), \
          or drop the .md5anim on an open MD5 model"

@@ -7,6 +7,7 @@
 
 pub mod demo;
 mod error;
+pub mod format;
 pub mod geometry;
 mod gltf;
 pub mod md5;
@@ -15,6 +16,7 @@ pub mod model;
 use std::path::Path;
 
 pub use error::{LoadError, LoadErrorKind};
+pub use format::Format;
 pub use model::{
     Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
     VertexRepair,
@@ -35,12 +37,7 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
         path: path.to_path_buf(),
         kind,
     };
-    let is_md5 = model
-        .path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("md5mesh"));
-    if !is_md5 {
+    if model.format != Some(Format::Md5Mesh) {
         return Err(error(LoadErrorKind::NotAnMd5Model));
     }
     let bytes = std::fs::read(path).map_err(|e| error(LoadErrorKind::Read(e.to_string())))?;
@@ -51,20 +48,23 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
 
 /// Loads a model from the contents of `path` already in memory.
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    let looks_like_json = bytes.trim_ascii_start().starts_with(b"{");
-    let result = if gltf::is_glb(bytes) || looks_like_json || matches!(extension.as_str(), "glb" | "gltf") {
-        gltf::load(path, bytes)
-    } else if extension == "md5mesh" {
-        md5::load(path, bytes)
-    } else if extension == "md5anim" {
-        Err(LoadErrorKind::AnimationWithoutMesh)
-    } else {
-        Err(LoadErrorKind::UnsupportedType(extension))
+    let format = Format::detect(path, bytes);
+    let result = match format {
+        Some(Format::GltfBinary | Format::GltfJson) => gltf::load(path, bytes),
+        Some(Format::Md5Mesh) => md5::load(path, bytes),
+        Some(Format::Md5Anim) => Err(LoadErrorKind::AnimationWithoutMesh),
+        None => {
+            let extension = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            let known: Vec<String> = format::model_extensions().map(|e| format!(".{e}")).collect();
+            let (last, others) = known.split_last().map_or(("", &[][..]), |(l, o)| (l.as_str(), o));
+            Err(LoadErrorKind::UnsupportedType {
+                extension,
+                known: format!("{} and {last}", others.join(", ")),
+            })
+        }
     };
     result.and_then(check_posed_size).map_err(|kind| LoadError {
         path: path.to_path_buf(),

@@ -10,11 +10,14 @@ use std::path::PathBuf;
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
+use super::format::Format;
 use crate::anim::{Clip, Skeleton};
 
 #[derive(Clone, Debug)]
 pub struct Model {
     pub path: PathBuf,
+    /// The format it was read in (none for a model made in memory, like the demo rig).
+    pub format: Option<Format>,
     pub skeleton: Skeleton,
     /// For each joint, its index among the file's nodes (what `inspect` and `pose` print).
     pub file_node: Vec<usize>,

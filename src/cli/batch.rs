@@ -12,8 +12,7 @@ use std::sync::mpsc;
 use anyhow::{anyhow, bail};
 use serde::Serialize;
 
-/// Extensions of the files a directory search picks up (an `.md5anim` belongs to its mesh).
-pub const MODEL_EXTENSIONS: [&str; 3] = ["glb", "gltf", "md5mesh"];
+use crate::asset::format::{is_model_file, model_extensions};
 
 /// One file to process.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,11 +61,7 @@ fn find_models(directory: &Path, found: &mut Vec<PathBuf>) {
         let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
         if is_dir {
             find_models(&path, found);
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| MODEL_EXTENSIONS.iter().any(|m| e.eq_ignore_ascii_case(m)))
-        {
+        } else if is_model_file(&path) {
             found.push(path);
         }
     }
@@ -164,7 +159,8 @@ pub fn write_json_line<T: Serialize>(
 /// failed.
 pub fn finish(total: usize, failed: usize, verb: &str) -> anyhow::Result<()> {
     if total == 0 {
-        bail!("no models (.{}) found", MODEL_EXTENSIONS.join(", ."));
+        let extensions: Vec<&str> = model_extensions().collect();
+        bail!("no models (.{}) found", extensions.join(", ."));
     }
     eprintln!("rigscope: {verb} {} of {total} files", total - failed);
     if failed > 0 {

@@ -23,38 +23,41 @@ use anyhow::{Context, bail};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-/// The MIME types rigscope opens (and makes thumbnails of).
-pub const MIME_TYPES: [&str; 3] = ["model/gltf-binary", "model/gltf+json", "model/x-md5mesh"];
+use crate::asset::format::{FORMATS, Format, GLB_MAGIC};
+
 const DESKTOP_ID: &str = "rigscope.desktop";
 const MANIFEST: &str = "rigscope/installed.json";
 const ICON: &str = include_str!("../../assets/rigscope.svg");
 
-const MIME_PACKAGE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">
-  <mime-type type="model/gltf-binary">
-    <comment>glTF binary model</comment>
-    <magic priority="60">
-      <match type="string" offset="0" value="glTF"/>
-    </magic>
-    <glob pattern="*.glb"/>
-  </mime-type>
-  <mime-type type="model/gltf+json">
-    <comment>glTF model</comment>
-    <sub-class-of type="application/json"/>
-    <glob pattern="*.gltf"/>
-  </mime-type>
-  <mime-type type="model/x-md5mesh">
-    <comment>Doom 3 MD5 model</comment>
-    <sub-class-of type="text/plain"/>
-    <glob pattern="*.md5mesh"/>
-  </mime-type>
-  <mime-type type="model/x-md5anim">
-    <comment>Doom 3 MD5 animation</comment>
-    <sub-class-of type="text/plain"/>
-    <glob pattern="*.md5anim"/>
-  </mime-type>
-</mime-info>
-"#;
+/// The MIME types rigscope opens (and makes thumbnails of): the model formats.
+fn model_mime_types() -> Vec<&'static str> {
+    FORMATS.iter().filter(|f| f.is_model).map(|f| f.mime_type).collect()
+}
+
+/// The shared-mime-info package: every format rigscope reads, by extension, GLB also by its
+/// magic.
+fn mime_package() -> String {
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <mime-info xmlns=\"http://www.freedesktop.org/standards/shared-mime-info\">\n",
+    );
+    for info in &FORMATS {
+        xml += &format!("  <mime-type type=\"{}\">\n", info.mime_type);
+        xml += &format!("    <comment>{}</comment>\n", info.description);
+        match info.format {
+            Format::GltfBinary => {
+                let magic = String::from_utf8_lossy(GLB_MAGIC);
+                xml += &format!(
+                    "    <magic priority=\"60\">\n      <match type=\"string\" offset=\"0\" value=\"{magic}\"/>\n    </magic>\n"
+                );
+            }
+            Format::GltfJson => xml += "    <sub-class-of type=\"application/json\"/>\n",
+            Format::Md5Mesh | Format::Md5Anim => xml += "    <sub-class-of type=\"text/plain\"/>\n",
+        }
+        xml += &format!("    <glob pattern=\"*.{}\"/>\n  </mime-type>\n", info.extension);
+    }
+    xml + "</mime-info>\n"
+}
 
 #[derive(Args, Debug)]
 pub struct DesktopArgs {
@@ -140,7 +143,7 @@ fn install_entries(
     let files = [
         ("applications/rigscope.desktop", desktop_entry(exe)),
         ("icons/hicolor/scalable/apps/rigscope.svg", ICON.to_owned()),
-        ("mime/packages/rigscope.xml", MIME_PACKAGE.to_owned()),
+        ("mime/packages/rigscope.xml", mime_package()),
         ("thumbnailers/rigscope.thumbnailer", thumbnailer_entry(exe)),
     ];
     for (relative, contents) in files {
@@ -285,7 +288,7 @@ Keywords=glTF;GLB;MD5;skeleton;skin;animation;rig;
 ",
         exe = string_value(exe),
         exec = exec_argument(exe),
-        types = MIME_TYPES.join(";"),
+        types = model_mime_types().join(";"),
     )
 }
 
@@ -298,7 +301,7 @@ MimeType={types};
 ",
         exe = string_value(exe),
         exec = exec_argument(exe),
-        types = MIME_TYPES.join(";"),
+        types = model_mime_types().join(";"),
     )
 }
 
@@ -322,7 +325,7 @@ fn set_defaults(mimeapps: &Path, text: &str) -> anyhow::Result<Vec<String>> {
             .iter()
             .any(|l| l.split_once('=').is_some_and(|(key, _)| key.trim() == mime))
     };
-    let added: Vec<String> = MIME_TYPES
+    let added: Vec<String> = model_mime_types()
         .iter()
         .filter(|mime| !has_default(&lines, mime))
         .map(|mime| mime.to_string())

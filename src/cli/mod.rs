@@ -37,6 +37,10 @@ pub struct Cli {
     /// Save a screenshot of the window after N frames to PATH, then exit (for tests).
     #[arg(long, num_args = 2, value_names = ["N", "PATH"])]
     pub screenshot_after_frames: Option<Vec<String>>,
+    /// Draw N frames after a warm-up, print their median and 95th-percentile times as JSON,
+    /// then exit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub benchmark_frames: Option<u32>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -148,6 +152,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             crate::app::run(crate::app::AppOptions {
                 file: cli.file,
                 screenshot,
+                benchmark_frames: cli.benchmark_frames.map(|n| n as usize),
             })
         }
     }

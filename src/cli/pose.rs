@@ -80,8 +80,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let posed = args.clip.pose(&model, None)?;
     let (pose, clip) = (&posed.pose, posed.clip);
     let mut deformer = Deformer::new(&model);
-    deformer.method = args.skin_method.into();
-    deformer.update(&model, pose);
+    deformer.update_all(&model, pose, args.skin_method.into());
     let order = file_order(&model, &deformer);
 
     let mut buffer = Vec::new();

@@ -15,7 +15,8 @@ use crate::inspect::PoseMode;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::still::{StillRenderer, framed_camera};
-use crate::render::{Gpu, SceneRenderer, ViewOptions, Viewport};
+use crate::render::{Gpu, SceneRenderer};
+use crate::view::{ViewOptions, Viewport};
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
@@ -105,13 +106,13 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
     // The rest and bind poses are framed on themselves (a T-pose is wider than a walk).
     let animated = matches!(args.inspect.pose_mode, PoseModeArg::Animated);
-    let bounds = still.bounds(posed.clip.filter(|_| animated));
+    let bounds = still.frame_clip(posed.clip.filter(|_| animated));
     if let Some(joint) = selected {
         let parent = model.skeleton.parent(joint);
         draw_selected_joint(&mut renderer.gizmos, &matrices, parent, joint, &bounds);
     }
-    let mut image = still.render(&mut renderer, &posed.pose, &bounds, args.size, &view)?;
-    if let Some(difference) = renderer.skin_difference.take() {
+    let mut image = still.render(&mut renderer, &posed.pose, args.size, &view)?;
+    if let Some(difference) = still.skin_difference.take() {
         eprintln!("{}", difference.map_err(anyhow::Error::msg)?);
     }
     if args.inspect.bone_names || selected.is_some() {
@@ -141,6 +142,6 @@ pub fn render_image(
     view: &ViewOptions,
 ) -> anyhow::Result<image::RgbaImage> {
     let mut still = StillRenderer::new(gpu, renderer, model);
-    let bounds = still.bounds(clip);
-    still.render(renderer, pose, &bounds, size, view)
+    still.frame_clip(clip);
+    still.render(renderer, pose, size, view)
 }

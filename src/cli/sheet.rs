@@ -13,7 +13,8 @@ use super::{counted, image_file};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::render::still::StillRenderer;
-use crate::render::{Gpu, SceneRenderer, ViewOptions};
+use crate::render::{Gpu, SceneRenderer};
+use crate::view::ViewOptions;
 
 #[derive(Args, Debug)]
 pub struct SheetArgs {
@@ -120,7 +121,7 @@ pub fn contact_sheet(
             max_width,
             TITLE_COLOR,
         );
-        let bounds = still.bounds(clip.map(|_| row as usize));
+        still.frame_clip(clip.map(|_| row as usize));
         let mut cursor = clip.map(|c| c.cursor());
         for frame in 0..frames {
             let time = match clip {
@@ -132,7 +133,7 @@ pub fn contact_sheet(
             if let Some((clip, cursor)) = clip.zip(cursor.as_mut()) {
                 clip.sample(time, &mut pose, cursor);
             }
-            let image = still.render(renderer, &pose, &bounds, (cell, cell), &view)?;
+            let image = still.render(renderer, &pose, (cell, cell), &view)?;
             let (x, y) = (MARGIN + frame * (cell + MARGIN), top + title_height);
             image::imageops::replace(&mut sheet, &image, x as i64, y as i64);
             let label = format!("{time:.2} s");

@@ -15,7 +15,8 @@ use super::image_file;
 use super::render::render_image;
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
-use crate::render::{Gpu, SceneRenderer, ViewOptions};
+use crate::render::{Gpu, SceneRenderer};
+use crate::view::ViewOptions;
 
 #[derive(Args, Debug)]
 pub struct ThumbnailArgs {

@@ -10,8 +10,7 @@ use super::lookup::find_joint;
 use super::text::TextPainter;
 use crate::asset::Model;
 use crate::inspect::{PoseMode, VertexView};
-use crate::render::Viewport;
-use crate::render::joint_gizmo::named_joints;
+use crate::view::{Viewport, named_joints};
 
 #[derive(Args, Debug, Default)]
 pub struct ViewArgs {

@@ -8,11 +8,14 @@
 //! - [`VertexView`]: a value per vertex (a joint's weight, the influence count, the loader's
 //!   repairs) that the renderer shows as colours instead of the material.
 //! - [`PoseMode`]: the animated pose, the rest pose or the bind pose.
+//! - [`SkinDifference`]: how far CPU and GPU skinning are apart, vertex by vertex.
 
 mod joints;
 mod pose_mode;
+pub mod skin_difference;
 mod vertex_view;
 
 pub use joints::{JointFacts, JointReport, TrsReport};
 pub use pose_mode::PoseMode;
+pub use skin_difference::SkinDifference;
 pub use vertex_view::{Ramp, VertexView};

@@ -75,12 +75,7 @@ pub(super) fn check(model: &Model, rest: &Rest, findings: &mut Findings) {
 /// glTF places skinned meshes by their skin alone and ignores the transform of the node that
 /// holds the mesh; a transform there usually means the exporter expected it to apply.
 fn check_skinned_nodes(model: &Model, rest: &Rest, findings: &mut Findings) {
-    let is_gltf = model
-        .path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"));
-    if !is_gltf {
+    if !model.format.is_some_and(|f| f.is_gltf()) {
         return;
     }
     let local = model.skeleton.rest_pose().local();

@@ -1,11 +1,10 @@
 //! The selected joint in the view: a white square on it, its bone from the parent in white,
-//! and its axes (X red, Y green, Z blue); where joint names go.
+//! and its axes (X red, Y green, Z blue).
 
-use glam::{Mat4, Vec2, Vec4};
+use glam::{Mat4, Vec4};
 
-use super::camera::Bounds;
 use super::overlay::Overlay;
-use super::viewport::Viewport;
+use crate::view::Bounds;
 
 const SELECTED_COLOR: Vec4 = Vec4::new(1.0, 1.0, 1.0, 1.0);
 const AXIS_COLORS: [Vec4; 3] = [
@@ -40,20 +39,4 @@ pub fn draw_selected_joint(
         overlay.line(origin, origin + direction * length, color);
     }
     overlay.square(origin, SELECTED_COLOR, SELECTED_SIZE);
-}
-
-/// The joints whose names are written (every one when `all`, else the selected one) and the
-/// pixel of `view` each sits on; joints behind the camera are left out. The window and
-/// `render --bone-names` both place names by it.
-pub fn named_joints<'a>(
-    matrices: &'a [Mat4],
-    view: &'a Viewport,
-    all: bool,
-    selected: Option<usize>,
-) -> impl Iterator<Item = (usize, Vec2)> + 'a {
-    matrices
-        .iter()
-        .enumerate()
-        .filter(move |&(joint, _)| all || selected == Some(joint))
-        .filter_map(|(joint, matrix)| Some((joint, view.to_pixels(matrix.w_axis.truncate())?)))
 }

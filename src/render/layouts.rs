@@ -1,5 +1,8 @@
 //! Bind group layouts, one per `@group` of the shaders.
 
+use super::skin_source::SkinSource;
+use super::uniforms::DrawUniform;
+
 fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
@@ -36,9 +39,12 @@ fn sampler(binding: u32, kind: wgpu::SamplerBindingType) -> wgpu::BindGroupLayou
 }
 
 pub struct Layouts {
+    /// Where the skinning shaders read skin matrices from; group 1 is laid out for it.
+    pub skin_source: SkinSource,
     /// Group 0 everywhere: `Frame` uniform, shadow map, comparison sampler.
     pub frame: wgpu::BindGroupLayout,
-    /// Group 1 of skinning.wgsl: `pose`, `inv_bind_pose`, `Draw`.
+    /// Group 1 of skinning.wgsl: the skin's matrices (as `SkinSource` lays them out) and
+    /// `Draw` at a dynamic offset.
     pub draw: wgpu::BindGroupLayout,
     /// Group 2 of skin_capture.wgsl: `Capture`.
     pub capture: wgpu::BindGroupLayout,
@@ -51,7 +57,7 @@ pub struct Layouts {
 }
 
 impl Layouts {
-    pub fn new(device: &wgpu::Device) -> Self {
+    pub fn new(device: &wgpu::Device, skin_source: SkinSource) -> Self {
         let both = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
         let float = wgpu::TextureSampleType::Float { filterable: true };
         let layout = |label: &str, entries: &[wgpu::BindGroupLayoutEntry]| {
@@ -61,6 +67,7 @@ impl Layouts {
             })
         };
         Self {
+            skin_source,
             frame: layout(
                 "frame",
                 &[
@@ -69,14 +76,7 @@ impl Layouts {
                     sampler(2, wgpu::SamplerBindingType::Comparison),
                 ],
             ),
-            draw: layout(
-                "draw",
-                &[
-                    uniform(0, wgpu::ShaderStages::VERTEX),
-                    uniform(1, wgpu::ShaderStages::VERTEX),
-                    uniform(2, both),
-                ],
-            ),
+            draw: layout("draw", &draw_entries(skin_source, both)),
             capture: layout("capture", &[uniform(0, wgpu::ShaderStages::VERTEX)]),
             material: layout(
                 "material",
@@ -99,4 +99,20 @@ impl Layouts {
             ),
         }
     }
+}
+
+/// Group 1: the skin's matrices, then `Draw` (binding 2), one slot per draw at a dynamic offset.
+fn draw_entries(skin_source: SkinSource, visibility: wgpu::ShaderStages) -> Vec<wgpu::BindGroupLayoutEntry> {
+    let mut entries = skin_source.layout_entries();
+    entries.push(wgpu::BindGroupLayoutEntry {
+        binding: 2,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<DrawUniform>() as u64),
+        },
+        count: None,
+    });
+    entries
 }

@@ -1,29 +1,36 @@
 //! wgpu rendering: the scene (ground with grid and soft shadow, lit textured meshes skinned on
-//! the GPU from the `pose` and `inv_bind_pose` uniform arrays or on the CPU, wireframe,
-//! skeleton overlay) into an offscreen MSAA target, which the window shows and the headless
-//! `render` command reads back.
+//! the GPU or on the CPU, wireframe, skeleton overlay) into an offscreen MSAA target, which the
+//! window shows and the headless commands read back. `frame.rs` lists a frame's stages;
+//! `ModelView` is one drawn model; `SceneRenderer` owns the pipelines and records the passes.
 
 pub mod blit;
-pub mod camera;
 pub mod capture;
-pub mod framing;
+mod draw_uniforms;
+pub mod frame;
+mod frame_input;
 pub mod gpu;
+mod gpu_skins;
 pub mod ik_gizmo;
 pub mod joint_gizmo;
 pub mod layouts;
-pub mod model_gpu;
+pub mod model_buffers;
+pub mod model_view;
 pub mod overlay;
+mod overlay_buffer;
 pub mod pipelines;
 pub mod scene;
 pub mod skin_compare;
+pub mod skin_source;
 pub mod still;
+mod target;
 mod textures;
 pub mod uniforms;
-pub mod viewport;
 
-pub use camera::{Bounds, OrbitCamera};
+pub use frame::render_frame;
+pub use frame_input::FrameInput;
 pub use gpu::Gpu;
-pub use model_gpu::ModelGpu;
+pub use model_view::ModelView;
 pub use overlay::Overlay;
-pub use scene::{SceneRenderer, SceneTarget, ViewOptions};
-pub use viewport::Viewport;
+pub use scene::SceneRenderer;
+pub use skin_source::SkinSource;
+pub use target::SceneTarget;

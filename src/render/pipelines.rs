@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::layouts::Layouts;
+use super::skin_source::SkinSource;
 use super::uniforms::{InfluenceVertex, OverlayVertex};
 
 /// The scene is rendered in sRGB so that shaders output linear colour.
@@ -20,8 +21,6 @@ pub struct Pipelines {
     pub ground: wgpu::RenderPipeline,
     pub overlay_lines: wgpu::RenderPipeline,
     pub overlay_points: wgpu::RenderPipeline,
-    /// Joints the `pose` and `inv_bind_pose` arrays hold.
-    pub max_joints: usize,
 }
 
 /// Vertex buffers of the skinning shaders: positions, normals, texture coordinates,
@@ -54,15 +53,16 @@ pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 5] = [
     }),
 ];
 
-/// A shader module of frame.wgsl, skinning.wgsl (its arrays `max_joints` long) and `body`.
+/// A shader module of frame.wgsl, the skin source's bindings, skinning.wgsl and `body`.
 /// WGSL has no includes, so the shared parts are prepended.
-pub fn skinning_shader(device: &wgpu::Device, label: &str, max_joints: usize, body: &str) -> wgpu::ShaderModule {
-    let skinning = include_str!("../../shaders/skinning.wgsl").replace("__MAX_JOINTS__", &max_joints.to_string());
+pub fn skinning_shader(device: &wgpu::Device, label: &str, skin_source: SkinSource, body: &str) -> wgpu::ShaderModule {
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(Cow::Owned(format!(
-            "{}\n{skinning}\n{body}",
-            include_str!("../../shaders/frame.wgsl")
+            "{}\n{}\n{}\n{body}",
+            include_str!("../../shaders/frame.wgsl"),
+            skin_source.wgsl(),
+            include_str!("../../shaders/skinning.wgsl"),
         ))),
     })
 }
@@ -72,11 +72,6 @@ const OVERLAY_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 1] = [Some(wg
     step_mode: wgpu::VertexStepMode::Vertex,
     attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4, 2 => Float32x2],
 })];
-
-/// Joints per skinning array that fit the device's uniform buffers (capped at 1024).
-pub fn max_joints(limits: &wgpu::Limits) -> usize {
-    (limits.max_uniform_buffer_binding_size / 64).clamp(1, 1024) as usize
-}
 
 fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStencilState> {
     Some(wgpu::DepthStencilState {
@@ -89,8 +84,8 @@ fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStenc
 }
 
 impl Pipelines {
-    /// `max_joints` sizes the shader's skinning arrays (at most `max_joints(device limits)`).
-    pub fn new(device: &wgpu::Device, layouts: &Layouts, sample_count: u32, max_joints: usize) -> Self {
+    /// The skinning shaders read skin matrices as `layouts` lays them out.
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, sample_count: u32) -> Self {
         // WGSL has no includes: the shared frame block is prepended to each shader.
         let shader = |label: &str, source: String| {
             device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -101,7 +96,12 @@ impl Pipelines {
                 ))),
             })
         };
-        let mesh_shader = skinning_shader(device, "mesh", max_joints, include_str!("../../shaders/mesh.wgsl"));
+        let mesh_shader = skinning_shader(
+            device,
+            "mesh",
+            layouts.skin_source,
+            include_str!("../../shaders/mesh.wgsl"),
+        );
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
         let overlay_shader = shader("overlay", include_str!("../../shaders/overlay.wgsl").to_string());
         let pipeline_layout = |groups: &[&wgpu::BindGroupLayout]| {
@@ -237,7 +237,6 @@ impl Pipelines {
             }),
             overlay_lines: overlay_pipeline("bones", wgpu::PrimitiveTopology::LineList),
             overlay_points: overlay_pipeline("joints", wgpu::PrimitiveTopology::TriangleList),
-            max_joints,
         }
     }
 }

@@ -1,18 +1,21 @@
-//! The CPU-vs-GPU difference view: the GPU's skinning of every vertex is drawn into a float
-//! texture (one texel per vertex, by the same vertex-stage code the mesh pipelines use), read
+//! The CPU-vs-GPU difference view: the GPU's skinning of every vertex is drawn into a texture
+//! that keeps its float bits (one texel per vertex, by the same vertex-stage code the mesh pipelines use), read
 //! back, and compared with the CPU deformer's vertices. Each vertex's distance becomes its
-//! vertex view value on a logarithmic scale of the model's size.
+//! vertex view value on a logarithmic scale of the model's size. This is a read-back with its
+//! own submission: the frame runs it before it records its passes, never inside them.
 
 use anyhow::{anyhow, bail};
 use wgpu::util::DeviceExt;
 
 use super::capture::map_for_reading;
+use super::draw_uniforms::DrawSlot;
 use super::gpu::Gpu;
 use super::layouts::Layouts;
-use super::model_gpu::ModelGpu;
+use super::model_buffers::ModelBuffers;
 use super::pipelines::{MESH_BUFFERS, skinning_shader};
 use super::uniforms::CaptureUniform;
-use crate::inspect::VertexView;
+use crate::inspect::SkinDifference;
+use crate::inspect::skin_difference::{NOT_MEASURED, heat_value};
 use crate::skin::Deformer;
 
 /// Texels per row of the capture texture (16 bytes each: rows stay 256-byte aligned).
@@ -20,50 +23,6 @@ const WIDTH: u32 = 256;
 /// The positions' bits, as unsigned integers: integer targets are renderable everywhere
 /// (float ones are not on OpenGL ES), and bits come back exactly.
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;
-/// Distances at or below this fraction of the model's size are blue (float rounding)...
-pub const QUIET: f32 = 1e-7;
-/// ...and at or above this one red (a difference anyone would see).
-pub const LOUD: f32 = 1e-2;
-/// The value of vertices nothing was measured for (drawn grey): draws only the CPU skins,
-/// unskinned ones, and every vertex when the measurement failed.
-pub const NOT_MEASURED: f32 = -1.0;
-
-/// How far the CPU's and the GPU's skinning are apart, over the draws both skin.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SkinDifference {
-    /// Vertices compared.
-    pub vertices: usize,
-    /// Largest and mean distance, in model units.
-    pub max: f32,
-    pub mean: f32,
-    /// The draw (index into `ModelGpu::draws`) and vertex of the largest distance.
-    pub worst: Option<(usize, usize)>,
-    /// Skinned draws the GPU cannot skin (morph targets, too many joints): not compared.
-    pub cpu_only: usize,
-    /// The model's size the colours are scaled by (the diagonal of its bounds).
-    pub size: f32,
-}
-
-impl std::fmt::Display for SkinDifference {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "CPU vs GPU skinning: {} vertices compared, largest difference {:.3e} ({:.2e} of the model's size), mean {:.3e}",
-            self.vertices,
-            self.max,
-            self.max / self.size.max(f32::MIN_POSITIVE),
-            self.mean
-        )?;
-        if let Some((draw, vertex)) = self.worst {
-            write!(f, "; largest at vertex {vertex} of draw {draw}")?;
-        }
-        if self.cpu_only > 0 {
-            write!(f, "; {} skinned draws only the CPU skins (not compared)", self.cpu_only)?;
-        }
-        Ok(())
-    }
-}
-
 /// The pipeline that writes skinned positions to texels (made when the view is first shown).
 pub struct SkinCompare {
     pipeline: wgpu::RenderPipeline,
@@ -80,7 +39,7 @@ pub struct CaptureTarget {
 }
 
 impl SkinCompare {
-    pub fn new(gpu: &Gpu, layouts: &Layouts, max_joints: usize) -> anyhow::Result<Self> {
+    pub fn new(gpu: &Gpu, layouts: &Layouts) -> anyhow::Result<Self> {
         let features = gpu.adapter.get_texture_format_features(FORMAT);
         if !features.allowed_usages.contains(wgpu::TextureUsages::RENDER_ATTACHMENT) {
             bail!(
@@ -91,7 +50,7 @@ impl SkinCompare {
         let shader = skinning_shader(
             device,
             "skin capture",
-            max_joints,
+            layouts.skin_source,
             include_str!("../../shaders/skin_capture.wgsl"),
         );
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -126,23 +85,18 @@ impl SkinCompare {
         Ok(Self { pipeline })
     }
 
-    /// Skins every draw the GPU can skin, reads the result back and compares it with
-    /// `deformer`'s vertices (which must be posed for those draws); writes each vertex's
-    /// distance into the draw's vertex view values. `size` scales the colours.
+    /// Skins every draw the GPU can skin (with the uniforms and matrices `buffers` last
+    /// uploaded), reads the result back and compares it with `deformer`'s vertices (which must
+    /// be posed for those draws); writes each vertex's distance into the draw's vertex view
+    /// values. `size` scales the colours.
     pub fn measure(
         &self,
         gpu: &Gpu,
-        layouts: &Layouts,
-        model_gpu: &mut ModelGpu,
+        buffers: &mut ModelBuffers,
+        target: &CaptureTarget,
         deformer: &Deformer,
         size: f32,
     ) -> anyhow::Result<SkinDifference> {
-        if model_gpu.capture.is_none() {
-            model_gpu.capture = Some(CaptureTarget::new(gpu, layouts, model_gpu)?);
-        }
-        let Some(target) = &model_gpu.capture else {
-            unreachable!("made above")
-        };
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("skin capture"),
         });
@@ -161,14 +115,13 @@ impl SkinCompare {
                 ..Default::default()
             });
             pass.set_pipeline(&self.pipeline);
-            for (draw, group) in model_gpu.draws.iter().zip(&target.groups) {
+            for (index, (draw, group)) in buffers.draws.iter().zip(&target.groups).enumerate() {
                 let Some((group, _)) = group else { continue };
-                pass.set_vertex_buffer(0, draw.positions.slice(..));
-                pass.set_vertex_buffer(1, draw.normals.slice(..));
-                pass.set_vertex_buffer(2, draw.uvs.slice(..));
-                pass.set_vertex_buffer(3, draw.influences.slice(..));
-                pass.set_vertex_buffer(4, draw.view_values.slice(..));
-                pass.set_bind_group(1, &draw.solid_group, &[]);
+                for (slot, buffer) in draw.vertex_buffers(DrawSlot::Capture, true).into_iter().enumerate() {
+                    pass.set_vertex_buffer(slot as u32, buffer.slice(..));
+                }
+                let offset = buffers.uniforms.offset(index, DrawSlot::Capture);
+                pass.set_bind_group(1, buffers.skins.group(draw.skin), &[offset]);
                 pass.set_bind_group(2, group, &[]);
                 pass.draw(0..draw.vertex_count as u32, 0..1);
             }
@@ -205,31 +158,30 @@ impl SkinCompare {
             let texels: &[[f32; 4]] = bytemuck::cast_slice(&mapped);
             // (The bits of f32 written as u32: read back as f32 they are the positions.)
             let scale = size.max(f32::MIN_POSITIVE);
-            for (index, (draw, posed)) in model_gpu.draws.iter().zip(deformer.primitives()).enumerate() {
-                let values = &mut model_gpu.value_scratch[..draw.vertex_count];
-                values.fill(NOT_MEASURED);
-                match &target.groups[index] {
-                    Some((_, first)) => {
-                        let gpu_positions = &texels[*first as usize..][..draw.vertex_count];
-                        for (vertex, ((value, gpu), cpu)) in
-                            values.iter_mut().zip(gpu_positions).zip(&posed.positions).enumerate()
-                        {
-                            let distance = glam::Vec3::new(gpu[0], gpu[1], gpu[2]).distance(*cpu);
-                            // NaN on either side counts as infinitely far.
-                            let distance = if distance.is_nan() { f32::INFINITY } else { distance };
-                            if distance > difference.max || difference.worst.is_none() {
-                                difference.max = distance;
-                                difference.worst = Some((index, vertex));
+            for (index, posed) in deformer.primitives().iter().enumerate() {
+                buffers.write_difference_values(&gpu.queue, index, |draw, values| {
+                    values.fill(NOT_MEASURED);
+                    match &target.groups[index] {
+                        Some((_, first)) => {
+                            let gpu_positions = &texels[*first as usize..][..draw.vertex_count];
+                            for (vertex, ((value, gpu), cpu)) in
+                                values.iter_mut().zip(gpu_positions).zip(&posed.positions).enumerate()
+                            {
+                                let distance = glam::Vec3::new(gpu[0], gpu[1], gpu[2]).distance(*cpu);
+                                // NaN on either side counts as infinitely far.
+                                let distance = if distance.is_nan() { f32::INFINITY } else { distance };
+                                if distance > difference.max || difference.worst.is_none() {
+                                    difference.max = distance;
+                                    difference.worst = Some((index, vertex));
+                                }
+                                sum += distance as f64;
+                                *value = heat_value(distance / scale);
                             }
-                            sum += distance as f64;
-                            *value = heat_value(distance / scale);
+                            difference.vertices += draw.vertex_count;
                         }
-                        difference.vertices += draw.vertex_count;
+                        None => difference.cpu_only += usize::from(draw.skin.is_some() && draw.vertex_count > 0),
                     }
-                    None => difference.cpu_only += usize::from(draw.skin.is_some() && draw.vertex_count > 0),
-                }
-                gpu.queue
-                    .write_buffer(&draw.view_values, 0, bytemuck::cast_slice(values));
+                });
             }
         }
         target.readback.unmap();
@@ -238,26 +190,17 @@ impl SkinCompare {
         } else {
             0.0
         };
-        model_gpu.values_shown = Some(VertexView::SkinDifference);
         Ok(difference)
     }
 }
 
-/// A distance as a fraction of the model's size, on the heat ramp: `QUIET` and below 0,
-/// `LOUD` and above 1, logarithmic between.
-pub fn heat_value(relative: f32) -> f32 {
-    if relative <= QUIET {
-        return 0.0;
-    }
-    ((relative / QUIET).log10() / (LOUD / QUIET).log10()).clamp(0.0, 1.0)
-}
-
 impl CaptureTarget {
-    fn new(gpu: &Gpu, layouts: &Layouts, model_gpu: &ModelGpu) -> anyhow::Result<Self> {
+    /// A texel for every vertex of the draws in `buffers` that the GPU skins.
+    pub fn new(gpu: &Gpu, layouts: &Layouts, buffers: &ModelBuffers) -> anyhow::Result<Self> {
         let device = &gpu.device;
         let mut next = 0u32;
         let mut firsts = Vec::new();
-        for draw in &model_gpu.draws {
+        for draw in &buffers.draws {
             let skinned_on_gpu = draw.gpu_skinnable && draw.vertex_count > 0;
             firsts.push(skinned_on_gpu.then_some(next));
             if skinned_on_gpu {
@@ -324,19 +267,5 @@ impl CaptureTarget {
             height,
             groups,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn distances_map_to_the_ramp_logarithmically() {
-        assert_eq!(heat_value(0.0), 0.0);
-        assert_eq!(heat_value(QUIET), 0.0);
-        assert!((heat_value(QUIET * 10.0) - 0.2).abs() < 1e-5);
-        assert_eq!(heat_value(LOUD), 1.0);
-        assert_eq!(heat_value(f32::INFINITY), 1.0);
     }
 }

@@ -8,6 +8,7 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::asset::Material;
 use crate::asset::model::AlphaMode;
 use crate::inspect::Ramp;
+use crate::skin::SkinningMethod;
 
 /// `Frame` in frame.wgsl (shared by every scene shader).
 #[repr(C)]
@@ -40,18 +41,42 @@ impl FrameUniform {
     }
 }
 
-/// `Draw` in skinning.wgsl.
+/// `Draw` in skinning.wgsl; its `skinning`, `style` and `ramp` take the values of
+/// [`Skinning`], [`Look`] and [`Ramp`], which name the shader's constants.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct DrawUniform {
     pub model: [[f32; 4]; 4],
-    /// x: 1 = skin on the GPU; y: 1 = flat wireframe colour, 2 = ghost; z: 1 = dual-quaternion
-    /// skinning; w: vertex view ramp (0 = the material).
-    pub flags: [u32; 4],
+    pub skinning: u32,
+    pub style: u32,
+    pub ramp: u32,
+    pub unused: u32,
     pub wire_color: [f32; 4],
 }
 
-/// How a draw looks (`Draw.flags.y` and `.w`).
+/// How a draw's vertices reach world space (`SKINNING_*` in skinning.wgsl).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skinning {
+    /// By the draw's model matrix: static meshes, and vertices the CPU skinned.
+    None = 0,
+    /// Linear blend skinning on the GPU.
+    Linear = 1,
+    /// Dual-quaternion skinning on the GPU.
+    DualQuaternion = 2,
+}
+
+impl Skinning {
+    /// The GPU skins the draw (`on_gpu`) by `method`, or does not.
+    pub fn on_gpu(on_gpu: bool, method: SkinningMethod) -> Self {
+        match (on_gpu, method) {
+            (false, _) => Self::None,
+            (true, SkinningMethod::Linear) => Self::Linear,
+            (true, SkinningMethod::DualQuaternion) => Self::DualQuaternion,
+        }
+    }
+}
+
+/// How a draw looks (`STYLE_*` and `RAMP_*` in skinning.wgsl).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Look {
     /// Lit with its material.
@@ -64,18 +89,27 @@ pub enum Look {
     View(Ramp),
 }
 
+/// `STYLE_*` in skinning.wgsl.
+const STYLE_LIT: u32 = 0;
+const STYLE_WIRE: u32 = 1;
+const STYLE_GHOST: u32 = 2;
+/// `RAMP_NONE` in skinning.wgsl (the others are `Ramp`'s values).
+const RAMP_NONE: u32 = 0;
+
 impl DrawUniform {
-    /// `skinning`: whether the GPU skins the draw, and whether by dual quaternions.
-    pub fn new(model: Mat4, (gpu_skinning, dual_quaternion): (bool, bool), look: Look) -> Self {
+    pub fn new(model: Mat4, skinning: Skinning, look: Look) -> Self {
         let (style, color, ramp) = match look {
-            Look::Lit => (0, Vec4::ZERO, 0),
-            Look::Wire(color) => (1, color, 0),
-            Look::Ghost(color) => (2, color, 0),
-            Look::View(ramp) => (0, Vec4::ZERO, ramp as u32),
+            Look::Lit => (STYLE_LIT, Vec4::ZERO, RAMP_NONE),
+            Look::Wire(color) => (STYLE_WIRE, color, RAMP_NONE),
+            Look::Ghost(color) => (STYLE_GHOST, color, RAMP_NONE),
+            Look::View(ramp) => (STYLE_LIT, Vec4::ZERO, ramp as u32),
         };
         Self {
             model: model.to_cols_array_2d(),
-            flags: [gpu_skinning as u32, style, dual_quaternion as u32, ramp],
+            skinning: skinning as u32,
+            style,
+            ramp,
+            unused: 0,
             wire_color: color.to_array(),
         }
     }
@@ -157,5 +191,25 @@ mod tests {
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
         assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);
+    }
+
+    #[test]
+    fn draw_constants_match_the_shader() {
+        let shader = include_str!("../../shaders/skinning.wgsl");
+        for (name, value) in [
+            ("SKINNING_NONE", Skinning::None as u32),
+            ("SKINNING_LINEAR", Skinning::Linear as u32),
+            ("SKINNING_DUAL_QUAT", Skinning::DualQuaternion as u32),
+            ("STYLE_LIT", STYLE_LIT),
+            ("STYLE_WIRE", STYLE_WIRE),
+            ("STYLE_GHOST", STYLE_GHOST),
+            ("RAMP_NONE", RAMP_NONE),
+            ("RAMP_HEAT", Ramp::Heat as u32),
+            ("RAMP_COUNT", Ramp::Count as u32),
+            ("RAMP_FLAG", Ramp::Flag as u32),
+        ] {
+            let declaration = format!("const {name}: u32 = {value}u;");
+            assert!(shader.contains(&declaration), "skinning.wgsl lacks `{declaration}`");
+        }
     }
 }

@@ -44,17 +44,17 @@ pub fn posed_order(model: &Model) -> impl Iterator<Item = (usize, usize)> + '_ {
 
 /// Owns every buffer posing needs, so that `update` allocates nothing.
 pub struct Deformer {
-    model_matrices: Vec<Mat4>,
-    /// One palette per skin, and its normal matrices.
+    /// One palette per skin (bind space → model space per skin joint), and its normal matrices.
     palettes: Vec<Vec<Mat4>>,
     normal_palettes: Vec<Vec<Mat3A>>,
     /// Each palette split for dual-quaternion skinning (only kept up to date with that method).
     dual_quat_palettes: Vec<Vec<DualQuatJoint>>,
-    /// Which skins the primitives posed this frame use (their palettes are brought up to date).
+    /// Which skins the primitives posed this frame use (their normal and dual-quaternion
+    /// palettes are brought up to date).
     skins_used: Vec<bool>,
     primitives: Vec<PosedPrimitive>,
-    /// How skinned vertices with several influences blend their joints.
-    pub method: SkinningMethod,
+    /// The model matrices `update_all` computes, for callers that have none of their own.
+    model_matrices: Vec<Mat4>,
 }
 
 impl Deformer {
@@ -80,7 +80,6 @@ impl Deformer {
             })
             .collect();
         Self {
-            model_matrices: vec![Mat4::IDENTITY; model.skeleton.len()],
             palettes: model
                 .skins
                 .iter()
@@ -98,13 +97,8 @@ impl Deformer {
                 .collect(),
             skins_used: vec![false; model.skins.len()],
             primitives,
-            method: SkinningMethod::default(),
+            model_matrices: vec![Mat4::IDENTITY; model.skeleton.len()],
         }
-    }
-
-    /// Model-space matrices of every joint for the last pose.
-    pub fn model_matrices(&self) -> &[Mat4] {
-        &self.model_matrices
     }
 
     /// The posed primitives, in instance order then primitive order.
@@ -112,16 +106,24 @@ impl Deformer {
         &self.primitives
     }
 
-    /// Poses every primitive of `model` (the model this deformer was made for) with `pose`.
-    pub fn update(&mut self, model: &Model, pose: &Pose) {
-        self.update_where(model, pose, |_| true);
+    /// Skin `skin`'s palette for the last pose: per skin joint, bind space → model space.
+    /// The GPU's storage-buffer skinning uploads it as it is.
+    pub fn palette(&self, skin: usize) -> &[Mat4] {
+        &self.palettes[skin]
     }
 
-    /// Computes the model matrices, and poses only the primitives whose index in
-    /// `primitives()` passes `wanted` (the GPU skins the others), with the palettes of the
-    /// skins they use.
-    pub fn update_where(&mut self, model: &Model, pose: &Pose, wanted: impl Fn(usize) -> bool) {
-        pose.model_matrices(&mut self.model_matrices);
+    /// Poses `model` (the model this deformer was made for): every skin's palette from
+    /// `model_matrices` (the pose's joint → model matrices, computed once by the caller), then
+    /// the primitives whose index in `primitives()` passes `wanted` (the GPU skins the
+    /// others), blending joints by `method`. Morph weights come from `pose`.
+    pub fn update(
+        &mut self,
+        model: &Model,
+        pose: &Pose,
+        model_matrices: &[Mat4],
+        method: SkinningMethod,
+        wanted: impl Fn(usize) -> bool,
+    ) {
         self.skins_used.fill(false);
         for (index, posed) in self.primitives.iter().enumerate() {
             if let Some(skin) = model.instances[posed.instance].skin
@@ -130,18 +132,20 @@ impl Deformer {
                 self.skins_used[skin] = true;
             }
         }
-        for ((((skin, palette), normals), split), _) in model
+        for ((((skin, palette), normals), split), used) in model
             .skins
             .iter()
             .zip(&mut self.palettes)
             .zip(&mut self.normal_palettes)
             .zip(&mut self.dual_quat_palettes)
             .zip(&self.skins_used)
-            .filter(|(_, used)| **used)
         {
-            skin_palette(&skin.joints, &skin.inverse_bind, &self.model_matrices, palette);
+            skin_palette(&skin.joints, &skin.inverse_bind, model_matrices, palette);
+            if !used {
+                continue;
+            }
             normal_palette(palette, normals);
-            if self.method == SkinningMethod::DualQuaternion {
+            if method == SkinningMethod::DualQuaternion {
                 dual_quat_palette(palette, split);
             }
         }
@@ -171,7 +175,7 @@ impl Deformer {
                 tangents: &mut posed.tangents,
             };
             match (palette, &primitive.skin_weights) {
-                (Some((palette, normal_palette, split)), Some(weights)) => match self.method {
+                (Some((palette, normal_palette, split)), Some(weights)) => match method {
                     SkinningMethod::Linear => skin_linear(palette, normal_palette, weights.into(), input, output),
                     SkinningMethod::DualQuaternion => {
                         skin_dual_quat(palette, normal_palette, split, weights.into(), input, output)
@@ -179,9 +183,24 @@ impl Deformer {
                 },
                 // Unskinned (or a skinned node whose primitive has no weights): the joint
                 // carries the mesh rigidly.
-                _ => transform_rigid(&self.model_matrices[instance.joint], input, output),
+                _ => transform_rigid(&model_matrices[instance.joint], input, output),
             }
         }
+    }
+
+    /// Poses every primitive with `pose`, for callers without a frame's model matrices (the
+    /// `pose` command, framing, tests): computes them itself, see `model_matrices`.
+    pub fn update_all(&mut self, model: &Model, pose: &Pose, method: SkinningMethod) {
+        // Taken out while `update` borrows the deformer (an empty Vec costs no allocation).
+        let mut model_matrices = std::mem::take(&mut self.model_matrices);
+        pose.model_matrices(&mut model_matrices);
+        self.update(model, pose, &model_matrices, method, |_| true);
+        self.model_matrices = model_matrices;
+    }
+
+    /// The joint → model matrices of the pose `update_all` last posed.
+    pub fn model_matrices(&self) -> &[Mat4] {
+        &self.model_matrices
     }
 }
 

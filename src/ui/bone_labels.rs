@@ -3,8 +3,7 @@
 use egui::{Align2, Color32, FontId, LayerId, Pos2, Rect};
 
 use super::state::ViewerState;
-use crate::render::joint_gizmo::named_joints;
-use crate::render::{OrbitCamera, Viewport};
+use crate::view::{OrbitCamera, Viewport, named_joints};
 
 const NAME_COLOR: Color32 = Color32::from_rgb(235, 235, 240);
 const SELECTED_COLOR: Color32 = Color32::from_rgb(255, 230, 80);

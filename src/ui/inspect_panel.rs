@@ -6,7 +6,7 @@ use egui::{Color32, RichText};
 use super::inspection::MeshColors;
 use super::state::ViewerState;
 use crate::inspect::PoseMode;
-use crate::render::skin_compare::{LOUD, QUIET};
+use crate::inspect::skin_difference::{LOUD, QUIET};
 
 pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     ui.label(RichText::new("Rig inspection").strong());

@@ -2,14 +2,11 @@
 //! the mesh's colours show, bone names, and the last CPU-vs-GPU measurement. Selecting by
 //! clicking in the view goes through here, so it is tested without a window.
 
-use glam::Vec2;
+use glam::{Mat4, Vec2};
 
-use super::ik_edit::PICK_RADIUS;
-use super::state::ViewerState;
 use crate::asset::Model;
-use crate::inspect::{JointFacts, PoseMode, VertexView};
-use crate::render::Viewport;
-use crate::render::skin_compare::SkinDifference;
+use crate::inspect::{JointFacts, PoseMode, SkinDifference, VertexView};
+use crate::view::{PICK_RADIUS, Viewport};
 
 /// What the mesh's colours show (the panel's choice; `Weights` shows the selected joint's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,6 +61,19 @@ impl Inspection {
         }
     }
 
+    /// A click (press and release without dragging) at `cursor` in `view`: selects the joint
+    /// of `joint_matrices` within `PICK_RADIUS` pixels, nearest first, and shows it in the
+    /// tree. Returns whether one was there.
+    pub fn click(&mut self, joint_matrices: &[Mat4], cursor: Vec2, view: &Viewport) -> bool {
+        let joints = joint_matrices.iter().map(|m| m.w_axis.truncate());
+        let Some(joint) = view.nearest(joints, cursor, PICK_RADIUS) else {
+            return false;
+        };
+        self.selected = Some(joint);
+        self.reveal = true;
+        true
+    }
+
     /// The vertex view the colours ask for: `None` for the materials, and for a joint's
     /// weights while no joint is selected.
     pub fn vertex_view(&self) -> Option<VertexView> {
@@ -78,43 +88,10 @@ impl Inspection {
     }
 }
 
-impl ViewerState {
-    /// A click (press and release without dragging) at `cursor` in the view: selects the
-    /// joint within `PICK_RADIUS` pixels, nearest first, and shows it in the tree. Returns
-    /// whether one was there.
-    pub fn click_in_view(&mut self, cursor: Vec2, view: &Viewport) -> bool {
-        let joints = self.joint_matrices.iter().map(|m| m.w_axis.truncate());
-        let Some(joint) = view.nearest(joints, cursor, PICK_RADIUS) else {
-            return false;
-        };
-        self.inspection.selected = Some(joint);
-        self.inspection.reveal = true;
-        true
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::asset::demo::demo_model;
-    use crate::render::OrbitCamera;
-
-    #[test]
-    fn clicking_near_a_joint_selects_it_and_elsewhere_does_nothing() {
-        let mut state = ViewerState::new(demo_model());
-        // The default camera looks at (0, 1, 0), about the demo's chest.
-        let view = Viewport::new(&OrbitCamera::default(), 800.0, 600.0);
-        let head = state.model.skeleton.find("head").unwrap();
-        let at = view.to_pixels(state.joint_matrices[head].w_axis.truncate()).unwrap();
-        assert!(state.click_in_view(at + Vec2::new(3.0, -2.0), &view));
-        assert_eq!(state.inspection.selected, Some(head));
-        assert!(state.inspection.reveal);
-        assert!(
-            !state.click_in_view(Vec2::new(2.0, 2.0), &view),
-            "a corner of the view is far from every joint"
-        );
-        assert_eq!(state.inspection.selected, Some(head), "a miss keeps the selection");
-    }
 
     #[test]
     fn weights_need_a_selected_joint() {
@@ -125,21 +102,5 @@ mod tests {
         assert_eq!(inspection.vertex_view(), Some(VertexView::Weights(3)));
         inspection.colors = MeshColors::Capped;
         assert_eq!(inspection.vertex_view(), Some(VertexView::Capped));
-    }
-
-    #[test]
-    fn pose_modes_replace_the_animation() {
-        let mut state = ViewerState::new(demo_model());
-        state.advance(0.4);
-        let animated = state.pose.clone();
-        assert_ne!(&animated, state.model.skeleton.rest_pose());
-        state.inspection.pose_mode = PoseMode::Rest;
-        state.advance(0.1);
-        assert_eq!(&state.pose, state.model.skeleton.rest_pose());
-        state.inspection.pose_mode = PoseMode::Bind;
-        state.advance(0.1);
-        assert_eq!(&state.pose, state.model.skeleton.bind_pose());
-        let bind = state.model.skeleton.bind_pose().to_model_matrices();
-        assert_eq!(state.joint_matrices, bind, "picking and gizmos follow the pose shown");
     }
 }

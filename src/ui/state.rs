@@ -4,15 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
-use glam::Mat4;
+use glam::{Mat4, Vec2};
 
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
 use crate::anim::{Player, Pose};
-use crate::asset::{self, Model};
+use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
 use crate::lint::{Finding, lint};
-use crate::render::ViewOptions;
+use crate::view::{ViewOptions, Viewport};
 
 /// Things the panel or the keyboard asked for that the app carries out (they need the window,
 /// the GPU or the file dialog).
@@ -97,11 +97,7 @@ impl ViewerState {
     /// MD5 model instead.
     pub fn open(&mut self, path: &Path) {
         self.hovered_file = None;
-        let is_animation = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("md5anim"));
-        if is_animation {
+        if Format::from_extension(path) == Some(Format::Md5Anim) {
             // An .md5anim adds a clip to the open MD5 model.
             match asset::add_md5_animation(&mut self.model, path) {
                 Ok(()) => {
@@ -172,6 +168,39 @@ impl ViewerState {
     }
 }
 
+/// Pointer actions in the 3D view, which the IK editor and the joint browser share out.
+impl ViewerState {
+    /// Adds an IK chain of `length` bones ending at `end`, its target where that joint is now.
+    pub fn add_ik_chain(&mut self, end: usize, length: usize) {
+        let chains = &mut self.player.animator.ik;
+        self.ik_editor
+            .add_chain(chains, &self.model.skeleton, &self.joint_matrices, (end, length));
+    }
+
+    /// A press of the main button at `cursor` in the view. Returns true when IK editing takes
+    /// it (a target grabbed, or a joint picked), false when the camera should orbit.
+    pub fn press_in_view(&mut self, cursor: Vec2, view: &Viewport) -> bool {
+        let chains = &mut self.player.animator.ik;
+        self.ik_editor
+            .press(chains, &self.model.skeleton, &self.joint_matrices, (cursor, view))
+    }
+
+    /// The pointer moved to `cursor` with the main button held.
+    pub fn drag_in_view(&mut self, cursor: Vec2, view: &Viewport) {
+        self.ik_editor.drag(&mut self.player.animator.ik, cursor, view);
+    }
+
+    /// The main button was released.
+    pub fn release_in_view(&mut self) {
+        self.ik_editor.release();
+    }
+
+    /// A click (press and release without dragging) at `cursor`: selects the joint there.
+    pub fn click_in_view(&mut self, cursor: Vec2, view: &Viewport) -> bool {
+        self.inspection.click(&self.joint_matrices, cursor, view)
+    }
+}
+
 /// File name and what the model holds, for the panel's title.
 fn summary(model: &Model) -> String {
     let name = model.path.file_name().map_or_else(
@@ -192,6 +221,8 @@ fn summary(model: &Model) -> String {
 mod tests {
     use super::*;
     use crate::asset::demo::demo_model;
+    use crate::inspect::PoseMode;
+    use crate::view::OrbitCamera;
 
     #[test]
     fn a_failed_open_keeps_the_model_and_reports_the_file() {
@@ -251,5 +282,117 @@ mod tests {
         state.advance(0.3);
         assert_ne!(state.pose, rest);
         assert!(state.frame_ms > 0.0);
+    }
+
+    #[test]
+    fn clicking_near_a_joint_selects_it_and_elsewhere_does_nothing() {
+        let mut state = ViewerState::new(demo_model());
+        // The default camera looks at (0, 1, 0), about the demo's chest.
+        let view = Viewport::new(&OrbitCamera::default(), 800.0, 600.0);
+        let head = state.model.skeleton.find("head").unwrap();
+        let at = view.to_pixels(state.joint_matrices[head].w_axis.truncate()).unwrap();
+        assert!(state.click_in_view(at + Vec2::new(3.0, -2.0), &view));
+        assert_eq!(state.inspection.selected, Some(head));
+        assert!(state.inspection.reveal);
+        assert!(
+            !state.click_in_view(Vec2::new(2.0, 2.0), &view),
+            "a corner of the view is far from every joint"
+        );
+        assert_eq!(state.inspection.selected, Some(head), "a miss keeps the selection");
+    }
+
+    #[test]
+    fn pose_modes_replace_the_animation() {
+        let mut state = ViewerState::new(demo_model());
+        state.advance(0.4);
+        let animated = state.pose.clone();
+        assert_ne!(&animated, state.model.skeleton.rest_pose());
+        state.inspection.pose_mode = PoseMode::Rest;
+        state.advance(0.1);
+        assert_eq!(&state.pose, state.model.skeleton.rest_pose());
+        state.inspection.pose_mode = PoseMode::Bind;
+        state.advance(0.1);
+        assert_eq!(&state.pose, state.model.skeleton.bind_pose());
+        let bind = state.model.skeleton.bind_pose().to_model_matrices();
+        assert_eq!(state.joint_matrices, bind, "picking and gizmos follow the pose shown");
+    }
+
+    /// The demo at rest, posed once, and a view of it.
+    fn setup() -> (ViewerState, Viewport) {
+        let mut state = ViewerState::new(demo_model());
+        state.player.select(None);
+        state.advance(0.0);
+        // The default camera looks at (0, 1, 0), about the demo's chest.
+        (state, Viewport::new(&OrbitCamera::default(), 800.0, 600.0))
+    }
+
+    fn joint_pixel(state: &ViewerState, view: &Viewport, joint: usize) -> Vec2 {
+        view.to_pixels(state.joint_matrices[joint].w_axis.truncate()).unwrap()
+    }
+
+    #[test]
+    fn clicking_near_a_joint_while_picking_adds_a_chain_ending_there() {
+        let (mut state, view) = setup();
+        let wrist = state.model.skeleton.find("wrist.L").unwrap();
+        let near_wrist = joint_pixel(&state, &view, wrist) + Vec2::new(3.0, -2.0);
+        assert!(
+            !state.press_in_view(near_wrist, &view),
+            "not picking: the camera orbits"
+        );
+        state.ik_editor.picking = true;
+        assert!(state.press_in_view(near_wrist, &view));
+        assert!(!state.ik_editor.picking, "one pick per request");
+        let chain = &state.player.animator.ik[0].chain;
+        assert_eq!(chain.end(), wrist);
+        assert_eq!(chain.bones(), 2);
+        assert_eq!(state.model.skeleton.name(chain.joints()[0]), "shoulder.L");
+    }
+
+    #[test]
+    fn picking_shows_the_skeleton_to_pick_from() {
+        let (mut state, _) = setup();
+        state.view.skeleton = false;
+        assert!(!state.view_options().skeleton);
+        state.ik_editor.picking = true;
+        assert!(state.view_options().skeleton);
+    }
+
+    #[test]
+    fn dragging_a_target_moves_it_and_the_hand_follows() {
+        let (mut state, view) = setup();
+        let wrist = state.model.skeleton.find("wrist.L").unwrap();
+        state.add_ik_chain(wrist, 2);
+        let start = joint_pixel(&state, &view, wrist);
+        state.ik_editor.show_targets = false;
+        assert!(!state.press_in_view(start, &view), "hidden targets cannot be grabbed");
+        state.ik_editor.show_targets = true;
+        assert!(
+            state.press_in_view(start + Vec2::new(2.0, 2.0), &view),
+            "grabs the target"
+        );
+        assert_eq!(state.ik_editor.dragging, Some(0));
+        let goal = start + Vec2::new(40.0, -60.0);
+        state.drag_in_view(goal, &view);
+        state.release_in_view();
+        state.drag_in_view(start, &view);
+        let target = state.player.animator.ik[0].target;
+        assert!(
+            view.to_pixels(target).unwrap().distance(goal) < 0.5,
+            "moves only while held"
+        );
+        state.advance(0.0);
+        let hand = state.joint_matrices[wrist].w_axis.truncate();
+        assert!(state.player.animator.ik[0].outcome.reached);
+        assert!(hand.distance(target) < 1e-2, "the wrist reaches the dragged target");
+    }
+
+    #[test]
+    fn a_chain_longer_than_the_joints_ancestry_is_reported() {
+        let (mut state, _) = setup();
+        let hips = state.model.skeleton.find("hips").unwrap();
+        state.add_ik_chain(hips, 5);
+        assert!(state.player.animator.ik.is_empty());
+        let error = state.ik_editor.error.clone().unwrap();
+        assert!(error.starts_with("hips: a chain of 5 bones"), "{error}");
     }
 }

@@ -12,8 +12,8 @@ use gltf_json::Root;
 
 use super::json::{self, Document};
 use crate::asset::LoadErrorKind;
+use crate::asset::format::{Format, GLB_MAGIC};
 
-const GLB_MAGIC: &[u8; 4] = b"glTF";
 const PLACEHOLDER: &str = "has no data (no uri, and not the GLB binary chunk)";
 const CHUNK_JSON: u32 = 0x4E4F_534A;
 const CHUNK_BIN: u32 = 0x004E_4942;
@@ -91,10 +91,7 @@ pub fn is_glb(bytes: &[u8]) -> bool {
 
 /// Parses `bytes` (the contents of `path`) and loads its buffers.
 pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadErrorKind> {
-    let named_glb = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+    let named_glb = Format::from_extension(path) == Some(Format::GltfBinary);
     let (json, bin) = if is_glb(bytes) {
         split_glb(bytes).map_err(|problem| LoadErrorKind::invalid("the GLB container", problem))?
     } else if named_glb && !bytes.trim_ascii_start().starts_with(b"{") {

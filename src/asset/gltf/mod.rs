@@ -21,9 +21,9 @@ use gltf_json::Root;
 use crate::anim::transform::is_trs;
 use crate::anim::{JointDesc, Skeleton, Transform};
 use crate::asset::LoadErrorKind;
+use crate::asset::format::Format;
 use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
 use accessor::Accessors;
-pub use container::is_glb;
 
 /// Extensions rigscope reads (KHR_animation_pointer: the channels that target nodes).
 const IMPLEMENTED: &[&str] = &["KHR_mesh_quantization", "KHR_animation_pointer"];
@@ -139,6 +139,11 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
 
     Ok(Model {
         path: path.to_path_buf(),
+        format: Some(if container::is_glb(bytes) {
+            Format::GltfBinary
+        } else {
+            Format::GltfJson
+        }),
         skeleton,
         file_node,
         skins,

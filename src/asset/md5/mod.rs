@@ -23,6 +23,7 @@ use std::path::Path;
 
 use glam::{Mat4, Vec3, Vec4};
 
+use super::format::Format;
 use super::geometry::{build_skin_weights, compute_normals};
 use super::LoadErrorKind;
 use super::model::{Image, Material, Mesh, MeshInstance, Model, Primitive, Skin, TextureRef, Topology};
@@ -58,6 +59,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     };
     let mut model = Model {
         path: path.to_path_buf(),
+        format: Some(Format::Md5Mesh),
         file_node: (0..skeleton.len()).collect(),
         instances: (0..meshes.len())
             .map(|mesh| MeshInstance {
@@ -97,11 +99,7 @@ fn animations_beside(mesh: &Path) -> Vec<std::path::PathBuf> {
         .flatten()
         .flatten()
         .map(|entry| entry.path())
-        .filter(|p| {
-            p.extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("md5anim"))
-        })
+        .filter(|p| Format::from_extension(p) == Some(Format::Md5Anim))
         .collect();
     anims.sort();
     anims

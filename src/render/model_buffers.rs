@@ -1,18 +1,21 @@
-//! A model's data on the GPU: vertex and index buffers, the skinning uniform arrays, per-draw
-//! uniforms and materials. Made once per loaded model; per frame only uniforms and the
-//! CPU-skinned vertex buffers are rewritten.
+//! A model's data on the GPU: vertex and index buffers, the skins' matrices, every draw's
+//! uniform, the materials, and the vertex view's values. Made once per loaded model; a frame
+//! rewrites the uniforms, the skins' matrices and the CPU-posed vertex buffers.
 
 use glam::{Mat4, Vec2, Vec4};
 use wgpu::util::DeviceExt;
 
+use super::draw_uniforms::{DrawSlot, DrawUniforms};
+use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
-use super::scene::ViewOptions;
-use super::skin_compare::{CaptureTarget, NOT_MEASURED};
+use super::skin_source::SkinSource;
 use super::textures::MaterialTextures;
-use super::uniforms::{DrawUniform, InfluenceVertex, Look};
+use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::{Material, Model, Topology};
 use crate::inspect::VertexView;
-use crate::skin::{Deformer, SkinningMethod, posed_order};
+use crate::inspect::skin_difference::NOT_MEASURED;
+use crate::skin::{Deformer, posed_order};
+use crate::view::ViewOptions;
 
 /// Wireframe colour (linear RGBA).
 const WIRE_COLOR: Vec4 = Vec4::new(0.05, 0.05, 0.06, 1.0);
@@ -37,19 +40,11 @@ pub struct DrawBuffers {
     /// Each triangle edge once, for the wireframe.
     pub edges: wgpu::Buffer,
     pub edge_count: u32,
-    /// Group 1 (skin arrays + draw uniform) for the lit, the wireframe and the ghost draw.
-    pub solid_group: wgpu::BindGroup,
-    pub wire_group: wgpu::BindGroup,
-    /// The mesh as bound (its vertices as loaded, static meshes placed by the bind pose);
-    /// written once.
-    pub ghost_group: wgpu::BindGroup,
-    pub solid_uniform: wgpu::Buffer,
-    pub wire_uniform: wgpu::Buffer,
     pub material: usize,
     /// The skin that deforms it, if any.
     pub skin: Option<usize>,
     /// The GPU can skin this draw: it is skinned, has no morph targets, and its skin fits
-    /// the uniform arrays.
+    /// the skin source.
     pub gpu_skinnable: bool,
     /// The primitive has morph targets (always posed on the CPU).
     pub morphed: bool,
@@ -63,29 +58,17 @@ pub struct DrawBuffers {
     pub drawable: bool,
 }
 
-/// The skinning uniform arrays of one skin: `pose` (joint model matrices) and
-/// `inv_bind_pose`, `max_joints` entries each.
-pub struct SkinArrays {
-    pub pose: wgpu::Buffer,
-    pub inv_bind_pose: wgpu::Buffer,
-    /// Whether the skin fits (`joints <= max_joints`); if not, its meshes are CPU-skinned.
-    pub fits: bool,
-}
-
-pub struct ModelGpu {
+pub struct ModelBuffers {
     pub draws: Vec<DrawBuffers>,
-    pub skins: Vec<SkinArrays>,
+    pub skins: GpuSkins,
+    pub uniforms: DrawUniforms,
     pub materials: Vec<wgpu::BindGroup>,
     /// Problems met while uploading (undecodable textures, skins too big for the GPU path).
     pub notes: Vec<String>,
-    /// Scratch for the pose array upload, kept so frames do not allocate.
-    pose_scratch: Vec<[[f32; 4]; 4]>,
     /// The vertex view whose values `view_values` hold, and scratch for them (as long as
     /// the largest draw).
-    pub(super) values_shown: Option<VertexView>,
-    pub(super) value_scratch: Vec<f32>,
-    /// The CPU-vs-GPU difference view's texture, made when the view is first shown.
-    pub(super) capture: Option<CaptureTarget>,
+    values_shown: Option<VertexView>,
+    value_scratch: Vec<f32>,
 }
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -117,47 +100,18 @@ fn triangle_edges(indices: &[u32]) -> Vec<u32> {
     edges.into_iter().flat_map(|(a, b)| [a, b]).collect()
 }
 
-impl ModelGpu {
+impl ModelBuffers {
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         layouts: &Layouts,
         model: &Model,
-        max_joints: usize,
+        skin_source: SkinSource,
     ) -> Self {
         let mut notes = Vec::new();
-        let array_bytes = (max_joints * 64) as u64;
-        let skins: Vec<SkinArrays> = model
-            .skins
-            .iter()
-            .map(|skin| {
-                let fits = skin.joints.len() <= max_joints;
-                if !fits {
-                    notes.push(format!(
-                        "skin '{}' has {} joints, more than the {max_joints} the GPU's uniform arrays hold: it is skinned on the CPU",
-                        skin.name,
-                        skin.joints.len()
-                    ));
-                }
-                let mut inverse_bind = vec![Mat4::IDENTITY.to_cols_array_2d(); max_joints];
-                for (slot, matrix) in inverse_bind.iter_mut().zip(&skin.inverse_bind) {
-                    *slot = matrix.to_cols_array_2d();
-                }
-                SkinArrays {
-                    pose: device.create_buffer(&wgpu::BufferDescriptor {
-                        label: Some("pose"),
-                        size: array_bytes,
-                        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                        mapped_at_creation: false,
-                    }),
-                    inv_bind_pose: buffer(device, "inv_bind_pose", &inverse_bind, wgpu::BufferUsages::UNIFORM),
-                    fits,
-                }
-            })
-            .collect();
-        // Static meshes bind identity arrays they never read.
-        let identity = vec![Mat4::IDENTITY.to_cols_array_2d(); max_joints];
-        let unused_pose = buffer(device, "unused pose", &identity, wgpu::BufferUsages::UNIFORM);
+        let draw_count = posed_order(model).count();
+        let mut uniforms = DrawUniforms::new(device, draw_count);
+        let skins = GpuSkins::new(device, layouts, model, skin_source, &uniforms, &mut notes);
 
         let textures = MaterialTextures::new(device, queue, model, &mut notes);
         let default_material = Material::default();
@@ -171,7 +125,7 @@ impl ModelGpu {
         let default_material_index = materials.len() - 1;
 
         let bind_matrices = model.skeleton.bind_pose().to_model_matrices();
-        let mut draws = Vec::new();
+        let mut draws = Vec::with_capacity(draw_count);
         for (instance_index, primitive_index) in posed_order(model) {
             let instance = model.instances[instance_index];
             let primitive = &model.meshes[instance.mesh].primitives[primitive_index];
@@ -196,22 +150,10 @@ impl ModelGpu {
             let indices: &[u32] = if triangles { &primitive.indices } else { &[] };
             let edges = triangle_edges(indices);
             let skin = instance.skin.filter(|_| primitive.skin_weights.is_some());
-            let gpu_skinnable = skin.is_some_and(|s| skins[s].fits) && primitive.morph_targets.is_empty();
+            let gpu_skinnable = skin.is_some_and(|s| skins.fits(s)) && primitive.morph_targets.is_empty();
             let may_pose_on_cpu = skin.is_some() || !primitive.morph_targets.is_empty();
             let vertex_usage = wgpu::BufferUsages::VERTEX;
             let posed_usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
-            let uniform = |model_matrix: Mat4, look: Look| {
-                buffer(
-                    device,
-                    "draw",
-                    &[DrawUniform::new(model_matrix, (false, false), look)],
-                    wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                )
-            };
-            let (solid_uniform, wire_uniform) = (
-                uniform(Mat4::IDENTITY, Look::Lit),
-                uniform(Mat4::IDENTITY, Look::Wire(WIRE_COLOR)),
-            );
             // Skinned vertices as loaded are in the bind pose already; others follow their
             // joint's bind pose.
             let ghost_placement = if skin.is_some() {
@@ -219,31 +161,11 @@ impl ModelGpu {
             } else {
                 bind_matrices[instance.joint]
             };
-            let ghost_uniform = uniform(ghost_placement, Look::Ghost(GHOST_COLOR));
-            let (pose, inv_bind_pose) = match skin {
-                Some(s) => (&skins[s].pose, &skins[s].inv_bind_pose),
-                None => (&unused_pose, &unused_pose),
-            };
-            let group = |draw_uniform: &wgpu::Buffer| {
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("draw"),
-                    layout: &layouts.draw,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: pose.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: inv_bind_pose.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: draw_uniform.as_entire_binding(),
-                        },
-                    ],
-                })
-            };
+            uniforms.set(
+                draws.len(),
+                DrawSlot::Ghost,
+                &DrawUniform::new(ghost_placement, Skinning::None, Look::Ghost(GHOST_COLOR)),
+            );
             draws.push(DrawBuffers {
                 positions: buffer(device, "positions", &primitive.positions, vertex_usage),
                 normals: buffer(device, "normals", &primitive.normals, vertex_usage),
@@ -267,11 +189,6 @@ impl ModelGpu {
                 index_count: indices.len() as u32,
                 edges: buffer(device, "edges", &edges, wgpu::BufferUsages::INDEX),
                 edge_count: edges.len() as u32,
-                solid_group: group(&solid_uniform),
-                wire_group: group(&wire_uniform),
-                ghost_group: group(&ghost_uniform),
-                solid_uniform,
-                wire_uniform,
                 material: primitive.material.unwrap_or(default_material_index),
                 skin,
                 gpu_skinnable,
@@ -283,27 +200,32 @@ impl ModelGpu {
                 drawable: triangles && vertices > 0,
             });
         }
+        uniforms.upload_all(queue);
         let largest = draws.iter().map(|d| d.vertex_count).max().unwrap_or(0);
         Self {
             draws,
             skins,
+            uniforms,
             materials,
             notes,
-            pose_scratch: vec![Mat4::IDENTITY.to_cols_array_2d(); max_joints],
             values_shown: None,
             value_scratch: vec![0.0; largest],
-            capture: None,
         }
     }
 
-    /// Uploads this frame's state: each skin's `pose` array from the deformer's model
-    /// matrices; per draw, its uniform (GPU skinning on or off, the joint's model matrix for
-    /// static meshes, material or vertex view colours) and, for draws posed on the CPU, the
-    /// deformer's vertices; the vertex view's values when the view has changed (the
-    /// CPU-vs-GPU difference writes its own each frame).
-    pub fn upload(&mut self, queue: &wgpu::Queue, model: &Model, deformer: &Deformer, view: &ViewOptions) {
+    /// Uploads this frame's state: every skin's matrices; per draw, its uniforms (how it is
+    /// skinned, the joint's model matrix for static meshes, material or vertex view colours)
+    /// and, for draws posed on the CPU, the deformer's vertices; the vertex view's values when
+    /// the view has changed (the CPU-vs-GPU difference writes its own each frame).
+    pub fn upload(
+        &mut self,
+        queue: &wgpu::Queue,
+        model: &Model,
+        model_matrices: &[Mat4],
+        deformer: &Deformer,
+        view: &ViewOptions,
+    ) {
         let gpu_skinning = view.gpu_skinning;
-        let dual_quaternion = view.skinning_method == SkinningMethod::DualQuaternion;
         let look = view.vertex_view.map_or(Look::Lit, |v| Look::View(v.ramp()));
         if let Some(vertex_view) = view.vertex_view
             && vertex_view != VertexView::SkinDifference
@@ -316,48 +238,58 @@ impl ModelGpu {
             }
             self.values_shown = view.vertex_view;
         }
-        let matrices = deformer.model_matrices();
-        for (skin, arrays) in model.skins.iter().zip(&self.skins) {
-            for (slot, &joint) in self.pose_scratch.iter_mut().zip(&skin.joints) {
-                *slot = matrices[joint].to_cols_array_2d();
-            }
-            let used = skin.joints.len().min(self.pose_scratch.len());
-            queue.write_buffer(&arrays.pose, 0, bytemuck::cast_slice(&self.pose_scratch[..used]));
-        }
-        for (draw, posed) in self.draws.iter().zip(deformer.primitives()) {
-            let on_gpu = draw.on_gpu(gpu_skinning);
+        self.skins.upload(queue, model, model_matrices, deformer);
+        for (index, (draw, posed)) in self.draws.iter().zip(deformer.primitives()).enumerate() {
             let uses_cpu_vertices = draw.uses_cpu_vertices(gpu_skinning);
             let model_matrix = if uses_cpu_vertices {
                 Mat4::IDENTITY
             } else {
-                matrices[draw.joint]
+                model_matrices[draw.joint]
             };
-            let skinning = (on_gpu, dual_quaternion);
-            queue.write_buffer(
-                &draw.solid_uniform,
-                0,
-                bytemuck::bytes_of(&DrawUniform::new(model_matrix, skinning, look)),
+            let skinning = Skinning::on_gpu(draw.on_gpu(gpu_skinning), view.skinning_method);
+            self.uniforms
+                .set(index, DrawSlot::Solid, &DrawUniform::new(model_matrix, skinning, look));
+            self.uniforms.set(
+                index,
+                DrawSlot::Wire,
+                &DrawUniform::new(model_matrix, skinning, Look::Wire(WIRE_COLOR)),
             );
-            queue.write_buffer(
-                &draw.wire_uniform,
-                0,
-                bytemuck::bytes_of(&DrawUniform::new(model_matrix, skinning, Look::Wire(WIRE_COLOR))),
-            );
+            if draw.gpu_skinnable {
+                let skinning = Skinning::on_gpu(true, view.skinning_method);
+                self.uniforms.set(
+                    index,
+                    DrawSlot::Capture,
+                    &DrawUniform::new(Mat4::IDENTITY, skinning, Look::Lit),
+                );
+            }
             if uses_cpu_vertices && !posed.positions.is_empty() {
                 queue.write_buffer(&draw.posed_positions, 0, bytemuck::cast_slice(&posed.positions));
                 queue.write_buffer(&draw.posed_normals, 0, bytemuck::cast_slice(&posed.normals));
             }
         }
+        self.uniforms.upload_frame(queue);
+    }
+
+    /// Writes one draw's vertex view values, which `values` fills (as long as the draw); the
+    /// values now shown are the CPU-vs-GPU difference's.
+    pub fn write_difference_values(
+        &mut self,
+        queue: &wgpu::Queue,
+        draw: usize,
+        values: impl FnOnce(&DrawBuffers, &mut [f32]),
+    ) {
+        let buffers = &self.draws[draw];
+        let scratch = &mut self.value_scratch[..buffers.vertex_count];
+        values(buffers, scratch);
+        queue.write_buffer(&buffers.view_values, 0, bytemuck::cast_slice(scratch));
+        self.values_shown = Some(VertexView::SkinDifference);
     }
 
     /// Sets every vertex's difference view value to "not measured" (grey).
-    pub(super) fn mark_unmeasured(&mut self, queue: &wgpu::Queue) {
-        for draw in &self.draws {
-            let values = &mut self.value_scratch[..draw.vertex_count];
-            values.fill(NOT_MEASURED);
-            queue.write_buffer(&draw.view_values, 0, bytemuck::cast_slice(values));
+    pub fn mark_unmeasured(&mut self, queue: &wgpu::Queue) {
+        for draw in 0..self.draws.len() {
+            self.write_difference_values(queue, draw, |_, values| values.fill(NOT_MEASURED));
         }
-        self.values_shown = Some(VertexView::SkinDifference);
     }
 }
 
@@ -371,5 +303,16 @@ impl DrawBuffers {
     /// morph targets, or it is skinned and not on the GPU.
     pub fn uses_cpu_vertices(&self, gpu_skinning: bool) -> bool {
         self.morphed || (self.skin.is_some() && !self.on_gpu(gpu_skinning))
+    }
+
+    /// The vertex buffers a draw in `slot` reads, in the skinning shaders' slots 0 to 4.
+    pub fn vertex_buffers(&self, slot: DrawSlot, gpu_skinning: bool) -> [&wgpu::Buffer; 5] {
+        let cpu = slot != DrawSlot::Ghost && self.uses_cpu_vertices(gpu_skinning);
+        let (positions, normals) = if cpu {
+            (&self.posed_positions, &self.posed_normals)
+        } else {
+            (&self.positions, &self.normals)
+        };
+        [positions, normals, &self.uvs, &self.influences, &self.view_values]
     }
 }

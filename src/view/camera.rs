@@ -3,6 +3,8 @@
 use glam::camera::rh::{proj::directx, view::look_at_mat4};
 use glam::{Mat4, Vec3};
 
+use super::bounds::Bounds;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OrbitCamera {
     pub target: Vec3,
@@ -13,40 +15,6 @@ pub struct OrbitCamera {
     pub pitch: f32,
     /// Vertical field of view, radians.
     pub fov_y: f32,
-}
-
-/// An axis-aligned box in world space.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Bounds {
-    pub min: Vec3,
-    pub max: Vec3,
-}
-
-impl Bounds {
-    pub const EMPTY: Bounds = Bounds {
-        min: Vec3::INFINITY,
-        max: Vec3::NEG_INFINITY,
-    };
-
-    pub fn include(&mut self, point: Vec3) {
-        if point.is_finite() {
-            self.min = self.min.min(point);
-            self.max = self.max.max(point);
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.min.x > self.max.x
-    }
-
-    pub fn center(&self) -> Vec3 {
-        (self.min + self.max) * 0.5
-    }
-
-    /// Radius of the sphere around the box.
-    pub fn radius(&self) -> f32 {
-        (self.max - self.min).length() * 0.5
-    }
 }
 
 const PITCH_LIMIT: f32 = 89.0 * std::f32::consts::PI / 180.0;

@@ -1,28 +1,29 @@
 //! The region a model occupies over an animation, for framing the camera and sizing the
 //! ground and shadow.
 
-use super::camera::Bounds;
-use crate::anim::Clip;
+use super::bounds::Bounds;
+use crate::anim::{Clip, Pose};
 use crate::asset::Model;
-use crate::skin::Deformer;
+use crate::skin::{Deformer, SkinningMethod};
 
 /// Samples per clip when measuring its bounds.
 const SAMPLES: usize = 32;
 
-/// Bounds of the posed vertices (and joints) over `clip`, sampled evenly, or of the rest pose
-/// when there is no clip. A model without meshes is bounded by its joints.
+/// Bounds of the posed vertices and joints over `clip`, sampled evenly, or of the rest pose
+/// when there is no clip. A model without meshes is bounded by its joints. Vertices are
+/// skinned by linear blending whatever the view uses: the framing stays put when the method
+/// changes (dual quaternions move vertices far less than the margin around a framed model).
 pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Deformer) -> Bounds {
     let mut bounds = Bounds::EMPTY;
     let mut pose = model.skeleton.rest_pose().clone();
-    let mut measure = |pose: &crate::anim::Pose, deformer: &mut Deformer| {
-        deformer.update(model, pose);
+    let mut measure = |pose: &Pose, deformer: &mut Deformer| {
+        deformer.update_all(model, pose, SkinningMethod::Linear);
         for posed in deformer.primitives() {
             posed.positions.iter().for_each(|p| bounds.include(*p));
         }
-        deformer
-            .model_matrices()
-            .iter()
-            .for_each(|m| bounds.include(m.w_axis.truncate()));
+        for matrix in deformer.model_matrices() {
+            bounds.include(matrix.w_axis.truncate());
+        }
     };
     match clip {
         Some(clip) => {

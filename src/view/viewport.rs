@@ -5,6 +5,9 @@ use glam::{Mat4, Vec2, Vec3, Vec4Swizzles};
 
 use super::camera::OrbitCamera;
 
+/// How close (pixels) a click must be to a joint or an IK target to pick it.
+pub const PICK_RADIUS: f32 = 14.0;
+
 #[derive(Clone, Copy, Debug)]
 pub struct Viewport {
     /// Model space → clip space.
@@ -73,7 +76,7 @@ impl Viewport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::Bounds;
+    use crate::view::Bounds;
 
     fn viewport() -> Viewport {
         let mut camera = OrbitCamera::default();

@@ -1,0 +1,14 @@
+// A skin's matrices as two uniform arrays, for adapters without storage buffers in the vertex
+// stage: the joints' model matrices (joint → model space) and their inverse bind matrices
+// (bind space → joint), multiplied per vertex. `__MAX_JOINTS__` is the device's array length.
+
+const MAX_JOINTS: u32 = __MAX_JOINTS__u;
+
+@group(1) @binding(0) var<uniform> pose: array<mat4x4<f32>, MAX_JOINTS>;
+@group(1) @binding(1) var<uniform> inv_bind_pose: array<mat4x4<f32>, MAX_JOINTS>;
+
+// Bind space → model space for skin joint `joint`.
+fn skin_matrix(joint: u32) -> mat4x4<f32> {
+    let j = min(joint, MAX_JOINTS - 1u);
+    return pose[j] * inv_bind_pose[j];
+}

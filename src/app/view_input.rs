@@ -1,0 +1,153 @@
+//! Mouse and keyboard in the 3D view: orbit, pan and zoom the camera, pick joints and drag IK
+//! targets (through the viewer state), and the view's keyboard shortcuts. Events egui consumed
+//! never get here.
+
+use glam::Vec2;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::keyboard::{Key, ModifiersState, NamedKey};
+
+use crate::ui::{Shortcut, ViewerState};
+use crate::view::{OrbitCamera, Viewport};
+
+/// How far (pixels) the pointer may move between press and release for a click.
+const CLICK_SLOP: f32 = 4.0;
+
+#[derive(Default)]
+pub struct ViewInput {
+    /// The pointer in window pixels.
+    position: Vec2,
+    orbiting: bool,
+    panning: bool,
+    /// Where the main button went down to orbit: released within `CLICK_SLOP` pixels of it,
+    /// it was a click (which selects a joint) rather than a drag.
+    pressed_at: Option<Vec2>,
+    modifiers: ModifiersState,
+}
+
+impl ViewInput {
+    /// Acts on one window event; `egui_consumed` says egui took it. `viewport` is the 3D view
+    /// in window pixels (x, y, width, height).
+    pub fn handle(
+        &mut self,
+        event: &WindowEvent,
+        egui_consumed: bool,
+        state: &mut ViewerState,
+        camera: &mut OrbitCamera,
+        viewport: [u32; 4],
+    ) {
+        // The view as the camera sees it now, and the cursor in its pixels.
+        let view_cursor = |position: Vec2, camera: &OrbitCamera| {
+            let [x, y, width, height] = viewport;
+            let view = Viewport::new(camera, width as f32, height as f32);
+            (position - Vec2::new(x as f32, y as f32), view)
+        };
+        match event {
+            WindowEvent::ModifiersChanged(modifiers) => self.modifiers = modifiers.state(),
+            WindowEvent::KeyboardInput { event, .. } if !egui_consumed && event.state == ElementState::Pressed => {
+                // Holding a step key steps repeatedly; other keys act once per press.
+                if let Some(shortcut) = shortcut_for(&event.logical_key, self.modifiers)
+                    && (!event.repeat || matches!(shortcut, Shortcut::StepBack | Shortcut::StepForward))
+                {
+                    state.shortcut(shortcut);
+                }
+            }
+            WindowEvent::MouseInput {
+                state: button_state,
+                button,
+                ..
+            } => {
+                let pressed = *button_state == ElementState::Pressed && !egui_consumed;
+                match button {
+                    MouseButton::Left if pressed => {
+                        // IK editing (a target grabbed, a joint picked) comes before orbiting.
+                        let (cursor, view) = view_cursor(self.position, camera);
+                        self.orbiting = !state.press_in_view(cursor, &view);
+                        self.pressed_at = self.orbiting.then_some(self.position);
+                    }
+                    MouseButton::Left => {
+                        self.orbiting = false;
+                        state.release_in_view();
+                        if let Some(pressed_at) = self.pressed_at.take()
+                            && pressed_at.distance(self.position) <= CLICK_SLOP
+                        {
+                            let (cursor, view) = view_cursor(self.position, camera);
+                            state.click_in_view(cursor, &view);
+                        }
+                    }
+                    MouseButton::Right | MouseButton::Middle => self.panning = pressed,
+                    _ => {}
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let position = Vec2::new(position.x as f32, position.y as f32);
+                let delta = position - self.position;
+                self.position = position;
+                if state.ik_editor.dragging.is_some() {
+                    let (cursor, view) = view_cursor(position, camera);
+                    state.drag_in_view(cursor, &view);
+                } else if self.orbiting {
+                    camera.orbit(delta.x, delta.y);
+                } else if self.panning {
+                    camera.pan(delta.x, delta.y, viewport[3] as f32);
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } if !egui_consumed => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => *y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                camera.zoom(steps);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The shortcut a key press means in the 3D view.
+fn shortcut_for(key: &Key, modifiers: ModifiersState) -> Option<Shortcut> {
+    match key.as_ref() {
+        Key::Named(NamedKey::Space) => Some(Shortcut::PlayPause),
+        Key::Named(NamedKey::ArrowLeft) => Some(Shortcut::StepBack),
+        Key::Named(NamedKey::ArrowRight) => Some(Shortcut::StepForward),
+        Key::Named(NamedKey::Home) => Some(Shortcut::ResetView),
+        Key::Character("f" | "F") => Some(Shortcut::Frame),
+        Key::Character("o" | "O") if modifiers.control_key() => Some(Shortcut::Open),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_shortcuts() {
+        let none = ModifiersState::empty();
+        assert_eq!(
+            shortcut_for(&Key::Named(NamedKey::Space), none),
+            Some(Shortcut::PlayPause)
+        );
+        assert_eq!(
+            shortcut_for(&Key::Named(NamedKey::ArrowLeft), none),
+            Some(Shortcut::StepBack)
+        );
+        assert_eq!(
+            shortcut_for(&Key::Named(NamedKey::ArrowRight), none),
+            Some(Shortcut::StepForward)
+        );
+        assert_eq!(
+            shortcut_for(&Key::Named(NamedKey::Home), none),
+            Some(Shortcut::ResetView)
+        );
+        assert_eq!(shortcut_for(&Key::Character("f".into()), none), Some(Shortcut::Frame));
+        assert_eq!(
+            shortcut_for(&Key::Character("o".into()), none),
+            None,
+            "plain O does nothing"
+        );
+        assert_eq!(
+            shortcut_for(&Key::Character("o".into()), ModifiersState::CONTROL),
+            Some(Shortcut::Open)
+        );
+    }
+}

@@ -1,0 +1,41 @@
+//! A frame, stage by stage. Before it, the caller has run the animation (Animator → Pose) and
+//! computed the pose's joint → model matrices once; from there:
+//!
+//! 1. palettes per skin (model matrix × inverse bind matrix) and CPU skinning of the draws
+//!    the GPU does not skin (`ModelView::pose`);
+//! 2. the GPU upload: the skins' matrices (palettes in a storage buffer, or the `pose` uniform
+//!    array), every draw's uniform, CPU-skinned vertices (`ModelView::upload`);
+//! 3. only for the CPU-vs-GPU difference view: the GPU's skinning read back and compared, in a
+//!    submission of its own (`ModelView::measure_skin_difference`);
+//! 4. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
+//!    record and nothing else (`SceneRenderer::record`).
+
+use wgpu::CommandEncoder;
+
+use super::frame_input::FrameInput;
+use super::gpu::Gpu;
+use super::model_view::ModelView;
+use super::scene::SceneRenderer;
+use super::target::SceneTarget;
+use crate::inspect::SkinDifference;
+
+/// Draws `input` through `model_view` into `target`, recording the passes into `encoder` (the
+/// caller submits it). Returns the difference view's measurement when the view shows it.
+pub fn render_frame(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    model_view: &mut ModelView,
+    input: &FrameInput,
+    target: &SceneTarget,
+    encoder: &mut CommandEncoder,
+) -> Option<Result<SkinDifference, String>> {
+    model_view.pose(input);
+    model_view.upload(gpu, input);
+    let difference = input
+        .view
+        .measures_skin_difference()
+        .then(|| model_view.measure_skin_difference(gpu, renderer));
+    renderer.prepare(gpu, input, &model_view.bounds, target.aspect());
+    renderer.record(encoder, target, &model_view.buffers, input.view);
+    difference
+}

@@ -1,0 +1,117 @@
+//! One drawn model: its GPU buffers, its CPU deformer, the region it moves in, and the
+//! difference view's capture texture. The window and the headless renderer both draw a model
+//! through it, one frame stage at a time (see `frame.rs`).
+
+use super::frame_input::FrameInput;
+use super::gpu::Gpu;
+use super::model_buffers::ModelBuffers;
+use super::scene::SceneRenderer;
+use super::skin_compare::CaptureTarget;
+use crate::anim::Clip;
+use crate::asset::Model;
+use crate::inspect::SkinDifference;
+use crate::skin::Deformer;
+use crate::view::Bounds;
+use crate::view::framing::animation_bounds;
+
+pub struct ModelView {
+    pub buffers: ModelBuffers,
+    pub deformer: Deformer,
+    /// The region the model moves in over the clip it was framed for (it frames the camera
+    /// and sizes the ground and the shadow).
+    pub bounds: Bounds,
+    /// The clip `bounds` were measured over (the inner `None`: the rest pose).
+    measured_for: Option<Option<usize>>,
+    /// The difference view's texture, made when the view is first shown (or why it cannot be).
+    capture: Option<Result<CaptureTarget, String>>,
+}
+
+impl ModelView {
+    /// Uploads `model` for drawing with `renderer`.
+    pub fn new(gpu: &Gpu, renderer: &SceneRenderer, model: &Model) -> Self {
+        Self {
+            buffers: ModelBuffers::new(
+                &gpu.device,
+                &gpu.queue,
+                &renderer.layouts,
+                model,
+                renderer.layouts.skin_source,
+            ),
+            deformer: Deformer::new(model),
+            bounds: Bounds::EMPTY,
+            measured_for: None,
+            capture: None,
+        }
+    }
+
+    /// Measures `bounds` over clip `clip` of `model` (its rest pose without one), unless they
+    /// were measured over it already.
+    pub fn measure_bounds(&mut self, model: &Model, clip: Option<usize>) {
+        if self.measured_for == Some(clip) {
+            return;
+        }
+        let animation: Option<&Clip> = clip.and_then(|c| model.clips.get(c));
+        self.bounds = animation_bounds(model, animation, &mut self.deformer);
+        self.measured_for = Some(clip);
+    }
+
+    /// Stage: every skin's palette, and CPU skinning (by the view's method) of the draws that
+    /// read CPU vertices, and of every skinned draw while the difference view measures.
+    pub fn pose(&mut self, input: &FrameInput) {
+        let (view, draws) = (input.view, &self.buffers.draws);
+        let compare = view.measures_skin_difference();
+        self.deformer.update(
+            input.model,
+            input.pose,
+            input.model_matrices,
+            view.skinning_method,
+            |i| draws[i].uses_cpu_vertices(view.gpu_skinning) || (compare && draws[i].skin.is_some()),
+        );
+    }
+
+    /// Stage: uploads the skins' matrices, the draw uniforms and the CPU-posed vertices.
+    pub fn upload(&mut self, gpu: &Gpu, input: &FrameInput) {
+        self.buffers.upload(
+            &gpu.queue,
+            input.model,
+            input.model_matrices,
+            &self.deformer,
+            input.view,
+        );
+    }
+
+    /// Stage: the difference view's read-back (its own submission, which waits for the GPU):
+    /// the GPU's skinning of every vertex against the deformer's. On failure every vertex is
+    /// coloured "not measured".
+    pub fn measure_skin_difference(
+        &mut self,
+        gpu: &Gpu,
+        renderer: &mut SceneRenderer,
+    ) -> Result<SkinDifference, String> {
+        let size = if self.bounds.is_empty() {
+            1.0
+        } else {
+            self.bounds.radius() * 2.0
+        };
+        let measured = match renderer.skin_compare(gpu) {
+            Ok((compare, layouts)) => {
+                let buffers = &self.buffers;
+                match self
+                    .capture
+                    .get_or_insert_with(|| CaptureTarget::new(gpu, layouts, buffers).map_err(|e| e.to_string()))
+                {
+                    Ok(target) => compare
+                        .measure(gpu, &mut self.buffers, target, &self.deformer, size)
+                        .map_err(|e| e.to_string()),
+                    Err(error) => Err(error.clone()),
+                }
+            }
+            Err(error) => Err(error),
+        };
+        if measured.is_err() {
+            // Grey, not the colours of whatever the values were before.
+            self.buffers.mark_unmeasured(&gpu.queue);
+        }
+        measured
+    }
+}

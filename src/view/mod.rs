@@ -1,0 +1,16 @@
+//! The view, without any GPU: the orbit camera, the region a model moves in, pixels and model
+//! space (picking), where joint names go, and the view toggles. The panel, the renderer and the
+//! headless commands share it.
+
+mod bounds;
+mod camera;
+pub mod framing;
+mod labels;
+mod options;
+mod viewport;
+
+pub use bounds::Bounds;
+pub use camera::OrbitCamera;
+pub use labels::named_joints;
+pub use options::ViewOptions;
+pub use viewport::{PICK_RADIUS, Viewport};

@@ -1,0 +1,45 @@
+//! What the scene shows: the toggles the panel and the command line set, read by the renderer.
+
+use crate::inspect::VertexView;
+use crate::skin::SkinningMethod;
+
+/// What to draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewOptions {
+    pub mesh: bool,
+    pub skeleton: bool,
+    pub wireframe: bool,
+    /// The ground with its grid, and the model's shadow on it.
+    pub grid: bool,
+    /// Skin on the GPU (true) or on the CPU (false).
+    pub gpu_skinning: bool,
+    /// Linear blend or dual-quaternion skinning (both paths do both).
+    pub skinning_method: SkinningMethod,
+    /// Colours from a vertex view (weights, influence counts, repairs, the CPU-vs-GPU
+    /// difference) instead of the materials.
+    pub vertex_view: Option<VertexView>,
+    /// The mesh in its bind pose, translucent, over the posed one.
+    pub bind_ghost: bool,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        Self {
+            mesh: true,
+            skeleton: false,
+            wireframe: false,
+            grid: true,
+            gpu_skinning: true,
+            skinning_method: SkinningMethod::Linear,
+            vertex_view: None,
+            bind_ghost: false,
+        }
+    }
+}
+
+impl ViewOptions {
+    /// The CPU-vs-GPU difference view is shown (it measures both skinnings every frame).
+    pub fn measures_skin_difference(&self) -> bool {
+        self.vertex_view == Some(VertexView::SkinDifference)
+    }
+}
