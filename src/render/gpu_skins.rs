@@ -29,18 +29,22 @@ pub struct GpuSkins {
 }
 
 impl GpuSkins {
-    /// Buffers for every skin of `model`; `notes` learns which skins the GPU cannot skin.
+    /// Buffers for every skin of `model`, laid out for `layouts`' skin source; `notes` learns
+    /// which skins the GPU cannot skin.
     pub fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
         model: &Model,
-        source: SkinSource,
         draw_uniforms: &DrawUniforms,
         notes: &mut Vec<String>,
     ) -> Self {
-        let array_length = match source {
+        let source = layouts.skin_source;
+        // Matrices in a skin's buffers: uniform arrays are exactly as long as the shader
+        // declares them (a longer binding would pass the device's limit); a palette holds
+        // every joint of its skin.
+        let length = |joints: usize| match source {
             SkinSource::UniformArrays { max_joints } => max_joints,
-            SkinSource::StoragePalette => 0,
+            SkinSource::StoragePalette => joints,
         };
         let group = |matrices: &wgpu::Buffer, inverse_bind: Option<&wgpu::Buffer>| {
             let mut entries = vec![wgpu::BindGroupEntry {
@@ -81,27 +85,22 @@ impl GpuSkins {
         };
         let inverse_bind_of = |matrices: &[Mat4]| {
             matches!(source, SkinSource::UniformArrays { .. })
-                .then(|| matrix_buffer("inv_bind_pose", matrices, array_length, usage))
+                .then(|| matrix_buffer("inv_bind_pose", matrices, length(matrices.len()), usage))
         };
         let skins = model
             .skins
             .iter()
             .map(|skin| {
-                let fits = source.fits(skin.joints.len());
+                let joints = skin.joints.len();
+                let fits = source.fits(joints);
                 if !fits {
                     notes.push(format!(
-                        "skin '{}' has {} joints, more than the {array_length} the GPU's uniform arrays hold: it is skinned on the CPU",
+                        "skin '{}' has {joints} joints, more than the {} the GPU's uniform arrays hold: it is skinned on the CPU",
                         skin.name,
-                        skin.joints.len()
+                        length(0)
                     ));
                 }
-                // Uniform arrays are exactly as long as the shader declares them (a longer
-                // binding would pass the device's limit); a palette holds every joint.
-                let length = match source {
-                    SkinSource::UniformArrays { max_joints } => max_joints,
-                    SkinSource::StoragePalette => skin.joints.len(),
-                };
-                let matrices = matrix_buffer("skin matrices", &[], length, usage);
+                let matrices = matrix_buffer("skin matrices", &[], length(joints), usage);
                 let inverse_bind = inverse_bind_of(&skin.inverse_bind);
                 SkinBuffers {
                     group: group(&matrices, inverse_bind.as_ref()),
@@ -110,13 +109,14 @@ impl GpuSkins {
                 }
             })
             .collect();
-        let identity = matrix_buffer("unskinned", &[], array_length, usage);
+        let identity = matrix_buffer("unskinned", &[], length(0), usage);
         let unskinned = group(&identity, inverse_bind_of(&[]).as_ref());
         Self {
             source,
             skins,
             unskinned,
-            pose_scratch: vec![Mat4::IDENTITY; array_length],
+            // The `pose` array is assembled only for uniform arrays.
+            pose_scratch: vec![Mat4::IDENTITY; length(0)],
         }
     }
 

@@ -8,7 +8,6 @@ use wgpu::util::DeviceExt;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
-use super::skin_source::SkinSource;
 use super::textures::MaterialTextures;
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::{Material, Model, Topology};
@@ -106,12 +105,11 @@ impl ModelBuffers {
         queue: &wgpu::Queue,
         layouts: &Layouts,
         model: &Model,
-        skin_source: SkinSource,
     ) -> Self {
         let mut notes = Vec::new();
         let draw_count = posed_order(model).count();
         let mut uniforms = DrawUniforms::new(device, draw_count);
-        let skins = GpuSkins::new(device, layouts, model, skin_source, &uniforms, &mut notes);
+        let skins = GpuSkins::new(device, layouts, model, &uniforms, &mut notes);
 
         let textures = MaterialTextures::new(device, queue, model, &mut notes);
         let default_material = Material::default();

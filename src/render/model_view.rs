@@ -30,13 +30,7 @@ impl ModelView {
     /// Uploads `model` for drawing with `renderer`.
     pub fn new(gpu: &Gpu, renderer: &SceneRenderer, model: &Model) -> Self {
         Self {
-            buffers: ModelBuffers::new(
-                &gpu.device,
-                &gpu.queue,
-                &renderer.layouts,
-                model,
-                renderer.layouts.skin_source,
-            ),
+            buffers: ModelBuffers::new(&gpu.device, &gpu.queue, &renderer.layouts, model),
             deformer: Deformer::new(model),
             bounds: Bounds::EMPTY,
             measured_for: None,
