@@ -79,7 +79,7 @@ fn inspect_reports_extensions_morph_targets_and_repairs() {
     assert_eq!(report["max_influences"], 2);
     let text = succeed(&["inspect", file.to_str().unwrap()]);
     assert!(
-        text.contains("warning: mesh 0 primitive 0: 1 vertices whose weights did not sum to 1"),
+        text.contains("warning: /meshes/0/primitives/0 (mesh 'unnamed'): 1 vertices whose weights did not sum to 1"),
         "{text}"
     );
 }

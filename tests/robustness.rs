@@ -177,7 +177,7 @@ fn absurd_sizes_are_refused_before_allocating() {
     assert!(
         error
             .to_string()
-            .starts_with("absurd.gltf: mesh 0 primitive 0: POSITION: accessor 0"),
+            .starts_with("absurd.gltf: /meshes/0/primitives/0/attributes/POSITION: accessor 0"),
         "{error}"
     );
     assert!(LARGEST.with(Cell::get) < 1 << 20);
@@ -188,7 +188,7 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
     let cases: &[(&str, &str)] = &[
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"children":[1]}]}"#,
-            "node 0 has child 1, which does not exist",
+            "/nodes/0/children: child 1 does not exist",
         ),
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"children":[1]},{"children":[0]}]}"#,
@@ -200,7 +200,7 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
         ),
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"mesh":3}]}"#,
-            "mesh 3, which does not exist",
+            "/nodes/0/mesh: mesh 3 does not exist",
         ),
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"translation":[0,1e39,0]}]}"#,
@@ -211,8 +211,11 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
             "KHR_draco_mesh_compression",
         ),
         (
-            r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":10,"uri":"missing.bin"}]}"#,
-            "missing.bin",
+            r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":12,"uri":"missing.bin"}],
+                "bufferViews":[{"buffer":0,"byteLength":12}],
+                "accessors":[{"bufferView":0,"componentType":5126,"count":1,"type":"VEC3"}],
+                "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}]}"#,
+            "/meshes/0/primitives/0/attributes/POSITION: accessor 0: buffer view 0 uses buffer 0, which cannot be read (cannot read 'missing.bin'",
         ),
         (
             r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":10,"uri":"data:application/octet-stream;base64,AAAA"}]}"#,
@@ -220,7 +223,7 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
         ),
         (
             r#"{"asset":{"version":"2.0"},"nodes":[{"skin":0}]}"#,
-            "skin 0, which does not exist",
+            "/nodes/0/skin: skin 0 does not exist",
         ),
     ];
     for (json, expected) in cases {
@@ -289,6 +292,40 @@ fn unusual_but_valid_files_load() {
         world[1].w_axis.truncate(),
         glam::Vec3::new(1.0, 2.0, 3.0),
         "the child collapses onto its parent's origin"
+    );
+}
+
+#[test]
+fn animation_pointers_to_node_properties_play_and_others_are_listed() {
+    let mut data = common::f32_bytes(&[0.0, 1.0]);
+    data.extend(common::f32_bytes(&[0.0, 0.0, 0.0, 2.0, 0.0, 0.0]));
+    let pointer = |target: &str| serde_json::json!({"sampler": 0, "target": {"path": "pointer",
+        "extensions": {"KHR_animation_pointer": {"pointer": target}}}});
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_animation_pointer"],
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "materials": [{}],
+        "buffers": [{"byteLength": data.len(), "uri": common::data_uri(&data)}],
+        "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [1.0]},
+            {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}
+        ],
+        "animations": [{"samplers": [{"input": 0, "output": 1}], "channels": [
+            pointer("/materials/0/emissiveFactor"),
+            pointer("/nodes/1/translation")
+        ]}]
+    });
+    let model = asset::load_bytes(Path::new("pointer.gltf"), json.to_string().as_bytes()).unwrap();
+    let clip = &model.clips[0];
+    let mut pose = model.skeleton.rest_pose().clone();
+    clip.sample(0.5, &mut pose, &mut clip.cursor());
+    let b = model.skeleton.find("b").unwrap();
+    assert_eq!(pose.local()[b].translation, glam::Vec3::new(1.0, 0.0, 0.0));
+    assert_eq!(
+        model.warnings,
+        ["/animations/0/channels/0: animates /materials/0/emissiveFactor (KHR_animation_pointer), which rigscope does not play yet"]
     );
 }
 

@@ -11,8 +11,6 @@
 //! `locate` takes a cursor, the index of the key span found last time: forward playback then
 //! finds its span in one or two comparisons instead of a binary search.
 
-use std::fmt;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Interpolation {
     Step,
@@ -39,34 +37,20 @@ impl Interpolation {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// Why keys cannot make a track.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum TrackError {
+    #[error("the track has no keys")]
     NoKeys,
+    #[error("key {key} has a time that is not a finite number")]
     TimeNotFinite { key: usize },
+    #[error("key {key} comes earlier than the key before it")]
     TimesDecrease { key: usize },
+    #[error("the track has {found} values where its keys need {expected}")]
     ValueCount { expected: usize, found: usize },
+    #[error("value {value} is not a finite number")]
     ValueNotFinite { value: usize },
 }
-
-impl fmt::Display for TrackError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NoKeys => write!(f, "the track has no keys"),
-            Self::TimeNotFinite { key } => {
-                write!(f, "key {key} has a time that is not a finite number")
-            }
-            Self::TimesDecrease { key } => {
-                write!(f, "key {key} comes earlier than the key before it")
-            }
-            Self::ValueCount { expected, found } => {
-                write!(f, "the track has {found} values where its keys need {expected}")
-            }
-            Self::ValueNotFinite { value } => write!(f, "value {value} is not a finite number"),
-        }
-    }
-}
-
-impl std::error::Error for TrackError {}
 
 /// Weights of (from, out-tangent, to, in-tangent) in glTF's cubic spline at fraction `t` of a
 /// key interval `interval` seconds long.

@@ -4,7 +4,6 @@
 //! transforms are one forward loop over the joints (no recursion; a 10,000-deep chain is as
 //! cheap as a flat one).
 
-use std::fmt;
 use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
@@ -17,33 +16,20 @@ pub struct Hierarchy {
     parents: Vec<Option<u32>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a list of parents is not a hierarchy.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HierarchyError {
     /// `joint`'s parent is not stored before it (or is itself).
+    #[error("joint {joint} has parent {parent}, which is not stored before it (joints must be parents-first)")]
     ParentNotBefore { joint: usize, parent: u32 },
     /// A list that must have one entry per joint has another length.
+    #[error("{what} has {found} entries for {expected} joints")]
     LengthMismatch {
         what: &'static str,
         expected: usize,
         found: usize,
     },
 }
-
-impl fmt::Display for HierarchyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::ParentNotBefore { joint, parent } => write!(
-                f,
-                "joint {joint} has parent {parent}, which is not stored before it (joints must be parents-first)"
-            ),
-            Self::LengthMismatch { what, expected, found } => {
-                write!(f, "{what} has {found} entries for {expected} joints")
-            }
-        }
-    }
-}
-
-impl std::error::Error for HierarchyError {}
 
 impl Hierarchy {
     pub fn new(parents: Vec<Option<u32>>) -> Result<Self, HierarchyError> {

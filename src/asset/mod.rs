@@ -6,48 +6,41 @@
 //! size first.
 
 pub mod demo;
+mod error;
 pub mod format;
 pub mod geometry;
 mod gltf;
 pub mod md5;
 pub mod model;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
-
 pub use model::{
     Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
     VertexRepair,
 };
 
-/// Why a file could not be opened.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {message}", path.display())]
-pub struct LoadError {
-    pub path: PathBuf,
-    pub message: String,
-}
-
 /// Loads a model from disk (external buffers and images are resolved next to it).
 pub fn load(path: &Path) -> Result<Model, LoadError> {
     let bytes = std::fs::read(path).map_err(|e| LoadError {
         path: path.to_path_buf(),
-        message: format!("cannot read the file: {e}"),
+        kind: LoadErrorKind::Read(e.to_string()),
     })?;
     load_bytes(path, &bytes)
 }
 
 /// Adds the `.md5anim` at `path` to `model` (an MD5 model) as a clip named by its file stem.
 pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError> {
-    let error = |message: String| LoadError {
+    let error = |kind: LoadErrorKind| LoadError {
         path: path.to_path_buf(),
-        message,
+        kind,
     };
     if model.format != Some(Format::Md5Mesh) {
-        return Err(error("an .md5anim can only be added to an MD5 model (.md5mesh)".into()));
+        return Err(error(LoadErrorKind::NotAnMd5Model));
     }
-    let bytes = std::fs::read(path).map_err(|e| error(format!("cannot read the file: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| error(LoadErrorKind::Read(e.to_string())))?;
     let clip = md5::load_clip(model, path, &bytes).map_err(error)?;
     model.clips.push(clip);
     Ok(())
@@ -59,11 +52,7 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
     let result = match format {
         Some(Format::GltfBinary | Format::GltfJson) => gltf::load(path, bytes),
         Some(Format::Md5Mesh) => md5::load(path, bytes),
-        Some(Format::Md5Anim) => Err(
-            "an .md5anim holds only motion: open its .md5mesh (the animations beside it load too), \
-             or drop the .md5anim on an open MD5 model"
-                .into(),
-        ),
+        Some(Format::Md5Anim) => Err(LoadErrorKind::AnimationWithoutMesh),
         None => {
             let extension = path
                 .extension()
@@ -71,15 +60,15 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
                 .unwrap_or_default();
             let known: Vec<String> = format::model_extensions().map(|e| format!(".{e}")).collect();
             let (last, others) = known.split_last().map_or(("", &[][..]), |(l, o)| (l.as_str(), o));
-            Err(format!(
-                "unsupported file type '.{extension}' (rigscope reads {} and {last} files)",
-                others.join(", ")
-            ))
+            Err(LoadErrorKind::UnsupportedType {
+                extension,
+                known: format!("{} and {last}", others.join(", ")),
+            })
         }
     };
-    result.and_then(check_posed_size).map_err(|message| LoadError {
+    result.and_then(check_posed_size).map_err(|kind| LoadError {
         path: path.to_path_buf(),
-        message,
+        kind,
     })
 }
 
@@ -88,7 +77,7 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
 /// to ask for unbounded memory.
 pub const MAX_POSED_VERTICES: usize = 1 << 25;
 
-fn check_posed_size(model: Model) -> Result<Model, String> {
+fn check_posed_size(model: Model) -> Result<Model, LoadErrorKind> {
     let posed: usize = model
         .instances
         .iter()
@@ -101,9 +90,7 @@ fn check_posed_size(model: Model) -> Result<Model, String> {
         })
         .fold(0, usize::saturating_add);
     if posed > MAX_POSED_VERTICES {
-        return Err(format!(
-            "its mesh instances add up to {posed} vertices, more than rigscope poses ({MAX_POSED_VERTICES})"
-        ));
+        return Err(LoadErrorKind::TooManyVertices(posed));
     }
     Ok(model)
 }

@@ -1,11 +1,12 @@
 //! The animation options `pose` and `render` share: a clip at a time, a cross-fade, additive
 //! layers, IK chains. They build the same `Animator` the viewer uses.
 
-use anyhow::{Context, anyhow, bail};
+use anyhow::{Context, bail};
 use clap::Args;
 
 use super::PlaybackArg;
 use super::ik_args::IkArgs;
+use super::lookup::{find_clip, find_joint, number};
 use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, IkLayer, Playback, Pose};
 use crate::asset::Model;
 
@@ -25,8 +26,8 @@ pub struct ClipArgs {
     #[arg(long, value_name = "FROM:TO:DURATION:ELAPSED", conflicts_with = "clip")]
     pub crossfade: Option<String>,
     /// An additive layer, sampled at --time; repeat for several. REFTIME (empty: each track's
-    /// first key) picks the reference pose, MASKJOINT limits it to a joint's subtree (name or
-    /// index), and `local` applies rotations in the joint's frame instead of the parent's.
+    /// first key) picks the reference pose, MASKJOINT (empty: the whole body) limits it to a
+    /// joint's subtree (name or index), and `local` applies rotations in the joint's frame instead of the parent's.
     #[arg(long, value_name = "CLIP:WEIGHT[:REFTIME[:MASKJOINT[:parent|local]]]")]
     pub additive: Vec<String>,
     #[command(flatten)]
@@ -60,6 +61,7 @@ impl ClipArgs {
     /// The pose these options describe. Without any clip option, the clip `default`.
     pub fn pose(&self, model: &Model, default: Option<usize>) -> anyhow::Result<Posed> {
         let clip = self.resolve(model, default)?;
+        self.warn_if_clamped(model, clip);
         let mut animator = match &self.crossfade {
             Some(spec) => crossfade(model, spec, self.time)?,
             None => {
@@ -84,40 +86,29 @@ impl ClipArgs {
             ik: animator.ik,
         })
     }
-}
 
-fn find_clip(model: &Model, wanted: &str) -> anyhow::Result<usize> {
-    model.find_clip(wanted).ok_or_else(|| {
-        let names: Vec<&str> = model.clips.iter().map(|c| c.name()).collect();
-        anyhow!(
-            "{}: no clip '{wanted}' (clips: {})",
-            model.path.display(),
-            names.join(", ")
-        )
-    })
-}
-
-/// A joint by name, or else by index.
-pub(super) fn find_joint(model: &Model, name_or_index: &str) -> anyhow::Result<usize> {
-    model
-        .skeleton
-        .find(name_or_index)
-        .or_else(|| {
-            name_or_index
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|&j| j < model.skeleton.len())
-        })
-        .ok_or_else(|| anyhow!("{}: no joint '{name_or_index}'", model.path.display()))
-}
-
-pub(super) fn number(text: &str, what: &str) -> anyhow::Result<f32> {
-    text.trim()
-        .parse::<f32>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| anyhow!("{what} '{text}' is not a finite number"))
+    /// Says on standard error when `--playback once` holds the first or last frame because
+    /// `--time` lies outside the clip.
+    fn warn_if_clamped(&self, model: &Model, clip: Option<usize>) {
+        let Some(clip) = clip.and_then(|c| model.clips.get(c)) else {
+            return;
+        };
+        if self.crossfade.is_some() || !matches!(self.playback, PlaybackArg::Once) {
+            return;
+        }
+        let (time, duration) = (self.time, clip.duration());
+        let held = if time < 0.0 {
+            "first"
+        } else if time > duration {
+            "last"
+        } else {
+            return;
+        };
+        eprintln!(
+            "warning: --time {time} is outside clip '{}' (0 to {duration} s): --playback once shows its {held} frame",
+            clip.name()
+        );
+    }
 }
 
 /// `FROM:TO:DURATION:ELAPSED`, with FROM at `time`.
@@ -158,8 +149,10 @@ fn additive(model: &Model, spec: &str) -> anyhow::Result<AdditiveLayer> {
     if let Some(reference) = parts.get(2).filter(|t| !t.trim().is_empty()) {
         layer.set_reference_time(Some(number(reference, "REFTIME")?));
     }
-    if parts.len() > 3 {
-        layer.set_mask_root(Some(find_joint(model, &parts[3..].join(":"))?));
+    // An empty MASKJOINT, like none, means the whole body.
+    let mask = parts.get(3..).map(|names| names.join(":")).unwrap_or_default();
+    if !mask.trim().is_empty() {
+        layer.set_mask_root(Some(find_joint(model, &mask)?));
     }
     Ok(layer)
 }

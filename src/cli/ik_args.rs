@@ -5,7 +5,7 @@ use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use glam::Vec3;
 
-use super::clip_args::{find_joint, number};
+use super::lookup::{find_joint, number};
 use crate::anim::ik::layer::DEFAULT_ITERATIONS;
 use crate::anim::{IkLayer, JointConstraint, Solver};
 use crate::asset::Model;

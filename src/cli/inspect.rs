@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
+use super::counted;
 use crate::asset::{self, Model, Primitive, Topology};
 
 #[derive(Serialize)]
@@ -247,19 +248,27 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "{}", report.file)?;
     writeln!(
         out,
-        "  {} nodes (depth {}), {} skins, {} meshes, {} instances",
-        report.nodes,
+        "  {} (depth {}), {}, {}, {}",
+        counted(report.nodes, "node", "nodes"),
         report.hierarchy_depth,
-        report.skins.len(),
-        report.meshes.len(),
-        report.instances.len()
+        counted(report.skins.len(), "skin", "skins"),
+        counted(report.meshes.len(), "mesh", "meshes"),
+        counted(report.instances.len(), "instance", "instances")
     )?;
     writeln!(
         out,
-        "  {} vertices, {} triangles, up to {} influences per vertex, {} morph targets",
-        report.vertices, report.triangles, report.max_influences, report.morph_targets
+        "  {}, {}, up to {} per vertex, {}",
+        counted(report.vertices, "vertex", "vertices"),
+        counted(report.triangles, "triangle", "triangles"),
+        counted(report.max_influences, "influence", "influences"),
+        counted(report.morph_targets, "morph target", "morph targets")
     )?;
-    writeln!(out, "  {} materials, {} images", report.materials.len(), report.images)?;
+    writeln!(
+        out,
+        "  {}, {}",
+        counted(report.materials.len(), "material", "materials"),
+        counted(report.images, "image", "images")
+    )?;
     for skin in &report.skins {
         writeln!(
             out,

@@ -11,7 +11,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::ClipArgs;
-use super::clip_args::find_joint;
+use super::lookup::find_joint;
 use super::view_args::PoseModeArg;
 use crate::asset;
 use crate::inspect::{JointFacts, JointReport, PoseMode};

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
+use super::counted;
 use crate::asset;
 use crate::lint::{Finding, Severity, count, lint};
 
@@ -32,11 +33,11 @@ fn report(input: &Input) -> anyhow::Result<Report> {
 fn write_text(input: &Input, report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
-        "{}: {} errors, {} warnings, {} notes",
+        "{}: {}, {}, {}",
         input.path.display(),
-        report.errors,
-        report.warnings,
-        report.notes
+        counted(report.errors, "error", "errors"),
+        counted(report.warnings, "warning", "warnings"),
+        counted(report.notes, "note", "notes")
     )?;
     for finding in &report.findings {
         let severity = match finding.severity {

@@ -5,9 +5,11 @@ pub mod batch;
 mod clip_args;
 mod desktop;
 mod ik_args;
+mod image_file;
 mod inspect;
 mod joints;
 mod lint;
+mod lookup;
 mod pose;
 pub mod render;
 mod sheet;
@@ -25,7 +27,7 @@ use crate::skin::SkinningMethod;
 pub use clip_args::{ClipArgs, Posed};
 
 #[derive(Parser, Debug)]
-#[command(name = "rigscope", version, about = "Look at skinned, animated 3D models (glTF 2.0)")]
+#[command(name = "rigscope", version, about = "Look at skinned, animated 3D models (glTF 2.0, Doom 3 MD5)")]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
@@ -154,4 +156,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             })
         }
     }
+}
+
+/// "1 skin", "2 skins", "0 skins": a count with its noun, singular only for one.
+fn counted(count: usize, singular: &str, plural: &str) -> String {
+    format!("{count} {}", if count == 1 { singular } else { plural })
 }

@@ -13,7 +13,7 @@ use crate::skin::{Deformer, PosedPrimitive};
 
 #[derive(Args, Debug)]
 pub struct PoseArgs {
-    /// The model (.glb or .gltf).
+    /// The model (.glb, .gltf or .md5mesh).
     pub file: PathBuf,
     #[command(flatten)]
     pub clip: ClipArgs,

@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 
+use super::image_file;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, SkinMethodArg};
 use crate::anim::Pose;
@@ -20,7 +20,7 @@ use crate::view::{ViewOptions, Viewport};
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
-    /// The model (.glb or .gltf); without one, the built-in demo rig.
+    /// The model (.glb, .gltf or .md5mesh); without one, the built-in demo rig.
     pub file: Option<PathBuf>,
     /// Where to write the PNG.
     #[arg(short, long)]
@@ -76,6 +76,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(file) => asset::load(file)?,
         None => demo_model(),
     };
+    if model.instances.is_empty() && model.skeleton.is_empty() {
+        eprintln!(
+            "{}: the model has no meshes and no joints: the picture shows only the ground",
+            model.path.display()
+        );
+    }
     let mut posed = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
     PoseMode::from(args.inspect.pose_mode).apply(&model.skeleton, &mut posed.pose);
     let (selected, vertex_view) = args.inspect.selection(&model)?;
@@ -120,9 +126,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             (args.inspect.bone_names, selected),
         );
     }
-    image
-        .save(&args.output)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    image_file::save(&image, &args.output)?;
     Ok(())
 }
 

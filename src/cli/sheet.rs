@@ -5,10 +5,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 
 use super::text::{TextPainter, filled};
+use super::{counted, image_file};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::render::still::StillRenderer;
@@ -44,14 +45,18 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
     };
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
+    if model.clips.is_empty() {
+        eprintln!(
+            "{}: the model has no clips, so the sheet shows its rest pose once",
+            model.path.display()
+        );
+    }
     let sheet = contact_sheet(&gpu, &mut renderer, &model, args.frames, args.cell)?;
-    sheet
-        .save(&args.output)
-        .with_context(|| format!("cannot write {}", args.output.display()))
+    image_file::save(&sheet, &args.output)
 }
 
 /// The sheet as an image: a title, then a row per clip (the rest pose for a model without
-/// clips).
+/// clips, drawn once).
 pub fn contact_sheet(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
@@ -59,6 +64,8 @@ pub fn contact_sheet(
     frames: u32,
     cell: u32,
 ) -> anyhow::Result<image::RgbaImage> {
+    // Without clips every frame would be the same rest pose: draw it once.
+    let frames = if model.clips.is_empty() { 1 } else { frames };
     let text = TextPainter::new();
     let title_size = (cell as f32 * 0.12).clamp(14.0, 28.0);
     let label_size = (cell as f32 * 0.08).clamp(11.0, 18.0);
@@ -78,7 +85,11 @@ pub fn contact_sheet(
         || model.path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let heading = format!("{name}: {} clips, {} joints", model.clips.len(), model.skeleton.len());
+    let heading = format!(
+        "{name}: {}, {}",
+        counted(model.clips.len(), "clip", "clips"),
+        counted(model.skeleton.len(), "joint", "joints")
+    );
     let max_width = (width - 2 * MARGIN) as f32;
     text.draw(
         &mut sheet,

@@ -11,6 +11,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::batch::{self, Input};
+use super::image_file;
 use super::render::render_image;
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
@@ -123,9 +124,7 @@ fn thumbnail(
         ..ViewOptions::default()
     };
     let image = render_image(gpu, renderer, &model, &pose, clip, (size, size), &view)?;
-    image
-        .save(output)
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    image_file::save(&image, output)?;
     Ok(Written {
         thumbnail: output.display().to_string(),
         clip: clip.map(|c| model.clips[c].name().to_owned()),

@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use glam::{Mat4, Vec2};
 use image::RgbaImage;
 
-use super::clip_args::find_joint;
+use super::lookup::find_joint;
 use super::text::TextPainter;
 use crate::asset::Model;
 use crate::inspect::{PoseMode, VertexView};

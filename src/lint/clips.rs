@@ -13,6 +13,10 @@ const SEAM_POSITION_TOLERANCE: f32 = 0.005;
 const SEAM_ANGLE_TOLERANCE_DEGREES: f32 = 1.0;
 /// Steps a clip is sampled in to find how far its joints move per frame.
 const FRAME: f32 = 1.0 / 30.0;
+/// The most steps a clip is sampled in, so that the work stays bounded whatever a file says
+/// its duration is: a longer clip is sampled in this many even steps (its motion per step then
+/// stands for its motion per frame, which only makes the seam check less eager).
+const MAX_SEAM_STEPS: usize = 9000;
 
 pub(super) fn check(model: &Model, rest: &Rest, findings: &mut Findings) {
     for repair in &model.key_repairs {
@@ -69,8 +73,14 @@ fn check_seam(model: &Model, clip: &crate::anim::Clip, size: f32, findings: &mut
     previous.copy_from(&first);
     // How far each joint moves in one frame at most; `previous` ends at the clip's end.
     let mut step = vec![(0.0f32, 0.0f32); joints.len()];
-    for frame in 1..=(duration / FRAME).ceil() as usize {
-        sample((frame as f32 * FRAME).min(duration), &mut current);
+    let frames = (duration / FRAME).ceil() as usize;
+    let (steps, step_time) = if frames <= MAX_SEAM_STEPS {
+        (frames, FRAME)
+    } else {
+        (MAX_SEAM_STEPS, duration / MAX_SEAM_STEPS as f32)
+    };
+    for step_index in 1..=steps {
+        sample((step_index as f32 * step_time).min(duration), &mut current);
         for (slot, &joint) in step.iter_mut().zip(&joints) {
             let (moved, turned) = difference(&previous, &current, joint, size);
             *slot = (slot.0.max(moved), slot.1.max(turned));

@@ -17,6 +17,64 @@ pub fn assets_dir() -> PathBuf {
     dir
 }
 
+/// `$RIGSCOPE_VALIDATOR`, or `../shared/validator` beside the repository: the Khronos
+/// glTF-Validator's test models, each with the validator's report beside it as
+/// `FILE.report.json`. Tests fail (not skip) when it is missing.
+pub fn validator_dir() -> PathBuf {
+    let dir = std::env::var_os("RIGSCOPE_VALIDATOR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/validator"));
+    assert!(
+        dir.join("base").is_dir(),
+        "the validator corpus is not at {} (set RIGSCOPE_VALIDATOR)",
+        dir.display()
+    );
+    dir
+}
+
+/// A model of the validator corpus and what the validator said about it.
+pub struct ValidatorModel {
+    pub path: PathBuf,
+    /// The validator's error count and the JSON pointers of its errors.
+    pub errors: usize,
+    pub error_pointers: Vec<String>,
+}
+
+/// Every model of the validator corpus (each file with a `.report.json` beside it), sorted.
+pub fn validator_models() -> Vec<ValidatorModel> {
+    let mut models = Vec::new();
+    let mut folders = vec![validator_dir()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let Some(model) = path.to_str().and_then(|p| p.strip_suffix(".report.json")) else {
+                continue;
+            };
+            let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            let issues = &report["issues"];
+            let error_pointers = issues["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["severity"] == 0)
+                .filter_map(|m| m["pointer"].as_str().map(str::to_owned))
+                .collect();
+            models.push(ValidatorModel {
+                path: PathBuf::from(model),
+                errors: issues["numErrors"].as_u64().unwrap() as usize,
+                error_pointers,
+            });
+        }
+    }
+    models.sort_by(|a, b| a.path.cmp(&b.path));
+    assert!(models.len() >= 300, "expected the whole validator corpus, found {}", models.len());
+    models
+}
+
 /// A glTF sample by its path under `assets/gltf`.
 pub fn gltf(relative: &str) -> PathBuf {
     let path = assets_dir().join("gltf").join(relative);

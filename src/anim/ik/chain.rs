@@ -2,7 +2,6 @@
 //! their transforms that the solvers rotate.
 
 use std::f32::consts::PI;
-use std::fmt;
 
 use glam::{Mat3, Mat4, Quat, Vec3};
 
@@ -10,38 +9,23 @@ use super::constraint::{JointConstraint, wrap_angle};
 use crate::anim::pose::{Hierarchy, Pose};
 use crate::anim::transform::Transform;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a chain cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ChainError {
     /// The end joint is not in the hierarchy.
+    #[error("joint {joint} does not exist (the rig has {joints})")]
     NoSuchJoint { joint: usize, joints: usize },
     /// The chain asks for more bones than the end joint has ancestors.
+    #[error("a chain of {length} bones needs {length} ancestors above joint {joint}, which has {ancestors}")]
     TooLong {
         joint: usize,
         length: usize,
         ancestors: usize,
     },
     /// A chain needs at least one bone.
+    #[error("a chain needs at least one bone")]
     Empty,
 }
-
-impl fmt::Display for ChainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NoSuchJoint { joint, joints } => write!(f, "joint {joint} does not exist (the rig has {joints})"),
-            Self::TooLong {
-                joint,
-                length,
-                ancestors,
-            } => write!(
-                f,
-                "a chain of {length} bones needs {length} ancestors above joint {joint}, which has {ancestors}"
-            ),
-            Self::Empty => write!(f, "a chain needs at least one bone"),
-        }
-    }
-}
-
-impl std::error::Error for ChainError {}
 
 /// The joints of a chain, root first, end effector last: `length` bones above the end joint.
 /// The solvers rotate every joint but the end effector, whose rotation stays as animated.

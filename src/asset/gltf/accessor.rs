@@ -65,6 +65,28 @@ impl<'a> Accessors<'a> {
             .ok_or_else(|| format!("accessor {index} does not exist"))
     }
 
+    /// Whether accessor `index` exists and holds floats (not normalised integers).
+    pub fn is_float(&self, index: usize) -> bool {
+        self.accessor(index)
+            .is_ok_and(|a| matches!(a.component_type, Checked::Valid(t) if t.0 == ComponentType::F32))
+    }
+
+    /// Why accessor `index` cannot be read because a buffer it reads has no data (see
+    /// `Container::view_unavailable`), naming the buffer view.
+    pub fn unavailable(&self, index: usize) -> Option<String> {
+        let accessor = self.accessor(index).ok()?;
+        let sparse = accessor.sparse.iter().flat_map(|s| [s.indices.buffer_view.value(), s.values.buffer_view.value()]);
+        accessor
+            .buffer_view
+            .map(|v| v.value())
+            .into_iter()
+            .chain(sparse)
+            .find_map(|view| {
+                let why = self.container.view_unavailable(view)?;
+                Some(format!("accessor {index} reads buffer view {view}, whose buffer {why}"))
+            })
+    }
+
     /// Reads `N`-component elements as floats.
     pub fn read_f32<const N: usize>(&self, index: usize) -> Result<Vec<[f32; N]>, String> {
         let values = self.read(index, N, to_f32)?;
@@ -96,7 +118,10 @@ impl<'a> Accessors<'a> {
             return Err(context("unknown type".into()));
         };
         if kind.multiplicity() != components || matches!(kind, Type::Mat2 | Type::Mat3) {
-            return Err(context(format!("expected {components} components, found {kind:?}")));
+            return Err(context(format!(
+                "its type is {}, where {components} components are needed",
+                type_name(kind)
+            )));
         }
         let Checked::Valid(component) = accessor.component_type else {
             return Err(context("unknown component type".into()));
@@ -240,6 +265,19 @@ impl<'a> Accessors<'a> {
             read_element(&substitutes, i, normalized, convert, value);
         }
         Ok(())
+    }
+}
+
+/// The name glTF writes for an accessor type.
+fn type_name(kind: Type) -> &'static str {
+    match kind {
+        Type::Scalar => "SCALAR",
+        Type::Vec2 => "VEC2",
+        Type::Vec3 => "VEC3",
+        Type::Vec4 => "VEC4",
+        Type::Mat2 => "MAT2",
+        Type::Mat3 => "MAT3",
+        Type::Mat4 => "MAT4",
     }
 }
 

@@ -6,29 +6,46 @@ use gltf_json::validation::Checked;
 
 use super::accessor::Accessors;
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, WeightsTrack};
+use crate::asset::LoadErrorKind;
 use crate::asset::model::KeyRepair;
 
 /// Rotation keys further than this from unit length are reported (they are normalised).
 const UNIT_TOLERANCE: f32 = 1e-3;
 
-/// Loads animation `index`. `joint_of_node` maps file node indices to skeleton joints.
+/// Animation `index` of the file, and the file's index of each of its channels (some may
+/// have been taken out, see `json`).
+pub struct FileAnimation<'a> {
+    pub index: usize,
+    pub json: &'a gltf_json::Animation,
+    pub channel_numbers: &'a [usize],
+}
+
+/// Loads an animation as a clip. `joint_of_node` maps file node indices to skeleton joints.
 pub fn load_clip(
     accessors: &Accessors,
-    index: usize,
-    animation: &gltf_json::Animation,
+    file: FileAnimation,
     joint_of_node: &[usize],
     skeleton: &Skeleton,
     warnings: &mut Vec<String>,
     key_repairs: &mut Vec<KeyRepair>,
-) -> Result<Clip, String> {
+) -> Result<Clip, LoadErrorKind> {
+    let FileAnimation {
+        index,
+        json: animation,
+        channel_numbers,
+    } = file;
     let name = animation.name.clone().unwrap_or_else(|| format!("Animation {index}"));
     let mut channels = Vec::with_capacity(animation.channels.len());
-    for (channel_index, channel) in animation.channels.iter().enumerate() {
-        let context = |problem: String| format!("animation {index} ('{name}') channel {channel_index}: {problem}");
+    for (position, channel) in animation.channels.iter().enumerate() {
+        let number = channel_numbers.get(position).copied().unwrap_or(position);
+        let object = format!("/animations/{index}/channels/{number}");
+        let context = |problem: String| LoadErrorKind::invalid(&object, problem);
+        let sampler_index = channel.sampler.value();
         let sampler = animation
             .samplers
-            .get(channel.sampler.value())
-            .ok_or_else(|| context(format!("sampler {} does not exist", channel.sampler.value())))?;
+            .get(sampler_index)
+            .ok_or_else(|| context(format!("sampler {sampler_index} does not exist")))?;
+        let sampler_object = format!("/animations/{index}/samplers/{sampler_index}");
         let node = channel.target.node.value();
         let joint = *joint_of_node
             .get(node)
@@ -37,19 +54,28 @@ pub fn load_clip(
             Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
             Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
             Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
-            Checked::Invalid => return Err(context("unknown interpolation".into())),
+            Checked::Invalid => {
+                return Err(LoadErrorKind::invalid(
+                    format!("{sampler_object}/interpolation"),
+                    "unknown interpolation",
+                ));
+            }
         };
-        let times: Vec<f32> = accessors
-            .read_f32::<1>(sampler.input.value())
-            .map_err(|e| context(format!("input: {e}")))?
-            .into_iter()
-            .map(|[t]| t)
-            .collect();
+        if let Some(why) = [sampler.input, sampler.output]
+            .iter()
+            .find_map(|accessor| accessors.unavailable(accessor.value()))
+        {
+            warnings.push(format!("{object}: {why} (not played)"));
+            continue;
+        }
+        let input_object = format!("{sampler_object}/input");
+        let times = read_times(accessors, sampler.input.value()).map_err(|e| LoadErrorKind::invalid(&input_object, e))?;
         let output = sampler.output.value();
-        let output_error = |e: String| context(format!("output: {e}"));
-        let vec3_track = |times: Vec<f32>| -> Result<Track<Vec3>, String> {
+        let output_error = |e: String| LoadErrorKind::invalid(format!("{sampler_object}/output"), e);
+        let track_error = |e: crate::anim::TrackError| LoadErrorKind::invalid(&sampler_object, e.to_string());
+        let vec3_track = |times: Vec<f32>| -> Result<Track<Vec3>, LoadErrorKind> {
             let values = read_vec3(accessors, output).map_err(output_error)?;
-            Track::new(interpolation, times, values).map_err(|e| context(e.to_string()))
+            Track::new(interpolation, times, values).map_err(track_error)
         };
         let track = match channel.target.path {
             Checked::Valid(Property::Translation) => ChannelTrack::Translation(vec3_track(times)?),
@@ -79,18 +105,18 @@ pub fn load_clip(
                         joint,
                         not_unit,
                     });
-                    warnings.push(context(format!(
-                        "{not_unit} rotation keys were not unit quaternions (normalised)"
-                    )));
+                    warnings.push(format!(
+                        "{object}: {not_unit} rotation keys were not unit quaternions (normalised)"
+                    ));
                 }
-                ChannelTrack::Rotation(Track::new(interpolation, times, rotations).map_err(|e| context(e.to_string()))?)
+                ChannelTrack::Rotation(Track::new(interpolation, times, rotations).map_err(track_error)?)
             }
             Checked::Valid(Property::MorphTargetWeights) => {
                 let range = skeleton.morph_weight_range(joint);
                 if range.is_empty() {
-                    warnings.push(context(format!(
-                        "animates morph weights of node {node}, which has no morph targets (ignored)"
-                    )));
+                    warnings.push(format!(
+                        "{object}: it animates morph weights of node {node}, which has no morph targets (ignored)"
+                    ));
                     continue;
                 }
                 let values: Vec<f32> = accessors
@@ -101,18 +127,29 @@ pub fn load_clip(
                     .collect();
                 ChannelTrack::MorphWeights {
                     offset: range.start,
-                    track: WeightsTrack::new(interpolation, times, range.len(), values)
-                        .map_err(|e| context(e.to_string()))?,
+                    track: WeightsTrack::new(interpolation, times, range.len(), values).map_err(track_error)?,
                 }
             }
             Checked::Invalid => {
-                warnings.push(context("unknown target path (ignored)".into()));
+                warnings.push(format!("{object}: unknown target path (ignored)"));
                 continue;
             }
         };
         channels.push(Channel { joint, track });
     }
     Ok(Clip::new(name, channels))
+}
+
+/// Key times: glTF requires them to be floats (an integer accessor read as seconds would
+/// make absurd clips out of small files).
+fn read_times(accessors: &Accessors, accessor: usize) -> Result<Vec<f32>, String> {
+    let times = accessors.read_f32::<1>(accessor)?;
+    if !accessors.is_float(accessor) {
+        return Err(format!(
+            "accessor {accessor} does not hold floats; key times must be FLOAT (glTF 2.0 §3.11)"
+        ));
+    }
+    Ok(times.into_iter().map(|[t]| t).collect())
 }
 
 fn read_vec3(accessors: &Accessors, index: usize) -> Result<Vec<Vec3>, String> {

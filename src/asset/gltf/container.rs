@@ -10,20 +10,37 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use gltf_json::Root;
 
-use crate::asset::format::GLB_MAGIC;
+use super::json::{self, Document};
+use crate::asset::LoadErrorKind;
+use crate::asset::format::{Format, GLB_MAGIC};
 
+const PLACEHOLDER: &str = "has no data (no uri, and not the GLB binary chunk)";
 const CHUNK_JSON: u32 = 0x4E4F_534A;
 const CHUNK_BIN: u32 = 0x004E_4942;
 
 /// A parsed glTF document with its buffers loaded.
 pub struct Container<'a> {
     pub root: Root,
-    pub buffers: Vec<Cow<'a, [u8]>>,
+    /// Per animation, the file's index of each channel in `root` (see `json`).
+    pub channel_numbers: Vec<Vec<usize>>,
+    /// What the JSON adjustments left out.
+    pub warnings: Vec<String>,
+    /// Each buffer's bytes, or why it has none: that is an error only for what reads from it.
+    pub buffers: Vec<Result<Cow<'a, [u8]>, NoData>>,
     /// Folder that relative URIs are resolved against.
     pub base_dir: PathBuf,
     /// Bytes read from disk for this model (the file plus external buffers): the yardstick for
     /// how much decoded data the file may ask for.
     pub input_bytes: usize,
+}
+
+/// Why a buffer has no bytes.
+pub enum NoData {
+    /// No uri, and not the GLB binary chunk: glTF allows it for data nothing reads (or that an
+    /// extension supplies).
+    Placeholder,
+    /// Its file or URI cannot be read: why.
+    Unreadable(String),
 }
 
 impl Container<'_> {
@@ -34,14 +51,32 @@ impl Container<'_> {
             .buffer_views
             .get(index)
             .ok_or_else(|| format!("buffer view {index} does not exist"))?;
+        let buffer_index = view.buffer.value();
+        let buffer = match self.buffers.get(buffer_index) {
+            Some(Ok(buffer)) => buffer,
+            Some(Err(NoData::Placeholder)) => {
+                return Err(format!("buffer view {index} uses buffer {buffer_index}, which {PLACEHOLDER}"));
+            }
+            Some(Err(NoData::Unreadable(why))) => {
+                return Err(format!(
+                    "buffer view {index} uses buffer {buffer_index}, which cannot be read ({why})"
+                ));
+            }
+            None => return Err(format!("buffer view {index} uses buffer {buffer_index}, which does not exist")),
+        };
         let start = view.byte_offset.map_or(0, |o| o.0);
         start
             .checked_add(view.byte_length.0)
-            .and_then(|end| {
-                let buffer = self.buffers.get(view.buffer.value())?;
-                buffer.get(usize::try_from(start).ok()?..usize::try_from(end).ok()?)
-            })
+            .and_then(|end| buffer.get(usize::try_from(start).ok()?..usize::try_from(end).ok()?))
             .ok_or_else(|| format!("buffer view {index} reaches past the end of its buffer"))
+    }
+
+    /// Whether buffer view `index` lies in a placeholder buffer (one without data), saying so:
+    /// what reads it is left out with a warning rather than failing the file. `None` for any
+    /// other view (reading a broken one says how it is broken).
+    pub fn view_unavailable(&self, index: usize) -> Option<&'static str> {
+        let buffer = self.root.buffer_views.get(index)?.buffer.value();
+        matches!(self.buffers.get(buffer)?, Err(NoData::Placeholder)).then_some(PLACEHOLDER)
     }
 
     /// The byte stride buffer view `index` declares, if any.
@@ -55,43 +90,78 @@ pub fn is_glb(bytes: &[u8]) -> bool {
 }
 
 /// Parses `bytes` (the contents of `path`) and loads its buffers.
-pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, String> {
+pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadErrorKind> {
+    let named_glb = Format::from_extension(path) == Some(Format::GltfBinary);
     let (json, bin) = if is_glb(bytes) {
-        split_glb(bytes)?
+        split_glb(bytes).map_err(|problem| LoadErrorKind::invalid("the GLB container", problem))?
+    } else if named_glb && !bytes.trim_ascii_start().starts_with(b"{") {
+        return Err(LoadErrorKind::BadMagic {
+            found: describe_magic(bytes),
+        });
     } else {
         (bytes, None)
     };
-    let root = Root::from_slice(json).map_err(|e| format!("invalid glTF JSON: {e}"))?;
+    let Document {
+        root,
+        channel_numbers,
+        mut warnings,
+    } = json::parse(json)?;
     let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut input_bytes = bytes.len();
     let mut buffers = Vec::with_capacity(root.buffers.len());
     for (index, buffer) in root.buffers.iter().enumerate() {
         let data: Cow<'a, [u8]> = match (&buffer.uri, index, bin) {
-            (Some(uri), _, _) => {
-                let data = read_uri(&base_dir, uri).map_err(|e| format!("buffer {index}: {e}"))?;
-                input_bytes += data.len();
-                Cow::Owned(data)
-            }
+            (Some(uri), _, _) => match read_uri(&base_dir, uri) {
+                Ok(data) => {
+                    input_bytes += data.len();
+                    Cow::Owned(data)
+                }
+                Err(why) => {
+                    warnings.push(format!("/buffers/{index}: {why} (not read)"));
+                    buffers.push(Err(NoData::Unreadable(why)));
+                    continue;
+                }
+            },
             (None, 0, Some(bin)) => Cow::Borrowed(bin),
+            // A placeholder (glTF allows them, e.g. for data an extension supplies).
             (None, _, _) => {
-                return Err(format!("buffer {index} has no uri and is not the GLB binary chunk"));
+                buffers.push(Err(NoData::Placeholder));
+                continue;
             }
         };
         let declared = buffer.byte_length.0;
         if (data.len() as u64) < declared {
-            return Err(format!(
-                "buffer {index} declares {declared} bytes but only {} are there (truncated file?)",
-                data.len()
+            return Err(LoadErrorKind::invalid(
+                format!("/buffers/{index}"),
+                format!(
+                    "it declares {declared} bytes but only {} are there (truncated file?)",
+                    data.len()
+                ),
             ));
         }
-        buffers.push(data);
+        buffers.push(Ok(data));
     }
     Ok(Container {
         root,
+        channel_numbers,
+        warnings,
         buffers,
         base_dir,
         input_bytes,
     })
+}
+
+/// The first four bytes, as text when they are printable, else in hex.
+fn describe_magic(bytes: &[u8]) -> String {
+    let magic = &bytes[..bytes.len().min(4)];
+    if magic.is_empty() {
+        "nothing (the file is empty)".into()
+    } else if magic.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        format!("\"{}\"", String::from_utf8_lossy(magic))
+    } else {
+        let hex: Vec<String> = magic.iter().map(|b| format!("{b:02x}")).collect();
+        format!("bytes {}", hex.join(" "))
+    }
 }
 
 /// Splits a GLB file into its JSON chunk and optional BIN chunk.
@@ -100,14 +170,14 @@ fn split_glb(file: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
         let slice = bytes.get(offset..offset.checked_add(4)?)?;
         Some(u32::from_le_bytes(slice.try_into().ok()?))
     };
-    let version = word(file, 4).ok_or("GLB header is truncated")?;
+    let version = word(file, 4).ok_or("its header is truncated")?;
     if version != 2 {
-        return Err(format!("GLB version {version} is not supported (only glTF 2.0)"));
+        return Err(format!("version {version} is not supported (only glTF 2.0)"));
     }
-    let declared = word(file, 8).ok_or("GLB header is truncated")? as usize;
+    let declared = word(file, 8).ok_or("its header is truncated")? as usize;
     if declared > file.len() {
         return Err(format!(
-            "GLB header declares {declared} bytes but the file has {} (truncated file?)",
+            "its header declares {declared} bytes but the file has {} (truncated file?)",
             file.len()
         ));
     }
@@ -118,37 +188,41 @@ fn split_glb(file: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
     let mut bin = None;
     while offset < bytes.len() {
         let (Some(length), Some(kind)) = (word(bytes, offset), word(bytes, offset + 4)) else {
-            return Err(format!("GLB chunk header at byte {offset} is truncated"));
+            return Err(format!("the chunk header at byte {offset} is truncated"));
         };
         let start = offset + 8;
         let data = start
             .checked_add(length as usize)
             .and_then(|end| bytes.get(start..end))
-            .ok_or_else(|| format!("GLB chunk at byte {offset} declares {length} bytes, past the end of the file"))?;
+            .ok_or_else(|| format!("the chunk at byte {offset} declares {length} bytes, past the end of the file"))?;
         match kind {
             CHUNK_JSON if json.is_none() => json = Some(data),
             CHUNK_BIN if json.is_some() && bin.is_none() => bin = Some(data),
             CHUNK_JSON | CHUNK_BIN => {
-                return Err(format!("GLB chunk at byte {offset} is out of order or repeated"));
+                return Err(format!("the chunk at byte {offset} is out of order or repeated"));
             }
             _ => {} // Unknown chunks are to be ignored (glTF 2.0 §4.4.3.2).
         }
         // Chunks are padded to 4 bytes.
         offset = start + (length as usize).div_ceil(4) * 4;
     }
-    let json = json.ok_or("GLB file has no JSON chunk")?;
+    let json = json.ok_or("it has no JSON chunk")?;
     Ok((json, bin))
 }
 
 /// Reads a buffer or image URI: a base64 `data:` URI or a path relative to `base_dir`.
 pub fn read_uri(base_dir: &Path, uri: &str) -> Result<Vec<u8>, String> {
     if let Some(rest) = uri.strip_prefix("data:") {
-        let (_, payload) = rest.split_once(";base64,").ok_or("data URI is not base64-encoded")?;
-        return base64::engine::general_purpose::STANDARD
-            .decode(payload)
-            .map_err(|e| format!("data URI is not valid base64: {e}"));
+        if let Some((_, payload)) = rest.split_once(";base64,") {
+            return base64::engine::general_purpose::STANDARD
+                .decode(payload)
+                .map_err(|e| format!("data URI is not valid base64: {e}"));
+        }
+        // RFC 2397's other form: the data itself, %-escaped.
+        let (_, payload) = rest.split_once(',').ok_or("data URI has no ',' before its data")?;
+        return percent_decode(payload);
     }
-    let relative = percent_decode(uri)?;
+    let relative = String::from_utf8(percent_decode(uri)?).map_err(|_| format!("URI '{uri}' is not UTF-8 after %-decoding"))?;
     if uri.contains("://") || Path::new(&relative).is_absolute() {
         return Err(format!("URI '{uri}' is not a relative file path"));
     }
@@ -157,7 +231,7 @@ pub fn read_uri(base_dir: &Path, uri: &str) -> Result<Vec<u8>, String> {
 }
 
 /// Decodes `%XX` escapes (glTF URIs are RFC 3986 references).
-fn percent_decode(uri: &str) -> Result<String, String> {
+fn percent_decode(uri: &str) -> Result<Vec<u8>, String> {
     let bytes = uri.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -175,7 +249,7 @@ fn percent_decode(uri: &str) -> Result<String, String> {
             i += 1;
         }
     }
-    String::from_utf8(out).map_err(|_| format!("URI '{uri}' is not UTF-8 after %-decoding"))
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -225,8 +299,9 @@ mod tests {
             read_uri(Path::new("."), "data:application/octet-stream;base64,AAEC").unwrap(),
             vec![0, 1, 2]
         );
-        assert!(read_uri(Path::new("."), "data:text/plain,hello").is_err());
-        assert_eq!(percent_decode("my%20file.bin").unwrap(), "my file.bin");
+        assert_eq!(read_uri(Path::new("."), "data:text/plain,hi%21").unwrap(), b"hi!");
+        assert!(read_uri(Path::new("."), "data:text/plain").is_err());
+        assert_eq!(percent_decode("my%20file.bin").unwrap(), b"my file.bin");
         assert!(percent_decode("bad%2").is_err());
         assert!(read_uri(Path::new("."), "https://example.com/a.bin").is_err());
         assert!(

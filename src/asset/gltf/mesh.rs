@@ -6,32 +6,70 @@ use gltf_json::validation::Checked;
 
 use super::accessor::Accessors;
 use crate::asset::geometry::{Mode, build_skin_weights, compute_normals, to_list};
+use crate::asset::LoadErrorKind;
 use crate::asset::model::{MorphTarget, Primitive, Topology};
 
-/// Loads one primitive. `joint_limit` is the joint count of the smallest skin that deforms
-/// this mesh (influences beyond it are dropped).
+/// A primitive with nothing to draw, in the place of one that has no geometry rigscope can
+/// read.
+pub fn empty() -> Primitive {
+    Primitive {
+        topology: Topology::Triangles,
+        indices: Vec::new(),
+        positions: Vec::new(),
+        normals: Vec::new(),
+        normals_computed: false,
+        tangents: Vec::new(),
+        uvs: Vec::new(),
+        skin_weights: None,
+        morph_targets: Vec::new(),
+        material: None,
+    }
+}
+
+/// Why `primitive` cannot be read because some of its data is in a buffer without data (see
+/// `Accessors::unavailable`).
+pub fn unavailable(accessors: &Accessors, primitive: &gltf_json::mesh::Primitive) -> Option<String> {
+    let targets = primitive.targets.iter().flatten().flat_map(|t| [t.positions, t.normals, t.tangents]);
+    primitive
+        .attributes
+        .values()
+        .copied()
+        .chain(primitive.indices)
+        .chain(targets.flatten())
+        .find_map(|accessor| accessors.unavailable(accessor.value()))
+}
+
+/// Loads one primitive, `object` (its JSON pointer). `joint_limit` is the joint count of the
+/// smallest skin that deforms this mesh (influences beyond it are dropped). A primitive
+/// without POSITION loads empty: glTF allows it (an extension may supply the geometry), and
+/// there is nothing to draw.
 pub fn load_primitive(
     accessors: &Accessors,
+    object: &str,
     primitive: &gltf_json::mesh::Primitive,
     material_count: usize,
     joint_limit: usize,
-) -> Result<Primitive, String> {
+) -> Result<Primitive, LoadErrorKind> {
     let attribute = |semantic: Semantic| primitive.attributes.get(&Checked::Valid(semantic)).map(|i| i.value());
+    let invalid = |problem: String| LoadErrorKind::invalid(object, problem);
+    // Errors in an attribute's data name the attribute.
+    let named = |name: &str, problem: String| LoadErrorKind::invalid(format!("{object}/attributes/{name}"), problem);
 
-    let positions: Vec<Vec3> = match attribute(Semantic::Positions) {
-        Some(index) => named("POSITION", accessors.read_f32::<3>(index))?
-            .into_iter()
-            .map(Vec3::from)
-            .collect(),
-        // No positions: nothing to draw (glTF 2.0 §3.7.2.1), but keep the primitive's place.
-        None => Vec::new(),
+    let Some(position_accessor) = attribute(Semantic::Positions) else {
+        return Ok(empty());
     };
+    let positions: Vec<Vec3> = accessors
+        .read_f32::<3>(position_accessor)
+        .map_err(|e| named("POSITION", e))?
+        .into_iter()
+        .map(Vec3::from)
+        .collect();
     let vertex_count = positions.len();
-    let same_count = |name: &'static str, count: usize| {
+    let same_count = |name: &str, count: usize| {
         if count == vertex_count {
             Ok(())
         } else {
-            Err(format!("{name} has {count} elements for {vertex_count} vertices"))
+            Err(named(name, format!("it has {count} elements for the {vertex_count} vertices of POSITION")))
         }
     };
 
@@ -43,16 +81,19 @@ pub fn load_primitive(
         Checked::Valid(JsonMode::Triangles) => Mode::Triangles,
         Checked::Valid(JsonMode::TriangleStrip) => Mode::TriangleStrip,
         Checked::Valid(JsonMode::TriangleFan) => Mode::TriangleFan,
-        Checked::Invalid => return Err("unknown primitive mode".into()),
+        Checked::Invalid => return Err(LoadErrorKind::invalid(format!("{object}/mode"), "unknown primitive mode")),
     };
     let file_indices: Vec<u32> = match primitive.indices {
         Some(index) => {
-            let indices: Vec<u32> = named("indices", accessors.read_u32::<1>(index.value()))?
+            let indices_error = |problem: String| LoadErrorKind::invalid(format!("{object}/indices"), problem);
+            let indices: Vec<u32> = accessors
+                .read_u32::<1>(index.value())
+                .map_err(indices_error)?
                 .into_iter()
                 .map(|[i]| i)
                 .collect();
             if let Some(bad) = indices.iter().find(|&&i| i as usize >= vertex_count) {
-                return Err(format!("index {bad} refers past the {vertex_count} vertices"));
+                return Err(indices_error(format!("index {bad} refers past the {vertex_count} vertices")));
             }
             indices
         }
@@ -62,7 +103,9 @@ pub fn load_primitive(
 
     let (normals, normals_computed) = match attribute(Semantic::Normals) {
         Some(index) => {
-            let normals: Vec<Vec3> = named("NORMAL", accessors.read_f32::<3>(index))?
+            let normals: Vec<Vec3> = accessors
+                .read_f32::<3>(index)
+                .map_err(|e| named("NORMAL", e))?
                 .into_iter()
                 .map(|n| Vec3::from(n).try_normalize().unwrap_or(Vec3::Z))
                 .collect();
@@ -73,7 +116,9 @@ pub fn load_primitive(
         None => (vec![Vec3::Z; vertex_count], true),
     };
     let tangents: Vec<Vec4> = match attribute(Semantic::Tangents) {
-        Some(index) => named("TANGENT", accessors.read_f32::<4>(index))?
+        Some(index) => accessors
+            .read_f32::<4>(index)
+            .map_err(|e| named("TANGENT", e))?
             .into_iter()
             .map(Vec4::from)
             .collect(),
@@ -83,7 +128,9 @@ pub fn load_primitive(
         same_count("TANGENT", tangents.len())?;
     }
     let uvs: Vec<Vec2> = match attribute(Semantic::TexCoords(0)) {
-        Some(index) => named("TEXCOORD_0", accessors.read_f32::<2>(index))?
+        Some(index) => accessors
+            .read_f32::<2>(index)
+            .map_err(|e| named("TEXCOORD_0", e))?
             .into_iter()
             .map(Vec2::from)
             .collect(),
@@ -107,9 +154,9 @@ pub fn load_primitive(
     let joint_sets = set_numbers(|s| if let Semantic::Joints(n) = s { Some(*n) } else { None });
     let weight_sets = set_numbers(|s| if let Semantic::Weights(n) = s { Some(*n) } else { None });
     if joint_sets != weight_sets {
-        return Err(format!(
+        return Err(invalid(format!(
             "JOINTS sets {joint_sets:?} and WEIGHTS sets {weight_sets:?} do not pair up"
-        ));
+        )));
     }
     let mut sets = Vec::with_capacity(joint_sets.len());
     for set in joint_sets {
@@ -117,10 +164,11 @@ pub fn load_primitive(
         else {
             continue;
         };
-        let joints = named("JOINTS", accessors.read_u32::<4>(joints))?;
-        let weights = named("WEIGHTS", accessors.read_f32::<4>(weights))?;
-        same_count("JOINTS", joints.len())?;
-        same_count("WEIGHTS", weights.len())?;
+        let (joints_name, weights_name) = (format!("JOINTS_{set}"), format!("WEIGHTS_{set}"));
+        let joints = accessors.read_u32::<4>(joints).map_err(|e| named(&joints_name, e))?;
+        let weights = accessors.read_f32::<4>(weights).map_err(|e| named(&weights_name, e))?;
+        same_count(&joints_name, joints.len())?;
+        same_count(&weights_name, weights.len())?;
         sets.push((joints, weights));
     }
     let skin_weights = (!sets.is_empty()).then(|| {
@@ -137,14 +185,20 @@ pub fn load_primitive(
             let Some(accessor) = accessor else {
                 return Ok(Vec::new());
             };
+            let target_object = format!("{object}/targets/{target_index}/{name}");
             let deltas: Vec<Vec3> = accessors
                 .read_f32::<3>(accessor.value())
-                .map_err(|e| format!("morph target {target_index} {name}: {e}"))?
+                .map_err(|e| LoadErrorKind::invalid(&target_object, e))?
                 .into_iter()
                 .map(Vec3::from)
                 .collect();
-            same_count(name, deltas.len())?;
-            Ok::<_, String>(deltas)
+            if deltas.len() != vertex_count {
+                return Err(LoadErrorKind::invalid(
+                    target_object,
+                    format!("it has {} elements for the {vertex_count} vertices of POSITION", deltas.len()),
+                ));
+            }
+            Ok(deltas)
         };
         morph_targets.push(MorphTarget {
             name: format!("target {target_index}"),
@@ -156,7 +210,10 @@ pub fn load_primitive(
 
     let material = match primitive.material {
         Some(index) if index.value() >= material_count => {
-            return Err(format!("material {} does not exist", index.value()));
+            return Err(LoadErrorKind::invalid(
+                format!("{object}/material"),
+                format!("material {} does not exist", index.value()),
+            ));
         }
         other => other.map(|i| i.value()),
     };
@@ -172,9 +229,4 @@ pub fn load_primitive(
         morph_targets,
         material,
     })
-}
-
-/// Prefixes an attribute's errors with its name.
-fn named<T>(name: &str, result: Result<T, String>) -> Result<T, String> {
-    result.map_err(|e| format!("{name}: {e}"))
 }

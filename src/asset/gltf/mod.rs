@@ -9,6 +9,7 @@
 mod accessor;
 mod animation;
 mod container;
+mod json;
 mod material;
 mod mesh;
 
@@ -19,33 +20,54 @@ use gltf_json::Root;
 
 use crate::anim::transform::is_trs;
 use crate::anim::{JointDesc, Skeleton, Transform};
+use crate::asset::LoadErrorKind;
 use crate::asset::format::Format;
 use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
 use accessor::Accessors;
 
-/// Extensions a file may require: KHR_mesh_quantization is implemented; the others only change
-/// how materials look, and the model is still right without them.
-const SUPPORTED_REQUIRED: &[&str] = &[
-    "KHR_mesh_quantization",
-    "KHR_materials_unlit",
-    "KHR_materials_emissive_strength",
-    "KHR_texture_transform",
+/// Extensions rigscope reads (KHR_animation_pointer: the channels that target nodes).
+const IMPLEMENTED: &[&str] = &["KHR_mesh_quantization", "KHR_animation_pointer"];
+/// Extensions that hold the geometry itself: a file that requires one cannot be shown at all.
+/// Any other extension only adds to what rigscope draws, so it is a warning.
+const GEOMETRY: &[&str] = &[
+    "KHR_draco_mesh_compression",
+    "EXT_meshopt_compression",
+    "KHR_meshopt_compression",
 ];
 
-pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
-    let container = container::open(path, bytes)?;
-    let root = &container.root;
-    if let Some(unsupported) = root
-        .extensions_required
+/// Refuses a file that requires an extension holding its geometry, and warns about every
+/// other extension it uses that rigscope does not read.
+fn check_extensions(root: &Root, warnings: &mut Vec<String>) -> Result<(), LoadErrorKind> {
+    if let Some(required) = root.extensions_required.iter().find(|e| GEOMETRY.contains(&e.as_str())) {
+        return Err(LoadErrorKind::RequiredExtension(required.clone()));
+    }
+    let mut unread: Vec<&String> = root
+        .extensions_used
         .iter()
-        .find(|e| !SUPPORTED_REQUIRED.contains(&e.as_str()))
-    {
-        return Err(format!(
-            "the file requires extension {unsupported}, which rigscope does not support"
+        .chain(&root.extensions_required)
+        .filter(|e| !IMPLEMENTED.contains(&e.as_str()))
+        .collect();
+    unread.sort();
+    unread.dedup();
+    for extension in unread {
+        let required = if root.extensions_required.contains(extension) {
+            "requires"
+        } else {
+            "uses"
+        };
+        warnings.push(format!(
+            "the file {required} extension {extension}, which rigscope does not show (drawn without it)"
         ));
     }
+    Ok(())
+}
+
+pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
+    let container = container::open(path, bytes)?;
+    let root = &container.root;
+    let mut warnings = container.warnings.clone();
+    check_extensions(root, &mut warnings)?;
     let accessors = Accessors::new(&container);
-    let mut warnings = Vec::new();
 
     let (file_node, parent_node) = parents_first_order(root)?;
     let mut joint_of_node = vec![0; root.nodes.len()];
@@ -65,7 +87,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
     )?;
 
     let instances = load_instances(root, &joint_of_node, &mut warnings)?;
-    let materials = material::load_materials(root)?;
+    let materials = material::load_materials(root, &mut warnings)?;
     let images = material::load_images(&container, &mut warnings)?;
     // Influences must name joints of every skin a mesh is drawn with (and fit glTF's 16 bits).
     let mut joint_limit = vec![u16::MAX as usize + 1; root.meshes.len()];
@@ -78,11 +100,16 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
     for (index, mesh) in root.meshes.iter().enumerate() {
         let mut primitives = Vec::with_capacity(mesh.primitives.len());
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
-            let loaded = mesh::load_primitive(&accessors, primitive, materials.len(), joint_limit[index])
-                .map_err(|e| format!("mesh {index} primitive {primitive_index}: {e}"))?;
+            let object = format!("/meshes/{index}/primitives/{primitive_index}");
+            if let Some(why) = mesh::unavailable(&accessors, primitive) {
+                warnings.push(format!("{object}: {why} (not drawn)"));
+                primitives.push(mesh::empty());
+                continue;
+            }
+            let loaded = mesh::load_primitive(&accessors, &object, primitive, materials.len(), joint_limit[index])?;
             if let Some(weights) = &loaded.skin_weights {
-                let context = format!("mesh {index} primitive {primitive_index}");
-                weights.report_repairs(&context, &mut warnings);
+                let named = format!("{object} (mesh '{}')", mesh.name.as_deref().unwrap_or("unnamed"));
+                weights.report_repairs(&named, &mut warnings);
             }
             primitives.push(loaded);
         }
@@ -95,10 +122,14 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
     let mut clips = Vec::with_capacity(root.animations.len());
     let mut key_repairs = Vec::new();
     for (index, animation) in root.animations.iter().enumerate() {
+        let file = animation::FileAnimation {
+            index,
+            json: animation,
+            channel_numbers: container.channel_numbers.get(index).map_or(&[][..], Vec::as_slice),
+        };
         clips.push(animation::load_clip(
             &accessors,
-            index,
-            animation,
+            file,
             &joint_of_node,
             &skeleton,
             &mut warnings,
@@ -130,17 +161,23 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
 
 /// File node indices in parents-first order (depth-first, children in file order), and each
 /// file node's parent. Fails on a node with two parents, a child out of range, or a cycle.
-fn parents_first_order(root: &Root) -> Result<(Vec<usize>, Vec<Option<usize>>), String> {
+fn parents_first_order(root: &Root) -> Result<(Vec<usize>, Vec<Option<usize>>), LoadErrorKind> {
     let count = root.nodes.len();
     let mut parent = vec![None; count];
     for (index, node) in root.nodes.iter().enumerate() {
         for child in node.children.iter().flatten() {
             let child = child.value();
             if child >= count {
-                return Err(format!("node {index} has child {child}, which does not exist"));
+                return Err(LoadErrorKind::invalid(
+                    format!("/nodes/{index}/children"),
+                    format!("child {child} does not exist"),
+                ));
             }
             if parent[child].replace(index).is_some() {
-                return Err(format!("node {child} has more than one parent"));
+                return Err(LoadErrorKind::invalid(
+                    format!("/nodes/{child}"),
+                    "the node has more than one parent",
+                ));
             }
         }
     }
@@ -155,15 +192,18 @@ fn parents_first_order(root: &Root) -> Result<(Vec<usize>, Vec<Option<usize>>), 
         let mut reached = vec![false; count];
         order.iter().for_each(|&n| reached[n] = true);
         let stuck = reached.iter().position(|r| !r).unwrap_or(0);
-        return Err(format!("the node hierarchy has a cycle through node {stuck}"));
+        return Err(LoadErrorKind::invalid(
+            format!("/nodes/{stuck}"),
+            "the node hierarchy has a cycle through this node",
+        ));
     }
     Ok((order, parent))
 }
 
-fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Result<Vec<Skin>, String> {
+fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Result<Vec<Skin>, LoadErrorKind> {
     let mut skins = Vec::with_capacity(root.skins.len());
     for (index, skin) in root.skins.iter().enumerate() {
-        let context = |problem: String| format!("skin {index}: {problem}");
+        let context = |problem: String| LoadErrorKind::invalid(format!("/skins/{index}"), problem);
         if skin.joints.is_empty() {
             return Err(context("it has no joints".into()));
         }
@@ -181,9 +221,9 @@ fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Re
         }
         let inverse_bind = match skin.inverse_bind_matrices {
             Some(accessor) => {
-                let matrices = accessors
-                    .read_f32::<16>(accessor.value())
-                    .map_err(|e| context(format!("inverse bind matrices: {e}")))?;
+                let matrices = accessors.read_f32::<16>(accessor.value()).map_err(|e| {
+                    LoadErrorKind::invalid(format!("/skins/{index}/inverseBindMatrices"), e)
+                })?;
                 if matrices.len() < joints.len() {
                     return Err(context(format!(
                         "{} inverse bind matrices for {} joints",
@@ -222,7 +262,7 @@ fn build_skeleton(
     skins: &[Skin],
     input_bytes: usize,
     warnings: &mut Vec<String>,
-) -> Result<Skeleton, String> {
+) -> Result<Skeleton, LoadErrorKind> {
     // The bind pose comes from the first skin that lists a joint.
     let mut bind_model: Vec<Option<Mat4>> = vec![None; file_node.len()];
     for (skin_index, skin) in skins.iter().enumerate() {
@@ -232,7 +272,7 @@ fn build_skeleton(
             }
             if inverse_bind.determinant().abs() < 1e-12 {
                 warnings.push(format!(
-                    "skin {skin_index}: the inverse bind matrix of node {} cannot be inverted",
+                    "/skins/{skin_index}: the inverse bind matrix of node {} cannot be inverted",
                     file_node[joint]
                 ));
                 continue;
@@ -262,15 +302,16 @@ fn build_skeleton(
         // Each node using a mesh carries its own weights: bound their total by the file's size.
         total_morph_weights += target_count;
         if total_morph_weights > input_bytes {
-            return Err(format!(
-                "its nodes carry {total_morph_weights}+ morph weights, more than the file could describe"
+            return Err(LoadErrorKind::invalid(
+                format!("/nodes/{node_index}"),
+                format!("the nodes up to this one carry {total_morph_weights}+ morph weights, more than the file could describe"),
             ));
         }
         let mut morph_weights = vec![0.0; target_count];
         if let Some(defaults) = defaults {
             if defaults.len() != target_count {
                 warnings.push(format!(
-                    "node {node_index}: {} default morph weights for {target_count} targets",
+                    "/nodes/{node_index}: {} default morph weights for {target_count} targets",
                     defaults.len()
                 ));
             }
@@ -286,12 +327,16 @@ fn build_skeleton(
             morph_weights,
         });
     }
-    Skeleton::new(joints).map_err(|e| e.to_string())
+    Skeleton::new(joints).map_err(|e| LoadErrorKind::invalid("/nodes", e.to_string()))
 }
 
 /// A node's local transform from its `matrix` or its TRS properties.
-fn node_transform(index: usize, node: &gltf_json::Node, warnings: &mut Vec<String>) -> Result<Transform, String> {
-    let not_finite = || format!("node {index}: its transform is not made of finite numbers");
+fn node_transform(
+    index: usize,
+    node: &gltf_json::Node,
+    warnings: &mut Vec<String>,
+) -> Result<Transform, LoadErrorKind> {
+    let not_finite = || LoadErrorKind::invalid(format!("/nodes/{index}"), "its transform is not made of finite numbers");
     if let Some(matrix) = node.matrix {
         let matrix = Mat4::from_cols_array(&matrix);
         if !matrix.is_finite() {
@@ -299,7 +344,7 @@ fn node_transform(index: usize, node: &gltf_json::Node, warnings: &mut Vec<Strin
         }
         if !is_trs(&matrix, 1e-4) {
             warnings.push(format!(
-                "node {index}: its matrix has shear or projection, which TRS cannot hold (approximated)"
+                "/nodes/{index}/matrix: it has shear or projection, which TRS cannot hold (approximated)"
             ));
         }
         return Ok(Transform::from_mat4(&matrix));
@@ -313,7 +358,7 @@ fn node_transform(index: usize, node: &gltf_json::Node, warnings: &mut Vec<Strin
     }
     if rotation.length() <= f32::EPSILON {
         warnings.push(format!(
-            "node {index}: its rotation is a zero quaternion (identity used)"
+            "/nodes/{index}/rotation: it is a zero quaternion (identity used)"
         ));
     }
     let rotation = animation::normalize_or_identity(rotation);
@@ -324,23 +369,29 @@ fn load_instances(
     root: &Root,
     joint_of_node: &[usize],
     warnings: &mut Vec<String>,
-) -> Result<Vec<MeshInstance>, String> {
+) -> Result<Vec<MeshInstance>, LoadErrorKind> {
     let mut instances = Vec::new();
     for (index, node) in root.nodes.iter().enumerate() {
         let skin = node.skin.map(|s| s.value());
         if let Some(skin) = skin
             && skin >= root.skins.len()
         {
-            return Err(format!("node {index} uses skin {skin}, which does not exist"));
+            return Err(LoadErrorKind::invalid(
+                format!("/nodes/{index}/skin"),
+                format!("skin {skin} does not exist"),
+            ));
         }
         let Some(mesh) = node.mesh.map(|m| m.value()) else {
             if skin.is_some() {
-                warnings.push(format!("node {index} has a skin but no mesh (ignored)"));
+                warnings.push(format!("/nodes/{index}: it has a skin but no mesh (ignored)"));
             }
             continue;
         };
         if mesh >= root.meshes.len() {
-            return Err(format!("node {index} uses mesh {mesh}, which does not exist"));
+            return Err(LoadErrorKind::invalid(
+                format!("/nodes/{index}/mesh"),
+                format!("mesh {mesh} does not exist"),
+            ));
         }
         instances.push(MeshInstance {
             joint: joint_of_node[index],

@@ -5,6 +5,7 @@
 use glam::{Quat, Vec2, Vec3};
 
 use super::tokens::{Tokens, at_line};
+use crate::asset::LoadErrorKind;
 
 /// A unit quaternion from its x, y, z; w is recovered as `-sqrt(1 - x² - y² - z²)` (0 when
 /// rounding makes that negative), Doom 3's convention.
@@ -43,7 +44,7 @@ pub struct MeshFile {
     pub meshes: Vec<MeshPart>,
 }
 
-fn header(tokens: &mut Tokens) -> Result<(), String> {
+fn header(tokens: &mut Tokens) -> Result<(), LoadErrorKind> {
     tokens.expect_word("MD5Version")?;
     let line = tokens.line();
     let version = tokens.int()?;
@@ -61,7 +62,7 @@ fn header(tokens: &mut Tokens) -> Result<(), String> {
 }
 
 /// `"name" parent` at the start of joint `index`: the parent is -1 (none) or an earlier joint.
-fn named_joint(tokens: &mut Tokens, index: usize) -> Result<(String, Option<usize>), String> {
+fn named_joint(tokens: &mut Tokens, index: usize) -> Result<(String, Option<usize>), LoadErrorKind> {
     let name = tokens.text()?.to_string();
     let line = tokens.line();
     let parent = match tokens.int()? {
@@ -75,7 +76,7 @@ fn named_joint(tokens: &mut Tokens, index: usize) -> Result<(String, Option<usiz
     Ok((name, parent))
 }
 
-pub fn parse_mesh(text: &str) -> Result<MeshFile, String> {
+pub fn parse_mesh(text: &str) -> Result<MeshFile, LoadErrorKind> {
     let mut tokens = Tokens::new(text)?;
     header(&mut tokens)?;
     let joint_count = tokens.keyed_count("numJoints", 10)?;
@@ -100,7 +101,7 @@ pub fn parse_mesh(text: &str) -> Result<MeshFile, String> {
     Ok(MeshFile { joints, meshes })
 }
 
-fn parse_part(tokens: &mut Tokens, joint_count: usize) -> Result<MeshPart, String> {
+fn parse_part(tokens: &mut Tokens, joint_count: usize) -> Result<MeshPart, LoadErrorKind> {
     tokens.expect_word("mesh")?;
     tokens.expect_symbol('{')?;
     let shader = if tokens.peek_word() == Some("shader") {
@@ -161,7 +162,10 @@ fn parse_part(tokens: &mut Tokens, joint_count: usize) -> Result<MeshPart, Strin
                 .zip(usize::try_from(count).ok())
                 .filter(|&(s, c)| s.checked_add(c).is_some_and(|end| end <= weight_count))
                 .ok_or_else(|| {
-                    format!("vertex {vertex} uses weights {start}..{start}+{count}, outside the {weight_count} weights")
+                    LoadErrorKind::invalid(
+                        format!("vertex {vertex}"),
+                        format!("it uses weights {start}..{start}+{count}, outside the {weight_count} weights"),
+                    )
                 })
         })
         .collect::<Result<_, _>>()?;
@@ -193,7 +197,7 @@ pub struct AnimFile {
     pub frames: Vec<Vec<f32>>,
 }
 
-pub fn parse_anim(text: &str) -> Result<AnimFile, String> {
+pub fn parse_anim(text: &str) -> Result<AnimFile, LoadErrorKind> {
     let mut tokens = Tokens::new(text)?;
     header(&mut tokens)?;
     let frame_count = tokens.keyed_count("numFrames", 3)?;

@@ -25,8 +25,9 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::format::Format;
 use super::geometry::{build_skin_weights, compute_normals};
+use super::LoadErrorKind;
 use super::model::{Image, Material, Mesh, MeshInstance, Model, Primitive, Skin, TextureRef, Topology};
-use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, Transform};
+use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, TrackError, Transform};
 use files::{AnimFile, MeshFile, parse_anim, parse_mesh, quaternion};
 
 /// MD5's Z-up model space → rigscope's Y-up space.
@@ -34,11 +35,11 @@ fn z_up_to_y_up() -> Mat4 {
     Mat4::from_rotation_x(-FRAC_PI_2)
 }
 
-fn text(bytes: &[u8]) -> Result<&str, String> {
-    std::str::from_utf8(bytes).map_err(|e| format!("the file is not text (byte {})", e.valid_up_to()))
+fn text(bytes: &[u8]) -> Result<&str, LoadErrorKind> {
+    std::str::from_utf8(bytes).map_err(|e| LoadErrorKind::NotText(e.valid_up_to()))
 }
 
-pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
+pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     let file = parse_mesh(text(bytes)?)?;
     let mut warnings = Vec::new();
     let bind: Vec<Mat4> = file
@@ -80,7 +81,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, String> {
     };
     for anim in animations_beside(path) {
         match std::fs::read(&anim)
-            .map_err(|e| e.to_string())
+            .map_err(|e| LoadErrorKind::Read(e.to_string()))
             .and_then(|bytes| load_clip(&model, &anim, &bytes))
         {
             Ok(clip) => model.clips.push(clip),
@@ -104,7 +105,7 @@ fn animations_beside(mesh: &Path) -> Vec<std::path::PathBuf> {
     anims
 }
 
-fn skeleton(file: &MeshFile, bind: &[Mat4]) -> Result<Skeleton, String> {
+fn skeleton(file: &MeshFile, bind: &[Mat4]) -> Result<Skeleton, LoadErrorKind> {
     let convert = z_up_to_y_up();
     let mut joints = vec![JointDesc {
         name: "MD5 Z-up to Y-up".into(),
@@ -126,7 +127,7 @@ fn skeleton(file: &MeshFile, bind: &[Mat4]) -> Result<Skeleton, String> {
             morph_weights: Vec::new(),
         });
     }
-    Skeleton::new(joints).map_err(|e| e.to_string())
+    Skeleton::new(joints).map_err(|e| LoadErrorKind::invalid("the joints", e.to_string()))
 }
 
 fn meshes(
@@ -222,33 +223,39 @@ fn find_texture(mesh_path: &Path, shader: &str) -> Option<(String, Vec<u8>)> {
 
 /// Loads an `.md5anim` as a clip of `model` (an MD5 model: its joints must match the
 /// animation's hierarchy by name and parent). The clip is named by the file's stem.
-pub fn load_clip(model: &Model, path: &Path, bytes: &[u8]) -> Result<Clip, String> {
+pub fn load_clip(model: &Model, path: &Path, bytes: &[u8]) -> Result<Clip, LoadErrorKind> {
     let anim = parse_anim(text(bytes)?)?;
     check_hierarchy(model, &anim)?;
     let name = path
         .file_stem()
         .map_or_else(|| "animation".into(), |s| s.to_string_lossy().into_owned());
-    Ok(clip(name, &anim))
+    clip(name, &anim)
 }
 
-fn check_hierarchy(model: &Model, anim: &AnimFile) -> Result<(), String> {
+fn check_hierarchy(model: &Model, anim: &AnimFile) -> Result<(), LoadErrorKind> {
     let skeleton = &model.skeleton;
     if anim.joints.len() + 1 != skeleton.len() {
-        return Err(format!(
-            "the animation has {} joints and the mesh {}",
-            anim.joints.len(),
-            skeleton.len().saturating_sub(1)
+        return Err(LoadErrorKind::invalid(
+            "the hierarchy",
+            format!(
+                "the animation has {} joints and the mesh {}",
+                anim.joints.len(),
+                skeleton.len().saturating_sub(1)
+            ),
         ));
     }
     for (index, joint) in anim.joints.iter().enumerate() {
         let mesh_parent = skeleton.parent(index + 1).and_then(|p| p.checked_sub(1));
         if skeleton.name(index + 1) != joint.name || mesh_parent != joint.parent {
-            return Err(format!(
-                "joint {index} is '{}' (parent {:?}) in the animation but '{}' (parent {:?}) in the mesh",
-                joint.name,
-                joint.parent,
-                skeleton.name(index + 1),
-                mesh_parent
+            return Err(LoadErrorKind::invalid(
+                format!("joint {index}"),
+                format!(
+                    "it is '{}' (parent {:?}) in the animation but '{}' (parent {:?}) in the mesh",
+                    joint.name,
+                    joint.parent,
+                    skeleton.name(index + 1),
+                    mesh_parent
+                ),
             ));
         }
     }
@@ -256,8 +263,15 @@ fn check_hierarchy(model: &Model, anim: &AnimFile) -> Result<(), String> {
 }
 
 /// One translation and one rotation track per joint, a key per frame.
-fn clip(name: String, anim: &AnimFile) -> Clip {
+fn clip(name: String, anim: &AnimFile) -> Result<Clip, LoadErrorKind> {
     let times: Vec<f32> = (0..anim.frames.len()).map(|f| f as f32 / anim.frame_rate).collect();
+    // A tiny frame rate can push the last frame's time past what a float holds.
+    if times.last().is_some_and(|t| !t.is_finite()) {
+        return Err(LoadErrorKind::invalid(
+            "frameRate",
+            format!("{} frames at {} per second last longer than rigscope can time", times.len(), anim.frame_rate),
+        ));
+    }
     let mut channels = Vec::with_capacity(anim.joints.len() * 2);
     for (index, joint) in anim.joints.iter().enumerate() {
         let (base_position, base_orientation) = anim.base[index];
@@ -283,24 +297,25 @@ fn clip(name: String, anim: &AnimFile) -> Clip {
             translations.push(Vec3::new(components[0], components[1], components[2]));
             rotations.push(quaternion([components[3], components[4], components[5]]));
         }
-        let track =
-            |values| Track::new(Interpolation::Linear, times.clone(), values).expect("keys are finite and ordered");
+        let invalid = |e: TrackError| LoadErrorKind::invalid(format!("joint {index} ('{}')", joint.name), e.to_string());
         channels.push(Channel {
             joint: index + 1,
-            track: ChannelTrack::Translation(track(translations)),
+            track: ChannelTrack::Translation(
+                Track::new(Interpolation::Linear, times.clone(), translations).map_err(invalid)?,
+            ),
         });
         channels.push(Channel {
             joint: index + 1,
             track: ChannelTrack::Rotation(
-                Track::new(Interpolation::Linear, times.clone(), rotations).expect("keys are finite and ordered"),
+                Track::new(Interpolation::Linear, times.clone(), rotations).map_err(invalid)?,
             ),
         });
     }
-    Clip::new(name, channels)
+    Ok(Clip::new(name, channels))
 }
 
 /// The per-frame bounds (min, max) an `.md5anim` declares, in rigscope's Y-up space.
-pub fn frame_bounds(bytes: &[u8]) -> Result<Vec<(Vec3, Vec3)>, String> {
+pub fn frame_bounds(bytes: &[u8]) -> Result<Vec<(Vec3, Vec3)>, LoadErrorKind> {
     let anim = parse_anim(text(bytes)?)?;
     let convert = z_up_to_y_up();
     Ok(anim

@@ -8,18 +8,20 @@ pub enum Token<'a> {
     Symbol(char),
 }
 
+use crate::asset::LoadErrorKind;
+
 pub struct Tokens<'a> {
     tokens: Vec<(Token<'a>, usize)>,
     next: usize,
 }
 
 /// An error at a line of the file.
-pub fn at_line(line: usize, message: impl std::fmt::Display) -> String {
-    format!("line {line}: {message}")
+pub fn at_line(line: usize, message: impl std::fmt::Display) -> LoadErrorKind {
+    LoadErrorKind::invalid(format!("line {line}"), message.to_string())
 }
 
 impl<'a> Tokens<'a> {
-    pub fn new(text: &'a str) -> Result<Self, String> {
+    pub fn new(text: &'a str) -> Result<Self, LoadErrorKind> {
         let mut tokens = Vec::new();
         for (index, line) in text.lines().enumerate() {
             let number = index + 1;
@@ -63,7 +65,7 @@ impl<'a> Tokens<'a> {
             .map_or(1, |(_, line)| *line)
     }
 
-    fn take(&mut self, what: &str) -> Result<(Token<'a>, usize), String> {
+    fn take(&mut self, what: &str) -> Result<(Token<'a>, usize), LoadErrorKind> {
         let token = self
             .tokens
             .get(self.next)
@@ -80,7 +82,7 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    pub fn expect_word(&mut self, expected: &str) -> Result<(), String> {
+    pub fn expect_word(&mut self, expected: &str) -> Result<(), LoadErrorKind> {
         match self.take(&format!("'{expected}'"))? {
             (Token::Word(word), _) if word == expected => Ok(()),
             (token, line) => Err(at_line(
@@ -90,7 +92,7 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    pub fn expect_symbol(&mut self, expected: char) -> Result<(), String> {
+    pub fn expect_symbol(&mut self, expected: char) -> Result<(), LoadErrorKind> {
         match self.take(&format!("'{expected}'"))? {
             (Token::Symbol(symbol), _) if symbol == expected => Ok(()),
             (token, line) => Err(at_line(
@@ -100,7 +102,7 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    pub fn text(&mut self) -> Result<&'a str, String> {
+    pub fn text(&mut self) -> Result<&'a str, LoadErrorKind> {
         match self.take("a quoted name")? {
             (Token::Text(text), _) => Ok(text),
             (token, line) => Err(at_line(
@@ -110,7 +112,7 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    pub fn float(&mut self) -> Result<f32, String> {
+    pub fn float(&mut self) -> Result<f32, LoadErrorKind> {
         match self.take("a number")? {
             (Token::Word(word), line) => word
                 .parse::<f32>()
@@ -121,7 +123,7 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    pub fn int(&mut self) -> Result<i64, String> {
+    pub fn int(&mut self) -> Result<i64, LoadErrorKind> {
         match self.take("a whole number")? {
             (Token::Word(word), line) => word
                 .parse::<i64>()
@@ -134,7 +136,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// A count that needs at least `tokens_each` tokens per item in what is left of the file.
-    pub fn count(&mut self, tokens_each: usize) -> Result<usize, String> {
+    pub fn count(&mut self, tokens_each: usize) -> Result<usize, LoadErrorKind> {
         let line = self.line();
         let value = self.int()?;
         let count = usize::try_from(value).map_err(|_| at_line(line, format!("count {value} is negative")))?;
@@ -148,7 +150,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// An index in `0..limit`.
-    pub fn index(&mut self, limit: usize, what: &str) -> Result<usize, String> {
+    pub fn index(&mut self, limit: usize, what: &str) -> Result<usize, LoadErrorKind> {
         let line = self.line();
         let value = self.int()?;
         usize::try_from(value).ok().filter(|&v| v < limit).ok_or_else(|| {
@@ -160,7 +162,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// `( a b c )`.
-    pub fn vec3(&mut self) -> Result<[f32; 3], String> {
+    pub fn vec3(&mut self) -> Result<[f32; 3], LoadErrorKind> {
         self.expect_symbol('(')?;
         let value = [self.float()?, self.float()?, self.float()?];
         self.expect_symbol(')')?;
@@ -168,7 +170,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// `key value` where value is a count (the header lines).
-    pub fn keyed_count(&mut self, key: &str, tokens_each: usize) -> Result<usize, String> {
+    pub fn keyed_count(&mut self, key: &str, tokens_each: usize) -> Result<usize, LoadErrorKind> {
         self.expect_word(key)?;
         self.count(tokens_each)
     }

@@ -1,0 +1,271 @@
+//! The glTF JSON → `gltf_json::Root`, accepting what the Khronos glTF-Validator accepts, and
+//! naming the JSON pointer of anything that cannot be read.
+//!
+//! gltf-json is stricter than the specification in a few places, so the JSON tree is adjusted
+//! before the typed parse:
+//! - whole numbers written with a fraction (`1.0` where the schema wants an integer) become
+//!   integers; JSON has one number type and the validator accepts them;
+//! - `extras` that are not objects are dropped (any JSON value is allowed; rigscope reads none);
+//! - a scene without `nodes` gets an empty list (the property is optional);
+//! - animation channels with a `KHR_animation_pointer` target become ordinary channels when
+//!   they point at a node's translation, rotation, scale or morph weights; channels that
+//!   target anything else, or nothing, are taken out and listed in warnings.
+
+use gltf_json::Root;
+use serde_json::{Map, Value};
+
+use crate::asset::LoadErrorKind;
+
+/// The parsed document and what the adjustments left out.
+pub struct Document {
+    pub root: Root,
+    /// Per animation, the file's index of each channel left in `root` (for messages).
+    pub channel_numbers: Vec<Vec<usize>>,
+    pub warnings: Vec<String>,
+}
+
+/// Parses a glTF JSON document.
+pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
+    let mut value: Value = serde_json::from_slice(json).map_err(|e| LoadErrorKind::Json(e.to_string()))?;
+    if !value.is_object() {
+        return Err(LoadErrorKind::invalid(
+            "the JSON's top level",
+            format!("it is {}, but a glTF file is one JSON object", kind_of(&value)),
+        ));
+    }
+    integral_floats_to_integers(&mut value);
+    drop_non_object_extras(&mut value);
+    if let Some(Value::Array(scenes)) = value.get_mut("scenes") {
+        for scene in scenes.iter_mut().filter_map(Value::as_object_mut) {
+            scene.entry("nodes").or_insert_with(|| Value::Array(Vec::new()));
+        }
+    }
+    let mut warnings = Vec::new();
+    let channel_numbers = resolve_channel_targets(&mut value, &mut warnings);
+    let root = serde_path_to_error::deserialize(value).map_err(|e| {
+        LoadErrorKind::invalid(json_pointer(e.path()), plain_serde_message(&e.inner().to_string()))
+    })?;
+    Ok(Document {
+        root,
+        channel_numbers,
+        warnings,
+    })
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Below 2^53 every whole f64 is exact, so the integer is the number the file wrote.
+const EXACT_INTEGER: f64 = 9_007_199_254_740_992.0;
+
+fn integral_floats_to_integers(value: &mut Value) {
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            let Some(float) = number.as_f64() else { return };
+            if float.fract() == 0.0 && float.abs() < EXACT_INTEGER {
+                *number = if float >= 0.0 {
+                    (float as u64).into()
+                } else {
+                    (float as i64).into()
+                };
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_floats_to_integers),
+        Value::Object(members) => members.values_mut().for_each(integral_floats_to_integers),
+        _ => {}
+    }
+}
+
+fn drop_non_object_extras(value: &mut Value) {
+    match value {
+        Value::Array(items) => items.iter_mut().for_each(drop_non_object_extras),
+        Value::Object(members) => {
+            if members.get("extras").is_some_and(|extras| !extras.is_object()) {
+                members.remove("extras");
+            }
+            members.values_mut().for_each(drop_non_object_extras);
+        }
+        _ => {}
+    }
+}
+
+/// Rewrites node-property animation pointers as node targets and takes out the channels that
+/// have no node target. Returns, per animation, the file index of each channel kept.
+fn resolve_channel_targets(root: &mut Value, warnings: &mut Vec<String>) -> Vec<Vec<usize>> {
+    let Some(Value::Array(animations)) = root.get_mut("animations") else {
+        return Vec::new();
+    };
+    let mut numbers = Vec::with_capacity(animations.len());
+    for (animation_index, animation) in animations.iter_mut().enumerate() {
+        let Some(Value::Array(channels)) = animation.get_mut("channels") else {
+            numbers.push(Vec::new());
+            continue;
+        };
+        let mut kept = Vec::with_capacity(channels.len());
+        let mut index = 0;
+        channels.retain_mut(|channel| {
+            let number = index;
+            index += 1;
+            let Some(target) = channel.get_mut("target").and_then(Value::as_object_mut) else {
+                kept.push(number);
+                return true; // the typed parse reports the missing target
+            };
+            if target.contains_key("node") {
+                kept.push(number);
+                return true;
+            }
+            let object = format!("/animations/{animation_index}/channels/{number}");
+            match pointer_of(target) {
+                Some(pointer) => match node_property(&pointer) {
+                    Some((node, property)) => {
+                        target.insert("node".into(), node.into());
+                        target.insert("path".into(), property.into());
+                        kept.push(number);
+                        return true;
+                    }
+                    None => warnings.push(format!(
+                        "{object}: animates {pointer} (KHR_animation_pointer), which rigscope does not play yet"
+                    )),
+                },
+                None => warnings.push(format!("{object}: its target names no node (not played)")),
+            }
+            false
+        });
+        numbers.push(kept);
+    }
+    numbers
+}
+
+fn pointer_of(target: &Map<String, Value>) -> Option<String> {
+    let pointer = target.get("extensions")?.get("KHR_animation_pointer")?.get("pointer")?;
+    pointer.as_str().map(str::to_owned)
+}
+
+/// `/nodes/N/translation|rotation|scale|weights` → (N, property).
+fn node_property(pointer: &str) -> Option<(u64, &str)> {
+    let rest = pointer.strip_prefix("/nodes/")?;
+    let (node, property) = rest.split_once('/')?;
+    let node = node.parse().ok().filter(|_| !node.starts_with('+'))?;
+    matches!(property, "translation" | "rotation" | "scale" | "weights").then_some((node, property))
+}
+
+/// serde_path_to_error's path as a JSON pointer (RFC 6901), as the validator writes them.
+fn json_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        pointer.push('/');
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&index.to_string()),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Unknown => pointer.push('?'),
+        }
+    }
+    if pointer.is_empty() {
+        "the JSON's top level".into()
+    } else {
+        pointer
+    }
+}
+
+/// serde's messages in plain words: "expected …, found …" and the property that is missing.
+fn plain_serde_message(message: &str) -> String {
+    if let Some(field) = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`')) {
+        return format!("the required property \"{field}\" is missing");
+    }
+    let mismatch = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+        .and_then(|m| m.split_once(", expected "));
+    match mismatch {
+        Some((found, expected)) => {
+            let found = if found == "map" { "an object" } else { found };
+            format!("expected {}, found {found}", plain_type(expected))
+        }
+        None => message.to_owned(),
+    }
+}
+
+fn plain_type(expected: &str) -> &str {
+    if expected.starts_with("struct ") {
+        return "an object";
+    }
+    match expected {
+        "index into child of root" => "an index",
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number of 0 or more",
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "a sequence" => "an array",
+        "a map" => "an object",
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(json: &str) -> String {
+        match parse(json.as_bytes()) {
+            Ok(_) => panic!("{json} parsed"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn whole_numbers_with_fractions_and_any_extras_are_accepted() {
+        let json = r#"{"asset": {"version": "2.0", "extras": 5},
+            "accessors": [{"componentType": 5126.0, "count": 2.0, "type": "SCALAR", "extras": [1]}]}"#;
+        let document = parse(json.as_bytes()).unwrap();
+        assert_eq!(document.root.accessors[0].count.0, 2);
+    }
+
+    #[test]
+    fn type_errors_name_the_json_pointer() {
+        let json = r#"{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 1.5, "type": "SCALAR"}]}"#;
+        assert_eq!(
+            error(json),
+            "/accessors/0/count: expected a whole number of 0 or more, found floating point `1.5`"
+        );
+        assert_eq!(
+            error(r#"{"asset": {"version": "2.0"}, "animations": [{"channels": [], "samplers": [{"output": 0}]}]}"#),
+            "/animations/0/samplers/0: the required property \"input\" is missing"
+        );
+        assert_eq!(
+            error("[1, 2]"),
+            "the JSON's top level: it is an array, but a glTF file is one JSON object"
+        );
+        assert!(error("{").starts_with("not valid JSON (EOF while parsing"), "{}", error("{"));
+    }
+
+    #[test]
+    fn animation_pointers_to_node_properties_become_node_channels() {
+        let json = r#"{"asset": {"version": "2.0"}, "animations": [{"samplers": [], "channels": [
+            {"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/alphaCutoff"}}}},
+            {"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/3/rotation"}}}},
+            {"sampler": 0, "target": {"path": "rotation"}}
+        ]}]}"#;
+        let document = parse(json.as_bytes()).unwrap();
+        let channels = &document.root.animations[0].channels;
+        assert_eq!(channels.len(), 1);
+        assert_eq!(channels[0].target.node.value(), 3);
+        assert_eq!(document.channel_numbers, vec![vec![1]]);
+        assert_eq!(
+            document.warnings,
+            vec![
+                "/animations/0/channels/0: animates /materials/0/alphaCutoff (KHR_animation_pointer), which rigscope does not play yet",
+                "/animations/0/channels/2: its target names no node (not played)",
+            ]
+        );
+    }
+}

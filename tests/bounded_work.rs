@@ -1,0 +1,99 @@
+//! Work is bounded by a file's size, whatever its numbers say: a tiny file whose clip lasts a
+//! billion seconds (or 3e38) goes through every command quickly, and key times that are not
+//! floats are refused with the JSON pointer of the sampler input.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::{data_uri, f32_bytes, rigscope, temp_dir};
+use rigscope::asset;
+
+/// A one-node glTF whose translation keys are at 0 and `end` seconds; the key times' accessor
+/// has component type `time_type`.
+fn long_clip(dir: &Path, name: &str, end: f32, time_type: u32) -> PathBuf {
+    let mut data = if time_type == 5126 {
+        f32_bytes(&[0.0, end])
+    } else {
+        [0u32, end as u32].iter().flat_map(|v| v.to_le_bytes()).collect()
+    };
+    data.extend(f32_bytes(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0]));
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "mover"}],
+        "buffers": [{"byteLength": data.len(), "uri": data_uri(&data)}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 8},
+            {"buffer": 0, "byteOffset": 8, "byteLength": 24}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": time_type, "count": 2, "type": "SCALAR",
+             "min": [0.0], "max": [end]},
+            {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}
+        ],
+        "animations": [{"name": "long", "samplers": [{"input": 0, "output": 1}],
+                        "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]
+    });
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn lint_of_a_billion_second_clip_is_quick() {
+    let dir = temp_dir("long-clip-lint");
+    for end in [1e9, 3e38] {
+        let path = long_clip(&dir, "long.gltf", end, 5126);
+        assert!(std::fs::metadata(&path).unwrap().len() < 1000);
+        let model = asset::load(&path).unwrap();
+        let start = Instant::now();
+        rigscope::lint::lint(&model);
+        let elapsed = start.elapsed();
+        assert!(elapsed < Duration::from_millis(100), "lint of a clip ending at {end} s took {elapsed:?}");
+    }
+}
+
+#[test]
+fn every_command_finishes_quickly_on_a_billion_second_clip() {
+    let dir = temp_dir("long-clip-commands");
+    let file = long_clip(&dir, "long.gltf", 3e38, 5126);
+    let file = file.to_str().unwrap();
+    let png = dir.join("out.png");
+    let png = png.to_str().unwrap();
+    let out_dir = dir.join("thumbs");
+    // Commands that draw start a (software) graphics device, which takes its own time.
+    let commands: [(&[&str], u64); 8] = [
+        (&["inspect", file], 1),
+        (&["lint", file], 1),
+        (&["joints", file, "--time", "1e30"], 1),
+        (&["pose", file, "--time", "2e38", "--playback", "pingpong"], 1),
+        (&["render", file, "-o", png, "--size", "48x48", "--time", "1e38"], 5),
+        (&["thumbnail", file, png, "--size", "32"], 5),
+        (&["thumbnail", file, "--out-dir", out_dir.to_str().unwrap(), "--size", "32"], 5),
+        (&["sheet", file, "-o", png, "--frames", "2", "--cell", "32"], 5),
+    ];
+    for (args, seconds) in commands {
+        let start = Instant::now();
+        let output = rigscope(args);
+        let elapsed = start.elapsed();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(elapsed < Duration::from_secs(seconds), "{args:?} took {elapsed:?}");
+    }
+}
+
+#[test]
+fn key_times_that_are_not_floats_are_refused_naming_the_sampler_input() {
+    let dir = temp_dir("integer-key-times");
+    let path = long_clip(&dir, "integer.gltf", 1e9, 5125);
+    let error = asset::load(&path).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{}: /animations/0/samplers/0/input: accessor 0 does not hold floats; key times must be FLOAT (glTF 2.0 §3.11)",
+            path.display()
+        )
+    );
+}
