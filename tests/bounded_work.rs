@@ -52,7 +52,10 @@ fn lint_of_a_billion_second_clip_is_quick() {
         let start = Instant::now();
         rigscope::lint::lint(&model);
         let elapsed = start.elapsed();
-        assert!(elapsed < Duration::from_millis(100), "lint of a clip ending at {end} s took {elapsed:?}");
+        assert!(
+            elapsed < Duration::from_millis(100),
+            "lint of a clip ending at {end} s took {elapsed:?}"
+        );
     }
 }
 
@@ -72,14 +75,28 @@ fn every_command_finishes_quickly_on_a_billion_second_clip() {
         (&["pose", file, "--time", "2e38", "--playback", "pingpong"], 1),
         (&["render", file, "-o", png, "--size", "48x48", "--time", "1e38"], 5),
         (&["thumbnail", file, png, "--size", "32"], 5),
-        (&["thumbnail", file, "--out-dir", out_dir.to_str().unwrap(), "--size", "32"], 5),
+        (
+            &[
+                "thumbnail",
+                file,
+                "--out-dir",
+                out_dir.to_str().unwrap(),
+                "--size",
+                "32",
+            ],
+            5,
+        ),
         (&["sheet", file, "-o", png, "--frames", "2", "--cell", "32"], 5),
     ];
     for (args, seconds) in commands {
         let start = Instant::now();
         let output = rigscope(args);
         let elapsed = start.elapsed();
-        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         assert!(elapsed < Duration::from_secs(seconds), "{args:?} took {elapsed:?}");
     }
 }

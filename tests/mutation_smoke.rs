@@ -7,8 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use rigscope::asset::{self, Model};
-use rigscope::skin::{Deformer, SkinningMethod};
+use rigscope::asset;
 
 /// Mutated inputs per corpus model, and the seed of the sequence that makes them.
 const MUTATIONS_EACH: usize = 12;
@@ -16,26 +15,22 @@ const SEED: u64 = 0x5eed_1616;
 /// Corpus models larger than this are skipped (their mutations take long and find the same).
 const LARGEST_SEED: u64 = 64 << 10;
 
-/// A reproducible pseudo-random sequence (no dependency needed).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % bound.max(1)
-    }
-}
-
 /// Numbers that make loaders misbehave: huge, negative, not finite as text, the integer limits.
 const NUMBERS: [&[u8]; 10] = [
-    b"0", b"-1", b"1e9", b"3e38", b"1e400", b"4294967295", b"4294967296", b"65536", b"5125", b"1.5",
+    b"0",
+    b"-1",
+    b"1e9",
+    b"3e38",
+    b"1e400",
+    b"4294967295",
+    b"4294967296",
+    b"65536",
+    b"5125",
+    b"1.5",
 ];
 
 /// One mutation of `bytes`: flipped bytes, a number replaced, a cut, or a spliced repeat.
-fn mutate(bytes: &[u8], random: &mut Lcg) -> Vec<u8> {
+fn mutate(bytes: &[u8], random: &mut common::Lcg) -> Vec<u8> {
     let mut out = bytes.to_vec();
     match random.below(4) {
         0 => {
@@ -51,7 +46,9 @@ fn mutate(bytes: &[u8], random: &mut Lcg) -> Vec<u8> {
             let digits: Vec<usize> = (0..out.len()).filter(|&i| out[i].is_ascii_digit()).collect();
             if !digits.is_empty() {
                 let start = digits[random.below(digits.len())];
-                let end = (start..out.len()).find(|&i| !out[i].is_ascii_digit()).unwrap_or(out.len());
+                let end = (start..out.len())
+                    .find(|&i| !out[i].is_ascii_digit())
+                    .unwrap_or(out.len());
                 out.splice(start..end, NUMBERS[random.below(NUMBERS.len())].iter().copied());
             }
         }
@@ -67,29 +64,9 @@ fn mutate(bytes: &[u8], random: &mut Lcg) -> Vec<u8> {
     out
 }
 
-/// What the `pipeline` fuzz target does with a model that loads.
-fn exercise(model: &Model) {
-    let rest = model.skeleton.rest_pose();
-    let mut pose = rest.clone();
-    let mut deformer = Deformer::new(model);
-    for method in [SkinningMethod::Linear, SkinningMethod::DualQuaternion] {
-        deformer.update_all(model, &pose, method);
-    }
-    for clip in &model.clips {
-        let mut cursor = clip.cursor();
-        let duration = clip.duration();
-        for time in [-1.0, 0.0, duration * 0.5, duration, duration + 1.0] {
-            pose.copy_from(rest);
-            clip.sample(time, &mut pose, &mut cursor);
-            deformer.update_all(model, &pose, SkinningMethod::Linear);
-        }
-    }
-    rigscope::lint::lint(model);
-}
-
 #[test]
 fn mutated_corpus_models_never_panic_or_hang() {
-    let mut random = Lcg(SEED);
+    let mut random = common::Lcg(SEED);
     let mut inputs = 0;
     let mut loaded = 0;
     for model in common::validator_models() {
@@ -103,7 +80,7 @@ fn mutated_corpus_models_never_panic_or_hang() {
             // The original path, so that the buffers and images beside it are found.
             let outcome = std::panic::catch_unwind(|| match asset::load_bytes(&model.path, &mutated) {
                 Ok(model) => {
-                    exercise(&model);
+                    common::pipeline::exercise(&model);
                     true
                 }
                 Err(_) => false,
@@ -111,7 +88,11 @@ fn mutated_corpus_models_never_panic_or_hang() {
             let Ok(was_loaded) = outcome else {
                 let kept = std::env::temp_dir().join(format!("rigscope-mutation-{inputs}"));
                 std::fs::write(&kept, &mutated).unwrap();
-                panic!("a mutation of {} panicked; it is kept in {}", model.path.display(), kept.display());
+                panic!(
+                    "a mutation of {} panicked; it is kept in {}",
+                    model.path.display(),
+                    kept.display()
+                );
             };
             loaded += usize::from(was_loaded);
             inputs += 1;

@@ -514,7 +514,10 @@ fn render_reports_the_skin_difference_and_refuses_bad_inspection_options() {
             "--vertex-view weights needs --joint JOINT",
         ),
         (&["--joint", "tail"], "--joint: "),
-        (&["--vertex-view", "weights", "--joint", "99"], "no joint 99 (joints are numbered 0 to"),
+        (
+            &["--vertex-view", "weights", "--joint", "99"],
+            "no joint 99 (joints are numbered 0 to",
+        ),
     ] {
         let output = common::rigscope(&[&["render", "-o", out][..], args].concat());
         assert_eq!(output.status.code(), Some(1), "{args:?}");

@@ -47,19 +47,6 @@ static ALLOCATOR: TrackLargest = TrackLargest;
 const ALLOCATION_FACTOR: usize = 8;
 const ALLOCATION_ALLOWANCE: usize = 256 << 10;
 
-/// A reproducible pseudo-random sequence (no dependency needed).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % bound.max(1)
-    }
-}
-
 /// Length of the part of the file that is JSON (all of a `.gltf`, the first chunk of a `.glb`).
 fn json_extent(bytes: &[u8]) -> usize {
     if bytes.starts_with(b"glTF") && bytes.len() >= 20 {
@@ -77,7 +64,7 @@ fn mutations(bytes: &[u8], seed: u64) -> Vec<(String, Vec<u8>)> {
     for cut in cuts {
         out.push((format!("truncated to {cut} bytes"), bytes[..cut.min(len)].to_vec()));
     }
-    let mut random = Lcg(seed);
+    let mut random = common::Lcg(seed);
     let json = json_extent(bytes).min(len);
     for flip in 0..120 {
         // Most flips land in the JSON, where they change structure rather than vertex data.
@@ -299,8 +286,10 @@ fn unusual_but_valid_files_load() {
 fn animation_pointers_to_node_properties_play_and_others_are_listed() {
     let mut data = common::f32_bytes(&[0.0, 1.0]);
     data.extend(common::f32_bytes(&[0.0, 0.0, 0.0, 2.0, 0.0, 0.0]));
-    let pointer = |target: &str| serde_json::json!({"sampler": 0, "target": {"path": "pointer",
-        "extensions": {"KHR_animation_pointer": {"pointer": target}}}});
+    let pointer = |target: &str| {
+        serde_json::json!({"sampler": 0, "target": {"path": "pointer",
+        "extensions": {"KHR_animation_pointer": {"pointer": target}}}})
+    };
     let json = serde_json::json!({
         "asset": {"version": "2.0"},
         "extensionsUsed": ["KHR_animation_pointer"],
@@ -325,7 +314,9 @@ fn animation_pointers_to_node_properties_play_and_others_are_listed() {
     assert_eq!(pose.local()[b].translation, glam::Vec3::new(1.0, 0.0, 0.0));
     assert_eq!(
         model.warnings,
-        ["/animations/0/channels/0: animates /materials/0/emissiveFactor (KHR_animation_pointer), which rigscope does not play yet"]
+        [
+            "/animations/0/channels/0: animates /materials/0/emissiveFactor (KHR_animation_pointer), which rigscope does not play yet"
+        ]
     );
 }
 

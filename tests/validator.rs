@@ -22,7 +22,11 @@ const TIME_LIMIT: Duration = Duration::from_secs(5);
 fn every_model_the_validator_accepts_loads() {
     let models = validator_models();
     let valid: Vec<&ValidatorModel> = models.iter().filter(|m| m.errors == 0).collect();
-    assert!(valid.len() >= 120, "expected the validator's valid models, found {}", valid.len());
+    assert!(
+        valid.len() >= 120,
+        "expected the validator's valid models, found {}",
+        valid.len()
+    );
     let refused: Vec<String> = valid
         .iter()
         .filter_map(|m| asset::load(&m.path).err())
@@ -102,7 +106,12 @@ fn assert_names_an_object(kind: &LoadErrorKind, model: &ValidatorModel) {
         | LoadErrorKind::NotText(_) => true,
         _ => false,
     };
-    assert!(named, "{}: {kind} (the validator: {:?})", model.path.display(), model.error_pointers);
+    assert!(
+        named,
+        "{}: {kind} (the validator: {:?})",
+        model.path.display(),
+        model.error_pointers
+    );
 }
 
 #[test]
@@ -110,10 +119,22 @@ fn errors_point_where_the_validator_points() {
     // (file under the corpus, the pointer of one of the validator's errors, which rigscope's
     // message names first)
     let cases = [
-        ("base/data/animation/sampler_input_format_invalid.gltf", "/animations/0/samplers/0/input"),
-        ("base/data/animation/unresolved_sampler_output.gltf", "/animations/0/samplers/0/output"),
-        ("base/data/mesh/unresolved_material.gltf", "/meshes/0/primitives/0/material"),
-        ("base/data/mesh/indices_invalid_format.gltf", "/meshes/0/primitives/0/indices"),
+        (
+            "base/data/animation/sampler_input_format_invalid.gltf",
+            "/animations/0/samplers/0/input",
+        ),
+        (
+            "base/data/animation/unresolved_sampler_output.gltf",
+            "/animations/0/samplers/0/output",
+        ),
+        (
+            "base/data/mesh/unresolved_material.gltf",
+            "/meshes/0/primitives/0/material",
+        ),
+        (
+            "base/data/mesh/indices_invalid_format.gltf",
+            "/meshes/0/primitives/0/indices",
+        ),
         ("base/data/node/unresolved_skin.gltf", "/nodes/0/skin"),
         ("base/data/skin/unresolved_ibm.gltf", "/skins/0/inverseBindMatrices"),
         ("base/data/buffer/wrong_bytelength.glb", "/buffers/0"),
@@ -125,7 +146,11 @@ fn errors_point_where_the_validator_points() {
             .iter()
             .find(|m| m.path.ends_with(file))
             .unwrap_or_else(|| panic!("missing corpus file {file}"));
-        assert!(model.error_pointers.iter().any(|p| p == pointer), "{file}: {:?}", model.error_pointers);
+        assert!(
+            model.error_pointers.iter().any(|p| p == pointer),
+            "{file}: {:?}",
+            model.error_pointers
+        );
         let path = &model.path;
         let error = asset::load(path).unwrap_err();
         let message = error.to_string();

@@ -49,7 +49,10 @@ mod tests {
         for name in ["a.xyz", "a", "a.webp"] {
             let path = dir.join(name);
             assert!(save(&image, &path).is_err(), "{name}");
-            assert!(!path.exists() && !dir.join(format!("{name}.partial")).exists(), "{name}");
+            assert!(
+                !path.exists() && !dir.join(format!("{name}.partial")).exists(),
+                "{name}"
+            );
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }

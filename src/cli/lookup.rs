@@ -31,16 +31,24 @@ pub(super) fn find_joint(model: &Model, wanted: &str) -> anyhow::Result<usize> {
         return Ok(joint);
     }
     let file = model.path.display();
-    if let Some(node) = wanted.trim().strip_prefix("node:").and_then(|n| n.parse::<usize>().ok()) {
-        return model
-            .file_node
-            .iter()
-            .position(|&n| n == node)
-            .ok_or_else(|| anyhow!("{file}: no node {node} (nodes are numbered 0 to {})", skeleton.len().saturating_sub(1)));
+    if let Some(node) = wanted
+        .trim()
+        .strip_prefix("node:")
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        return model.file_node.iter().position(|&n| n == node).ok_or_else(|| {
+            anyhow!(
+                "{file}: no node {node} (nodes are numbered 0 to {})",
+                skeleton.len().saturating_sub(1)
+            )
+        });
     }
     if let Ok(index) = wanted.trim().parse::<usize>() {
         return (index < skeleton.len()).then_some(index).ok_or_else(|| {
-            anyhow!("{file}: no joint {index} (joints are numbered 0 to {})", skeleton.len().saturating_sub(1))
+            anyhow!(
+                "{file}: no joint {index} (joints are numbered 0 to {})",
+                skeleton.len().saturating_sub(1)
+            )
         });
     }
     let names: Vec<&str> = (0..skeleton.len()).map(|j| skeleton.name(j)).collect();
@@ -52,11 +60,9 @@ pub(super) fn find_joint(model: &Model, wanted: &str) -> anyhow::Result<usize> {
 fn suggestion(wanted: &str, names: &[&str]) -> String {
     let lower = wanted.to_lowercase();
     let suffix = format!(":{lower}");
-    let tiers: [&dyn Fn(&str) -> bool; 3] = [
-        &|name| name == lower,
-        &|name| name.ends_with(&suffix),
-        &|name| edit_distance(name, &lower) <= 2,
-    ];
+    let tiers: [&dyn Fn(&str) -> bool; 3] = [&|name| name == lower, &|name| name.ends_with(&suffix), &|name| {
+        edit_distance(name, &lower) <= 2
+    }];
     // The first kind of closeness that finds any names.
     let mut close: Vec<String> = tiers
         .iter()

@@ -27,7 +27,11 @@ use crate::skin::SkinningMethod;
 pub use clip_args::{ClipArgs, Posed};
 
 #[derive(Parser, Debug)]
-#[command(name = "rigscope", version, about = "Look at skinned, animated 3D models (glTF 2.0, Doom 3 MD5)")]
+#[command(
+    name = "rigscope",
+    version,
+    about = "Look at skinned, animated 3D models (glTF 2.0, Doom 3 MD5)"
+)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]

@@ -1,6 +1,8 @@
 //! Shared test helpers: where the sample assets are.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod pipeline;
+
 use std::path::{Path, PathBuf};
 
 /// `$RIGSCOPE_ASSETS`, or `../shared/assets` beside the repository. Tests fail (not skip)
@@ -71,7 +73,11 @@ pub fn validator_models() -> Vec<ValidatorModel> {
         }
     }
     models.sort_by(|a, b| a.path.cmp(&b.path));
-    assert!(models.len() >= 300, "expected the whole validator corpus, found {}", models.len());
+    assert!(
+        models.len() >= 300,
+        "expected the whole validator corpus, found {}",
+        models.len()
+    );
     models
 }
 
@@ -166,4 +172,17 @@ pub fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// A reproducible pseudo-random sequence (no dependency needed).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, bound: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % bound.max(1)
+    }
 }

@@ -75,7 +75,10 @@ impl<'a> Accessors<'a> {
     /// `Container::view_unavailable`), naming the buffer view.
     pub fn unavailable(&self, index: usize) -> Option<String> {
         let accessor = self.accessor(index).ok()?;
-        let sparse = accessor.sparse.iter().flat_map(|s| [s.indices.buffer_view.value(), s.values.buffer_view.value()]);
+        let sparse = accessor
+            .sparse
+            .iter()
+            .flat_map(|s| [s.indices.buffer_view.value(), s.values.buffer_view.value()]);
         accessor
             .buffer_view
             .map(|v| v.value())

@@ -69,7 +69,8 @@ pub fn load_clip(
             continue;
         }
         let input_object = format!("{sampler_object}/input");
-        let times = read_times(accessors, sampler.input.value()).map_err(|e| LoadErrorKind::invalid(&input_object, e))?;
+        let times =
+            read_times(accessors, sampler.input.value()).map_err(|e| LoadErrorKind::invalid(&input_object, e))?;
         let output = sampler.output.value();
         let output_error = |e: String| LoadErrorKind::invalid(format!("{sampler_object}/output"), e);
         let track_error = |e: crate::anim::TrackError| LoadErrorKind::invalid(&sampler_object, e.to_string());

@@ -55,14 +55,20 @@ impl Container<'_> {
         let buffer = match self.buffers.get(buffer_index) {
             Some(Ok(buffer)) => buffer,
             Some(Err(NoData::Placeholder)) => {
-                return Err(format!("buffer view {index} uses buffer {buffer_index}, which {PLACEHOLDER}"));
+                return Err(format!(
+                    "buffer view {index} uses buffer {buffer_index}, which {PLACEHOLDER}"
+                ));
             }
             Some(Err(NoData::Unreadable(why))) => {
                 return Err(format!(
                     "buffer view {index} uses buffer {buffer_index}, which cannot be read ({why})"
                 ));
             }
-            None => return Err(format!("buffer view {index} uses buffer {buffer_index}, which does not exist")),
+            None => {
+                return Err(format!(
+                    "buffer view {index} uses buffer {buffer_index}, which does not exist"
+                ));
+            }
         };
         let start = view.byte_offset.map_or(0, |o| o.0);
         start
@@ -222,7 +228,8 @@ pub fn read_uri(base_dir: &Path, uri: &str) -> Result<Vec<u8>, String> {
         let (_, payload) = rest.split_once(',').ok_or("data URI has no ',' before its data")?;
         return percent_decode(payload);
     }
-    let relative = String::from_utf8(percent_decode(uri)?).map_err(|_| format!("URI '{uri}' is not UTF-8 after %-decoding"))?;
+    let relative =
+        String::from_utf8(percent_decode(uri)?).map_err(|_| format!("URI '{uri}' is not UTF-8 after %-decoding"))?;
     if uri.contains("://") || Path::new(&relative).is_absolute() {
         return Err(format!("URI '{uri}' is not a relative file path"));
     }

@@ -42,9 +42,8 @@ pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
     }
     let mut warnings = Vec::new();
     let channel_numbers = resolve_channel_targets(&mut value, &mut warnings);
-    let root = serde_path_to_error::deserialize(value).map_err(|e| {
-        LoadErrorKind::invalid(json_pointer(e.path()), plain_serde_message(&e.inner().to_string()))
-    })?;
+    let root = serde_path_to_error::deserialize(value)
+        .map_err(|e| LoadErrorKind::invalid(json_pointer(e.path()), plain_serde_message(&e.inner().to_string())))?;
     Ok(Document {
         root,
         channel_numbers,
@@ -180,7 +179,10 @@ fn json_pointer(path: &serde_path_to_error::Path) -> String {
 
 /// serde's messages in plain words: "expected …, found …" and the property that is missing.
 fn plain_serde_message(message: &str) -> String {
-    if let Some(field) = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`')) {
+    if let Some(field) = message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.strip_suffix('`'))
+    {
         return format!("the required property \"{field}\" is missing");
     }
     let mismatch = message
@@ -232,7 +234,8 @@ mod tests {
 
     #[test]
     fn type_errors_name_the_json_pointer() {
-        let json = r#"{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 1.5, "type": "SCALAR"}]}"#;
+        let json =
+            r#"{"asset": {"version": "2.0"}, "accessors": [{"componentType": 5126, "count": 1.5, "type": "SCALAR"}]}"#;
         assert_eq!(
             error(json),
             "/accessors/0/count: expected a whole number of 0 or more, found floating point `1.5`"
@@ -245,7 +248,11 @@ mod tests {
             error("[1, 2]"),
             "the JSON's top level: it is an array, but a glTF file is one JSON object"
         );
-        assert!(error("{").starts_with("not valid JSON (EOF while parsing"), "{}", error("{"));
+        assert!(
+            error("{").starts_with("not valid JSON (EOF while parsing"),
+            "{}",
+            error("{")
+        );
     }
 
     #[test]

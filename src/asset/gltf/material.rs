@@ -1,9 +1,9 @@
 //! glTF materials and images.
 
 use glam::{Vec3, Vec4};
+use gltf_json::Root;
 use gltf_json::material::AlphaMode as JsonAlphaMode;
 use gltf_json::validation::Checked;
-use gltf_json::Root;
 
 use super::container::{Container, read_uri};
 use crate::asset::LoadErrorKind;
@@ -15,11 +15,21 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
     for (index, material) in root.materials.iter().enumerate() {
         let object = format!("/materials/{index}");
         let mut texture = |property: &str, texture: usize, tex_coord: u32| {
-            texture_ref(root, texture, tex_coord, &format!("{object}/{property}/index"), warnings)
+            texture_ref(
+                root,
+                texture,
+                tex_coord,
+                &format!("{object}/{property}/index"),
+                warnings,
+            )
         };
         let pbr = &material.pbr_metallic_roughness;
         let base_color_texture = match &pbr.base_color_texture {
-            Some(info) => texture("pbrMetallicRoughness/baseColorTexture", info.index.value(), info.tex_coord)?,
+            Some(info) => texture(
+                "pbrMetallicRoughness/baseColorTexture",
+                info.index.value(),
+                info.tex_coord,
+            )?,
             None => None,
         };
         let metallic_roughness_texture = match &pbr.metallic_roughness_texture {
@@ -97,7 +107,10 @@ fn texture_ref(
             format!("image {source} does not exist"),
         ));
     }
-    Ok(Some(TextureRef { image: source, tex_coord }))
+    Ok(Some(TextureRef {
+        image: source,
+        tex_coord,
+    }))
 }
 
 /// Reads every image's encoded bytes. A missing external image file is a warning (the model is

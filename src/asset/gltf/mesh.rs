@@ -5,8 +5,8 @@ use gltf_json::mesh::{Mode as JsonMode, Semantic};
 use gltf_json::validation::Checked;
 
 use super::accessor::Accessors;
-use crate::asset::geometry::{Mode, build_skin_weights, compute_normals, to_list};
 use crate::asset::LoadErrorKind;
+use crate::asset::geometry::{Mode, build_skin_weights, compute_normals, to_list};
 use crate::asset::model::{MorphTarget, Primitive, Topology};
 
 /// A primitive with nothing to draw, in the place of one that has no geometry rigscope can
@@ -29,7 +29,11 @@ pub fn empty() -> Primitive {
 /// Why `primitive` cannot be read because some of its data is in a buffer without data (see
 /// `Accessors::unavailable`).
 pub fn unavailable(accessors: &Accessors, primitive: &gltf_json::mesh::Primitive) -> Option<String> {
-    let targets = primitive.targets.iter().flatten().flat_map(|t| [t.positions, t.normals, t.tangents]);
+    let targets = primitive
+        .targets
+        .iter()
+        .flatten()
+        .flat_map(|t| [t.positions, t.normals, t.tangents]);
     primitive
         .attributes
         .values()
@@ -69,7 +73,10 @@ pub fn load_primitive(
         if count == vertex_count {
             Ok(())
         } else {
-            Err(named(name, format!("it has {count} elements for the {vertex_count} vertices of POSITION")))
+            Err(named(
+                name,
+                format!("it has {count} elements for the {vertex_count} vertices of POSITION"),
+            ))
         }
     };
 
@@ -81,7 +88,12 @@ pub fn load_primitive(
         Checked::Valid(JsonMode::Triangles) => Mode::Triangles,
         Checked::Valid(JsonMode::TriangleStrip) => Mode::TriangleStrip,
         Checked::Valid(JsonMode::TriangleFan) => Mode::TriangleFan,
-        Checked::Invalid => return Err(LoadErrorKind::invalid(format!("{object}/mode"), "unknown primitive mode")),
+        Checked::Invalid => {
+            return Err(LoadErrorKind::invalid(
+                format!("{object}/mode"),
+                "unknown primitive mode",
+            ));
+        }
     };
     let file_indices: Vec<u32> = match primitive.indices {
         Some(index) => {
@@ -93,7 +105,9 @@ pub fn load_primitive(
                 .map(|[i]| i)
                 .collect();
             if let Some(bad) = indices.iter().find(|&&i| i as usize >= vertex_count) {
-                return Err(indices_error(format!("index {bad} refers past the {vertex_count} vertices")));
+                return Err(indices_error(format!(
+                    "index {bad} refers past the {vertex_count} vertices"
+                )));
             }
             indices
         }
@@ -195,7 +209,10 @@ pub fn load_primitive(
             if deltas.len() != vertex_count {
                 return Err(LoadErrorKind::invalid(
                     target_object,
-                    format!("it has {} elements for the {vertex_count} vertices of POSITION", deltas.len()),
+                    format!(
+                        "it has {} elements for the {vertex_count} vertices of POSITION",
+                        deltas.len()
+                    ),
                 ));
             }
             Ok(deltas)

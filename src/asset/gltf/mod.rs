@@ -221,9 +221,9 @@ fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Re
         }
         let inverse_bind = match skin.inverse_bind_matrices {
             Some(accessor) => {
-                let matrices = accessors.read_f32::<16>(accessor.value()).map_err(|e| {
-                    LoadErrorKind::invalid(format!("/skins/{index}/inverseBindMatrices"), e)
-                })?;
+                let matrices = accessors
+                    .read_f32::<16>(accessor.value())
+                    .map_err(|e| LoadErrorKind::invalid(format!("/skins/{index}/inverseBindMatrices"), e))?;
                 if matrices.len() < joints.len() {
                     return Err(context(format!(
                         "{} inverse bind matrices for {} joints",
@@ -304,7 +304,9 @@ fn build_skeleton(
         if total_morph_weights > input_bytes {
             return Err(LoadErrorKind::invalid(
                 format!("/nodes/{node_index}"),
-                format!("the nodes up to this one carry {total_morph_weights}+ morph weights, more than the file could describe"),
+                format!(
+                    "the nodes up to this one carry {total_morph_weights}+ morph weights, more than the file could describe"
+                ),
             ));
         }
         let mut morph_weights = vec![0.0; target_count];
@@ -336,7 +338,8 @@ fn node_transform(
     node: &gltf_json::Node,
     warnings: &mut Vec<String>,
 ) -> Result<Transform, LoadErrorKind> {
-    let not_finite = || LoadErrorKind::invalid(format!("/nodes/{index}"), "its transform is not made of finite numbers");
+    let not_finite =
+        || LoadErrorKind::invalid(format!("/nodes/{index}"), "its transform is not made of finite numbers");
     if let Some(matrix) = node.matrix {
         let matrix = Mat4::from_cols_array(&matrix);
         if !matrix.is_finite() {

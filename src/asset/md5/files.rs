@@ -205,7 +205,7 @@ pub fn parse_anim(text: &str) -> Result<AnimFile, LoadErrorKind> {
     tokens.expect_word("frameRate")?;
     let line = tokens.line();
     let frame_rate = tokens.float()?;
-    if !(frame_rate > 0.0) {
+    if frame_rate.is_nan() || frame_rate <= 0.0 {
         return Err(at_line(line, format!("frame rate {frame_rate} must be positive")));
     }
     let components = tokens.keyed_count("numAnimatedComponents", 0)?;

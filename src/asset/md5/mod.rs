@@ -23,9 +23,9 @@ use std::path::Path;
 
 use glam::{Mat4, Vec3, Vec4};
 
+use super::LoadErrorKind;
 use super::format::Format;
 use super::geometry::{build_skin_weights, compute_normals};
-use super::LoadErrorKind;
 use super::model::{Image, Material, Mesh, MeshInstance, Model, Primitive, Skin, TextureRef, Topology};
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, TrackError, Transform};
 use files::{AnimFile, MeshFile, parse_anim, parse_mesh, quaternion};
@@ -269,7 +269,11 @@ fn clip(name: String, anim: &AnimFile) -> Result<Clip, LoadErrorKind> {
     if times.last().is_some_and(|t| !t.is_finite()) {
         return Err(LoadErrorKind::invalid(
             "frameRate",
-            format!("{} frames at {} per second last longer than rigscope can time", times.len(), anim.frame_rate),
+            format!(
+                "{} frames at {} per second last longer than rigscope can time",
+                times.len(),
+                anim.frame_rate
+            ),
         ));
     }
     let mut channels = Vec::with_capacity(anim.joints.len() * 2);
@@ -297,7 +301,8 @@ fn clip(name: String, anim: &AnimFile) -> Result<Clip, LoadErrorKind> {
             translations.push(Vec3::new(components[0], components[1], components[2]));
             rotations.push(quaternion([components[3], components[4], components[5]]));
         }
-        let invalid = |e: TrackError| LoadErrorKind::invalid(format!("joint {index} ('{}')", joint.name), e.to_string());
+        let invalid =
+            |e: TrackError| LoadErrorKind::invalid(format!("joint {index} ('{}')", joint.name), e.to_string());
         channels.push(Channel {
             joint: index + 1,
             track: ChannelTrack::Translation(
