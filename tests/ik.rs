@@ -402,3 +402,37 @@ fn a_hinge_whose_plane_misses_the_target_is_twisted_into_it() {
         assert!(ik.chain.violation(1) < 1e-4);
     }
 }
+
+#[test]
+fn each_solver_reaches_ordinary_targets_with_its_default_iterations() {
+    // Fox's left foreleg at rest, a target within reach: FABRIK gets there in 12 passes, CCD
+    // in 40 sweeps, more than FABRIK's 20.
+    let fox = rigscope::asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
+    let rest = fox.skeleton.rest_pose();
+    let hand = fox.skeleton.find("b_LeftHand_011").unwrap();
+    let target = Vec3::new(5.0, 10.0, 15.0);
+    for solver in [Solver::Fabrik, Solver::Ccd] {
+        let mut layer = IkLayer::new(rest.hierarchy(), hand, 2, target).unwrap();
+        layer.set_solver(solver);
+        let mut pose = rest.clone();
+        layer.apply(rest, &mut pose);
+        assert!(layer.outcome.reached, "{solver:?}: {:?}", layer.outcome);
+    }
+    let mut short = IkLayer::new(rest.hierarchy(), hand, 2, target).unwrap();
+    short.set_solver(Solver::Ccd);
+    short.iterations = Solver::Fabrik.default_iterations();
+    short.apply(rest, &mut rest.clone());
+    assert!(!short.outcome.reached, "20 CCD sweeps fall short: {:?}", short.outcome);
+}
+
+#[test]
+fn switching_solver_keeps_a_chosen_iteration_limit() {
+    let fox = rigscope::asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
+    let hand = fox.skeleton.find("b_LeftHand_011").unwrap();
+    let mut layer = IkLayer::new(fox.skeleton.hierarchy(), hand, 2, Vec3::ZERO).unwrap();
+    layer.set_solver(Solver::Ccd);
+    assert_eq!(layer.iterations, Solver::Ccd.default_iterations());
+    layer.iterations = 7;
+    layer.set_solver(Solver::Fabrik);
+    assert_eq!((layer.solver, layer.iterations), (Solver::Fabrik, 7));
+}

@@ -247,6 +247,7 @@ fn ik_chains_are_added_edited_and_removed() {
     harness.get_by_label("chain 1 CCD").click();
     harness.run();
     assert_eq!(layer(&harness).solver, Solver::Ccd);
+    assert_eq!(layer(&harness).iterations, Solver::Ccd.default_iterations(), "CCD's own limit");
     harness.get_by_label("chain 1 FABRIK").click();
     harness.get(slider("chain 1 iterations")).set_value_accesskit(7.0);
     harness.get(slider("chain 1 weight")).set_value_accesskit(0.5);

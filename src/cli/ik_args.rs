@@ -6,7 +6,6 @@ use clap::Args;
 use glam::Vec3;
 
 use super::lookup::{find_joint, number};
-use crate::anim::ik::layer::DEFAULT_ITERATIONS;
 use crate::anim::{IkLayer, JointConstraint, Solver};
 use crate::asset::Model;
 
@@ -21,9 +20,9 @@ pub struct IkArgs {
         allow_hyphen_values = true
     )]
     pub ik: Vec<String>,
-    /// Iteration limit of each IK chain.
-    #[arg(long, default_value_t = DEFAULT_ITERATIONS, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub ik_iterations: u32,
+    /// Iteration limit of each IK chain [default: 20 for FABRIK, 100 for CCD].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub ik_iterations: Option<u32>,
     /// Distance (model units) at which a target counts as reached [default: 0.1% of the
     /// chain's length].
     #[arg(long, allow_negative_numbers = true)]
@@ -65,7 +64,9 @@ impl IkArgs {
         let mut layers = Vec::with_capacity(self.ik.len());
         for spec in &self.ik {
             let mut layer = chain(model, spec).with_context(|| format!("--ik {spec}"))?;
-            layer.iterations = self.ik_iterations;
+            if let Some(iterations) = self.ik_iterations {
+                layer.iterations = iterations;
+            }
             layer.threshold = self.ik_threshold;
             layer.weight = self.ik_weight;
             let joints = layer.chain.joints().to_vec();
@@ -114,7 +115,7 @@ fn chain(model: &Model, spec: &str) -> anyhow::Result<IkLayer> {
     let end = find_joint(model, &parts[..parts.len() - 2].join(":"))?;
     let mut layer = IkLayer::new(model.skeleton.hierarchy(), end, length, target)
         .map_err(|error| anyhow!("{}: {}: {error}", model.path.display(), model.skeleton.name(end)))?;
-    layer.solver = solver.unwrap_or_default();
+    layer.set_solver(solver.unwrap_or_default());
     Ok(layer)
 }
 

@@ -6,8 +6,10 @@ use egui::{Color32, RichText};
 use glam::Vec3;
 
 use super::state::ViewerState;
-use crate::anim::ik::layer::DEFAULT_ITERATIONS;
 use crate::anim::{IkLayer, JointConstraint, Skeleton, Solver};
+
+/// The iteration sliders' upper end.
+const MAX_ITERATIONS: u32 = 500;
 
 pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     ui.label(RichText::new("Inverse kinematics").strong());
@@ -70,10 +72,16 @@ fn chain_controls(ui: &mut egui::Ui, skeleton: &Skeleton, number: usize, layer: 
         layer.chain.bones()
     ));
     ui.horizontal(|ui| {
-        ui.radio_value(&mut layer.solver, Solver::Fabrik, format!("{name} FABRIK"));
-        ui.radio_value(&mut layer.solver, Solver::Ccd, format!("{name} CCD"));
+        for solver in [Solver::Fabrik, Solver::Ccd] {
+            if ui
+                .radio(layer.solver == solver, format!("{name} {}", solver.name()))
+                .clicked()
+            {
+                layer.set_solver(solver);
+            }
+        }
     });
-    ui.add(egui::Slider::new(&mut layer.iterations, 1..=(DEFAULT_ITERATIONS * 25)).text(format!("{name} iterations")));
+    ui.add(egui::Slider::new(&mut layer.iterations, 1..=MAX_ITERATIONS).text(format!("{name} iterations")));
     ui.add(egui::Slider::new(&mut layer.weight, 0.0..=1.0).text(format!("{name} weight")));
     let axes = [("x", 0), ("y", 1), ("z", 2)];
     for (axis, i) in axes {

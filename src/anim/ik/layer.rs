@@ -8,8 +8,6 @@ use super::fabrik::solve_fabrik;
 use super::{Outcome, Solver};
 use crate::anim::pose::{Hierarchy, Pose};
 
-/// Default iteration limit: FABRIK usually needs a handful, CCD a few dozen on long chains.
-pub const DEFAULT_ITERATIONS: u32 = 20;
 /// Default threshold as a fraction of the chain's length.
 pub const DEFAULT_RELATIVE_THRESHOLD: f32 = 1e-3;
 
@@ -43,11 +41,20 @@ impl IkLayer {
             target,
             weight: 1.0,
             solver: Solver::default(),
-            iterations: DEFAULT_ITERATIONS,
+            iterations: Solver::default().default_iterations(),
             threshold: None,
             outcome: Outcome::default(),
             reach,
         })
+    }
+
+    /// Switches to `solver`; a chain still at the old solver's iteration limit takes the new
+    /// one's (a limit someone chose stays).
+    pub fn set_solver(&mut self, solver: Solver) {
+        if self.iterations == self.solver.default_iterations() {
+            self.iterations = solver.default_iterations();
+        }
+        self.solver = solver;
     }
 
     /// Solves the chain on `pose` (the animated pose) and blends the result in by `weight`.

@@ -37,6 +37,17 @@ pub enum Solver {
 }
 
 impl Solver {
+    /// The iteration limit a chain starts with: enough for ordinary targets. FABRIK moves the
+    /// whole chain each pass and reaches most in a few, those near the edge of reach in about
+    /// ten; CCD turns one joint at a time and creeps towards targets that need the whole
+    /// chain to bend (30 to 70 sweeps on Fox's foreleg).
+    pub fn default_iterations(self) -> u32 {
+        match self {
+            Self::Ccd => 100,
+            Self::Fabrik => 20,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Self::Ccd => "CCD",
