@@ -37,8 +37,16 @@ fn inspect_summarises_a_rigged_model() {
     assert!(text.contains("clip 'Walk': 0.708 s, 21 channels"), "{text}");
     assert!(text.contains("NORMAL (computed)"), "{text}");
 
+    assert!(
+        text.contains("26 nodes (depth 8): 24 skinned joints, 20 animated nodes"),
+        "{text}"
+    );
     let report = json(&["inspect", &fox, "--json"]);
     assert_eq!(report["nodes"], 26);
+    assert_eq!(
+        (report["skinned_joints"].as_u64(), report["animated_nodes"].as_u64()),
+        (Some(24), Some(20))
+    );
     assert_eq!(report["skins"][0]["joints"], 24);
     assert_eq!(report["skins"][0]["root"]["node"], 2);
     assert_eq!(report["max_influences"], 4);
@@ -512,4 +520,21 @@ fn joints_lists_the_tree_and_describes_one_joint_as_pose_sees_it() {
     let missing = common::rigscope(&["joints", man, "--joint", "nose"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("--joint: "));
+}
+
+#[test]
+fn inspect_counts_skinned_joints_and_animated_nodes_apart() {
+    // Node animation without a skin, and MD5's upright root, which is neither.
+    let boxes = json(&["inspect", &sample("BoxAnimated/glTF-Binary/BoxAnimated.glb"), "--json"]);
+    assert_eq!(
+        (boxes["skinned_joints"].as_u64(), boxes["animated_nodes"].as_u64()),
+        (Some(0), Some(2))
+    );
+    let bob = common::assets_dir().join("md5/Bob/Bob.md5mesh");
+    let bob = json(&["inspect", bob.to_str().unwrap(), "--json"]);
+    assert_eq!(bob["nodes"], 34, "33 joints under the Z-up root");
+    assert_eq!(
+        (bob["skinned_joints"].as_u64(), bob["animated_nodes"].as_u64()),
+        (Some(33), Some(33))
+    );
 }

@@ -153,6 +153,7 @@ fn stats_errors_warnings_and_the_drop_hint_are_shown() {
     harness.state_mut().open(&common::gltf("Fox/glTF-Binary/Fox.glb"));
     harness.run();
     harness.get_by_label_contains("1728 vertices");
+    harness.get_by_label_contains("26 nodes: 24 skinned joints, 20 animated nodes");
     assert!(
         harness.query_by_label_contains("Drop to open").is_none(),
         "the hint goes with the drop"
@@ -247,7 +248,11 @@ fn ik_chains_are_added_edited_and_removed() {
     harness.get_by_label("chain 1 CCD").click();
     harness.run();
     assert_eq!(layer(&harness).solver, Solver::Ccd);
-    assert_eq!(layer(&harness).iterations, Solver::Ccd.default_iterations(), "CCD's own limit");
+    assert_eq!(
+        layer(&harness).iterations,
+        Solver::Ccd.default_iterations(),
+        "CCD's own limit"
+    );
     harness.get_by_label("chain 1 FABRIK").click();
     harness.get(slider("chain 1 iterations")).set_value_accesskit(7.0);
     harness.get(slider("chain 1 weight")).set_value_accesskit(0.5);

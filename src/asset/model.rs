@@ -44,6 +44,28 @@ pub struct KeyRepair {
 }
 
 impl Model {
+    /// Joints that some skin deforms meshes with, each counted once.
+    pub fn skinned_joint_count(&self) -> usize {
+        let mut skinned = vec![false; self.skeleton.len()];
+        for &joint in self.skins.iter().flat_map(|s| &s.joints) {
+            if let Some(flag) = skinned.get_mut(joint) {
+                *flag = true;
+            }
+        }
+        skinned.iter().filter(|&&s| s).count()
+    }
+
+    /// Nodes that some clip animates, each counted once.
+    pub fn animated_node_count(&self) -> usize {
+        let mut animated = vec![false; self.skeleton.len()];
+        for channel in self.clips.iter().flat_map(|c| c.channels()) {
+            if let Some(flag) = animated.get_mut(channel.joint) {
+                *flag = true;
+            }
+        }
+        animated.iter().filter(|&&a| a).count()
+    }
+
     /// Finds a clip by exact name, or else by index.
     pub fn find_clip(&self, name_or_index: &str) -> Option<usize> {
         self.clips

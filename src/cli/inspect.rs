@@ -7,14 +7,17 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
-use super::counted;
 use crate::asset::{self, Model, Primitive, Topology};
+use crate::view::counted;
 
 #[derive(Serialize)]
 struct Report {
     file: String,
     nodes: usize,
     hierarchy_depth: usize,
+    /// Joints some skin uses, and nodes some clip animates (each once).
+    skinned_joints: usize,
+    animated_nodes: usize,
     skins: Vec<SkinReport>,
     meshes: Vec<MeshReport>,
     instances: Vec<InstanceReport>,
@@ -135,6 +138,8 @@ fn report(model: &Model) -> Report {
         file: model.path.display().to_string(),
         nodes: model.skeleton.len(),
         hierarchy_depth: model.skeleton.hierarchy().depth(),
+        skinned_joints: model.skinned_joint_count(),
+        animated_nodes: model.animated_node_count(),
         skins: model
             .skins
             .iter()
@@ -248,9 +253,15 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "{}", report.file)?;
     writeln!(
         out,
-        "  {} (depth {}), {}, {}, {}",
+        "  {} (depth {}): {}, {}",
         counted(report.nodes, "node", "nodes"),
         report.hierarchy_depth,
+        counted(report.skinned_joints, "skinned joint", "skinned joints"),
+        counted(report.animated_nodes, "animated node", "animated nodes"),
+    )?;
+    writeln!(
+        out,
+        "  {}, {}, {}",
         counted(report.skins.len(), "skin", "skins"),
         counted(report.meshes.len(), "mesh", "meshes"),
         counted(report.instances.len(), "instance", "instances")

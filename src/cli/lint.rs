@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
-use super::counted;
 use crate::asset;
 use crate::lint::{Finding, Severity, count, lint};
+use crate::view::counted;
 
 #[derive(Serialize)]
 struct Report {

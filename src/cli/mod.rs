@@ -161,8 +161,3 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         }
     }
 }
-
-/// "1 skin", "2 skins", "0 skins": a count with its noun, singular only for one.
-fn counted(count: usize, singular: &str, plural: &str) -> String {
-    format!("{count} {}", if count == 1 { singular } else { plural })
-}

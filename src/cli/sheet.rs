@@ -8,13 +8,14 @@ use std::path::PathBuf;
 use anyhow::bail;
 use clap::Args;
 
+use super::image_file;
 use super::text::{TextPainter, filled};
-use super::{counted, image_file};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::render::still::StillRenderer;
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;
+use crate::view::counted;
 
 #[derive(Args, Debug)]
 pub struct SheetArgs {

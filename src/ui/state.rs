@@ -12,7 +12,7 @@ use crate::anim::{Player, Pose};
 use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
 use crate::lint::{Finding, lint};
-use crate::view::{ViewOptions, Viewport};
+use crate::view::{ViewOptions, Viewport, counted};
 
 /// Things the panel or the keyboard asked for that the app carries out (they need the window,
 /// the GPU or the file dialog).
@@ -208,12 +208,14 @@ fn summary(model: &Model) -> String {
         |n| n.to_string_lossy().into_owned(),
     );
     format!(
-        "{name}\n{} vertices, {} triangles, {} joints, {} skins, {} clips",
-        model.vertex_count(),
-        model.triangle_count(),
-        model.skeleton.len(),
-        model.skins.len(),
-        model.clips.len()
+        "{name}\n{}, {}\n{}: {}, {}\n{}, {}",
+        counted(model.vertex_count(), "vertex", "vertices"),
+        counted(model.triangle_count(), "triangle", "triangles"),
+        counted(model.skeleton.len(), "node", "nodes"),
+        counted(model.skinned_joint_count(), "skinned joint", "skinned joints"),
+        counted(model.animated_node_count(), "animated node", "animated nodes"),
+        counted(model.skins.len(), "skin", "skins"),
+        counted(model.clips.len(), "clip", "clips"),
     )
 }
 

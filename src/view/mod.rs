@@ -7,10 +7,12 @@ mod camera;
 pub mod framing;
 mod labels;
 mod options;
+mod text;
 mod viewport;
 
 pub use bounds::Bounds;
 pub use camera::OrbitCamera;
 pub use labels::named_joints;
 pub use options::ViewOptions;
+pub use text::counted;
 pub use viewport::{PICK_RADIUS, Viewport};
