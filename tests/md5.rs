@@ -261,3 +261,21 @@ fn corrupt_md5_text_never_panics() {
         assert!(result.is_ok(), "round {round} panicked");
     }
 }
+
+#[test]
+fn warnings_name_the_mesh_as_lint_does() {
+    // The cube with a shader whose texture is nowhere beside it.
+    let cube = std::fs::read_to_string(md5_file("SimpleCube/SimpleCube.md5mesh")).unwrap();
+    let dir = common::temp_dir("md5-shader");
+    let path = dir.join("cube.md5mesh");
+    std::fs::write(&path, cube.replace("shader \"\"", "shader \"models/crate_skin\"")).unwrap();
+    let model = asset::load(&path).unwrap();
+    assert!(
+        model
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("mesh 0 'crate_skin': no texture found for shader 'models/crate_skin'")),
+        "{:?}",
+        model.warnings
+    );
+}

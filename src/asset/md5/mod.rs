@@ -161,14 +161,17 @@ fn meshes(
                     .map(|w| (w.joint as u32, w.bias)),
             );
         });
-        skin_weights.report_repairs(&format!("mesh {index}"), warnings);
         let name = Path::new(&part.shader)
             .file_stem()
             .map_or_else(|| format!("mesh {index}"), |s| s.to_string_lossy().into_owned());
+        // Named by its name, as lint names meshes, and its place in the file (meshes may share
+        // a shader).
+        let subject = format!("mesh {index} '{name}'");
+        skin_weights.report_repairs(&subject, warnings);
         let texture = find_texture(path, &part.shader);
         if texture.is_none() && !part.shader.is_empty() {
             warnings.push(format!(
-                "mesh {index}: no texture found for shader '{}' (plain material)",
+                "{subject}: no texture found for shader '{}' (plain material)",
                 part.shader
             ));
         }
