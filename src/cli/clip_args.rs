@@ -27,7 +27,7 @@ pub struct ClipArgs {
     pub crossfade: Option<String>,
     /// An additive layer, sampled at --time; repeat for several. REFTIME (empty: each track's
     /// first key) picks the reference pose, MASKJOINT (empty: the whole body) limits it to a
-    /// joint's subtree (name or index), and `local` applies rotations in the joint's frame instead of the parent's.
+    /// joint's subtree (a name, a joint index as `rigscope joints` numbers them, or node:N for the file's node N), and `local` applies rotations in the joint's frame instead of the parent's.
     #[arg(long, value_name = "CLIP:WEIGHT[:REFTIME[:MASKJOINT[:parent|local]]]")]
     pub additive: Vec<String>,
     #[command(flatten)]

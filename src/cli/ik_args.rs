@@ -11,7 +11,7 @@ use crate::asset::Model;
 
 #[derive(Args, Debug)]
 pub struct IkArgs {
-    /// An IK chain: the CHAIN_LENGTH bones above END_JOINT (name or index) reach for the
+    /// An IK chain: the CHAIN_LENGTH bones above END_JOINT (a name, a joint index as `rigscope joints` numbers them, or node:N for the file's node N) reach for the
     /// model-space point X,Y,Z; the solver is FABRIK unless `ccd` is given. Repeat for several
     /// chains, solved in order after blending.
     #[arg(

@@ -26,7 +26,7 @@ pub struct JointsArgs {
     /// The animated pose, the rest pose or the bind pose.
     #[arg(long, value_enum, default_value_t = PoseModeArg::Animated)]
     pub pose_mode: PoseModeArg,
-    /// Describe this joint (name or index) instead of listing them all.
+    /// Describe this joint (a name, a joint index as `rigscope joints` numbers them, or node:N for the file's node N) instead of listing them all.
     #[arg(long, value_name = "JOINT")]
     pub joint: Option<String>,
     /// Print JSON: an array of joints in tree order, or the one joint's report.

@@ -25,7 +25,7 @@ pub struct ViewArgs {
     /// --joint).
     #[arg(long, value_enum)]
     pub vertex_view: Option<VertexViewArg>,
-    /// The selected joint (name or index): its bone and axes are drawn, and
+    /// The selected joint (a name, a joint index as `rigscope joints` numbers them, or node:N for the file's node N): its bone and axes are drawn, and
     /// `--vertex-view weights` shows its weights.
     #[arg(long, value_name = "JOINT")]
     pub joint: Option<String>,
