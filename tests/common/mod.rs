@@ -8,27 +8,24 @@ use std::path::{Path, PathBuf};
 /// `$RIGSCOPE_ASSETS`, or `../shared/assets` beside the repository. Tests fail (not skip)
 /// when the assets are missing.
 pub fn assets_dir() -> PathBuf {
-    let dir = std::env::var_os("RIGSCOPE_ASSETS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/assets"));
-    assert!(
-        dir.join("gltf").is_dir(),
-        "sample assets not found at {} (set RIGSCOPE_ASSETS)",
-        dir.display()
-    );
-    dir
+    shared_dir("RIGSCOPE_ASSETS", "assets", "gltf")
 }
 
 /// `$RIGSCOPE_VALIDATOR`, or `../shared/validator` beside the repository: the Khronos
 /// glTF-Validator's test models, each with the validator's report beside it as
 /// `FILE.report.json`. Tests fail (not skip) when it is missing.
 pub fn validator_dir() -> PathBuf {
-    let dir = std::env::var_os("RIGSCOPE_VALIDATOR")
+    shared_dir("RIGSCOPE_VALIDATOR", "validator", "base")
+}
+
+/// `$variable`, or `../shared/name` beside the repository, which must hold `inside`.
+fn shared_dir(variable: &str, name: &str, inside: &str) -> PathBuf {
+    let dir = std::env::var_os(variable)
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/validator"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(name));
     assert!(
-        dir.join("base").is_dir(),
-        "the validator corpus is not at {} (set RIGSCOPE_VALIDATOR)",
+        dir.join(inside).is_dir(),
+        "{name} not found at {} (set {variable})",
         dir.display()
     );
     dir
