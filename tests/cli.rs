@@ -538,3 +538,40 @@ fn inspect_counts_skinned_joints_and_animated_nodes_apart() {
         (Some(33), Some(33))
     );
 }
+
+#[test]
+fn pose_warns_about_a_clamped_time_and_an_empty_mask_means_the_whole_body() {
+    let xbot = sample("Xbot/Xbot.glb");
+    let output = common::rigscope(&["pose", &xbot, "--clip", "walk", "--time", "99", "--playback", "once"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stderr.contains("shows its last frame"),
+        "{stderr}"
+    );
+    let pose = |additive: &str| succeed(&["pose", &xbot, "--clip", "walk", "--time", "0.3", "--additive", additive]);
+    assert_eq!(pose("headShake:1"), pose("headShake:1::"));
+    assert_ne!(pose("headShake:1"), pose("headShake:1::mixamorig:LeftHand"));
+}
+
+#[test]
+fn a_sheet_of_a_model_without_clips_draws_its_rest_pose_once_and_says_so() {
+    let cube = common::assets_dir().join("md5/SimpleCube/SimpleCube.md5mesh");
+    let dir = common::temp_dir("cli-sheet-no-clips");
+    let width = |frames: &str| {
+        let out = dir.join(format!("sheet-{frames}.png"));
+        let output = common::rigscope(&[
+            "sheet",
+            cube.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--frames",
+            frames,
+            "--cell",
+            "64",
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success() && stderr.contains("has no clips"), "{stderr}");
+        image::open(&out).unwrap().width()
+    };
+    assert_eq!(width("4"), width("1"), "one frame, however many were asked for");
+}

@@ -11,7 +11,6 @@ use common::{ValidatorModel, validator_models};
 use rigscope::asset::{self, LoadErrorKind, Model};
 use rigscope::cli::render::render_image;
 use rigscope::render::{Gpu, SceneRenderer};
-use rigscope::skin::{Deformer, SkinningMethod};
 use rigscope::view::ViewOptions;
 
 /// No model may take longer than this through all the stages (the slowest takes a fraction of
@@ -41,25 +40,13 @@ fn every_model_the_validator_accepts_loads() {
     );
 }
 
-/// Poses every clip at its ends, middle and outside it, skins each pose on the CPU, lints, and
-/// renders the first clip's middle small.
+/// The pipeline's stages (`common::pipeline::exercise`), then the first clip's middle rendered
+/// small.
 fn exercise(model: &Model, gpu: &Gpu, renderer: &mut SceneRenderer) {
-    let rest = model.skeleton.rest_pose();
-    let mut pose = rest.clone();
-    let mut deformer = Deformer::new(model);
-    deformer.update_all(model, &pose, SkinningMethod::Linear);
-    for clip in &model.clips {
-        let mut cursor = clip.cursor();
-        for time in [-1.0, 0.0, clip.duration() * 0.5, clip.duration(), clip.duration() + 1.0] {
-            pose.copy_from(rest);
-            clip.sample(time, &mut pose, &mut cursor);
-            deformer.update_all(model, &pose, SkinningMethod::DualQuaternion);
-        }
-    }
-    rigscope::lint::lint(model);
+    common::pipeline::exercise(model);
+    let mut pose = model.skeleton.rest_pose().clone();
     let clip = model.clips.first().map(|_| 0);
     if let Some(first) = model.clips.first() {
-        pose.copy_from(rest);
         first.sample(first.duration() * 0.5, &mut pose, &mut first.cursor());
     }
     let image = render_image(gpu, renderer, model, &pose, clip, (32, 32), &ViewOptions::default())

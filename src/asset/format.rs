@@ -95,9 +95,14 @@ impl Format {
     }
 }
 
+/// The formats that are models on their own.
+pub fn model_formats() -> impl Iterator<Item = &'static FormatInfo> {
+    FORMATS.iter().filter(|f| f.is_model)
+}
+
 /// Extensions of the files that are models on their own.
 pub fn model_extensions() -> impl Iterator<Item = &'static str> {
-    FORMATS.iter().filter(|f| f.is_model).map(|f| f.extension)
+    model_formats().map(|f| f.extension)
 }
 
 /// Every extension rigscope opens, for the open dialog (an animation is added to the open

@@ -46,24 +46,23 @@ pub struct KeyRepair {
 impl Model {
     /// Joints that some skin deforms meshes with, each counted once.
     pub fn skinned_joint_count(&self) -> usize {
-        let mut skinned = vec![false; self.skeleton.len()];
-        for &joint in self.skins.iter().flat_map(|s| &s.joints) {
-            if let Some(flag) = skinned.get_mut(joint) {
-                *flag = true;
-            }
-        }
-        skinned.iter().filter(|&&s| s).count()
+        self.distinct_joints(self.skins.iter().flat_map(|s| s.joints.iter().copied()))
     }
 
     /// Nodes that some clip animates, each counted once.
     pub fn animated_node_count(&self) -> usize {
-        let mut animated = vec![false; self.skeleton.len()];
-        for channel in self.clips.iter().flat_map(|c| c.channels()) {
-            if let Some(flag) = animated.get_mut(channel.joint) {
+        self.distinct_joints(self.clips.iter().flat_map(|c| c.channels()).map(|c| c.joint))
+    }
+
+    /// How many joints of the skeleton `joints` names, each counted once.
+    fn distinct_joints(&self, joints: impl Iterator<Item = usize>) -> usize {
+        let mut seen = vec![false; self.skeleton.len()];
+        for joint in joints {
+            if let Some(flag) = seen.get_mut(joint) {
                 *flag = true;
             }
         }
-        animated.iter().filter(|&&a| a).count()
+        seen.iter().filter(|&&s| s).count()
     }
 
     /// Finds a clip by exact name, or else by index.

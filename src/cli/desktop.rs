@@ -23,7 +23,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::asset::format::{FORMATS, Format, GLB_MAGIC};
+use crate::asset::format::{FORMATS, Format, GLB_MAGIC, model_formats};
 
 const DESKTOP_ID: &str = "rigscope.desktop";
 const MANIFEST: &str = "rigscope/installed.json";
@@ -31,7 +31,7 @@ const ICON: &str = include_str!("../../assets/rigscope.svg");
 
 /// The MIME types rigscope opens (and makes thumbnails of): the model formats.
 fn model_mime_types() -> Vec<&'static str> {
-    FORMATS.iter().filter(|f| f.is_model).map(|f| f.mime_type).collect()
+    model_formats().map(|f| f.mime_type).collect()
 }
 
 /// The shared-mime-info package: every format rigscope reads, by extension, GLB also by its

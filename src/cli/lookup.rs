@@ -38,8 +38,8 @@ pub(super) fn find_joint(model: &Model, wanted: &str) -> anyhow::Result<usize> {
     {
         return model.file_node.iter().position(|&n| n == node).ok_or_else(|| {
             anyhow!(
-                "{file}: no node {node} (nodes are numbered 0 to {})",
-                skeleton.len().saturating_sub(1)
+                "{file}: no node {node} (the file's nodes are numbered 0 to {})",
+                model.file_node.iter().max().copied().unwrap_or(0)
             )
         });
     }
@@ -127,6 +127,8 @@ mod tests {
         let joints = model.skeleton.len();
         assert!(error(find_joint(&model, "500")).ends_with(&format!("(joints are numbered 0 to {})", joints - 1)));
         assert_eq!(find_joint(&model, &format!("node:{}", model.file_node[3])).unwrap(), 3);
+        let last_node = model.file_node.iter().max().unwrap();
+        assert!(error(find_joint(&model, "node:9999")).ends_with(&format!("numbered 0 to {last_node})")));
         model.clips.clear();
         assert!(error(find_clip(&model, "0")).ends_with("this model has no clips (asked for '0')"));
     }
