@@ -429,6 +429,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
                 morph_targets: Vec::new(),
                 material: Some(0),
             }],
+            attributes: Vec::new(),
         }],
         instances: vec![MeshInstance {
             joint: 0,
@@ -448,6 +449,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
             bytes: png,
         }],
         clips: Vec::new(),
+        cameras: Vec::new(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings: Vec::new(),

@@ -188,7 +188,8 @@ impl Running {
         let mut free = egui::Rect::NOTHING;
         let ui = self.egui.run(&self.surface.window, |ui| {
             free = panel::show(ui, state);
-            bone_labels::show(ui.ctx(), state, camera, free);
+            let seen = state.camera_view(camera, free.width() / free.height().max(1.0));
+            bone_labels::show(ui.ctx(), state, &seen, free);
         });
         let window_size = self.surface.size();
         self.viewport = viewport_pixels(free, ui.pixels_per_point(), window_size.0, window_size.1);
@@ -199,14 +200,17 @@ impl Running {
         // The scene: palettes, skinning, upload, (difference read-back,) passes.
         self.update_gizmos();
         let view = self.state.view_options();
+        let [_, _, width, height] = self.viewport;
+        let camera = self
+            .state
+            .camera_view(&self.camera, width as f32 / height.max(1) as f32);
         let input = FrameInput {
             model: &self.state.model,
             pose: &self.state.pose,
             model_matrices: &self.state.joint_matrices,
-            camera: &self.camera,
+            camera: &camera,
             view: &view,
         };
-        let [_, _, width, height] = self.viewport;
         let target = self.surface.scene_target(&self.gpu, &self.scene, (width, height));
         let mut encoder = self
             .gpu
@@ -266,9 +270,16 @@ impl Running {
         }
         self.follow_clip();
         let aspect = self.viewport[2] as f32 / self.viewport[3].max(1) as f32;
+        if requests.reset_camera || requests.view.is_some() {
+            // A view asked for is the orbit camera's.
+            self.state.file_camera = None;
+        }
         if requests.reset_camera {
             self.camera = OrbitCamera::default();
             self.camera.frame(&self.model_view.bounds, aspect);
+        }
+        if let Some(preset) = requests.view {
+            self.camera.look_from(preset.angles());
         }
         if requests.frame_model {
             self.camera.frame(&self.model_view.bounds, aspect);

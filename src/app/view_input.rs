@@ -7,7 +7,7 @@ use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::keyboard::{Key, ModifiersState, NamedKey};
 
 use crate::ui::{Shortcut, ViewerState};
-use crate::view::{OrbitCamera, Viewport};
+use crate::view::{OrbitCamera, ViewPreset, Viewport};
 
 /// How far (pixels) the pointer may move between press and release for a click.
 const CLICK_SLOP: f32 = 4.0;
@@ -35,10 +35,12 @@ impl ViewInput {
         camera: &mut OrbitCamera,
         viewport: [u32; 4],
     ) {
-        // The view as the camera sees it now, and the cursor in its pixels.
-        let view_cursor = |position: Vec2, camera: &OrbitCamera| {
+        // The view as the camera sees it now (the orbit camera or the file's), and the cursor
+        // in its pixels.
+        let view_cursor = |position: Vec2, state: &ViewerState, camera: &OrbitCamera| {
             let [x, y, width, height] = viewport;
-            let view = Viewport::new(camera, width as f32, height as f32);
+            let seen = state.camera_view(camera, width as f32 / height.max(1) as f32);
+            let view = Viewport::new(&seen, width as f32, height as f32);
             (position - Vec2::new(x as f32, y as f32), view)
         };
         match event {
@@ -60,7 +62,7 @@ impl ViewInput {
                 match button {
                     MouseButton::Left if pressed => {
                         // IK editing (a target grabbed, a joint picked) comes before orbiting.
-                        let (cursor, view) = view_cursor(self.position, camera);
+                        let (cursor, view) = view_cursor(self.position, state, camera);
                         self.orbiting = !state.press_in_view(cursor, &view);
                         self.pressed_at = self.orbiting.then_some(self.position);
                     }
@@ -70,7 +72,7 @@ impl ViewInput {
                         if let Some(pressed_at) = self.pressed_at.take()
                             && pressed_at.distance(self.position) <= CLICK_SLOP
                         {
-                            let (cursor, view) = view_cursor(self.position, camera);
+                            let (cursor, view) = view_cursor(self.position, state, camera);
                             state.click_in_view(cursor, &view);
                         }
                     }
@@ -83,11 +85,16 @@ impl ViewInput {
                 let delta = position - self.position;
                 self.position = position;
                 if state.ik_editor.dragging.is_some() {
-                    let (cursor, view) = view_cursor(position, camera);
+                    let (cursor, view) = view_cursor(position, state, camera);
                     state.drag_in_view(cursor, &view);
                 } else if self.orbiting {
+                    // A drag (not a click) leaves the file's camera for the orbit camera.
+                    if self.pressed_at.is_none_or(|at| at.distance(position) > CLICK_SLOP) {
+                        state.file_camera = None;
+                    }
                     camera.orbit(delta.x, delta.y);
                 } else if self.panning {
+                    state.file_camera = None;
                     camera.pan(delta.x, delta.y, viewport[3] as f32);
                 }
             }
@@ -96,6 +103,7 @@ impl ViewInput {
                     MouseScrollDelta::LineDelta(_, y) => *y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
                 };
+                state.file_camera = None;
                 camera.zoom(steps);
             }
             _ => {}
@@ -112,6 +120,14 @@ fn shortcut_for(key: &Key, modifiers: ModifiersState) -> Option<Shortcut> {
         Key::Named(NamedKey::Home) => Some(Shortcut::ResetView),
         Key::Character("f" | "F") => Some(Shortcut::Frame),
         Key::Character("o" | "O") if modifiers.control_key() => Some(Shortcut::Open),
+        // Blender's view keys: Ctrl gives the opposite side.
+        Key::Character("1") if modifiers.control_key() => Some(Shortcut::View(ViewPreset::Back)),
+        Key::Character("1") => Some(Shortcut::View(ViewPreset::Front)),
+        Key::Character("3") if modifiers.control_key() => Some(Shortcut::View(ViewPreset::Left)),
+        Key::Character("3") => Some(Shortcut::View(ViewPreset::Right)),
+        Key::Character("7") => Some(Shortcut::View(ViewPreset::Top)),
+        Key::Character("9") => Some(Shortcut::View(ViewPreset::ThreeQuarter)),
+        Key::Character("0") => Some(Shortcut::NextCamera),
         _ => None,
     }
 }
@@ -149,5 +165,19 @@ mod tests {
             shortcut_for(&Key::Character("o".into()), ModifiersState::CONTROL),
             Some(Shortcut::Open)
         );
+        let view = |key: &str, modifiers| shortcut_for(&Key::Character(key.into()), modifiers);
+        assert_eq!(view("1", none), Some(Shortcut::View(ViewPreset::Front)));
+        assert_eq!(
+            view("1", ModifiersState::CONTROL),
+            Some(Shortcut::View(ViewPreset::Back))
+        );
+        assert_eq!(view("3", none), Some(Shortcut::View(ViewPreset::Right)));
+        assert_eq!(
+            view("3", ModifiersState::CONTROL),
+            Some(Shortcut::View(ViewPreset::Left))
+        );
+        assert_eq!(view("7", none), Some(Shortcut::View(ViewPreset::Top)));
+        assert_eq!(view("9", none), Some(Shortcut::View(ViewPreset::ThreeQuarter)));
+        assert_eq!(view("0", none), Some(Shortcut::NextCamera));
     }
 }

@@ -119,6 +119,7 @@ pub fn demo_model() -> Model {
         meshes: vec![Mesh {
             name: "figure".into(),
             primitives: vec![primitive],
+            attributes: Vec::new(),
         }],
         instances: vec![MeshInstance {
             joint: 0,
@@ -134,6 +135,7 @@ pub fn demo_model() -> Model {
         }],
         images: Vec::new(),
         clips: vec![idle(), walk(), run(), wave(), look_around()],
+        cameras: Vec::new(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings: Vec::new(),

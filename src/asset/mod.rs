@@ -5,6 +5,7 @@
 //! the loader panic, and allocation sizes taken from a file are checked against the file's
 //! size first.
 
+pub mod camera;
 pub mod demo;
 mod error;
 pub mod format;
@@ -15,11 +16,15 @@ pub mod model;
 
 use std::path::Path;
 
+pub use camera::{Camera, Projection};
 pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
+pub use gltf::extensions::{
+    SUPPORTED as SUPPORTED_EXTENSIONS, UnsupportedExtension, unsupported as unsupported_extensions,
+};
 pub use model::{
     Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
-    VertexRepair,
+    VertexAttribute, VertexRepair,
 };
 
 /// Loads a model from disk (external buffers and images are resolved next to it).

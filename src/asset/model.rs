@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
+use super::camera::Camera;
 use super::format::Format;
 use crate::anim::{Clip, Skeleton};
 
@@ -27,6 +28,8 @@ pub struct Model {
     pub materials: Vec<Material>,
     pub images: Vec<Image>,
     pub clips: Vec<Clip>,
+    /// The file's cameras, one per node that carries one.
+    pub cameras: Vec<Camera>,
     pub extensions_used: Vec<String>,
     pub extensions_required: Vec<String>,
     /// Things that were wrong in the file but could be repaired or ignored.
@@ -107,6 +110,18 @@ pub struct Skin {
 pub struct Mesh {
     pub name: String,
     pub primitives: Vec<Primitive>,
+    /// Per primitive, the vertex attributes the file names (glTF); empty for formats whose
+    /// vertices have fixed contents.
+    pub attributes: Vec<Vec<VertexAttribute>>,
+}
+
+/// A vertex attribute as the file stores it, drawn or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VertexAttribute {
+    /// Its semantic: POSITION, NORMAL, TEXCOORD_0, COLOR_0, JOINTS_0, _CUSTOM, ...
+    pub semantic: String,
+    /// Element type and component type, e.g. "VEC3 float", "VEC4 unsigned byte normalized".
+    pub layout: String,
 }
 
 /// A mesh placed on a joint.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
-use crate::asset::{self, Model, Primitive, Topology};
+use crate::asset::{self, Camera, Model, Primitive, Projection, Topology, VertexAttribute, unsupported_extensions};
 use crate::view::counted;
 
 #[derive(Serialize)]
@@ -29,9 +29,30 @@ struct Report {
     materials: Vec<String>,
     images: usize,
     clips: Vec<ClipReport>,
+    cameras: Vec<CameraReport>,
     extensions_used: Vec<String>,
     extensions_required: Vec<String>,
+    /// The used or required extensions rigscope does not read.
+    unsupported_extensions: Vec<String>,
     warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct CameraReport {
+    name: String,
+    node: NodeRef,
+    /// "perspective" or "orthographic".
+    kind: &'static str,
+    /// The projection's numbers, in words (angles in degrees).
+    projection: String,
+}
+
+#[derive(Serialize)]
+struct AttributeReport {
+    semantic: String,
+    /// Element and component type as the file stores them; none where the format does not
+    /// name attributes (MD5, the demo).
+    layout: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -60,7 +81,7 @@ struct PrimitiveReport {
     topology: &'static str,
     vertices: usize,
     triangles: usize,
-    attributes: Vec<&'static str>,
+    attributes: Vec<AttributeReport>,
     max_influences: usize,
     morph_targets: usize,
     material: Option<String>,
@@ -156,7 +177,12 @@ fn report(model: &Model) -> Report {
             .iter()
             .map(|mesh| MeshReport {
                 name: mesh.name.clone(),
-                primitives: mesh.primitives.iter().map(|p| primitive_report(model, p)).collect(),
+                primitives: mesh
+                    .primitives
+                    .iter()
+                    .enumerate()
+                    .map(|(index, p)| primitive_report(model, p, mesh.attributes.get(index)))
+                    .collect(),
             })
             .collect(),
         instances: model
@@ -209,31 +235,89 @@ fn report(model: &Model) -> Report {
                 }
             })
             .collect(),
+        cameras: model.cameras.iter().map(|c| camera_report(model, c)).collect(),
         extensions_used: model.extensions_used.clone(),
         extensions_required: model.extensions_required.clone(),
+        unsupported_extensions: unsupported_extensions(&model.extensions_used, &model.extensions_required)
+            .into_iter()
+            .map(|e| e.name)
+            .collect(),
         warnings: model.warnings.clone(),
     }
 }
 
-fn primitive_report(model: &Model, primitive: &Primitive) -> PrimitiveReport {
-    let mut attributes = vec!["POSITION"];
-    attributes.push(if primitive.normals_computed {
+fn camera_report(model: &Model, camera: &Camera) -> CameraReport {
+    let far = |zfar: Option<f32>| zfar.map_or("infinite".to_string(), |z| z.to_string());
+    let projection = match camera.projection {
+        Projection::Perspective {
+            yfov,
+            aspect_ratio,
+            znear,
+            zfar,
+        } => format!(
+            "yfov {:.1}°, aspect ratio {}, znear {znear}, zfar {}",
+            yfov.to_degrees(),
+            aspect_ratio.map_or("of the picture".to_string(), |a| a.to_string()),
+            far(zfar)
+        ),
+        Projection::Orthographic {
+            xmag,
+            ymag,
+            znear,
+            zfar,
+        } => {
+            format!("xmag {xmag}, ymag {ymag}, znear {znear}, zfar {zfar}")
+        }
+    };
+    CameraReport {
+        name: camera.name.clone(),
+        node: node_ref(model, camera.joint),
+        kind: camera.kind(),
+        projection,
+    }
+}
+
+/// The attributes the file names, or for formats that name none, those the loaded vertices
+/// carry.
+fn attribute_reports(primitive: &Primitive, in_file: Option<&Vec<VertexAttribute>>) -> Vec<AttributeReport> {
+    if let Some(attributes) = in_file {
+        return attributes
+            .iter()
+            .map(|a| AttributeReport {
+                semantic: a.semantic.clone(),
+                layout: Some(a.layout.clone()),
+            })
+            .collect();
+    }
+    let mut names = vec!["POSITION"];
+    names.push(if primitive.normals_computed {
         "NORMAL (computed)"
     } else {
         "NORMAL"
     });
     if !primitive.tangents.is_empty() {
-        attributes.push("TANGENT");
+        names.push("TANGENT");
     }
     if !primitive.uvs.is_empty() {
-        attributes.push("TEXCOORD_0");
+        names.push("TEXCOORD_0");
     }
     if let Some(weights) = &primitive.skin_weights {
-        attributes.push("JOINTS/WEIGHTS");
+        names.extend(["JOINTS_0", "WEIGHTS_0"]);
         if !weights.joints_extra.is_empty() {
-            attributes.push("(more than 4 influences)");
+            names.extend(["JOINTS_1", "WEIGHTS_1"]);
         }
     }
+    names
+        .into_iter()
+        .map(|name| AttributeReport {
+            semantic: name.to_string(),
+            layout: None,
+        })
+        .collect()
+}
+
+fn primitive_report(model: &Model, primitive: &Primitive, in_file: Option<&Vec<VertexAttribute>>) -> PrimitiveReport {
+    let attributes = attribute_reports(primitive, in_file);
     PrimitiveReport {
         topology: match primitive.topology {
             Topology::Points => "points",
@@ -292,7 +376,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         for (p, primitive) in mesh.primitives.iter().enumerate() {
             writeln!(
                 out,
-                "    primitive {p}: {} {}, {} vertices, {} triangles, {}{}{}",
+                "    primitive {p}: {} {}, {} vertices, {} triangles{}{}",
                 primitive.topology,
                 primitive
                     .material
@@ -300,7 +384,6 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
                     .map_or("(no material)".to_string(), |m| format!("material '{m}'")),
                 primitive.vertices,
                 primitive.triangles,
-                primitive.attributes.join(" "),
                 if primitive.max_influences > 0 {
                     format!(", up to {} influences", primitive.max_influences)
                 } else {
@@ -312,6 +395,15 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
                     String::new()
                 },
             )?;
+            let attributes: Vec<String> = primitive
+                .attributes
+                .iter()
+                .map(|a| match &a.layout {
+                    Some(layout) => format!("{} ({layout})", a.semantic),
+                    None => a.semantic.clone(),
+                })
+                .collect();
+            writeln!(out, "      attributes: {}", attributes.join(", "))?;
         }
     }
     if report.clips.is_empty() {
@@ -329,11 +421,25 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             modes.join(", ")
         )?;
     }
+    for (index, camera) in report.cameras.iter().enumerate() {
+        writeln!(
+            out,
+            "  camera {index} '{}': {}, {}, on node {} '{}'",
+            camera.name, camera.kind, camera.projection, camera.node.node, camera.node.name
+        )?;
+    }
     if !report.extensions_used.is_empty() {
         writeln!(out, "  extensions used: {}", report.extensions_used.join(", "))?;
     }
     if !report.extensions_required.is_empty() {
         writeln!(out, "  extensions required: {}", report.extensions_required.join(", "))?;
+    }
+    if !report.unsupported_extensions.is_empty() {
+        writeln!(
+            out,
+            "  not supported by rigscope: {}",
+            report.unsupported_extensions.join(", ")
+        )?;
     }
     for warning in &report.warnings {
         writeln!(out, "  warning: {warning}")?;

@@ -55,6 +55,33 @@ pub(super) fn find_joint(model: &Model, wanted: &str) -> anyhow::Result<usize> {
     Err(anyhow!("{file}: no joint '{wanted}'{}", suggestion(wanted, &names)))
 }
 
+/// One of the file's cameras by name, or else by index (as `inspect` lists them); the error
+/// lists the cameras there are.
+pub(super) fn find_camera(model: &Model, wanted: &str) -> anyhow::Result<usize> {
+    let cameras = &model.cameras;
+    if let Some(index) = cameras.iter().position(|c| c.name == wanted) {
+        return Ok(index);
+    }
+    if let Ok(index) = wanted.trim().parse::<usize>()
+        && index < cameras.len()
+    {
+        return Ok(index);
+    }
+    let file = model.path.display();
+    if cameras.is_empty() {
+        bail!("{file}: the file has no cameras (asked for '{wanted}')");
+    }
+    let listed: Vec<String> = cameras
+        .iter()
+        .enumerate()
+        .map(|(index, camera)| format!("{index} '{}'", camera.name))
+        .collect();
+    bail!(
+        "{file}: no camera '{wanted}' (the file's cameras: {})",
+        listed.join(", ")
+    )
+}
+
 /// "; did you mean 'X'?" with the names closest to `wanted`: the same but for case, names
 /// ending in `:wanted` (a Mixamo prefix), else those a few edits away.
 fn suggestion(wanted: &str, names: &[&str]) -> String {

@@ -2,6 +2,7 @@
 //! so their output is what the viewer shows.
 
 pub mod batch;
+mod camera_args;
 mod clip_args;
 mod desktop;
 mod ik_args;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use super::camera_args::CameraArgs;
 use super::image_file;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, SkinMethodArg};
@@ -14,7 +15,7 @@ use crate::asset::{self, Model};
 use crate::inspect::PoseMode;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
-use crate::render::still::{StillRenderer, framed_camera};
+use crate::render::still::StillRenderer;
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::{ViewOptions, Viewport};
 
@@ -45,6 +46,8 @@ pub struct RenderArgs {
     /// Leave out the ground, its grid and the shadow.
     #[arg(long)]
     pub no_grid: bool,
+    #[command(flatten)]
+    pub camera: CameraArgs,
     #[command(flatten)]
     pub inspect: ViewArgs,
 }
@@ -85,6 +88,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let mut posed = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
     PoseMode::from(args.inspect.pose_mode).apply(&model.skeleton, &mut posed.pose);
     let (selected, vertex_view) = args.inspect.selection(&model)?;
+    let viewpoint = args.camera.viewpoint(&model)?;
     let view = ViewOptions {
         gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
         skinning_method: args.skin_method.into(),
@@ -104,6 +108,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         draw_ik_chains(&mut renderer.gizmos, &posed.ik, poses, true, None);
     }
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
+    still.viewpoint = viewpoint;
     // The rest and bind poses are framed on themselves (a T-pose is wider than a walk).
     let animated = matches!(args.inspect.pose_mode, PoseModeArg::Animated);
     let bounds = still.frame_clip(posed.clip.filter(|_| animated));
@@ -116,7 +121,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         eprintln!("{}", difference.map_err(anyhow::Error::msg)?);
     }
     if args.inspect.bone_names || selected.is_some() {
-        let camera = framed_camera(&bounds, args.size);
+        let camera = still.camera_view(args.size);
         let viewport = Viewport::new(&camera, args.size.0 as f32, args.size.1 as f32);
         draw_bone_names(
             &mut image,

@@ -4,7 +4,7 @@ use glam::Mat4;
 
 use crate::anim::Pose;
 use crate::asset::Model;
-use crate::view::{OrbitCamera, ViewOptions};
+use crate::view::{CameraView, ViewOptions};
 
 #[derive(Clone, Copy)]
 pub struct FrameInput<'a> {
@@ -14,6 +14,7 @@ pub struct FrameInput<'a> {
     /// The pose's joint → model space matrices, computed once per frame by the caller; every
     /// stage (palettes, placement of static meshes, the skeleton overlay) reads these.
     pub model_matrices: &'a [Mat4],
-    pub camera: &'a OrbitCamera,
+    /// Made for the target's aspect.
+    pub camera: &'a CameraView,
     pub view: &'a ViewOptions,
 }

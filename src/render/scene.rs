@@ -164,23 +164,23 @@ impl SceneRenderer {
     pub fn prepare(&mut self, gpu: &Gpu, input: &FrameInput, bounds: &Bounds, aspect: f32) {
         let camera = input.camera;
         let frame = FrameUniform::new(
-            camera.projection(aspect) * camera.view(),
+            camera.view_projection(),
             light_view_projection(bounds),
-            camera.eye(),
+            camera.eye,
             LIGHT_DIRECTION,
             casts_shadows(input.view).then_some(1.0 / SHADOW_SIZE as f32),
         );
         gpu.queue
             .write_buffer(&self.frame_uniform, 0, bytemuck::bytes_of(&frame));
-        let (height, radius) = if bounds.is_empty() {
-            (0.0, 1.0)
+        let (height, radius, center) = if bounds.is_empty() {
+            (0.0, 1.0, glam::Vec3::ZERO)
         } else {
-            (bounds.min.y, bounds.radius().max(1e-3))
+            (bounds.min.y, bounds.radius().max(1e-3), bounds.center())
         };
         let ground = GroundUniform {
             params: [
                 height,
-                (radius * 30.0).max(camera.distance * 3.0),
+                (radius * 30.0).max(camera.eye.distance(center) * 3.0),
                 grid_spacing(radius),
                 0.0,
             ],

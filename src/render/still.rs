@@ -15,7 +15,8 @@ use super::target::SceneTarget;
 use crate::anim::Pose;
 use crate::asset::Model;
 use crate::inspect::SkinDifference;
-use crate::view::{Bounds, OrbitCamera, ViewOptions};
+use crate::view::file_camera::file_camera_view;
+use crate::view::{Bounds, CameraView, OrbitCamera, ViewAngles, ViewOptions, ViewPreset};
 
 pub struct StillRenderer<'a> {
     gpu: &'a Gpu,
@@ -27,6 +28,22 @@ pub struct StillRenderer<'a> {
     target: Option<SceneTarget>,
     /// What the last image's difference view measured, when it showed one.
     pub skin_difference: Option<Result<SkinDifference, String>>,
+    /// Where the images are seen from.
+    pub viewpoint: Viewpoint,
+}
+
+/// Where still images are seen from: the orbit camera from a direction, framed on the model,
+/// or one of the file's cameras (an index into `Model::cameras`), following its joint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Viewpoint {
+    Orbit(ViewAngles),
+    FileCamera(usize),
+}
+
+impl Default for Viewpoint {
+    fn default() -> Self {
+        Viewpoint::Orbit(ViewPreset::ThreeQuarter.angles())
+    }
 }
 
 impl<'a> StillRenderer<'a> {
@@ -38,6 +55,7 @@ impl<'a> StillRenderer<'a> {
             model_matrices: vec![Mat4::IDENTITY; model.skeleton.len()],
             target: None,
             skin_difference: None,
+            viewpoint: Viewpoint::default(),
         }
     }
 
@@ -62,6 +80,8 @@ impl<'a> StillRenderer<'a> {
         if width > max_side || height > max_side {
             bail!("{width}x{height} is larger than this graphics device renders ({max_side} pixels a side)");
         }
+        pose.model_matrices(&mut self.model_matrices);
+        let camera = self.camera_view((width, height));
         if self
             .target
             .as_ref()
@@ -72,8 +92,6 @@ impl<'a> StillRenderer<'a> {
         let target = &*self
             .target
             .get_or_insert_with(|| renderer.target(&gpu.device, width, height));
-        pose.model_matrices(&mut self.model_matrices);
-        let camera = framed_camera(&self.model_view.bounds, (width, height));
         let input = FrameInput {
             model: self.model,
             pose,
@@ -90,9 +108,27 @@ impl<'a> StillRenderer<'a> {
     }
 }
 
-/// The camera every still image of a model framed on `bounds` uses, at `width` x `height`.
-pub fn framed_camera(bounds: &Bounds, (width, height): (u32, u32)) -> OrbitCamera {
-    let mut camera = OrbitCamera::default();
-    camera.frame(bounds, width as f32 / height as f32);
-    camera
+impl StillRenderer<'_> {
+    /// What an image at `width` x `height` is seen through: the viewpoint's camera (a file
+    /// camera where the last image's pose put it), for the labels over the image too. A file
+    /// camera index out of range falls back to the default view.
+    pub fn camera_view(&self, (width, height): (u32, u32)) -> CameraView {
+        let aspect = width as f32 / height.max(1) as f32;
+        let file_camera = match self.viewpoint {
+            Viewpoint::FileCamera(index) => self.model.cameras.get(index),
+            Viewpoint::Orbit(_) => None,
+        };
+        if let Some(camera) = file_camera {
+            let joint_model = self.model_matrices.get(camera.joint).copied().unwrap_or_default();
+            return file_camera_view(camera, joint_model, aspect);
+        }
+        let angles = match self.viewpoint {
+            Viewpoint::Orbit(angles) => angles,
+            Viewpoint::FileCamera(_) => ViewPreset::ThreeQuarter.angles(),
+        };
+        let mut camera = OrbitCamera::default();
+        camera.look_from(angles);
+        camera.frame(&self.model_view.bounds, aspect);
+        camera.camera_view(aspect)
+    }
 }

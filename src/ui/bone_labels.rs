@@ -3,7 +3,7 @@
 use egui::{Align2, Color32, FontId, LayerId, Pos2, Rect};
 
 use super::state::ViewerState;
-use crate::view::{OrbitCamera, Viewport, named_joints};
+use crate::view::{CameraView, Viewport, named_joints};
 
 const NAME_COLOR: Color32 = Color32::from_rgb(235, 235, 240);
 const SELECTED_COLOR: Color32 = Color32::from_rgb(255, 230, 80);
@@ -20,7 +20,7 @@ pub struct Label<'a> {
 /// The names to write: every joint's with "Bone names" on, else the selected joint's only;
 /// `view` is the 3D view's rectangle in points, as `camera` sees it. Joints behind the camera
 /// get none.
-pub fn labels<'a>(state: &'a ViewerState, camera: &OrbitCamera, view: Rect) -> Vec<Label<'a>> {
+pub fn labels<'a>(state: &'a ViewerState, camera: &CameraView, view: Rect) -> Vec<Label<'a>> {
     let selected = state.inspection.selected;
     let viewport = Viewport::new(camera, view.width(), view.height());
     named_joints(&state.joint_matrices, &viewport, state.inspection.bone_names, selected)
@@ -38,7 +38,7 @@ pub fn labels<'a>(state: &'a ViewerState, camera: &OrbitCamera, view: Rect) -> V
 }
 
 /// Paints `labels` with a dark shadow, so they read over any background, clipped to `view`.
-pub fn show(ctx: &egui::Context, state: &ViewerState, camera: &OrbitCamera, view: Rect) {
+pub fn show(ctx: &egui::Context, state: &ViewerState, camera: &CameraView, view: Rect) {
     if !state.inspection.bone_names && state.inspection.selected.is_none() {
         return;
     }
@@ -55,11 +55,12 @@ pub fn show(ctx: &egui::Context, state: &ViewerState, camera: &OrbitCamera, view
 mod tests {
     use super::*;
     use crate::asset::demo::demo_model;
+    use crate::view::OrbitCamera;
 
     #[test]
     fn names_follow_the_joints_and_the_toggle() {
         let mut state = ViewerState::new(demo_model());
-        let camera = OrbitCamera::default();
+        let camera = OrbitCamera::default().camera_view(800.0 / 600.0);
         let view = Rect::from_min_size(Pos2::new(300.0, 0.0), egui::vec2(800.0, 600.0));
         assert!(labels(&state, &camera, view).is_empty(), "off, nothing selected");
         let head = state.model.skeleton.find("head").unwrap();

@@ -1,13 +1,15 @@
 //! The side panel: file and model stats, clips and transport, cross-fade time, blend weights,
-//! additive layers, IK, the joint browser, rig inspection views, skinning and view toggles,
-//! frame time. It edits `ViewerState` only.
+//! additive layers, IK, the joint browser, rig inspection views, named views and the file's
+//! cameras, skinning and view toggles, frame time. It edits `ViewerState` only.
 
 use egui::{Color32, RichText};
 
+use super::file_facts::{attributes_section, extensions_section};
 use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
 use super::state::{STEP_RATE, ViewerState};
+use super::view_panel::views_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
 use crate::skin::SkinningMethod;
 
@@ -33,6 +35,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 joints_section(ui, state);
                 ui.separator();
                 inspect_section(ui, state);
+                ui.separator();
+                views_section(ui, state);
                 ui.separator();
                 view_section(ui, state);
             });
@@ -63,6 +67,8 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(error) = &state.load_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
+    extensions_section(ui, state);
+    attributes_section(ui, state);
     lint_section(ui, state);
     let notes = state.model.warnings.len() + state.render_notes.len();
     if notes > 0 {

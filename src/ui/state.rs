@@ -12,7 +12,8 @@ use crate::anim::{Player, Pose};
 use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
 use crate::lint::{Finding, lint};
-use crate::view::{ViewOptions, Viewport, counted};
+use crate::view::file_camera::file_camera_view;
+use crate::view::{CameraView, OrbitCamera, ViewOptions, ViewPreset, Viewport, counted};
 
 /// Things the panel or the keyboard asked for that the app carries out (they need the window,
 /// the GPU or the file dialog).
@@ -21,6 +22,8 @@ pub struct Requests {
     pub open_dialog: bool,
     pub frame_model: bool,
     pub reset_camera: bool,
+    /// Turn the orbit camera to look from this direction.
+    pub view: Option<ViewPreset>,
 }
 
 /// Keyboard shortcuts of the 3D view.
@@ -32,6 +35,9 @@ pub enum Shortcut {
     ResetView,
     Frame,
     Open,
+    View(ViewPreset),
+    /// Look through the file's next camera; after the last, the orbit camera again.
+    NextCamera,
 }
 
 pub struct ViewerState {
@@ -62,6 +68,9 @@ pub struct ViewerState {
     pub lint: Vec<Finding>,
     /// The joint browser, pose mode and vertex views.
     pub inspection: Inspection,
+    /// The file camera the view looks through (an index into `Model::cameras`); none: the
+    /// orbit camera.
+    pub file_camera: Option<usize>,
 }
 
 /// Frames per second that "step one frame" assumes.
@@ -88,11 +97,12 @@ impl ViewerState {
             adapter: String::new(),
             joint_matrices: pose.to_model_matrices(),
             pose,
+            file_camera: None,
         }
     }
 
     /// Opens `path` (from the command line, a drop or the dialog). On success the model and
-    /// playback are replaced and the camera reframed; on failure the error is kept for the
+    /// playback are replaced and the camera reset to the default view; on failure the error is kept for the
     /// panel and the model already open stays. An `.md5anim` is added as a clip to the open
     /// MD5 model instead.
     pub fn open(&mut self, path: &Path) {
@@ -124,7 +134,8 @@ impl ViewerState {
                 self.player.fade_time = fade_time;
                 self.player.speed = speed;
                 self.player.animator.mode = mode;
-                self.requests.frame_model = true;
+                // A new file starts from the default view (three-quarter front), framed.
+                self.requests.reset_camera = true;
             }
             Err(error) => self.load_error = Some(error.to_string()),
         }
@@ -140,6 +151,24 @@ impl ViewerState {
             Shortcut::ResetView => self.requests.reset_camera = true,
             Shortcut::Frame => self.requests.frame_model = true,
             Shortcut::Open => self.requests.open_dialog = true,
+            Shortcut::View(preset) => self.requests.view = Some(preset),
+            Shortcut::NextCamera => {
+                let next = self.file_camera.map_or(0, |c| c + 1);
+                self.file_camera = (next < self.model.cameras.len()).then_some(next);
+            }
+        }
+    }
+
+    /// What the 3D view is seen through in a view of `aspect` (width / height): the file
+    /// camera chosen, where this frame's pose puts it, else `orbit`.
+    pub fn camera_view(&self, orbit: &OrbitCamera, aspect: f32) -> CameraView {
+        let chosen = self.file_camera.and_then(|c| self.model.cameras.get(c));
+        match chosen {
+            Some(camera) => {
+                let joint_model = self.joint_matrices.get(camera.joint).copied().unwrap_or_default();
+                file_camera_view(camera, joint_model, aspect)
+            }
+            None => orbit.camera_view(aspect),
         }
     }
 
@@ -270,11 +299,47 @@ mod tests {
                     ..Requests::default()
                 },
             ),
+            (
+                Shortcut::View(ViewPreset::Back),
+                Requests {
+                    view: Some(ViewPreset::Back),
+                    ..Requests::default()
+                },
+            ),
         ] {
             state.requests = Requests::default();
             state.shortcut(shortcut);
             assert_eq!(state.requests, expected);
         }
+    }
+
+    #[test]
+    fn the_view_looks_through_the_chosen_file_camera_and_cycles_back_to_orbit() {
+        use crate::asset::{Camera, Projection};
+        let mut state = ViewerState::new(demo_model());
+        let head = state.model.skeleton.find("head").unwrap();
+        state.model.cameras.push(Camera {
+            name: "head cam".into(),
+            joint: head,
+            projection: Projection::Perspective {
+                yfov: 0.7,
+                aspect_ratio: None,
+                znear: 0.05,
+                zfar: None,
+            },
+        });
+        let orbit = OrbitCamera::default();
+        assert_eq!(state.camera_view(&orbit, 1.5), orbit.camera_view(1.5));
+        state.shortcut(Shortcut::NextCamera);
+        assert_eq!(state.file_camera, Some(0));
+        state.advance(0.5);
+        let eye = state.camera_view(&orbit, 1.5).eye;
+        assert!(
+            eye.distance(state.joint_matrices[head].w_axis.truncate()) < 1e-5,
+            "the camera rides its joint"
+        );
+        state.shortcut(Shortcut::NextCamera);
+        assert_eq!(state.file_camera, None, "after the last camera, the orbit camera");
     }
 
     #[test]
@@ -290,7 +355,7 @@ mod tests {
     fn clicking_near_a_joint_selects_it_and_elsewhere_does_nothing() {
         let mut state = ViewerState::new(demo_model());
         // The default camera looks at (0, 1, 0), about the demo's chest.
-        let view = Viewport::new(&OrbitCamera::default(), 800.0, 600.0);
+        let view = Viewport::new(&OrbitCamera::default().camera_view(800.0 / 600.0), 800.0, 600.0);
         let head = state.model.skeleton.find("head").unwrap();
         let at = view.to_pixels(state.joint_matrices[head].w_axis.truncate()).unwrap();
         assert!(state.click_in_view(at + Vec2::new(3.0, -2.0), &view));
@@ -325,7 +390,10 @@ mod tests {
         state.player.select(None);
         state.advance(0.0);
         // The default camera looks at (0, 1, 0), about the demo's chest.
-        (state, Viewport::new(&OrbitCamera::default(), 800.0, 600.0))
+        (
+            state,
+            Viewport::new(&OrbitCamera::default().camera_view(800.0 / 600.0), 800.0, 600.0),
+        )
     }
 
     fn joint_pixel(state: &ViewerState, view: &Viewport, joint: usize) -> Vec2 {

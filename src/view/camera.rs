@@ -4,12 +4,15 @@ use glam::camera::rh::{proj::directx, view::look_at_mat4};
 use glam::{Mat4, Vec3};
 
 use super::bounds::Bounds;
+use super::camera_view::CameraView;
+use super::view_preset::{ViewAngles, ViewPreset};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OrbitCamera {
     pub target: Vec3,
     pub distance: f32,
-    /// Rotation about +Y, radians; 0 looks along -Z (from the front of a +Z-facing model).
+    /// Rotation about +Y, radians; 0 looks along -Z (from the front of a +Z-facing model),
+    /// positive moves the eye towards +X.
     pub yaw: f32,
     /// Elevation, radians, kept inside (-89°, 89°).
     pub pitch: f32,
@@ -19,13 +22,15 @@ pub struct OrbitCamera {
 
 const PITCH_LIMIT: f32 = 89.0 * std::f32::consts::PI / 180.0;
 
+/// The three-quarter front view (glTF's forward is +Z, so the eye is on the +Z side).
 impl Default for OrbitCamera {
     fn default() -> Self {
+        let angles = ViewPreset::ThreeQuarter.angles();
         Self {
             target: Vec3::new(0.0, 1.0, 0.0),
             distance: 4.0,
-            yaw: 0.5,
-            pitch: 0.25,
+            yaw: angles.azimuth,
+            pitch: angles.elevation,
             fov_y: 40f32.to_radians(),
         }
     }
@@ -43,6 +48,21 @@ impl OrbitCamera {
         let fov_x = 2.0 * ((self.fov_y * 0.5).tan() * aspect.max(1e-3)).atan();
         let narrower = self.fov_y.min(fov_x);
         self.distance = radius / (narrower * 0.5).sin() * 1.1;
+    }
+
+    /// Turns to look from `angles` at the same target and distance.
+    pub fn look_from(&mut self, angles: ViewAngles) {
+        self.yaw = angles.azimuth;
+        self.pitch = angles.elevation.clamp(-PITCH_LIMIT, PITCH_LIMIT);
+    }
+
+    /// What this camera sees in a view of `aspect` (width / height).
+    pub fn camera_view(&self, aspect: f32) -> CameraView {
+        CameraView {
+            view: self.view(),
+            projection: self.projection(aspect),
+            eye: self.eye(),
+        }
     }
 
     /// The camera's position in world space.

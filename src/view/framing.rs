@@ -9,20 +9,25 @@ use crate::skin::{Deformer, SkinningMethod};
 /// Samples per clip when measuring its bounds.
 const SAMPLES: usize = 32;
 
-/// Bounds of the posed vertices and joints over `clip`, sampled evenly, or of the rest pose
-/// when there is no clip. A model without meshes is bounded by its joints. Vertices are
-/// skinned by linear blending whatever the view uses: the framing stays put when the method
-/// changes (dual quaternions move vertices far less than the margin around a framed model).
+/// Bounds of what is drawn over `clip`, sampled evenly, or in the rest pose when there is no
+/// clip: the posed vertices, or the joints of a model without any vertex (a skeleton). Joints
+/// do not count beside a mesh: a camera or light node far away would shrink the model.
+/// Vertices are skinned by linear blending whatever the view uses: the framing stays put when
+/// the method changes (dual quaternions move vertices far less than the margin around a
+/// framed model).
 pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Deformer) -> Bounds {
     let mut bounds = Bounds::EMPTY;
     let mut pose = model.skeleton.rest_pose().clone();
+    let skeleton_only = model.vertex_count() == 0;
     let mut measure = |pose: &Pose, deformer: &mut Deformer| {
         deformer.update_all(model, pose, SkinningMethod::Linear);
         for posed in deformer.primitives() {
             posed.positions.iter().for_each(|p| bounds.include(*p));
         }
-        for matrix in deformer.model_matrices() {
-            bounds.include(matrix.w_axis.truncate());
+        if skeleton_only {
+            for matrix in deformer.model_matrices() {
+                bounds.include(matrix.w_axis.truncate());
+            }
         }
     };
     match clip {

@@ -1,18 +1,23 @@
-//! The view, without any GPU: the orbit camera, the region a model moves in, pixels and model
-//! space (picking), where joint names go, and the view toggles. The panel, the renderer and the
-//! headless commands share it.
+//! The view, without any GPU: the orbit camera, the file's cameras, named views, the region a
+//! model moves in, pixels and model space (picking), where joint names go, and the view
+//! toggles. The panel, the renderer and the headless commands share it.
 
 mod bounds;
 mod camera;
+mod camera_view;
+pub mod file_camera;
 pub mod framing;
 mod labels;
 mod options;
 mod text;
+mod view_preset;
 mod viewport;
 
 pub use bounds::Bounds;
 pub use camera::OrbitCamera;
+pub use camera_view::CameraView;
 pub use labels::named_joints;
 pub use options::ViewOptions;
 pub use text::counted;
+pub use view_preset::{ViewAngles, ViewPreset};
 pub use viewport::{PICK_RADIUS, Viewport};

@@ -3,7 +3,7 @@
 
 use glam::{Mat4, Vec2, Vec3, Vec4Swizzles};
 
-use super::camera::OrbitCamera;
+use super::camera_view::CameraView;
 
 /// How close (pixels) a click must be to a joint or an IK target to pick it.
 pub const PICK_RADIUS: f32 = 14.0;
@@ -20,14 +20,15 @@ pub struct Viewport {
 }
 
 impl Viewport {
-    pub fn new(camera: &OrbitCamera, width: f32, height: f32) -> Self {
+    /// The view `camera` gives of a `width` x `height` picture (made for that aspect).
+    pub fn new(camera: &CameraView, width: f32, height: f32) -> Self {
         let size = Vec2::new(width.max(1.0), height.max(1.0));
-        let view_proj = camera.projection(size.x / size.y) * camera.view();
+        let view_proj = camera.view_projection();
         Self {
             view_proj,
             inverse: view_proj.inverse(),
             size,
-            forward: (camera.target - camera.eye()).normalize_or(Vec3::NEG_Z),
+            forward: camera.forward(),
         }
     }
 
@@ -76,7 +77,7 @@ impl Viewport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::Bounds;
+    use crate::view::{Bounds, OrbitCamera};
 
     fn viewport() -> Viewport {
         let mut camera = OrbitCamera::default();
@@ -87,7 +88,7 @@ mod tests {
             },
             800.0 / 600.0,
         );
-        Viewport::new(&camera, 800.0, 600.0)
+        Viewport::new(&camera.camera_view(800.0 / 600.0), 800.0, 600.0)
     }
 
     #[test]

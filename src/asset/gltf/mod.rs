@@ -8,7 +8,10 @@
 
 mod accessor;
 mod animation;
+mod attributes;
+mod camera;
 mod container;
+pub mod extensions;
 mod json;
 mod material;
 mod mesh;
@@ -25,48 +28,11 @@ use crate::asset::format::Format;
 use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
 use accessor::Accessors;
 
-/// Extensions rigscope reads (KHR_animation_pointer: the channels that target nodes).
-const IMPLEMENTED: &[&str] = &["KHR_mesh_quantization", "KHR_animation_pointer"];
-/// Extensions that hold the geometry itself: a file that requires one cannot be shown at all.
-/// Any other extension only adds to what rigscope draws, so it is a warning.
-const GEOMETRY: &[&str] = &[
-    "KHR_draco_mesh_compression",
-    "EXT_meshopt_compression",
-    "KHR_meshopt_compression",
-];
-
-/// Refuses a file that requires an extension holding its geometry, and warns about every
-/// other extension it uses that rigscope does not read.
-fn check_extensions(root: &Root, warnings: &mut Vec<String>) -> Result<(), LoadErrorKind> {
-    if let Some(required) = root.extensions_required.iter().find(|e| GEOMETRY.contains(&e.as_str())) {
-        return Err(LoadErrorKind::RequiredExtension(required.clone()));
-    }
-    let mut unread: Vec<&String> = root
-        .extensions_used
-        .iter()
-        .chain(&root.extensions_required)
-        .filter(|e| !IMPLEMENTED.contains(&e.as_str()))
-        .collect();
-    unread.sort();
-    unread.dedup();
-    for extension in unread {
-        let required = if root.extensions_required.contains(extension) {
-            "requires"
-        } else {
-            "uses"
-        };
-        warnings.push(format!(
-            "the file {required} extension {extension}, which rigscope does not show (drawn without it)"
-        ));
-    }
-    Ok(())
-}
-
 pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     let container = container::open(path, bytes)?;
     let root = &container.root;
     let mut warnings = container.warnings.clone();
-    check_extensions(root, &mut warnings)?;
+    extensions::check(root, &mut warnings)?;
     let accessors = Accessors::new(&container);
 
     let (file_node, parent_node) = parents_first_order(root)?;
@@ -87,6 +53,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     )?;
 
     let instances = load_instances(root, &joint_of_node, &mut warnings)?;
+    let cameras = camera::load_cameras(root, &joint_of_node, &mut warnings);
     let materials = material::load_materials(root, &mut warnings)?;
     let images = material::load_images(&container, &mut warnings)?;
     // Influences must name joints of every skin a mesh is drawn with (and fit glTF's 16 bits).
@@ -116,6 +83,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         meshes.push(Mesh {
             name: mesh.name.clone().unwrap_or_else(|| format!("Mesh {index}")),
             primitives,
+            attributes: mesh.primitives.iter().map(|p| attributes::describe(root, p)).collect(),
         });
     }
 
@@ -152,6 +120,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         materials,
         images,
         clips,
+        cameras,
         extensions_used: root.extensions_used.clone(),
         extensions_required: root.extensions_required.clone(),
         warnings,

@@ -74,6 +74,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         materials,
         images,
         clips: Vec::new(),
+        cameras: Vec::new(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings,
@@ -208,6 +209,7 @@ fn meshes(
                 material: Some(materials.len() - 1),
                 positions,
             }],
+            attributes: Vec::new(),
         });
     }
     (meshes, materials, images)

@@ -1,0 +1,46 @@
+//! The panel's view controls: named views for the orbit camera, and the file's cameras to
+//! look through.
+
+use egui::RichText;
+
+use super::state::ViewerState;
+use crate::view::ViewPreset;
+
+pub fn views_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    ui.label(RichText::new("View").strong());
+    ui.horizontal_wrapped(|ui| {
+        for preset in ViewPreset::ALL {
+            let hint = format!(
+                "Look from the {preset} ({}); front is the model's +Z side",
+                preset.key()
+            );
+            if ui.button(title(preset.name())).on_hover_text(hint).clicked() {
+                state.requests.view = Some(preset);
+            }
+        }
+    });
+    ui.label(RichText::new("Cameras").strong());
+    let orbit = ui
+        .selectable_label(state.file_camera.is_none(), "Orbit camera")
+        .on_hover_text("Drag to orbit, right-drag to pan, wheel to zoom; 0 steps through the file's cameras");
+    if orbit.clicked() {
+        state.file_camera = None;
+    }
+    if state.model.cameras.is_empty() {
+        ui.label("(the file has no cameras)");
+    }
+    for (index, camera) in state.model.cameras.iter().enumerate() {
+        let text = format!("{} ({})", camera.name, camera.kind());
+        if ui.selectable_label(state.file_camera == Some(index), text).clicked() {
+            state.file_camera = Some(index);
+        }
+    }
+}
+
+/// "three-quarter" → "Three-quarter".
+fn title(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
