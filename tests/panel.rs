@@ -467,3 +467,84 @@ fn rig_inspection_controls_set_pose_mode_ghost_names_and_colours() {
     );
     harness.get_by_label("weights of spine");
 }
+
+#[test]
+fn view_buttons_turn_the_orbit_camera_to_named_views() {
+    use rigscope::view::{OrbitCamera, ViewPreset};
+    let mut harness = harness();
+    for (label, preset) in [
+        ("Front", ViewPreset::Front),
+        ("Back", ViewPreset::Back),
+        ("Left", ViewPreset::Left),
+        ("Right", ViewPreset::Right),
+        ("Top", ViewPreset::Top),
+        ("Three-quarter", ViewPreset::ThreeQuarter),
+    ] {
+        harness.state_mut().requests.view = None;
+        harness.get_by_label(label).click();
+        harness.run();
+        assert_eq!(harness.state().requests.view, Some(preset), "{label}");
+    }
+    // What the app does with the request: front puts the eye on the model's +Z side, back on −Z.
+    let eye_from = |preset: ViewPreset| {
+        let mut camera = OrbitCamera::default();
+        camera.look_from(preset.angles());
+        camera.eye() - camera.target
+    };
+    assert!(eye_from(ViewPreset::Front).normalize().z > 0.999);
+    assert!(eye_from(ViewPreset::Back).normalize().z < -0.999);
+    assert!(eye_from(ViewPreset::Right).normalize().x > 0.999);
+    assert!(eye_from(ViewPreset::Top).normalize().y > 0.999);
+}
+
+#[test]
+fn the_camera_list_looks_through_a_file_camera_and_back() {
+    use rigscope::asset::{Camera, Projection};
+    let mut model = demo_model();
+    model.cameras.push(Camera {
+        name: "dolly".into(),
+        joint: 0,
+        projection: Projection::Orthographic {
+            xmag: 1.0,
+            ymag: 1.0,
+            znear: 0.0,
+            zfar: 10.0,
+        },
+    });
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        ViewerState::new(model),
+    );
+    assert_eq!(harness.state().file_camera, None, "the orbit camera first");
+    harness.get_by_label("dolly (orthographic)").click();
+    harness.run();
+    assert_eq!(harness.state().file_camera, Some(0));
+    harness.get_by_label("Orbit camera").click();
+    harness.run();
+    assert_eq!(harness.state().file_camera, None);
+}
+
+#[test]
+fn unsupported_extensions_and_vertex_attributes_are_shown() {
+    let mut harness = harness();
+    harness.get_by_label("(the file has no cameras)");
+    harness.state_mut().model.extensions_used = vec!["EXT_made_up".into(), "KHR_texture_transform".into()];
+    harness.state_mut().model.extensions_required = vec!["EXT_made_up".into()];
+    harness.run();
+    harness.get_by_label("Extensions used: EXT_made_up, KHR_texture_transform");
+    harness.get_by_label_contains("requires extension EXT_made_up, which rigscope does not show");
+    assert!(
+        harness
+            .query_by_label_contains("extension KHR_texture_transform, which")
+            .is_none(),
+        "supported extensions raise no warning"
+    );
+    harness.state_mut().open(&common::gltf("Fox/glTF-Binary/Fox.glb"));
+    harness.run();
+    harness.get_by_label("Vertex attributes").click();
+    harness.run();
+    harness.get_by_label("  TEXCOORD_0: VEC2 float");
+    harness.get_by_label("  JOINTS_0: VEC4 unsigned short");
+}

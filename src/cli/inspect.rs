@@ -281,13 +281,20 @@ fn camera_report(model: &Model, camera: &Camera) -> CameraReport {
 /// carry.
 fn attribute_reports(primitive: &Primitive, in_file: Option<&Vec<VertexAttribute>>) -> Vec<AttributeReport> {
     if let Some(attributes) = in_file {
-        return attributes
+        let mut reports: Vec<AttributeReport> = attributes
             .iter()
             .map(|a| AttributeReport {
                 semantic: a.semantic.clone(),
                 layout: Some(a.layout.clone()),
             })
             .collect();
+        if primitive.normals_computed {
+            reports.push(AttributeReport {
+                semantic: "NORMAL (computed)".into(),
+                layout: None,
+            });
+        }
+        return reports;
     }
     let mut names = vec!["POSITION"];
     names.push(if primitive.normals_computed {

@@ -22,7 +22,7 @@ pub fn extensions_section(ui: &mut egui::Ui, state: &ViewerState) {
         ui.label(format!("Extensions required: {}", model.extensions_required.join(", ")));
     }
     for extension in unsupported_extensions(&model.extensions_used, &model.extensions_required) {
-        let text = format!("⚠ {}", extension.warning());
+        let text = format!("Warning: {}", extension.warning());
         ui.label(RichText::new(text).color(WARNING));
     }
 }

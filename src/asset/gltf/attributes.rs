@@ -1,5 +1,5 @@
 //! The vertex attributes a glTF primitive names, as the file stores them, for `inspect` and
-//! the panel: every one is listed, including those rigscope does not draw.
+//! the panel: every one is listed, custom `_NAME`s and those rigscope does not draw included.
 
 use gltf_json::Root;
 use gltf_json::accessor::{ComponentType, Type};
@@ -7,24 +7,44 @@ use gltf_json::validation::Checked;
 
 use crate::asset::model::VertexAttribute;
 
-/// The attributes of `primitive`, in the file's order (POSITION, NORMAL, ... as glTF sorts
-/// them), each with its accessor's element type, or why that cannot be told.
-pub fn describe(root: &Root, primitive: &gltf_json::mesh::Primitive) -> Vec<VertexAttribute> {
-    primitive
-        .attributes
-        .iter()
+/// The attributes `names` lists (name and accessor index, as the file wrote them), each with
+/// its accessor's element type, or why that cannot be told; in the specification's order
+/// (POSITION, NORMAL, TANGENT, TEXCOORD_n, COLOR_n, JOINTS_n, WEIGHTS_n, then the rest).
+pub fn describe(root: &Root, names: &[(String, Option<u64>)]) -> Vec<VertexAttribute> {
+    let mut names: Vec<&(String, Option<u64>)> = names.iter().collect();
+    names.sort_by_key(|(name, _)| (rank(name), name.clone()));
+    names
+        .into_iter()
         .map(|(semantic, accessor)| {
-            let semantic = match semantic {
-                Checked::Valid(semantic) => semantic.to_string(),
-                Checked::Invalid => "(unknown semantic)".to_string(),
+            let found = accessor.and_then(|a| root.accessors.get(usize::try_from(a).ok()?));
+            let layout = match (found, accessor) {
+                (Some(found), _) => layout(found),
+                (None, Some(index)) => format!("accessor {index} does not exist"),
+                (None, None) => "not an accessor index".to_string(),
             };
-            let layout = root
-                .accessors
-                .get(accessor.value())
-                .map_or_else(|| format!("accessor {} does not exist", accessor.value()), layout);
-            VertexAttribute { semantic, layout }
+            VertexAttribute {
+                semantic: semantic.clone(),
+                layout,
+            }
         })
         .collect()
+}
+
+/// Where an attribute comes in the specification's order.
+fn rank(name: &str) -> usize {
+    const ORDER: [&str; 7] = [
+        "POSITION",
+        "NORMAL",
+        "TANGENT",
+        "TEXCOORD_",
+        "COLOR_",
+        "JOINTS_",
+        "WEIGHTS_",
+    ];
+    ORDER
+        .iter()
+        .position(|prefix| name.starts_with(prefix))
+        .unwrap_or(ORDER.len())
 }
 
 /// "VEC3 float", "VEC4 unsigned byte normalized".

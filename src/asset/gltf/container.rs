@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use base64::Engine;
 use gltf_json::Root;
 
-use super::json::{self, Document};
+use super::json::{self, AttributeNames, Document};
 use crate::asset::LoadErrorKind;
 use crate::asset::format::{Format, GLB_MAGIC};
 
@@ -23,6 +23,8 @@ pub struct Container<'a> {
     pub root: Root,
     /// Per animation, the file's index of each channel in `root` (see `json`).
     pub channel_numbers: Vec<Vec<usize>>,
+    /// Per mesh and primitive, the attribute names as written (see `json`).
+    pub attribute_names: AttributeNames,
     /// What the JSON adjustments left out.
     pub warnings: Vec<String>,
     /// Each buffer's bytes, or why it has none: that is an error only for what reads from it.
@@ -110,6 +112,7 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
     let Document {
         root,
         channel_numbers,
+        attribute_names,
         mut warnings,
     } = json::parse(json)?;
     let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -150,6 +153,7 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
     Ok(Container {
         root,
         channel_numbers,
+        attribute_names,
         warnings,
         buffers,
         base_dir,

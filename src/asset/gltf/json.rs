@@ -21,8 +21,14 @@ pub struct Document {
     pub root: Root,
     /// Per animation, the file's index of each channel left in `root` (for messages).
     pub channel_numbers: Vec<Vec<usize>>,
+    /// Per mesh and primitive, the attribute names as written (the typed parse keeps only
+    /// those glTF defines, not custom `_NAME`s).
+    pub attribute_names: AttributeNames,
     pub warnings: Vec<String>,
 }
+
+/// Per mesh and primitive, each attribute's name and accessor index, sorted by name.
+pub type AttributeNames = Vec<Vec<Vec<(String, Option<u64>)>>>;
 
 /// Parses a glTF JSON document.
 pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
@@ -42,13 +48,37 @@ pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
     }
     let mut warnings = Vec::new();
     let channel_numbers = resolve_channel_targets(&mut value, &mut warnings);
+    let attribute_names = attribute_names(&value);
     let root = serde_path_to_error::deserialize(value)
         .map_err(|e| LoadErrorKind::invalid(json_pointer(e.path()), plain_serde_message(&e.inner().to_string())))?;
     Ok(Document {
         root,
         channel_numbers,
+        attribute_names,
         warnings,
     })
+}
+
+fn attribute_names(root: &Value) -> AttributeNames {
+    fn list<'a>(value: &'a Value, key: &str) -> &'a [Value] {
+        value.get(key).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    }
+    list(root, "meshes")
+        .iter()
+        .map(|mesh| {
+            list(mesh, "primitives")
+                .iter()
+                .map(|primitive| {
+                    let attributes = primitive.get("attributes").and_then(Value::as_object);
+                    attributes
+                        .into_iter()
+                        .flatten()
+                        .map(|(name, accessor)| (name.clone(), accessor.as_u64()))
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
 }
 
 fn kind_of(value: &Value) -> &'static str {

@@ -83,7 +83,12 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         meshes.push(Mesh {
             name: mesh.name.clone().unwrap_or_else(|| format!("Mesh {index}")),
             primitives,
-            attributes: mesh.primitives.iter().map(|p| attributes::describe(root, p)).collect(),
+            attributes: (0..mesh.primitives.len())
+                .map(|p| {
+                    let names = container.attribute_names.get(index).and_then(|m| m.get(p));
+                    attributes::describe(root, names.map_or(&[][..], Vec::as_slice))
+                })
+                .collect(),
         });
     }
 
