@@ -19,6 +19,11 @@ pub fn views_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             }
         }
     });
+    let keys: Vec<String> = ViewPreset::ALL
+        .iter()
+        .map(|preset| format!("{} {preset}", preset.key()))
+        .collect();
+    ui.label(RichText::new(format!("Keys: {}, 0 next camera", keys.join(", "))).small());
     ui.label(RichText::new("Cameras").strong());
     let orbit = ui
         .selectable_label(state.file_camera.is_none(), "Orbit camera")
