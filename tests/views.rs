@@ -295,6 +295,62 @@ fn render_looks_through_the_files_camera() {
     assert!(text.contains("camera 0 'witness': perspective, yfov 34.4°"), "{text}");
 }
 
+/// The x pixel of the centre of the green pixels.
+fn green_centre_x(image: &image::RgbaImage) -> f32 {
+    let xs: Vec<f32> = image
+        .enumerate_pixels()
+        .filter(|(_, _, p)| hue(p) == Some(GREEN))
+        .map(|(x, _, _)| x as f32 + 0.5)
+        .collect();
+    assert!(!xs.is_empty(), "the marker is in the picture");
+    xs.iter().sum::<f32>() / xs.len() as f32
+}
+
+#[test]
+fn a_file_camera_follows_its_animation() {
+    let dir = temp_dir("animated-camera");
+    let mut gltf = scene(&[Quad {
+        center: Vec3::ZERO,
+        right: Vec3::X * 0.05,
+        up: Vec3::Y * 0.05,
+        color: [0.0, 1.0, 0.0],
+    }]);
+    // The camera looks down −Z at the marker from z = 5 and slides to x = 0.5 over a second.
+    let keys = [&f32_bytes(&[0.0, 1.0])[..], &f32_bytes(&[0.0, 0.0, 5.0, 0.5, 0.0, 5.0])].concat();
+    gltf["buffers"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"byteLength": keys.len(), "uri": data_uri(&keys)}));
+    gltf["bufferViews"].as_array_mut().unwrap().extend([
+        json!({"buffer": 1, "byteLength": 8}),
+        json!({"buffer": 1, "byteOffset": 8, "byteLength": 24}),
+    ]);
+    gltf["accessors"].as_array_mut().unwrap().extend([
+        json!({"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [1.0]}),
+        json!({"bufferView": 3, "componentType": 5126, "count": 2, "type": "VEC3"}),
+    ]);
+    gltf["cameras"] = json!([{"type": "perspective", "perspective": {"yfov": 0.5, "znear": 0.1}}]);
+    add_root(&mut gltf, json!({"camera": 0, "translation": [0.0, 0.0, 5.0]}));
+    gltf["animations"] = json!([{"samplers": [{"input": 2, "output": 3}],
+        "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}]}]);
+    let file = write(&dir, "animated-camera.gltf", &gltf);
+    let at = |time: &str| {
+        let image = render(
+            &file,
+            &dir.join(format!("{time}.png")),
+            &["--camera", "0", "--time", time],
+        );
+        green_centre_x(&image)
+    };
+    let (start, end) = (at("0"), at("1"));
+    // 0.5 to the side at distance 5, in a 0.5 rad tall field 150 pixels high.
+    let expected = 0.5 / 5.0 / 0.25f32.tan() * 75.0;
+    assert!(
+        (start - 100.0).abs() < 2.0 && ((start - end) - expected).abs() < 2.0,
+        "the marker moves left as the camera slides right: {start} → {end}, by {expected}"
+    );
+}
+
 #[test]
 fn framing_ignores_a_far_away_camera_node() {
     let dir = temp_dir("framing");

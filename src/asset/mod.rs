@@ -19,9 +19,7 @@ use std::path::Path;
 pub use camera::{Camera, Projection};
 pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
-pub use gltf::extensions::{
-    SUPPORTED as SUPPORTED_EXTENSIONS, UnsupportedExtension, unsupported as unsupported_extensions,
-};
+pub use gltf::extensions::{UnsupportedExtension, unsupported as unsupported_extensions};
 pub use model::{
     Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
     VertexAttribute, VertexRepair,
