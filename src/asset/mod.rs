@@ -9,16 +9,20 @@ pub mod demo;
 mod error;
 pub mod format;
 pub mod geometry;
+pub mod light;
 mod gltf;
 pub mod md5;
 pub mod model;
+pub mod texture;
 
 use std::path::Path;
 
 pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
+pub use light::{LightKind, PunctualLight};
+pub use texture::TextureRef;
 pub use model::{
-    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
+    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, Topology,
     VertexRepair,
 };
 

@@ -10,6 +10,7 @@ mod accessor;
 mod animation;
 mod container;
 mod json;
+mod light;
 mod material;
 mod mesh;
 
@@ -26,7 +27,14 @@ use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
 use accessor::Accessors;
 
 /// Extensions rigscope reads (KHR_animation_pointer: the channels that target nodes).
-const IMPLEMENTED: &[&str] = &["KHR_mesh_quantization", "KHR_animation_pointer"];
+const IMPLEMENTED: &[&str] = &[
+    "KHR_mesh_quantization",
+    "KHR_animation_pointer",
+    "KHR_texture_transform",
+    "KHR_materials_emissive_strength",
+    "KHR_materials_unlit",
+    "KHR_lights_punctual",
+];
 /// Extensions that hold the geometry itself: a file that requires one cannot be shown at all.
 /// Any other extension only adds to what rigscope draws, so it is a warning.
 const GEOMETRY: &[&str] = &[
@@ -89,6 +97,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     let instances = load_instances(root, &joint_of_node, &mut warnings)?;
     let materials = material::load_materials(root, &mut warnings)?;
     let images = material::load_images(&container, &mut warnings)?;
+    let lights = light::load_lights(root, &joint_of_node, &mut warnings);
     // Influences must name joints of every skin a mesh is drawn with (and fit glTF's 16 bits).
     let mut joint_limit = vec![u16::MAX as usize + 1; root.meshes.len()];
     for instance in &instances {
@@ -151,6 +160,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         instances,
         materials,
         images,
+        lights,
         clips,
         extensions_used: root.extensions_used.clone(),
         extensions_required: root.extensions_required.clone(),
