@@ -61,13 +61,13 @@ fn fs_studio(in: VertexOut) -> @location(0) vec4<f32> {
     let d = equirect_direction(in.uv);
     let azimuth = atan2(d.x, d.z);
     let elevation = asin(clamp(d.y, -1.0, 1.0));
-    let wall = mix(0.18, 0.42, smoothstep(-0.1, 0.9, d.y));
-    let floor = 0.10 + 0.04 * smoothstep(-1.0, -0.2, d.y);
+    let wall = mix(0.05, 0.16, smoothstep(-0.1, 0.9, d.y));
+    let floor = 0.03 + 0.02 * smoothstep(-1.0, -0.2, d.y);
     var radiance = select(floor, wall, d.y > -0.02);
-    radiance += 5.5 * softbox(azimuth, elevation, vec2<f32>(0.9, 0.8), vec2<f32>(0.35, 0.25), 0.12);
-    radiance += 2.2 * softbox(azimuth, elevation, vec2<f32>(-0.9, 0.25), vec2<f32>(0.3, 0.3), 0.15);
-    radiance += 3.0 * softbox(azimuth, elevation, vec2<f32>(3.0, 0.35), vec2<f32>(0.25, 0.15), 0.1);
-    radiance += 1.6 * softbox(azimuth, elevation, vec2<f32>(0.0, 1.45), vec2<f32>(3.2, 0.2), 0.2);
+    radiance += 2.5 * softbox(azimuth, elevation, vec2<f32>(0.9, 0.8), vec2<f32>(0.35, 0.25), 0.12);
+    radiance += 1.0 * softbox(azimuth, elevation, vec2<f32>(-0.9, 0.25), vec2<f32>(0.3, 0.3), 0.15);
+    radiance += 2.0 * softbox(azimuth, elevation, vec2<f32>(3.0, 0.35), vec2<f32>(0.25, 0.15), 0.1);
+    radiance += 0.8 * softbox(azimuth, elevation, vec2<f32>(0.0, 1.45), vec2<f32>(3.2, 0.2), 0.2);
     return vec4<f32>(vec3<f32>(radiance), 1.0);
 }
 

@@ -27,7 +27,7 @@ use crate::view::{Bounds, Lights, ViewOptions};
 /// Direction towards the key light.
 const LIGHT_DIRECTION: Vec3 = Vec3::new(0.45, 1.0, 0.35);
 /// The key light's radiance (linear; a white Lambert surface facing it reflects 1/π of it).
-const KEY_LIGHT: f32 = 2.5;
+const KEY_LIGHT: f32 = 1.6;
 const BACKGROUND: wgpu::Color = wgpu::Color {
     r: 0.045,
     g: 0.05,

@@ -7,6 +7,7 @@ use egui::{Color32, RichText};
 use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
+use super::lighting_panel::lighting_section;
 use super::state::{STEP_RATE, ViewerState};
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
 use crate::skin::SkinningMethod;
@@ -33,6 +34,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 joints_section(ui, state);
                 ui.separator();
                 inspect_section(ui, state);
+                ui.separator();
+                lighting_section(ui, state);
                 ui.separator();
                 view_section(ui, state);
             });
