@@ -11,8 +11,8 @@ use glam::{Vec2, Vec3};
 use rigscope::anim::Pose;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
-use rigscope::render::{Environment, Gpu, SceneRenderer};
-use rigscope::view::{Lighting, Lights, ToneMapping, ViewOptions};
+use rigscope::render::{Gpu, SceneRenderer};
+use rigscope::view::{Lighting, Lights, ViewOptions};
 
 const SIZE: (u32, u32) = (320, 240);
 
@@ -735,4 +735,105 @@ fn thumbnails_and_sheets_take_the_lighting_options() {
         &dark_out,
     );
     assert!(mean_difference(&sheet, &dark) > 1.0, "sheet --exposure");
+}
+
+/// A quad whose material is `material` (JSON; texture 0 is the four-colour PNG, through
+/// sampler `sampler`), with its uvs scaled by `uv_scale` and a second uv set (TEXCOORD_1)
+/// mirrored left to right.
+fn textured_quad(name: &str, material: &str, sampler: &str, uv_scale: f32) -> Model {
+    let mut buffers = Buffers::default();
+    let mut mesh = quad();
+    mesh.uvs.iter_mut().for_each(|uv| *uv *= uv_scale);
+    let primitive = buffers.mesh(&mesh);
+    let second: Vec<f32> = quad().uvs.iter().flat_map(|uv| [1.0 - uv.x, uv.y]).collect();
+    let uv1 = buffers.floats(&second, "VEC2");
+    let primitive = primitive.replacen(r#""TEXCOORD_0""#, &format!(r#""TEXCOORD_1":{uv1},"TEXCOORD_0""#), 1);
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_materials_unlit","KHR_materials_emissive_strength"],
+            "images":[{{"uri":"{png}"}}],"samplers":[{sampler}],"textures":[{{"source":0,"sampler":0}}],
+            "materials":[{material}],
+            "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
+            "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
+            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+        )),
+    )
+}
+
+#[test]
+fn material_textures_samplers_and_extensions_change_the_picture() {
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    let nearest_clamp = r#"{"magFilter":9728,"minFilter":9728,"wrapS":33071,"wrapT":33071}"#;
+    let unlit_texture = |texture: &str| {
+        format!(r#"{{"pbrMetallicRoughness":{{"baseColorTexture":{texture}}},"extensions":{{"KHR_materials_unlit":{{}}}}}}"#)
+    };
+    let mut draw = |name: &str, material: &str, sampler: &str, uv_scale: f32| {
+        let image = renderer.render(&textured_quad(name, material, sampler, uv_scale), &view);
+        save(&image, name);
+        image
+    };
+    let quadrants = |image: &image::RgbaImage| {
+        [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)].map(|(x, y)| colour_at(image, x, y))
+    };
+    // TEXCOORD_1, mirrored left to right, when the texture asks for set 1.
+    let second_set = draw("second-uv-set", &unlit_texture(r#"{"index":0,"texCoord":1}"#), nearest_clamp, 1.0);
+    assert_eq!(quadrants(&second_set), ["blue", "red", "yellow", "green"]);
+    // Wrap modes: uvs 0 to 2 repeat the image twice, or clamp to its last column and row.
+    let repeat = r#"{"magFilter":9728,"minFilter":9728}"#;
+    let repeated = draw("repeat", &unlit_texture(r#"{"index":0}"#), repeat, 2.0);
+    let clamped = draw("clamp", &unlit_texture(r#"{"index":0}"#), nearest_clamp, 2.0);
+    assert_eq!(colour_at(&repeated, 0.6, 0.1), "red", "the second copy starts again");
+    assert_eq!(colour_at(&clamped, 0.6, 0.1), "blue", "clamped to the right column");
+    // Filters: nearest keeps the texels' flat colours, linear blends between them.
+    let linear = r#"{"magFilter":9729,"minFilter":9729,"wrapS":33071,"wrapT":33071}"#;
+    let blended = draw("linear", &unlit_texture(r#"{"index":0}"#), linear, 1.0);
+    let nearest = draw("nearest", &unlit_texture(r#"{"index":0}"#), nearest_clamp, 1.0);
+    let blends = |image: &image::RgbaImage| {
+        let grid = (1..20).flat_map(|x| (1..20).map(move |y| (x as f32 / 20.0, y as f32 / 20.0)));
+        grid.filter(|&(x, y)| colour_at(image, x, y) == "other").count()
+    };
+    let (sharp, smooth) = (blends(&nearest), blends(&blended));
+    assert!(sharp < 40 && smooth > 150, "in-between colours: nearest {sharp}, linear {smooth} of 361");
+
+    // Unlit: the base colour as it is (without a tone curve, exactly).
+    let unlit_model = textured_quad(
+        "unlit",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.2,0.6,0.9,1]},"extensions":{"KHR_materials_unlit":{}}}"#,
+        repeat,
+        1.0,
+    );
+    let no_curve = plain(Lighting {
+        tone_mapping: rigscope::view::ToneMapping::None,
+        ..Lighting::default()
+    });
+    let unlit = renderer.render(&unlit_model, &no_curve);
+    let centre = unlit.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
+    let srgb = |linear: f32| (255.0 * if linear <= 0.0031308 { linear * 12.92 } else { 1.055 * linear.powf(1.0 / 2.4) - 0.055 }).round();
+    for (channel, linear) in [0.2f32, 0.6, 0.9].into_iter().enumerate() {
+        assert!((centre[channel] as f32 - srgb(linear)).abs() <= 2.0, "unlit {centre:?}");
+    }
+    // Emissive strength scales the emissive colour (here on a black, non-reflective base).
+    let emissive = |strength: f32, name: &str, renderer: &mut Renderer| {
+        let material = format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0,0,0,1],"metallicFactor":0,"roughnessFactor":1}},"emissiveFactor":[0.2,0,0],"extensions":{{"KHR_materials_emissive_strength":{{"emissiveStrength":{strength}}}}}}}"#
+        );
+        let image = renderer.render(&textured_quad(name, &material, repeat, 1.0), &view);
+        image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0[0]
+    };
+    let (weak, strong) = (emissive(1.0, "emissive-1", &mut renderer), emissive(3.0, "emissive-3", &mut renderer));
+    assert!(strong > weak + 40, "emissive strength 3 ({strong}) against 1 ({weak})");
+    // The occlusion texture darkens the environment's light, as much as its strength says.
+    let occluded = |strength: f32, name: &str, renderer: &mut Renderer| {
+        let material = format!(
+            r#"{{"pbrMetallicRoughness":{{"metallicFactor":0}},"occlusionTexture":{{"index":0,"strength":{strength}}}}}"#
+        );
+        let image = renderer.render(&textured_quad(name, &material, repeat, 1.0), &view);
+        // The top-left texel: red, so occlusion (the red channel) is 1 there; the bottom
+        // right is yellow (also 1); the top right, blue, has occlusion 0.
+        luminance(&image::Rgba(image.get_pixel((SIZE.0 as f32 * 0.62) as u32, (SIZE.1 as f32 * 0.38) as u32).0))
+    };
+    let (none, full) = (occluded(0.0, "occlusion-0", &mut renderer), occluded(1.0, "occlusion-1", &mut renderer));
+    assert!(full + 5.0 < none, "occlusion strength 1 ({full}) against 0 ({none})");
 }
