@@ -1,21 +1,56 @@
 // Shared by every scene shader (prepended to each by src/render/pipelines.rs): the per-frame
-// uniform block, the shadow map, and the filtered shadow lookup.
+// uniform block, the shadow map, the environment's image-based lighting, and the filtered
+// shadow lookup.
 //
 // `Frame` mirrors `FrameUniform` in src/render/uniforms.rs.
 
+const MAX_LIGHTS: u32 = 8u;
+const LIGHT_DIRECTIONAL: u32 = 0u;
+const LIGHT_POINT: u32 = 1u;
+const LIGHT_SPOT: u32 = 2u;
+
+// A KHR_lights_punctual light in world space.
+struct Light {
+    // xyz: position, w: range (0: unlimited).
+    position_range: vec4<f32>,
+    // xyz: the direction the light shines in, w: LIGHT_* as a float.
+    direction_kind: vec4<f32>,
+    // rgb: colour × intensity.
+    radiance: vec4<f32>,
+    // x, y: spot cone scale and offset (KHR_lights_punctual's smooth falloff).
+    cone: vec4<f32>,
+};
+
 struct Frame {
     view_proj: mat4x4<f32>,
+    inverse_view_proj: mat4x4<f32>,
     light_view_proj: mat4x4<f32>,
     camera_position: vec4<f32>,
-    // xyz: direction towards the key light.
+    // xyz: direction towards the key light, w: its radiance (0: no key light).
     light_direction: vec4<f32>,
     // x: 1 when the shadow map is used, y: its texel size.
     shadow: vec4<f32>,
+    // x: intensity, y, z: cos and sin of the rotation about +Y, w: the specular map's
+    // highest mip level.
+    environment: vec4<f32>,
+    // x: 2^exposure (colours meant to read the same at any exposure divide by it),
+    // y: how many of `lights` are used.
+    exposure_lights: vec4<f32>,
+    lights: array<Light, MAX_LIGHTS>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var shadow_map: texture_depth_2d;
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
+// The environment as equirectangular images: radiance prefiltered for roughness 0 to 1 over
+// its mip levels, diffuse irradiance, and the split-sum BRDF table (src/render/environment.rs).
+@group(0) @binding(3) var specular_map: texture_2d<f32>;
+@group(0) @binding(4) var irradiance_map: texture_2d<f32>;
+@group(0) @binding(5) var brdf_table: texture_2d<f32>;
+@group(0) @binding(6) var environment_sampler: sampler;
+@group(0) @binding(7) var table_sampler: sampler;
+
+const PI: f32 = 3.14159265;
 
 // Fraction of the key light reaching world position `world`, averaged over a
 // (2 × reach + 1)² grid of shadow-map samples `spread` texels apart; `bias` pushes the
@@ -39,4 +74,34 @@ fn shadow_factor(world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
     }
     let side = f32(2 * reach + 1);
     return lit / (side * side);
+}
+
+// A world direction's place in the environment's equirectangular images, after the
+// environment's rotation, as environment.wgsl's `equirect_uv` maps them.
+fn environment_uv(direction: vec3<f32>) -> vec2<f32> {
+    let c = frame.environment.y;
+    let s = frame.environment.z;
+    let d = normalize(vec3<f32>(c * direction.x - s * direction.z, direction.y, s * direction.x + c * direction.z));
+    let u = atan2(d.z, d.x) / (2.0 * PI) + 0.5;
+    let v = acos(clamp(d.y, -1.0, 1.0)) / PI;
+    return vec2<f32>(u, v);
+}
+
+// The environment's radiance towards `direction`, blurred as for `roughness`.
+fn environment_radiance(direction: vec3<f32>, roughness: f32) -> vec3<f32> {
+    let level = roughness * frame.environment.w;
+    return textureSampleLevel(specular_map, environment_sampler, environment_uv(direction), level).rgb
+        * frame.environment.x;
+}
+
+// Diffuse light arriving at a surface facing `normal`, over π (times the albedo: the
+// reflected radiance).
+fn environment_irradiance(normal: vec3<f32>) -> vec3<f32> {
+    return textureSampleLevel(irradiance_map, environment_sampler, environment_uv(normal), 0.0).rgb
+        * frame.environment.x;
+}
+
+// The split-sum table: scale and bias on F0 for this view angle and roughness.
+fn environment_brdf(n_dot_v: f32, roughness: f32) -> vec2<f32> {
+    return textureSampleLevel(brdf_table, table_sampler, vec2<f32>(n_dot_v, roughness), 0.0).rg;
 }

@@ -1,26 +1,52 @@
-// Lit, textured meshes, skinned on the GPU or drawn from CPU-skinned or static vertices; the
-// depth-only shadow pass, which skins the same way; the bind-pose ghost; and the vertex views
-// (weights, influence counts, repairs, CPU-vs-GPU difference) drawn as colours.
+// Lit, textured meshes, skinned on the GPU or drawn from CPU-skinned or static vertices; points
+// and lines; the depth-only shadow pass, which skins the same way; the bind-pose ghost; and
+// the vertex views (weights, influence counts, repairs, CPU-vs-GPU difference) drawn as
+// colours.
+//
+// Materials follow glTF 2.0's metallic-roughness model (Appendix B of the specification):
+// GGX distribution, height-correlated Smith visibility, Schlick Fresnel, Lambert diffuse,
+// mixed between dielectric and metal by `metallic`; lit by the key light (or the file's
+// lights) and by the environment (image-based, split-sum).
 //
 // The structs mirror the #[repr(C)] Pod structs in src/render/uniforms.rs; `Frame`, the
-// shadow map and `shadow_factor` come from frame.wgsl; `Draw`, `VertexIn`, `vertex_matrix`
-// and `normal_matrix` from skinning.wgsl.
+// shadow map, the environment and `shadow_factor` come from frame.wgsl; `Draw`, `VertexIn`,
+// `vertex_matrix` and `normal_matrix` from skinning.wgsl.
+
+// Material.flags.x: which textures the material has.
+const HAS_BASE_COLOR: u32 = 1u;
+const HAS_METALLIC_ROUGHNESS: u32 = 2u;
+const HAS_NORMAL: u32 = 4u;
+const HAS_OCCLUSION: u32 = 8u;
+const HAS_EMISSIVE: u32 = 16u;
+// Material.flags.y: the alpha mode.
+const ALPHA_OPAQUE: u32 = 0u;
+const ALPHA_MASK: u32 = 1u;
 
 struct Material {
     base_color: vec4<f32>,
+    // rgb: emissive colour × strength, w: occlusion strength.
+    emissive: vec4<f32>,
     // x: metallic, y: roughness, z: normal scale, w: alpha cutoff (mask mode).
     factors: vec4<f32>,
-    // x: base colour texture, y: metallic-roughness texture, z: normal texture (1 = present);
-    // w: alpha mode (0 opaque, 1 mask, 2 blend).
-    textures: vec4<u32>,
+    // x: HAS_* bits, y: ALPHA_*, z: 1 when unlit (KHR_materials_unlit), w: bit i set when
+    // texture i (base colour, metallic-roughness, normal, occlusion, emissive) reads
+    // TEXCOORD_1.
+    flags: vec4<u32>,
+    // Per texture, in that order, two rows of its KHR_texture_transform matrix.
+    transforms: array<vec4<f32>, 10>,
 };
-
 
 @group(2) @binding(0) var<uniform> material: Material;
 @group(2) @binding(1) var base_color_texture: texture_2d<f32>;
 @group(2) @binding(2) var metallic_roughness_texture: texture_2d<f32>;
 @group(2) @binding(3) var normal_texture: texture_2d<f32>;
-@group(2) @binding(4) var material_sampler: sampler;
+@group(2) @binding(4) var occlusion_texture: texture_2d<f32>;
+@group(2) @binding(5) var emissive_texture: texture_2d<f32>;
+@group(2) @binding(6) var base_color_sampler: sampler;
+@group(2) @binding(7) var metallic_roughness_sampler: sampler;
+@group(2) @binding(8) var normal_sampler: sampler;
+@group(2) @binding(9) var occlusion_sampler: sampler;
+@group(2) @binding(10) var emissive_sampler: sampler;
 
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
@@ -28,10 +54,17 @@ struct VertexOut {
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
     @location(3) view_value: f32,
+    @location(4) uv1: vec2<f32>,
+    @location(5) color: vec4<f32>,
 };
 
 @vertex
-fn vs_main(v: VertexIn, @location(7) view_value: f32) -> VertexOut {
+fn vs_main(
+    v: VertexIn,
+    @location(7) view_value: f32,
+    @location(8) uv1: vec2<f32>,
+    @location(9) color: vec4<f32>,
+) -> VertexOut {
     let m = vertex_matrix(v);
     let world = m * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
@@ -44,6 +77,8 @@ fn vs_main(v: VertexIn, @location(7) view_value: f32) -> VertexOut {
     out.normal = normal_matrix(m) * v.normal;
     out.uv = v.uv;
     out.view_value = view_value;
+    out.uv1 = uv1;
+    out.color = color;
     return out;
 }
 
@@ -53,12 +88,20 @@ fn vs_shadow(v: VertexIn) -> @builtin(position) vec4<f32> {
     return frame.light_view_proj * world;
 }
 
-// Perturbs `normal` by the normal map, with a tangent frame from screen-space derivatives
-// (no tangents needed, so every model with a normal map gets it).
-fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
+// Texture `index`'s coordinates at this fragment: its TEXCOORD set, transformed.
+fn texture_uv(index: u32, uv0: vec2<f32>, uv1: vec2<f32>) -> vec2<f32> {
+    let uv = select(uv0, uv1, (material.flags.w & (1u << index)) != 0u);
+    let row0 = material.transforms[index * 2u];
+    let row1 = material.transforms[index * 2u + 1u];
+    return vec2<f32>(dot(row0.xyz, vec3<f32>(uv, 1.0)), dot(row1.xyz, vec3<f32>(uv, 1.0)));
+}
+
+// Perturbs `normal` by the normal map's `sample` (read at `uv`), with a tangent frame from
+// screen-space derivatives (no tangents needed, so every model with a normal map gets it).
+fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>, raw: vec3<f32>) -> vec3<f32> {
     let n = normalize(normal);
-    let sample = textureSample(normal_texture, material_sampler, uv).xyz * 2.0 - 1.0;
-    if (material.textures.z == 0u) {
+    let sample = raw * 2.0 - 1.0;
+    if ((material.flags.x & HAS_NORMAL) == 0u) {
         return n;
     }
     // Schüler's cotangent frame, written for y-up window derivatives; WGSL's dpdy runs down
@@ -116,10 +159,96 @@ fn view_color(ramp: u32, value: f32) -> vec3<f32> {
     return select(vec3<f32>(0.35, 0.35, 0.37), vec3<f32>(1.0, 0.05, 0.85), value >= 0.5);
 }
 
+fn ggx_distribution(n_dot_h: f32, alpha: f32) -> f32 {
+    let a2 = alpha * alpha;
+    let f = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    return a2 / (PI * f * f);
+}
+
+// Height-correlated Smith visibility, G / (4 n·l n·v).
+fn smith_visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {
+    let a2 = alpha * alpha;
+    let ggxv = n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2);
+    let ggxl = n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
+    let sum = ggxv + ggxl;
+    return select(0.0, 0.5 / sum, sum > 0.0);
+}
+
+// What a surface reflects towards the camera.
+struct Surface {
+    n: vec3<f32>,
+    v: vec3<f32>,
+    diffuse: vec3<f32>,
+    f0: vec3<f32>,
+    alpha: f32,
+};
+
+// Radiance reflected from light arriving along `l` with `radiance` (Appendix B: the
+// dielectric and the metal mixed, which with F0 = mix(0.04, base, metallic) and a diffuse
+// colour of base × (1 − metallic) is this).
+fn direct_light(s: Surface, l: vec3<f32>, radiance: vec3<f32>) -> vec3<f32> {
+    let n_dot_l = dot(s.n, l);
+    if (n_dot_l <= 0.0) {
+        return vec3<f32>(0.0);
+    }
+    let h = normalize(l + s.v);
+    let n_dot_v = max(dot(s.n, s.v), 1e-4);
+    let v_dot_h = max(dot(s.v, h), 0.0);
+    let fresnel = s.f0 + (1.0 - s.f0) * pow(1.0 - v_dot_h, 5.0);
+    let specular = fresnel * ggx_distribution(max(dot(s.n, h), 0.0), s.alpha) * smith_visibility(n_dot_l, n_dot_v, s.alpha);
+    let diffuse = (1.0 - fresnel) * s.diffuse / PI;
+    return (diffuse + specular) * radiance * n_dot_l;
+}
+
+// Radiance reflected from the file's lights (KHR_lights_punctual's attenuation and cone).
+fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
+    var sum = vec3<f32>(0.0);
+    let count = u32(frame.exposure_lights.y);
+    for (var i = 0u; i < count; i++) {
+        let light = frame.lights[i];
+        let kind = u32(light.direction_kind.w);
+        if (kind == LIGHT_DIRECTIONAL) {
+            sum += direct_light(s, -light.direction_kind.xyz, light.radiance.rgb);
+            continue;
+        }
+        let to_light = light.position_range.xyz - world;
+        let distance2 = max(dot(to_light, to_light), 1e-8);
+        let l = to_light * inverseSqrt(distance2);
+        var attenuation = 1.0 / distance2;
+        let range = light.position_range.w;
+        if (range > 0.0) {
+            let ratio = sqrt(distance2) / range;
+            attenuation *= clamp(1.0 - ratio * ratio * ratio * ratio, 0.0, 1.0);
+        }
+        if (kind == LIGHT_SPOT) {
+            let cd = dot(light.direction_kind.xyz, -l);
+            let cone = clamp(cd * light.cone.x + light.cone.y, 0.0, 1.0);
+            attenuation *= cone * cone;
+        }
+        sum += direct_light(s, l, light.radiance.rgb * attenuation);
+    }
+    return sum;
+}
+
+// Radiance reflected from the environment: irradiance × diffuse colour, and the prefiltered
+// radiance in the mirror direction scaled by the split-sum table (with the roughness-aware
+// Fresnel term the glTF Sample Viewer uses).
+fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
+    let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
+    let brdf = environment_brdf(n_dot_v, roughness);
+    let fresnel_roughness = max(vec3<f32>(1.0 - roughness), s.f0) - s.f0;
+    let k_s = s.f0 + fresnel_roughness * pow(1.0 - n_dot_v, 5.0);
+    let specular = environment_radiance(reflect(-s.v, s.n), roughness) * (k_s * brdf.x + brdf.y);
+    let diffuse = environment_irradiance(s.n) * s.diffuse;
+    return diffuse + specular;
+}
+
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    // Inspection colours read the same at any exposure.
+    let unexposed = 1.0 / frame.exposure_lights.x;
     if (draw.style == STYLE_WIRE) {
-        return draw.wire_color;
+        return vec4<f32>(draw.wire_color.rgb * unexposed, draw.wire_color.a);
     }
     let l = normalize(frame.light_direction.xyz);
     let v = normalize(frame.camera_position.xyz - in.world);
@@ -127,49 +256,70 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (draw.style == STYLE_GHOST) {
         // The ghost: faint where it faces the camera, stronger at its outline.
         let rim = 1.0 - abs(dot(facing, v));
-        return vec4<f32>(draw.wire_color.rgb, draw.wire_color.a * (0.3 + 0.7 * rim * rim));
+        return vec4<f32>(draw.wire_color.rgb * unexposed, draw.wire_color.a * (0.3 + 0.7 * rim * rim));
     }
     if (draw.ramp != RAMP_NONE) {
         // Plain colours, shaded just enough to read the shape.
         let color = view_color(draw.ramp, in.view_value);
-        return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)), 1.0);
+        return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)) * unexposed, 1.0);
     }
     // Every texture is sampled before the alpha test may discard: sampling needs uniform
     // control flow.
-    var base = material.base_color;
-    let base_sample = textureSample(base_color_texture, material_sampler, in.uv);
-    let mr = textureSample(metallic_roughness_texture, material_sampler, in.uv);
-    var n = mapped_normal(in.normal, in.world, in.uv);
-    if (material.textures.x == 1u) {
+    let base_sample = textureSample(base_color_texture, base_color_sampler, texture_uv(0u, in.uv, in.uv1));
+    let mr = textureSample(metallic_roughness_texture, metallic_roughness_sampler, texture_uv(1u, in.uv, in.uv1));
+    let normal_uv = texture_uv(2u, in.uv, in.uv1);
+    let normal_sample = textureSample(normal_texture, normal_sampler, normal_uv).xyz;
+    let occlusion_sample = textureSample(occlusion_texture, occlusion_sampler, texture_uv(3u, in.uv, in.uv1)).r;
+    let emissive_sample = textureSample(emissive_texture, emissive_sampler, texture_uv(4u, in.uv, in.uv1)).rgb;
+    var n = mapped_normal(in.normal, in.world, normal_uv, normal_sample);
+    let flags = material.flags.x;
+    var base = material.base_color * in.color;
+    if ((flags & HAS_BASE_COLOR) != 0u) {
         base *= base_sample;
     }
-    var metallic = material.factors.x;
-    var roughness = material.factors.y;
-    if (material.textures.y == 1u) {
-        roughness *= mr.g;
-        metallic *= mr.b;
-    }
-    if (material.textures.w == 0u) {
+    if (material.flags.y == ALPHA_OPAQUE) {
         base.a = 1.0;
-    } else if (material.textures.w == 1u) {
+    } else if (material.flags.y == ALPHA_MASK) {
         if (base.a < material.factors.w) {
             discard;
         }
         base.a = 1.0;
     }
+    if (material.flags.z == 1u || draw.style == STYLE_UNLIT) {
+        return vec4<f32>(base.rgb, base.a);
+    }
+    var metallic = material.factors.x;
+    var roughness = material.factors.y;
+    if ((flags & HAS_METALLIC_ROUGHNESS) != 0u) {
+        roughness *= mr.g;
+        metallic *= mr.b;
+    }
+    metallic = clamp(metallic, 0.0, 1.0);
+    roughness = clamp(roughness, 0.04, 1.0);
     if (!front) {
         n = -n;
     }
-    let h = normalize(l + v);
-    let diffuse_color = base.rgb * (1.0 - metallic);
-    let specular_color = mix(vec3<f32>(0.04), base.rgb, metallic);
-    let n_dot_l = max(dot(n, l), 0.0);
-    // Blinn-Phong lobe whose sharpness follows roughness, normalised to keep energy sensible.
-    let shininess = 2.0 / max(roughness * roughness * roughness * roughness, 1e-3) - 2.0;
-    let specular = specular_color * pow(max(dot(n, h), 1e-4), shininess) * (shininess + 8.0) / 25.0;
-    let key = (diffuse_color + specular) * n_dot_l * shadow_factor(in.world, 2, 1.5, 0.002) * 2.6;
-    // Hemisphere ambient: sky above, warm ground bounce below.
-    let sky = mix(vec3<f32>(0.20, 0.18, 0.16), vec3<f32>(0.35, 0.40, 0.50), n.y * 0.5 + 0.5);
-    let ambient = diffuse_color * sky + specular_color * sky * 0.3;
-    return vec4<f32>(key + ambient, base.a);
+    var surface: Surface;
+    surface.n = n;
+    surface.v = v;
+    surface.diffuse = base.rgb * (1.0 - metallic);
+    surface.f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
+    surface.alpha = roughness * roughness;
+
+    var color = vec3<f32>(0.0);
+    if (frame.light_direction.w > 0.0) {
+        let shadow = shadow_factor(in.world, 2, 1.5, 0.002);
+        color += direct_light(surface, l, vec3<f32>(frame.light_direction.w * shadow));
+    }
+    color += punctual_lights(surface, in.world);
+    var ambient = environment_light(surface, roughness);
+    if ((flags & HAS_OCCLUSION) != 0u) {
+        ambient *= 1.0 + material.emissive.w * (occlusion_sample - 1.0);
+    }
+    color += ambient;
+    var emissive = material.emissive.rgb;
+    if ((flags & HAS_EMISSIVE) != 0u) {
+        emissive *= emissive_sample;
+    }
+    return vec4<f32>(color + emissive, base.a);
 }

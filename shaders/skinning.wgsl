@@ -15,6 +15,8 @@ const SKINNING_DUAL_QUAT: u32 = 2u;   // dual-quaternion skinning on the GPU
 const STYLE_LIT: u32 = 0u;            // lit with its material (or the vertex view's colours)
 const STYLE_WIRE: u32 = 1u;           // flat in `wire_color` (the wireframe)
 const STYLE_GHOST: u32 = 2u;          // translucent in `wire_color` (the bind-pose ghost)
+const STYLE_UNLIT: u32 = 3u;          // its material's colours without lighting (points and
+                                      // lines without normals)
 
 // `Draw.ramp`: colours from the vertex view's values instead of the material
 // (src/inspect/vertex_view.rs, `Ramp`).

@@ -469,6 +469,86 @@ fn rig_inspection_controls_set_pose_mode_ghost_names_and_colours() {
 }
 
 #[test]
+fn lighting_controls_set_lights_environment_exposure_and_tone_curve() {
+    use rigscope::asset::{LightKind, PunctualLight};
+    use rigscope::view::{Lights, ToneMapping};
+    let mut model = demo_model();
+    model.lights.push(PunctualLight {
+        name: "lamp".into(),
+        kind: LightKind::Point,
+        color: glam::Vec3::ONE,
+        intensity: 10.0,
+        range: None,
+        joint: 0,
+    });
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        ViewerState::new(model),
+    );
+    assert_eq!(
+        harness.state().view.lighting.lights,
+        Lights::File,
+        "a file's own lights first"
+    );
+    harness.get_by_label("Studio key light").click();
+    harness.run();
+    assert_eq!(harness.state().view.lighting.lights, Lights::Studio);
+    harness.get_by_label("File's lights (1)").click();
+    harness.run();
+    assert_eq!(harness.state().view.lighting.lights, Lights::File);
+
+    harness.get(slider("environment intensity")).set_value_accesskit(2.5);
+    harness.get(slider("environment rotation")).set_value_accesskit(-90.0);
+    harness.get(slider("exposure")).set_value_accesskit(1.5);
+    harness.run();
+    let lighting = harness.state().view.lighting;
+    assert_eq!(
+        (
+            lighting.environment_intensity,
+            lighting.environment_rotation,
+            lighting.exposure
+        ),
+        (2.5, -90.0, 1.5)
+    );
+    harness.get_by_label("Environment as background").click();
+    harness.run();
+    assert!(harness.state().view.lighting.environment_background);
+    harness.get_by_label("tone mapping").click();
+    harness.run();
+    harness.get_by_label("ACES filmic").click();
+    harness.run();
+    assert_eq!(harness.state().view.lighting.tone_mapping, ToneMapping::AcesFilmic);
+
+    harness.get_by_label("Load .hdr…").click();
+    harness.run();
+    assert!(harness.state().requests.environment_dialog);
+    assert!(harness.query_by_label("Studio").is_none(), "already the studio");
+    harness.state_mut().environment_name = "room.hdr".into();
+    harness.state_mut().environment_error = Some("bad.hdr: not an environment rigscope can read".into());
+    harness.run();
+    harness.get_by_label("Environment: room.hdr");
+    harness.get_by_label_contains("not an environment rigscope can read");
+    harness.get_by_label("Studio").click();
+    harness.run();
+    assert!(harness.state().requests.studio_environment);
+}
+
+#[test]
+fn a_model_without_lights_offers_only_the_studio() {
+    let mut harness = harness();
+    assert_eq!(harness.state().view.lighting.lights, rigscope::view::Lights::Studio);
+    harness.get_by_label("File's lights (0)").click();
+    harness.run();
+    assert_eq!(
+        harness.state().view.lighting.lights,
+        rigscope::view::Lights::Studio,
+        "disabled"
+    );
+}
+
+#[test]
 fn view_buttons_turn_the_orbit_camera_to_named_views() {
     use rigscope::view::{OrbitCamera, ViewPreset};
     let mut harness = harness();

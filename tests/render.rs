@@ -385,7 +385,8 @@ fn skins_longer_than_the_devices_uniform_arrays_are_skinned_on_the_cpu() {
 fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
     use glam::{Vec2, Vec3, Vec4};
     use rigscope::anim::{JointDesc, Skeleton, Transform};
-    use rigscope::asset::model::{Image, Material, Mesh, MeshInstance, Primitive, TextureRef, Topology};
+    use rigscope::asset::TextureRef;
+    use rigscope::asset::model::{Image, Material, Mesh, MeshInstance, Primitive, Topology};
     let mut png = Vec::new();
     let pixel = image::RgbaImage::from_pixel(4, 4, image::Rgba([normal_rgb[0], normal_rgb[1], normal_rgb[2], 255]));
     pixel
@@ -425,9 +426,8 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
                     Vec2::new(1.0, 0.0),
                     Vec2::new(0.0, 0.0),
                 ],
-                skin_weights: None,
-                morph_targets: Vec::new(),
                 material: Some(0),
+                ..Primitive::default()
             }],
             attributes: Vec::new(),
         }],
@@ -440,7 +440,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
             base_color: Vec4::new(0.2, 0.2, 0.2, 1.0),
             metallic: 0.0,
             roughness: 1.0,
-            normal_texture: Some(TextureRef { image: 0, tex_coord: 0 }),
+            normal_texture: Some(TextureRef::plain(0)),
             ..Material::default()
         }],
         images: vec![Image {
@@ -448,6 +448,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
             mime_type: Some("image/png".into()),
             bytes: png,
         }],
+        lights: Vec::new(),
         clips: Vec::new(),
         cameras: Vec::new(),
         extensions_used: Vec::new(),
@@ -461,8 +462,13 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
 fn normal_maps_tilt_normals_along_the_texture_tangent() {
     let gpu = Gpu::headless().unwrap();
     let mut renderer = SceneRenderer::new(&gpu);
+    // The key light alone: the environment lights tilted normals too, from other sides.
     let view = ViewOptions {
         grid: false,
+        lighting: rigscope::view::Lighting {
+            environment_intensity: 0.0,
+            ..Default::default()
+        },
         ..ViewOptions::default()
     };
     let mut brightness = |rgb: [u8; 3]| {

@@ -9,7 +9,7 @@ mod frame_clock;
 mod surface;
 mod view_input;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use winit::application::ApplicationHandler;
@@ -22,9 +22,9 @@ use crate::asset::demo::demo_model;
 use crate::asset::format::all_extensions;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
-use crate::render::{FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
+use crate::render::{Environment, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
 use crate::ui::{ViewerState, bone_labels, panel};
-use crate::view::OrbitCamera;
+use crate::view::{Lighting, Lights, OrbitCamera};
 use egui_layer::EguiLayer;
 use frame_clock::FrameClock;
 use surface::Surface;
@@ -38,6 +38,11 @@ pub struct AppOptions {
     pub screenshot: Option<(u32, PathBuf)>,
     /// Time this many frames (after a warm-up), print their statistics as JSON, then exit.
     pub benchmark_frames: Option<usize>,
+    /// The lighting to start with; its lights are `lights`, or the model's default.
+    pub lighting: Lighting,
+    pub lights: Option<Lights>,
+    /// An equirectangular .hdr to light the scene with instead of the built-in studio.
+    pub environment: Option<PathBuf>,
 }
 
 /// Opens the viewer and runs until the window closes. The model is loaded first, so a file
@@ -131,6 +136,10 @@ impl Running {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu);
         let mut state = ViewerState::new(model);
+        state.view.lighting = Lighting {
+            lights: options.lights.unwrap_or(state.view.lighting.lights),
+            ..options.lighting
+        };
         state.adapter = format!("{}; {}", gpu.describe(), scene.layouts.skin_source.describe());
         let model_view = ModelView::new(&gpu, &scene, &state.model);
         state.render_notes = model_view.buffers.notes.clone();
@@ -148,6 +157,9 @@ impl Running {
             camera: OrbitCamera::default(),
             clock: FrameClock::new(options.benchmark_frames),
         };
+        if let Some(path) = &options.environment {
+            running.load_environment(path);
+        }
         running.follow_clip();
         running
             .camera
@@ -262,7 +274,23 @@ impl Running {
                 self.state.open(&path);
             }
         }
+        if std::mem::take(&mut self.state.requests.environment_dialog) {
+            let picked = rfd::FileDialog::new()
+                .set_title("Light the scene with an environment")
+                .add_filter("Radiance HDR", &["hdr"])
+                .add_filter("All files", &["*"])
+                .pick_file();
+            if let Some(path) = picked {
+                self.load_environment(&path);
+            }
+        }
         let requests = std::mem::take(&mut self.state.requests);
+        if requests.studio_environment {
+            self.scene
+                .set_environment(&self.gpu, Environment::studio(&self.gpu, &self.scene.layouts));
+            self.state.environment_name = self.scene.environment_name().to_owned();
+            self.state.environment_error = None;
+        }
         if self.uploaded_generation != self.state.model_generation {
             self.model_view = ModelView::new(&self.gpu, &self.scene, &self.state.model);
             self.state.render_notes = self.model_view.buffers.notes.clone();
@@ -283,6 +311,19 @@ impl Running {
         }
         if requests.frame_model {
             self.camera.frame(&self.model_view.bounds, aspect);
+        }
+    }
+
+    /// Lights the scene with the .hdr at `path`; on failure the panel says why and the
+    /// environment stays.
+    fn load_environment(&mut self, path: &Path) {
+        match Environment::from_hdr_file(&self.gpu, &self.scene.layouts, path) {
+            Ok(environment) => {
+                self.scene.set_environment(&self.gpu, environment);
+                self.state.environment_name = self.scene.environment_name().to_owned();
+                self.state.environment_error = None;
+            }
+            Err(error) => self.state.environment_error = Some(format!("{error:#}")),
         }
     }
 

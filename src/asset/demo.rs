@@ -134,6 +134,7 @@ pub fn demo_model() -> Model {
             ..Material::default()
         }],
         images: Vec::new(),
+        lights: Vec::new(),
         clips: vec![idle(), walk(), run(), wave(), look_around()],
         cameras: Vec::new(),
         extensions_used: Vec::new(),
@@ -197,7 +198,7 @@ impl MeshBuilder {
                 let b = first_vertex + (ring * RING_SIDES + next) as u32;
                 let c = a + RING_SIDES as u32;
                 let d = b + RING_SIDES as u32;
-                self.indices.extend([a, c, b, b, c, d]);
+                self.indices.extend([a, b, c, b, d, c]);
             }
         }
         // Close both ends with a fan around a centre vertex.
@@ -211,9 +212,9 @@ impl MeshBuilder {
                 let a = first_vertex + (ring * RING_SIDES + step) as u32;
                 let b = first_vertex + (ring * RING_SIDES + (step + 1) % RING_SIDES) as u32;
                 if sign > 0.0 {
-                    self.indices.extend([a, hub, b]);
-                } else {
                     self.indices.extend([a, b, hub]);
+                } else {
+                    self.indices.extend([a, hub, b]);
                 }
             }
         }
@@ -249,13 +250,10 @@ impl MeshBuilder {
             topology: Topology::Triangles,
             indices: self.indices,
             normals: self.normals,
-            normals_computed: false,
-            tangents: Vec::new(),
-            uvs: Vec::new(),
             skin_weights: Some(skin_weights),
-            morph_targets: Vec::new(),
             material: Some(0),
             positions: self.positions,
+            ..Primitive::default()
         }
     }
 }
@@ -436,6 +434,27 @@ fn look_around() -> Clip {
 mod tests {
     use super::*;
     use crate::skin::{Deformer, SkinningMethod};
+
+    #[test]
+    fn triangles_wind_counter_clockwise_seen_from_outside() {
+        // Single-sided materials are back-face culled: a triangle wound against its normals
+        // would vanish from the front.
+        let primitive = &demo_model().meshes[0].primitives[0];
+        let (p, n) = (&primitive.positions, &primitive.normals);
+        let against: Vec<usize> = primitive
+            .indices
+            .chunks_exact(3)
+            .enumerate()
+            .filter(|(_, t)| {
+                let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+                let face = (p[b] - p[a]).cross(p[c] - p[a]);
+                // Degenerate triangles (at the sphere's poles) have no winding.
+                face.length() > 1e-9 && face.dot(n[a] + n[b] + n[c]) < 0.0
+            })
+            .map(|(i, _)| i)
+            .collect();
+        assert!(against.is_empty(), "{} triangles wound backwards", against.len());
+    }
 
     #[test]
     fn demo_has_a_rig_a_skin_and_clips_for_blending() {

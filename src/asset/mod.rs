@@ -11,8 +11,10 @@ mod error;
 pub mod format;
 pub mod geometry;
 mod gltf;
+pub mod light;
 pub mod md5;
 pub mod model;
+pub mod texture;
 
 use std::path::Path;
 
@@ -20,10 +22,12 @@ pub use camera::{Camera, Projection};
 pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
 pub use gltf::extensions::{UnsupportedExtension, unsupported as unsupported_extensions};
+pub use light::{LightKind, PunctualLight};
 pub use model::{
-    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, TextureRef, Topology,
-    VertexAttribute, VertexRepair,
+    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, Topology, VertexAttribute,
+    VertexRepair,
 };
+pub use texture::TextureRef;
 
 /// Loads a model from disk (external buffers and images are resolved next to it).
 pub fn load(path: &Path) -> Result<Model, LoadError> {

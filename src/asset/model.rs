@@ -12,6 +12,8 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use super::camera::Camera;
 use super::format::Format;
+use super::light::PunctualLight;
+use super::texture::TextureRef;
 use crate::anim::{Clip, Skeleton};
 
 #[derive(Clone, Debug)]
@@ -27,6 +29,8 @@ pub struct Model {
     pub instances: Vec<MeshInstance>,
     pub materials: Vec<Material>,
     pub images: Vec<Image>,
+    /// KHR_lights_punctual lights, one per node that holds one.
+    pub lights: Vec<PunctualLight>,
     pub clips: Vec<Clip>,
     /// The file's cameras, one per node that carries one.
     pub cameras: Vec<Camera>,
@@ -132,14 +136,15 @@ pub struct MeshInstance {
     pub skin: Option<usize>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Topology {
     Points,
     Lines,
+    #[default]
     Triangles,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Primitive {
     pub topology: Topology,
     /// Vertex indices, as a list of points, lines (pairs) or triangles (triples). Strips, loops
@@ -153,6 +158,11 @@ pub struct Primitive {
     pub tangents: Vec<Vec4>,
     /// TEXCOORD_0; empty when the file has none.
     pub uvs: Vec<Vec2>,
+    /// TEXCOORD_1 (occlusion maps often use it); empty when the file has none.
+    pub uvs1: Vec<Vec2>,
+    /// COLOR_0 as linear RGBA (alpha 1 for RGB colours), multiplied into the base colour;
+    /// empty when the file has none.
+    pub colors: Vec<Vec4>,
     pub skin_weights: Option<SkinWeights>,
     pub morph_targets: Vec<MorphTarget>,
     pub material: Option<usize>,
@@ -274,9 +284,17 @@ pub struct Material {
     pub metallic_roughness_texture: Option<TextureRef>,
     pub normal_texture: Option<TextureRef>,
     pub normal_scale: f32,
+    pub occlusion_texture: Option<TextureRef>,
+    /// How much of the occlusion texture applies (0: none, 1: all).
+    pub occlusion_strength: f32,
+    /// Linear RGB, times `emissive_strength` (KHR_materials_emissive_strength).
     pub emissive: Vec3,
+    pub emissive_texture: Option<TextureRef>,
+    pub emissive_strength: f32,
     pub alpha: AlphaMode,
     pub double_sided: bool,
+    /// KHR_materials_unlit: the base colour as it is, without lighting.
+    pub unlit: bool,
 }
 
 impl Default for Material {
@@ -290,9 +308,14 @@ impl Default for Material {
             metallic_roughness_texture: None,
             normal_texture: None,
             normal_scale: 1.0,
+            occlusion_texture: None,
+            occlusion_strength: 1.0,
             emissive: Vec3::ZERO,
+            emissive_texture: None,
+            emissive_strength: 1.0,
             alpha: AlphaMode::Opaque,
             double_sided: false,
+            unlit: false,
         }
     }
 }
@@ -302,14 +325,6 @@ pub enum AlphaMode {
     Opaque,
     Mask { cutoff: f32 },
     Blend,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextureRef {
-    /// Index into `Model::images`.
-    pub image: usize,
-    /// Which TEXCOORD set the texture reads (only set 0 is loaded).
-    pub tex_coord: u32,
 }
 
 /// An image as stored in the file (PNG, JPEG, ...); decoding is left to whoever displays it.

@@ -9,6 +9,7 @@ mod ik_args;
 mod image_file;
 mod inspect;
 mod joints;
+mod lighting_args;
 mod lint;
 mod lookup;
 mod pose;
@@ -46,6 +47,8 @@ pub struct Cli {
     /// then exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub benchmark_frames: Option<u32>,
+    #[command(flatten)]
+    pub lighting: lighting_args::LightingArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -158,6 +161,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 file: cli.file,
                 screenshot,
                 benchmark_frames: cli.benchmark_frames.map(|n| n as usize),
+                lights: cli.lighting.lights(),
+                lighting: cli.lighting.lighting_of_any_model(),
+                environment: cli.lighting.environment,
             })
         }
     }

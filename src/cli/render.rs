@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 
 use super::camera_args::CameraArgs;
 use super::image_file;
+use super::lighting_args::LightingArgs;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, SkinMethodArg};
 use crate::anim::Pose;
@@ -50,6 +51,8 @@ pub struct RenderArgs {
     pub camera: CameraArgs,
     #[command(flatten)]
     pub inspect: ViewArgs,
+    #[command(flatten)]
+    pub lighting: LightingArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -97,10 +100,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         grid: !args.no_grid,
         vertex_view,
         bind_ghost: args.inspect.bind_ghost,
+        lighting: args.lighting.lighting(&model),
         ..ViewOptions::default()
     };
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
+    args.lighting.apply_environment(&gpu, &mut renderer)?;
     let matrices = posed.pose.to_model_matrices();
     if args.skeleton {
         // With the skeleton, IK chains show their targets and limits too.

@@ -9,6 +9,7 @@ use anyhow::bail;
 use clap::Args;
 
 use super::image_file;
+use super::lighting_args::LightingArgs;
 use super::text::{TextPainter, filled};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
@@ -30,6 +31,8 @@ pub struct SheetArgs {
     /// Width and height of each frame in pixels.
     #[arg(long, default_value_t = 192, value_parser = clap::value_parser!(u32).range(32..=1024))]
     pub cell: u32,
+    #[command(flatten)]
+    pub lighting: LightingArgs,
 }
 
 const BACKGROUND: [u8; 3] = [24, 26, 30];
@@ -46,24 +49,30 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
     };
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
+    args.lighting.apply_environment(&gpu, &mut renderer)?;
     if model.clips.is_empty() {
         eprintln!(
             "{}: the model has no clips, so the sheet shows its rest pose once",
             model.path.display()
         );
     }
-    let sheet = contact_sheet(&gpu, &mut renderer, &model, args.frames, args.cell)?;
+    let view = ViewOptions {
+        skeleton: model.instances.is_empty(),
+        lighting: args.lighting.lighting(&model),
+        ..ViewOptions::default()
+    };
+    let sheet = contact_sheet(&gpu, &mut renderer, &model, (args.frames, args.cell), &view)?;
     image_file::save(&sheet, &args.output)
 }
 
-/// The sheet as an image: a title, then a row per clip (the rest pose for a model without
-/// clips, drawn once).
+/// The sheet as an image, `frames` per clip of `cell` pixels, drawn as `view` says: a title,
+/// then a row per clip (the rest pose for a model without clips, drawn once).
 pub fn contact_sheet(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
     model: &Model,
-    frames: u32,
-    cell: u32,
+    (frames, cell): (u32, u32),
+    view: &ViewOptions,
 ) -> anyhow::Result<image::RgbaImage> {
     // Without clips every frame would be the same rest pose: draw it once.
     let frames = if model.clips.is_empty() { 1 } else { frames };
@@ -101,10 +110,6 @@ pub fn contact_sheet(
         TITLE_COLOR,
     );
 
-    let view = ViewOptions {
-        skeleton: model.instances.is_empty(),
-        ..ViewOptions::default()
-    };
     let mut still = StillRenderer::new(gpu, renderer, model);
     let mut pose = model.skeleton.rest_pose().clone();
     for row in 0..rows {
@@ -134,7 +139,7 @@ pub fn contact_sheet(
             if let Some((clip, cursor)) = clip.zip(cursor.as_mut()) {
                 clip.sample(time, &mut pose, cursor);
             }
-            let image = still.render(renderer, &pose, (cell, cell), &view)?;
+            let image = still.render(renderer, &pose, (cell, cell), view)?;
             let (x, y) = (MARGIN + frame * (cell + MARGIN), top + title_height);
             image::imageops::replace(&mut sheet, &image, x as i64, y as i64);
             let label = format!("{time:.2} s");

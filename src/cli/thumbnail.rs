@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::batch::{self, Input};
 use super::image_file;
+use super::lighting_args::LightingArgs;
 use super::render::render_image;
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
@@ -33,6 +34,8 @@ pub struct ThumbnailArgs {
     /// With --out-dir: one JSON line per file instead of text.
     #[arg(long, requires = "out_dir")]
     pub json: bool,
+    #[command(flatten)]
+    pub lighting: LightingArgs,
 }
 
 /// What a batch reports per file.
@@ -50,7 +53,8 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         };
         let gpu = Gpu::headless()?;
         let mut renderer = SceneRenderer::new(&gpu);
-        thumbnail(&gpu, &mut renderer, file, output, args.size)?;
+        args.lighting.apply_environment(&gpu, &mut renderer)?;
+        thumbnail(&gpu, &mut renderer, file, output, args)?;
         return Ok(());
     };
     std::fs::create_dir_all(out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
@@ -76,7 +80,7 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         if let Some(folder) = output.parent() {
             std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
         }
-        thumbnail(&gpu, renderer, &input.path, &output, args.size)
+        thumbnail(&gpu, renderer, &input.path, &output, args)
     };
     let mut out = std::io::stdout().lock();
     let report = |input: &Input, result: anyhow::Result<Written>| {
@@ -89,7 +93,12 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         }
         Ok(())
     };
-    let failed = batch::run(&inputs, || Ok(SceneRenderer::new(&gpu)), job, report)?;
+    let new_renderer = || {
+        let mut renderer = SceneRenderer::new(&gpu);
+        args.lighting.apply_environment(&gpu, &mut renderer)?;
+        Ok(renderer)
+    };
+    let failed = batch::run(&inputs, new_renderer, job, report)?;
     batch::finish(inputs.len(), failed, "made thumbnails of")
 }
 
@@ -101,14 +110,15 @@ fn thumbnail_path(out_dir: &Path, input: &Input) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Renders `file`'s thumbnail to `output`: its first clip at its most spread-out moment (the
-/// rest pose without clips), or the skeleton when the file has no meshes.
+/// Renders `file`'s thumbnail to `output` at `args`' size and lighting: its first clip at its
+/// most spread-out moment (the rest pose without clips), or the skeleton when the file has no
+/// meshes.
 fn thumbnail(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
     file: &Path,
     output: &Path,
-    size: u32,
+    args: &ThumbnailArgs,
 ) -> anyhow::Result<Written> {
     let model = asset::load(file)?;
     let clip = (!model.clips.is_empty()).then_some(0);
@@ -121,9 +131,11 @@ fn thumbnail(
     let view = ViewOptions {
         grid: false,
         skeleton: model.instances.is_empty(),
+        lighting: args.lighting.lighting(&model),
         ..ViewOptions::default()
     };
-    let image = render_image(gpu, renderer, &model, &pose, clip, (size, size), &view)?;
+    let size = (args.size, args.size);
+    let image = render_image(gpu, renderer, &model, &pose, clip, size, &view)?;
     image_file::save(&image, output)?;
     Ok(Written {
         thumbnail: output.display().to_string(),

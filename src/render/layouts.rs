@@ -50,6 +50,10 @@ pub struct Layouts {
     pub capture: wgpu::BindGroupLayout,
     /// Group 2 of mesh.wgsl: `Material` and its textures.
     pub material: wgpu::BindGroupLayout,
+    /// Group 0 of environment.wgsl: the source image, its sampler, the pass's parameters.
+    pub environment: wgpu::BindGroupLayout,
+    /// Group 0 of tone_map.wgsl: the scene's HDR image and the exposure and curve.
+    pub tone_map: wgpu::BindGroupLayout,
     /// Group 1 of ground.wgsl.
     pub ground: wgpu::BindGroupLayout,
     /// Group 0 of blit.wgsl: the scene image, its sampler, the output encoding.
@@ -74,18 +78,29 @@ impl Layouts {
                     uniform(0, both),
                     texture(1, wgpu::TextureSampleType::Depth),
                     sampler(2, wgpu::SamplerBindingType::Comparison),
+                    texture(3, float),
+                    texture(4, float),
+                    texture(5, float),
+                    sampler(6, wgpu::SamplerBindingType::Filtering),
+                    sampler(7, wgpu::SamplerBindingType::Filtering),
                 ],
             ),
             draw: layout("draw", &draw_entries(skin_source, both)),
             capture: layout("capture", &[uniform(0, wgpu::ShaderStages::VERTEX)]),
-            material: layout(
-                "material",
+            material: layout("material", &material_entries()),
+            environment: layout(
+                "environment",
                 &[
-                    uniform(0, wgpu::ShaderStages::FRAGMENT),
-                    texture(1, float),
-                    texture(2, float),
-                    texture(3, float),
-                    sampler(4, wgpu::SamplerBindingType::Filtering),
+                    texture(0, float),
+                    sampler(1, wgpu::SamplerBindingType::Filtering),
+                    uniform(2, wgpu::ShaderStages::FRAGMENT),
+                ],
+            ),
+            tone_map: layout(
+                "tone map",
+                &[
+                    texture(0, wgpu::TextureSampleType::Float { filterable: false }),
+                    uniform(1, wgpu::ShaderStages::FRAGMENT),
                 ],
             ),
             ground: layout("ground", &[uniform(0, both)]),
@@ -99,6 +114,15 @@ impl Layouts {
             ),
         }
     }
+}
+
+/// Group 2 of mesh.wgsl: `Material`, then its five textures, then their five samplers.
+fn material_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
+    let float = wgpu::TextureSampleType::Float { filterable: true };
+    let mut entries = vec![uniform(0, wgpu::ShaderStages::FRAGMENT)];
+    entries.extend((1..=5).map(|binding| texture(binding, float)));
+    entries.extend((6..=10).map(|binding| sampler(binding, wgpu::SamplerBindingType::Filtering)));
+    entries
 }
 
 /// Group 1: the skin's matrices, then `Draw` (binding 2), one slot per draw at a dynamic offset.

@@ -1,11 +1,13 @@
-//! wgpu rendering: the scene (ground with grid and soft shadow, lit textured meshes skinned on
-//! the GPU or on the CPU, wireframe, skeleton overlay) into an offscreen MSAA target, which the
-//! window shows and the headless commands read back. `frame.rs` lists a frame's stages;
+//! wgpu rendering: the scene (ground with grid and soft shadow, glTF PBR meshes skinned on the
+//! GPU or on the CPU and lit by a key light or the file's lights and an environment,
+//! wireframe, skeleton overlay) into an offscreen MSAA HDR target, tone-mapped into the image
+//! the window shows and the headless commands read back. `frame.rs` lists a frame's stages;
 //! `ModelView` is one drawn model; `SceneRenderer` owns the pipelines and records the passes.
 
 pub mod blit;
 pub mod capture;
 mod draw_uniforms;
+pub mod environment;
 pub mod frame;
 mod frame_input;
 pub mod gpu;
@@ -24,8 +26,10 @@ pub mod skin_source;
 pub mod still;
 mod target;
 mod textures;
+mod tone_map;
 pub mod uniforms;
 
+pub use environment::Environment;
 pub use frame::render_frame;
 pub use frame_input::FrameInput;
 pub use gpu::Gpu;

@@ -30,6 +30,10 @@ pub struct DrawBuffers {
     pub posed_positions: wgpu::Buffer,
     pub posed_normals: wgpu::Buffer,
     pub uvs: wgpu::Buffer,
+    /// TEXCOORD_1 (zeros when the file has none).
+    pub uvs1: wgpu::Buffer,
+    /// COLOR_0 (white when the file has none).
+    pub colors: wgpu::Buffer,
     pub influences: wgpu::Buffer,
     /// The vertex view's value per vertex (rewritten when the view changes, or every frame
     /// for the CPU-vs-GPU difference).
@@ -40,6 +44,13 @@ pub struct DrawBuffers {
     pub edges: wgpu::Buffer,
     pub edge_count: u32,
     pub material: usize,
+    pub topology: Topology,
+    /// Its material is drawn double-sided (single-sided triangles are back-face culled).
+    pub double_sided: bool,
+    /// Its placement this frame mirrors it (a negative determinant flips the winding).
+    pub mirrored: bool,
+    /// Points and lines without normals in the file: drawn in their colours, unlit.
+    pub unlit: bool,
     /// The skin that deforms it, if any.
     pub skin: Option<usize>,
     /// The GPU can skin this draw: it is skinned, has no morph targets, and its skin fits
@@ -53,7 +64,7 @@ pub struct DrawBuffers {
     pub instance: usize,
     pub primitive: usize,
     pub vertex_count: usize,
-    /// Draw it at all (triangles only; points and lines are not drawn).
+    /// It has something to draw.
     pub drawable: bool,
 }
 
@@ -123,10 +134,18 @@ impl ModelBuffers {
             let instance = model.instances[instance_index];
             let primitive = &model.meshes[instance.mesh].primitives[primitive_index];
             let vertices = primitive.vertex_count();
-            let uvs = if primitive.uvs.is_empty() {
-                vec![Vec2::ZERO; vertices]
+            let or_default = |values: &[Vec2]| {
+                if values.is_empty() {
+                    vec![Vec2::ZERO; vertices]
+                } else {
+                    values.to_vec()
+                }
+            };
+            let (uvs, uvs1) = (or_default(&primitive.uvs), or_default(&primitive.uvs1));
+            let colors = if primitive.colors.is_empty() {
+                vec![Vec4::ONE; vertices]
             } else {
-                primitive.uvs.clone()
+                primitive.colors.clone()
             };
             let influences: Vec<InfluenceVertex> = match &primitive.skin_weights {
                 Some(w) => (0..vertices)
@@ -140,8 +159,9 @@ impl ModelBuffers {
                 None => vec![InfluenceVertex::default(); vertices],
             };
             let triangles = primitive.topology == Topology::Triangles;
-            let indices: &[u32] = if triangles { &primitive.indices } else { &[] };
-            let edges = triangle_edges(indices);
+            let indices: &[u32] = &primitive.indices;
+            let edges = triangle_edges(if triangles { indices } else { &[] });
+            let material = primitive.material.unwrap_or(default_material_index);
             let skin = instance.skin.filter(|_| primitive.skin_weights.is_some());
             let gpu_skinnable = skin.is_some_and(|s| skins.fits(s)) && primitive.morph_targets.is_empty();
             let may_pose_on_cpu = skin.is_some() || !primitive.morph_targets.is_empty();
@@ -176,13 +196,19 @@ impl ModelBuffers {
                     posed_usage,
                 ),
                 uvs: buffer(device, "uvs", &uvs, vertex_usage),
+                uvs1: buffer(device, "second uvs", &uvs1, vertex_usage),
+                colors: buffer(device, "colours", &colors, vertex_usage),
                 influences: buffer(device, "influences", &influences, vertex_usage),
                 view_values: buffer(device, "vertex view", &vec![0f32; vertices], posed_usage),
                 indices: buffer(device, "indices", indices, wgpu::BufferUsages::INDEX),
                 index_count: indices.len() as u32,
                 edges: buffer(device, "edges", &edges, wgpu::BufferUsages::INDEX),
                 edge_count: edges.len() as u32,
-                material: primitive.material.unwrap_or(default_material_index),
+                material,
+                topology: primitive.topology,
+                double_sided: model.materials.get(material).is_some_and(|m| m.double_sided),
+                mirrored: false,
+                unlit: !triangles && primitive.normals_computed,
                 skin,
                 gpu_skinnable,
                 morphed: !primitive.morph_targets.is_empty(),
@@ -190,7 +216,7 @@ impl ModelBuffers {
                 instance: instance_index,
                 primitive: primitive_index,
                 vertex_count: vertices,
-                drawable: triangles && vertices > 0,
+                drawable: vertices > 0 && !indices.is_empty(),
             });
         }
         uniforms.upload_all(queue);
@@ -219,7 +245,7 @@ impl ModelBuffers {
         view: &ViewOptions,
     ) {
         let gpu_skinning = view.gpu_skinning;
-        let look = view.vertex_view.map_or(Look::Lit, |v| Look::View(v.ramp()));
+        let view_look = view.vertex_view.map(|v| Look::View(v.ramp()));
         if let Some(vertex_view) = view.vertex_view
             && vertex_view != VertexView::SkinDifference
             && self.values_shown != view.vertex_view
@@ -232,13 +258,17 @@ impl ModelBuffers {
             self.values_shown = view.vertex_view;
         }
         self.skins.upload(queue, model, model_matrices, deformer);
-        for (index, (draw, posed)) in self.draws.iter().zip(deformer.primitives()).enumerate() {
+        for (index, (draw, posed)) in self.draws.iter_mut().zip(deformer.primitives()).enumerate() {
             let uses_cpu_vertices = draw.uses_cpu_vertices(gpu_skinning);
             let model_matrix = if uses_cpu_vertices {
                 Mat4::IDENTITY
             } else {
                 model_matrices[draw.joint]
             };
+            // Skinned vertices are placed by their joints alone; a static mesh's node may
+            // mirror it.
+            draw.mirrored = draw.skin.is_none() && model_matrices[draw.joint].determinant() < 0.0;
+            let look = view_look.unwrap_or(if draw.unlit { Look::Unlit } else { Look::Lit });
             let skinning = Skinning::on_gpu(draw.on_gpu(gpu_skinning), view.skinning_method);
             self.uniforms
                 .set(index, DrawSlot::Solid, &DrawUniform::new(model_matrix, skinning, look));
@@ -298,14 +328,22 @@ impl DrawBuffers {
         self.morphed || (self.skin.is_some() && !self.on_gpu(gpu_skinning))
     }
 
-    /// The vertex buffers a draw in `slot` reads, in the skinning shaders' slots 0 to 4.
-    pub fn vertex_buffers(&self, slot: DrawSlot, gpu_skinning: bool) -> [&wgpu::Buffer; 5] {
+    /// The vertex buffers a draw in `slot` reads, in the skinning shaders' slots 0 to 6.
+    pub fn vertex_buffers(&self, slot: DrawSlot, gpu_skinning: bool) -> [&wgpu::Buffer; 7] {
         let cpu = slot != DrawSlot::Ghost && self.uses_cpu_vertices(gpu_skinning);
         let (positions, normals) = if cpu {
             (&self.posed_positions, &self.posed_normals)
         } else {
             (&self.positions, &self.normals)
         };
-        [positions, normals, &self.uvs, &self.influences, &self.view_values]
+        [
+            positions,
+            normals,
+            &self.uvs,
+            &self.influences,
+            &self.view_values,
+            &self.uvs1,
+            &self.colors,
+        ]
     }
 }

@@ -6,26 +6,56 @@ use std::borrow::Cow;
 use super::layouts::Layouts;
 use super::skin_source::SkinSource;
 use super::uniforms::{InfluenceVertex, OverlayVertex};
+use crate::asset::Topology;
 
-/// The scene is rendered in sRGB so that shaders output linear colour.
-pub const SCENE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// The scene is rendered in linear HDR, then tone-mapped into `DISPLAY_FORMAT`.
+pub const SCENE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+/// The displayed image: sRGB, so shaders write linear colour and the hardware encodes it.
+pub const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 pub const SHADOW_SIZE: u32 = 2048;
 
 pub struct Pipelines {
-    pub mesh: wgpu::RenderPipeline,
+    pub mesh: MeshPipelines,
     pub wire: wgpu::RenderPipeline,
     /// The bind-pose ghost: translucent, over everything, back faces culled.
     pub ghost: wgpu::RenderPipeline,
     pub shadow: wgpu::RenderPipeline,
     pub ground: wgpu::RenderPipeline,
+    /// The environment behind everything.
+    pub background: wgpu::RenderPipeline,
     pub overlay_lines: wgpu::RenderPipeline,
     pub overlay_points: wgpu::RenderPipeline,
 }
 
+/// The lit mesh pipelines: triangles culled or double-sided, each for draws whose winding is
+/// as authored or mirrored (a node with a negative determinant: front faces wind clockwise),
+/// and points and lines.
+pub struct MeshPipelines {
+    /// Indexed by `mirrored as usize`.
+    culled: [wgpu::RenderPipeline; 2],
+    double_sided: [wgpu::RenderPipeline; 2],
+    points: wgpu::RenderPipeline,
+    lines: wgpu::RenderPipeline,
+}
+
+impl MeshPipelines {
+    /// The pipeline for a draw of `topology` whose material is `double_sided` (single-sided
+    /// triangles are back-face culled) and whose placement is `mirrored`.
+    pub fn for_draw(&self, topology: Topology, double_sided: bool, mirrored: bool) -> &wgpu::RenderPipeline {
+        match topology {
+            Topology::Points => &self.points,
+            Topology::Lines => &self.lines,
+            Topology::Triangles if double_sided => &self.double_sided[mirrored as usize],
+            Topology::Triangles => &self.culled[mirrored as usize],
+        }
+    }
+}
+
 /// Vertex buffers of the skinning shaders: positions, normals, texture coordinates,
-/// influences, and the vertex view's value (mesh.wgsl's location 7).
-pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 5] = [
+/// influences, and (mesh.wgsl's locations 7 to 9) the vertex view's value, the second
+/// texture coordinates and the vertex colours.
+pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 7] = [
     Some(wgpu::VertexBufferLayout {
         array_stride: 12,
         step_mode: wgpu::VertexStepMode::Vertex,
@@ -51,6 +81,16 @@ pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 5] = [
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &wgpu::vertex_attr_array![7 => Float32],
     }),
+    Some(wgpu::VertexBufferLayout {
+        array_stride: 8,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![8 => Float32x2],
+    }),
+    Some(wgpu::VertexBufferLayout {
+        array_stride: 16,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![9 => Float32x4],
+    }),
 ];
 
 /// A shader module of frame.wgsl, the skin source's bindings, skinning.wgsl and `body`.
@@ -72,6 +112,18 @@ const OVERLAY_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 1] = [Some(wg
     step_mode: wgpu::VertexStepMode::Vertex,
     attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4, 2 => Float32x2],
 })];
+
+/// What a mesh pipeline draws.
+#[derive(Clone, Copy)]
+enum MeshKind {
+    /// Lit surfaces (or points, lines), back faces culled when `cull`, winding flipped when
+    /// `mirrored`.
+    Lit { cull: bool, mirrored: bool },
+    /// The wireframe.
+    Wire,
+    /// The bind-pose ghost: translucent, over everything, back faces culled.
+    Ghost,
+}
 
 fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStencilState> {
     Some(wgpu::DepthStencilState {
@@ -103,6 +155,7 @@ impl Pipelines {
             include_str!("../../shaders/mesh.wgsl"),
         );
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
+        let background_shader = shader("background", include_str!("../../shaders/background.wgsl").to_string());
         let overlay_shader = shader("overlay", include_str!("../../shaders/overlay.wgsl").to_string());
         let pipeline_layout = |groups: &[&wgpu::BindGroupLayout]| {
             let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
@@ -134,7 +187,15 @@ impl Pipelines {
                 targets,
             })
         }
-        let mesh_pipeline = |label: &str, topology: wgpu::PrimitiveTopology, ghost: bool| {
+        let mesh_pipeline = |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| {
+            // Mirrored draws' front faces wind clockwise; the shader's `front_facing` follows,
+            // so double-sided back faces are lit with the flipped normal.
+            let (cull, mirrored, depth_stencil) = match kind {
+                MeshKind::Lit { cull, mirrored } => (cull, mirrored, depth(true, wgpu::CompareFunction::LessEqual)),
+                // Edges lie on the surface: they test depth but do not write it.
+                MeshKind::Wire => (false, false, depth(false, wgpu::CompareFunction::LessEqual)),
+                MeshKind::Ghost => (true, false, depth(false, wgpu::CompareFunction::Always)),
+            };
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(&mesh_layout),
@@ -144,21 +205,17 @@ impl Pipelines {
                     compilation_options: Default::default(),
                     buffers: &MESH_BUFFERS,
                 },
-                // Both faces are drawn: mirrored nodes flip winding, and the shader lights
-                // back faces with the flipped normal.
                 primitive: wgpu::PrimitiveState {
                     topology,
-                    cull_mode: ghost.then_some(wgpu::Face::Back),
+                    front_face: if mirrored {
+                        wgpu::FrontFace::Cw
+                    } else {
+                        wgpu::FrontFace::Ccw
+                    },
+                    cull_mode: cull.then_some(wgpu::Face::Back),
                     ..Default::default()
                 },
-                depth_stencil: if ghost {
-                    depth(false, wgpu::CompareFunction::Always)
-                } else {
-                    depth(
-                        topology == wgpu::PrimitiveTopology::TriangleList,
-                        wgpu::CompareFunction::LessEqual,
-                    )
-                },
+                depth_stencil,
                 multisample,
                 fragment: fragment(&mesh_shader, &target),
                 multiview_mask: None,
@@ -189,10 +246,23 @@ impl Pipelines {
             })
         };
         let ground_layout = pipeline_layout(&[&layouts.frame, &layouts.ground]);
+        let triangles = wgpu::PrimitiveTopology::TriangleList;
+        let uncull = MeshKind::Lit {
+            cull: false,
+            mirrored: false,
+        };
         Self {
-            mesh: mesh_pipeline("mesh", wgpu::PrimitiveTopology::TriangleList, false),
-            wire: mesh_pipeline("wireframe", wgpu::PrimitiveTopology::LineList, false),
-            ghost: mesh_pipeline("bind-pose ghost", wgpu::PrimitiveTopology::TriangleList, true),
+            mesh: MeshPipelines {
+                culled: [false, true]
+                    .map(|mirrored| mesh_pipeline("mesh", triangles, MeshKind::Lit { cull: true, mirrored })),
+                double_sided: [false, true].map(|mirrored| {
+                    mesh_pipeline("double-sided mesh", triangles, MeshKind::Lit { cull: false, mirrored })
+                }),
+                points: mesh_pipeline("points", wgpu::PrimitiveTopology::PointList, uncull),
+                lines: mesh_pipeline("lines", wgpu::PrimitiveTopology::LineList, uncull),
+            },
+            wire: mesh_pipeline("wireframe", wgpu::PrimitiveTopology::LineList, MeshKind::Wire),
+            ghost: mesh_pipeline("bind-pose ghost", triangles, MeshKind::Ghost),
             shadow: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("shadow"),
                 layout: Some(&mesh_layout),
@@ -232,6 +302,23 @@ impl Pipelines {
                 depth_stencil: depth(true, wgpu::CompareFunction::Less),
                 multisample,
                 fragment: fragment(&ground_shader, &target),
+                multiview_mask: None,
+                cache: None,
+            }),
+            background: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("background"),
+                layout: Some(&overlay_layout),
+                vertex: wgpu::VertexState {
+                    module: &background_shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                // Behind everything: drawn first, leaving the depth buffer as cleared.
+                depth_stencil: depth(false, wgpu::CompareFunction::Always),
+                multisample,
+                fragment: fragment(&background_shader, &target),
                 multiview_mask: None,
                 cache: None,
             }),

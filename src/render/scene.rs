@@ -1,28 +1,33 @@
-//! The scene's passes: shadow, ground, meshes (lit, wireframe, bind-pose ghost) and the
-//! overlays (skeleton, gizmos). `prepare` writes the frame's uniforms and overlay vertices;
-//! `record` records the passes and nothing else. The window and the headless commands both
-//! draw through it, so they show the same picture.
+//! The scene's passes: shadow, environment background, ground, meshes (lit, wireframe,
+//! bind-pose ghost), the overlays (skeleton, gizmos), and tone mapping. `prepare` writes the
+//! frame's uniforms and overlay vertices; `record` records the passes and nothing else. The
+//! window and the headless commands both draw through it, so they show the same picture.
 
 use glam::camera::rh::{proj::directx, view::look_at_mat4};
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
 use super::draw_uniforms::DrawSlot;
+use super::environment::Environment;
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
 use super::layouts::Layouts;
-use super::model_buffers::ModelBuffers;
+use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
 use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT, SHADOW_SIZE};
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::{SceneTarget, depth_texture};
-use super::uniforms::{FrameUniform, GroundUniform};
-use crate::view::{Bounds, ViewOptions};
+use super::tone_map::ToneMap;
+use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS};
+use crate::asset::Topology;
+use crate::view::{Bounds, Lights, ViewOptions};
 
 /// Direction towards the key light.
 const LIGHT_DIRECTION: Vec3 = Vec3::new(0.45, 1.0, 0.35);
+/// The key light's radiance (linear; a white Lambert surface facing it reflects 1/π of it).
+const KEY_LIGHT: f32 = 1.6;
 const BACKGROUND: wgpu::Color = wgpu::Color {
     r: 0.045,
     g: 0.05,
@@ -44,6 +49,11 @@ pub struct SceneRenderer {
     frame_group: wgpu::BindGroup,
     shadow_pass_frame_group: wgpu::BindGroup,
     shadow_view: wgpu::TextureView,
+    /// What the shadow pass binds in the shadow map's place, and the shadow lookup's sampler.
+    shadow_stand_in: wgpu::TextureView,
+    shadow_sampler: wgpu::Sampler,
+    environment: Environment,
+    tone_map: ToneMap,
     ground_uniform: wgpu::Buffer,
     ground_group: wgpu::BindGroup,
     overlay_buffer: OverlayBuffer,
@@ -92,26 +102,6 @@ impl SceneRenderer {
             compare: Some(wgpu::CompareFunction::LessEqual),
             ..Default::default()
         });
-        let frame_group = |shadow: &wgpu::TextureView| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("frame"),
-                layout: &layouts.frame,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: frame_uniform.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(shadow),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::Sampler(&shadow_sampler),
-                    },
-                ],
-            })
-        };
         let ground_uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("ground"),
             contents: bytemuck::bytes_of(&GroundUniform { params: [0.0; 4] }),
@@ -125,9 +115,17 @@ impl SceneRenderer {
                 resource: ground_uniform.as_entire_binding(),
             }],
         });
+        let environment = Environment::studio(gpu, &layouts);
+        let frame_group = |shadow: &wgpu::TextureView| {
+            frame_group(device, &layouts, &frame_uniform, shadow, &shadow_sampler, &environment)
+        };
         Self {
             frame_group: frame_group(&shadow_view),
             shadow_pass_frame_group: frame_group(&stand_in),
+            tone_map: ToneMap::new(device, &layouts),
+            environment,
+            shadow_stand_in: stand_in,
+            shadow_sampler,
             layouts,
             pipelines,
             sample_count,
@@ -144,7 +142,31 @@ impl SceneRenderer {
 
     /// A target of `width` x `height` pixels with this renderer's sample count.
     pub fn target(&self, device: &wgpu::Device, width: u32, height: u32) -> SceneTarget {
-        SceneTarget::new(device, width, height, self.sample_count)
+        SceneTarget::new(device, (width, height), self.sample_count, |hdr| {
+            self.tone_map.bind_group(device, &self.layouts, hdr)
+        })
+    }
+
+    /// Lights the scene with `environment` from now on.
+    pub fn set_environment(&mut self, gpu: &Gpu, environment: Environment) {
+        self.environment = environment;
+        let group = |shadow: &wgpu::TextureView| {
+            frame_group(
+                &gpu.device,
+                &self.layouts,
+                &self.frame_uniform,
+                shadow,
+                &self.shadow_sampler,
+                &self.environment,
+            )
+        };
+        self.frame_group = group(&self.shadow_view);
+        self.shadow_pass_frame_group = group(&self.shadow_stand_in);
+    }
+
+    /// The environment's name ("studio" or its file's).
+    pub fn environment_name(&self) -> &str {
+        &self.environment.name
     }
 
     /// The difference view's pipeline, made on first use (or why it cannot be), and the
@@ -163,15 +185,44 @@ impl SceneRenderer {
     /// (it sizes the ground, the grid and the shadow); `aspect` is the target's.
     pub fn prepare(&mut self, gpu: &Gpu, input: &FrameInput, bounds: &Bounds, aspect: f32) {
         let camera = input.camera;
-        let frame = FrameUniform::new(
-            camera.view_projection(),
-            light_view_projection(bounds),
-            camera.eye,
-            LIGHT_DIRECTION,
-            casts_shadows(input.view).then_some(1.0 / SHADOW_SIZE as f32),
-        );
+        let lighting = &input.view.lighting;
+        let view_proj = camera.view_projection();
+        let mut lights = [LightUniform::default(); MAX_LIGHTS];
+        let mut light_count = 0;
+        if lighting.lights == Lights::File {
+            for (slot, light) in lights.iter_mut().zip(&input.model.lights) {
+                *slot = LightUniform::new(light, input.model_matrices[light.joint]);
+                light_count += 1;
+            }
+        }
+        let studio = lighting.lights == Lights::Studio;
+        let rotation = lighting.environment_rotation.to_radians();
+        let frame = FrameUniform {
+            view_proj: view_proj.to_cols_array_2d(),
+            inverse_view_proj: view_proj.inverse().to_cols_array_2d(),
+            light_view_proj: light_view_projection(bounds).to_cols_array_2d(),
+            camera_position: camera.eye.extend(1.0).to_array(),
+            light_direction: LIGHT_DIRECTION
+                .normalize()
+                .extend(if studio { KEY_LIGHT } else { 0.0 })
+                .to_array(),
+            shadow: if casts_shadows(input.view) {
+                [1.0, 1.0 / SHADOW_SIZE as f32, 0.0, 0.0]
+            } else {
+                [0.0; 4]
+            },
+            environment: [
+                lighting.environment_intensity,
+                rotation.cos(),
+                rotation.sin(),
+                Environment::MAX_LEVEL,
+            ],
+            exposure_lights: [lighting.exposure_scale(), light_count as f32, 0.0, 0.0],
+            lights,
+        };
         gpu.queue
             .write_buffer(&self.frame_uniform, 0, bytemuck::bytes_of(&frame));
+        self.tone_map.prepare(&gpu.queue, lighting);
         let (height, radius, center) = if bounds.is_empty() {
             (0.0, 1.0, glam::Vec3::ZERO)
         } else {
@@ -196,17 +247,26 @@ impl SceneRenderer {
 
     /// Records the passes that draw `buffers` (as last uploaded) and the overlays (as last
     /// prepared) into `target`.
-    pub fn record(
-        &self,
+    pub fn record<'s>(
+        &'s self,
         encoder: &mut wgpu::CommandEncoder,
         target: &SceneTarget,
         buffers: &ModelBuffers,
         view: &ViewOptions,
     ) {
-        // Every drawable primitive with its uniform in `slot`; the pipeline is set by the
-        // caller.
-        let draw_meshes = |pass: &mut wgpu::RenderPass, slot: DrawSlot| {
-            for (index, draw) in buffers.draws.iter().enumerate().filter(|(_, d)| d.drawable) {
+        // Every drawable primitive with its uniform in `slot`: only triangles unless `all`
+        // (the lit pass also draws points and lines). `pipeline` picks the draw's pipeline.
+        let draw_meshes = |pass: &mut wgpu::RenderPass,
+                           slot: DrawSlot,
+                           all: bool,
+                           pipeline: &dyn Fn(&DrawBuffers) -> &'s wgpu::RenderPipeline| {
+            let drawn = buffers
+                .draws
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| d.drawable && (all || d.topology == Topology::Triangles));
+            for (index, draw) in drawn {
+                pass.set_pipeline(pipeline(draw));
                 for (slot, buffer) in draw.vertex_buffers(slot, view.gpu_skinning).into_iter().enumerate() {
                     pass.set_vertex_buffer(slot as u32, buffer.slice(..));
                 }
@@ -238,14 +298,13 @@ impl SceneRenderer {
                 }),
                 ..Default::default()
             });
-            pass.set_pipeline(&self.pipelines.shadow);
             pass.set_bind_group(0, &self.shadow_pass_frame_group, &[]);
-            draw_meshes(&mut pass, DrawSlot::Solid);
+            draw_meshes(&mut pass, DrawSlot::Solid, false, &|_| &self.pipelines.shadow);
         }
 
         let (view_target, resolve) = match &target.multisampled {
-            Some(multisampled) => (multisampled, Some(&target.resolved_view)),
-            None => (&target.resolved_view, None),
+            Some(multisampled) => (multisampled, Some(&target.hdr)),
+            None => (&target.hdr, None),
         };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("scene"),
@@ -269,22 +328,26 @@ impl SceneRenderer {
             ..Default::default()
         });
         pass.set_bind_group(0, &self.frame_group, &[]);
+        if view.lighting.environment_background {
+            pass.set_pipeline(&self.pipelines.background);
+            pass.draw(0..3, 0..1);
+        }
         if view.grid {
             pass.set_pipeline(&self.pipelines.ground);
             pass.set_bind_group(1, &self.ground_group, &[]);
             pass.draw(0..6, 0..1);
         }
         if view.mesh {
-            pass.set_pipeline(&self.pipelines.mesh);
-            draw_meshes(&mut pass, DrawSlot::Solid);
+            let mesh = &self.pipelines.mesh;
+            draw_meshes(&mut pass, DrawSlot::Solid, true, &|draw| {
+                mesh.for_draw(draw.topology, draw.double_sided, draw.mirrored)
+            });
         }
         if view.wireframe {
-            pass.set_pipeline(&self.pipelines.wire);
-            draw_meshes(&mut pass, DrawSlot::Wire);
+            draw_meshes(&mut pass, DrawSlot::Wire, false, &|_| &self.pipelines.wire);
         }
         if view.bind_ghost {
-            pass.set_pipeline(&self.pipelines.ghost);
-            draw_meshes(&mut pass, DrawSlot::Ghost);
+            draw_meshes(&mut pass, DrawSlot::Ghost, false, &|_| &self.pipelines.ghost);
         }
         let (lines, squares) = (self.overlay_buffer.line_count, self.overlay_buffer.square_count);
         if lines + squares > 0 {
@@ -294,12 +357,52 @@ impl SceneRenderer {
             pass.set_pipeline(&self.pipelines.overlay_points);
             pass.draw(lines..lines + squares, 0..1);
         }
+        drop(pass);
+        self.tone_map
+            .record(encoder, &target.tone_map_group, &target.resolved_view);
     }
 }
 
-/// The meshes cast a shadow on the ground whenever they are drawn.
+/// Group 0 of the scene shaders: the frame's uniform, `shadow` (the map, or the shadow pass's
+/// stand-in), and the environment.
+fn frame_group(
+    device: &wgpu::Device,
+    layouts: &Layouts,
+    frame_uniform: &wgpu::Buffer,
+    shadow: &wgpu::TextureView,
+    shadow_sampler: &wgpu::Sampler,
+    environment: &Environment,
+) -> wgpu::BindGroup {
+    let view = wgpu::BindingResource::TextureView;
+    let sampler = wgpu::BindingResource::Sampler;
+    let resources = [
+        frame_uniform.as_entire_binding(),
+        view(shadow),
+        sampler(shadow_sampler),
+        view(&environment.specular),
+        view(&environment.irradiance),
+        view(&environment.brdf_table),
+        sampler(&environment.sampler),
+        sampler(&environment.table_sampler),
+    ];
+    let entries: Vec<wgpu::BindGroupEntry> = resources
+        .into_iter()
+        .enumerate()
+        .map(|(binding, resource)| wgpu::BindGroupEntry {
+            binding: binding as u32,
+            resource,
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("frame"),
+        layout: &layouts.frame,
+        entries: &entries,
+    })
+}
+
+/// The meshes cast the key light's shadow whenever they are drawn in the studio lighting.
 fn casts_shadows(view: &ViewOptions) -> bool {
-    view.mesh
+    view.mesh && view.lighting.lights == Lights::Studio
 }
 
 /// The skeleton: bones as parent → child lines, joints as small squares.

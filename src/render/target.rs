@@ -1,52 +1,68 @@
-//! Where a scene is rendered: MSAA colour and depth, resolved into a single-sample image that
-//! can be shown (blit) or read back; and the depth textures the shadow pass draws into.
+//! Where a scene is rendered: MSAA linear HDR colour and depth, resolved into a single-sample
+//! HDR image, which tone mapping turns into the displayed image that is shown (blit) or read
+//! back; and the depth textures the shadow pass draws into.
 
-use super::pipelines::{DEPTH_FORMAT, SCENE_FORMAT};
+use super::pipelines::{DEPTH_FORMAT, DISPLAY_FORMAT, SCENE_FORMAT};
 
 pub struct SceneTarget {
     pub width: u32,
     pub height: u32,
     pub(super) multisampled: Option<wgpu::TextureView>,
+    /// The scene in linear HDR (resolved when multisampled).
+    pub(super) hdr: wgpu::TextureView,
+    /// The tone map pass's bind group, reading `hdr`.
+    pub(super) tone_map_group: wgpu::BindGroup,
+    /// The displayed image (sRGB, tone-mapped).
     pub resolved: wgpu::Texture,
     pub resolved_view: wgpu::TextureView,
     pub(super) depth: wgpu::TextureView,
 }
 
 impl SceneTarget {
-    /// A `width` x `height` target (at least 1 x 1) with `samples` samples per pixel.
-    pub fn new(device: &wgpu::Device, width: u32, height: u32, samples: u32) -> Self {
+    /// A `width` x `height` target (at least 1 x 1) with `samples` samples per pixel;
+    /// `tone_map_group` makes the tone map pass's bind group for the HDR image.
+    pub fn new(
+        device: &wgpu::Device,
+        (width, height): (u32, u32),
+        samples: u32,
+        tone_map_group: impl FnOnce(&wgpu::TextureView) -> wgpu::BindGroup,
+    ) -> Self {
         let (width, height) = (width.max(1), height.max(1));
         let size = wgpu::Extent3d {
             width,
             height,
             depth_or_array_layers: 1,
         };
-        let color = |label: &str, samples: u32, usage: wgpu::TextureUsages| {
+        let color = |label: &str, samples: u32, format: wgpu::TextureFormat, usage: wgpu::TextureUsages| {
             device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size,
                 mip_level_count: 1,
                 sample_count: samples,
                 dimension: wgpu::TextureDimension::D2,
-                format: SCENE_FORMAT,
+                format,
                 usage,
                 view_formats: &[],
             })
         };
-        let resolved = color(
-            "scene",
-            1,
-            wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_SRC,
-        );
+        let sampled = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let hdr = color("scene hdr", 1, SCENE_FORMAT, sampled).create_view(&Default::default());
+        let resolved = color("scene", 1, DISPLAY_FORMAT, sampled | wgpu::TextureUsages::COPY_SRC);
         let multisampled = (samples > 1).then(|| {
-            color("scene msaa", samples, wgpu::TextureUsages::RENDER_ATTACHMENT).create_view(&Default::default())
+            color(
+                "scene msaa",
+                samples,
+                SCENE_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+            )
+            .create_view(&Default::default())
         });
         Self {
             width,
             height,
             multisampled,
+            tone_map_group: tone_map_group(&hdr),
+            hdr,
             resolved_view: resolved.create_view(&Default::default()),
             resolved,
             depth: depth_texture(

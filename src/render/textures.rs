@@ -1,13 +1,15 @@
-//! Material textures: images decoded once (PNG, JPEG), uploaded with mipmaps, sRGB for base
-//! colour and linear for data (metallic-roughness, normals). A texture that cannot be decoded
-//! is left out with a note and the material falls back to its factors.
+//! Material textures: images decoded once (PNG, JPEG), uploaded with mipmaps, sRGB for colour
+//! (base colour, emissive) and linear for data (metallic-roughness, normals, occlusion), each
+//! read through a sampler with the file's wrap and filter modes. A texture that cannot be
+//! decoded is left out with a note and the material falls back to its factors.
 
 use std::collections::HashMap;
 
 use wgpu::util::DeviceExt;
 
 use super::layouts::Layouts;
-use super::uniforms::MaterialUniform;
+use super::uniforms::{MaterialTexture, MaterialUniform};
+use crate::asset::texture::{SamplerModes, Wrap};
 use crate::asset::{Material, Model, TextureRef};
 
 pub struct MaterialTextures {
@@ -15,21 +17,22 @@ pub struct MaterialTextures {
     views: HashMap<(usize, bool), wgpu::TextureView>,
     white: wgpu::TextureView,
     flat_normal: wgpu::TextureView,
-    sampler: wgpu::Sampler,
+    /// One sampler per distinct set of modes the materials use (and the default's).
+    samplers: HashMap<SamplerModes, wgpu::Sampler>,
 }
 
 impl MaterialTextures {
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, model: &Model, notes: &mut Vec<String>) -> Self {
         let mut wanted: Vec<(usize, bool)> = Vec::new();
+        let mut samplers = HashMap::new();
+        samplers.insert(SamplerModes::default(), sampler(device, SamplerModes::default()));
         for material in &model.materials {
-            let uses = [
-                (material.base_color_texture, true),
-                (material.metallic_roughness_texture, false),
-                (material.normal_texture, false),
-            ];
-            for (texture, srgb) in uses {
-                if let Some(texture) = texture {
-                    wanted.push((texture.image, srgb));
+            for texture in MaterialTexture::ALL {
+                if let Some(reference) = texture.of(material) {
+                    wanted.push((reference.image, texture.srgb()));
+                    samplers
+                        .entry(reference.sampler)
+                        .or_insert_with(|| sampler(device, reference.sampler));
                 }
             }
         }
@@ -79,15 +82,7 @@ impl MaterialTextures {
             views,
             white: solid([255; 4], false),
             flat_normal: solid([128, 128, 255, 255], false),
-            sampler: device.create_sampler(&wgpu::SamplerDescriptor {
-                label: Some("material"),
-                address_mode_u: wgpu::AddressMode::Repeat,
-                address_mode_v: wgpu::AddressMode::Repeat,
-                mag_filter: wgpu::FilterMode::Linear,
-                min_filter: wgpu::FilterMode::Linear,
-                mipmap_filter: wgpu::MipmapFilterMode::Linear,
-                ..Default::default()
-            }),
+            samplers,
         }
     }
 
@@ -103,45 +98,73 @@ impl MaterialTextures {
         material: &Material,
         index: Option<usize>,
     ) -> wgpu::BindGroup {
-        let base = self.view(material.base_color_texture, true);
-        let metallic_roughness = self.view(material.metallic_roughness_texture, false);
-        let normal = self.view(material.normal_texture, false);
-        let uniform = MaterialUniform::new(
-            material,
-            [base.is_some(), metallic_roughness.is_some(), normal.is_some()],
-        );
+        let views = MaterialTexture::ALL.map(|texture| self.view(texture.of(material), texture.srgb()));
+        let uniform = MaterialUniform::new(material, views.map(|v| v.is_some()));
         let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("material"),
             contents: bytemuck::bytes_of(&uniform),
             usage: wgpu::BufferUsages::UNIFORM,
         });
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: buffer.as_entire_binding(),
+        }];
+        for (slot, texture) in MaterialTexture::ALL.into_iter().enumerate() {
+            let fallback = if texture == MaterialTexture::Normal {
+                &self.flat_normal
+            } else {
+                &self.white
+            };
+            entries.push(wgpu::BindGroupEntry {
+                binding: 1 + slot as u32,
+                resource: wgpu::BindingResource::TextureView(views[slot].unwrap_or(fallback)),
+            });
+        }
+        for (slot, texture) in MaterialTexture::ALL.into_iter().enumerate() {
+            let modes = texture.of(material).map_or(SamplerModes::default(), |r| r.sampler);
+            entries.push(wgpu::BindGroupEntry {
+                binding: 1 + MaterialTexture::ALL.len() as u32 + slot as u32,
+                resource: wgpu::BindingResource::Sampler(&self.samplers[&modes]),
+            });
+        }
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(&format!("material {index:?}")),
             layout: &layouts.material,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(base.unwrap_or(&self.white)),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::TextureView(metallic_roughness.unwrap_or(&self.white)),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::TextureView(normal.unwrap_or(&self.flat_normal)),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: wgpu::BindingResource::Sampler(&self.sampler),
-                },
-            ],
+            entries: &entries,
         })
     }
+}
+
+/// A sampler with the file's modes.
+fn sampler(device: &wgpu::Device, modes: SamplerModes) -> wgpu::Sampler {
+    let address = |wrap: Wrap| match wrap {
+        Wrap::Repeat => wgpu::AddressMode::Repeat,
+        Wrap::MirroredRepeat => wgpu::AddressMode::MirrorRepeat,
+        Wrap::ClampToEdge => wgpu::AddressMode::ClampToEdge,
+    };
+    let filter = |linear: bool| {
+        if linear {
+            wgpu::FilterMode::Linear
+        } else {
+            wgpu::FilterMode::Nearest
+        }
+    };
+    // Without mipmaps the sampler stays on the first level.
+    let (mipmap_filter, lod_max_clamp) = match modes.mipmap_linear {
+        Some(true) => (wgpu::MipmapFilterMode::Linear, 32.0),
+        Some(false) => (wgpu::MipmapFilterMode::Nearest, 32.0),
+        None => (wgpu::MipmapFilterMode::Nearest, 0.0),
+    };
+    device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some("material"),
+        address_mode_u: address(modes.wrap_u),
+        address_mode_v: address(modes.wrap_v),
+        mag_filter: filter(modes.mag_linear),
+        min_filter: filter(modes.min_linear),
+        mipmap_filter,
+        lod_max_clamp,
+        ..Default::default()
+    })
 }
 
 /// Uploads `image` with a full mip chain (each level a box-filtered half of the previous).

@@ -3,40 +3,76 @@
 //! `from`/`new` functions here, so layout rules stay in one place.
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat3, Mat4, Vec3, Vec4};
 
-use crate::asset::Material;
 use crate::asset::model::AlphaMode;
+use crate::asset::{LightKind, Material, PunctualLight, TextureRef};
 use crate::inspect::Ramp;
 use crate::skin::SkinningMethod;
+
+/// `MAX_LIGHTS` in frame.wgsl: the file's lights beyond these are left out.
+pub const MAX_LIGHTS: usize = 8;
 
 /// `Frame` in frame.wgsl (shared by every scene shader).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct FrameUniform {
     pub view_proj: [[f32; 4]; 4],
+    pub inverse_view_proj: [[f32; 4]; 4],
     pub light_view_proj: [[f32; 4]; 4],
     pub camera_position: [f32; 4],
-    /// xyz: direction towards the key light.
+    /// xyz: direction towards the key light, w: its radiance (0: no key light).
     pub light_direction: [f32; 4],
     /// x: 1 when the shadow map is used, y: its texel size.
     pub shadow: [f32; 4],
+    /// x: intensity, y, z: cos and sin of the rotation about +Y, w: the specular map's
+    /// highest mip level.
+    pub environment: [f32; 4],
+    /// x: 2^exposure, y: how many of `lights` are used.
+    pub exposure_lights: [f32; 4],
+    pub lights: [LightUniform; MAX_LIGHTS],
 }
 
-impl FrameUniform {
-    pub fn new(
-        view_proj: Mat4,
-        light_view_proj: Mat4,
-        camera: Vec3,
-        light_direction: Vec3,
-        shadow_texel: Option<f32>,
-    ) -> Self {
+/// `Light` in frame.wgsl.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct LightUniform {
+    /// xyz: position, w: range (0: unlimited).
+    pub position_range: [f32; 4],
+    /// xyz: the direction it shines in, w: `LIGHT_*` as a float.
+    pub direction_kind: [f32; 4],
+    /// rgb: colour × intensity.
+    pub radiance: [f32; 4],
+    /// x, y: the spot cone's scale and offset.
+    pub cone: [f32; 4],
+}
+
+/// `LIGHT_*` in frame.wgsl.
+const LIGHT_DIRECTIONAL: f32 = 0.0;
+const LIGHT_POINT: f32 = 1.0;
+const LIGHT_SPOT: f32 = 2.0;
+
+impl LightUniform {
+    /// `light` placed by its node's world matrix `world`: at its origin, shining down −Z.
+    pub fn new(light: &PunctualLight, world: Mat4) -> Self {
+        let direction = world
+            .transform_vector3(Vec3::NEG_Z)
+            .try_normalize()
+            .unwrap_or(Vec3::NEG_Z);
+        let (kind, cone) = match light.kind {
+            LightKind::Directional => (LIGHT_DIRECTIONAL, [0.0; 4]),
+            LightKind::Point => (LIGHT_POINT, [0.0; 4]),
+            LightKind::Spot { inner, outer } => {
+                // KHR_lights_punctual's smooth cone falloff, as a scale and offset on cos.
+                let scale = 1.0 / (inner.cos() - outer.cos()).max(1e-3);
+                (LIGHT_SPOT, [scale, -outer.cos() * scale, 0.0, 0.0])
+            }
+        };
         Self {
-            view_proj: view_proj.to_cols_array_2d(),
-            light_view_proj: light_view_proj.to_cols_array_2d(),
-            camera_position: camera.extend(1.0).to_array(),
-            light_direction: light_direction.normalize().extend(0.0).to_array(),
-            shadow: [shadow_texel.map_or(0.0, |_| 1.0), shadow_texel.unwrap_or(0.0), 0.0, 0.0],
+            position_range: world.w_axis.truncate().extend(light.range.unwrap_or(0.0)).to_array(),
+            direction_kind: direction.extend(kind).to_array(),
+            radiance: (light.color * light.intensity).extend(0.0).to_array(),
+            cone,
         }
     }
 }
@@ -87,12 +123,15 @@ pub enum Look {
     Ghost(Vec4),
     /// Colours from the vertex view's values.
     View(Ramp),
+    /// Its material's colours without lighting (points and lines without normals).
+    Unlit,
 }
 
 /// `STYLE_*` in skinning.wgsl.
 const STYLE_LIT: u32 = 0;
 const STYLE_WIRE: u32 = 1;
 const STYLE_GHOST: u32 = 2;
+const STYLE_UNLIT: u32 = 3;
 /// `RAMP_NONE` in skinning.wgsl (the others are `Ramp`'s values).
 const RAMP_NONE: u32 = 0;
 
@@ -103,6 +142,7 @@ impl DrawUniform {
             Look::Wire(color) => (STYLE_WIRE, color, RAMP_NONE),
             Look::Ghost(color) => (STYLE_GHOST, color, RAMP_NONE),
             Look::View(ramp) => (STYLE_LIT, Vec4::ZERO, ramp as u32),
+            Look::Unlit => (STYLE_UNLIT, Vec4::ZERO, RAMP_NONE),
         };
         Self {
             model: model.to_cols_array_2d(),
@@ -128,25 +168,87 @@ pub struct CaptureUniform {
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct MaterialUniform {
     pub base_color: [f32; 4],
+    /// rgb: emissive × strength, w: occlusion strength.
+    pub emissive: [f32; 4],
     /// x: metallic, y: roughness, z: normal scale, w: alpha cutoff (MASK).
     pub factors: [f32; 4],
-    /// x: base colour, y: metallic-roughness, z: normal texture present (1) or not (0);
-    /// w: alpha mode (0 opaque, 1 mask, 2 blend).
-    pub textures: [u32; 4],
+    /// x: which textures are present (bit per `MaterialTexture`), y: alpha mode (0 opaque,
+    /// 1 mask, 2 blend), z: unlit (1), w: bit per texture that reads TEXCOORD_1.
+    pub flags: [u32; 4],
+    /// Two rows of each texture's KHR_texture_transform matrix.
+    pub transforms: [[f32; 4]; 10],
+}
+
+/// A material's textures, in the order mesh.wgsl binds them (and numbers its HAS_* bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialTexture {
+    BaseColor = 0,
+    MetallicRoughness = 1,
+    Normal = 2,
+    Occlusion = 3,
+    Emissive = 4,
+}
+
+impl MaterialTexture {
+    pub const ALL: [MaterialTexture; 5] = [
+        Self::BaseColor,
+        Self::MetallicRoughness,
+        Self::Normal,
+        Self::Occlusion,
+        Self::Emissive,
+    ];
+
+    /// The material's reference to this texture.
+    pub fn of(self, material: &Material) -> Option<TextureRef> {
+        match self {
+            Self::BaseColor => material.base_color_texture,
+            Self::MetallicRoughness => material.metallic_roughness_texture,
+            Self::Normal => material.normal_texture,
+            Self::Occlusion => material.occlusion_texture,
+            Self::Emissive => material.emissive_texture,
+        }
+    }
+
+    /// Colour textures are sRGB-encoded; the others hold data.
+    pub fn srgb(self) -> bool {
+        matches!(self, Self::BaseColor | Self::Emissive)
+    }
 }
 
 impl MaterialUniform {
-    /// `textures` says which of the material's textures could be loaded.
-    pub fn new(material: &Material, textures: [bool; 3]) -> Self {
+    /// `present` says which of the material's textures (by `MaterialTexture`) could be
+    /// loaded.
+    pub fn new(material: &Material, present: [bool; 5]) -> Self {
         let (mode, cutoff) = match material.alpha {
             AlphaMode::Opaque => (0, 0.0),
             AlphaMode::Mask { cutoff } => (1, cutoff),
             AlphaMode::Blend => (2, 0.0),
         };
+        let mut has = 0;
+        let mut second_set = 0;
+        let mut transforms = [[0.0; 4]; 10];
+        for texture in MaterialTexture::ALL {
+            let bit = 1 << texture as u32;
+            let reference = texture.of(material);
+            if present[texture as usize] {
+                has |= bit;
+            }
+            if reference.is_some_and(|r| r.tex_coord == 1) {
+                second_set |= bit;
+            }
+            let matrix = reference.map_or(Mat3::IDENTITY, |r| r.transform.matrix());
+            let row = |i: usize| [matrix.x_axis[i], matrix.y_axis[i], matrix.z_axis[i], 0.0];
+            transforms[texture as usize * 2] = row(0);
+            transforms[texture as usize * 2 + 1] = row(1);
+        }
         Self {
             base_color: material.base_color.to_array(),
+            emissive: (material.emissive * material.emissive_strength)
+                .extend(material.occlusion_strength)
+                .to_array(),
             factors: [material.metallic, material.roughness, material.normal_scale, cutoff],
-            textures: [textures[0] as u32, textures[1] as u32, textures[2] as u32, mode],
+            flags: [has, mode, material.unlit as u32, second_set],
+            transforms,
         }
     }
 }
@@ -185,9 +287,9 @@ mod tests {
     #[test]
     fn sizes_match_the_wgsl_layouts() {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
-        assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 2 + 16 * 3);
+        assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 3 + 16 * 5 + 64 * MAX_LIGHTS);
         assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16);
-        assert_eq!(std::mem::size_of::<MaterialUniform>(), 48);
+        assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 10);
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
         assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);
@@ -203,6 +305,7 @@ mod tests {
             ("STYLE_LIT", STYLE_LIT),
             ("STYLE_WIRE", STYLE_WIRE),
             ("STYLE_GHOST", STYLE_GHOST),
+            ("STYLE_UNLIT", STYLE_UNLIT),
             ("RAMP_NONE", RAMP_NONE),
             ("RAMP_HEAT", Ramp::Heat as u32),
             ("RAMP_COUNT", Ramp::Count as u32),
@@ -211,5 +314,48 @@ mod tests {
             let declaration = format!("const {name}: u32 = {value}u;");
             assert!(shader.contains(&declaration), "skinning.wgsl lacks `{declaration}`");
         }
+    }
+
+    #[test]
+    fn light_and_material_constants_match_the_shaders() {
+        let frame = include_str!("../../shaders/frame.wgsl");
+        assert!(frame.contains(&format!("const MAX_LIGHTS: u32 = {MAX_LIGHTS}u;")));
+        for (name, value) in [
+            ("LIGHT_DIRECTIONAL", LIGHT_DIRECTIONAL),
+            ("LIGHT_POINT", LIGHT_POINT),
+            ("LIGHT_SPOT", LIGHT_SPOT),
+        ] {
+            let declaration = format!("const {name}: u32 = {}u;", value as u32);
+            assert!(frame.contains(&declaration), "frame.wgsl lacks `{declaration}`");
+        }
+        let mesh = include_str!("../../shaders/mesh.wgsl");
+        for (name, texture) in [
+            ("HAS_BASE_COLOR", MaterialTexture::BaseColor),
+            ("HAS_METALLIC_ROUGHNESS", MaterialTexture::MetallicRoughness),
+            ("HAS_NORMAL", MaterialTexture::Normal),
+            ("HAS_OCCLUSION", MaterialTexture::Occlusion),
+            ("HAS_EMISSIVE", MaterialTexture::Emissive),
+        ] {
+            let declaration = format!("const {name}: u32 = {}u;", 1 << texture as u32);
+            assert!(mesh.contains(&declaration), "mesh.wgsl lacks `{declaration}`");
+        }
+    }
+
+    #[test]
+    fn spot_cone_is_full_inside_and_zero_outside() {
+        let light = PunctualLight {
+            name: "spot".into(),
+            kind: LightKind::Spot { inner: 0.2, outer: 0.5 },
+            color: Vec3::ONE,
+            intensity: 2.0,
+            range: None,
+            joint: 0,
+        };
+        let uniform = LightUniform::new(&light, Mat4::IDENTITY);
+        let cone = |angle: f32| (angle.cos() * uniform.cone[0] + uniform.cone[1]).clamp(0.0, 1.0);
+        assert_eq!(cone(0.1), 1.0);
+        assert_eq!(cone(0.6), 0.0);
+        assert!(cone(0.35) > 0.0 && cone(0.35) < 1.0);
+        assert_eq!(&uniform.direction_kind[..3], &[0.0, 0.0, -1.0]);
     }
 }

@@ -7,6 +7,7 @@ mod ik_panel;
 mod inspect_panel;
 pub mod inspection;
 mod joint_panel;
+mod lighting_panel;
 pub mod panel;
 pub mod state;
 mod view_panel;

@@ -8,6 +8,7 @@ use super::file_facts::{attributes_section, extensions_section};
 use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
+use super::lighting_panel::lighting_section;
 use super::state::{STEP_RATE, ViewerState};
 use super::view_panel::views_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
@@ -37,6 +38,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 inspect_section(ui, state);
                 ui.separator();
                 views_section(ui, state);
+                ui.separator();
+                lighting_section(ui, state);
                 ui.separator();
                 view_section(ui, state);
             });

@@ -13,7 +13,7 @@ use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
 use crate::lint::{Finding, lint};
 use crate::view::file_camera::file_camera_view;
-use crate::view::{CameraView, OrbitCamera, ViewOptions, ViewPreset, Viewport, counted};
+use crate::view::{CameraView, Lighting, Lights, OrbitCamera, ViewOptions, ViewPreset, Viewport, counted};
 
 /// Things the panel or the keyboard asked for that the app carries out (they need the window,
 /// the GPU or the file dialog).
@@ -24,6 +24,10 @@ pub struct Requests {
     pub reset_camera: bool,
     /// Turn the orbit camera to look from this direction.
     pub view: Option<ViewPreset>,
+    /// Pick an equirectangular .hdr to light the scene with.
+    pub environment_dialog: bool,
+    /// Go back to the built-in studio environment.
+    pub studio_environment: bool,
 }
 
 /// Keyboard shortcuts of the 3D view.
@@ -71,6 +75,19 @@ pub struct ViewerState {
     /// The file camera the view looks through (an index into `Model::cameras`); none: the
     /// orbit camera.
     pub file_camera: Option<usize>,
+    /// The environment lighting the scene ("studio" or its file's name), and why the last
+    /// one asked for could not be used.
+    pub environment_name: String,
+    pub environment_error: Option<String>,
+}
+
+/// A file's own lights when it has any, else the studio's.
+pub fn default_lights(model: &Model) -> Lights {
+    if model.lights.is_empty() {
+        Lights::Studio
+    } else {
+        Lights::File
+    }
 }
 
 /// Frames per second that "step one frame" assumes.
@@ -85,9 +102,17 @@ impl ViewerState {
             lint: lint(&model),
             ik_editor: IkEditor::new(&model),
             inspection: Inspection::new(&model),
+            view: ViewOptions {
+                lighting: Lighting {
+                    lights: default_lights(&model),
+                    ..Lighting::default()
+                },
+                ..ViewOptions::default()
+            },
             model,
             player,
-            view: ViewOptions::default(),
+            environment_name: "studio".into(),
+            environment_error: None,
             load_error: None,
             hovered_file: None,
             frame_ms: 0.0,
@@ -122,11 +147,13 @@ impl ViewerState {
         }
         match asset::load(path) {
             Ok(model) => {
-                let (view, fade_time, speed, mode) =
+                let (mut view, fade_time, speed, mode) =
                     (self.view, self.player.fade_time, self.player.speed, self.player.mode());
+                view.lighting.lights = default_lights(&model);
                 *self = Self {
                     view,
                     adapter: std::mem::take(&mut self.adapter),
+                    environment_name: std::mem::take(&mut self.environment_name),
                     model_generation: self.model_generation + 1,
                     inspection: self.inspection.for_model(&model),
                     ..Self::new(model)

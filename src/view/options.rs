@@ -1,5 +1,6 @@
 //! What the scene shows: the toggles the panel and the command line set, read by the renderer.
 
+use super::lighting::Lighting;
 use crate::inspect::VertexView;
 use crate::skin::SkinningMethod;
 
@@ -20,6 +21,7 @@ pub struct ViewOptions {
     pub vertex_view: Option<VertexView>,
     /// The mesh in its bind pose, translucent, over the posed one.
     pub bind_ghost: bool,
+    pub lighting: Lighting,
 }
 
 impl Default for ViewOptions {
@@ -33,6 +35,7 @@ impl Default for ViewOptions {
             skinning_method: SkinningMethod::Linear,
             vertex_view: None,
             bind_ghost: false,
+            lighting: Lighting::default(),
         }
     }
 }

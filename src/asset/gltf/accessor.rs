@@ -65,6 +65,15 @@ impl<'a> Accessors<'a> {
             .ok_or_else(|| format!("accessor {index} does not exist"))
     }
 
+    /// How many components each element of accessor `index` has (None: no such accessor, or
+    /// an unknown type).
+    pub fn components(&self, index: usize) -> Option<usize> {
+        match self.accessor(index).ok()?.type_ {
+            Checked::Valid(kind) => Some(kind.multiplicity()),
+            Checked::Invalid => None,
+        }
+    }
+
     /// Whether accessor `index` exists and holds floats (not normalised integers).
     pub fn is_float(&self, index: usize) -> bool {
         self.accessor(index)

@@ -1,53 +1,65 @@
 //! glTF materials and images.
 
-use glam::{Vec3, Vec4};
+use glam::{Vec2, Vec3, Vec4};
 use gltf_json::Root;
 use gltf_json::material::AlphaMode as JsonAlphaMode;
+use gltf_json::texture::{MagFilter, MinFilter, WrappingMode};
 use gltf_json::validation::Checked;
 
 use super::container::{Container, read_uri};
 use crate::asset::LoadErrorKind;
-use crate::asset::model::{AlphaMode, Image, Material, TextureRef};
+use crate::asset::TextureRef;
+use crate::asset::model::{AlphaMode, Image, Material};
+use crate::asset::texture::{SamplerModes, UvTransform, Wrap};
 
 /// The materials. A texture without an image rigscope can read is left out with a warning.
 pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Material>, LoadErrorKind> {
     let mut materials = Vec::with_capacity(root.materials.len());
     for (index, material) in root.materials.iter().enumerate() {
         let object = format!("/materials/{index}");
-        let mut texture = |property: &str, texture: usize, tex_coord: u32| {
-            texture_ref(
-                root,
-                texture,
-                tex_coord,
-                &format!("{object}/{property}/index"),
-                warnings,
-            )
+        let mut texture = |property: &str, info: Option<TextureInfo>| match info {
+            Some(info) => texture_ref(root, info, &format!("{object}/{property}"), warnings),
+            None => Ok(None),
         };
         let pbr = &material.pbr_metallic_roughness;
-        let base_color_texture = match &pbr.base_color_texture {
-            Some(info) => texture(
-                "pbrMetallicRoughness/baseColorTexture",
-                info.index.value(),
-                info.tex_coord,
-            )?,
-            None => None,
-        };
-        let metallic_roughness_texture = match &pbr.metallic_roughness_texture {
-            Some(info) => texture(
-                "pbrMetallicRoughness/metallicRoughnessTexture",
-                info.index.value(),
-                info.tex_coord,
-            )?,
-            None => None,
-        };
-        let normal_texture = match &material.normal_texture {
-            Some(info) => texture("normalTexture", info.index.value(), info.tex_coord)?,
-            None => None,
-        };
+        let base_color_texture = texture(
+            "pbrMetallicRoughness/baseColorTexture",
+            pbr.base_color_texture.as_ref().map(info),
+        )?;
+        let metallic_roughness_texture = texture(
+            "pbrMetallicRoughness/metallicRoughnessTexture",
+            pbr.metallic_roughness_texture.as_ref().map(info),
+        )?;
+        let normal_texture = texture(
+            "normalTexture",
+            material.normal_texture.as_ref().map(|t| TextureInfo {
+                texture: t.index.value(),
+                tex_coord: t.tex_coord,
+                extensions: t.extensions.as_ref().map(|e| &e.others),
+            }),
+        )?;
+        let occlusion_texture = texture(
+            "occlusionTexture",
+            material.occlusion_texture.as_ref().map(|t| TextureInfo {
+                texture: t.index.value(),
+                tex_coord: t.tex_coord,
+                extensions: t.extensions.as_ref().map(|e| &e.others),
+            }),
+        )?;
+        let emissive_texture = texture("emissiveTexture", material.emissive_texture.as_ref().map(info))?;
         let base_color = Vec4::from(pbr.base_color_factor.0);
         let emissive = Vec3::from(material.emissive_factor.0);
         if !base_color.is_finite() || !emissive.is_finite() {
             return Err(LoadErrorKind::invalid(object, "its colours are not finite numbers"));
+        }
+        let extensions = material.extensions.as_ref();
+        let emissive_strength = extensions
+            .and_then(|e| e.emissive_strength.as_ref())
+            .map_or(1.0, |s| s.emissive_strength.0);
+        if !emissive_strength.is_finite() || emissive_strength < 0.0 {
+            warnings.push(format!(
+                "{object}/extensions/KHR_materials_emissive_strength: strength {emissive_strength} is not a number of zero or more (1 used)"
+            ));
         }
         materials.push(Material {
             name: material.name.clone().unwrap_or_else(|| format!("Material {index}")),
@@ -61,7 +73,18 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
                 .normal_texture
                 .as_ref()
                 .map_or(1.0, |t| finite_or(t.scale, 1.0)),
+            occlusion_texture,
+            occlusion_strength: material
+                .occlusion_texture
+                .as_ref()
+                .map_or(1.0, |t| finite_or(t.strength.0, 1.0).clamp(0.0, 1.0)),
             emissive,
+            emissive_texture,
+            emissive_strength: if emissive_strength.is_finite() && emissive_strength >= 0.0 {
+                emissive_strength
+            } else {
+                1.0
+            },
             alpha: match material.alpha_mode {
                 Checked::Valid(JsonAlphaMode::Mask) => AlphaMode::Mask {
                     cutoff: material.alpha_cutoff.map_or(0.5, |c| finite_or(c.0, 0.5)),
@@ -70,31 +93,62 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
                 _ => AlphaMode::Opaque,
             },
             double_sided: material.double_sided,
+            unlit: extensions.is_some_and(|e| e.unlit.is_some()),
         });
     }
     Ok(materials)
+}
+
+fn info(info: &gltf_json::texture::Info) -> TextureInfo<'_> {
+    TextureInfo {
+        texture: info.index.value(),
+        tex_coord: info.tex_coord,
+        extensions: info.extensions.as_ref().map(|e| &e.others),
+    }
 }
 
 fn finite_or(value: f32, default: f32) -> f32 {
     if value.is_finite() { value } else { default }
 }
 
-/// The image texture `texture` shows; `object` is the pointer of the reference to it. A texture
-/// without `source` (its image comes from an extension such as EXT_texture_webp or
-/// KHR_texture_basisu) is valid glTF that rigscope cannot show: a warning, and no texture.
-fn texture_ref(
-    root: &Root,
+/// A material's reference to a texture, whatever kind of texture info holds it.
+struct TextureInfo<'a> {
     texture: usize,
     tex_coord: u32,
+    /// The info's extensions (KHR_texture_transform among them).
+    extensions: Option<&'a serde_json::Map<String, serde_json::Value>>,
+}
+
+/// KHR_texture_transform as the file writes it.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonTransform {
+    #[serde(default)]
+    offset: Option<[f32; 2]>,
+    #[serde(default)]
+    rotation: Option<f32>,
+    #[serde(default)]
+    scale: Option<[f32; 2]>,
+    #[serde(default)]
+    tex_coord: Option<u32>,
+}
+
+/// The image texture `info` shows, with its sampler and transform; `object` is the pointer
+/// of the reference to it. A texture without `source` (its image comes from an extension
+/// such as EXT_texture_webp or KHR_texture_basisu) is valid glTF that rigscope cannot show: a
+/// warning, and no texture. A transform or texture coordinate set rigscope cannot use is a
+/// warning too, and the texture is read without it.
+fn texture_ref(
+    root: &Root,
+    info: TextureInfo,
     object: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Option<TextureRef>, LoadErrorKind> {
-    let source = root
-        .textures
-        .get(texture)
-        .ok_or_else(|| LoadErrorKind::invalid(object, format!("texture {texture} does not exist")))?
-        .source
-        .value();
+    let texture = info.texture;
+    let json = root.textures.get(texture).ok_or_else(|| {
+        LoadErrorKind::invalid(format!("{object}/index"), format!("texture {texture} does not exist"))
+    })?;
+    let source = json.source.value();
     if source == u32::MAX as usize {
         warnings.push(format!(
             "/textures/{texture}: it has no source image rigscope can read (its image comes from an extension); drawn without it"
@@ -107,10 +161,79 @@ fn texture_ref(
             format!("image {source} does not exist"),
         ));
     }
+    let sampler = match json.sampler {
+        Some(sampler) => {
+            let index = sampler.value();
+            let sampler = root.samplers.get(index).ok_or_else(|| {
+                LoadErrorKind::invalid(
+                    format!("/textures/{texture}/sampler"),
+                    format!("sampler {index} does not exist"),
+                )
+            })?;
+            sampler_modes(sampler)
+        }
+        None => SamplerModes::default(),
+    };
+    let mut transform = UvTransform::default();
+    let mut tex_coord = info.tex_coord;
+    if let Some(value) = info.extensions.and_then(|e| e.get("KHR_texture_transform")) {
+        let pointer = format!("{object}/extensions/KHR_texture_transform");
+        match serde_json::from_value::<JsonTransform>(value.clone()) {
+            Ok(json) => {
+                let offset = Vec2::from(json.offset.unwrap_or([0.0, 0.0]));
+                let rotation = json.rotation.unwrap_or(0.0);
+                let scale = Vec2::from(json.scale.unwrap_or([1.0, 1.0]));
+                if offset.is_finite() && rotation.is_finite() && scale.is_finite() {
+                    transform = UvTransform {
+                        offset,
+                        rotation,
+                        scale,
+                    };
+                    tex_coord = json.tex_coord.unwrap_or(tex_coord);
+                } else {
+                    warnings.push(format!("{pointer}: its numbers are not all finite (ignored)"));
+                }
+            }
+            Err(error) => warnings.push(format!("{pointer}: {error} (ignored)")),
+        }
+    }
+    if tex_coord > 1 {
+        warnings.push(format!(
+            "{object}: it reads TEXCOORD_{tex_coord}; rigscope reads sets 0 and 1, so it uses TEXCOORD_0"
+        ));
+        tex_coord = 0;
+    }
     Ok(Some(TextureRef {
         image: source,
         tex_coord,
+        sampler,
+        transform,
     }))
+}
+
+/// A glTF sampler's modes; values the file leaves out or gets wrong are the defaults
+/// (repeat, linear, linear mipmaps).
+fn sampler_modes(sampler: &gltf_json::texture::Sampler) -> SamplerModes {
+    let wrap = |mode: &Checked<WrappingMode>| match mode {
+        Checked::Valid(WrappingMode::ClampToEdge) => Wrap::ClampToEdge,
+        Checked::Valid(WrappingMode::MirroredRepeat) => Wrap::MirroredRepeat,
+        _ => Wrap::Repeat,
+    };
+    let (min_linear, mipmap_linear) = match sampler.min_filter {
+        Some(Checked::Valid(MinFilter::Nearest)) => (false, None),
+        Some(Checked::Valid(MinFilter::Linear)) => (true, None),
+        Some(Checked::Valid(MinFilter::NearestMipmapNearest)) => (false, Some(false)),
+        Some(Checked::Valid(MinFilter::LinearMipmapNearest)) => (true, Some(false)),
+        Some(Checked::Valid(MinFilter::NearestMipmapLinear)) => (false, Some(true)),
+        _ => (true, Some(true)),
+    };
+    SamplerModes {
+        wrap_u: wrap(&sampler.wrap_s),
+        wrap_v: wrap(&sampler.wrap_t),
+        mag_linear: !matches!(sampler.mag_filter, Some(Checked::Valid(MagFilter::Nearest))),
+        min_linear,
+        mipmap_linear,
+    }
 }
 
 /// Reads every image's encoded bytes. A missing external image file is a warning (the model is

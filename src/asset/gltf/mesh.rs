@@ -12,18 +12,7 @@ use crate::asset::model::{MorphTarget, Primitive, Topology};
 /// A primitive with nothing to draw, in the place of one that has no geometry rigscope can
 /// read.
 pub fn empty() -> Primitive {
-    Primitive {
-        topology: Topology::Triangles,
-        indices: Vec::new(),
-        positions: Vec::new(),
-        normals: Vec::new(),
-        normals_computed: false,
-        tangents: Vec::new(),
-        uvs: Vec::new(),
-        skin_weights: None,
-        morph_targets: Vec::new(),
-        material: None,
-    }
+    Primitive::default()
 }
 
 /// Why `primitive` cannot be read because some of its data is in a buffer without data (see
@@ -141,18 +130,43 @@ pub fn load_primitive(
     if !tangents.is_empty() {
         same_count("TANGENT", tangents.len())?;
     }
-    let uvs: Vec<Vec2> = match attribute(Semantic::TexCoords(0)) {
-        Some(index) => accessors
+    let read_uvs = |set: u32| -> Result<Vec<Vec2>, LoadErrorKind> {
+        let Some(index) = attribute(Semantic::TexCoords(set)) else {
+            return Ok(Vec::new());
+        };
+        let name = format!("TEXCOORD_{set}");
+        let uvs: Vec<Vec2> = accessors
             .read_f32::<2>(index)
-            .map_err(|e| named("TEXCOORD_0", e))?
+            .map_err(|e| named(&name, e))?
             .into_iter()
             .map(Vec2::from)
-            .collect(),
+            .collect();
+        same_count(&name, uvs.len())?;
+        Ok(uvs)
+    };
+    let uvs = read_uvs(0)?;
+    let uvs1 = read_uvs(1)?;
+    let colors: Vec<Vec4> = match attribute(Semantic::Colors(0)) {
+        Some(index) => {
+            let colors: Vec<Vec4> = match accessors.components(index) {
+                Some(3) => accessors
+                    .read_f32::<3>(index)
+                    .map_err(|e| named("COLOR_0", e))?
+                    .into_iter()
+                    .map(|c| Vec3::from(c).extend(1.0))
+                    .collect(),
+                _ => accessors
+                    .read_f32::<4>(index)
+                    .map_err(|e| named("COLOR_0", e))?
+                    .into_iter()
+                    .map(Vec4::from)
+                    .collect(),
+            };
+            same_count("COLOR_0", colors.len())?;
+            colors
+        }
         None => Vec::new(),
     };
-    if !uvs.is_empty() {
-        same_count("TEXCOORD_0", uvs.len())?;
-    }
 
     // Every JOINTS_n/WEIGHTS_n pair the file has; the strongest eight influences are kept.
     let set_numbers = |wanted: fn(&Semantic) -> Option<u32>| -> Vec<u32> {
@@ -242,6 +256,8 @@ pub fn load_primitive(
         normals_computed,
         tangents,
         uvs,
+        uvs1,
+        colors,
         skin_weights,
         morph_targets,
         material,

@@ -13,6 +13,7 @@ mod camera;
 mod container;
 pub mod extensions;
 mod json;
+mod light;
 mod material;
 mod mesh;
 
@@ -56,6 +57,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     let cameras = camera::load_cameras(root, &joint_of_node, &mut warnings);
     let materials = material::load_materials(root, &mut warnings)?;
     let images = material::load_images(&container, &mut warnings)?;
+    let lights = light::load_lights(root, &joint_of_node, &mut warnings);
     // Influences must name joints of every skin a mesh is drawn with (and fit glTF's 16 bits).
     let mut joint_limit = vec![u16::MAX as usize + 1; root.meshes.len()];
     for instance in &instances {
@@ -124,6 +126,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         instances,
         materials,
         images,
+        lights,
         clips,
         cameras,
         extensions_used: root.extensions_used.clone(),

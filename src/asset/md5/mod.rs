@@ -24,9 +24,10 @@ use std::path::Path;
 use glam::{Mat4, Vec3, Vec4};
 
 use super::LoadErrorKind;
+use super::TextureRef;
 use super::format::Format;
 use super::geometry::{build_skin_weights, compute_normals};
-use super::model::{Image, Material, Mesh, MeshInstance, Model, Primitive, Skin, TextureRef, Topology};
+use super::model::{Image, Material, Mesh, MeshInstance, Model, Primitive, Skin, Topology};
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, TrackError, Transform};
 use files::{AnimFile, MeshFile, parse_anim, parse_mesh, quaternion};
 
@@ -73,6 +74,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         meshes,
         materials,
         images,
+        lights: Vec::new(),
         clips: Vec::new(),
         cameras: Vec::new(),
         extensions_used: Vec::new(),
@@ -182,10 +184,7 @@ fn meshes(
                 mime_type: None,
                 bytes,
             });
-            TextureRef {
-                image: images.len() - 1,
-                tex_coord: 0,
-            }
+            TextureRef::plain(images.len() - 1)
         });
         materials.push(Material {
             name: name.clone(),
@@ -202,12 +201,11 @@ fn meshes(
                 indices,
                 normals,
                 normals_computed: true,
-                tangents: Vec::new(),
                 uvs: part.uvs.clone(),
                 skin_weights: Some(skin_weights),
-                morph_targets: Vec::new(),
                 material: Some(materials.len() - 1),
                 positions,
+                ..Primitive::default()
             }],
             attributes: Vec::new(),
         });

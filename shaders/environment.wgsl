@@ -1,0 +1,210 @@
+// Makes the environment's lighting at start-up (src/render/environment.rs): the built-in studio
+// as an equirectangular radiance image, its mip chain, the specular map prefiltered for
+// roughness 0 to 1 over its mip levels (GGX, importance-sampled), the diffuse irradiance, and
+// the split-sum BRDF table. Every image is drawn by a full-screen triangle.
+//
+// Equirectangular images: u = atan2(z, x) / 2π + 0.5 (as three.js), v = acos(y) / π (row 0
+// looks up).
+
+const PI: f32 = 3.14159265;
+
+struct Pass {
+    // x: roughness (specular), y: the source's width, z: its height, w: its highest mip level.
+    params: vec4<f32>,
+    // x: the width of the image being drawn.
+    output: vec4<f32>,
+};
+
+@group(0) @binding(0) var source: texture_2d<f32>;
+@group(0) @binding(1) var source_sampler: sampler;
+@group(0) @binding(2) var<uniform> pass_params: Pass;
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
+    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
+    var out: VertexOut;
+    out.clip = vec4<f32>(uv * vec2<f32>(2.0, -2.0) + vec2<f32>(-1.0, 1.0), 0.0, 1.0);
+    out.uv = uv;
+    return out;
+}
+
+fn equirect_direction(uv: vec2<f32>) -> vec3<f32> {
+    let phi = (uv.x - 0.5) * 2.0 * PI;
+    let theta = uv.y * PI;
+    return vec3<f32>(sin(theta) * cos(phi), cos(theta), sin(theta) * sin(phi));
+}
+
+fn equirect_uv(d: vec3<f32>) -> vec2<f32> {
+    return vec2<f32>(atan2(d.z, d.x) / (2.0 * PI) + 0.5, acos(clamp(d.y, -1.0, 1.0)) / PI);
+}
+
+// A soft rectangular light: 1 inside a box of half-size `size` (radians of azimuth and
+// elevation) around (azimuth, elevation), fading over `soft`.
+fn softbox(azimuth: f32, elevation: f32, center: vec2<f32>, size: vec2<f32>, soft: f32) -> f32 {
+    var da = abs(azimuth - center.x);
+    da = min(da, 2.0 * PI - da);
+    let de = abs(elevation - center.y);
+    let edge = max(vec2<f32>(da, de) - size, vec2<f32>(0.0));
+    return 1.0 - smoothstep(0.0, soft, length(edge));
+}
+
+// The built-in neutral studio: a grey room, lighter overhead, a darker floor, with a large
+// key softbox front-right, a fill front-left, a rim light behind and a soft overhead panel.
+// Neutral in colour, so materials show their own.
+@fragment
+fn fs_studio(in: VertexOut) -> @location(0) vec4<f32> {
+    let d = equirect_direction(in.uv);
+    let azimuth = atan2(d.x, d.z);
+    let elevation = asin(clamp(d.y, -1.0, 1.0));
+    let wall = mix(0.05, 0.16, smoothstep(-0.1, 0.9, d.y));
+    let floor = 0.03 + 0.02 * smoothstep(-1.0, -0.2, d.y);
+    var radiance = select(floor, wall, d.y > -0.02);
+    radiance += 2.5 * softbox(azimuth, elevation, vec2<f32>(0.9, 0.8), vec2<f32>(0.35, 0.25), 0.12);
+    radiance += 1.0 * softbox(azimuth, elevation, vec2<f32>(-0.9, 0.25), vec2<f32>(0.3, 0.3), 0.15);
+    radiance += 2.0 * softbox(azimuth, elevation, vec2<f32>(3.0, 0.35), vec2<f32>(0.25, 0.15), 0.1);
+    radiance += 0.8 * softbox(azimuth, elevation, vec2<f32>(0.0, 1.45), vec2<f32>(3.2, 0.2), 0.2);
+    return vec4<f32>(vec3<f32>(radiance), 1.0);
+}
+
+// The next mip level: the average of the four texels under this one (bilinear at their
+// shared corner).
+@fragment
+fn fs_downsample(in: VertexOut) -> @location(0) vec4<f32> {
+    return textureSampleLevel(source, source_sampler, in.uv, 0.0);
+}
+
+// A low-discrepancy point set (Hammersley).
+fn hammersley(i: u32, count: u32) -> vec2<f32> {
+    var bits = i;
+    bits = (bits << 16u) | (bits >> 16u);
+    bits = ((bits & 0x55555555u) << 1u) | ((bits & 0xAAAAAAAAu) >> 1u);
+    bits = ((bits & 0x33333333u) << 2u) | ((bits & 0xCCCCCCCCu) >> 2u);
+    bits = ((bits & 0x0F0F0F0Fu) << 4u) | ((bits & 0xF0F0F0F0u) >> 4u);
+    bits = ((bits & 0x00FF00FFu) << 8u) | ((bits & 0xFF00FF00u) >> 8u);
+    return vec2<f32>(f32(i) / f32(count), f32(bits) * 2.3283064365386963e-10);
+}
+
+// An orthonormal frame around `n`: the columns are tangent, bitangent, n.
+fn frame_around(n: vec3<f32>) -> mat3x3<f32> {
+    let up = select(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 0.0, 1.0), abs(n.z) < 0.999);
+    let tangent = normalize(cross(up, n));
+    return mat3x3<f32>(tangent, cross(n, tangent), n);
+}
+
+// A half vector sampled from the GGX distribution for `alpha` (roughness²), around +Z.
+fn ggx_half_vector(xi: vec2<f32>, alpha: f32) -> vec3<f32> {
+    let phi = 2.0 * PI * xi.x;
+    let cos_theta = sqrt((1.0 - xi.y) / (1.0 + (alpha * alpha - 1.0) * xi.y));
+    let sin_theta = sqrt(1.0 - cos_theta * cos_theta);
+    return vec3<f32>(sin_theta * cos(phi), sin_theta * sin(phi), cos_theta);
+}
+
+fn ggx_distribution(n_dot_h: f32, alpha: f32) -> f32 {
+    let a2 = alpha * alpha;
+    let f = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    return a2 / (PI * f * f);
+}
+
+const SPECULAR_SAMPLES: u32 = 96u;
+
+// The environment seen in a mirror direction by a surface of this pass's roughness, with
+// N = V = R (the split-sum approximation). Each sample reads the mip level whose texel covers
+// the sample's share of the sphere (filtered importance sampling), so few samples suffice.
+@fragment
+fn fs_specular(in: VertexOut) -> @location(0) vec4<f32> {
+    let n = equirect_direction(in.uv);
+    let roughness = pass_params.params.x;
+    if (roughness == 0.0) {
+        // A mirror: the source itself, at the level whose texels match this image's.
+        let level = max(log2(pass_params.params.y / pass_params.output.x), 0.0);
+        return vec4<f32>(textureSampleLevel(source, source_sampler, in.uv, level).rgb, 1.0);
+    }
+    let alpha = roughness * roughness;
+    let basis = frame_around(n);
+    let texel_solid_angle = 4.0 * PI / (pass_params.params.y * pass_params.params.z);
+    var sum = vec3<f32>(0.0);
+    var weight = 0.0;
+    for (var i = 0u; i < SPECULAR_SAMPLES; i++) {
+        let h = basis * ggx_half_vector(hammersley(i, SPECULAR_SAMPLES), alpha);
+        let l = reflect(-n, h);
+        let n_dot_l = dot(n, l);
+        if (n_dot_l > 0.0) {
+            let n_dot_h = max(dot(n, h), 0.0);
+            // With N = V the pdf of l is D / 4.
+            let pdf = ggx_distribution(n_dot_h, alpha) * 0.25;
+            let sample_solid_angle = 1.0 / (f32(SPECULAR_SAMPLES) * pdf + 1e-6);
+            let level = clamp(0.5 * log2(sample_solid_angle / texel_solid_angle) + 1.0, 0.0, pass_params.params.w);
+            sum += textureSampleLevel(source, source_sampler, equirect_uv(l), level).rgb * n_dot_l;
+            weight += n_dot_l;
+        }
+    }
+    return vec4<f32>(sum / max(weight, 1e-6), 1.0);
+}
+
+const IRRADIANCE_SAMPLES: u32 = 256u;
+
+// Cosine-weighted average of the environment around this texel's direction: irradiance / π,
+// which times the albedo is the Lambert surface's radiance.
+@fragment
+fn fs_irradiance(in: VertexOut) -> @location(0) vec4<f32> {
+    let n = equirect_direction(in.uv);
+    let basis = frame_around(n);
+    let texel_solid_angle = 4.0 * PI / (pass_params.params.y * pass_params.params.z);
+    var sum = vec3<f32>(0.0);
+    for (var i = 0u; i < IRRADIANCE_SAMPLES; i++) {
+        let xi = hammersley(i, IRRADIANCE_SAMPLES);
+        let phi = 2.0 * PI * xi.x;
+        let cos_theta = sqrt(1.0 - xi.y);
+        let sin_theta = sqrt(xi.y);
+        let l = basis * vec3<f32>(sin_theta * cos(phi), sin_theta * sin(phi), cos_theta);
+        let pdf = cos_theta / PI;
+        let sample_solid_angle = 1.0 / (f32(IRRADIANCE_SAMPLES) * pdf + 1e-6);
+        let level = clamp(0.5 * log2(sample_solid_angle / texel_solid_angle) + 1.0, 0.0, pass_params.params.w);
+        sum += textureSampleLevel(source, source_sampler, equirect_uv(l), level).rgb;
+    }
+    return vec4<f32>(sum / f32(IRRADIANCE_SAMPLES), 1.0);
+}
+
+fn smith_visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {
+    let a2 = alpha * alpha;
+    let ggxv = n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2);
+    let ggxl = n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
+    let sum = ggxv + ggxl;
+    return select(0.0, 0.5 / sum, sum > 0.0);
+}
+
+const TABLE_SAMPLES: u32 = 256u;
+
+// The split-sum BRDF table: for n·v (u) and roughness (v), the scale and bias on F0 that
+// integrate GGX with height-correlated Smith visibility and Schlick's Fresnel over the
+// hemisphere.
+@fragment
+fn fs_brdf_table(in: VertexOut) -> @location(0) vec4<f32> {
+    let n_dot_v = max(in.uv.x, 1e-3);
+    let roughness = in.uv.y;
+    let alpha = roughness * roughness;
+    let v = vec3<f32>(sqrt(1.0 - n_dot_v * n_dot_v), 0.0, n_dot_v);
+    var scale = 0.0;
+    var bias = 0.0;
+    for (var i = 0u; i < TABLE_SAMPLES; i++) {
+        let h = ggx_half_vector(hammersley(i, TABLE_SAMPLES), alpha);
+        let l = reflect(-v, h);
+        let n_dot_l = max(l.z, 0.0);
+        let n_dot_h = max(h.z, 0.0);
+        let v_dot_h = max(dot(v, h), 0.0);
+        if (n_dot_l > 0.0) {
+            // pdf = D n·h / (4 v·h); the estimator is f n·l / pdf.
+            let visibility = smith_visibility(n_dot_l, n_dot_v, alpha);
+            let g = visibility * 4.0 * n_dot_l * v_dot_h / max(n_dot_h, 1e-6);
+            let fresnel = pow(1.0 - v_dot_h, 5.0);
+            scale += (1.0 - fresnel) * g;
+            bias += fresnel * g;
+        }
+    }
+    return vec4<f32>(scale / f32(TABLE_SAMPLES), bias / f32(TABLE_SAMPLES), 0.0, 1.0);
+}

@@ -1,0 +1,60 @@
+//! The panel's lighting section: the file's lights or the studio's, the environment (built-in
+//! or a user's .hdr), its strength, turn and background, exposure and the tone curve.
+
+use egui::{Color32, RichText};
+
+use super::state::ViewerState;
+use crate::view::{Lights, ToneMapping, counted};
+
+pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    ui.label(RichText::new("Lighting").strong());
+    let file_lights = state.model.lights.len();
+    let lighting = &mut state.view.lighting;
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut lighting.lights, Lights::Studio, "Studio key light")
+            .on_hover_text("rigscope's key light, with its shadow on the ground");
+        ui.add_enabled_ui(file_lights > 0, |ui| {
+            ui.radio_value(
+                &mut lighting.lights,
+                Lights::File,
+                format!("File's lights ({file_lights})"),
+            )
+            .on_hover_text("The file's KHR_lights_punctual lights (no shadows)")
+            .on_disabled_hover_text("The file has no lights");
+        });
+    });
+    ui.horizontal(|ui| {
+        ui.label(format!("Environment: {}", state.environment_name));
+        if ui.button("Load .hdr…").clicked() {
+            state.requests.environment_dialog = true;
+        }
+        if state.environment_name != "studio" && ui.button("Studio").clicked() {
+            state.requests.studio_environment = true;
+        }
+    });
+    if let Some(error) = &state.environment_error {
+        ui.colored_label(Color32::from_rgb(255, 110, 100), error);
+    }
+    ui.add(egui::Slider::new(&mut lighting.environment_intensity, 0.0..=4.0).text("environment intensity"));
+    ui.add(
+        egui::Slider::new(&mut lighting.environment_rotation, -180.0..=180.0)
+            .suffix("°")
+            .text("environment rotation"),
+    );
+    ui.checkbox(&mut lighting.environment_background, "Environment as background");
+    ui.add(
+        egui::Slider::new(&mut lighting.exposure, -6.0..=6.0)
+            .suffix(" EV")
+            .text("exposure"),
+    );
+    egui::ComboBox::from_label("tone mapping")
+        .selected_text(lighting.tone_mapping.label())
+        .show_ui(ui, |ui| {
+            for curve in ToneMapping::ALL {
+                ui.selectable_value(&mut lighting.tone_mapping, curve, curve.label());
+            }
+        });
+    if file_lights > 0 && lighting.lights == Lights::Studio {
+        ui.label(RichText::new(format!("The file has {}.", counted(file_lights, "light", "lights"))).small());
+    }
+}
