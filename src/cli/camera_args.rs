@@ -12,7 +12,7 @@ use crate::view::ViewPreset;
 #[derive(Args, Debug, Default)]
 pub struct CameraArgs {
     /// Look from a named direction (front looks at the model's +Z face, as glTF's forward is
-    /// +Z; right is seen from +X). The default is three-quarter: 30° right of front, 15° up.
+    /// +Z; right is seen from +X). The default is three-quarter: about 29° right of front, 14° up.
     #[arg(long, value_enum)]
     pub view: Option<ViewArg>,
     /// Degrees about the vertical axis from the front (+Z) towards the right (+X); replaces the

@@ -56,22 +56,14 @@ impl Environment {
         let maker = Maker::new(gpu, layouts);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let source = maker.texture("studio", STUDIO_SIZE, mip_levels(STUDIO_SIZE));
-        maker.draw(
-            &mut encoder,
-            &maker.studio,
-            &level_view(&source, 0),
-            None,
-            [0.0; 4],
-            STUDIO_SIZE.0,
-        );
+        maker.draw(&mut encoder, &maker.studio, &level_view(&source, 0), None, [0.0; 4], STUDIO_SIZE.0);
         maker.prefilter(encoder, &source, "studio")
     }
 
     /// An equirectangular Radiance `.hdr` image (2:1, +Y up in its first row).
     pub fn from_hdr_file(gpu: &Gpu, layouts: &Layouts, path: &Path) -> anyhow::Result<Self> {
         let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read the environment", path.display()))?;
-        let pixels =
-            decode_hdr(&bytes).with_context(|| format!("{}: not an environment rigscope can read", path.display()))?;
+        let pixels = decode_hdr(&bytes).with_context(|| format!("{}: not an environment rigscope can read", path.display()))?;
         let name = path
             .file_name()
             .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
@@ -131,11 +123,7 @@ fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {
 /// IEEE half-precision bits of a radiance value (negative and non-finite values become 0;
 /// values past half's range its largest).
 fn f16_bits(value: f32) -> u16 {
-    let value = if value.is_finite() {
-        value.clamp(0.0, 65504.0)
-    } else {
-        0.0
-    };
+    let value = if value.is_finite() { value.clamp(0.0, 65504.0) } else { 0.0 };
     let bits = value.to_bits();
     let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
     if exponent <= 0 {
@@ -346,14 +334,7 @@ impl<'a> Maker<'a> {
             IRRADIANCE_SIZE.0,
         );
         let table = self.texture("BRDF table", (TABLE_SIZE, TABLE_SIZE), 1);
-        self.draw(
-            &mut encoder,
-            &self.brdf_table,
-            &level_view(&table, 0),
-            None,
-            [0.0; 4],
-            TABLE_SIZE,
-        );
+        self.draw(&mut encoder, &self.brdf_table, &level_view(&table, 0), None, [0.0; 4], TABLE_SIZE);
         self.gpu.queue.submit([encoder.finish()]);
         let device = &self.gpu.device;
         Environment {
@@ -405,7 +386,11 @@ mod tests {
         let mut bytes = Vec::new();
         let image = image::Rgb32FImage::from_fn(8, 4, |x, y| image::Rgb([x as f32, y as f32, 2.5]));
         image::codecs::hdr::HdrEncoder::new(&mut bytes)
-            .encode(&image.pixels().map(|p| image::Rgb(p.0)).collect::<Vec<_>>(), 8, 4)
+            .encode(
+                &image.pixels().map(|p| image::Rgb(p.0)).collect::<Vec<_>>(),
+                8,
+                4,
+            )
             .unwrap();
         let decoded = decode_hdr(&bytes).unwrap();
         assert_eq!(decoded.dimensions(), (8, 4));

@@ -127,9 +127,9 @@ impl ViewerState {
     }
 
     /// Opens `path` (from the command line, a drop or the dialog). On success the model and
-    /// playback are replaced and the camera reset to the default view; on failure the error is kept for the
-    /// panel and the model already open stays. An `.md5anim` is added as a clip to the open
-    /// MD5 model instead.
+    /// playback are replaced and the camera reset to the default view; on failure the error
+    /// is kept for the panel and the model already open stays. An `.md5anim` is added as a
+    /// clip to the open MD5 model instead.
     pub fn open(&mut self, path: &Path) {
         self.hovered_file = None;
         if Format::from_extension(path) == Some(Format::Md5Anim) {

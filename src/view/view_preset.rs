@@ -28,7 +28,8 @@ pub enum ViewPreset {
     Left,
     Right,
     Top,
-    /// From the front, 30° to the right and 15° up: the default view of a model.
+    /// From the front, 0.5 radians (about 29°) to the right and 0.25 radians (about 14°) up:
+    /// the default view of a model.
     ThreeQuarter,
 }
 
@@ -50,7 +51,10 @@ impl ViewPreset {
             ViewPreset::Right => ViewAngles::degrees(90.0, 0.0),
             // Straight down: the orbit camera's pitch limit.
             ViewPreset::Top => ViewAngles::degrees(0.0, 89.0),
-            ViewPreset::ThreeQuarter => ViewAngles::degrees(30.0, 15.0),
+            ViewPreset::ThreeQuarter => ViewAngles {
+                azimuth: 0.5,
+                elevation: 0.25,
+            },
         }
     }
 
