@@ -1,17 +1,18 @@
 // Makes the environment's lighting at start-up (src/render/environment.rs): the built-in studio
-// as an equirectangular radiance image, its mip chain, the specular map prefiltered for
-// roughness 0 to 1 over its mip levels (GGX, importance-sampled), the diffuse irradiance, and
-// the split-sum BRDF table. Every image is drawn by a full-screen triangle.
+// as an equirectangular radiance image, its mip chain, the specular cube map prefiltered for
+// roughness 0 to 1 over its mip levels (GGX, importance-sampled), the diffuse irradiance as
+// spherical harmonics, and the split-sum BRDF table. Every image (each cube face, each level)
+// is drawn by a full-screen triangle.
 //
 // Equirectangular images: u = atan2(z, x) / 2π + 0.5 (as three.js), v = acos(y) / π (row 0
-// looks up).
+// looks up). Cube faces in the order +X, −X, +Y, −Y, +Z, −Z, laid out as WebGPU samples them.
 
 const PI: f32 = 3.14159265;
 
 struct Pass {
     // x: roughness (specular), y: the source's width, z: its height, w: its highest mip level.
     params: vec4<f32>,
-    // x: the width of the image being drawn.
+    // x: the width of the image being drawn, y: the cube face it is.
     output: vec4<f32>,
 };
 
@@ -37,6 +38,22 @@ fn equirect_direction(uv: vec2<f32>) -> vec3<f32> {
     let phi = (uv.x - 0.5) * 2.0 * PI;
     let theta = uv.y * PI;
     return vec3<f32>(sin(theta) * cos(phi), cos(theta), sin(theta) * sin(phi));
+}
+
+// The direction through `uv` (0 to 1, from the top left) of cube face `face`.
+fn cube_direction(face: u32, uv: vec2<f32>) -> vec3<f32> {
+    let s = uv.x * 2.0 - 1.0;
+    let t = uv.y * 2.0 - 1.0;
+    var d: vec3<f32>;
+    switch face {
+        case 0u: { d = vec3<f32>(1.0, -t, -s); }
+        case 1u: { d = vec3<f32>(-1.0, -t, s); }
+        case 2u: { d = vec3<f32>(s, 1.0, t); }
+        case 3u: { d = vec3<f32>(s, -1.0, -t); }
+        case 4u: { d = vec3<f32>(s, -t, 1.0); }
+        default: { d = vec3<f32>(-s, -t, -1.0); }
+    }
+    return normalize(d);
 }
 
 fn equirect_uv(d: vec3<f32>) -> vec2<f32> {
@@ -117,12 +134,13 @@ const SPECULAR_SAMPLES: u32 = 96u;
 // the sample's share of the sphere (filtered importance sampling), so few samples suffice.
 @fragment
 fn fs_specular(in: VertexOut) -> @location(0) vec4<f32> {
-    let n = equirect_direction(in.uv);
+    let n = cube_direction(u32(pass_params.output.y), in.uv);
     let roughness = pass_params.params.x;
     if (roughness == 0.0) {
-        // A mirror: the source itself, at the level whose texels match this image's.
-        let level = max(log2(pass_params.params.y / pass_params.output.x), 0.0);
-        return vec4<f32>(textureSampleLevel(source, source_sampler, in.uv, level).rgb, 1.0);
+        // A mirror: the source itself, at the level whose texels match this face's (a face
+        // spans a quarter of the source's width).
+        let level = max(log2(pass_params.params.y / (4.0 * pass_params.output.x)), 0.0);
+        return vec4<f32>(textureSampleLevel(source, source_sampler, equirect_uv(n), level).rgb, 1.0);
     }
     let alpha = roughness * roughness;
     let basis = frame_around(n);
@@ -146,28 +164,46 @@ fn fs_specular(in: VertexOut) -> @location(0) vec4<f32> {
     return vec4<f32>(sum / max(weight, 1e-6), 1.0);
 }
 
-const IRRADIANCE_SAMPLES: u32 = 256u;
+// Real spherical harmonics up to order 2 at direction `d`.
+fn sh_basis(d: vec3<f32>) -> array<f32, 9> {
+    return array<f32, 9>(
+        0.282095,
+        0.488603 * d.y,
+        0.488603 * d.z,
+        0.488603 * d.x,
+        1.092548 * d.x * d.y,
+        1.092548 * d.y * d.z,
+        0.315392 * (3.0 * d.z * d.z - 1.0),
+        1.092548 * d.x * d.z,
+        0.546274 * (d.x * d.x - d.y * d.y),
+    );
+}
 
-// Cosine-weighted average of the environment around this texel's direction: irradiance / π,
-// which times the albedo is the Lambert surface's radiance.
+// Diffuse irradiance as nine spherical-harmonic coefficients (Ramamoorthi and Hanrahan): the
+// texel at x = i holds coefficient i of the environment's radiance, already convolved with the
+// cosine lobe and divided by π, so that Σ cᵢ Yᵢ(n) times the albedo is a Lambert surface's
+// radiance. The source is integrated at its level of about 64 × 32 texels, each weighted by
+// its solid angle.
 @fragment
-fn fs_irradiance(in: VertexOut) -> @location(0) vec4<f32> {
-    let n = equirect_direction(in.uv);
-    let basis = frame_around(n);
-    let texel_solid_angle = 4.0 * PI / (pass_params.params.y * pass_params.params.z);
+fn fs_irradiance(@builtin(position) position: vec4<f32>) -> @location(0) vec4<u32> {
+    let index = u32(position.x);
+    let level = i32(clamp(log2(pass_params.params.y / 64.0), 0.0, pass_params.params.w));
+    let size = textureDimensions(source, level);
+    // The cosine lobe's convolution per band (π, 2π/3, π/4), over π.
+    var band = array<f32, 9>(1.0, 2.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0, 0.25, 0.25, 0.25, 0.25, 0.25);
     var sum = vec3<f32>(0.0);
-    for (var i = 0u; i < IRRADIANCE_SAMPLES; i++) {
-        let xi = hammersley(i, IRRADIANCE_SAMPLES);
-        let phi = 2.0 * PI * xi.x;
-        let cos_theta = sqrt(1.0 - xi.y);
-        let sin_theta = sqrt(xi.y);
-        let l = basis * vec3<f32>(sin_theta * cos(phi), sin_theta * sin(phi), cos_theta);
-        let pdf = cos_theta / PI;
-        let sample_solid_angle = 1.0 / (f32(IRRADIANCE_SAMPLES) * pdf + 1e-6);
-        let level = clamp(0.5 * log2(sample_solid_angle / texel_solid_angle) + 1.0, 0.0, pass_params.params.w);
-        sum += textureSampleLevel(source, source_sampler, equirect_uv(l), level).rgb;
+    for (var y = 0u; y < size.y; y++) {
+        for (var x = 0u; x < size.x; x++) {
+            let uv = (vec2<f32>(f32(x), f32(y)) + 0.5) / vec2<f32>(size);
+            let d = equirect_direction(uv);
+            let solid_angle = (2.0 * PI / f32(size.x)) * (PI / f32(size.y)) * sin(uv.y * PI);
+            var basis = sh_basis(d);
+            sum += textureLoad(source, vec2<u32>(x, y), level).rgb * basis[index] * solid_angle;
+        }
     }
-    return vec4<f32>(sum / f32(IRRADIANCE_SAMPLES), 1.0);
+    // As the bits of floats: an integer image is renderable everywhere, and the uniform
+    // buffer it is copied into reads them as floats again.
+    return bitcast<vec4<u32>>(vec4<f32>(sum * band[index], 1.0));
 }
 
 fn smith_visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {

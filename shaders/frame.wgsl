@@ -42,10 +42,17 @@ struct Frame {
 @group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var shadow_map: texture_depth_2d;
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
-// The environment as equirectangular images: radiance prefiltered for roughness 0 to 1 over
-// its mip levels, diffuse irradiance, and the split-sum BRDF table (src/render/environment.rs).
-@group(0) @binding(3) var specular_map: texture_2d<f32>;
-@group(0) @binding(4) var irradiance_map: texture_2d<f32>;
+// The environment (src/render/environment.rs): its radiance as a cube map prefiltered for
+// roughness 0 to 1 over its mip levels (looked up by direction, with no trigonometry per
+// fragment), its diffuse irradiance as nine spherical-harmonic coefficients, and the
+// split-sum BRDF table.
+struct Irradiance {
+    // rgb: coefficient i, convolved with the cosine lobe and divided by π.
+    sh: array<vec4<f32>, 9>,
+};
+
+@group(0) @binding(3) var specular_map: texture_cube<f32>;
+@group(0) @binding(4) var<uniform> irradiance: Irradiance;
 @group(0) @binding(5) var brdf_table: texture_2d<f32>;
 @group(0) @binding(6) var environment_sampler: sampler;
 @group(0) @binding(7) var table_sampler: sampler;
@@ -76,29 +83,30 @@ fn shadow_factor(world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
     return lit / (side * side);
 }
 
-// A world direction's place in the environment's equirectangular images, after the
-// environment's rotation, as environment.wgsl's `equirect_uv` maps them.
-fn environment_uv(direction: vec3<f32>) -> vec2<f32> {
+// A world direction in the environment's frame: turned by the environment's rotation about +Y.
+fn environment_direction(direction: vec3<f32>) -> vec3<f32> {
     let c = frame.environment.y;
     let s = frame.environment.z;
-    let d = normalize(vec3<f32>(c * direction.x - s * direction.z, direction.y, s * direction.x + c * direction.z));
-    let u = atan2(d.z, d.x) / (2.0 * PI) + 0.5;
-    let v = acos(clamp(d.y, -1.0, 1.0)) / PI;
-    return vec2<f32>(u, v);
+    return vec3<f32>(c * direction.x - s * direction.z, direction.y, s * direction.x + c * direction.z);
 }
 
 // The environment's radiance towards `direction`, blurred as for `roughness`.
 fn environment_radiance(direction: vec3<f32>, roughness: f32) -> vec3<f32> {
     let level = roughness * frame.environment.w;
-    return textureSampleLevel(specular_map, environment_sampler, environment_uv(direction), level).rgb
+    return textureSampleLevel(specular_map, environment_sampler, environment_direction(direction), level).rgb
         * frame.environment.x;
 }
 
 // Diffuse light arriving at a surface facing `normal`, over π (times the albedo: the
 // reflected radiance).
 fn environment_irradiance(normal: vec3<f32>) -> vec3<f32> {
-    return textureSampleLevel(irradiance_map, environment_sampler, environment_uv(normal), 0.0).rgb
-        * frame.environment.x;
+    let d = environment_direction(normal);
+    let sum = irradiance.sh[0].rgb * 0.282095
+        + (irradiance.sh[1].rgb * d.y + irradiance.sh[2].rgb * d.z + irradiance.sh[3].rgb * d.x) * 0.488603
+        + (irradiance.sh[4].rgb * (d.x * d.y) + irradiance.sh[5].rgb * (d.y * d.z) + irradiance.sh[7].rgb * (d.x * d.z)) * 1.092548
+        + irradiance.sh[6].rgb * (0.315392 * (3.0 * d.z * d.z - 1.0))
+        + irradiance.sh[8].rgb * (0.546274 * (d.x * d.x - d.y * d.y));
+    return max(sum, vec3<f32>(0.0)) * frame.environment.x;
 }
 
 // The split-sum table: scale and bias on F0 for this view angle and roughness.

@@ -12,7 +12,8 @@
 // shadow map, the environment and `shadow_factor` come from frame.wgsl; `Draw`, `VertexIn`,
 // `vertex_matrix` and `normal_matrix` from skinning.wgsl.
 
-// Material.flags.x: which textures the material has.
+// Material.flags.x: which textures the material has (bit i: texture i, as `material_sample`
+// numbers them).
 const HAS_BASE_COLOR: u32 = 1u;
 const HAS_METALLIC_ROUGHNESS: u32 = 2u;
 const HAS_NORMAL: u32 = 4u;
@@ -96,14 +97,23 @@ fn texture_uv(index: u32, uv0: vec2<f32>, uv1: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(dot(row0.xyz, vec3<f32>(uv, 1.0)), dot(row1.xyz, vec3<f32>(uv, 1.0)));
 }
 
-// Perturbs `normal` by the normal map's `sample` (read at `uv`), with a tangent frame from
-// screen-space derivatives (no tangents needed, so every model with a normal map gets it).
-fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>, raw: vec3<f32>) -> vec3<f32> {
+// Texture `index` (a HAS_* bit's position) at this fragment, or `absent` when the material
+// has none. The flags are uniform, so skipping the sample keeps control flow uniform.
+fn material_sample(index: u32, t: texture_2d<f32>, s: sampler, uv0: vec2<f32>, uv1: vec2<f32>, absent: vec4<f32>) -> vec4<f32> {
+    if ((material.flags.x & (1u << index)) == 0u) {
+        return absent;
+    }
+    return textureSample(t, s, texture_uv(index, uv0, uv1));
+}
+
+// Perturbs `normal` by the normal map (read at `uv`), with a tangent frame from screen-space
+// derivatives (no tangents needed, so every model with a normal map gets it).
+fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
     let n = normalize(normal);
-    let sample = raw * 2.0 - 1.0;
     if ((material.flags.x & HAS_NORMAL) == 0u) {
         return n;
     }
+    let sample = textureSample(normal_texture, normal_sampler, uv).xyz * 2.0 - 1.0;
     // Schüler's cotangent frame, written for y-up window derivatives; WGSL's dpdy runs down
     // the screen, so it is negated.
     let dp1 = dpdx(world);
@@ -263,20 +273,17 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         let color = view_color(draw.ramp, in.view_value);
         return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)) * unexposed, 1.0);
     }
-    // Every texture is sampled before the alpha test may discard: sampling needs uniform
-    // control flow.
-    let base_sample = textureSample(base_color_texture, base_color_sampler, texture_uv(0u, in.uv, in.uv1));
-    let mr = textureSample(metallic_roughness_texture, metallic_roughness_sampler, texture_uv(1u, in.uv, in.uv1));
-    let normal_uv = texture_uv(2u, in.uv, in.uv1);
-    let normal_sample = textureSample(normal_texture, normal_sampler, normal_uv).xyz;
-    let occlusion_sample = textureSample(occlusion_texture, occlusion_sampler, texture_uv(3u, in.uv, in.uv1)).r;
-    let emissive_sample = textureSample(emissive_texture, emissive_sampler, texture_uv(4u, in.uv, in.uv1)).rgb;
-    var n = mapped_normal(in.normal, in.world, normal_uv, normal_sample);
-    let flags = material.flags.x;
-    var base = material.base_color * in.color;
-    if ((flags & HAS_BASE_COLOR) != 0u) {
-        base *= base_sample;
-    }
+    // Every texture is sampled before the alpha test may discard (sampling needs uniform
+    // control flow); those the material lacks are not sampled at all.
+    let uv0 = in.uv;
+    let uv1 = in.uv1;
+    let one = vec4<f32>(1.0);
+    let base_sample = material_sample(0u, base_color_texture, base_color_sampler, uv0, uv1, one);
+    let mr = material_sample(1u, metallic_roughness_texture, metallic_roughness_sampler, uv0, uv1, one);
+    let occlusion_sample = material_sample(3u, occlusion_texture, occlusion_sampler, uv0, uv1, one).r;
+    let emissive_sample = material_sample(4u, emissive_texture, emissive_sampler, uv0, uv1, one).rgb;
+    var n = mapped_normal(in.normal, in.world, texture_uv(2u, uv0, uv1));
+    var base = material.base_color * in.color * base_sample;
     if (material.flags.y == ALPHA_OPAQUE) {
         base.a = 1.0;
     } else if (material.flags.y == ALPHA_MASK) {
@@ -288,14 +295,8 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (material.flags.z == 1u || draw.style == STYLE_UNLIT) {
         return vec4<f32>(base.rgb, base.a);
     }
-    var metallic = material.factors.x;
-    var roughness = material.factors.y;
-    if ((flags & HAS_METALLIC_ROUGHNESS) != 0u) {
-        roughness *= mr.g;
-        metallic *= mr.b;
-    }
-    metallic = clamp(metallic, 0.0, 1.0);
-    roughness = clamp(roughness, 0.04, 1.0);
+    let metallic = clamp(material.factors.x * mr.b, 0.0, 1.0);
+    let roughness = clamp(material.factors.y * mr.g, 0.04, 1.0);
     if (!front) {
         n = -n;
     }
@@ -308,18 +309,10 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
 
     var color = vec3<f32>(0.0);
     if (frame.light_direction.w > 0.0) {
-        let shadow = shadow_factor(in.world, 2, 1.5, 0.002);
+        let shadow = shadow_factor(in.world, 1, 2.5, 0.002);
         color += direct_light(surface, l, vec3<f32>(frame.light_direction.w * shadow));
     }
     color += punctual_lights(surface, in.world);
-    var ambient = environment_light(surface, roughness);
-    if ((flags & HAS_OCCLUSION) != 0u) {
-        ambient *= 1.0 + material.emissive.w * (occlusion_sample - 1.0);
-    }
-    color += ambient;
-    var emissive = material.emissive.rgb;
-    if ((flags & HAS_EMISSIVE) != 0u) {
-        emissive *= emissive_sample;
-    }
-    return vec4<f32>(color + emissive, base.a);
+    color += environment_light(surface, roughness) * (1.0 + material.emissive.w * (occlusion_sample - 1.0));
+    return vec4<f32>(color + material.emissive.rgb * emissive_sample, base.a);
 }

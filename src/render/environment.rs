@@ -1,7 +1,11 @@
-//! Image-based lighting: an environment's radiance as equirectangular images, prefiltered on
-//! the GPU when it is made (shaders/environment.wgsl): the specular map, whose mip levels
-//! hold the environment blurred for roughness 0 to 1; the diffuse irradiance; and the
-//! split-sum BRDF table. The built-in studio is drawn by a shader at start-up (nothing to
+//! Image-based lighting: an environment's radiance (an equirectangular image), prefiltered on
+//! the GPU when it is made (shaders/environment.wgsl): the specular cube map, whose mip levels
+//! hold the environment blurred for roughness 0 to 1; the diffuse irradiance as nine
+//! spherical-harmonic coefficients (computed into a 9 × 1 image, then copied into a uniform
+//! buffer, all on the GPU); and the split-sum BRDF table. Both are cheap per fragment: a cube
+//! map finds its texel by direction without trigonometry, and the harmonics are thirty
+//! multiply-adds (on a software rasteriser, the two equirectangular lookups this replaced
+//! cost a sixth of the frame). The built-in studio is drawn by a shader at start-up (nothing to
 //! download, nothing stored); a user's equirectangular Radiance `.hdr` replaces it.
 
 use std::borrow::Cow;
@@ -17,10 +21,16 @@ use super::layouts::Layouts;
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// The built-in studio's radiance image.
 const STUDIO_SIZE: (u32, u32) = (512, 256);
-/// The specular map's first level; each further level halves it, for roughness up to 1.
-const SPECULAR_SIZE: (u32, u32) = (256, 128);
+/// The side of a specular cube face at its first level; each further level halves it, for
+/// roughness up to 1.
+const SPECULAR_SIZE: u32 = 128;
 const SPECULAR_LEVELS: u32 = 6;
-const IRRADIANCE_SIZE: (u32, u32) = (64, 32);
+/// Spherical-harmonic coefficients of the irradiance (orders 0 to 2).
+const IRRADIANCE_COEFFICIENTS: u32 = 9;
+/// The irradiance image's format: the bits of four floats per texel, which the uniform buffer
+/// takes as they are (32-bit float images are not renderable on every device; integer ones
+/// are).
+const IRRADIANCE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;
 const TABLE_SIZE: u32 = 64;
 /// A user's image wider than this is scaled down first (the specular map is far smaller).
 const MAX_SOURCE_WIDTH: u32 = 2048;
@@ -29,9 +39,11 @@ pub struct Environment {
     /// "studio", or the file's name.
     pub name: String,
     pub specular: wgpu::TextureView,
-    pub irradiance: wgpu::TextureView,
+    /// `Irradiance` in frame.wgsl: nine coefficients (vec4 each).
+    pub irradiance: wgpu::Buffer,
     pub brdf_table: wgpu::TextureView,
-    /// Linear with mipmaps, wrapping around in u and clamped at the poles.
+    /// Linear with mipmaps (its wrapping, around in u and clamped at the poles, is for the
+    /// equirectangular source; cube maps have no edges).
     pub sampler: wgpu::Sampler,
     /// Linear, clamped (the BRDF table).
     pub table_sampler: wgpu::Sampler,
@@ -43,7 +55,7 @@ pub struct Environment {
 struct PassUniform {
     /// x: roughness, y, z: the source's size, w: its highest mip level.
     params: [f32; 4],
-    /// x: the drawn image's width.
+    /// x: the drawn image's width, y: its cube face.
     output: [f32; 4],
 }
 
@@ -55,8 +67,13 @@ impl Environment {
     pub fn studio(gpu: &Gpu, layouts: &Layouts) -> Self {
         let maker = Maker::new(gpu, layouts);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let source = maker.texture("studio", STUDIO_SIZE, mip_levels(STUDIO_SIZE));
-        maker.draw(&mut encoder, &maker.studio, &level_view(&source, 0), None, [0.0; 4], STUDIO_SIZE.0);
+        let source = maker.texture("studio", STUDIO_SIZE, mip_levels(STUDIO_SIZE), 1);
+        let target = Target {
+            view: &level_view(&source, 0, 0),
+            width: STUDIO_SIZE.0,
+            face: 0,
+        };
+        maker.draw(&mut encoder, &maker.studio, target, None, [0.0; 4]);
         maker.prefilter(encoder, &source, "studio")
     }
 
@@ -74,7 +91,7 @@ impl Environment {
     pub fn from_pixels(gpu: &Gpu, layouts: &Layouts, pixels: &image::Rgb32FImage, name: &str) -> Self {
         let maker = Maker::new(gpu, layouts);
         let size = pixels.dimensions();
-        let source = maker.texture(name, size, mip_levels(size));
+        let source = maker.texture(name, size, mip_levels(size), 1);
         let halves: Vec<u16> = pixels
             .pixels()
             .flat_map(|p| [p[0], p[1], p[2], 1.0])
@@ -145,12 +162,31 @@ fn extent((width, height): (u32, u32)) -> wgpu::Extent3d {
     }
 }
 
-fn level_view(texture: &wgpu::Texture, level: u32) -> wgpu::TextureView {
+/// One level of one layer (a cube face) of `texture`, to draw into or read from.
+fn level_view(texture: &wgpu::Texture, level: u32, layer: u32) -> wgpu::TextureView {
     texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(wgpu::TextureViewDimension::D2),
         base_mip_level: level,
         mip_level_count: Some(1),
+        base_array_layer: layer,
+        array_layer_count: Some(1),
         ..Default::default()
     })
+}
+
+fn cube_view(texture: &wgpu::Texture) -> wgpu::TextureView {
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(wgpu::TextureViewDimension::Cube),
+        ..Default::default()
+    })
+}
+
+/// What a pass draws into: one level of one layer, `width` texels wide.
+#[derive(Clone, Copy)]
+struct Target<'t> {
+    view: &'t wgpu::TextureView,
+    width: u32,
+    face: u32,
 }
 
 /// The pipelines and sampler that make an environment's images.
@@ -177,7 +213,7 @@ impl<'a> Maker<'a> {
             bind_group_layouts: &[Some(&layouts.environment)],
             immediate_size: 0,
         });
-        let pipeline = |entry_point: &str| {
+        let pipeline = |entry_point: &str, format: wgpu::TextureFormat| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(entry_point),
                 layout: Some(&layout),
@@ -194,7 +230,7 @@ impl<'a> Maker<'a> {
                     module: &shader,
                     entry_point: Some(entry_point),
                     compilation_options: Default::default(),
-                    targets: &[Some(FORMAT.into())],
+                    targets: &[Some(format.into())],
                 }),
                 multiview_mask: None,
                 cache: None,
@@ -203,19 +239,66 @@ impl<'a> Maker<'a> {
         Self {
             gpu,
             layouts,
-            studio: pipeline("fs_studio"),
-            downsample: pipeline("fs_downsample"),
-            specular: pipeline("fs_specular"),
-            irradiance: pipeline("fs_irradiance"),
-            brdf_table: pipeline("fs_brdf_table"),
+            studio: pipeline("fs_studio", FORMAT),
+            downsample: pipeline("fs_downsample", FORMAT),
+            specular: pipeline("fs_specular", FORMAT),
+            irradiance: pipeline("fs_irradiance", IRRADIANCE_FORMAT),
+            brdf_table: pipeline("fs_brdf_table", FORMAT),
             sampler: environment_sampler(device),
         }
     }
 
-    fn texture(&self, label: &str, size: (u32, u32), levels: u32) -> wgpu::Texture {
+    /// The irradiance's coefficients from `source`, drawn into a 9 × 1 image and copied into
+    /// a uniform buffer (rows of copies are 256-byte aligned: the buffer holds one row).
+    fn irradiance(&self, encoder: &mut wgpu::CommandEncoder, source: &wgpu::TextureView, params: [f32; 4]) -> wgpu::Buffer {
+        let device = &self.gpu.device;
+        let image = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("irradiance"),
+            size: extent((IRRADIANCE_COEFFICIENTS, 1)),
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: IRRADIANCE_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let target = Target {
+            view: &image.create_view(&Default::default()),
+            width: IRRADIANCE_COEFFICIENTS,
+            face: 0,
+        };
+        self.draw(encoder, &self.irradiance, target, Some(source), params);
+        let row = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("irradiance"),
+            size: row as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        encoder.copy_texture_to_buffer(
+            image.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(row),
+                    rows_per_image: None,
+                },
+            },
+            extent((IRRADIANCE_COEFFICIENTS, 1)),
+        );
+        buffer
+    }
+
+    /// A texture of `layers` layers (6: a cube map) of `size`, with `levels` mip levels.
+    fn texture(&self, label: &str, size: (u32, u32), levels: u32, layers: u32) -> wgpu::Texture {
         self.gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
-            size: extent(size),
+            size: wgpu::Extent3d {
+                width: size.0,
+                height: size.1,
+                depth_or_array_layers: layers,
+            },
             mip_level_count: levels,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
@@ -228,22 +311,21 @@ impl<'a> Maker<'a> {
     }
 
     /// Draws `pipeline` over all of `target`, reading `source` (a 1×1 stand-in when None)
-    /// with `params`; `width` is the target's.
+    /// with `params`.
     fn draw(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         pipeline: &wgpu::RenderPipeline,
-        target: &wgpu::TextureView,
+        target: Target,
         source: Option<&wgpu::TextureView>,
         params: [f32; 4],
-        width: u32,
     ) {
         let device = &self.gpu.device;
         let stand_in;
         let source = match source {
             Some(source) => source,
             None => {
-                stand_in = self.texture("stand-in", (1, 1), 1).create_view(&Default::default());
+                stand_in = self.texture("stand-in", (1, 1), 1, 1).create_view(&Default::default());
                 &stand_in
             }
         };
@@ -251,7 +333,7 @@ impl<'a> Maker<'a> {
             label: Some("environment pass"),
             contents: bytemuck::bytes_of(&PassUniform {
                 params,
-                output: [width as f32, 0.0, 0.0, 0.0],
+                output: [target.width as f32, target.face as f32, 0.0, 0.0],
             }),
             usage: wgpu::BufferUsages::UNIFORM,
         });
@@ -276,7 +358,7 @@ impl<'a> Maker<'a> {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("environment"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
+                view: target.view,
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
@@ -297,50 +379,43 @@ impl<'a> Maker<'a> {
         let (width, height) = (source.width(), source.height());
         let levels = source.mip_level_count();
         for level in 1..levels {
-            let size = ((width >> level).max(1), (height >> level).max(1));
-            let above = level_view(source, level - 1);
-            self.draw(
-                &mut encoder,
-                &self.downsample,
-                &level_view(source, level),
-                Some(&above),
-                [0.0; 4],
-                size.0,
-            );
+            let above = level_view(source, level - 1, 0);
+            let target = Target {
+                view: &level_view(source, level, 0),
+                width: (width >> level).max(1),
+                face: 0,
+            };
+            self.draw(&mut encoder, &self.downsample, target, Some(&above), [0.0; 4]);
         }
         let source_view = source.create_view(&Default::default());
         let source_params = |roughness: f32| [roughness, width as f32, height as f32, (levels - 1) as f32];
 
-        let specular = self.texture("specular map", SPECULAR_SIZE, SPECULAR_LEVELS);
-        for level in 0..SPECULAR_LEVELS {
-            let roughness = level as f32 / (SPECULAR_LEVELS - 1) as f32;
-            let level_width = (SPECULAR_SIZE.0 >> level).max(1);
-            self.draw(
-                &mut encoder,
-                &self.specular,
-                &level_view(&specular, level),
-                Some(&source_view),
-                source_params(roughness),
-                level_width,
-            );
+        let specular = self.texture("specular map", (SPECULAR_SIZE, SPECULAR_SIZE), SPECULAR_LEVELS, 6);
+        for face in 0..6 {
+            for level in 0..SPECULAR_LEVELS {
+                let roughness = level as f32 / (SPECULAR_LEVELS - 1) as f32;
+                let target = Target {
+                    view: &level_view(&specular, level, face),
+                    width: (SPECULAR_SIZE >> level).max(1),
+                    face,
+                };
+                self.draw(&mut encoder, &self.specular, target, Some(&source_view), source_params(roughness));
+            }
         }
-        let irradiance = self.texture("irradiance", IRRADIANCE_SIZE, 1);
-        self.draw(
-            &mut encoder,
-            &self.irradiance,
-            &level_view(&irradiance, 0),
-            Some(&source_view),
-            source_params(1.0),
-            IRRADIANCE_SIZE.0,
-        );
-        let table = self.texture("BRDF table", (TABLE_SIZE, TABLE_SIZE), 1);
-        self.draw(&mut encoder, &self.brdf_table, &level_view(&table, 0), None, [0.0; 4], TABLE_SIZE);
+        let irradiance = self.irradiance(&mut encoder, &source_view, source_params(0.0));
+        let table = self.texture("BRDF table", (TABLE_SIZE, TABLE_SIZE), 1, 1);
+        let target = Target {
+            view: &level_view(&table, 0, 0),
+            width: TABLE_SIZE,
+            face: 0,
+        };
+        self.draw(&mut encoder, &self.brdf_table, target, None, [0.0; 4]);
         self.gpu.queue.submit([encoder.finish()]);
         let device = &self.gpu.device;
         Environment {
             name: name.to_string(),
-            specular: specular.create_view(&Default::default()),
-            irradiance: irradiance.create_view(&Default::default()),
+            specular: cube_view(&specular),
+            irradiance,
             brdf_table: table.create_view(&Default::default()),
             sampler: environment_sampler(device),
             table_sampler: device.create_sampler(&wgpu::SamplerDescriptor {

@@ -29,6 +29,20 @@ fn texture(binding: u32, sample_type: wgpu::TextureSampleType) -> wgpu::BindGrou
     }
 }
 
+/// A cube map (the environment's).
+fn cube(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension: wgpu::TextureViewDimension::Cube,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
 fn sampler(binding: u32, kind: wgpu::SamplerBindingType) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
@@ -78,8 +92,8 @@ impl Layouts {
                     uniform(0, both),
                     texture(1, wgpu::TextureSampleType::Depth),
                     sampler(2, wgpu::SamplerBindingType::Comparison),
-                    texture(3, float),
-                    texture(4, float),
+                    cube(3),
+                    uniform(4, wgpu::ShaderStages::FRAGMENT),
                     texture(5, float),
                     sampler(6, wgpu::SamplerBindingType::Filtering),
                     sampler(7, wgpu::SamplerBindingType::Filtering),

@@ -380,7 +380,7 @@ fn frame_group(
         view(shadow),
         sampler(shadow_sampler),
         view(&environment.specular),
-        view(&environment.irradiance),
+        environment.irradiance.as_entire_binding(),
         view(&environment.brdf_table),
         sampler(&environment.sampler),
         sampler(&environment.table_sampler),
