@@ -572,6 +572,15 @@ fn the_files_lights_light_the_model() {
         r#"{"translation":[1,1,3],"extensions":{"KHR_lights_punctual":{"light":0}}}"#,
     );
     assert_eq!(point.lights.len(), 1);
+    // inspect lists the file's lights.
+    let text = common::succeed(&["inspect", point.path.to_str().unwrap()]);
+    assert!(
+        text.contains("light 0 'Light 0': point, colour (1, 0, 0), intensity 30, range 50, on node 1"),
+        "{text}"
+    );
+    let json = common::json(&["inspect", "--json", point.path.to_str().unwrap()]);
+    assert_eq!(json["lights"][0]["kind"], "point");
+    assert_eq!(json["lights"][0]["intensity"], 30.0);
     let file_lit = renderer.render(&point, &with(Lights::File));
     let studio_lit = renderer.render(&point, &with(Lights::Studio));
     save(&file_lit, "point-light");

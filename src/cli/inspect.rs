@@ -30,6 +30,7 @@ struct Report {
     images: usize,
     clips: Vec<ClipReport>,
     cameras: Vec<CameraReport>,
+    lights: Vec<LightReport>,
     extensions_used: Vec<String>,
     extensions_required: Vec<String>,
     /// The used or required extensions rigscope does not read.
@@ -45,6 +46,19 @@ struct CameraReport {
     kind: &'static str,
     /// The projection's numbers, in words (angles in degrees).
     projection: String,
+}
+
+#[derive(Serialize)]
+struct LightReport {
+    name: String,
+    node: NodeRef,
+    /// "directional", "point" or "spot".
+    kind: &'static str,
+    /// Linear RGB.
+    color: [f32; 3],
+    /// Candela (point, spot) or lux (directional).
+    intensity: f32,
+    range: Option<f32>,
 }
 
 #[derive(Serialize)]
@@ -236,6 +250,18 @@ fn report(model: &Model) -> Report {
             })
             .collect(),
         cameras: model.cameras.iter().map(|c| camera_report(model, c)).collect(),
+        lights: model
+            .lights
+            .iter()
+            .map(|light| LightReport {
+                name: light.name.clone(),
+                node: node_ref(model, light.joint),
+                kind: light.kind.name(),
+                color: light.color.to_array(),
+                intensity: light.intensity,
+                range: light.range,
+            })
+            .collect(),
         extensions_used: model.extensions_used.clone(),
         extensions_required: model.extensions_required.clone(),
         unsupported_extensions: unsupported_extensions(&model.extensions_used, &model.extensions_required)
@@ -433,6 +459,15 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             out,
             "  camera {index} '{}': {}, {}, on node {} '{}'",
             camera.name, camera.kind, camera.projection, camera.node.node, camera.node.name
+        )?;
+    }
+    for (index, light) in report.lights.iter().enumerate() {
+        let [r, g, b] = light.color;
+        let range = light.range.map_or("unlimited".to_string(), |r| r.to_string());
+        writeln!(
+            out,
+            "  light {index} '{}': {}, colour ({r}, {g}, {b}), intensity {}, range {range}, on node {} '{}'",
+            light.name, light.kind, light.intensity, light.node.node, light.node.name
         )?;
     }
     if !report.extensions_used.is_empty() {
