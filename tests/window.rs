@@ -85,3 +85,27 @@ fn the_benchmark_mode_prints_frame_times_as_json() {
     let (median, p95) = (stats["median_ms"].as_f64().unwrap(), stats["p95_ms"].as_f64().unwrap());
     assert!(median > 0.0 && p95 >= median, "{stats}");
 }
+
+#[test]
+fn the_viewer_takes_the_lighting_options_and_survives_a_bad_environment() {
+    let dir = common::temp_dir("window-environment");
+    let bright = dir.join("bright.hdr");
+    let pixels = vec![image::Rgb([3.0f32, 2.0, 1.0]); 32 * 16];
+    image::codecs::hdr::HdrEncoder::new(std::fs::File::create(&bright).unwrap())
+        .encode(&pixels, 32, 16)
+        .unwrap();
+    let plain = screenshot(&[], "plain.png");
+    let lit = screenshot(
+        &["--environment", bright.to_str().unwrap(), "--environment-background", "--exposure=-1"],
+        "lit.png",
+    );
+    // The background is the orange environment instead of the plain dark grey.
+    let corner = |image: &image::RgbaImage| image.get_pixel(1270, 10).0;
+    let (before, after) = (corner(&plain), corner(&lit));
+    assert!(after[0] > before[0] + 60 && after[0] > after[2] + 40, "{before:?} → {after:?}");
+    // A file that is not an environment leaves the studio; the window still opens.
+    let bad = dir.join("bad.hdr");
+    std::fs::write(&bad, b"not an image").unwrap();
+    let image = screenshot(&["--environment", bad.to_str().unwrap()], "bad.png");
+    assert_eq!(corner(&image), corner(&plain));
+}

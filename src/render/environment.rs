@@ -112,12 +112,23 @@ impl Environment {
     }
 }
 
+/// Pixels one byte of a Radiance file can hold at most: run-length encoding packs up to 127
+/// pixels of one channel in two bytes, so a whole file holds far fewer per byte than this.
+const MAX_PIXELS_PER_BYTE: u64 = 64;
+
 /// Decodes a Radiance `.hdr` image, scaled down to at most `MAX_SOURCE_WIDTH` wide.
 fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {
-    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Hdr);
-    // The decoder's own limits bound what a small file may make it allocate.
-    reader.limits(image::Limits::default());
-    let image = reader.decode()?.to_rgb32f();
+    let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Hdr);
+    // A small file may not make the decoder allocate for a huge image: its header's size is
+    // checked against what the file could hold first.
+    let (width, height) = reader().into_dimensions()?;
+    if width as u64 * height as u64 > MAX_PIXELS_PER_BYTE * bytes.len() as u64 {
+        bail!(
+            "its header says {width}x{height} pixels, more than its {} bytes can hold",
+            bytes.len()
+        );
+    }
+    let image = reader().decode()?.to_rgb32f();
     let (width, height) = image.dimensions();
     if width < 2 || height < 1 {
         bail!("the image is {width}x{height} pixels; an environment needs at least 2x1");
@@ -472,5 +483,8 @@ mod tests {
         assert!((decoded.get_pixel(3, 2)[0] - 3.0).abs() < 0.05);
         assert!(decode_hdr(&bytes[..bytes.len() / 2]).is_err(), "truncated");
         assert!(decode_hdr(b"not an image").is_err());
+        let huge = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 100000 +X 100000\n\x02\x02\x00\x10";
+        let error = decode_hdr(huge).unwrap_err().to_string();
+        assert!(error.contains("100000x100000 pixels, more than its"), "{error}");
     }
 }
