@@ -722,7 +722,7 @@ fn every_lighting_option_of_the_commands_changes_the_picture() {
 }
 
 #[test]
-fn thumbnails_and_sheets_take_the_lighting_options() {
+fn thumbnails_and_sheets_take_the_lighting_and_view_options() {
     let dir = common::temp_dir("lighting-batch");
     let model = common::gltf("Fox/glTF-Binary/Fox.glb");
     let model = model.to_str().unwrap();
@@ -744,6 +744,18 @@ fn thumbnails_and_sheets_take_the_lighting_options() {
         &dark_out,
     );
     assert!(mean_difference(&sheet, &dark) > 1.0, "sheet --exposure");
+    // The viewpoint options too: the Fox from behind, from above.
+    let back_out = dir.join("back.png");
+    let back = image(&["thumbnail", model, back_out.to_str().unwrap(), "--size", "64", "--view", "back"], &back_out);
+    assert!(mean_difference(&plain, &back) > 2.0, "thumbnail --view");
+    let top_out = dir.join("top.png");
+    let top = image(
+        &["sheet", model, "-o", top_out.to_str().unwrap(), "--frames", "2", "--cell", "64", "--view", "top"],
+        &top_out,
+    );
+    assert!(mean_difference(&sheet, &top) > 2.0, "sheet --view");
+    let output = common::rigscope(&["thumbnail", model, "/dev/null", "--camera", "nobody"]);
+    assert!(!output.status.success() && String::from_utf8_lossy(&output.stderr).contains("--camera"));
 }
 
 /// A quad whose material is `material` (JSON; texture 0 is the four-colour PNG, through

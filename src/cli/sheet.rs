@@ -8,12 +8,13 @@ use std::path::PathBuf;
 use anyhow::bail;
 use clap::Args;
 
+use super::camera_args::CameraArgs;
 use super::image_file;
 use super::lighting_args::LightingArgs;
 use super::text::{TextPainter, filled};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
-use crate::render::still::StillRenderer;
+use crate::render::still::{StillRenderer, Viewpoint};
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;
 use crate::view::counted;
@@ -31,6 +32,8 @@ pub struct SheetArgs {
     /// Width and height of each frame in pixels.
     #[arg(long, default_value_t = 192, value_parser = clap::value_parser!(u32).range(32..=1024))]
     pub cell: u32,
+    #[command(flatten)]
+    pub camera: CameraArgs,
     #[command(flatten)]
     pub lighting: LightingArgs,
 }
@@ -61,18 +64,20 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
         lighting: args.lighting.lighting(&model),
         ..ViewOptions::default()
     };
-    let sheet = contact_sheet(&gpu, &mut renderer, &model, (args.frames, args.cell), &view)?;
+    let viewpoint = args.camera.viewpoint(&model)?;
+    let sheet = contact_sheet(&gpu, &mut renderer, &model, (args.frames, args.cell), (&view, viewpoint))?;
     image_file::save(&sheet, &args.output)
 }
 
-/// The sheet as an image, `frames` per clip of `cell` pixels, drawn as `view` says: a title,
-/// then a row per clip (the rest pose for a model without clips, drawn once).
+/// The sheet as an image, `frames` per clip of `cell` pixels, drawn as `view` says from
+/// `viewpoint`: a title, then a row per clip (the rest pose for a model without clips, drawn
+/// once).
 pub fn contact_sheet(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
     model: &Model,
     (frames, cell): (u32, u32),
-    view: &ViewOptions,
+    (view, viewpoint): (&ViewOptions, Viewpoint),
 ) -> anyhow::Result<image::RgbaImage> {
     // Without clips every frame would be the same rest pose: draw it once.
     let frames = if model.clips.is_empty() { 1 } else { frames };
@@ -111,6 +116,7 @@ pub fn contact_sheet(
     );
 
     let mut still = StillRenderer::new(gpu, renderer, model);
+    still.viewpoint = viewpoint;
     let mut pose = model.skeleton.rest_pose().clone();
     for row in 0..rows {
         let clip = model.clips.get(row as usize);

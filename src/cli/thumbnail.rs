@@ -11,11 +11,12 @@ use clap::Args;
 use serde::Serialize;
 
 use super::batch::{self, Input};
+use super::camera_args::CameraArgs;
 use super::image_file;
 use super::lighting_args::LightingArgs;
-use super::render::render_image;
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
+use crate::render::still::StillRenderer;
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;
 
@@ -34,6 +35,8 @@ pub struct ThumbnailArgs {
     /// With --out-dir: one JSON line per file instead of text.
     #[arg(long, requires = "out_dir")]
     pub json: bool,
+    #[command(flatten)]
+    pub camera: CameraArgs,
     #[command(flatten)]
     pub lighting: LightingArgs,
 }
@@ -134,8 +137,10 @@ fn thumbnail(
         lighting: args.lighting.lighting(&model),
         ..ViewOptions::default()
     };
-    let size = (args.size, args.size);
-    let image = render_image(gpu, renderer, &model, &pose, clip, size, &view)?;
+    let mut still = StillRenderer::new(gpu, renderer, &model);
+    still.viewpoint = args.camera.viewpoint(&model)?;
+    still.frame_clip(clip);
+    let image = still.render(renderer, &pose, (args.size, args.size), &view)?;
     image_file::save(&image, output)?;
     Ok(Written {
         thumbnail: output.display().to_string(),
