@@ -487,7 +487,11 @@ fn lighting_controls_set_lights_environment_exposure_and_tone_curve() {
         },
         ViewerState::new(model),
     );
-    assert_eq!(harness.state().view.lighting.lights, Lights::File, "a file's own lights first");
+    assert_eq!(
+        harness.state().view.lighting.lights,
+        Lights::File,
+        "a file's own lights first"
+    );
     harness.get_by_label("Studio key light").click();
     harness.run();
     assert_eq!(harness.state().view.lighting.lights, Lights::Studio);
@@ -501,7 +505,11 @@ fn lighting_controls_set_lights_environment_exposure_and_tone_curve() {
     harness.run();
     let lighting = harness.state().view.lighting;
     assert_eq!(
-        (lighting.environment_intensity, lighting.environment_rotation, lighting.exposure),
+        (
+            lighting.environment_intensity,
+            lighting.environment_rotation,
+            lighting.exposure
+        ),
         (2.5, -90.0, 1.5)
     );
     harness.get_by_label("Environment as background").click();
@@ -533,7 +541,11 @@ fn a_model_without_lights_offers_only_the_studio() {
     assert_eq!(harness.state().view.lighting.lights, rigscope::view::Lights::Studio);
     harness.get_by_label("File's lights (0)").click();
     harness.run();
-    assert_eq!(harness.state().view.lighting.lights, rigscope::view::Lights::Studio, "disabled");
+    assert_eq!(
+        harness.state().view.lighting.lights,
+        rigscope::view::Lights::Studio,
+        "disabled"
+    );
 }
 
 #[test]

@@ -105,7 +105,8 @@ fn sphere() -> MeshData {
             let normal = Vec3::new(polar.sin() * azimuth.cos(), polar.cos(), polar.sin() * azimuth.sin());
             mesh.positions.push(normal);
             mesh.normals.push(normal);
-            mesh.uvs.push(Vec2::new(slice as f32 / slices as f32, stack as f32 / stacks as f32));
+            mesh.uvs
+                .push(Vec2::new(slice as f32 / slices as f32, stack as f32 / stacks as f32));
         }
     }
     let row = slices + 1;
@@ -232,7 +233,10 @@ fn a_white_sphere_is_not_blown_out_and_shades_smoothly() {
     let image = renderer.render(&model, &plain(Lighting::default()));
     save(&image, "white-sphere");
     let sphere_pixels: Vec<&image::Rgba<u8>> = image.pixels().filter(|p| luminance(p) > 40.0).collect();
-    let clipped = sphere_pixels.iter().filter(|p| p.0[..3].iter().all(|&c| c >= 254)).count();
+    let clipped = sphere_pixels
+        .iter()
+        .filter(|p| p.0[..3].iter().all(|&c| c >= 254))
+        .count();
     assert!(sphere_pixels.len() > 5000, "the sphere is drawn");
     assert!(
         (clipped as f64) < 0.01 * sphere_pixels.len() as f64,
@@ -255,7 +259,10 @@ fn a_white_sphere_is_not_blown_out_and_shades_smoothly() {
     let rises = falling.windows(2).filter(|w| w[1] > w[0] + 1.5).count();
     assert!(rises == 0, "luminance rises on the way into shade: {falling:?}");
     let darkest = falling.iter().cloned().fold(f32::MAX, f32::min);
-    let (high, low) = (darkest + 0.9 * (brightest - darkest), darkest + 0.1 * (brightest - darkest));
+    let (high, low) = (
+        darkest + 0.9 * (brightest - darkest),
+        darkest + 0.1 * (brightest - darkest),
+    );
     let transition: Vec<f32> = falling.iter().cloned().filter(|l| (low..=high).contains(l)).collect();
     let longest_flat_run = transition
         .windows(2)
@@ -264,8 +271,14 @@ fn a_white_sphere_is_not_blown_out_and_shades_smoothly() {
             (longest.max(run), run)
         })
         .0;
-    assert!(longest_flat_run < 4, "a band {longest_flat_run} pixels long: {transition:?}");
-    assert!(brightest - darkest > 100.0, "light and shade differ: {brightest} to {darkest}");
+    assert!(
+        longest_flat_run < 4,
+        "a band {longest_flat_run} pixels long: {transition:?}"
+    );
+    assert!(
+        brightest - darkest > 100.0,
+        "light and shade differ: {brightest} to {darkest}"
+    );
 }
 
 #[test]
@@ -293,7 +306,10 @@ fn metals_reflect_the_environment_and_rough_dielectrics_barely_do() {
     };
     let metal_change = change(&mut renderer, &metal, "metal-sphere");
     let rough_change = change(&mut renderer, &rough, "rough-sphere");
-    assert!(metal_change > 2.0, "the metal mirrors the turned environment ({metal_change})");
+    assert!(
+        metal_change > 2.0,
+        "the metal mirrors the turned environment ({metal_change})"
+    );
     assert!(
         rough_change * 2.5 < metal_change,
         "a rough dielectric changes far less ({rough_change} against {metal_change})"
@@ -323,7 +339,11 @@ fn vertex_coloured_quads() -> String {
     }
     let position = buffers.floats(&positions, "VEC3");
     let normal = buffers.floats(&[0.0, 0.0, 1.0].repeat(8), "VEC3");
-    let colors: Vec<u8> = [[255u8, 0, 0]; 4].into_iter().chain([[0, 0, 255]; 4]).flatten().collect();
+    let colors: Vec<u8> = [[255u8, 0, 0]; 4]
+        .into_iter()
+        .chain([[0, 0, 255]; 4])
+        .flatten()
+        .collect();
     let color = buffers.accessor(&colors, 5121, 8, "VEC3", true);
     let joints = buffers.accessor(&[0u8; 32], 5121, 8, "VEC4", false);
     let weights = buffers.floats(&[1.0, 0.0, 0.0, 0.0].repeat(8), "VEC4");
@@ -361,7 +381,10 @@ fn hue_counts(image: &image::RgbaImage) -> (usize, usize, usize, usize) {
 fn vertex_colours_colour_the_mesh_on_the_gpu_and_cpu_paths() {
     let mut renderer = Renderer::new();
     let model = load("vertex-colours", &vertex_coloured_quads());
-    assert_eq!(model.meshes[0].primitives[0].colors[0], glam::Vec4::new(1.0, 0.0, 0.0, 1.0));
+    assert_eq!(
+        model.meshes[0].primitives[0].colors[0],
+        glam::Vec4::new(1.0, 0.0, 0.0, 1.0)
+    );
     for gpu_skinning in [true, false] {
         let view = ViewOptions {
             gpu_skinning,
@@ -371,8 +394,14 @@ fn vertex_colours_colour_the_mesh_on_the_gpu_and_cpu_paths() {
         save(&image, &format!("vertex-colours-gpu-{gpu_skinning}"));
         let (red_left, blue_left, red_right, blue_right) = hue_counts(&image);
         let area = (SIZE.0 * SIZE.1) as usize;
-        assert!(red_left > area / 20 && blue_right > area / 20, "gpu {gpu_skinning}: {red_left} red, {blue_right} blue");
-        assert!(blue_left + red_right < area / 200, "gpu {gpu_skinning}: colours on the wrong side");
+        assert!(
+            red_left > area / 20 && blue_right > area / 20,
+            "gpu {gpu_skinning}: {red_left} red, {blue_right} blue"
+        );
+        assert!(
+            blue_left + red_right < area / 200,
+            "gpu {gpu_skinning}: colours on the wrong side"
+        );
     }
 }
 
@@ -394,7 +423,10 @@ fn vertex_colours_of_every_accessor_kind_load() {
     let model = load("colour-kinds", &json);
     let primitives = &model.meshes[0].primitives;
     let first = primitives[0].colors[0];
-    assert!((first - glam::Vec4::new(1.0, 0.5, 0.0, 1.0)).abs().max_element() < 1e-4, "{first}");
+    assert!(
+        (first - glam::Vec4::new(1.0, 0.5, 0.0, 1.0)).abs().max_element() < 1e-4,
+        "{first}"
+    );
     assert_eq!(primitives[1].colors[2], glam::Vec4::new(0.25, 0.5, 1.0, 1.0));
     // A colour count that does not match the vertices is an error naming the attribute.
     let bad = json.replacen(r#""count":3,"type":"VEC4""#, r#""count":2,"type":"VEC4""#, 1);
@@ -428,7 +460,8 @@ fn single_sided_faces_are_culled_from_behind_and_mirroring_keeps_the_front() {
     let mut renderer = Renderer::new();
     let view = plain(Lighting::default());
     let single = r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.9,0.6,0.2,1],"metallicFactor":0}}"#;
-    let double = r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.9,0.6,0.2,1],"metallicFactor":0},"doubleSided":true}"#;
+    let double =
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.9,0.6,0.2,1],"metallicFactor":0},"doubleSided":true}"#;
     // The default view looks at +Z faces.
     let front = renderer.render(&quad_model("front", single, "", false), &view);
     let behind = renderer.render(&quad_model("behind", single, "", true), &view);
@@ -436,16 +469,26 @@ fn single_sided_faces_are_culled_from_behind_and_mirroring_keeps_the_front() {
     let mirrored = renderer.render(&quad_model("mirrored", single, r#","scale":[-1,1,1]"#, false), &view);
     save(&behind_double, "behind-double-sided");
     assert!(coverage(&front) > 0.2, "the front face is drawn: {}", coverage(&front));
-    assert!(coverage(&behind) < 0.001, "the back of a single-sided quad is culled: {}", coverage(&behind));
+    assert!(
+        coverage(&behind) < 0.001,
+        "the back of a single-sided quad is culled: {}",
+        coverage(&behind)
+    );
     assert!(coverage(&behind_double) > 0.2, "a double-sided quad covers from behind");
-    assert!(coverage(&mirrored) > 0.2, "a mirrored single-sided quad still shows its front");
+    assert!(
+        coverage(&mirrored) > 0.2,
+        "a mirrored single-sided quad still shows its front"
+    );
     // The back of a double-sided face is lit by its flipped normal: as bright as the front.
     let mean = |image: &image::RgbaImage| {
         let lit: Vec<f32> = image.pixels().filter(|p| luminance(p) > 40.0).map(luminance).collect();
         lit.iter().sum::<f32>() / lit.len() as f32
     };
     let (front_light, back_light) = (mean(&front), mean(&behind_double));
-    assert!((front_light - back_light).abs() < 25.0, "front {front_light}, back {back_light}");
+    assert!(
+        (front_light - back_light).abs() < 25.0,
+        "front {front_light}, back {back_light}"
+    );
 }
 
 /// A 2 × 2 PNG: red top left, blue top right, green bottom left, yellow bottom right.
@@ -585,14 +628,20 @@ fn the_files_lights_light_the_model() {
     let studio_lit = renderer.render(&point, &with(Lights::Studio));
     save(&file_lit, "point-light");
     assert!(redness(&file_lit) > 40.0, "the red light shows: {}", redness(&file_lit));
-    assert!(redness(&studio_lit).abs() < 10.0, "the studio is neutral: {}", redness(&studio_lit));
+    assert!(
+        redness(&studio_lit).abs() < 10.0,
+        "the studio is neutral: {}",
+        redness(&studio_lit)
+    );
     // A red spot aimed away from the sphere (down its node's −Z, which points away) does
     // not light it; turned around (+Z towards the sphere) it does.
     let spot = |name: &str, rotation: &str| {
         lit_sphere(
             name,
             r#"[{"type":"spot","color":[1,0,0],"intensity":60,"spot":{"outerConeAngle":0.4}}]"#,
-            &format!(r#"{{"translation":[0,0,3],"rotation":{rotation},"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}}"#),
+            &format!(
+                r#"{{"translation":[0,0,3],"rotation":{rotation},"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}}"#
+            ),
         )
     };
     let away = renderer.render(&spot("spot-away", "[0,1,0,0]"), &with(Lights::File));
@@ -605,13 +654,23 @@ fn the_files_lights_light_the_model() {
         lit_sphere(
             name,
             r#"[{"type":"directional","color":[1,0,0],"intensity":4}]"#,
-            &format!(r#"{{"translation":[0,0,-100],"rotation":{rotation},"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}}"#),
+            &format!(
+                r#"{{"translation":[0,0,-100],"rotation":{rotation},"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}}"#
+            ),
         )
     };
     let front = renderer.render(&directional("directional-front", "[0,0,0,1]"), &with(Lights::File));
     let back = renderer.render(&directional("directional-back", "[0,1,0,0]"), &with(Lights::File));
-    assert!(redness(&front) > 40.0, "lit side towards the camera: {}", redness(&front));
-    assert!(redness(&back) < redness(&front) / 3.0, "lit side away: {}", redness(&back));
+    assert!(
+        redness(&front) > 40.0,
+        "lit side towards the camera: {}",
+        redness(&front)
+    );
+    assert!(
+        redness(&back) < redness(&front) / 3.0,
+        "lit side away: {}",
+        redness(&back)
+    );
     // Lights the loader cannot use are left out with a warning, not an error.
     let bad = lit_sphere(
         "bad-light",
@@ -619,7 +678,11 @@ fn the_files_lights_light_the_model() {
         r#"{"extensions":{"KHR_lights_punctual":{"light":0}}}"#,
     );
     assert!(bad.lights.is_empty());
-    assert!(bad.warnings.iter().any(|w| w.contains("intensity")), "{:?}", bad.warnings);
+    assert!(
+        bad.warnings.iter().any(|w| w.contains("intensity")),
+        "{:?}",
+        bad.warnings
+    );
 }
 
 #[test]
@@ -695,7 +758,10 @@ fn every_lighting_option_of_the_commands_changes_the_picture() {
     }
     let rotated = render("rotated", &["--environment", hdr_path, "--environment-rotation", "90"]);
     let unrotated = render("unrotated", &["--environment", hdr_path]);
-    assert!(mean_difference(&rotated, &unrotated) > 0.3, "rotation turns the environment");
+    assert!(
+        mean_difference(&rotated, &unrotated) > 0.3,
+        "rotation turns the environment"
+    );
     // The demo has no lights of its own: asking for the file's leaves only the environment.
     let file_lights = render("file-lights", &["--lights", "file"]);
     assert!(mean_difference(&default, &file_lights) > 0.3);
@@ -712,11 +778,20 @@ fn every_lighting_option_of_the_commands_changes_the_picture() {
         args.extend_from_slice(options);
         let output = common::rigscope(&args);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success() && stderr.contains(expected), "{options:?}: {stderr}");
+        assert!(
+            !output.status.success() && stderr.contains(expected),
+            "{options:?}: {stderr}"
+        );
     }
     let truncated = dir.join("truncated.hdr");
     std::fs::write(&truncated, &std::fs::read(&hdr).unwrap()[..100]).unwrap();
-    let output = common::rigscope(&["render", "-o", "/dev/null", "--environment", truncated.to_str().unwrap()]);
+    let output = common::rigscope(&[
+        "render",
+        "-o",
+        "/dev/null",
+        "--environment",
+        truncated.to_str().unwrap(),
+    ]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success() && stderr.contains("truncated.hdr"), "{stderr}");
 }
@@ -731,26 +806,81 @@ fn thumbnails_and_sheets_take_the_lighting_and_view_options() {
         image::open(out).unwrap().to_rgba8()
     };
     let (plain_out, bright_out) = (dir.join("plain.png"), dir.join("bright.png"));
-    let plain = image(&["thumbnail", model, plain_out.to_str().unwrap(), "--size", "64"], &plain_out);
+    let plain = image(
+        &["thumbnail", model, plain_out.to_str().unwrap(), "--size", "64"],
+        &plain_out,
+    );
     let bright = image(
-        &["thumbnail", model, bright_out.to_str().unwrap(), "--size", "64", "--exposure", "2"],
+        &[
+            "thumbnail",
+            model,
+            bright_out.to_str().unwrap(),
+            "--size",
+            "64",
+            "--exposure",
+            "2",
+        ],
         &bright_out,
     );
     assert!(mean_difference(&plain, &bright) > 1.0, "thumbnail --exposure");
     let (sheet_out, dark_out) = (dir.join("sheet.png"), dir.join("dark.png"));
-    let sheet = image(&["sheet", model, "-o", sheet_out.to_str().unwrap(), "--frames", "2", "--cell", "64"], &sheet_out);
+    let sheet = image(
+        &[
+            "sheet",
+            model,
+            "-o",
+            sheet_out.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--cell",
+            "64",
+        ],
+        &sheet_out,
+    );
     let dark = image(
-        &["sheet", model, "-o", dark_out.to_str().unwrap(), "--frames", "2", "--cell", "64", "--exposure=-3"],
+        &[
+            "sheet",
+            model,
+            "-o",
+            dark_out.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--cell",
+            "64",
+            "--exposure=-3",
+        ],
         &dark_out,
     );
     assert!(mean_difference(&sheet, &dark) > 1.0, "sheet --exposure");
     // The viewpoint options too: the Fox from behind, from above.
     let back_out = dir.join("back.png");
-    let back = image(&["thumbnail", model, back_out.to_str().unwrap(), "--size", "64", "--view", "back"], &back_out);
+    let back = image(
+        &[
+            "thumbnail",
+            model,
+            back_out.to_str().unwrap(),
+            "--size",
+            "64",
+            "--view",
+            "back",
+        ],
+        &back_out,
+    );
     assert!(mean_difference(&plain, &back) > 2.0, "thumbnail --view");
     let top_out = dir.join("top.png");
     let top = image(
-        &["sheet", model, "-o", top_out.to_str().unwrap(), "--frames", "2", "--cell", "64", "--view", "top"],
+        &[
+            "sheet",
+            model,
+            "-o",
+            top_out.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--cell",
+            "64",
+            "--view",
+            "top",
+        ],
         &top_out,
     );
     assert!(mean_difference(&sheet, &top) > 2.0, "sheet --view");
@@ -788,7 +918,9 @@ fn material_textures_samplers_and_extensions_change_the_picture() {
     let view = plain(Lighting::default());
     let nearest_clamp = r#"{"magFilter":9728,"minFilter":9728,"wrapS":33071,"wrapT":33071}"#;
     let unlit_texture = |texture: &str| {
-        format!(r#"{{"pbrMetallicRoughness":{{"baseColorTexture":{texture}}},"extensions":{{"KHR_materials_unlit":{{}}}}}}"#)
+        format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorTexture":{texture}}},"extensions":{{"KHR_materials_unlit":{{}}}}}}"#
+        )
     };
     let mut draw = |name: &str, material: &str, sampler: &str, uv_scale: f32| {
         let image = renderer.render(&textured_quad(name, material, sampler, uv_scale), &view);
@@ -799,7 +931,12 @@ fn material_textures_samplers_and_extensions_change_the_picture() {
         [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)].map(|(x, y)| colour_at(image, x, y))
     };
     // TEXCOORD_1, mirrored left to right, when the texture asks for set 1.
-    let second_set = draw("second-uv-set", &unlit_texture(r#"{"index":0,"texCoord":1}"#), nearest_clamp, 1.0);
+    let second_set = draw(
+        "second-uv-set",
+        &unlit_texture(r#"{"index":0,"texCoord":1}"#),
+        nearest_clamp,
+        1.0,
+    );
     assert_eq!(quadrants(&second_set), ["blue", "red", "yellow", "green"]);
     // Wrap modes: uvs 0 to 2 repeat the image twice, or clamp to its last column and row.
     let repeat = r#"{"magFilter":9728,"minFilter":9728}"#;
@@ -816,7 +953,10 @@ fn material_textures_samplers_and_extensions_change_the_picture() {
         grid.filter(|&(x, y)| colour_at(image, x, y) == "other").count()
     };
     let (sharp, smooth) = (blends(&nearest), blends(&blended));
-    assert!(sharp < 40 && smooth > 150, "in-between colours: nearest {sharp}, linear {smooth} of 361");
+    assert!(
+        sharp < 40 && smooth > 150,
+        "in-between colours: nearest {sharp}, linear {smooth} of 361"
+    );
 
     // Unlit: the base colour as it is (without a tone curve, exactly).
     let unlit_model = textured_quad(
@@ -831,7 +971,15 @@ fn material_textures_samplers_and_extensions_change_the_picture() {
     });
     let unlit = renderer.render(&unlit_model, &no_curve);
     let centre = unlit.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
-    let srgb = |linear: f32| (255.0 * if linear <= 0.0031308 { linear * 12.92 } else { 1.055 * linear.powf(1.0 / 2.4) - 0.055 }).round();
+    let srgb = |linear: f32| {
+        (255.0
+            * if linear <= 0.0031308 {
+                linear * 12.92
+            } else {
+                1.055 * linear.powf(1.0 / 2.4) - 0.055
+            })
+        .round()
+    };
     for (channel, linear) in [0.2f32, 0.6, 0.9].into_iter().enumerate() {
         assert!((centre[channel] as f32 - srgb(linear)).abs() <= 2.0, "unlit {centre:?}");
     }
@@ -843,7 +991,10 @@ fn material_textures_samplers_and_extensions_change_the_picture() {
         let image = renderer.render(&textured_quad(name, &material, repeat, 1.0), &view);
         image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0[0]
     };
-    let (weak, strong) = (emissive(1.0, "emissive-1", &mut renderer), emissive(3.0, "emissive-3", &mut renderer));
+    let (weak, strong) = (
+        emissive(1.0, "emissive-1", &mut renderer),
+        emissive(3.0, "emissive-3", &mut renderer),
+    );
     assert!(strong > weak + 40, "emissive strength 3 ({strong}) against 1 ({weak})");
     // The occlusion texture darkens the environment's light, as much as its strength says.
     let occluded = |strength: f32, name: &str, renderer: &mut Renderer| {
@@ -853,8 +1004,15 @@ fn material_textures_samplers_and_extensions_change_the_picture() {
         let image = renderer.render(&textured_quad(name, &material, repeat, 1.0), &view);
         // The top-left texel: red, so occlusion (the red channel) is 1 there; the bottom
         // right is yellow (also 1); the top right, blue, has occlusion 0.
-        luminance(&image::Rgba(image.get_pixel((SIZE.0 as f32 * 0.62) as u32, (SIZE.1 as f32 * 0.38) as u32).0))
+        luminance(&image::Rgba(
+            image
+                .get_pixel((SIZE.0 as f32 * 0.62) as u32, (SIZE.1 as f32 * 0.38) as u32)
+                .0,
+        ))
     };
-    let (none, full) = (occluded(0.0, "occlusion-0", &mut renderer), occluded(1.0, "occlusion-1", &mut renderer));
+    let (none, full) = (
+        occluded(0.0, "occlusion-0", &mut renderer),
+        occluded(1.0, "occlusion-1", &mut renderer),
+    );
     assert!(full + 5.0 < none, "occlusion strength 1 ({full}) against 0 ({none})");
 }

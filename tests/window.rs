@@ -96,13 +96,21 @@ fn the_viewer_takes_the_lighting_options_and_survives_a_bad_environment() {
         .unwrap();
     let plain = screenshot(&[], "plain.png");
     let lit = screenshot(
-        &["--environment", bright.to_str().unwrap(), "--environment-background", "--exposure=-1"],
+        &[
+            "--environment",
+            bright.to_str().unwrap(),
+            "--environment-background",
+            "--exposure=-1",
+        ],
         "lit.png",
     );
     // The background is the orange environment instead of the plain dark grey.
     let corner = |image: &image::RgbaImage| image.get_pixel(1270, 10).0;
     let (before, after) = (corner(&plain), corner(&lit));
-    assert!(after[0] > before[0] + 60 && after[0] > after[2] + 40, "{before:?} → {after:?}");
+    assert!(
+        after[0] > before[0] + 60 && after[0] > after[2] + 40,
+        "{before:?} → {after:?}"
+    );
     // A file that is not an environment leaves the studio; the window still opens.
     let bad = dir.join("bad.hdr");
     std::fs::write(&bad, b"not an image").unwrap();

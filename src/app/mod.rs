@@ -286,7 +286,8 @@ impl Running {
         }
         let requests = std::mem::take(&mut self.state.requests);
         if requests.studio_environment {
-            self.scene.set_environment(&self.gpu, Environment::studio(&self.gpu, &self.scene.layouts));
+            self.scene
+                .set_environment(&self.gpu, Environment::studio(&self.gpu, &self.scene.layouts));
             self.state.environment_name = self.scene.environment_name().to_owned();
             self.state.environment_error = None;
         }

@@ -22,7 +22,10 @@ pub enum LightKind {
     Directional,
     Point,
     /// Cone angles from the axis, radians: full intensity inside `inner`, none past `outer`.
-    Spot { inner: f32, outer: f32 },
+    Spot {
+        inner: f32,
+        outer: f32,
+    },
 }
 
 impl LightKind {

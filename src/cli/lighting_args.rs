@@ -100,10 +100,7 @@ impl LightingArgs {
 }
 
 fn parse_number(text: &str, range: std::ops::RangeInclusive<f32>, what: &str) -> Result<f32, String> {
-    let value: f32 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
+    let value: f32 = text.trim().parse().map_err(|_| format!("'{text}' is not a number"))?;
     if !range.contains(&value) {
         return Err(format!("{what} runs from {} to {}", range.start(), range.end()));
     }

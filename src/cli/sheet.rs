@@ -65,7 +65,13 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
         ..ViewOptions::default()
     };
     let viewpoint = args.camera.viewpoint(&model)?;
-    let sheet = contact_sheet(&gpu, &mut renderer, &model, (args.frames, args.cell), (&view, viewpoint))?;
+    let sheet = contact_sheet(
+        &gpu,
+        &mut renderer,
+        &model,
+        (args.frames, args.cell),
+        (&view, viewpoint),
+    )?;
     image_file::save(&sheet, &args.output)
 }
 

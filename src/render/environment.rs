@@ -80,7 +80,8 @@ impl Environment {
     /// An equirectangular Radiance `.hdr` image (2:1, +Y up in its first row).
     pub fn from_hdr_file(gpu: &Gpu, layouts: &Layouts, path: &Path) -> anyhow::Result<Self> {
         let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read the environment", path.display()))?;
-        let pixels = decode_hdr(&bytes).with_context(|| format!("{}: not an environment rigscope can read", path.display()))?;
+        let pixels =
+            decode_hdr(&bytes).with_context(|| format!("{}: not an environment rigscope can read", path.display()))?;
         let name = path
             .file_name()
             .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
@@ -151,7 +152,11 @@ fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {
 /// IEEE half-precision bits of a radiance value (negative and non-finite values become 0;
 /// values past half's range its largest).
 fn f16_bits(value: f32) -> u16 {
-    let value = if value.is_finite() { value.clamp(0.0, 65504.0) } else { 0.0 };
+    let value = if value.is_finite() {
+        value.clamp(0.0, 65504.0)
+    } else {
+        0.0
+    };
     let bits = value.to_bits();
     let exponent = ((bits >> 23) & 0xff) as i32 - 127 + 15;
     if exponent <= 0 {
@@ -261,7 +266,12 @@ impl<'a> Maker<'a> {
 
     /// The irradiance's coefficients from `source`, drawn into a 9 × 1 image and copied into
     /// a uniform buffer (rows of copies are 256-byte aligned: the buffer holds one row).
-    fn irradiance(&self, encoder: &mut wgpu::CommandEncoder, source: &wgpu::TextureView, params: [f32; 4]) -> wgpu::Buffer {
+    fn irradiance(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        source: &wgpu::TextureView,
+        params: [f32; 4],
+    ) -> wgpu::Buffer {
         let device = &self.gpu.device;
         let image = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("irradiance"),
@@ -410,7 +420,13 @@ impl<'a> Maker<'a> {
                     width: (SPECULAR_SIZE >> level).max(1),
                     face,
                 };
-                self.draw(&mut encoder, &self.specular, target, Some(&source_view), source_params(roughness));
+                self.draw(
+                    &mut encoder,
+                    &self.specular,
+                    target,
+                    Some(&source_view),
+                    source_params(roughness),
+                );
             }
         }
         let irradiance = self.irradiance(&mut encoder, &source_view, source_params(0.0));
@@ -472,11 +488,7 @@ mod tests {
         let mut bytes = Vec::new();
         let image = image::Rgb32FImage::from_fn(8, 4, |x, y| image::Rgb([x as f32, y as f32, 2.5]));
         image::codecs::hdr::HdrEncoder::new(&mut bytes)
-            .encode(
-                &image.pixels().map(|p| image::Rgb(p.0)).collect::<Vec<_>>(),
-                8,
-                4,
-            )
+            .encode(&image.pixels().map(|p| image::Rgb(p.0)).collect::<Vec<_>>(), 8, 4)
             .unwrap();
         let decoded = decode_hdr(&bytes).unwrap();
         assert_eq!(decoded.dimensions(), (8, 4));

@@ -29,10 +29,10 @@ mod textures;
 mod tone_map;
 pub mod uniforms;
 
+pub use environment::Environment;
 pub use frame::render_frame;
 pub use frame_input::FrameInput;
 pub use gpu::Gpu;
-pub use environment::Environment;
 pub use model_view::ModelView;
 pub use overlay::Overlay;
 pub use scene::SceneRenderer;

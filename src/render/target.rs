@@ -49,8 +49,13 @@ impl SceneTarget {
         let hdr = color("scene hdr", 1, SCENE_FORMAT, sampled).create_view(&Default::default());
         let resolved = color("scene", 1, DISPLAY_FORMAT, sampled | wgpu::TextureUsages::COPY_SRC);
         let multisampled = (samples > 1).then(|| {
-            color("scene msaa", samples, SCENE_FORMAT, wgpu::TextureUsages::RENDER_ATTACHMENT)
-                .create_view(&Default::default())
+            color(
+                "scene msaa",
+                samples,
+                SCENE_FORMAT,
+                wgpu::TextureUsages::RENDER_ATTACHMENT,
+            )
+            .create_view(&Default::default())
         });
         Self {
             width,

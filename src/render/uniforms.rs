@@ -5,8 +5,8 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
-use crate::asset::{LightKind, Material, PunctualLight, TextureRef};
 use crate::asset::model::AlphaMode;
+use crate::asset::{LightKind, Material, PunctualLight, TextureRef};
 use crate::inspect::Ramp;
 use crate::skin::SkinningMethod;
 
@@ -55,7 +55,10 @@ const LIGHT_SPOT: f32 = 2.0;
 impl LightUniform {
     /// `light` placed by its node's world matrix `world`: at its origin, shining down −Z.
     pub fn new(light: &PunctualLight, world: Mat4) -> Self {
-        let direction = world.transform_vector3(Vec3::NEG_Z).try_normalize().unwrap_or(Vec3::NEG_Z);
+        let direction = world
+            .transform_vector3(Vec3::NEG_Z)
+            .try_normalize()
+            .unwrap_or(Vec3::NEG_Z);
         let (kind, cone) = match light.kind {
             LightKind::Directional => (LIGHT_DIRECTIONAL, [0.0; 4]),
             LightKind::Point => (LIGHT_POINT, [0.0; 4]),

@@ -42,7 +42,10 @@ fn light_of(light: &Light, index: usize, joint: usize) -> Result<PunctualLight, 
         return Err(format!("its colour {color} is not made of numbers of zero or more"));
     }
     if !light.intensity.is_finite() || light.intensity < 0.0 {
-        return Err(format!("its intensity {} is not a number of zero or more", light.intensity));
+        return Err(format!(
+            "its intensity {} is not a number of zero or more",
+            light.intensity
+        ));
     }
     let range = match light.range {
         Some(range) if !(range.is_finite() && range > 0.0) => {

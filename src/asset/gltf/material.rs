@@ -22,7 +22,10 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
             None => Ok(None),
         };
         let pbr = &material.pbr_metallic_roughness;
-        let base_color_texture = texture("pbrMetallicRoughness/baseColorTexture", pbr.base_color_texture.as_ref().map(info))?;
+        let base_color_texture = texture(
+            "pbrMetallicRoughness/baseColorTexture",
+            pbr.base_color_texture.as_ref().map(info),
+        )?;
         let metallic_roughness_texture = texture(
             "pbrMetallicRoughness/metallicRoughnessTexture",
             pbr.metallic_roughness_texture.as_ref().map(info),
@@ -142,10 +145,9 @@ fn texture_ref(
     warnings: &mut Vec<String>,
 ) -> Result<Option<TextureRef>, LoadErrorKind> {
     let texture = info.texture;
-    let json = root
-        .textures
-        .get(texture)
-        .ok_or_else(|| LoadErrorKind::invalid(format!("{object}/index"), format!("texture {texture} does not exist")))?;
+    let json = root.textures.get(texture).ok_or_else(|| {
+        LoadErrorKind::invalid(format!("{object}/index"), format!("texture {texture} does not exist"))
+    })?;
     let source = json.source.value();
     if source == u32::MAX as usize {
         warnings.push(format!(
@@ -163,7 +165,10 @@ fn texture_ref(
         Some(sampler) => {
             let index = sampler.value();
             let sampler = root.samplers.get(index).ok_or_else(|| {
-                LoadErrorKind::invalid(format!("/textures/{texture}/sampler"), format!("sampler {index} does not exist"))
+                LoadErrorKind::invalid(
+                    format!("/textures/{texture}/sampler"),
+                    format!("sampler {index} does not exist"),
+                )
             })?;
             sampler_modes(sampler)
         }
@@ -179,7 +184,11 @@ fn texture_ref(
                 let rotation = json.rotation.unwrap_or(0.0);
                 let scale = Vec2::from(json.scale.unwrap_or([1.0, 1.0]));
                 if offset.is_finite() && rotation.is_finite() && scale.is_finite() {
-                    transform = UvTransform { offset, rotation, scale };
+                    transform = UvTransform {
+                        offset,
+                        rotation,
+                        scale,
+                    };
                     tex_coord = json.tex_coord.unwrap_or(tex_coord);
                 } else {
                     warnings.push(format!("{pointer}: its numbers are not all finite (ignored)"));
