@@ -1,6 +1,7 @@
 // Copies a texture onto another, converting the colour encoding on the way.
 //
-// `Output` mirrors `BlitUniform` in src/render/blit.rs.
+// `Output` mirrors `BlitUniform` in src/render/blit.rs; `FullscreenOut` comes from
+// fullscreen.wgsl.
 
 struct Output {
     // x: 0 = copy as sampled, 1 = encode linear → sRGB, 2 = decode sRGB → linear.
@@ -10,21 +11,6 @@ struct Output {
 @group(0) @binding(0) var scene: texture_2d<f32>;
 @group(0) @binding(1) var scene_sampler: sampler;
 @group(0) @binding(2) var<uniform> output: Output;
-
-struct VertexOut {
-    @builtin(position) clip: vec4<f32>,
-    @location(0) uv: vec2<f32>,
-};
-
-@vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
-    // One triangle covering the screen.
-    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    var out: VertexOut;
-    out.clip = vec4<f32>(uv * vec2<f32>(2.0, -2.0) + vec2<f32>(-1.0, 1.0), 0.0, 1.0);
-    out.uv = uv;
-    return out;
-}
 
 fn linear_to_srgb(c: vec3<f32>) -> vec3<f32> {
     let low = c * 12.92;
@@ -39,7 +25,7 @@ fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
 }
 
 @fragment
-fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+fn fs_main(in: FullscreenOut) -> @location(0) vec4<f32> {
     let color = textureSample(scene, scene_sampler, in.uv);
     if (output.flags.x == 1u) {
         return vec4<f32>(linear_to_srgb(color.rgb), color.a);

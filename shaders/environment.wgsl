@@ -5,7 +5,7 @@
 // is drawn by a full-screen triangle.
 //
 // Equirectangular images: u = atan2(z, x) / 2π + 0.5 (as three.js), v = acos(y) / π (row 0
-// looks up). Cube faces in the order +X, −X, +Y, −Y, +Z, −Z, laid out as WebGPU samples them.
+// looks up). The vertex shader is fullscreen.wgsl's. Cube faces in the order +X, −X, +Y, −Y, +Z, −Z, laid out as WebGPU samples them.
 
 const PI: f32 = 3.14159265;
 
@@ -19,20 +19,6 @@ struct Pass {
 @group(0) @binding(0) var source: texture_2d<f32>;
 @group(0) @binding(1) var source_sampler: sampler;
 @group(0) @binding(2) var<uniform> pass_params: Pass;
-
-struct VertexOut {
-    @builtin(position) clip: vec4<f32>,
-    @location(0) uv: vec2<f32>,
-};
-
-@vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
-    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    var out: VertexOut;
-    out.clip = vec4<f32>(uv * vec2<f32>(2.0, -2.0) + vec2<f32>(-1.0, 1.0), 0.0, 1.0);
-    out.uv = uv;
-    return out;
-}
 
 fn equirect_direction(uv: vec2<f32>) -> vec3<f32> {
     let phi = (uv.x - 0.5) * 2.0 * PI;
@@ -74,7 +60,7 @@ fn softbox(azimuth: f32, elevation: f32, center: vec2<f32>, size: vec2<f32>, sof
 // key softbox front-right, a fill front-left, a rim light behind and a soft overhead panel.
 // Neutral in colour, so materials show their own.
 @fragment
-fn fs_studio(in: VertexOut) -> @location(0) vec4<f32> {
+fn fs_studio(in: FullscreenOut) -> @location(0) vec4<f32> {
     let d = equirect_direction(in.uv);
     let azimuth = atan2(d.x, d.z);
     let elevation = asin(clamp(d.y, -1.0, 1.0));
@@ -91,7 +77,7 @@ fn fs_studio(in: VertexOut) -> @location(0) vec4<f32> {
 // The next mip level: the average of the four texels under this one (bilinear at their
 // shared corner).
 @fragment
-fn fs_downsample(in: VertexOut) -> @location(0) vec4<f32> {
+fn fs_downsample(in: FullscreenOut) -> @location(0) vec4<f32> {
     return textureSampleLevel(source, source_sampler, in.uv, 0.0);
 }
 
@@ -133,7 +119,7 @@ const SPECULAR_SAMPLES: u32 = 96u;
 // N = V = R (the split-sum approximation). Each sample reads the mip level whose texel covers
 // the sample's share of the sphere (filtered importance sampling), so few samples suffice.
 @fragment
-fn fs_specular(in: VertexOut) -> @location(0) vec4<f32> {
+fn fs_specular(in: FullscreenOut) -> @location(0) vec4<f32> {
     let n = cube_direction(u32(pass_params.output.y), in.uv);
     let roughness = pass_params.params.x;
     if (roughness == 0.0) {
@@ -220,7 +206,7 @@ const TABLE_SAMPLES: u32 = 256u;
 // integrate GGX with height-correlated Smith visibility and Schlick's Fresnel over the
 // hemisphere.
 @fragment
-fn fs_brdf_table(in: VertexOut) -> @location(0) vec4<f32> {
+fn fs_brdf_table(in: FullscreenOut) -> @location(0) vec4<f32> {
     let n_dot_v = max(in.uv.x, 1e-3);
     let roughness = in.uv.y;
     let alpha = roughness * roughness;

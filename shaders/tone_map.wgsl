@@ -1,7 +1,8 @@
 // The scene's linear HDR colours → the displayed image: exposure, then a tone curve, written
 // into an sRGB target (the hardware encodes). Once per frame, after every scene pass.
 //
-// `ToneMap` mirrors `ToneMapUniform` in src/render/tone_map.rs.
+// `ToneMap` mirrors `ToneMapUniform` in src/render/tone_map.rs; the vertex shader is
+// fullscreen.wgsl's.
 
 const CURVE_NONE: u32 = 0u;
 const CURVE_PBR_NEUTRAL: u32 = 1u;
@@ -16,12 +17,6 @@ struct ToneMap {
 
 @group(0) @binding(0) var scene: texture_2d<f32>;
 @group(0) @binding(1) var<uniform> tone_map: ToneMap;
-
-@vertex
-fn vs_main(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2<f32>(f32((index << 1u) & 2u), f32(index & 2u));
-    return vec4<f32>(uv * vec2<f32>(2.0, -2.0) + vec2<f32>(-1.0, 1.0), 0.0, 1.0);
-}
 
 // Khronos PBR Neutral (https://github.com/KhronosGroup/ToneMapping): colours below 0.76 keep
 // their hue and almost their value; brighter ones roll off towards white.

@@ -2,11 +2,10 @@
 //! texture, sampled as linear) into the window image (gamma-encoded, which egui expects), and
 //! the window image onto the surface.
 
-use std::borrow::Cow;
-
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
+use super::fullscreen;
 use super::layouts::Layouts;
 
 /// How colours change on the way.
@@ -34,40 +33,8 @@ pub struct Blit {
 
 impl Blit {
     pub fn new(device: &wgpu::Device, layouts: &Layouts, target: wgpu::TextureFormat) -> Self {
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("blit"),
-            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(include_str!("../../shaders/blit.wgsl"))),
-        });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("blit"),
-            bind_group_layouts: &[Some(&layouts.blit)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("blit"),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: target,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let shader = fullscreen::shader(device, "blit", include_str!("../../shaders/blit.wgsl"));
+        let pipeline = fullscreen::pipeline(device, &shader, "fs_main", &layouts.blit, target);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("blit"),
             ..Default::default()
@@ -119,24 +86,6 @@ impl Blit {
         target: &wgpu::TextureView,
         viewport: Option<[u32; 4]>,
     ) {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("blit"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        if let Some([x, y, width, height]) = viewport {
-            pass.set_viewport(x as f32, y as f32, width as f32, height as f32, 0.0, 1.0);
-        }
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, source, &[]);
-        pass.draw(0..3, 0..1);
+        fullscreen::draw(encoder, &self.pipeline, source, target, viewport);
     }
 }

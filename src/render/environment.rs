@@ -8,13 +8,13 @@
 //! cost a sixth of the frame). The built-in studio is drawn by a shader at start-up (nothing to
 //! download, nothing stored); a user's equirectangular Radiance `.hdr` replaces it.
 
-use std::borrow::Cow;
 use std::path::Path;
 
 use anyhow::{Context, bail};
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
+use super::fullscreen;
 use super::gpu::Gpu;
 use super::layouts::Layouts;
 
@@ -220,37 +220,9 @@ struct Maker<'a> {
 impl<'a> Maker<'a> {
     fn new(gpu: &'a Gpu, layouts: &'a Layouts) -> Self {
         let device = &gpu.device;
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("environment"),
-            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(include_str!("../../shaders/environment.wgsl"))),
-        });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("environment"),
-            bind_group_layouts: &[Some(&layouts.environment)],
-            immediate_size: 0,
-        });
-        let pipeline = |entry_point: &str, format: wgpu::TextureFormat| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(entry_point),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: None,
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &shader,
-                    entry_point: Some(entry_point),
-                    compilation_options: Default::default(),
-                    targets: &[Some(format.into())],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+        let shader = fullscreen::shader(device, "environment", include_str!("../../shaders/environment.wgsl"));
+        let pipeline = |fragment: &str, format: wgpu::TextureFormat| {
+            fullscreen::pipeline(device, &shader, fragment, &layouts.environment, format)
         };
         Self {
             gpu,
@@ -376,22 +348,7 @@ impl<'a> Maker<'a> {
                 },
             ],
         });
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("environment"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..3, 0..1);
+        fullscreen::draw(encoder, pipeline, &group, target.view, None);
     }
 
     /// Fills `source`'s mip chain from its first level, then makes the specular map, the

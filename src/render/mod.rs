@@ -9,6 +9,7 @@ pub mod capture;
 mod draw_uniforms;
 pub mod environment;
 pub mod frame;
+mod fullscreen;
 mod frame_input;
 pub mod gpu;
 mod gpu_skins;

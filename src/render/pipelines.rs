@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use super::fullscreen;
 use super::layouts::Layouts;
 use super::skin_source::SkinSource;
 use super::uniforms::{InfluenceVertex, OverlayVertex};
@@ -155,7 +156,10 @@ impl Pipelines {
             include_str!("../../shaders/mesh.wgsl"),
         );
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
-        let background_shader = shader("background", include_str!("../../shaders/background.wgsl").to_string());
+        let background_shader = shader(
+            "background",
+            format!("{}\n{}", fullscreen::WGSL, include_str!("../../shaders/background.wgsl")),
+        );
         let overlay_shader = shader("overlay", include_str!("../../shaders/overlay.wgsl").to_string());
         let pipeline_layout = |groups: &[&wgpu::BindGroupLayout]| {
             let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
@@ -310,7 +314,7 @@ impl Pipelines {
                 layout: Some(&overlay_layout),
                 vertex: wgpu::VertexState {
                     module: &background_shader,
-                    entry_point: Some("vs_main"),
+                    entry_point: Some("vs_fullscreen"),
                     compilation_options: Default::default(),
                     buffers: &[],
                 },

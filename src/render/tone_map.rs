@@ -2,10 +2,9 @@
 //! by the tone curve (shaders/tone_map.wgsl), into the target's displayed image. The window,
 //! `render`, `thumbnail` and `sheet` all show that image.
 
-use std::borrow::Cow;
-
 use bytemuck::{Pod, Zeroable};
 
+use super::fullscreen;
 use super::layouts::Layouts;
 use super::pipelines::DISPLAY_FORMAT;
 use crate::view::{Lighting, ToneMapping};
@@ -36,36 +35,8 @@ pub struct ToneMap {
 
 impl ToneMap {
     pub fn new(device: &wgpu::Device, layouts: &Layouts) -> Self {
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("tone map"),
-            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(include_str!("../../shaders/tone_map.wgsl"))),
-        });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("tone map"),
-            bind_group_layouts: &[Some(&layouts.tone_map)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("tone map"),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some("fs_main"),
-                compilation_options: Default::default(),
-                targets: &[Some(DISPLAY_FORMAT.into())],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let shader = fullscreen::shader(device, "tone map", include_str!("../../shaders/tone_map.wgsl"));
+        let pipeline = fullscreen::pipeline(device, &shader, "fs_main", &layouts.tone_map, DISPLAY_FORMAT);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tone map"),
             size: std::mem::size_of::<ToneMapUniform>() as u64,
@@ -104,22 +75,7 @@ impl ToneMap {
 
     /// Records the pass from `group`'s HDR image into `display`.
     pub fn record(&self, encoder: &mut wgpu::CommandEncoder, group: &wgpu::BindGroup, display: &wgpu::TextureView) {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("tone map"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: display,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, group, &[]);
-        pass.draw(0..3, 0..1);
+        fullscreen::draw(encoder, &self.pipeline, group, display, None);
     }
 }
 
