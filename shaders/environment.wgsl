@@ -5,9 +5,7 @@
 // is drawn by a full-screen triangle.
 //
 // Equirectangular images: u = atan2(z, x) / 2π + 0.5 (as three.js), v = acos(y) / π (row 0
-// looks up). The vertex shader is fullscreen.wgsl's. Cube faces in the order +X, −X, +Y, −Y, +Z, −Z, laid out as WebGPU samples them.
-
-const PI: f32 = 3.14159265;
+// looks up). The vertex shader is fullscreen.wgsl's; the microfacet terms are brdf.wgsl's. Cube faces in the order +X, −X, +Y, −Y, +Z, −Z, laid out as WebGPU samples them.
 
 struct Pass {
     // x: roughness (specular), y: the source's width, z: its height, w: its highest mip level.
@@ -107,12 +105,6 @@ fn ggx_half_vector(xi: vec2<f32>, alpha: f32) -> vec3<f32> {
     return vec3<f32>(sin_theta * cos(phi), sin_theta * sin(phi), cos_theta);
 }
 
-fn ggx_distribution(n_dot_h: f32, alpha: f32) -> f32 {
-    let a2 = alpha * alpha;
-    let f = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
-    return a2 / (PI * f * f);
-}
-
 const SPECULAR_SAMPLES: u32 = 96u;
 
 // The environment seen in a mirror direction by a surface of this pass's roughness, with
@@ -190,14 +182,6 @@ fn fs_irradiance(@builtin(position) position: vec4<f32>) -> @location(0) vec4<u3
     // As the bits of floats: an integer image is renderable everywhere, and the uniform
     // buffer it is copied into reads them as floats again.
     return bitcast<vec4<u32>>(vec4<f32>(sum * band[index], 1.0));
-}
-
-fn smith_visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {
-    let a2 = alpha * alpha;
-    let ggxv = n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2);
-    let ggxl = n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
-    let sum = ggxv + ggxl;
-    return select(0.0, 0.5 / sum, sum > 0.0);
 }
 
 const TABLE_SAMPLES: u32 = 256u;

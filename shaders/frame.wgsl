@@ -57,8 +57,6 @@ struct Irradiance {
 @group(0) @binding(6) var environment_sampler: sampler;
 @group(0) @binding(7) var table_sampler: sampler;
 
-const PI: f32 = 3.14159265;
-
 // Fraction of the key light reaching world position `world`, averaged over a
 // (2 × reach + 1)² grid of shadow-map samples `spread` texels apart; `bias` pushes the
 // comparison away from the occluder's own surface.

@@ -10,7 +10,8 @@
 //
 // The structs mirror the #[repr(C)] Pod structs in src/render/uniforms.rs; `Frame`, the
 // shadow map, the environment and `shadow_factor` come from frame.wgsl; `Draw`, `VertexIn`,
-// `vertex_matrix` and `normal_matrix` from skinning.wgsl.
+// `vertex_matrix` and `normal_matrix` from skinning.wgsl; `ggx_distribution` and
+// `smith_visibility` from brdf.wgsl.
 
 // Material.flags.x: which textures the material has (bit i: texture i, as `material_sample`
 // numbers them).
@@ -167,21 +168,6 @@ fn view_color(ramp: u32, value: f32) -> vec3<f32> {
         return counts[min(u32(round(max(value, 0.0))), 7u)];
     }
     return select(vec3<f32>(0.35, 0.35, 0.37), vec3<f32>(1.0, 0.05, 0.85), value >= 0.5);
-}
-
-fn ggx_distribution(n_dot_h: f32, alpha: f32) -> f32 {
-    let a2 = alpha * alpha;
-    let f = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
-    return a2 / (PI * f * f);
-}
-
-// Height-correlated Smith visibility, G / (4 n·l n·v).
-fn smith_visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {
-    let a2 = alpha * alpha;
-    let ggxv = n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2);
-    let ggxl = n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
-    let sum = ggxv + ggxl;
-    return select(0.0, 0.5 / sum, sum > 0.0);
 }
 
 // What a surface reflects towards the camera.

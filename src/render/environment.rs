@@ -220,7 +220,15 @@ struct Maker<'a> {
 impl<'a> Maker<'a> {
     fn new(gpu: &'a Gpu, layouts: &'a Layouts) -> Self {
         let device = &gpu.device;
-        let shader = fullscreen::shader(device, "environment", include_str!("../../shaders/environment.wgsl"));
+        let shader = fullscreen::shader(
+            device,
+            "environment",
+            &format!(
+                "{}\n{}",
+                include_str!("../../shaders/brdf.wgsl"),
+                include_str!("../../shaders/environment.wgsl")
+            ),
+        );
         let pipeline = |fragment: &str, format: wgpu::TextureFormat| {
             fullscreen::pipeline(device, &shader, fragment, &layouts.environment, format)
         };

@@ -153,12 +153,20 @@ impl Pipelines {
             device,
             "mesh",
             layouts.skin_source,
-            include_str!("../../shaders/mesh.wgsl"),
+            &format!(
+                "{}\n{}",
+                include_str!("../../shaders/brdf.wgsl"),
+                include_str!("../../shaders/mesh.wgsl")
+            ),
         );
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
         let background_shader = shader(
             "background",
-            format!("{}\n{}", fullscreen::WGSL, include_str!("../../shaders/background.wgsl")),
+            format!(
+                "{}\n{}",
+                fullscreen::WGSL,
+                include_str!("../../shaders/background.wgsl")
+            ),
         );
         let overlay_shader = shader("overlay", include_str!("../../shaders/overlay.wgsl").to_string());
         let pipeline_layout = |groups: &[&wgpu::BindGroupLayout]| {
