@@ -111,6 +111,19 @@ fn the_viewer_takes_the_lighting_options_and_survives_a_bad_environment() {
         after[0] > before[0] + 60 && after[0] > after[2] + 40,
         "{before:?} → {after:?}"
     );
+    // The demo has no lights of its own: the file's lights leave it lit by the environment
+    // alone, darker than under the studio key light.
+    let unlit = screenshot(&["--lights", "file"], "file-lights.png");
+    let brightness = |image: &image::RgbaImage| {
+        image
+            .pixels()
+            .map(|p| p[0] as u64 + p[1] as u64 + p[2] as u64)
+            .sum::<u64>()
+    };
+    assert!(
+        brightness(&unlit) < brightness(&plain),
+        "--lights file drops the key light"
+    );
     // A file that is not an environment leaves the studio; the window still opens.
     let bad = dir.join("bad.hdr");
     std::fs::write(&bad, b"not an image").unwrap();

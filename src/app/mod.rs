@@ -22,7 +22,7 @@ use crate::asset::demo::demo_model;
 use crate::asset::format::all_extensions;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
-use crate::render::{Environment, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
+use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
 use crate::ui::{ViewerState, bone_labels, panel};
 use crate::view::{Lighting, Lights, OrbitCamera};
 use egui_layer::EguiLayer;
@@ -317,7 +317,8 @@ impl Running {
     /// Lights the scene with the .hdr at `path`; on failure the panel says why and the
     /// environment stays.
     fn load_environment(&mut self, path: &Path) {
-        match Environment::from_hdr_file(&self.gpu, &self.scene.layouts, path) {
+        match EnvironmentImage::read(path).map(|image| Environment::from_image(&self.gpu, &self.scene.layouts, &image))
+        {
             Ok(environment) => {
                 self.scene.set_environment(&self.gpu, environment);
                 self.state.environment_name = self.scene.environment_name().to_owned();

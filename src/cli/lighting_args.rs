@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::asset::Model;
-use crate::render::{Environment, Gpu, SceneRenderer};
+use crate::render::{Environment, EnvironmentImage, Gpu, SceneRenderer};
 use crate::ui::state::default_lights;
 use crate::view::{Lighting, Lights, ToneMapping};
 
@@ -89,13 +89,17 @@ impl LightingArgs {
         }
     }
 
-    /// Lights `renderer` with `--environment`'s image, when given.
-    pub fn apply_environment(&self, gpu: &Gpu, renderer: &mut SceneRenderer) -> anyhow::Result<()> {
-        if let Some(path) = &self.environment {
-            let environment = Environment::from_hdr_file(gpu, &renderer.layouts, path)?;
-            renderer.set_environment(gpu, environment);
-        }
-        Ok(())
+    /// `--environment`'s image, when given, read and decoded once for every renderer it
+    /// lights.
+    pub fn environment_image(&self) -> anyhow::Result<Option<EnvironmentImage>> {
+        self.environment.as_deref().map(EnvironmentImage::read).transpose()
+    }
+}
+
+/// Lights `renderer` with `image` (`--environment`'s), when there is one.
+pub fn light_with(gpu: &Gpu, renderer: &mut SceneRenderer, image: Option<&EnvironmentImage>) {
+    if let Some(image) = image {
+        renderer.set_environment(gpu, Environment::from_image(gpu, &renderer.layouts, image));
     }
 }
 

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 
 use super::camera_args::CameraArgs;
 use super::image_file;
-use super::lighting_args::LightingArgs;
+use super::lighting_args::{LightingArgs, light_with};
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, SkinMethodArg};
 use crate::anim::Pose;
@@ -105,7 +105,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     };
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
-    args.lighting.apply_environment(&gpu, &mut renderer)?;
+    light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
     let matrices = posed.pose.to_model_matrices();
     if args.skeleton {
         // With the skeleton, IK chains show their targets and limits too.

@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::camera_args::CameraArgs;
 use super::image_file;
-use super::lighting_args::LightingArgs;
+use super::lighting_args::{LightingArgs, light_with};
 use super::text::{TextPainter, filled};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
@@ -52,7 +52,7 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
     };
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
-    args.lighting.apply_environment(&gpu, &mut renderer)?;
+    light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
     if model.clips.is_empty() {
         eprintln!(
             "{}: the model has no clips, so the sheet shows its rest pose once",

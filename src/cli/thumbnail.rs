@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::batch::{self, Input};
 use super::camera_args::CameraArgs;
 use super::image_file;
-use super::lighting_args::LightingArgs;
+use super::lighting_args::{LightingArgs, light_with};
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
 use crate::render::still::StillRenderer;
@@ -56,7 +56,7 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         };
         let gpu = Gpu::headless()?;
         let mut renderer = SceneRenderer::new(&gpu);
-        args.lighting.apply_environment(&gpu, &mut renderer)?;
+        light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
         thumbnail(&gpu, &mut renderer, file, output, args)?;
         return Ok(());
     };
@@ -96,9 +96,10 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         }
         Ok(())
     };
+    let environment = args.lighting.environment_image()?;
     let new_renderer = || {
         let mut renderer = SceneRenderer::new(&gpu);
-        args.lighting.apply_environment(&gpu, &mut renderer)?;
+        light_with(&gpu, &mut renderer, environment.as_ref());
         Ok(renderer)
     };
     let failed = batch::run(&inputs, new_renderer, job, report)?;

@@ -77,19 +77,9 @@ impl Environment {
         maker.prefilter(encoder, &source, "studio")
     }
 
-    /// An equirectangular Radiance `.hdr` image (2:1, +Y up in its first row).
-    pub fn from_hdr_file(gpu: &Gpu, layouts: &Layouts, path: &Path) -> anyhow::Result<Self> {
-        let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read the environment", path.display()))?;
-        let pixels =
-            decode_hdr(&bytes).with_context(|| format!("{}: not an environment rigscope can read", path.display()))?;
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        Ok(Self::from_pixels(gpu, layouts, &pixels, &name))
-    }
-
-    /// An environment from linear RGB radiance, row 0 looking up.
-    pub fn from_pixels(gpu: &Gpu, layouts: &Layouts, pixels: &image::Rgb32FImage, name: &str) -> Self {
+    /// The environment `image` shows.
+    pub fn from_image(gpu: &Gpu, layouts: &Layouts, image: &EnvironmentImage) -> Self {
+        let (pixels, name) = (&image.pixels, image.name.as_str());
         let maker = Maker::new(gpu, layouts);
         let size = pixels.dimensions();
         let source = maker.texture(name, size, mip_levels(size), 1);
@@ -116,6 +106,28 @@ impl Environment {
 /// Pixels one byte of a Radiance file can hold at most: run-length encoding packs up to 127
 /// pixels of one channel in two bytes, so a whole file holds far fewer per byte than this.
 const MAX_PIXELS_PER_BYTE: u64 = 64;
+
+/// An environment's radiance as its file holds it, decoded once however many renderers it
+/// then lights (a batch makes one per thread).
+pub struct EnvironmentImage {
+    /// The file's name.
+    name: String,
+    /// Linear RGB, equirectangular, row 0 looking up.
+    pixels: image::Rgb32FImage,
+}
+
+impl EnvironmentImage {
+    /// Reads an equirectangular Radiance `.hdr` image (2:1, +Y up in its first row).
+    pub fn read(path: &Path) -> anyhow::Result<Self> {
+        let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read the environment", path.display()))?;
+        let pixels =
+            decode_hdr(&bytes).with_context(|| format!("{}: not an environment rigscope can read", path.display()))?;
+        let name = path
+            .file_name()
+            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        Ok(Self { name, pixels })
+    }
+}
 
 /// Decodes a Radiance `.hdr` image, scaled down to at most `MAX_SOURCE_WIDTH` wide.
 fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {

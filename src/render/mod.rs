@@ -30,7 +30,7 @@ mod textures;
 mod tone_map;
 pub mod uniforms;
 
-pub use environment::Environment;
+pub use environment::{Environment, EnvironmentImage};
 pub use frame::render_frame;
 pub use frame_input::FrameInput;
 pub use gpu::Gpu;
