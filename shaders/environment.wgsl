@@ -160,12 +160,13 @@ fn sh_basis(d: vec3<f32>) -> array<f32, 9> {
 // Diffuse irradiance as nine spherical-harmonic coefficients (Ramamoorthi and Hanrahan): the
 // texel at x = i holds coefficient i of the environment's radiance, already convolved with the
 // cosine lobe and divided by π, so that Σ cᵢ Yᵢ(n) times the albedo is a Lambert surface's
-// radiance. The source is integrated at its level of about 64 × 32 texels, each weighted by
+// radiance. The source is integrated at its first level within 64 × 32 texels, each weighted by
 // its solid angle.
 @fragment
 fn fs_irradiance(@builtin(position) position: vec4<f32>) -> @location(0) vec4<u32> {
     let index = u32(position.x);
-    let level = i32(clamp(log2(pass_params.params.y / 64.0), 0.0, pass_params.params.w));
+    let source_size = pass_params.params.yz;
+    let level = i32(clamp(max(log2(source_size.x / 64.0), log2(source_size.y / 32.0)), 0.0, pass_params.params.w));
     let size = textureDimensions(source, level);
     // The cosine lobe's convolution per band (π, 2π/3, π/4), over π.
     var band = array<f32, 9>(1.0, 2.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0, 0.25, 0.25, 0.25, 0.25, 0.25);

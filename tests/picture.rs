@@ -206,16 +206,6 @@ fn mean_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f32 {
     sum / (a.width() * a.height()) as f32
 }
 
-/// Fraction of pixels unlike the top-left corner's (the background).
-fn coverage(image: &image::RgbaImage) -> f64 {
-    let background = image.get_pixel(0, 0).0;
-    let covered = image
-        .pixels()
-        .filter(|p| p.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12))
-        .count();
-    covered as f64 / (image.width() * image.height()) as f64
-}
-
 /// Keeps `image` for a person to look at, in the temporary folder's `rigscope-picture`.
 fn save(image: &image::RgbaImage, name: &str) {
     let dir = std::env::temp_dir().join("rigscope-picture");
@@ -468,15 +458,22 @@ fn single_sided_faces_are_culled_from_behind_and_mirroring_keeps_the_front() {
     let behind_double = renderer.render(&quad_model("behind-double", double, "", true), &view);
     let mirrored = renderer.render(&quad_model("mirrored", single, r#","scale":[-1,1,1]"#, false), &view);
     save(&behind_double, "behind-double-sided");
-    assert!(coverage(&front) > 0.2, "the front face is drawn: {}", coverage(&front));
     assert!(
-        coverage(&behind) < 0.001,
-        "the back of a single-sided quad is culled: {}",
-        coverage(&behind)
+        common::coverage(&front) > 0.2,
+        "the front face is drawn: {}",
+        common::coverage(&front)
     );
-    assert!(coverage(&behind_double) > 0.2, "a double-sided quad covers from behind");
     assert!(
-        coverage(&mirrored) > 0.2,
+        common::coverage(&behind) < 0.001,
+        "the back of a single-sided quad is culled: {}",
+        common::coverage(&behind)
+    );
+    assert!(
+        common::coverage(&behind_double) > 0.2,
+        "a double-sided quad covers from behind"
+    );
+    assert!(
+        common::coverage(&mirrored) > 0.2,
         "a mirrored single-sided quad still shows its front"
     );
     // The back of a double-sided face is lit by its flipped normal: as bright as the front.

@@ -35,16 +35,6 @@ fn different_fraction(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
     different as f64 / (a.width() * a.height()) as f64
 }
 
-/// Fraction of pixels that are not the background colour.
-fn coverage(image: &image::RgbaImage) -> f64 {
-    let background = image.get_pixel(0, 0).0;
-    let covered = image
-        .pixels()
-        .filter(|p| p.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12))
-        .count();
-    covered as f64 / (image.width() * image.height()) as f64
-}
-
 fn render(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
@@ -171,7 +161,7 @@ fn cpu_and_gpu_agree(gpu: &Gpu, renderer: &mut SceneRenderer) {
                     ..gpu_view
                 },
             );
-            let covered = coverage(&mesh_only);
+            let covered = common::coverage(&mesh_only);
             assert!(
                 (0.03..0.8).contains(&covered),
                 "{file} at {time}: the model covers {:.1}%",
@@ -236,7 +226,7 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
     ]);
     let image = image::open(&out).unwrap().to_rgba8();
     assert_eq!(image.dimensions(), (200, 150));
-    assert!(coverage(&image) > 0.05);
+    assert!(common::coverage(&image) > 0.05);
     // Without a file: the demo rig, posed by the named clip.
     let demo = |name: &str, extra: &[&str]| {
         let path = dir.join(name);
@@ -253,7 +243,7 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
         image::open(&path).unwrap().to_rgba8()
     };
     let waving = demo("wave.png", &["--clip", "wave"]);
-    assert!(coverage(&waving) > 0.05);
+    assert!(common::coverage(&waving) > 0.05);
     // Without --clip, the first clip (the demo's idle).
     assert_eq!(demo("default.png", &[]), demo("idle.png", &["--clip", "idle"]));
     assert_ne!(
@@ -354,7 +344,7 @@ fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
         "the fallback draws the same picture ({:.3}% differ)",
         fraction * 100.0
     );
-    assert!(coverage(&fallback) > 0.05);
+    assert!(common::coverage(&fallback) > 0.05);
 }
 
 #[test]
@@ -378,7 +368,7 @@ fn skins_longer_than_the_devices_uniform_arrays_are_skinned_on_the_cpu() {
     };
     let on_cpu = render(&gpu, &mut renderer, &model, 0, 0.3, &cpu_view);
     assert!(different_fraction(&fallback, &on_cpu) <= DIFFERENT_FRACTION);
-    assert!(coverage(&fallback) > 0.03);
+    assert!(common::coverage(&fallback) > 0.03);
 }
 
 /// A 1×1 m quad in the XY plane facing +Z (u along +X, v down), its normal map one colour.

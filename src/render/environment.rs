@@ -32,8 +32,9 @@ const IRRADIANCE_COEFFICIENTS: u32 = 9;
 /// are).
 const IRRADIANCE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;
 const TABLE_SIZE: u32 = 64;
-/// A user's image wider than this is scaled down first (the specular map is far smaller).
-const MAX_SOURCE_WIDTH: u32 = 2048;
+/// A user's image larger than this is scaled down to fit first (the specular map is far
+/// smaller).
+const MAX_SOURCE_SIZE: (u32, u32) = (2048, 1024);
 
 pub struct Environment {
     /// "studio", or the file's name.
@@ -129,7 +130,7 @@ impl EnvironmentImage {
     }
 }
 
-/// Decodes a Radiance `.hdr` image, scaled down to at most `MAX_SOURCE_WIDTH` wide.
+/// Decodes a Radiance `.hdr` image, scaled down to fit `MAX_SOURCE_SIZE`.
 fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {
     let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Hdr);
     // A small file may not make the decoder allocate for a huge image: its header's size is
@@ -149,14 +150,16 @@ fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {
     if image.pixels().any(|p| p.0.iter().any(|c| !c.is_finite())) {
         bail!("the image holds values that are not finite numbers");
     }
-    if width <= MAX_SOURCE_WIDTH {
+    let (max_width, max_height) = MAX_SOURCE_SIZE;
+    if width <= max_width && height <= max_height {
         return Ok(image);
     }
-    let scaled_height = (height as u64 * MAX_SOURCE_WIDTH as u64 / width as u64).max(1) as u32;
+    let scale = (max_width as f64 / width as f64).min(max_height as f64 / height as f64);
+    let scaled = |side: u32| ((side as f64 * scale) as u32).max(1);
     Ok(image::imageops::resize(
         &image,
-        MAX_SOURCE_WIDTH,
-        scaled_height,
+        scaled(width),
+        scaled(height),
         image::imageops::FilterType::Triangle,
     ))
 }
@@ -472,6 +475,13 @@ mod tests {
         assert!((decoded.get_pixel(3, 2)[0] - 3.0).abs() < 0.05);
         assert!(decode_hdr(&bytes[..bytes.len() / 2]).is_err(), "truncated");
         assert!(decode_hdr(b"not an image").is_err());
+        // A tall image is scaled to fit too (the irradiance pass reads its every texel).
+        let tall: Vec<image::Rgb<f32>> = vec![image::Rgb([1.0, 1.0, 1.0]); 4 * 3000];
+        let mut tall_bytes = Vec::new();
+        image::codecs::hdr::HdrEncoder::new(&mut tall_bytes)
+            .encode(&tall, 4, 3000)
+            .unwrap();
+        assert_eq!(decode_hdr(&tall_bytes).unwrap().dimensions(), (1, 1024));
         let huge = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 100000 +X 100000\n\x02\x02\x00\x10";
         let error = decode_hdr(huge).unwrap_err().to_string();
         assert!(error.contains("100000x100000 pixels, more than its"), "{error}");

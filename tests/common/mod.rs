@@ -138,6 +138,16 @@ pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Fraction of pixels unlike the top-left corner's (the background).
+pub fn coverage(image: &image::RgbaImage) -> f64 {
+    let background = image.get_pixel(0, 0).0;
+    let covered = image
+        .pixels()
+        .filter(|p| p.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12))
+        .count();
+    covered as f64 / (image.width() * image.height()) as f64
+}
+
 /// Runs the `rigscope` binary with `args`.
 pub fn rigscope(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_rigscope"))
