@@ -28,7 +28,8 @@ struct Frame {
     camera_position: vec4<f32>,
     // xyz: direction towards the key light, w: its radiance (0: no key light).
     light_direction: vec4<f32>,
-    // x: 1 when the shadow map is used, y: its texel size.
+    // x: 1 when the shadow map is used, y: its texel size, z and w: the filter's reach on
+    // the model and on the ground (`shadow_factor`).
     shadow: vec4<f32>,
     // x: intensity, y, z: cos and sin of the rotation about +Y, w: the specular map's
     // highest mip level.

@@ -46,7 +46,7 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     color = mix(color, vec3<f32>(0.16), minor * 0.6 * fade);
     color = mix(color, vec3<f32>(0.30), major * 0.8 * fade);
     // A wide filter: a soft contact shadow.
-    let lit = shadow_factor(in.world, 3, 2.0, 0.003);
+    let lit = shadow_factor(in.world, i32(frame.shadow.w), 2.0, 0.003);
     color *= mix(0.45, 1.0, lit);
     return vec4<f32>(color, 1.0);
 }

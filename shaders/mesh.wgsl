@@ -297,7 +297,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (frame.light_direction.w > 0.0) {
         // 3 × 3 filtered taps: soft enough, and a third of the 5 × 5 taps' cost on a
         // software rasteriser.
-        let shadow = shadow_factor(in.world, 1, 2.5, 0.002);
+        let shadow = shadow_factor(in.world, i32(frame.shadow.z), 2.5, 0.002);
         color += direct_light(surface, l, vec3<f32>(frame.light_direction.w * shadow));
     }
     color += punctual_lights(surface, in.world);

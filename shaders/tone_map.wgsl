@@ -1,8 +1,9 @@
-// The scene's linear HDR colours → the displayed image: exposure, then a tone curve, written
-// into an sRGB target (the hardware encodes). Once per frame, after every scene pass.
+// The scene's linear HDR colours → the displayed image: exposure, then a tone curve, then
+// sRGB-encoded here (the display image is not an sRGB format, so the window can copy it as it
+// is). Once per frame, after every scene pass.
 //
 // `ToneMap` mirrors `ToneMapUniform` in src/render/tone_map.rs; the vertex shader is
-// fullscreen.wgsl's.
+// fullscreen.wgsl's, `linear_to_srgb` srgb.wgsl's.
 
 const CURVE_NONE: u32 = 0u;
 const CURVE_PBR_NEUTRAL: u32 = 1u;
@@ -66,5 +67,5 @@ fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
         // Hill's fit expects colours scaled as the sample viewer's exposure does.
         color = aces_filmic(exposed / 0.6);
     }
-    return vec4<f32>(clamp(color, vec3<f32>(0.0), vec3<f32>(1.0)), 1.0);
+    return vec4<f32>(linear_to_srgb(clamp(color, vec3<f32>(0.0), vec3<f32>(1.0))), 1.0);
 }

@@ -27,6 +27,15 @@ impl Player {
         }
     }
 
+    /// Whether the pose changes with time: a clip, a blend or a layer playing, or a fade
+    /// running (which finishes even while paused).
+    pub fn is_moving(&self) -> bool {
+        let animator = &self.animator;
+        let has_motion =
+            animator.crossfade.target().is_some() || animator.sync_blend.is_active() || !animator.layers.is_empty();
+        (self.playing && has_motion) || animator.crossfade.fades().next().is_some()
+    }
+
     /// The clip playing, or being faded to.
     pub fn clip(&self) -> Option<usize> {
         self.animator.crossfade.target()
@@ -109,6 +118,23 @@ mod tests {
             moving_clip("a", Vec3::ZERO, Vec3::Y, 1.0),
             moving_clip("b", Vec3::new(10.0, 0.0, 0.0), Vec3::new(10.0, 1.0, 0.0), 1.0),
         ]
+    }
+
+    #[test]
+    fn moves_while_playing_a_clip_or_fading() {
+        let clips = clips();
+        let mut player = Player::new(Some(0));
+        assert!(player.is_moving());
+        player.playing = false;
+        assert!(!player.is_moving(), "paused");
+        player.select(Some(1));
+        assert!(player.is_moving(), "a fade finishes while paused");
+        player.advance(1.0, &clips);
+        assert!(!player.is_moving(), "the fade is over");
+        let mut rest_only = Player::new(None);
+        assert!(!rest_only.is_moving(), "nothing to play");
+        rest_only.playing = false;
+        assert!(!rest_only.is_moving());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 use winit::event::WindowEvent;
 use winit::window::Window;
 
-use super::surface::WINDOW_IMAGE_FORMAT;
+use std::time::Duration;
+
 use crate::render::Gpu;
 
 pub struct EguiLayer {
@@ -21,7 +22,8 @@ pub struct EguiFrame {
 }
 
 impl EguiLayer {
-    pub fn new(window: &Window, gpu: &Gpu) -> Self {
+    /// egui for `window`, painting into images of `format`.
+    pub fn new(window: &Window, gpu: &Gpu, format: wgpu::TextureFormat) -> Self {
         let ctx = egui::Context::default();
         let state = egui_winit::State::new(
             ctx.clone(),
@@ -33,7 +35,7 @@ impl EguiLayer {
         );
         let renderer = egui_wgpu::Renderer::new(
             &gpu.device,
-            WINDOW_IMAGE_FORMAT,
+            format,
             egui_wgpu::RendererOptions {
                 msaa_samples: 1,
                 depth_stencil_format: None,
@@ -49,9 +51,10 @@ impl EguiLayer {
         }
     }
 
-    /// Gives egui a window event; returns whether egui consumed it (the 3D view ignores it).
-    pub fn on_window_event(&mut self, window: &Window, event: &WindowEvent) -> bool {
-        self.state.on_window_event(window, event).consumed
+    /// Gives egui a window event; the response says whether egui consumed it (the 3D view
+    /// ignores it) and whether the panel must be drawn again.
+    pub fn on_window_event(&mut self, window: &Window, event: &WindowEvent) -> egui_winit::EventResponse {
+        self.state.on_window_event(window, event)
     }
 
     /// Lays out this frame's UI with `ui`.
@@ -114,5 +117,15 @@ impl EguiLayer {
 impl EguiFrame {
     pub fn pixels_per_point(&self) -> f32 {
         self.output.pixels_per_point
+    }
+
+    /// How soon egui wants to be laid out again (an animation runs, a tooltip waits), or
+    /// `None` when only an event will change it.
+    pub fn repaint_delay(&self) -> Option<Duration> {
+        self.output
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .map(|viewport| viewport.repaint_delay)
+            .filter(|delay| *delay != Duration::MAX)
     }
 }

@@ -3,18 +3,24 @@
 //! panel), `ViewInput` (mouse and keys in the 3D view) and the model view (`render::ModelView`:
 //! the model's GPU data and deformer). `Running::frame` reads as the frame's stages: lay out
 //! the panel, carry out its requests, animate, render the scene, compose and present.
+//!
+//! Frames are drawn on demand: while something moves (a clip playing, a fade, egui's
+//! animations) one after another, otherwise only when an event changes what is shown. An idle
+//! viewer waits for events and uses no CPU.
 
 mod egui_layer;
 mod frame_clock;
+mod run_report;
 mod surface;
 mod view_input;
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use winit::application::ApplicationHandler;
-use winit::event::WindowEvent;
-use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::event::{StartCause, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::WindowId;
 
 use crate::asset::Model;
@@ -24,9 +30,10 @@ use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
 use crate::ui::{ViewerState, bone_labels, panel};
-use crate::view::{Lighting, Lights, OrbitCamera};
+use crate::view::{Lighting, Lights, OrbitCamera, Quality};
 use egui_layer::EguiLayer;
 use frame_clock::FrameClock;
+use run_report::RunReport;
 use surface::Surface;
 use view_input::ViewInput;
 
@@ -43,6 +50,12 @@ pub struct AppOptions {
     pub lights: Option<Lights>,
     /// An equirectangular .hdr to light the scene with instead of the built-in studio.
     pub environment: Option<PathBuf>,
+    /// The rendering quality; by default `Fast` on a software rasteriser, else `Best`.
+    pub quality: Option<Quality>,
+    /// Open with playback paused.
+    pub paused: bool,
+    /// Close after this long and print what was drawn as JSON (for tests and scripts).
+    pub exit_after: Option<Duration>,
 }
 
 /// Opens the viewer and runs until the window closes. The model is loaded first, so a file
@@ -61,10 +74,13 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
     };
     event_loop.run_app(&mut app).context("the event loop failed")?;
     app.result?;
-    if let Some(running) = &app.running
-        && let Some(timings) = &running.clock.timings
-    {
-        println!("{}", timings.to_json(&running.gpu.describe()));
+    if let Some(running) = &app.running {
+        if let Some(timings) = &running.clock.timings {
+            println!("{}", timings.to_json(&running.gpu.describe()));
+        }
+        if app.options.exit_after.is_some() {
+            println!("{}", running.report.to_json(running.applied_quality.label()));
+        }
     }
     Ok(())
 }
@@ -91,6 +107,14 @@ struct Running {
     /// The 3D viewport in physical pixels: x, y, width, height.
     viewport: [u32; 4],
     clock: FrameClock,
+    /// The quality the scene renderer was last set to.
+    applied_quality: Quality,
+    /// An event changed what is shown since the last frame.
+    redraw_wanted: bool,
+    /// When egui wants to be laid out again (an animation, a tooltip's delay).
+    egui_repaint_at: Option<Instant>,
+    /// For `exit_after`.
+    report: RunReport,
 }
 
 impl ApplicationHandler for App {
@@ -104,6 +128,16 @@ impl ApplicationHandler for App {
                 self.result = Err(error);
                 event_loop.exit();
             }
+        }
+    }
+
+    /// Closes at `exit_after`, whatever woke the loop (the deadline itself while idle, a
+    /// redraw while playing).
+    fn new_events(&mut self, event_loop: &ActiveEventLoop, _cause: StartCause) {
+        if let (Some(running), Some(after)) = (&self.running, self.options.exit_after)
+            && running.report.opened().elapsed() >= after
+        {
+            event_loop.exit();
         }
     }
 
@@ -121,26 +155,43 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
-        // Animate continuously, but not while minimised (nothing would throttle the loop).
-        if let Some(running) = &self.running
-            && running.surface.window.is_minimized() != Some(true)
-        {
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(running) = &mut self.running else {
+            return;
+        };
+        let measuring = self.options.benchmark_frames.is_some() || self.options.screenshot.is_some();
+        // Nothing throttles a minimised window's frames, so it draws none.
+        let minimised = running.surface.window.is_minimized() == Some(true);
+        let mut wake_at = self.options.exit_after.map(|after| running.report.opened() + after);
+        if !minimised && (measuring || running.redraw_wanted || running.state.player.is_moving()) {
             running.surface.window.request_redraw();
+        } else {
+            running.clock.wait();
+            if !minimised && let Some(repaint_at) = running.egui_repaint_at {
+                wake_at = Some(wake_at.map_or(repaint_at, |at| at.min(repaint_at)));
+            }
         }
+        event_loop.set_control_flow(match wake_at {
+            Some(at) => ControlFlow::WaitUntil(at),
+            None => ControlFlow::Wait,
+        });
     }
 }
 
 impl Running {
     fn new(event_loop: &ActiveEventLoop, model: Model, options: &AppOptions) -> anyhow::Result<Self> {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
-        let egui = EguiLayer::new(&surface.window, &gpu);
+        let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
         let mut state = ViewerState::new(model);
         state.view.lighting = Lighting {
             lights: options.lights.unwrap_or(state.view.lighting.lights),
             ..options.lighting
         };
         state.adapter = format!("{}; {}", gpu.describe(), scene.layouts.skin_source.describe());
+        state.player.playing = !options.paused;
+        state.quality = options
+            .quality
+            .unwrap_or_else(|| Quality::for_adapter(gpu.is_software()));
         let model_view = ModelView::new(&gpu, &scene, &state.model);
         state.render_notes = model_view.buffers.notes.clone();
         let (width, height) = surface.size();
@@ -156,6 +207,10 @@ impl Running {
             model_view,
             camera: OrbitCamera::default(),
             clock: FrameClock::new(options.benchmark_frames),
+            applied_quality: Quality::Best,
+            redraw_wanted: true,
+            egui_repaint_at: None,
+            report: RunReport::new(),
         };
         if let Some(path) = &options.environment {
             running.load_environment(path);
@@ -169,13 +224,15 @@ impl Running {
 
     /// Handles one window event; `Ok(false)` asks to close.
     fn handle(&mut self, event: WindowEvent, options: &AppOptions) -> anyhow::Result<bool> {
-        let egui_consumed = self.egui.on_window_event(&self.surface.window, &event);
+        let egui_response = self.egui.on_window_event(&self.surface.window, &event);
+        let egui_consumed = egui_response.consumed;
+        // A pointer moving over the view changes nothing unless it drags; every other event
+        // may (keys, buttons, the wheel, resizes, drops, focus).
+        let moved_only = matches!(event, WindowEvent::CursorMoved { .. }) && !self.input.dragging(&self.state);
+        self.redraw_wanted |= egui_response.repaint || !moved_only;
         match &event {
             WindowEvent::CloseRequested => return Ok(false),
-            WindowEvent::Resized(size) => {
-                self.surface
-                    .resize(&self.gpu, &self.scene.layouts, (size.width, size.height));
-            }
+            WindowEvent::Resized(size) => self.surface.resize(&self.gpu, (size.width, size.height)),
             WindowEvent::DroppedFile(path) => self.state.open(path),
             WindowEvent::HoveredFile(path) => self.state.hovered_file = Some(path.clone()),
             WindowEvent::HoveredFileCancelled => self.state.hovered_file = None,
@@ -192,9 +249,19 @@ impl Running {
         let Some(dt) = self.clock.tick() else {
             return Ok(false);
         };
+        self.redraw_wanted = false;
         if self.surface.window.is_minimized() == Some(true) {
             return Ok(true);
         }
+        let screenshot = options
+            .screenshot
+            .as_ref()
+            .filter(|(after, _)| self.clock.frames + 1 >= *after);
+        let Some(frame_image) = self.surface.begin_frame(&self.gpu, screenshot.is_some()) else {
+            // The surface was lost or outdated and is reconfigured: try again.
+            self.redraw_wanted = true;
+            return Ok(true);
+        };
         // The panel first: it decides where the 3D viewport is.
         let (state, camera) = (&mut self.state, &self.camera);
         let mut free = egui::Rect::NOTHING;
@@ -203,11 +270,14 @@ impl Running {
             let seen = state.camera_view(camera, free.width() / free.height().max(1.0));
             bone_labels::show(ui.ctx(), state, &seen, free);
         });
+        self.egui_repaint_at = ui.repaint_delay().map(|delay| Instant::now() + delay);
+        self.redraw_wanted |= self.egui_repaint_at.is_some_and(|at| at <= Instant::now());
         let window_size = self.surface.size();
         self.viewport = viewport_pixels(free, ui.pixels_per_point(), window_size.0, window_size.1);
         // What the panel and the keyboard asked for; a new model or clip.
         self.apply_requests();
         // Animation: Animator → Pose → model matrices, once.
+        let clip_step = if self.state.player.playing { dt * self.state.player.speed } else { 0.0 };
         self.state.advance(dt);
         // The scene: palettes, skinning, upload, (difference read-back,) passes.
         self.update_gizmos();
@@ -223,7 +293,8 @@ impl Running {
             camera: &camera,
             view: &view,
         };
-        let target = self.surface.scene_target(&self.gpu, &self.scene, (width, height));
+        let render_size = self.scene.quality.render_size((width, height));
+        let target = self.surface.scene_target(&self.gpu, &self.scene, render_size);
         let mut encoder = self
             .gpu
             .device
@@ -237,20 +308,16 @@ impl Running {
             &mut encoder,
         );
         self.state.inspection.skin_difference = difference;
-        // Compose: the scene beside the panel, egui over it, the window onto the surface.
-        self.surface.compose_scene(&mut encoder, self.viewport);
-        let egui_commands = self.egui.paint(
-            &self.gpu,
-            &mut encoder,
-            &self.surface.window_image_view,
-            ui,
-            window_size,
-        );
-        self.surface.present(&self.gpu, encoder, egui_commands);
-        self.clock.frames += 1;
-        if let Some((after, path)) = &options.screenshot
-            && self.clock.frames >= *after
-        {
+        // Compose: the scene beside the panel, egui over it, onto the window.
+        self.surface.compose_scene(&mut encoder, &frame_image, self.viewport);
+        let egui_commands = self
+            .egui
+            .paint(&self.gpu, &mut encoder, &frame_image.view, ui, window_size);
+        self.surface.present(&self.gpu, encoder, egui_commands, frame_image);
+        self.clock.end_frame();
+        self.report.frame_drawn(clip_step);
+        self.state.frame_stats = self.clock.stats;
+        if let Some((_, path)) = screenshot {
             let image = self.surface.screenshot(&self.gpu)?;
             image
                 .save(path)
@@ -283,6 +350,10 @@ impl Running {
             if let Some(path) = picked {
                 self.load_environment(&path);
             }
+        }
+        if self.applied_quality != self.state.quality {
+            self.scene.set_quality(&self.gpu, self.state.quality);
+            self.applied_quality = self.state.quality;
         }
         let requests = std::mem::take(&mut self.state.requests);
         if requests.studio_environment {

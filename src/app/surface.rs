@@ -1,6 +1,7 @@
-//! The window and what it shows: the wgpu surface, the scene's offscreen target, and the
-//! window image that the scene is copied into (beside the panel) and egui paints over, before
-//! it goes onto the surface.
+//! The window and what it shows: the wgpu surface and the scene's offscreen target. Each frame
+//! the scene's displayed image is copied beside the panel and egui paints over it, straight
+//! into the surface's texture; a screenshot frame goes into an image of its own instead, which
+//! can be read back.
 
 use std::sync::Arc;
 
@@ -10,24 +11,25 @@ use winit::window::Window;
 
 use crate::render::blit::{Blit, Encoding};
 use crate::render::capture::read_rgba;
-use crate::render::layouts::Layouts;
 use crate::render::{Gpu, SceneRenderer, SceneTarget};
-
-/// The window image is gamma-encoded RGBA, as egui paints.
-pub const WINDOW_IMAGE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 pub struct Surface {
     pub window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
-    window_image: wgpu::Texture,
-    pub window_image_view: wgpu::TextureView,
-    window_to_surface: Blit,
-    window_source: wgpu::BindGroup,
-    /// The 3D view's target, sized to the viewport, and its copy into the window image.
+    /// Where a screenshot frame is drawn (the surface's textures cannot be read back), made on
+    /// first use at the window's size and format.
+    screenshot_image: Option<wgpu::Texture>,
+    /// The 3D view's target, at the viewport's render size, and its copy into the window.
     scene_target: SceneTarget,
     scene_to_window: Blit,
     scene_source: wgpu::BindGroup,
+}
+
+/// The image a frame is drawn into: the surface's next texture, or the screenshot image.
+pub struct FrameImage {
+    surface_texture: Option<wgpu::SurfaceTexture>,
+    pub view: wgpu::TextureView,
 }
 
 impl Surface {
@@ -49,10 +51,7 @@ impl Surface {
         })?;
         let size = window.inner_size();
         let capabilities = surface.get_capabilities(&gpu.adapter);
-        let format = *capabilities
-            .formats
-            .first()
-            .ok_or_else(|| anyhow!("the window offers no pixel format"))?;
+        let format = window_format(&capabilities.formats).ok_or_else(|| anyhow!("the window offers no pixel format"))?;
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
@@ -70,19 +69,13 @@ impl Surface {
         let device = &gpu.device;
         let layouts = &renderer.layouts;
         let scene_target = renderer.target(device, config.width, config.height);
-        let (window_image, window_image_view) = window_image(device, config.width, config.height);
-        let scene_to_window = Blit::new(device, layouts, WINDOW_IMAGE_FORMAT);
-        let window_to_surface = Blit::new(device, layouts, format);
-        let scene_source = scene_to_window.source(device, layouts, &scene_target.resolved_view, Encoding::EncodeSrgb);
-        let window_source = window_to_surface.source(device, layouts, &window_image_view, surface_encoding(format));
+        let scene_to_window = Blit::new(device, layouts, format);
+        let scene_source = scene_to_window.source(device, layouts, &scene_target.resolved_view, window_encoding(format));
         let surface = Self {
             window,
             surface,
             config,
-            window_image,
-            window_image_view,
-            window_to_surface,
-            window_source,
+            screenshot_image: None,
             scene_target,
             scene_to_window,
             scene_source,
@@ -95,72 +88,116 @@ impl Surface {
         (self.config.width, self.config.height)
     }
 
+    /// The window's pixel format (egui and the scene's copy draw into it).
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.config.format
+    }
+
     /// Follows a resize of the window (ignoring a zero size, as when minimised).
-    pub fn resize(&mut self, gpu: &Gpu, layouts: &Layouts, (width, height): (u32, u32)) {
+    pub fn resize(&mut self, gpu: &Gpu, (width, height): (u32, u32)) {
         if width == 0 || height == 0 {
             return;
         }
         self.config.width = width;
         self.config.height = height;
         self.surface.configure(&gpu.device, &self.config);
-        let (image, view) = window_image(&gpu.device, width, height);
-        let encoding = surface_encoding(self.config.format);
-        self.window_source = self.window_to_surface.source(&gpu.device, layouts, &view, encoding);
-        (self.window_image, self.window_image_view) = (image, view);
     }
 
-    /// The 3D view's target, remade when the viewport's size (`width` x `height`) changes.
+    /// The 3D view's target, remade when the render size (`width` x `height`) or the
+    /// renderer's sample count changes.
     pub fn scene_target(&mut self, gpu: &Gpu, renderer: &SceneRenderer, (width, height): (u32, u32)) -> &SceneTarget {
-        if (self.scene_target.width, self.scene_target.height) != (width, height) {
+        let target = &self.scene_target;
+        if (target.width, target.height, target.samples) != (width, height, renderer.sample_count) {
             self.scene_target = renderer.target(&gpu.device, width, height);
             self.scene_source = self.scene_to_window.source(
                 &gpu.device,
                 &renderer.layouts,
                 &self.scene_target.resolved_view,
-                Encoding::EncodeSrgb,
+                window_encoding(self.config.format),
             );
         }
         &self.scene_target
     }
 
-    /// Clears the window image and copies the scene into `viewport` (x, y, width, height).
-    pub fn compose_scene(&self, encoder: &mut wgpu::CommandEncoder, viewport: [u32; 4]) {
-        self.scene_to_window
-            .draw(encoder, &self.scene_source, &self.window_image_view, Some(viewport));
-    }
-
-    /// Copies the window image onto the surface, submits `commands` then `encoder`, and
-    /// presents. A lost or outdated surface is reconfigured and this frame skipped.
-    pub fn present(&self, gpu: &Gpu, mut encoder: wgpu::CommandEncoder, commands: Vec<wgpu::CommandBuffer>) {
-        let frame = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(frame) | wgpu::CurrentSurfaceTexture::Suboptimal(frame) => Some(frame),
+    /// The image to draw this frame into: the surface's next texture, or with `screenshot`
+    /// the image `screenshot` reads. `None` when the surface was lost or outdated: it is
+    /// reconfigured and the frame skipped.
+    pub fn begin_frame(&mut self, gpu: &Gpu, screenshot: bool) -> Option<FrameImage> {
+        if screenshot {
+            let (width, height) = self.size();
+            let image = match &self.screenshot_image {
+                Some(image) if (image.width(), image.height()) == (width, height) => image,
+                _ => self
+                    .screenshot_image
+                    .insert(screenshot_image(&gpu.device, self.config.format, width, height)),
+            };
+            let view = image.create_view(&wgpu::TextureViewDescriptor::default());
+            return Some(FrameImage {
+                surface_texture: None,
+                view,
+            });
+        }
+        match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(texture) | wgpu::CurrentSurfaceTexture::Suboptimal(texture) => {
+                let view = texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
+                Some(FrameImage {
+                    surface_texture: Some(texture),
+                    view,
+                })
+            }
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 self.surface.configure(&gpu.device, &self.config);
                 None
             }
             _ => None,
-        };
-        if let Some(frame) = &frame {
-            let view = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
-            self.window_to_surface
-                .draw(&mut encoder, &self.window_source, &view, None);
-        }
-        gpu.queue.submit(commands.into_iter().chain([encoder.finish()]));
-        if let Some(frame) = frame {
-            self.window.pre_present_notify();
-            gpu.queue.present(frame);
         }
     }
 
-    /// The window image as last drawn.
+    /// Clears `frame` and copies the scene into `viewport` (x, y, width, height), scaling it
+    /// from its render size.
+    pub fn compose_scene(&self, encoder: &mut wgpu::CommandEncoder, frame: &FrameImage, viewport: [u32; 4]) {
+        self.scene_to_window
+            .draw(encoder, &self.scene_source, &frame.view, Some(viewport));
+    }
+
+    /// Submits `commands` then `encoder`, and presents `frame` when it is the surface's.
+    pub fn present(&self, gpu: &Gpu, encoder: wgpu::CommandEncoder, commands: Vec<wgpu::CommandBuffer>, frame: FrameImage) {
+        gpu.queue.submit(commands.into_iter().chain([encoder.finish()]));
+        if let Some(texture) = frame.surface_texture {
+            self.window.pre_present_notify();
+            gpu.queue.present(texture);
+        }
+    }
+
+    /// The last screenshot frame's image, as RGBA.
     pub fn screenshot(&self, gpu: &Gpu) -> anyhow::Result<image::RgbaImage> {
-        read_rgba(gpu, &self.window_image, self.config.width, self.config.height)
+        let image = self
+            .screenshot_image
+            .as_ref()
+            .context("no frame was drawn for a screenshot")?;
+        let mut pixels = read_rgba(gpu, image, image.width(), image.height())?;
+        if matches!(image.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+            for pixel in pixels.pixels_mut() {
+                pixel.0.swap(0, 2);
+            }
+        }
+        Ok(pixels)
     }
 }
 
-/// How the window image (gamma-encoded) goes onto a surface of `format`: as it is, or decoded
-/// so that an sRGB surface encodes it back.
-fn surface_encoding(format: wgpu::TextureFormat) -> Encoding {
+/// The window's format: a plain 8-bit one when offered (the scene's image is copied into it
+/// as it is and egui paints gamma-encoded colours), else the first.
+fn window_format(formats: &[wgpu::TextureFormat]) -> Option<wgpu::TextureFormat> {
+    let plain = [wgpu::TextureFormat::Rgba8Unorm, wgpu::TextureFormat::Bgra8Unorm];
+    plain
+        .into_iter()
+        .find(|format| formats.contains(format))
+        .or_else(|| formats.first().copied())
+}
+
+/// How the scene's image (sRGB-encoded) goes into a window of `format`: as it is, or decoded
+/// so that an sRGB format encodes it back.
+fn window_encoding(format: wgpu::TextureFormat) -> Encoding {
     if format.is_srgb() {
         Encoding::DecodeSrgb
     } else {
@@ -168,9 +205,9 @@ fn surface_encoding(format: wgpu::TextureFormat) -> Encoding {
     }
 }
 
-fn window_image(device: &wgpu::Device, width: u32, height: u32) -> (wgpu::Texture, wgpu::TextureView) {
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("window image"),
+fn screenshot_image(device: &wgpu::Device, format: wgpu::TextureFormat, width: u32, height: u32) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("screenshot"),
         size: wgpu::Extent3d {
             width,
             height,
@@ -179,12 +216,8 @@ fn window_image(device: &wgpu::Device, width: u32, height: u32) -> (wgpu::Textur
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: WINDOW_IMAGE_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::COPY_SRC,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
-    });
-    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    (texture, view)
+    })
 }

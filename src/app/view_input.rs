@@ -25,6 +25,12 @@ pub struct ViewInput {
 }
 
 impl ViewInput {
+    /// A drag is under way in the view (orbit, pan, an IK target), so pointer motion moves
+    /// something.
+    pub fn dragging(&self, state: &ViewerState) -> bool {
+        self.orbiting || self.panning || state.ik_editor.dragging.is_some()
+    }
+
     /// Acts on one window event; `egui_consumed` says egui took it. `viewport` is the 3D view
     /// in window pixels (x, y, width, height).
     pub fn handle(

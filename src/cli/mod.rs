@@ -47,8 +47,28 @@ pub struct Cli {
     /// then exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub benchmark_frames: Option<u32>,
+    /// Close the window after this many seconds and print what was drawn as JSON (frames,
+    /// seconds of clip time played), for tests and scripts.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds_to_run)]
+    pub exit_after: Option<std::time::Duration>,
+    /// Open with playback paused.
+    #[arg(long)]
+    pub paused: bool,
+    /// What the renderer spends per frame [default: fast on a software renderer such as
+    /// llvmpipe, best on a GPU].
+    #[arg(long, value_enum)]
+    pub quality: Option<crate::view::Quality>,
     #[command(flatten)]
     pub lighting: lighting_args::LightingArgs,
+}
+
+/// `--exit-after`: a number of seconds, more than 0 and at most a day.
+fn seconds_to_run(text: &str) -> Result<std::time::Duration, String> {
+    let seconds: f64 = text.parse().map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= 86_400.0) {
+        return Err(format!("{text} s is not between 0 and a day"));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
 }
 
 #[derive(Subcommand, Debug)]
@@ -164,6 +184,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 lights: cli.lighting.lights(),
                 lighting: cli.lighting.lighting_of_any_model(),
                 environment: cli.lighting.environment,
+                quality: cli.quality,
+                paused: cli.paused,
+                exit_after: cli.exit_after,
             })
         }
     }

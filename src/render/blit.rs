@@ -1,6 +1,6 @@
-//! Full-screen copies between textures with a colour-encoding conversion: the scene (sRGB
-//! texture, sampled as linear) into the window image (gamma-encoded, which egui expects), and
-//! the window image onto the surface.
+//! The scene's displayed image (sRGB-encoded) copied into the window beside the panel: scaled
+//! to the viewport with bilinear filtering when the 3D view renders at a lower resolution,
+//! and decoded when the window's format is an sRGB one (whose hardware encodes again).
 
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
@@ -13,10 +13,8 @@ use super::layouts::Layouts;
 pub enum Encoding {
     /// As sampled.
     Copy = 0,
-    /// Linear in, sRGB-encoded out (into a non-sRGB target).
-    EncodeSrgb = 1,
     /// sRGB-encoded in (from a non-sRGB texture), linear out (into an sRGB target).
-    DecodeSrgb = 2,
+    DecodeSrgb = 1,
 }
 
 /// `Output` in blit.wgsl.
@@ -33,10 +31,13 @@ pub struct Blit {
 
 impl Blit {
     pub fn new(device: &wgpu::Device, layouts: &Layouts, target: wgpu::TextureFormat) -> Self {
-        let shader = fullscreen::shader(device, "blit", include_str!("../../shaders/blit.wgsl"));
+        let body = [fullscreen::SRGB, include_str!("../../shaders/blit.wgsl")].concat();
+        let shader = fullscreen::shader(device, "blit", &body);
         let pipeline = fullscreen::pipeline(device, &shader, "fs_main", &layouts.blit, target);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("blit"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
         Self { pipeline, sampler }

@@ -6,6 +6,8 @@ use std::borrow::Cow;
 
 /// The vertex shader every full-screen pass shares.
 pub const WGSL: &str = include_str!("../../shaders/fullscreen.wgsl");
+/// The sRGB transfer functions, for the passes that write or read gamma-encoded colours.
+pub const SRGB: &str = include_str!("../../shaders/srgb.wgsl");
 
 /// A shader module of fullscreen.wgsl and `body` (the fragment shaders).
 pub fn shader(device: &wgpu::Device, label: &str, body: &str) -> wgpu::ShaderModule {

@@ -53,6 +53,12 @@ impl Gpu {
         format!("{} ({:?})", info.name, info.backend)
     }
 
+    /// The adapter rasterises on the CPU (Mesa's llvmpipe and the like), where every pixel
+    /// and sample costs CPU time.
+    pub fn is_software(&self) -> bool {
+        self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+    }
+
     /// The largest MSAA sample count (up to 4) the adapter supports for `format`.
     pub fn sample_count(&self, format: wgpu::TextureFormat) -> u32 {
         let flags = self.adapter.get_texture_format_features(format).flags;

@@ -11,10 +11,10 @@ use crate::asset::Topology;
 
 /// The scene is rendered in linear HDR, then tone-mapped into `DISPLAY_FORMAT`.
 pub const SCENE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
-/// The displayed image: sRGB, so shaders write linear colour and the hardware encodes it.
-pub const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// The displayed image: sRGB-encoded colours (tone mapping encodes them) in a plain 8-bit
+/// format, so the window copies it without converting, and read back it is an sRGB PNG.
+pub const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
-pub const SHADOW_SIZE: u32 = 2048;
 
 pub struct Pipelines {
     pub mesh: MeshPipelines,

@@ -15,14 +15,14 @@ use super::layouts::Layouts;
 use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
-use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT, SHADOW_SIZE};
+use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT};
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::{SceneTarget, depth_texture};
 use super::tone_map::ToneMap;
 use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS};
 use crate::asset::Topology;
-use crate::view::{Bounds, Lights, ViewOptions};
+use crate::view::{Bounds, Lights, Quality, QualitySettings, ViewOptions};
 
 /// Direction towards the key light.
 const LIGHT_DIRECTION: Vec3 = Vec3::new(0.45, 1.0, 0.35);
@@ -42,6 +42,9 @@ const JOINT_SIZE: f32 = 0.01;
 pub struct SceneRenderer {
     pub layouts: Layouts,
     pub pipelines: Pipelines,
+    /// What the frame may spend (samples, shadow map, filtering; the render scale is the
+    /// caller's), and the MSAA samples the adapter gives of what it asks.
+    pub quality: QualitySettings,
     pub sample_count: u32,
     frame_uniform: wgpu::Buffer,
     /// Group 0 for the main pass (reads the shadow map) and for the shadow pass (which writes
@@ -83,7 +86,8 @@ impl SceneRenderer {
     /// A renderer that skins from `skin_source` (which the device must support).
     pub fn with_skin_source(gpu: &Gpu, skin_source: SkinSource) -> Self {
         let device = &gpu.device;
-        let sample_count = gpu.sample_count(SCENE_FORMAT).min(gpu.sample_count(DEPTH_FORMAT));
+        let quality = Quality::Best.settings();
+        let sample_count = supported_samples(gpu, &quality);
         let layouts = Layouts::new(device, skin_source);
         let pipelines = Pipelines::new(device, &layouts, sample_count);
         let frame_uniform = device.create_buffer(&wgpu::BufferDescriptor {
@@ -93,7 +97,7 @@ impl SceneRenderer {
             mapped_at_creation: false,
         });
         let sampled_depth = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let shadow_view = depth_texture(device, "shadow map", (SHADOW_SIZE, SHADOW_SIZE), 1, sampled_depth);
+        let shadow_view = shadow_map(device, quality.shadow_map_size);
         let stand_in = depth_texture(device, "no shadow", (1, 1), 1, sampled_depth);
         let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("shadow"),
@@ -128,6 +132,7 @@ impl SceneRenderer {
             shadow_sampler,
             layouts,
             pipelines,
+            quality,
             sample_count,
             frame_uniform,
             shadow_view,
@@ -147,9 +152,32 @@ impl SceneRenderer {
         })
     }
 
+    /// Renders at `quality` from now on: the pipelines are remade when the sample count
+    /// changes (targets made before then must be remade too) and the shadow map when its size
+    /// does.
+    pub fn set_quality(&mut self, gpu: &Gpu, quality: Quality) {
+        let settings = quality.settings();
+        let sample_count = supported_samples(gpu, &settings);
+        if sample_count != self.sample_count {
+            self.pipelines = Pipelines::new(&gpu.device, &self.layouts, sample_count);
+            self.sample_count = sample_count;
+        }
+        let resized = settings.shadow_map_size != self.quality.shadow_map_size;
+        self.quality = settings;
+        if resized {
+            self.shadow_view = shadow_map(&gpu.device, settings.shadow_map_size);
+            self.rebind_frame(gpu);
+        }
+    }
+
     /// Lights the scene with `environment` from now on.
     pub fn set_environment(&mut self, gpu: &Gpu, environment: Environment) {
         self.environment = environment;
+        self.rebind_frame(gpu);
+    }
+
+    /// Remakes group 0 after the shadow map or the environment changed.
+    fn rebind_frame(&mut self, gpu: &Gpu) {
         let group = |shadow: &wgpu::TextureView| {
             frame_group(
                 &gpu.device,
@@ -207,7 +235,13 @@ impl SceneRenderer {
                 .extend(if studio { KEY_LIGHT } else { 0.0 })
                 .to_array(),
             shadow: if casts_shadows(input.view) {
-                [1.0, 1.0 / SHADOW_SIZE as f32, 0.0, 0.0]
+                let [model_reach, ground_reach] = self.quality.shadow_filter_reach;
+                [
+                    1.0,
+                    1.0 / self.quality.shadow_map_size as f32,
+                    model_reach as f32,
+                    ground_reach as f32,
+                ]
             } else {
                 [0.0; 4]
             },
@@ -398,6 +432,18 @@ fn frame_group(
         layout: &layouts.frame,
         entries: &entries,
     })
+}
+
+/// MSAA samples for `quality`: what it asks, at most what the adapter supports.
+fn supported_samples(gpu: &Gpu, quality: &QualitySettings) -> u32 {
+    let supported = gpu.sample_count(SCENE_FORMAT).min(gpu.sample_count(DEPTH_FORMAT));
+    quality.samples.min(supported)
+}
+
+/// The key light's shadow map, `size` texels square.
+fn shadow_map(device: &wgpu::Device, size: u32) -> wgpu::TextureView {
+    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+    depth_texture(device, "shadow map", (size, size), 1, usage)
 }
 
 /// The meshes cast the key light's shadow whenever they are drawn in the studio lighting.

@@ -7,6 +7,8 @@ use super::pipelines::{DEPTH_FORMAT, DISPLAY_FORMAT, SCENE_FORMAT};
 pub struct SceneTarget {
     pub width: u32,
     pub height: u32,
+    /// MSAA samples per pixel (1: none).
+    pub samples: u32,
     pub(super) multisampled: Option<wgpu::TextureView>,
     /// The scene in linear HDR (resolved when multisampled).
     pub(super) hdr: wgpu::TextureView,
@@ -60,6 +62,7 @@ impl SceneTarget {
         Self {
             width,
             height,
+            samples,
             multisampled,
             tone_map_group: tone_map_group(&hdr),
             hdr,

@@ -35,7 +35,8 @@ pub struct ToneMap {
 
 impl ToneMap {
     pub fn new(device: &wgpu::Device, layouts: &Layouts) -> Self {
-        let shader = fullscreen::shader(device, "tone map", include_str!("../../shaders/tone_map.wgsl"));
+        let body = [fullscreen::SRGB, include_str!("../../shaders/tone_map.wgsl")].concat();
+        let shader = fullscreen::shader(device, "tone map", &body);
         let pipeline = fullscreen::pipeline(device, &shader, "fs_main", &layouts.tone_map, DISPLAY_FORMAT);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tone map"),

@@ -2,6 +2,7 @@
 
 pub mod bone_labels;
 mod file_facts;
+pub mod frame_stats;
 pub mod ik_edit;
 mod ik_panel;
 mod inspect_panel;

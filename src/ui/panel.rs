@@ -13,6 +13,7 @@ use super::state::{STEP_RATE, ViewerState};
 use super::view_panel::views_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
 use crate::skin::SkinningMethod;
+use crate::view::Quality;
 
 /// Draws the panel and the drop hint; returns the area left for the 3D view (in points).
 pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
@@ -330,12 +331,14 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             state.requests.reset_camera = true;
         }
     });
-    let fps = if state.frame_ms > 0.0 {
-        1000.0 / state.frame_ms
-    } else {
-        0.0
-    };
-    ui.label(format!("frame {:.1} ms ({fps:.0} fps)", state.frame_ms));
+    ui.horizontal(|ui| {
+        ui.label("Quality");
+        for quality in Quality::ALL {
+            ui.selectable_value(&mut state.quality, quality, quality.label())
+                .on_hover_text(quality.settings().describe());
+        }
+    });
+    ui.label(state.frame_stats.describe());
     if !state.adapter.is_empty() {
         ui.label(RichText::new(&state.adapter).small());
     }

@@ -1,0 +1,124 @@
+//! How much the renderer spends on a frame. A software rasteriser (Mesa's llvmpipe on a
+//! machine without a GPU) pays per pixel and per sample on its CPU cores, so the viewer starts
+//! there at `Fast`; a GPU gets `Best`. The panel and `--quality` choose explicitly.
+
+use clap::ValueEnum;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Quality {
+    /// No multisampling, the 3D view rendered at half its width and height and scaled up, a
+    /// hard-edged shadow: for software renderers.
+    Fast,
+    /// No multisampling, full resolution, a lightly filtered shadow.
+    Balanced,
+    /// 4x multisampling, full resolution, a 2048² shadow map with wide soft filtering.
+    Best,
+}
+
+/// What a `Quality` sets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QualitySettings {
+    /// MSAA samples per pixel wanted (the adapter may offer fewer).
+    pub samples: u32,
+    /// The 3D view's resolution as a fraction of its size in pixels.
+    pub render_scale: f32,
+    /// The shadow map's side in texels.
+    pub shadow_map_size: u32,
+    /// Percentage-closer filtering: the shadow is averaged over (2r + 1)² samples, r being
+    /// this on the model and on the ground (whose contact shadow is wider).
+    pub shadow_filter_reach: [u32; 2],
+}
+
+impl Quality {
+    pub const ALL: [Quality; 3] = [Quality::Fast, Quality::Balanced, Quality::Best];
+
+    /// Where the viewer starts: `Fast` on a software rasteriser, `Best` on a GPU.
+    pub fn for_adapter(software: bool) -> Self {
+        if software { Quality::Fast } else { Quality::Best }
+    }
+
+    pub fn settings(self) -> QualitySettings {
+        match self {
+            Quality::Fast => QualitySettings {
+                samples: 1,
+                render_scale: 0.5,
+                shadow_map_size: 1024,
+                shadow_filter_reach: [0, 1],
+            },
+            Quality::Balanced => QualitySettings {
+                samples: 1,
+                render_scale: 1.0,
+                shadow_map_size: 1024,
+                shadow_filter_reach: [1, 1],
+            },
+            Quality::Best => QualitySettings {
+                samples: 4,
+                render_scale: 1.0,
+                shadow_map_size: 2048,
+                shadow_filter_reach: [1, 3],
+            },
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Quality::Fast => "Fast",
+            Quality::Balanced => "Balanced",
+            Quality::Best => "Best",
+        }
+    }
+}
+
+impl QualitySettings {
+    /// "4x antialiasing, full resolution, 2048² shadow map filtered over 3x3 samples".
+    pub fn describe(&self) -> String {
+        let antialiasing = match self.samples {
+            1 => "no antialiasing".to_owned(),
+            samples => format!("{samples}x antialiasing"),
+        };
+        let resolution = if self.render_scale >= 1.0 {
+            "full resolution".to_owned()
+        } else {
+            format!("{:.0}% resolution, scaled up", self.render_scale * 100.0)
+        };
+        let side = 2 * self.shadow_filter_reach[0] + 1;
+        format!(
+            "{antialiasing}, {resolution}, {size}² shadow map filtered over {side}x{side} samples",
+            size = self.shadow_map_size
+        )
+    }
+
+    /// The 3D view's render size for a viewport of `width` x `height` pixels (at least 1 x 1).
+    pub fn render_size(&self, (width, height): (u32, u32)) -> (u32, u32) {
+        let scale = |side: u32| ((side as f32 * self.render_scale).round() as u32).max(1);
+        (scale(width), scale(height))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn software_starts_fast_and_gpus_best() {
+        assert_eq!(Quality::for_adapter(true), Quality::Fast);
+        assert_eq!(Quality::for_adapter(false), Quality::Best);
+    }
+
+    #[test]
+    fn each_step_up_costs_more() {
+        let [fast, balanced, best] = Quality::ALL.map(Quality::settings);
+        let pixels = |s: &QualitySettings| s.samples as f32 * s.render_scale * s.render_scale;
+        assert!(pixels(&fast) < pixels(&balanced) && pixels(&balanced) < pixels(&best));
+        assert!(fast.shadow_filter_reach <= balanced.shadow_filter_reach);
+        assert!(balanced.shadow_map_size <= best.shadow_map_size);
+    }
+
+    #[test]
+    fn render_size_scales_and_never_vanishes() {
+        let fast = Quality::Fast.settings();
+        assert_eq!(fast.render_size((1000, 800)), (500, 400));
+        assert_eq!(fast.render_size((1, 1)), (1, 1));
+        assert_eq!(Quality::Best.settings().render_size((990, 800)), (990, 800));
+    }
+}
