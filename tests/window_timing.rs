@@ -1,0 +1,117 @@
+//! The real window under Xvfb, timed: playback follows the wall clock at any frame rate, and
+//! a paused, untouched viewer draws nothing and uses no CPU. The tests take turns (one window
+//! at a time), so that they do not slow each other's frames.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+static ONE_WINDOW_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn xvfb_rigscope(args: &[&str]) -> Command {
+    let mut command = Command::new("xvfb-run");
+    command
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
+        .args(args);
+    command
+}
+
+/// The report `--exit-after` prints.
+fn report(output: &std::process::Output) -> serde_json::Value {
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+#[test]
+fn playback_follows_the_wall_clock_at_any_frame_rate() {
+    let _turn = ONE_WINDOW_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let mut frame_times = Vec::new();
+    for quality in ["fast", "best"] {
+        let output = xvfb_rigscope(&[fox.to_str().unwrap(), "--quality", quality, "--exit-after", "5"])
+            .output()
+            .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
+        let report = report(&output);
+        let playing = report["playing_seconds"].as_f64().unwrap();
+        let played = report["clip_seconds_played"].as_f64().unwrap();
+        let frames = report["frames"].as_f64().unwrap();
+        assert!(playing > 2.0, "{quality}: too little time to measure: {report}");
+        assert!(
+            (played - playing).abs() < 0.1 * playing,
+            "{quality}: the clip played {played:.2} s in {playing:.2} s: {report}"
+        );
+        frame_times.push(playing / frames);
+    }
+    eprintln!("frame times (fast, best): {frame_times:?}");
+}
+
+/// CPU time (user + system) the process `pid` has used so far, in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+/// The process running `binary` among the descendants of `ancestor`.
+fn descendant_running(ancestor: u32, binary: &Path, deadline: Instant) -> u32 {
+    let parent_of = |pid: u32| -> Option<u32> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        stat[stat.rfind(')')? + 2..].split(' ').nth(1)?.parse().ok()
+    };
+    let descends = |mut pid: u32| {
+        while let Some(parent) = parent_of(pid) {
+            if parent == ancestor {
+                return true;
+            }
+            if parent <= 1 {
+                break;
+            }
+            pid = parent;
+        }
+        false
+    };
+    let binary = binary.canonicalize().unwrap();
+    while Instant::now() < deadline {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+            if exe.as_deref() == Some(binary.as_path()) && descends(pid) {
+                return pid;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("rigscope did not start under xvfb-run");
+}
+
+#[test]
+fn a_paused_untouched_viewer_draws_nothing_and_uses_no_cpu() {
+    let _turn = ONE_WINDOW_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let start = Instant::now();
+    let child = xvfb_rigscope(&[fox.to_str().unwrap(), "--paused", "--exit-after", "19"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
+    let binary = Path::new(env!("CARGO_BIN_EXE_rigscope"));
+    let viewer = descendant_running(child.id(), binary, start + Duration::from_secs(10));
+    // Time to open and draw its first frames (slow on a loaded machine), then 10 s idle.
+    std::thread::sleep((start + Duration::from_secs(8)).saturating_duration_since(Instant::now()));
+    let before = cpu_seconds(viewer);
+    std::thread::sleep(Duration::from_secs(10));
+    let idle_cpu = cpu_seconds(viewer) - before;
+    let report = report(&child.wait_with_output().unwrap());
+    let last_frame = report["last_frame_at"].as_f64().unwrap();
+    assert!(last_frame < 8.0, "a frame was drawn while idle, at {last_frame:.2} s: {report}");
+    assert!(report["clip_seconds_played"].as_f64().unwrap() == 0.0, "{report}");
+    assert!(idle_cpu < 0.2, "the idle viewer used {idle_cpu:.2} s of CPU in 10 s");
+}
