@@ -20,6 +20,7 @@ use winit::window::WindowId;
 use crate::asset::Model;
 use crate::asset::demo::demo_model;
 use crate::asset::format::all_extensions;
+use crate::cli::MorphArgs;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
@@ -43,6 +44,8 @@ pub struct AppOptions {
     pub lights: Option<Lights>,
     /// An equirectangular .hdr to light the scene with instead of the built-in studio.
     pub environment: Option<PathBuf>,
+    /// Morph weights to start with, as if set in the panel.
+    pub morph: MorphArgs,
 }
 
 /// Opens the viewer and runs until the window closes. The model is loaded first, so a file
@@ -136,6 +139,7 @@ impl Running {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu);
         let mut state = ViewerState::new(model);
+        state.morphs = options.morph.overrides(&state.model)?;
         state.view.lighting = Lighting {
             lights: options.lights.unwrap_or(state.view.lighting.lights),
             ..options.lighting

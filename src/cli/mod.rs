@@ -12,6 +12,7 @@ mod joints;
 mod lighting_args;
 mod lint;
 mod lookup;
+mod morph_args;
 mod pose;
 pub mod render;
 mod sheet;
@@ -27,6 +28,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::anim::Playback;
 use crate::skin::SkinningMethod;
 pub use clip_args::{ClipArgs, Posed};
+pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -49,6 +51,8 @@ pub struct Cli {
     pub benchmark_frames: Option<u32>,
     #[command(flatten)]
     pub lighting: lighting_args::LightingArgs,
+    #[command(flatten)]
+    pub morph: morph_args::MorphArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -164,6 +168,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 lights: cli.lighting.lights(),
                 lighting: cli.lighting.lighting_of_any_model(),
                 environment: cli.lighting.environment,
+                morph: cli.morph,
             })
         }
     }
