@@ -53,7 +53,7 @@ pub fn morph_face_gltf(mesh_extras: &str) -> String {
         }
         format!(r#""min":{min:?},"max":{max:?}"#)
     };
-    let target_accessor = |view: usize, points: &[[f32; 3]; 8]| {
+    let vec3_accessor = |view: usize, points: &[[f32; 3]; 8]| {
         format!(
             r#"{{"bufferView":{view},"componentType":5126,"count":8,"type":"VEC3",{}}}"#,
             bounds(points)
@@ -79,13 +79,10 @@ pub fn morph_face_gltf(mesh_extras: &str) -> String {
             "channels":[{{"sampler":0,"target":{{"node":0,"path":"weights"}}}}]}}]}}"#,
         length = bin.len(),
         uri = data_uri(&bin),
-        base = format!(
-            r#"{{"bufferView":0,"componentType":5126,"count":8,"type":"VEC3",{}}}"#,
-            bounds(&CORNERS)
-        ),
-        angry = target_accessor(2, &angry),
-        surprised = target_accessor(3, &surprised),
-        sad = target_accessor(4, &sad),
+        base = vec3_accessor(0, &CORNERS),
+        angry = vec3_accessor(2, &angry),
+        surprised = vec3_accessor(3, &surprised),
+        sad = vec3_accessor(4, &sad),
     )
 }
 
