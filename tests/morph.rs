@@ -243,3 +243,47 @@ fn render_with_morph_differs_and_unknown_names_are_errors() {
         assert!(stderr.contains(&error), "{spec}: {stderr}");
     }
 }
+
+/// The window under Xvfb, started with `args`, saving a screenshot to `path` after a few
+/// frames.
+fn viewer(args: &[&str], path: &std::path::Path) -> std::process::Output {
+    std::process::Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
+        .args(args)
+        .args(["--screenshot-after-frames", "4", path.to_str().unwrap()])
+        .output()
+        .expect("xvfb-run (Debian package xvfb) must be installed")
+}
+
+#[test]
+fn the_viewer_starts_with_morph_weights_set() {
+    let dir = temp_dir("morph-viewer");
+    let face = write_morph_face(&dir);
+    let face = face.to_str().unwrap();
+    let shot = |name: &str, extra: &[&str]| {
+        let path = dir.join(name);
+        let mut args = vec![face];
+        args.extend(extra);
+        let output = viewer(&args, &path);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        image::open(&path).unwrap().to_rgba8()
+    };
+    // Angry is pinned in both, so the clip playing for a moment changes nothing; Surprised
+    // goes from what the clip holds it at (0.5) to 1, widening the face by half its width.
+    let held = shot(
+        "held.png",
+        &["--morph", "Face:Angry=0", "--morph", "Face:Surprised=0.5"],
+    );
+    let wide = shot("wide.png", &["--morph", "Face:Angry=0", "--morph", "Face:Surprised=1"]);
+    // Right of the panel: the view.
+    let changed = (400..1280)
+        .flat_map(|x| (0..800).map(move |y| (x, y)))
+        .filter(|&(x, y)| held.get_pixel(x, y) != wide.get_pixel(x, y))
+        .count();
+    assert!(changed > 100_000, "only {changed} pixels of the view changed");
+
+    let output = viewer(&[face, "--morph", "Face:Happy=1"], &dir.join("never.png"));
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("mesh 'Face' has no morph target 'Happy'"), "{stderr}");
+}
