@@ -420,6 +420,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
                 ..Primitive::default()
             }],
             attributes: Vec::new(),
+            target_names: Vec::new(),
         }],
         instances: vec![MeshInstance {
             joint: 0,

@@ -26,6 +26,7 @@ use winit::window::WindowId;
 use crate::asset::Model;
 use crate::asset::demo::demo_model;
 use crate::asset::format::all_extensions;
+use crate::cli::MorphArgs;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
@@ -56,6 +57,8 @@ pub struct AppOptions {
     pub paused: bool,
     /// Close after this long and print what was drawn as JSON (for tests and scripts).
     pub exit_after: Option<Duration>,
+    /// Morph weights to start with, as if set in the panel.
+    pub morph: MorphArgs,
 }
 
 /// Opens the viewer and runs until the window closes. The model is loaded first, so a file
@@ -183,6 +186,7 @@ impl Running {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
         let mut state = ViewerState::new(model);
+        state.morphs = options.morph.overrides(&state.model)?;
         state.view.lighting = Lighting {
             lights: options.lights.unwrap_or(state.view.lighting.lights),
             ..options.lighting

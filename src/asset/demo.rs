@@ -120,6 +120,7 @@ pub fn demo_model() -> Model {
             name: "figure".into(),
             primitives: vec![primitive],
             attributes: Vec::new(),
+            target_names: Vec::new(),
         }],
         instances: vec![MeshInstance {
             joint: 0,

@@ -6,6 +6,7 @@
 //! come out in model space (glTF ignores the skinned node's own transform), unskinned ones are
 //! placed by their joint's model matrix.
 
+use std::ops::Range;
 use std::path::PathBuf;
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
@@ -72,6 +73,12 @@ impl Model {
         seen.iter().filter(|&&s| s).count()
     }
 
+    /// Which entries of `Pose::morph_weights` drive the morph targets of `instance` (those of
+    /// its node; empty when its mesh has none).
+    pub fn morph_weight_range(&self, instance: &MeshInstance) -> Range<usize> {
+        self.skeleton.morph_weight_range(instance.joint)
+    }
+
     /// Finds a clip by exact name, or else by index.
     pub fn find_clip(&self, name_or_index: &str) -> Option<usize> {
         self.clips
@@ -117,6 +124,9 @@ pub struct Mesh {
     /// Per primitive, the vertex attributes the file names (glTF); empty for formats whose
     /// vertices have fixed contents.
     pub attributes: Vec<Vec<VertexAttribute>>,
+    /// One name per morph target (as many as its primitive with the most targets has, which
+    /// is how many morph weights a node using it carries): the file's, else "target N".
+    pub target_names: Vec<String>,
 }
 
 /// A vertex attribute as the file stores it, drawn or not.
@@ -262,10 +272,10 @@ impl SkinWeights {
     }
 }
 
-/// Differences from the base mesh, scaled by the target's weight.
+/// Differences from the base mesh, scaled by the target's weight (its name is the mesh's
+/// `target_names` entry).
 #[derive(Clone, Debug, Default)]
 pub struct MorphTarget {
-    pub name: String,
     pub positions: Vec<Vec3>,
     /// Empty when the target leaves normals alone.
     pub normals: Vec<Vec3>,

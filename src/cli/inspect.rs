@@ -87,6 +87,8 @@ struct SkinReport {
 #[derive(Serialize)]
 struct MeshReport {
     name: String,
+    /// Its morph targets' names (the file's `extras.targetNames`, else "target N").
+    morph_targets: Vec<String>,
     primitives: Vec<PrimitiveReport>,
 }
 
@@ -191,6 +193,7 @@ fn report(model: &Model) -> Report {
             .iter()
             .map(|mesh| MeshReport {
                 name: mesh.name.clone(),
+                morph_targets: mesh.target_names.clone(),
                 primitives: mesh
                     .primitives
                     .iter()
@@ -437,6 +440,13 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
                 })
                 .collect();
             writeln!(out, "      attributes: {}", attributes.join(", "))?;
+        }
+        if !mesh.morph_targets.is_empty() {
+            // Numbered, as `--morph MESH:TARGET=WEIGHT` accepts either.
+            let targets: Vec<String> = (mesh.morph_targets.iter().enumerate())
+                .map(|(target, name)| format!("{target} '{name}'"))
+                .collect();
+            writeln!(out, "    morph targets: {}", targets.join(", "))?;
         }
     }
     if report.clips.is_empty() {

@@ -12,6 +12,7 @@ mod joints;
 mod lighting_args;
 mod lint;
 mod lookup;
+mod morph_args;
 mod pose;
 pub mod render;
 mod sheet;
@@ -27,6 +28,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::anim::Playback;
 use crate::skin::SkinningMethod;
 pub use clip_args::{ClipArgs, Posed};
+pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -60,6 +62,8 @@ pub struct Cli {
     pub quality: Option<crate::view::Quality>,
     #[command(flatten)]
     pub lighting: lighting_args::LightingArgs,
+    #[command(flatten)]
+    pub morph: morph_args::MorphArgs,
 }
 
 /// `--exit-after`: a number of seconds, more than 0 and at most a day.
@@ -187,6 +191,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 quality: cli.quality,
                 paused: cli.paused,
                 exit_after: cli.exit_after,
+                morph: cli.morph,
             })
         }
     }

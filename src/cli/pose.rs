@@ -7,6 +7,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
+use super::morph_args::MorphArgs;
 use super::{ClipArgs, SkinMethodArg};
 use crate::asset::{self, Model, Topology};
 use crate::skin::{Deformer, PosedPrimitive};
@@ -17,6 +18,8 @@ pub struct PoseArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub clip: ClipArgs,
+    #[command(flatten)]
+    pub morph: MorphArgs,
     /// How skinned vertices blend their joints.
     #[arg(long, value_enum, default_value_t = SkinMethodArg::Linear)]
     pub skin_method: SkinMethodArg,
@@ -77,7 +80,8 @@ struct JointOut<'a> {
 
 pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let model = asset::load(&args.file)?;
-    let posed = args.clip.pose(&model, None)?;
+    let mut posed = args.clip.pose(&model, None)?;
+    args.morph.apply(&model, &mut posed.pose)?;
     let (pose, clip) = (&posed.pose, posed.clip);
     let mut deformer = Deformer::new(&model);
     deformer.update_all(&model, pose, args.skin_method.into());

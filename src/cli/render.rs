@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 use super::camera_args::CameraArgs;
 use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
+use super::morph_args::MorphArgs;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, SkinMethodArg};
 use crate::anim::Pose;
@@ -29,6 +30,8 @@ pub struct RenderArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub clip: ClipArgs,
+    #[command(flatten)]
+    pub morph: MorphArgs,
     /// Image size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "800x600", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -90,6 +93,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     }
     let mut posed = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
     PoseMode::from(args.inspect.pose_mode).apply(&model.skeleton, &mut posed.pose);
+    args.morph.apply(&model, &mut posed.pose)?;
     let (selected, vertex_view) = args.inspect.selection(&model)?;
     let viewpoint = args.camera.viewpoint(&model)?;
     let view = ViewOptions {

@@ -9,6 +9,7 @@ mod inspect_panel;
 pub mod inspection;
 mod joint_panel;
 mod lighting_panel;
+mod morph_panel;
 pub mod panel;
 pub mod state;
 mod view_panel;

@@ -1,6 +1,6 @@
 //! The side panel: file and model stats, clips and transport, cross-fade time, blend weights,
-//! additive layers, IK, the joint browser, rig inspection views, named views and the file's
-//! cameras, skinning and view toggles, frame time. It edits `ViewerState` only.
+//! additive layers, IK, the joint browser, rig inspection views, morph targets, named views and
+//! the file's cameras, skinning and view toggles, frame time. It edits `ViewerState` only.
 
 use egui::{Color32, RichText};
 
@@ -9,6 +9,7 @@ use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
 use super::lighting_panel::lighting_section;
+use super::morph_panel::morph_section;
 use super::state::{STEP_RATE, ViewerState};
 use super::view_panel::views_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
@@ -37,6 +38,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 joints_section(ui, state);
                 ui.separator();
                 inspect_section(ui, state);
+                ui.separator();
+                morph_section(ui, state);
                 ui.separator();
                 views_section(ui, state);
                 ui.separator();

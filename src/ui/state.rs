@@ -9,7 +9,7 @@ use glam::{Mat4, Vec2};
 use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
-use crate::anim::{Player, Pose};
+use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
 use crate::lint::{Finding, lint};
@@ -75,6 +75,8 @@ pub struct ViewerState {
     pub lint: Vec<Finding>,
     /// The joint browser, pose mode and vertex views.
     pub inspection: Inspection,
+    /// Morph weights set in the panel, applied over the animation.
+    pub morphs: MorphOverride,
     /// The file camera the view looks through (an index into `Model::cameras`); none: the
     /// orbit camera.
     pub file_camera: Option<usize>,
@@ -105,6 +107,7 @@ impl ViewerState {
             lint: lint(&model),
             ik_editor: IkEditor::new(&model),
             inspection: Inspection::new(&model),
+            morphs: MorphOverride::new(model.skeleton.rest_pose().morph_weights().len()),
             view: ViewOptions {
                 lighting: Lighting {
                     lights: default_lights(&model),
@@ -219,6 +222,7 @@ impl ViewerState {
         self.player
             .pose(&self.model.clips, self.model.skeleton.rest_pose(), &mut self.pose);
         self.inspection.pose_mode.apply(&self.model.skeleton, &mut self.pose);
+        self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
     }
 }

@@ -1,6 +1,7 @@
 //! Shared test helpers: where the sample assets are.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod morph_face;
 pub mod pipeline;
 
 use std::path::{Path, PathBuf};

@@ -11,6 +11,7 @@ use base64::Engine;
 use gltf_json::Root;
 
 use super::json::{self, AttributeNames, Document};
+use super::target_names::WrittenNames;
 use crate::asset::LoadErrorKind;
 use crate::asset::format::{Format, GLB_MAGIC};
 
@@ -25,6 +26,8 @@ pub struct Container<'a> {
     pub channel_numbers: Vec<Vec<usize>>,
     /// Per mesh and primitive, the attribute names as written (see `json`).
     pub attribute_names: AttributeNames,
+    /// Per mesh, the morph target names written in its `extras`.
+    pub target_names: Vec<Option<WrittenNames>>,
     /// What the JSON adjustments left out.
     pub warnings: Vec<String>,
     /// Each buffer's bytes, or why it has none: that is an error only for what reads from it.
@@ -113,6 +116,7 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
         root,
         channel_numbers,
         attribute_names,
+        target_names,
         mut warnings,
     } = json::parse(json)?;
     let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -154,6 +158,7 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
         root,
         channel_numbers,
         attribute_names,
+        target_names,
         warnings,
         buffers,
         base_dir,

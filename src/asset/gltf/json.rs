@@ -5,7 +5,8 @@
 //! before the typed parse:
 //! - whole numbers written with a fraction (`1.0` where the schema wants an integer) become
 //!   integers; JSON has one number type and the validator accepts them;
-//! - `extras` that are not objects are dropped (any JSON value is allowed; rigscope reads none);
+//! - `extras` that are not objects are dropped (any JSON value is allowed; rigscope reads only
+//!   the meshes' `targetNames`, taken from the JSON tree before the typed parse);
 //! - a scene without `nodes` gets an empty list (the property is optional);
 //! - animation channels with a `KHR_animation_pointer` target become ordinary channels when
 //!   they point at a node's translation, rotation, scale or morph weights; channels that
@@ -14,6 +15,7 @@
 use gltf_json::Root;
 use serde_json::{Map, Value};
 
+use super::target_names::{WrittenNames, written_names};
 use crate::asset::LoadErrorKind;
 
 /// The parsed document and what the adjustments left out.
@@ -24,6 +26,8 @@ pub struct Document {
     /// Per mesh and primitive, the attribute names as written (the typed parse keeps only
     /// those glTF defines, not custom `_NAME`s).
     pub attribute_names: AttributeNames,
+    /// Per mesh, the morph target names it writes in its `extras` (see `target_names`).
+    pub target_names: Vec<Option<WrittenNames>>,
     pub warnings: Vec<String>,
 }
 
@@ -49,12 +53,14 @@ pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
     let mut warnings = Vec::new();
     let channel_numbers = resolve_channel_targets(&mut value, &mut warnings);
     let attribute_names = attribute_names(&value);
+    let target_names = written_names(&value);
     let root = serde_path_to_error::deserialize(value)
         .map_err(|e| LoadErrorKind::invalid(json_pointer(e.path()), plain_serde_message(&e.inner().to_string())))?;
     Ok(Document {
         root,
         channel_numbers,
         attribute_names,
+        target_names,
         warnings,
     })
 }

@@ -232,7 +232,6 @@ pub fn load_primitive(
             Ok(deltas)
         };
         morph_targets.push(MorphTarget {
-            name: format!("target {target_index}"),
             positions: read_deltas(target.positions, "POSITION")?,
             normals: read_deltas(target.normals, "NORMAL")?,
             tangents: read_deltas(target.tangents, "TANGENT")?,

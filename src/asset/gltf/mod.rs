@@ -16,6 +16,7 @@ mod json;
 mod light;
 mod material;
 mod mesh;
+mod target_names;
 
 use std::path::Path;
 
@@ -82,8 +83,11 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
             }
             primitives.push(loaded);
         }
+        let target_count = primitives.iter().map(|p| p.morph_targets.len()).max().unwrap_or(0);
+        let written_names = container.target_names.get(index).and_then(Option::as_ref);
         meshes.push(Mesh {
             name: mesh.name.clone().unwrap_or_else(|| format!("Mesh {index}")),
+            target_names: target_names::resolve(written_names, target_count, &mut warnings),
             primitives,
             attributes: (0..mesh.primitives.len())
                 .map(|p| {

@@ -208,6 +208,7 @@ fn meshes(
                 ..Primitive::default()
             }],
             attributes: Vec::new(),
+            target_names: Vec::new(),
         });
     }
     (meshes, materials, images)

@@ -1,0 +1,75 @@
+//! The panel's "Morph targets" section: per node with a morphed mesh, a slider per target by
+//! name. A slider moved sets that weight by hand (`ViewerState::morphs`), overriding or adding
+//! to the animated weight; targets never touched keep the animation. Each row also shows the
+//! weight in effect (the pose's, after the hand-set values).
+
+use egui::RichText;
+
+use super::state::ViewerState;
+use crate::anim::MorphMode;
+
+/// The sliders' range in each mode; values outside it can be typed or dragged on the number
+/// (to exaggerate a target, or push it the other way).
+const OVERRIDE_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1.0;
+const ADD_RANGE: std::ops::RangeInclusive<f32> = -1.0..=1.0;
+
+pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    ui.label(RichText::new("Morph targets").strong());
+    let model = &state.model;
+    let mut morphed = model
+        .instances
+        .iter()
+        .filter(|instance| !model.morph_weight_range(instance).is_empty())
+        .peekable();
+    if morphed.peek().is_none() {
+        ui.label("(no morph targets)");
+        return;
+    }
+    let morphs = &mut state.morphs;
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut morphs.mode, MorphMode::Override, "Override")
+            .on_hover_text("A moved slider replaces the animated weight");
+        ui.radio_value(&mut morphs.mode, MorphMode::Add, "Add")
+            .on_hover_text("A moved slider is added to the animated weight");
+        let reset = ui
+            .add_enabled(morphs.is_active(), egui::Button::new("Reset morphs"))
+            .on_hover_text("Let the animation drive every weight again");
+        if reset.clicked() {
+            morphs.reset();
+        }
+    });
+    let effective = state.pose.morph_weights();
+    for instance in morphed {
+        let mesh = &model.meshes[instance.mesh];
+        let node = model.skeleton.name(instance.joint);
+        let title = if node == mesh.name {
+            node.to_owned()
+        } else {
+            format!("{node} (mesh {})", mesh.name)
+        };
+        ui.label(title);
+        for (target, index) in model.morph_weight_range(instance).enumerate() {
+            let name = mesh.target_names.get(target).map_or("?", String::as_str);
+            let in_effect = effective.get(index).copied().unwrap_or(0.0);
+            let (mut value, range) = match (morphs.get(index), morphs.mode) {
+                (Some(set), MorphMode::Override) => (set, OVERRIDE_RANGE),
+                (Some(set), MorphMode::Add) => (set, ADD_RANGE),
+                (None, MorphMode::Override) => (in_effect, OVERRIDE_RANGE),
+                (None, MorphMode::Add) => (0.0, ADD_RANGE),
+            };
+            ui.horizontal(|ui| {
+                ui.push_id(index, |ui| {
+                    let slider = egui::Slider::new(&mut value, range)
+                        .clamping(egui::SliderClamping::Never)
+                        .fixed_decimals(2)
+                        .text(name);
+                    if ui.add(slider).changed() {
+                        morphs.set(index, value);
+                    }
+                });
+                let touched = if morphs.get(index).is_some() { "set" } else { "animated" };
+                ui.label(RichText::new(format!("= {in_effect:.2} ({touched})")).small());
+            });
+        }
+    }
+}
