@@ -6,6 +6,11 @@ mod common;
 use std::process::Command;
 
 fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
+    screenshot_and_stderr(args, name).0
+}
+
+/// The screenshot after 8 frames, and what rigscope wrote to stderr.
+fn screenshot_and_stderr(args: &[&str], name: &str) -> (image::RgbaImage, String) {
     let path = common::temp_dir(&format!("window-{name}")).join(name);
     let output = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
@@ -13,12 +18,9 @@ fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
         .args(["--screenshot-after-frames", "8", path.to_str().unwrap()])
         .output()
         .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
-    assert!(
-        output.status.success(),
-        "rigscope {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    image::open(&path).unwrap().to_rgba8()
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "rigscope {args:?} failed: {stderr}");
+    (image::open(&path).unwrap().to_rgba8(), stderr)
 }
 
 /// Fraction of pixels in the region right of the panel that differ from its top-left corner.
@@ -62,13 +64,19 @@ fn without_a_file_the_window_shows_the_demo_rig() {
 }
 
 #[test]
-fn a_file_that_cannot_be_opened_is_an_error_before_any_window() {
-    let output = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .arg("/no/such/model.glb")
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("/no/such/model.glb"));
+fn a_file_that_cannot_be_opened_opens_the_window_with_the_demo_rig_and_the_error() {
+    let (image, stderr) = screenshot_and_stderr(&["/no/such/model.glb"], "broken.png");
+    assert!(stderr.contains("/no/such/model.glb"), "{stderr}");
+    let demo = screenshot(&[], "demo-beside-broken.png");
+    assert!(scene_coverage(&image) > 0.2, "the demo rig shows");
+    // The panel holds the error (red text) where the demo's panel has none.
+    let reddish = |image: &image::RgbaImage| {
+        image
+            .enumerate_pixels()
+            .filter(|(x, _, p)| *x < 280 && p[0] > 200 && p[1] < 140 && p[2] < 140)
+            .count()
+    };
+    assert!(reddish(&image) > reddish(&demo) + 50, "no error text in the panel");
 }
 
 #[test]

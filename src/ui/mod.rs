@@ -1,6 +1,7 @@
 //! egui: the side panel and the viewer state it edits. Panels never touch wgpu.
 
 pub mod bone_labels;
+pub mod file_browser;
 mod file_facts;
 pub mod ik_edit;
 mod ik_panel;
@@ -9,7 +10,9 @@ pub mod inspection;
 mod joint_panel;
 mod lighting_panel;
 pub mod panel;
+pub mod reload;
 pub mod state;
 mod view_panel;
+mod watch_panel;
 
 pub use state::{Requests, Shortcut, ViewerState};
