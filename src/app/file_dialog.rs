@@ -21,7 +21,9 @@ pub const NO_DESKTOP_DIALOG: &str = "no desktop file dialog (XDG portal) is avai
 /// opening the built-in browser, which hands its pick to `state` later.
 pub fn pick_file(state: &mut ViewerState, purpose: Purpose) -> Option<PathBuf> {
     if !desktop_dialog_available(&|name| std::env::var_os(name)) {
-        let folder = start_folder(&state.model.path);
+        // A file that failed to open is the one being looked for, else the open model's.
+        let near = state.watching.failed_file.as_deref().unwrap_or(&state.model.path);
+        let folder = start_folder(near);
         state.browser.open(purpose, &folder, NO_DESKTOP_DIALOG);
         return None;
     }
@@ -36,10 +38,9 @@ pub fn pick_file(state: &mut ViewerState, purpose: Purpose) -> Option<PathBuf> {
     dialog.add_filter("All files", &["*"]).pick_file()
 }
 
-/// The open model's folder, else the current one.
-fn start_folder(model_path: &Path) -> PathBuf {
-    model_path
-        .parent()
+/// The folder of `file`, else the current one.
+fn start_folder(file: &Path) -> PathBuf {
+    file.parent()
         .filter(|folder| folder.is_dir())
         .map(Path::to_path_buf)
         .or_else(|| std::env::current_dir().ok())

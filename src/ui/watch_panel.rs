@@ -21,6 +21,6 @@ pub fn watch_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label(RichText::new(&note.text).color(color));
     }
     if let Some(why) = &state.browser.why {
-        ui.label(RichText::new(why).small());
+        ui.label(RichText::new(why).color(Color32::from_rgb(240, 200, 90)));
     }
 }
