@@ -393,6 +393,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
     Model {
         path: "quad".into(),
         format: None,
+        source_files: Vec::new(),
         skeleton,
         file_node: vec![0],
         skins: Vec::new(),

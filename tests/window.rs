@@ -6,6 +6,11 @@ mod common;
 use std::process::Command;
 
 fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
+    screenshot_and_stderr(args, name).0
+}
+
+/// The screenshot after 8 frames, and what rigscope wrote to stderr.
+fn screenshot_and_stderr(args: &[&str], name: &str) -> (image::RgbaImage, String) {
     let path = common::temp_dir(&format!("window-{name}")).join(name);
     let output = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
@@ -13,12 +18,9 @@ fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
         .args(["--screenshot-after-frames", "8", path.to_str().unwrap()])
         .output()
         .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
-    assert!(
-        output.status.success(),
-        "rigscope {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    image::open(&path).unwrap().to_rgba8()
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "rigscope {args:?} failed: {stderr}");
+    (image::open(&path).unwrap().to_rgba8(), stderr)
 }
 
 /// Fraction of pixels in the region right of the panel that differ from its top-left corner.
@@ -62,13 +64,19 @@ fn without_a_file_the_window_shows_the_demo_rig() {
 }
 
 #[test]
-fn a_file_that_cannot_be_opened_is_an_error_before_any_window() {
-    let output = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .arg("/no/such/model.glb")
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("/no/such/model.glb"));
+fn a_file_that_cannot_be_opened_opens_the_window_with_the_demo_rig_and_the_error() {
+    let (image, stderr) = screenshot_and_stderr(&["/no/such/model.glb"], "broken.png");
+    assert!(stderr.contains("/no/such/model.glb"), "{stderr}");
+    let demo = screenshot(&[], "demo-beside-broken.png");
+    assert!(scene_coverage(&image) > 0.2, "the demo rig shows");
+    // The panel holds the error (red text) where the demo's panel has none.
+    let reddish = |image: &image::RgbaImage| {
+        image
+            .enumerate_pixels()
+            .filter(|(x, _, p)| *x < 280 && p[0] > 200 && p[1] < 140 && p[2] < 140)
+            .count()
+    };
+    assert!(reddish(&image) > reddish(&demo) + 50, "no error text in the panel");
 }
 
 #[test]
@@ -129,4 +137,50 @@ fn the_viewer_takes_the_lighting_options_and_survives_a_bad_environment() {
     std::fs::write(&bad, b"not an image").unwrap();
     let image = screenshot(&["--environment", bad.to_str().unwrap()], "bad.png");
     assert_eq!(corner(&image), corner(&plain));
+}
+
+#[test]
+fn a_broken_file_given_at_launch_opens_in_the_window_once_fixed() {
+    use std::io::BufRead;
+    let dir = common::temp_dir("window-fixed");
+    let model = dir.join("model.glb");
+    std::fs::write(&model, b"not a model yet").unwrap();
+    let shot = dir.join("fixed.png");
+    let mut child = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
+        .arg(&model)
+        .args(["--screenshot-after-frames", "90", shot.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The launch has read the broken file once it says so.
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.contains("model.glb"), "{line}");
+    // Saved again and again, as an artist re-exporting would, until the window has seen it
+    // (its watcher starts with the window) and taken its screenshot.
+    let fox = std::fs::read(common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
+    let status = loop {
+        let saving = dir.join("model.saving");
+        std::fs::write(&saving, &fox).unwrap();
+        std::fs::rename(&saving, &model).unwrap();
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    };
+    assert!(status.success());
+    let fixed = image::open(&shot).unwrap().to_rgba8();
+    let demo = screenshot(&[], "demo-beside-fixed.png");
+    let panel_differs = (0..800)
+        .flat_map(|y| (0..280).map(move |x| (x, y)))
+        .filter(|&(x, y)| fixed.get_pixel(x, y) != demo.get_pixel(x, y))
+        .count();
+    assert!(panel_differs > 2000, "the panel still describes the demo rig");
+    let reddish = fixed
+        .enumerate_pixels()
+        .filter(|(x, _, p)| *x < 280 && p[0] > 200 && p[1] < 140 && p[2] < 140)
+        .count();
+    assert!(reddish < 50, "the error is gone once the file opened");
 }

@@ -9,6 +9,8 @@
 //! viewer waits for events and uses no CPU.
 
 mod egui_layer;
+pub mod file_dialog;
+pub mod file_watch;
 mod frame_clock;
 mod run_report;
 mod surface;
@@ -20,19 +22,19 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use winit::application::ApplicationHandler;
 use winit::event::{StartCause, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
 use winit::window::WindowId;
 
-use crate::asset::Model;
 use crate::asset::demo::demo_model;
-use crate::asset::format::all_extensions;
 use crate::cli::MorphArgs;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
+use crate::ui::file_browser::Purpose;
 use crate::ui::{ViewerState, bone_labels, panel};
 use crate::view::{Lighting, Lights, OrbitCamera, Quality};
 use egui_layer::EguiLayer;
+use file_watch::FileWatch;
 use frame_clock::FrameClock;
 use run_report::RunReport;
 use surface::Surface;
@@ -61,17 +63,23 @@ pub struct AppOptions {
     pub morph: MorphArgs,
 }
 
-/// Opens the viewer and runs until the window closes. The model is loaded first, so a file
-/// that cannot be opened is reported before any window appears.
+/// Opens the viewer and runs until the window closes. A file that cannot be opened leaves the
+/// demo rig on screen with the error in the panel (and on stderr): someone who double-clicked
+/// a broken file sees why.
 pub fn run(options: AppOptions) -> anyhow::Result<()> {
-    let model = match &options.file {
-        Some(path) => crate::asset::load(path)?,
-        None => demo_model(),
-    };
+    let mut state = ViewerState::new(demo_model());
+    if let Some(path) = &options.file {
+        state.open(path);
+        if let Some(error) = &state.load_error {
+            eprintln!("rigscope: {error}");
+        }
+    }
     let event_loop = EventLoop::new().context("cannot open a window (no display?)")?;
     let mut app = App {
         options,
-        model: Some(model),
+        state: Some(state),
+        // The file watcher wakes the event loop through it.
+        proxy: event_loop.create_proxy(),
         running: None,
         result: Ok(()),
     };
@@ -90,8 +98,9 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
 
 struct App {
     options: AppOptions,
-    /// The model to show, until the window exists.
-    model: Option<Model>,
+    /// What to show, until the window exists.
+    state: Option<ViewerState>,
+    proxy: EventLoopProxy<()>,
     running: Option<Running>,
     result: anyhow::Result<()>,
 }
@@ -118,14 +127,18 @@ struct Running {
     egui_repaint_at: Option<Instant>,
     /// For `exit_after`.
     report: RunReport,
+    /// None when the platform's watcher could not start (the panel says so).
+    watch: Option<FileWatch>,
+    /// What `watch` watches for: the model generation, watching on, the watched revision.
+    watched_for: Option<(u64, bool, u64)>,
 }
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(model) = self.model.take() else {
+        let Some(state) = self.state.take() else {
             return;
         };
-        match Running::new(event_loop, model, &self.options) {
+        match Running::new(event_loop, state, &self.options, self.proxy.clone()) {
             Ok(running) => self.running = Some(running),
             Err(error) => {
                 self.result = Err(error);
@@ -158,6 +171,13 @@ impl ApplicationHandler for App {
         }
     }
 
+    /// A watched file changed (the watcher's thread woke the loop).
+    fn user_event(&mut self, _event_loop: &ActiveEventLoop, (): ()) {
+        if let Some(running) = &mut self.running {
+            running.reload_changed_files();
+        }
+    }
+
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         let Some(running) = &mut self.running else {
             return;
@@ -182,11 +202,22 @@ impl ApplicationHandler for App {
 }
 
 impl Running {
-    fn new(event_loop: &ActiveEventLoop, model: Model, options: &AppOptions) -> anyhow::Result<Self> {
+    fn new(
+        event_loop: &ActiveEventLoop,
+        mut state: ViewerState,
+        options: &AppOptions,
+        proxy: EventLoopProxy<()>,
+    ) -> anyhow::Result<Self> {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
-        let mut state = ViewerState::new(model);
         state.morphs = options.morph.overrides(&state.model)?;
+        let watch = FileWatch::new(move || {
+            // Fails only once the event loop is gone.
+            let _ = proxy.send_event(());
+        });
+        let watch = watch
+            .inspect_err(|error| state.watching.unavailable = Some(format!("cannot watch files: {error:#}")))
+            .ok();
         state.view.lighting = Lighting {
             lights: options.lights.unwrap_or(state.view.lighting.lights),
             ..options.lighting
@@ -215,7 +246,11 @@ impl Running {
             redraw_wanted: true,
             egui_repaint_at: None,
             report: RunReport::new(),
+            watch,
+            watched_for: None,
         };
+        running.surface.window.set_title(&running.state.window_title());
+        running.follow_watched_files();
         if let Some(path) = &options.environment {
             running.load_environment(path);
         }
@@ -335,25 +370,17 @@ impl Running {
     fn apply_requests(&mut self) {
         // The dialog first: a file it opens asks for framing, which the requests taken below
         // then include.
-        if std::mem::take(&mut self.state.requests.open_dialog) {
-            let picked = rfd::FileDialog::new()
-                .set_title("Open a model")
-                .add_filter("Models", &all_extensions())
-                .add_filter("All files", &["*"])
-                .pick_file();
-            if let Some(path) = picked {
-                self.state.open(&path);
-            }
+        if std::mem::take(&mut self.state.requests.open_dialog)
+            && let Some(path) = file_dialog::pick_file(&mut self.state, Purpose::Model)
+        {
+            self.state.open(&path);
         }
-        if std::mem::take(&mut self.state.requests.environment_dialog) {
-            let picked = rfd::FileDialog::new()
-                .set_title("Light the scene with an environment")
-                .add_filter("Radiance HDR", &["hdr"])
-                .add_filter("All files", &["*"])
-                .pick_file();
-            if let Some(path) = picked {
-                self.load_environment(&path);
-            }
+        let environment_dialog = std::mem::take(&mut self.state.requests.environment_dialog);
+        let picked = environment_dialog
+            .then(|| file_dialog::pick_file(&mut self.state, Purpose::Environment))
+            .flatten();
+        if let Some(path) = picked.or_else(|| self.state.browser.picked_environment.take()) {
+            self.load_environment(&path);
         }
         if self.applied_quality != self.state.quality {
             self.scene.set_quality(&self.gpu, self.state.quality);
@@ -370,7 +397,9 @@ impl Running {
             self.model_view = ModelView::new(&self.gpu, &self.scene, &self.state.model);
             self.state.render_notes = self.model_view.buffers.notes.clone();
             self.uploaded_generation = self.state.model_generation;
+            self.surface.window.set_title(&self.state.window_title());
         }
+        self.follow_watched_files();
         self.follow_clip();
         let aspect = self.viewport[2] as f32 / self.viewport[3].max(1) as f32;
         if requests.reset_camera || requests.view.is_some() {
@@ -400,6 +429,28 @@ impl Running {
                 self.state.environment_error = None;
             }
             Err(error) => self.state.environment_error = Some(format!("{error:#}")),
+        }
+    }
+
+    /// Watches the files of the model open now (after a new model, a failed open or the
+    /// panel's toggle).
+    fn follow_watched_files(&mut self) {
+        let Some(watch) = &mut self.watch else { return };
+        let watching = &self.state.watching;
+        let wanted = (self.state.model_generation, watching.enabled, watching.revision);
+        if self.watched_for != Some(wanted) {
+            watch.watch(&self.state.watched_files());
+            self.watched_for = Some(wanted);
+        }
+    }
+
+    /// Reloads what changed on disk, if watching is on; the next frame shows it.
+    fn reload_changed_files(&mut self) {
+        let Some(watch) = &self.watch else { return };
+        let changed = watch.take_changes();
+        if !changed.is_empty() && self.state.watching.enabled {
+            self.state.files_changed(&changed);
+            self.surface.window.request_redraw();
         }
     }
 

@@ -114,6 +114,8 @@ pub fn demo_model() -> Model {
     Model {
         path: PathBuf::from(DEMO_PATH),
         format: None,
+        // Made in memory: nothing to watch.
+        source_files: Vec::new(),
         file_node: (0..skeleton.len()).collect(),
         skins: vec![skin],
         meshes: vec![Mesh {

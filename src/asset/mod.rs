@@ -50,6 +50,9 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
     let bytes = std::fs::read(path).map_err(|e| error(LoadErrorKind::Read(e.to_string())))?;
     let clip = md5::load_clip(model, path, &bytes).map_err(error)?;
     model.clips.push(clip);
+    if !model.source_files.iter().any(|p| p == path) {
+        model.source_files.push(path.to_path_buf());
+    }
     Ok(())
 }
 

@@ -22,6 +22,10 @@ pub struct Model {
     pub path: PathBuf,
     /// The format it was read in (none for a model made in memory, like the demo rig).
     pub format: Option<Format>,
+    /// Every file the model was read from: `path`, then the external buffers and images it
+    /// names (glTF) or its `.md5anim` files (MD5), whether or not they could be read. The
+    /// viewer watches them to reload the model when one changes.
+    pub source_files: Vec<PathBuf>,
     pub skeleton: Skeleton,
     /// For each joint, its index among the file's nodes (what `inspect` and `pose` print).
     pub file_node: Vec<usize>,

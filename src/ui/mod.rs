@@ -1,6 +1,7 @@
 //! egui: the side panel and the viewer state it edits. Panels never touch wgpu.
 
 pub mod bone_labels;
+pub mod file_browser;
 mod file_facts;
 pub mod frame_stats;
 pub mod ik_edit;
@@ -11,7 +12,9 @@ mod joint_panel;
 mod lighting_panel;
 mod morph_panel;
 pub mod panel;
+pub mod reload;
 pub mod state;
 mod view_panel;
+mod watch_panel;
 
 pub use state::{Requests, Shortcut, ViewerState};

@@ -4,6 +4,7 @@
 
 use egui::{Color32, RichText};
 
+use super::file_browser;
 use super::file_facts::{attributes_section, extensions_section};
 use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
@@ -12,6 +13,7 @@ use super::lighting_panel::lighting_section;
 use super::morph_panel::morph_section;
 use super::state::{STEP_RATE, ViewerState};
 use super::view_panel::views_section;
+use super::watch_panel::watch_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
@@ -48,6 +50,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
                 view_section(ui, state);
             });
         });
+    file_browser::show(ui.ctx(), state);
     if let Some(path) = &state.hovered_file {
         let name = path
             .file_name()
@@ -74,6 +77,7 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(error) = &state.load_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
+    watch_section(ui, state);
     extensions_section(ui, state);
     attributes_section(ui, state);
     lint_section(ui, state);

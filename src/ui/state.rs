@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec2};
 
+use super::file_browser::Browsing;
 use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
+use super::reload::Watching;
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
@@ -84,6 +86,10 @@ pub struct ViewerState {
     /// one asked for could not be used.
     pub environment_name: String,
     pub environment_error: Option<String>,
+    /// Watching the open file for changes, and the last reload.
+    pub watching: Watching,
+    /// The built-in file browser, when no desktop dialog is available.
+    pub browser: Browsing,
 }
 
 /// A file's own lights when it has any, else the studio's.
@@ -130,6 +136,8 @@ impl ViewerState {
             joint_matrices: pose.to_model_matrices(),
             pose,
             file_camera: None,
+            watching: Watching::default(),
+            browser: Browsing::default(),
         }
     }
 
@@ -144,9 +152,10 @@ impl ViewerState {
             match asset::add_md5_animation(&mut self.model, path) {
                 Ok(()) => {
                     self.load_error = None;
-                    self.summary = summary(&self.model);
-                    self.lint = lint(&self.model);
+                    self.refresh_model_facts();
                     self.inspection.facts = JointFacts::new(&self.model);
+                    // The model's files now include the animation.
+                    self.watching.revision += 1;
                 }
                 Err(error) => self.load_error = Some(error.to_string()),
             }
@@ -162,6 +171,12 @@ impl ViewerState {
                     adapter: std::mem::take(&mut self.adapter),
                     quality: self.quality,
                     environment_name: std::mem::take(&mut self.environment_name),
+                    watching: Watching {
+                        failed_file: None,
+                        note: None,
+                        ..std::mem::take(&mut self.watching)
+                    },
+                    browser: std::mem::take(&mut self.browser),
                     model_generation: self.model_generation + 1,
                     inspection: self.inspection.for_model(&model),
                     ..Self::new(model)
@@ -172,7 +187,26 @@ impl ViewerState {
                 // A new file starts from the default view (three-quarter front), framed.
                 self.requests.reset_camera = true;
             }
-            Err(error) => self.load_error = Some(error.to_string()),
+            Err(error) => {
+                self.load_error = Some(error.to_string());
+                // Watched, so that fixing the file opens it.
+                self.watching.failed_file = Some(path.to_path_buf());
+                self.watching.revision += 1;
+            }
+        }
+    }
+
+    /// The summary and lint findings, after the model changed.
+    pub(super) fn refresh_model_facts(&mut self) {
+        self.summary = summary(&self.model);
+        self.lint = lint(&self.model);
+    }
+
+    /// "Fox.glb — rigscope", or "rigscope" for the demo rig.
+    pub fn window_title(&self) -> String {
+        match (self.model.format, self.model.path.file_name()) {
+            (Some(_), Some(name)) => format!("{} — rigscope", name.to_string_lossy()),
+            _ => "rigscope".into(),
         }
     }
 

@@ -237,13 +237,18 @@ pub fn read_uri(base_dir: &Path, uri: &str) -> Result<Vec<u8>, String> {
         let (_, payload) = rest.split_once(',').ok_or("data URI has no ',' before its data")?;
         return percent_decode(payload);
     }
+    let path = uri_file(base_dir, uri)?;
+    std::fs::read(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
+}
+
+/// The file a URI that is not a `data:` URI names: a path relative to `base_dir`.
+pub fn uri_file(base_dir: &Path, uri: &str) -> Result<PathBuf, String> {
     let relative =
         String::from_utf8(percent_decode(uri)?).map_err(|_| format!("URI '{uri}' is not UTF-8 after %-decoding"))?;
     if uri.contains("://") || Path::new(&relative).is_absolute() {
         return Err(format!("URI '{uri}' is not a relative file path"));
     }
-    let path = base_dir.join(&relative);
-    std::fs::read(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
+    Ok(base_dir.join(&relative))
 }
 
 /// Decodes `%XX` escapes (glTF URIs are RFC 3986 references).

@@ -116,8 +116,22 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         )?);
     }
 
+    // The files its buffers and images name (not `data:` URIs), for the viewer to watch.
+    let uris = root.buffers.iter().filter_map(|b| b.uri.as_deref());
+    let uris = uris.chain(root.images.iter().filter_map(|i| i.uri.as_deref()));
+    let named_files = uris
+        .filter(|uri| !uri.starts_with("data:"))
+        .filter_map(|uri| container::uri_file(&container.base_dir, uri).ok());
+    let mut source_files = vec![path.to_path_buf()];
+    for file in named_files {
+        if !source_files.contains(&file) {
+            source_files.push(file);
+        }
+    }
+
     Ok(Model {
         path: path.to_path_buf(),
+        source_files,
         format: Some(if container::is_glb(bytes) {
             Format::GltfBinary
         } else {

@@ -61,6 +61,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     let mut model = Model {
         path: path.to_path_buf(),
         format: Some(Format::Md5Mesh),
+        source_files: vec![path.to_path_buf()],
         file_node: (0..skeleton.len()).collect(),
         instances: (0..meshes.len())
             .map(|mesh| MeshInstance {
@@ -83,6 +84,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         key_repairs: Vec::new(),
     };
     for anim in animations_beside(path) {
+        model.source_files.push(anim.clone());
         match std::fs::read(&anim)
             .map_err(|e| LoadErrorKind::Read(e.to_string()))
             .and_then(|bytes| load_clip(&model, &anim, &bytes))

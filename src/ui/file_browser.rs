@@ -1,0 +1,79 @@
+//! A file browser drawn with egui (the `egui_file` crate), for when the desktop has no file
+//! dialog to offer (no XDG desktop portal and no zenity): "Open…" and "Load .hdr…" then still
+//! work, and the panel says why they look different.
+
+use std::path::{Path, PathBuf};
+
+use egui_file::{FileDialog, State};
+
+use super::state::ViewerState;
+use crate::asset::Format;
+
+/// What a file is being picked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// A model to open (or an `.md5anim` to add).
+    Model,
+    /// An equirectangular .hdr to light the scene with.
+    Environment,
+}
+
+#[derive(Default)]
+pub struct Browsing {
+    open: Option<(Purpose, FileDialog)>,
+    /// Why the built-in browser is used instead of the desktop's dialog.
+    pub why: Option<String>,
+    /// An .hdr picked in the browser, for the app to load (that needs the GPU).
+    pub picked_environment: Option<PathBuf>,
+}
+
+impl Browsing {
+    /// Opens the browser in `folder` to pick a file for `purpose`; `why` is shown in the panel.
+    pub fn open(&mut self, purpose: Purpose, folder: &Path, why: &str) {
+        let (title, shown): (&str, egui_file::Filter<PathBuf>) = match purpose {
+            Purpose::Model => (
+                "Open a model",
+                Box::new(|path: &Path| Format::from_extension(path).is_some()),
+            ),
+            Purpose::Environment => (
+                "Light the scene with an environment",
+                Box::new(|path: &Path| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("hdr"))),
+            ),
+        };
+        let mut dialog = FileDialog::open_file()
+            .title(title)
+            .initial_path(folder)
+            .show_files_filter(shown)
+            .show_new_folder(false)
+            .show_rename(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .default_size(egui::vec2(560.0, 480.0));
+        dialog.open();
+        self.open = Some((purpose, dialog));
+        self.why = Some(why.to_owned());
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+}
+
+/// Draws the browser while it is open; a file picked is opened (a model) or handed to the app
+/// (an environment).
+pub fn show(ctx: &egui::Context, state: &mut ViewerState) {
+    let Some((purpose, dialog)) = &mut state.browser.open else {
+        return;
+    };
+    let purpose = *purpose;
+    let picked = match dialog.show(ctx).state() {
+        State::Open => return,
+        State::Selected => dialog.path().map(Path::to_path_buf),
+        State::Closed | State::Cancelled => None,
+    };
+    state.browser.open = None;
+    match (purpose, picked) {
+        (Purpose::Model, Some(path)) => state.open(&path),
+        (Purpose::Environment, Some(path)) => state.browser.picked_environment = Some(path),
+        (_, None) => {}
+    }
+}

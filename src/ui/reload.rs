@@ -1,0 +1,229 @@
+//! Reloading the open file when it changes on disk, keeping what still applies.
+//!
+//! The clip, its time, the selected joint, additive layers, blend weights and IK chains are
+//! carried over by the names of their clips and joints, so a re-export that adds, removes or
+//! reorders them keeps what it can; view options, lighting and the camera stay as they are.
+//! A reload that fails keeps the model on screen and says why; the next change tries again.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::state::ViewerState;
+use crate::anim::{AdditiveLayer, Clip, IkLayer, Player, Skeleton};
+use crate::asset::{self, Format, Model};
+
+/// Whether the open file is watched, and what the last reload did.
+#[derive(Clone, Debug)]
+pub struct Watching {
+    /// "Watch file for changes" in the panel.
+    pub enabled: bool,
+    /// A model file that failed to open, watched too, so that fixing it opens it.
+    pub failed_file: Option<PathBuf>,
+    /// "Reloaded Fox.glb at 21:04:05 UTC", or why the last reload failed.
+    pub note: Option<ReloadNote>,
+    /// Bumped whenever the files to watch may have changed other than by a new model.
+    pub revision: u64,
+    /// Why files cannot be watched at all (the platform's watcher did not start).
+    pub unavailable: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReloadNote {
+    pub text: String,
+    pub failed: bool,
+}
+
+impl Default for Watching {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            failed_file: None,
+            note: None,
+            revision: 0,
+            unavailable: None,
+        }
+    }
+}
+
+impl ViewerState {
+    /// The files to watch now: those the model was read from and a file that failed to open;
+    /// none while watching is off.
+    pub fn watched_files(&self) -> Vec<PathBuf> {
+        if !self.watching.enabled {
+            return Vec::new();
+        }
+        let mut files = self.model.source_files.clone();
+        files.extend(self.watching.failed_file.iter().cloned());
+        files
+    }
+
+    /// Some watched files changed (absolute paths, as the watcher reports them): opens the
+    /// file that had failed to open when it is among them, else reloads the model when one of
+    /// its files is.
+    pub fn files_changed(&mut self, changed: &[PathBuf]) {
+        let is_changed = |file: &Path| crate::app::file_watch::absolute(file).is_some_and(|f| changed.contains(&f));
+        if let Some(failed) = self.watching.failed_file.clone()
+            && is_changed(&failed)
+        {
+            self.open(&failed);
+            return;
+        }
+        if self.model.source_files.iter().any(|f| is_changed(f)) {
+            self.reload();
+        }
+    }
+
+    /// Reads the open model's file again and shows it in place of the old one, keeping the
+    /// clip, time, selection, layers, blend weights and IK chains that still apply. An
+    /// `.md5anim` that was added to the model is added again. On failure the model stays and
+    /// `watching.note` says why.
+    pub fn reload(&mut self) {
+        let path = self.model.path.clone();
+        let name = file_name(&path);
+        let loaded = asset::load(&path).and_then(|mut model| {
+            let added = self
+                .model
+                .source_files
+                .iter()
+                .filter(|f| !model.source_files.contains(f));
+            let added: Vec<PathBuf> = added
+                .filter(|f| Format::from_extension(f) == Some(Format::Md5Anim))
+                .cloned()
+                .collect();
+            for anim in added {
+                asset::add_md5_animation(&mut model, &anim)?;
+            }
+            Ok(model)
+        });
+        match loaded {
+            Ok(model) => {
+                self.replace_model_keeping_settings(model);
+                self.watching.note = Some(ReloadNote {
+                    text: format!("Reloaded {name} at {}", utc_time_of_day(SystemTime::now())),
+                    failed: false,
+                });
+            }
+            Err(error) => {
+                self.watching.note = Some(ReloadNote {
+                    text: format!("reloading {name} failed: {error}"),
+                    failed: true,
+                });
+            }
+        }
+    }
+
+    fn replace_model_keeping_settings(&mut self, model: Model) {
+        let old_model = std::mem::replace(&mut self.model, model);
+        let (old, new) = (&old_model, &self.model);
+        let clip = |index: usize| old.clips.get(index).and_then(|c| find_clip(&new.clips, c.name()));
+        let joint = |index: usize| {
+            (index < old.skeleton.len())
+                .then(|| new.skeleton.find(old.skeleton.name(index)))
+                .flatten()
+        };
+        let mut player = carry_player(&self.player, &old.clips, &new.clips);
+        player.animator.layers = (self.player.animator.layers.iter())
+            .filter_map(|layer| carry_layer(layer, clip(layer.clip())?, layer.mask_root().map(joint)))
+            .collect();
+        player.animator.ik = (self.player.animator.ik.iter())
+            .filter_map(|ik| carry_ik(ik, joint(ik.chain.end())?, &new.skeleton))
+            .collect();
+        self.player = player;
+        let selected = self.inspection.selected.and_then(joint);
+        self.inspection = self.inspection.for_model(new);
+        self.inspection.selected = selected;
+        self.file_camera = self.file_camera.filter(|&c| c < new.cameras.len());
+        self.ik_editor = super::ik_edit::IkEditor::new(new);
+        self.hovered_file = None;
+        self.load_error = None;
+        self.refresh_model_facts();
+        self.pose = self.model.skeleton.rest_pose().clone();
+        self.joint_matrices = self.pose.to_model_matrices();
+        self.model_generation += 1;
+    }
+}
+
+/// The player with the same clip (by name), time, fade queue settled, speed, mode and blend
+/// weights (by clip name).
+fn carry_player(old: &Player, old_clips: &[Clip], new_clips: &[Clip]) -> Player {
+    let clip_named = |index: usize| old_clips.get(index).and_then(|c| find_clip(new_clips, c.name()));
+    let target = match old.clip() {
+        Some(index) => clip_named(index),
+        None => None,
+    };
+    let first = (!new_clips.is_empty()).then_some(0);
+    let mut player = Player::new(if old.clip().is_some() { target.or(first) } else { None });
+    player.playing = old.playing;
+    player.speed = old.speed;
+    player.fade_time = old.fade_time;
+    player.animator.mode = old.animator.mode;
+    player.animator.layer_time = old.animator.layer_time;
+    if target.is_some() {
+        // The time of what was on screen (the clip faded to, once its fade ends).
+        let mut settled = old.animator.crossfade.clone();
+        settled.settle();
+        player.animator.crossfade.set_time(settled.time());
+        player.animator.crossfade.wrap_times(player.animator.mode, new_clips);
+    }
+    for index in 0..old_clips.len() {
+        let weight = old.animator.sync_blend.weight(index);
+        if let Some(new_index) = clip_named(index).filter(|_| weight > 0.0) {
+            player.animator.sync_blend.set_weight(new_index, weight);
+        }
+    }
+    player
+}
+
+/// `layer` on clip `clip` of the new model, its mask on `mask_root` (none when the old
+/// joint is gone: the layer is dropped rather than spread over the whole body).
+fn carry_layer(layer: &AdditiveLayer, clip: usize, mask_root: Option<Option<usize>>) -> Option<AdditiveLayer> {
+    let mut carried = AdditiveLayer::new(clip, layer.weight);
+    carried.space = layer.space;
+    carried.set_reference_time(layer.reference_time());
+    carried.set_mask_root(match mask_root {
+        Some(root) => Some(root?),
+        None => None,
+    });
+    Some(carried)
+}
+
+/// The IK chain of as many bones ending at joint `end` of `skeleton`, with the same target,
+/// weight, solver and limits (constraints are kept when the chain has the same joints).
+fn carry_ik(ik: &IkLayer, end: usize, skeleton: &Skeleton) -> Option<IkLayer> {
+    let mut carried = IkLayer::new(skeleton.hierarchy(), end, ik.chain.bones(), ik.target).ok()?;
+    carried.weight = ik.weight;
+    carried.solver = ik.solver;
+    carried.iterations = ik.iterations;
+    carried.threshold = ik.threshold;
+    let constraints = carried.chain.constraints_mut();
+    if constraints.len() == ik.chain.constraints().len() {
+        constraints.copy_from_slice(ik.chain.constraints());
+    }
+    Some(carried)
+}
+
+fn find_clip(clips: &[Clip], name: &str) -> Option<usize> {
+    clips.iter().position(|c| c.name() == name)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// "21:04:05 UTC" (the standard library knows no time zones).
+fn utc_time_of_day(time: SystemTime) -> String {
+    let seconds = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) % 86_400;
+    format!("{:02}:{:02}:{:02} UTC", seconds / 3600, seconds / 60 % 60, seconds % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_of_day_is_hours_minutes_seconds() {
+        let time = UNIX_EPOCH + std::time::Duration::from_secs(3 * 86_400 + 21 * 3600 + 4 * 60 + 5);
+        assert_eq!(utc_time_of_day(time), "21:04:05 UTC");
+    }
+}
