@@ -5,6 +5,7 @@ use winit::event::WindowEvent;
 use winit::window::Window;
 
 use super::surface::WINDOW_IMAGE_FORMAT;
+use super::view_input::EguiWants;
 use crate::render::Gpu;
 
 pub struct EguiLayer {
@@ -49,9 +50,18 @@ impl EguiLayer {
         }
     }
 
-    /// Gives egui a window event; returns whether egui consumed it (the 3D view ignores it).
+    /// Gives egui a window event; returns whether egui consumed it.
     pub fn on_window_event(&mut self, window: &Window, event: &WindowEvent) -> bool {
         self.state.on_window_event(window, event).consumed
+    }
+
+    /// What egui wants of the input now (asked after it saw an event), for the 3D view to
+    /// leave alone.
+    pub fn wants(&self) -> EguiWants {
+        EguiWants {
+            pointer: self.ctx.egui_wants_pointer_input(),
+            keyboard: self.ctx.egui_wants_keyboard_input(),
+        }
     }
 
     /// Lays out this frame's UI with `ui`.

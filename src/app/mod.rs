@@ -169,7 +169,8 @@ impl Running {
 
     /// Handles one window event; `Ok(false)` asks to close.
     fn handle(&mut self, event: WindowEvent, options: &AppOptions) -> anyhow::Result<bool> {
-        let egui_consumed = self.egui.on_window_event(&self.surface.window, &event);
+        self.egui.on_window_event(&self.surface.window, &event);
+        let egui_wants = self.egui.wants();
         match &event {
             WindowEvent::CloseRequested => return Ok(false),
             WindowEvent::Resized(size) => {
@@ -182,7 +183,7 @@ impl Running {
             WindowEvent::RedrawRequested => return self.frame(options),
             _ => self
                 .input
-                .handle(&event, egui_consumed, &mut self.state, &mut self.camera, self.viewport),
+                .handle(&event, egui_wants, &mut self.state, &mut self.camera, self.viewport),
         }
         Ok(true)
     }

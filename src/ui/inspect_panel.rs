@@ -9,7 +9,6 @@ use crate::inspect::PoseMode;
 use crate::inspect::skin_difference::{LOUD, QUIET};
 
 pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Rig inspection").strong());
     let inspection = &mut state.inspection;
     ui.horizontal(|ui| {
         ui.label("Pose");

@@ -17,9 +17,11 @@ const OPEN_LEVELS: usize = 3;
 
 pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let joints = state.model.skeleton.len();
-    egui::CollapsingHeader::new(format!("Joints ({joints})"))
+    egui::CollapsingHeader::new(RichText::new(format!("Joints ({joints})")).strong())
         .id_salt("joints")
         .default_open(true)
+        // A joint picked in the view opens the browser to show it.
+        .open(state.inspection.reveal.then_some(true))
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 let label = ui.label("Filter joints");
@@ -48,24 +50,20 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 clip: state.player.clip(),
             };
             let mut pick = Pick { selected, reveal };
-            egui::ScrollArea::vertical()
-                .id_salt("joint tree")
-                .max_height(320.0)
-                .show(ui, |ui| {
-                    let filter = filter.trim().to_lowercase();
-                    if filter.is_empty() {
-                        for &root in &facts.roots {
-                            tree.node(ui, &mut pick, root, 0);
-                        }
-                    } else {
-                        let matches = (0..joints).filter(|&j| tree.skeleton.name(j).to_lowercase().contains(&filter));
-                        for joint in matches {
-                            tree.row(ui, &mut pick, joint);
-                        }
-                        // A joint the filter hides is not revealed.
-                        *pick.reveal = false;
-                    }
-                });
+            // The tree takes the height it needs; the panel's own scrolling moves through it.
+            let filter = filter.trim().to_lowercase();
+            if filter.is_empty() {
+                for &root in &facts.roots {
+                    tree.node(ui, &mut pick, root, 0);
+                }
+            } else {
+                let matches = (0..joints).filter(|&j| tree.skeleton.name(j).to_lowercase().contains(&filter));
+                for joint in matches {
+                    tree.row(ui, &mut pick, joint);
+                }
+                // A joint the filter hides is not revealed.
+                *pick.reveal = false;
+            }
             if let Some(joint) = state.inspection.selected {
                 ui.separator();
                 details(ui, state, joint);

@@ -7,7 +7,6 @@ use super::state::ViewerState;
 use crate::view::{Lights, ToneMapping, counted};
 
 pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Lighting").strong());
     let file_lights = state.model.lights.len();
     let lighting = &mut state.view.lighting;
     ui.horizontal(|ui| {
@@ -35,16 +34,22 @@ pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(error) = &state.environment_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
-    ui.add(egui::Slider::new(&mut lighting.environment_intensity, 0.0..=4.0).text("environment intensity"));
+    ui.add(
+        egui::Slider::new(&mut lighting.environment_intensity, 0.0..=4.0)
+            .fixed_decimals(2)
+            .text("environment intensity"),
+    );
     ui.add(
         egui::Slider::new(&mut lighting.environment_rotation, -180.0..=180.0)
             .suffix("°")
+            .fixed_decimals(0)
             .text("environment rotation"),
     );
     ui.checkbox(&mut lighting.environment_background, "Environment as background");
     ui.add(
         egui::Slider::new(&mut lighting.exposure, -6.0..=6.0)
             .suffix(" EV")
+            .fixed_decimals(2)
             .text("exposure"),
     );
     egui::ComboBox::from_label("tone mapping")

@@ -10,6 +10,7 @@ mod joint_panel;
 mod lighting_panel;
 pub mod panel;
 pub mod state;
+pub mod timeline;
 mod view_panel;
 
 pub use state::{Requests, Shortcut, ViewerState};
