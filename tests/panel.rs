@@ -28,11 +28,16 @@ fn harness() -> Harness<'static, ViewerState> {
         },
         ViewerState::new(demo_model()),
     );
+    open_closed_sections(&mut harness);
+    harness
+}
+
+/// Opens the sections that start closed, as a user would by clicking their headers.
+fn open_closed_sections<State>(harness: &mut Harness<'static, State>) {
     for title in CLOSED_SECTIONS {
         harness.get_by_label(title).click();
         harness.run();
     }
-    harness
 }
 
 #[test]
@@ -464,6 +469,7 @@ fn lighting_controls_set_lights_environment_exposure_and_tone_curve() {
         },
         ViewerState::new(model),
     );
+    open_closed_sections(&mut harness);
     assert_eq!(
         harness.state().view.lighting.lights,
         Lights::File,
@@ -574,6 +580,7 @@ fn the_camera_list_looks_through_a_file_camera_and_back() {
         },
         ViewerState::new(model),
     );
+    open_closed_sections(&mut harness);
     assert_eq!(harness.state().file_camera, None, "the orbit camera first");
     harness.get_by_label("dolly (orthographic)").click();
     harness.run();

@@ -32,14 +32,14 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     editor.new_length = editor.new_length.clamp(1, ancestors);
     ui.add(egui::Slider::new(&mut editor.new_length, 1..=ancestors).text("IK bones"));
     let (end, length) = (editor.new_end, editor.new_length);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Add IK chain").clicked() {
             state.add_ik_chain(end, length);
         }
         ui.toggle_value(&mut state.ik_editor.picking, "Pick end joint in view")
             .on_hover_text("Then click near a joint in the 3D view");
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut state.ik_editor.show_targets, "Show IK targets");
         ui.checkbox(&mut state.ik_editor.show_constraints, "Show IK limits");
     });
@@ -70,7 +70,7 @@ fn chain_controls(ui: &mut egui::Ui, skeleton: &Skeleton, number: usize, layer: 
         skeleton.name(layer.chain.end()),
         layer.chain.bones()
     ));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for solver in [Solver::Fabrik, Solver::Ccd] {
             if ui
                 .radio(layer.solver == solver, format!("{name} {}", solver.name()))
@@ -174,7 +174,7 @@ fn constraint_controls(ui: &mut egui::Ui, label: &str, constraint: &mut JointCon
             degrees(ui, twist, 0.0..=180.0, format!("{label} twist (°)"));
         }
         JointConstraint::Hinge { axis, min, max } => {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 for (name, unit) in [("X", Vec3::X), ("Y", Vec3::Y), ("Z", Vec3::Z)] {
                     ui.radio_value(axis, unit, format!("{label} axis {name}"));
                 }

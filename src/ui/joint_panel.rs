@@ -23,12 +23,12 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         // A joint picked in the view opens the browser to show it.
         .open(state.inspection.reveal.then_some(true))
         .show(ui, |ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let label = ui.label("Filter joints");
                 let filter = egui::TextEdit::singleline(&mut state.inspection.filter).hint_text("name contains");
                 ui.add(filter).labelled_by(label.id);
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new("skin").small().color(SKIN_COLOR))
                     .on_hover_text("in a skin and moves vertices");
                 ui.label(RichText::new("anim").small().color(ANIMATED_COLOR))
@@ -150,7 +150,7 @@ fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
     let report = JointReport::new(&state.model, &state.inspection.facts, state.player.clip(), poses, joint);
     ui.label(RichText::new(&report.name).strong());
     ui.label(format!("joint {} (file node {})", report.index, report.node));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(format!("parent: {}", report.parent.as_deref().unwrap_or("(root)")));
         if let Some(parent) = state.model.skeleton.parent(joint)
             && ui.small_button("Select parent").clicked()

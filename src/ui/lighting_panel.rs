@@ -9,7 +9,7 @@ use crate::view::{Lights, ToneMapping, counted};
 pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let file_lights = state.model.lights.len();
     let lighting = &mut state.view.lighting;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.radio_value(&mut lighting.lights, Lights::Studio, "Studio key light")
             .on_hover_text("rigscope's key light, with its shadow on the ground");
         ui.add_enabled_ui(file_lights > 0, |ui| {
@@ -22,7 +22,7 @@ pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             .on_disabled_hover_text("The file has no lights");
         });
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(format!("Environment: {}", state.environment_name));
         if ui.button("Load .hdr…").clicked() {
             state.requests.environment_dialog = true;

@@ -242,7 +242,7 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             if root != layer.mask_root() {
                 layer.set_mask_root(root);
             }
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.radio_value(
                     &mut layer.space,
                     AdditiveSpace::Parent,

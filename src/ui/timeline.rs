@@ -156,7 +156,7 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
     response.widget_info(|| WidgetInfo::slider(duration > 0.0, f64::from(time), "Timeline scrubber"));
     let span = Span::new(rect, duration);
     if duration > 0.0
-        && (response.dragged() || response.clicked())
+        && response.is_pointer_button_down_on()
         && let Some(pointer) = response.interact_pointer_pos()
     {
         state.player.scrub(span.time_at(pointer.x), clips);
