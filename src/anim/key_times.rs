@@ -2,11 +2,13 @@
 //! frame numbers and the step of "one frame".
 //!
 //! Exporters key at a frame rate (24, 30, 60 fps…) but glTF stores only seconds, and
-//! hand-keyed clips leave gaps between keys. The key rate is therefore the first of the
-//! usual film, video and game rates at which every key time falls on a whole frame; when
-//! none does (keys from a simulation, or resampled), the rate of the most common interval
-//! between keys, in whole frames per second. A clip with fewer than two key times has no
-//! rate of its own and gets `DEFAULT_KEY_RATE`.
+//! hand-keyed clips leave gaps between keys. The key rate is therefore, in this order:
+//! the rate of the most common interval between keys (in whole frames per second) when it
+//! is at least `MIN_KEYED_RATE` and every key falls on one of its frames (a clip baked at 15
+//! fps, as MD5 files often are, steps at 15); else the first of the usual film, video and
+//! game rates at which every key falls on a whole frame (hand-keyed clips with gaps); else
+//! the most common interval's rate (keys from a simulation). A clip with fewer than two key
+//! times has no rate of its own and gets `DEFAULT_KEY_RATE`.
 
 use std::sync::Arc;
 
@@ -22,6 +24,9 @@ const USUAL_RATES: [f32; 9] = [30.0, 24.0, 25.0, 60.0, 50.0, 48.0, 120.0, 100.0,
 /// How far from a whole frame (in frames) a key may sit and still be on it (f32 seconds
 /// round key times by far less than this).
 const ON_FRAME: f32 = 0.01;
+
+/// Below this, keys that far apart are gaps in a clip keyed at a faster rate, not its rate.
+const MIN_KEYED_RATE: f32 = 10.0;
 
 /// Fastest rate the fallback reports.
 const MAX_RATE: usize = 1000;
@@ -51,9 +56,9 @@ pub fn key_times(clip: &Clip, joint: Option<usize>) -> Vec<f32> {
 /// The frame rate `clip` was keyed at, in frames per second (see the module docs).
 /// Allocates nothing.
 pub fn key_rate(clip: &Clip) -> f32 {
-    if !clip_time_arrays(clip).any(|times| times.len() > 1) {
+    let Some(common) = most_common_interval_rate(clip) else {
         return DEFAULT_KEY_RATE;
-    }
+    };
     let on_frames = |rate: f32| {
         clip_time_arrays(clip).all(|times| {
             times.iter().all(|&t| {
@@ -62,10 +67,15 @@ pub fn key_rate(clip: &Clip) -> f32 {
             })
         })
     };
-    if let Some(&rate) = USUAL_RATES.iter().find(|&&rate| on_frames(rate)) {
-        return rate;
+    if common >= MIN_KEYED_RATE && on_frames(common) {
+        return common;
     }
-    // The most common interval, as whole frames per second.
+    USUAL_RATES.into_iter().find(|&rate| on_frames(rate)).unwrap_or(common)
+}
+
+/// The rate of the most common interval between keys, in whole frames per second (the
+/// slower of two equally common); none without two key times.
+fn most_common_interval_rate(clip: &Clip) -> Option<f32> {
     let mut votes = [0u32; MAX_RATE + 1];
     for times in clip_time_arrays(clip) {
         for pair in times.windows(2) {
@@ -76,12 +86,11 @@ pub fn key_rate(clip: &Clip) -> f32 {
             }
         }
     }
-    let (rate, _) = votes
+    let (rate, &count) = votes
         .iter()
         .enumerate()
-        .max_by_key(|&(rate, &count)| (count, std::cmp::Reverse(rate)))
-        .unwrap_or((0, &0));
-    if rate == 0 { DEFAULT_KEY_RATE } else { rate as f32 }
+        .max_by_key(|&(rate, &count)| (count, std::cmp::Reverse(rate)))?;
+    (count > 0).then_some(rate as f32)
 }
 
 /// The key-time arrays of `clip`'s channels (an array shared by several channels is
@@ -141,6 +150,10 @@ mod tests {
         // Hand-keyed at frames 0, 7, 19 and 40 of 24 fps.
         let sparse = clip(vec![channel(0, &[0.0, 7.0 / 24.0, 19.0 / 24.0, 40.0 / 24.0])]);
         assert_eq!(key_rate(&sparse), 24.0);
+        // Baked at 15 or 12 fps (as MD5 files often are): 15 and 12, not 30 and 24.
+        for rate in [15.0, 12.0] {
+            assert_eq!(key_rate(&clip(vec![channel(0, &frames(20, rate))])), rate);
+        }
         // Keys a second apart: 30 fps, not 1 fps.
         let seconds = clip(vec![channel(0, &[0.0, 1.0, 2.0])]);
         assert_eq!(key_rate(&seconds), 30.0);

@@ -23,9 +23,12 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         // A joint picked in the view opens the browser to show it.
         .open(state.inspection.reveal.then_some(true))
         .show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
+            ui.horizontal(|ui| {
                 let label = ui.label("Filter joints");
-                let filter = egui::TextEdit::singleline(&mut state.inspection.filter).hint_text("name contains");
+                // The rest of the row, however wide the panel is.
+                let filter = egui::TextEdit::singleline(&mut state.inspection.filter)
+                    .hint_text("name contains")
+                    .desired_width(f32::INFINITY);
                 ui.add(filter).labelled_by(label.id);
             });
             ui.horizontal_wrapped(|ui| {
