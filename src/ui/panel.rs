@@ -28,20 +28,26 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
         .default_size(PANEL_WIDTH)
         .size_range(220.0..=640.0)
         .show(ui, |ui| {
-            // Scrolling both ways keeps the panel at its width: wide content wraps where it
-            // can and scrolls sideways where it cannot, instead of pushing the view aside.
-            egui::ScrollArea::both().auto_shrink([false, true]).show(ui, |ui| {
-                section(ui, "File", true, |ui| file_section(ui, state));
-                section(ui, "Clips", true, |ui| clips_section(ui, state));
-                section(ui, "Blend weights", false, |ui| blend_section(ui, state));
-                section(ui, "Additive layers", false, |ui| layers_section(ui, state));
-                section(ui, "Inverse kinematics", false, |ui| ik_section(ui, state));
-                joints_section(ui, state);
-                section(ui, "Rig inspection", false, |ui| inspect_section(ui, state));
-                section(ui, "Views and cameras", false, |ui| views_section(ui, state));
-                section(ui, "Lighting", false, |ui| lighting_section(ui, state));
-                section(ui, "Display", true, |ui| view_section(ui, state));
-            });
+            // The content lays out in exactly the panel's width and takes no more: wide
+            // content wraps where it can and scrolls sideways where it cannot, instead of
+            // widening the panel and pushing the 3D view aside.
+            let rect = ui.available_rect_before_wrap();
+            let mut content = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+            egui::ScrollArea::both()
+                .auto_shrink([false, true])
+                .show(&mut content, |ui| {
+                    section(ui, "File", true, |ui| file_section(ui, state));
+                    section(ui, "Clips", true, |ui| clips_section(ui, state));
+                    section(ui, "Blend weights", false, |ui| blend_section(ui, state));
+                    section(ui, "Additive layers", false, |ui| layers_section(ui, state));
+                    section(ui, "Inverse kinematics", false, |ui| ik_section(ui, state));
+                    joints_section(ui, state);
+                    section(ui, "Rig inspection", false, |ui| inspect_section(ui, state));
+                    section(ui, "Views and cameras", false, |ui| views_section(ui, state));
+                    section(ui, "Lighting", false, |ui| lighting_section(ui, state));
+                    section(ui, "Display", true, |ui| view_section(ui, state));
+                });
+            ui.advance_cursor_after_rect(rect);
         });
     timeline::show(ui, state);
     if let Some(path) = &state.hovered_file {
