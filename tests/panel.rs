@@ -6,18 +6,38 @@ mod common;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
-use rigscope::anim::Playback;
 use rigscope::asset::demo::demo_model;
 use rigscope::skin::SkinningMethod;
 use rigscope::ui::{ViewerState, panel};
 
+/// The sections that start closed (the heavy or less used ones).
+const CLOSED_SECTIONS: [&str; 6] = [
+    "Blend weights",
+    "Additive layers",
+    "Inverse kinematics",
+    "Rig inspection",
+    "Views and cameras",
+    "Lighting",
+];
+
+/// The panel with every section opened, as a user would by clicking their headers.
 fn harness() -> Harness<'static, ViewerState> {
-    Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
             panel::show(ui, state);
         },
         ViewerState::new(demo_model()),
-    )
+    );
+    open_closed_sections(&mut harness);
+    harness
+}
+
+/// Opens the sections that start closed, as a user would by clicking their headers.
+fn open_closed_sections<State>(harness: &mut Harness<'static, State>) {
+    for title in CLOSED_SECTIONS {
+        harness.get_by_label(title).click();
+        harness.run();
+    }
 }
 
 #[test]
@@ -44,60 +64,22 @@ fn clip_list_selects_and_cross_fades() {
     assert_eq!(harness.state().player.clip(), None);
 }
 
-#[test]
-fn transport_buttons_play_pause_and_step() {
-    let mut harness = harness();
-    harness.get_by_label("Pause").click();
-    harness.run();
-    assert!(!harness.state().player.playing);
-    harness.get_by_label("Step >").click();
-    harness.run();
-    let clips = &harness.state().model.clips;
-    assert!((harness.state().player.clip_time(clips) - 1.0 / 30.0).abs() < 1e-5);
-    harness.get_by_label("< Step").click();
-    harness.run();
-    let clips = &harness.state().model.clips;
-    assert!(harness.state().player.clip_time(clips).abs() < 1e-5);
-    harness.get_by_label("Play").click();
-    harness.run();
-    assert!(harness.state().player.playing);
-}
-
 /// The slider (not its text label) whose label contains `label`.
 fn slider(label: &str) -> By<'_> {
     By::new().role(Role::Slider).label_contains(label)
 }
 
 #[test]
-fn sliders_set_time_speed_and_fade() {
+fn the_cross_fade_slider_sets_the_fade_time() {
     let mut harness = harness();
-    harness.get(slider("/ 3.00 s")).set_value_accesskit(1.5);
-    harness.run();
-    let clips = &harness.state().model.clips;
-    assert!(
-        (harness.state().player.clip_time(clips) - 1.5).abs() < 1e-3,
-        "the scrubber moves the time"
-    );
-    harness.get(slider("speed")).set_value_accesskit(-1.5);
-    harness.run();
-    assert_eq!(harness.state().player.speed, -1.5);
     harness.get(slider("cross-fade")).set_value_accesskit(0.8);
     harness.run();
     assert_eq!(harness.state().player.fade_time, 0.8);
 }
 
 #[test]
-fn playback_modes_and_skinning_are_radio_buttons() {
+fn skinning_choices_are_radio_buttons() {
     let mut harness = harness();
-    for (label, mode) in [
-        ("Once", Playback::Once),
-        ("Ping-pong", Playback::PingPong),
-        ("Loop", Playback::Loop),
-    ] {
-        harness.get_by_label(label).click();
-        harness.run();
-        assert_eq!(harness.state().player.mode(), mode, "{label}");
-    }
     harness.get_by_label("CPU").click();
     harness.run();
     assert!(!harness.state().view.gpu_skinning);
@@ -487,6 +469,7 @@ fn lighting_controls_set_lights_environment_exposure_and_tone_curve() {
         },
         ViewerState::new(model),
     );
+    open_closed_sections(&mut harness);
     assert_eq!(
         harness.state().view.lighting.lights,
         Lights::File,
@@ -597,6 +580,7 @@ fn the_camera_list_looks_through_a_file_camera_and_back() {
         },
         ViewerState::new(model),
     );
+    open_closed_sections(&mut harness);
     assert_eq!(harness.state().file_camera, None, "the orbit camera first");
     harness.get_by_label("dolly (orthographic)").click();
     harness.run();
@@ -627,4 +611,93 @@ fn unsupported_extensions_and_vertex_attributes_are_shown() {
     harness.run();
     harness.get_by_label("  TEXCOORD_0: VEC2 float");
     harness.get_by_label("  JOINTS_0: VEC4 unsigned short");
+}
+
+#[test]
+fn the_panel_is_in_collapsible_sections() {
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        ViewerState::new(demo_model()),
+    );
+    // File, Clips, Joints and Display start open.
+    harness.get_by_label_contains("4055 vertices");
+    harness.get_by_label_contains("walk  (");
+    harness.get_by_label("spine");
+    harness.get_by_label("Mesh");
+    for title in CLOSED_SECTIONS {
+        harness.get_by_label(title);
+    }
+    assert!(
+        harness.query_by_label("Add layer").is_none(),
+        "additive layers start closed"
+    );
+    harness.get_by_label("Additive layers").click();
+    harness.run();
+    harness.get_by_label("Add layer");
+    harness.get_by_label("Clips").click();
+    harness.run();
+    assert!(harness.query_by_label_contains("walk  (").is_none(), "a section closes");
+    // A joint picked in the view opens the joint browser to show it.
+    harness.get_by_label_contains("Joints (").click();
+    harness.run();
+    assert!(harness.query_by_label("spine").is_none());
+    let spine = harness.state().model.skeleton.find("spine");
+    harness.state_mut().inspection.selected = spine;
+    harness.state_mut().inspection.reveal = true;
+    harness.run();
+    harness.get_by_label("parent: hips");
+}
+
+/// The demo with joint `name` renamed `new_name`.
+fn demo_renaming(name: &str, new_name: &str) -> rigscope::asset::Model {
+    use rigscope::anim::{JointDesc, Skeleton};
+    let mut model = demo_model();
+    let skeleton = &model.skeleton;
+    let joints = (0..skeleton.len())
+        .map(|j| JointDesc {
+            name: if skeleton.name(j) == name {
+                new_name.into()
+            } else {
+                skeleton.name(j).into()
+            },
+            parent: skeleton.parent(j).map(|p| p as u32),
+            rest: skeleton.rest_pose().local()[j],
+            bind_model: Some(skeleton.inverse_bind_matrices()[j].inverse()),
+            morph_weights: Vec::new(),
+        })
+        .collect();
+    model.skeleton = Skeleton::new(joints).unwrap();
+    model
+}
+
+#[test]
+fn the_panel_keeps_its_width_when_a_long_named_joint_is_selected() {
+    let long = "mixamorig:LeftHandIndexFingerDistalPhalanx_end_tip_helper_constraint_target.001";
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_ui_state(
+        |ui, (state, free): &mut (ViewerState, egui::Rect)| {
+            *free = panel::show(ui, state);
+        },
+        (ViewerState::new(demo_renaming("wrist.L", long)), egui::Rect::NOTHING),
+    );
+    harness.run();
+    let before = harness.state().1;
+    assert!(
+        (before.left() - 300.0).abs() < 20.0,
+        "the panel opens about 300 points wide: {before:?}"
+    );
+    assert!(before.bottom() < 760.0, "the timeline takes the bottom: {before:?}");
+    let wrist = harness.state().0.model.skeleton.find(long);
+    harness.state_mut().0.inspection.selected = wrist;
+    harness.state_mut().0.inspection.reveal = true;
+    harness.run();
+    assert!(
+        harness.query_all_by_label(long).count() >= 2,
+        "in the tree and the details"
+    );
+    assert_eq!(harness.state().1, before, "the 3D view keeps its place");
+    harness.get_by_label("Clear selection").click();
+    harness.run();
+    assert_eq!(harness.state().1, before);
 }

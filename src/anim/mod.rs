@@ -12,6 +12,7 @@ pub mod crossfade;
 #[cfg(test)]
 mod fixtures;
 pub mod ik;
+pub mod key_times;
 pub mod keys;
 pub mod morph_override;
 pub mod player;
@@ -28,6 +29,7 @@ pub use blend::{JointMask, blend};
 pub use clip::{Channel, ChannelTrack, Clip, ClipCursor, Playback};
 pub use crossfade::CrossFade;
 pub use ik::{IkLayer, JointConstraint, Solver};
+pub use key_times::{DEFAULT_KEY_RATE, key_rate, key_times};
 pub use keys::{Interpolation, TrackError};
 pub use morph_override::{MorphMode, MorphOverride};
 pub use player::Player;

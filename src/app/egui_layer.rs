@@ -6,6 +6,7 @@ use winit::window::Window;
 
 use std::time::Duration;
 
+use super::view_input::EguiWants;
 use crate::render::Gpu;
 
 pub struct EguiLayer {
@@ -55,6 +56,15 @@ impl EguiLayer {
     /// ignores it) and whether the panel must be drawn again.
     pub fn on_window_event(&mut self, window: &Window, event: &WindowEvent) -> egui_winit::EventResponse {
         self.state.on_window_event(window, event)
+    }
+
+    /// What egui wants of the input now (asked after it saw an event), for the 3D view to
+    /// leave alone.
+    pub fn wants(&self) -> EguiWants {
+        EguiWants {
+            pointer: self.ctx.egui_wants_pointer_input(),
+            keyboard: self.ctx.egui_wants_keyboard_input(),
+        }
     }
 
     /// Lays out this frame's UI with `ui`.

@@ -264,7 +264,7 @@ impl Running {
     /// Handles one window event; `Ok(false)` asks to close.
     fn handle(&mut self, event: WindowEvent, options: &AppOptions) -> anyhow::Result<bool> {
         let egui_response = self.egui.on_window_event(&self.surface.window, &event);
-        let egui_consumed = egui_response.consumed;
+        let egui_wants = self.egui.wants();
         // A pointer moving over the view changes nothing unless it drags; every other event
         // may (keys, buttons, the wheel, resizes, drops, focus).
         let moved_only = matches!(event, WindowEvent::CursorMoved { .. }) && !self.input.dragging(&self.state);
@@ -278,7 +278,7 @@ impl Running {
             WindowEvent::RedrawRequested => return self.frame(options),
             _ => self
                 .input
-                .handle(&event, egui_consumed, &mut self.state, &mut self.camera, self.viewport),
+                .handle(&event, egui_wants, &mut self.state, &mut self.camera, self.viewport),
         }
         Ok(true)
     }

@@ -2,7 +2,7 @@
 //! count), and per chain its solver, iterations, weight, target, each joint's limit, and how
 //! the last solve went.
 
-use egui::{Color32, RichText};
+use egui::Color32;
 use glam::Vec3;
 
 use super::state::ViewerState;
@@ -12,7 +12,6 @@ use crate::anim::{IkLayer, JointConstraint, Skeleton, Solver};
 const MAX_ITERATIONS: u32 = 500;
 
 pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Inverse kinematics").strong());
     let skeleton = &state.model.skeleton;
     if skeleton.len() < 2 {
         ui.label("(no joint chains in this model)");
@@ -33,14 +32,14 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     editor.new_length = editor.new_length.clamp(1, ancestors);
     ui.add(egui::Slider::new(&mut editor.new_length, 1..=ancestors).text("IK bones"));
     let (end, length) = (editor.new_end, editor.new_length);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Add IK chain").clicked() {
             state.add_ik_chain(end, length);
         }
         ui.toggle_value(&mut state.ik_editor.picking, "Pick end joint in view")
             .on_hover_text("Then click near a joint in the 3D view");
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut state.ik_editor.show_targets, "Show IK targets");
         ui.checkbox(&mut state.ik_editor.show_constraints, "Show IK limits");
     });
@@ -71,7 +70,7 @@ fn chain_controls(ui: &mut egui::Ui, skeleton: &Skeleton, number: usize, layer: 
         skeleton.name(layer.chain.end()),
         layer.chain.bones()
     ));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for solver in [Solver::Fabrik, Solver::Ccd] {
             if ui
                 .radio(layer.solver == solver, format!("{name} {}", solver.name()))
@@ -82,12 +81,17 @@ fn chain_controls(ui: &mut egui::Ui, skeleton: &Skeleton, number: usize, layer: 
         }
     });
     ui.add(egui::Slider::new(&mut layer.iterations, 1..=MAX_ITERATIONS).text(format!("{name} iterations")));
-    ui.add(egui::Slider::new(&mut layer.weight, 0.0..=1.0).text(format!("{name} weight")));
+    ui.add(
+        egui::Slider::new(&mut layer.weight, 0.0..=1.0)
+            .fixed_decimals(2)
+            .text(format!("{name} weight")),
+    );
     let axes = [("x", 0), ("y", 1), ("z", 2)];
     for (axis, i) in axes {
         // Not clamped: a target dragged in the view may lie beyond the sliders' range.
         let slider = egui::Slider::new(&mut layer.target[i], -reach..=reach)
             .clamping(egui::SliderClamping::Never)
+            .fixed_decimals(3)
             .text(format!("{name} target {axis}"));
         ui.add(slider);
     }
@@ -156,7 +160,10 @@ fn constraint_controls(ui: &mut egui::Ui, label: &str, constraint: &mut JointCon
         });
     let degrees = |ui: &mut egui::Ui, value: &mut f32, range: std::ops::RangeInclusive<f32>, text: String| {
         let mut shown = value.to_degrees();
-        if ui.add(egui::Slider::new(&mut shown, range).text(text)).changed() {
+        if ui
+            .add(egui::Slider::new(&mut shown, range).fixed_decimals(1).text(text))
+            .changed()
+        {
             *value = shown.to_radians();
         }
     };
@@ -167,7 +174,7 @@ fn constraint_controls(ui: &mut egui::Ui, label: &str, constraint: &mut JointCon
             degrees(ui, twist, 0.0..=180.0, format!("{label} twist (°)"));
         }
         JointConstraint::Hinge { axis, min, max } => {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 for (name, unit) in [("X", Vec3::X), ("Y", Vec3::Y), ("Z", Vec3::Z)] {
                     ui.radio_value(axis, unit, format!("{label} axis {name}"));
                 }

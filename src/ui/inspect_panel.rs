@@ -9,15 +9,14 @@ use crate::inspect::PoseMode;
 use crate::inspect::skin_difference::{LOUD, QUIET};
 
 pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Rig inspection").strong());
     let inspection = &mut state.inspection;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Pose");
         ui.radio_value(&mut inspection.pose_mode, PoseMode::Animated, "Animated");
         ui.radio_value(&mut inspection.pose_mode, PoseMode::Rest, "Rest");
         ui.radio_value(&mut inspection.pose_mode, PoseMode::Bind, "Bind");
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut state.view.bind_ghost, "Bind-pose ghost")
             .on_hover_text("The mesh as bound, translucent over the posed one");
         ui.checkbox(&mut inspection.bone_names, "Bone names");

@@ -17,16 +17,21 @@ const OPEN_LEVELS: usize = 3;
 
 pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let joints = state.model.skeleton.len();
-    egui::CollapsingHeader::new(format!("Joints ({joints})"))
+    egui::CollapsingHeader::new(RichText::new(format!("Joints ({joints})")).strong())
         .id_salt("joints")
         .default_open(true)
+        // A joint picked in the view opens the browser to show it.
+        .open(state.inspection.reveal.then_some(true))
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 let label = ui.label("Filter joints");
-                let filter = egui::TextEdit::singleline(&mut state.inspection.filter).hint_text("name contains");
+                // The rest of the row, however wide the panel is.
+                let filter = egui::TextEdit::singleline(&mut state.inspection.filter)
+                    .hint_text("name contains")
+                    .desired_width(f32::INFINITY);
                 ui.add(filter).labelled_by(label.id);
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new("skin").small().color(SKIN_COLOR))
                     .on_hover_text("in a skin and moves vertices");
                 ui.label(RichText::new("anim").small().color(ANIMATED_COLOR))
@@ -48,24 +53,20 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 clip: state.player.clip(),
             };
             let mut pick = Pick { selected, reveal };
-            egui::ScrollArea::vertical()
-                .id_salt("joint tree")
-                .max_height(320.0)
-                .show(ui, |ui| {
-                    let filter = filter.trim().to_lowercase();
-                    if filter.is_empty() {
-                        for &root in &facts.roots {
-                            tree.node(ui, &mut pick, root, 0);
-                        }
-                    } else {
-                        let matches = (0..joints).filter(|&j| tree.skeleton.name(j).to_lowercase().contains(&filter));
-                        for joint in matches {
-                            tree.row(ui, &mut pick, joint);
-                        }
-                        // A joint the filter hides is not revealed.
-                        *pick.reveal = false;
-                    }
-                });
+            // The tree takes the height it needs; the panel's own scrolling moves through it.
+            let filter = filter.trim().to_lowercase();
+            if filter.is_empty() {
+                for &root in &facts.roots {
+                    tree.node(ui, &mut pick, root, 0);
+                }
+            } else {
+                let matches = (0..joints).filter(|&j| tree.skeleton.name(j).to_lowercase().contains(&filter));
+                for joint in matches {
+                    tree.row(ui, &mut pick, joint);
+                }
+                // A joint the filter hides is not revealed.
+                *pick.reveal = false;
+            }
             if let Some(joint) = state.inspection.selected {
                 ui.separator();
                 details(ui, state, joint);
@@ -152,7 +153,7 @@ fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
     let report = JointReport::new(&state.model, &state.inspection.facts, state.player.clip(), poses, joint);
     ui.label(RichText::new(&report.name).strong());
     ui.label(format!("joint {} (file node {})", report.index, report.node));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(format!("parent: {}", report.parent.as_deref().unwrap_or("(root)")));
         if let Some(parent) = state.model.skeleton.parent(joint)
             && ui.small_button("Select parent").clicked()

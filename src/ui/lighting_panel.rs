@@ -7,10 +7,9 @@ use super::state::ViewerState;
 use crate::view::{Lights, ToneMapping, counted};
 
 pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Lighting").strong());
     let file_lights = state.model.lights.len();
     let lighting = &mut state.view.lighting;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.radio_value(&mut lighting.lights, Lights::Studio, "Studio key light")
             .on_hover_text("rigscope's key light, with its shadow on the ground");
         ui.add_enabled_ui(file_lights > 0, |ui| {
@@ -23,7 +22,7 @@ pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             .on_disabled_hover_text("The file has no lights");
         });
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(format!("Environment: {}", state.environment_name));
         if ui.button("Load .hdr…").clicked() {
             state.requests.environment_dialog = true;
@@ -35,16 +34,22 @@ pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(error) = &state.environment_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
-    ui.add(egui::Slider::new(&mut lighting.environment_intensity, 0.0..=4.0).text("environment intensity"));
+    ui.add(
+        egui::Slider::new(&mut lighting.environment_intensity, 0.0..=4.0)
+            .fixed_decimals(2)
+            .text("environment intensity"),
+    );
     ui.add(
         egui::Slider::new(&mut lighting.environment_rotation, -180.0..=180.0)
             .suffix("°")
+            .fixed_decimals(0)
             .text("environment rotation"),
     );
     ui.checkbox(&mut lighting.environment_background, "Environment as background");
     ui.add(
         egui::Slider::new(&mut lighting.exposure, -6.0..=6.0)
             .suffix(" EV")
+            .fixed_decimals(2)
             .text("exposure"),
     );
     egui::ComboBox::from_label("tone mapping")

@@ -14,6 +14,7 @@ mod morph_panel;
 pub mod panel;
 pub mod reload;
 pub mod state;
+pub mod timeline;
 mod view_panel;
 mod watch_panel;
 

@@ -7,21 +7,29 @@ use egui::RichText;
 
 use super::state::ViewerState;
 use crate::anim::MorphMode;
+use crate::asset::{MeshInstance, Model};
 
 /// The sliders' range in each mode; values outside it can be typed or dragged on the number
 /// (to exaggerate a target, or push it the other way).
 const OVERRIDE_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1.0;
 const ADD_RANGE: std::ops::RangeInclusive<f32> = -1.0..=1.0;
 
-pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Morph targets").strong());
-    let model = &state.model;
-    let mut morphed = model
+/// The mesh instances of `model` that have morph targets.
+fn morphed(model: &Model) -> impl Iterator<Item = &MeshInstance> {
+    model
         .instances
         .iter()
         .filter(|instance| !model.morph_weight_range(instance).is_empty())
-        .peekable();
-    if morphed.peek().is_none() {
+}
+
+/// Some mesh instance of `model` has morph targets (their section starts open).
+pub fn has_morph_targets(model: &Model) -> bool {
+    morphed(model).next().is_some()
+}
+
+pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    let model = &state.model;
+    if !has_morph_targets(model) {
         ui.label("(no morph targets)");
         return;
     }
@@ -39,7 +47,7 @@ pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         }
     });
     let effective = state.pose.morph_weights();
-    for instance in morphed {
+    for instance in morphed(model) {
         let mesh = &model.meshes[instance.mesh];
         let node = model.skeleton.name(instance.joint);
         let title = if node == mesh.name {

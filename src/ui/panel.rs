@@ -1,6 +1,8 @@
-//! The side panel: file and model stats, clips and transport, cross-fade time, blend weights,
-//! additive layers, IK, the joint browser, rig inspection views, morph targets, named views and
-//! the file's cameras, skinning and view toggles, frame time. It edits `ViewerState` only.
+//! The side panel, in collapsible sections: file and model stats (and watching the file),
+//! clips and cross-fade time, blend weights, additive layers, IK, the joint browser, rig
+//! inspection views, morph targets, named views and the file's cameras, lighting, skinning and
+//! view toggles, frame time. The transport lives in the timeline under the 3D view. It edits
+//! `ViewerState` only.
 
 use egui::{Color32, RichText};
 
@@ -10,46 +12,51 @@ use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
 use super::lighting_panel::lighting_section;
-use super::morph_panel::morph_section;
-use super::state::{STEP_RATE, ViewerState};
+use super::morph_panel::{has_morph_targets, morph_section};
+use super::state::ViewerState;
+use super::timeline;
 use super::view_panel::views_section;
 use super::watch_panel::watch_section;
-use crate::anim::{AdditiveLayer, AdditiveSpace, Playback};
+use crate::anim::{AdditiveLayer, AdditiveSpace};
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
 
-/// Draws the panel and the drop hint; returns the area left for the 3D view (in points).
+/// The side panel's width when the viewer opens (points); the user may drag it wider or
+/// narrower, but its content never widens it.
+const PANEL_WIDTH: f32 = 300.0;
+
+/// Draws the side panel, the timeline under the 3D view and the drop hint; returns the
+/// area left for the 3D view (in points).
 pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
     egui::Panel::left("rigscope panel")
         .resizable(true)
-        .default_size(290.0)
+        .default_size(PANEL_WIDTH)
+        .size_range(220.0..=640.0)
         .show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                file_section(ui, state);
-                ui.separator();
-                clips_section(ui, state);
-                ui.separator();
-                transport_section(ui, state);
-                ui.separator();
-                blend_section(ui, state);
-                ui.separator();
-                layers_section(ui, state);
-                ui.separator();
-                ik_section(ui, state);
-                ui.separator();
-                joints_section(ui, state);
-                ui.separator();
-                inspect_section(ui, state);
-                ui.separator();
-                morph_section(ui, state);
-                ui.separator();
-                views_section(ui, state);
-                ui.separator();
-                lighting_section(ui, state);
-                ui.separator();
-                view_section(ui, state);
-            });
+            // The content lays out in exactly the panel's width and takes no more: wide
+            // content wraps where it can and scrolls sideways where it cannot, instead of
+            // widening the panel and pushing the 3D view aside.
+            let rect = ui.available_rect_before_wrap();
+            let mut content = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+            egui::ScrollArea::both()
+                .auto_shrink([false, true])
+                .show(&mut content, |ui| {
+                    section(ui, "File", true, |ui| file_section(ui, state));
+                    section(ui, "Clips", true, |ui| clips_section(ui, state));
+                    section(ui, "Blend weights", false, |ui| blend_section(ui, state));
+                    section(ui, "Additive layers", false, |ui| layers_section(ui, state));
+                    section(ui, "Inverse kinematics", false, |ui| ik_section(ui, state));
+                    joints_section(ui, state);
+                    section(ui, "Rig inspection", false, |ui| inspect_section(ui, state));
+                    let morphs_open = has_morph_targets(&state.model);
+                    section(ui, "Morph targets", morphs_open, |ui| morph_section(ui, state));
+                    section(ui, "Views and cameras", false, |ui| views_section(ui, state));
+                    section(ui, "Lighting", false, |ui| lighting_section(ui, state));
+                    section(ui, "Display", true, |ui| view_section(ui, state));
+                });
+            ui.advance_cursor_after_rect(rect);
         });
+    timeline::show(ui, state);
     file_browser::show(ui.ctx(), state);
     if let Some(path) = &state.hovered_file {
         let name = path
@@ -64,6 +71,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
             });
     }
     ui.available_rect_before_wrap()
+}
+
+/// One collapsible section of the side panel, open or closed at first as `open` says.
+fn section(ui: &mut egui::Ui, title: &str, open: bool, add_contents: impl FnOnce(&mut egui::Ui)) {
+    egui::CollapsingHeader::new(RichText::new(title).strong())
+        .id_salt(title)
+        .default_open(open)
+        .show(ui, add_contents);
 }
 
 fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
@@ -136,7 +151,6 @@ fn plural(count: usize, noun: &str) -> String {
 }
 
 fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Clips").strong());
     if state.model.clips.is_empty() {
         ui.label("(no clips: rest pose)");
     }
@@ -154,7 +168,11 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(index) = chosen {
         state.player.select(Some(index));
     }
-    ui.add(egui::Slider::new(&mut state.player.fade_time, 0.0..=2.0).text("cross-fade (s)"));
+    ui.add(
+        egui::Slider::new(&mut state.player.fade_time, 0.0..=2.0)
+            .fixed_decimals(2)
+            .text("cross-fade (s)"),
+    );
     // The fade queue: the base clip, then each fade over it with its weight.
     let crossfade = &state.player.animator.crossfade;
     if crossfade.fades().next().is_some() {
@@ -172,11 +190,12 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
 /// Several clips at once, weighted, cycles in step (a locomotion blend). While any weight is
 /// set the blend replaces the clip list's choice.
 fn blend_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Blend weights").strong());
     let sync_blend = &mut state.player.animator.sync_blend;
     for (index, clip) in state.model.clips.iter().enumerate() {
         let mut weight = sync_blend.weight(index);
-        let slider = egui::Slider::new(&mut weight, 0.0..=1.0).text(format!("{} weight", clip.name()));
+        let slider = egui::Slider::new(&mut weight, 0.0..=1.0)
+            .fixed_decimals(2)
+            .text(format!("{} weight", clip.name()));
         if ui.add(slider).changed() {
             sync_blend.set_weight(index, weight);
         }
@@ -187,7 +206,6 @@ fn blend_section(ui: &mut egui::Ui, state: &mut ViewerState) {
 }
 
 fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("Additive layers").strong());
     let clips = &state.model.clips;
     if clips.is_empty() {
         return;
@@ -207,7 +225,11 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             if clip != layer.clip() {
                 layer.set_clip(clip);
             }
-            ui.add(egui::Slider::new(&mut layer.weight, -1.0..=2.0).text(format!("layer {} weight", index + 1)));
+            ui.add(
+                egui::Slider::new(&mut layer.weight, -1.0..=2.0)
+                    .fixed_decimals(2)
+                    .text(format!("layer {} weight", index + 1)),
+            );
             let mut at_first_key = layer.reference_time().is_none();
             ui.checkbox(&mut at_first_key, format!("layer {} reference: first keys", index + 1));
             let mut reference = layer.reference_time().unwrap_or(0.0);
@@ -215,6 +237,7 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 let duration = clips.get(layer.clip()).map_or(0.0, |c| c.duration());
                 ui.add(
                     egui::Slider::new(&mut reference, 0.0..=duration.max(1e-3))
+                        .fixed_decimals(3)
                         .text(format!("layer {} reference (s)", index + 1)),
                 );
             }
@@ -234,7 +257,7 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             if root != layer.mask_root() {
                 layer.set_mask_root(root);
             }
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.radio_value(
                     &mut layer.space,
                     AdditiveSpace::Parent,
@@ -262,49 +285,6 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             .layers
             .push(AdditiveLayer::new(clips.len() - 1, 1.0));
     }
-}
-
-fn transport_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let clips = &state.model.clips;
-    let duration = state
-        .player
-        .clip()
-        .and_then(|c| clips.get(c))
-        .map_or(0.0, |c| c.duration());
-    ui.horizontal(|ui| {
-        if ui
-            .button("< Step")
-            .on_hover_text("Step back one frame (Left)")
-            .clicked()
-        {
-            state.player.step(-1.0, STEP_RATE, clips);
-        }
-        let label = if state.player.playing { "Pause" } else { "Play" };
-        if ui.button(label).on_hover_text("Space").clicked() {
-            state.player.playing = !state.player.playing;
-        }
-        if ui
-            .button("Step >")
-            .on_hover_text("Step forward one frame (Right)")
-            .clicked()
-        {
-            state.player.step(1.0, STEP_RATE, clips);
-        }
-    });
-    let mut time = state.player.clip_time(clips);
-    ui.add_enabled_ui(duration > 0.0, |ui| {
-        let response =
-            ui.add(egui::Slider::new(&mut time, 0.0..=duration.max(1e-3)).text(format!("/ {duration:.2} s")));
-        if response.changed() {
-            state.player.scrub(time, clips);
-        }
-    });
-    ui.add(egui::Slider::new(&mut state.player.speed, -2.0..=4.0).text("speed"));
-    ui.horizontal(|ui| {
-        ui.radio_value(&mut state.player.animator.mode, Playback::Loop, "Loop");
-        ui.radio_value(&mut state.player.animator.mode, Playback::Once, "Once");
-        ui.radio_value(&mut state.player.animator.mode, Playback::PingPong, "Ping-pong");
-    });
 }
 
 fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {

@@ -11,7 +11,7 @@ use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
 use super::reload::Watching;
-use crate::anim::{MorphOverride, Player, Pose};
+use crate::anim::{DEFAULT_KEY_RATE, MorphOverride, Player, Pose, key_rate};
 use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
 use crate::lint::{Finding, lint};
@@ -100,9 +100,6 @@ pub fn default_lights(model: &Model) -> Lights {
         Lights::File
     }
 }
-
-/// Frames per second that "step one frame" assumes.
-pub const STEP_RATE: f32 = 30.0;
 
 impl ViewerState {
     pub fn new(model: Model) -> Self {
@@ -210,13 +207,20 @@ impl ViewerState {
         }
     }
 
+    /// Frames per second the clip playing was keyed at: what "one frame" means for steps
+    /// and the timeline's frame numbers.
+    pub fn key_rate(&self) -> f32 {
+        let clip = self.player.clip().and_then(|c| self.model.clips.get(c));
+        clip.map_or(DEFAULT_KEY_RATE, key_rate)
+    }
+
     /// Carries out a keyboard shortcut.
     pub fn shortcut(&mut self, shortcut: Shortcut) {
-        let clips = &self.model.clips;
+        let (clips, rate) = (&self.model.clips, self.key_rate());
         match shortcut {
             Shortcut::PlayPause => self.player.playing = !self.player.playing,
-            Shortcut::StepBack => self.player.step(-1.0, STEP_RATE, clips),
-            Shortcut::StepForward => self.player.step(1.0, STEP_RATE, clips),
+            Shortcut::StepBack => self.player.step(-1.0, rate, clips),
+            Shortcut::StepForward => self.player.step(1.0, rate, clips),
             Shortcut::ResetView => self.requests.reset_camera = true,
             Shortcut::Frame => self.requests.frame_model = true,
             Shortcut::Open => self.requests.open_dialog = true,
@@ -338,7 +342,7 @@ mod tests {
         state.shortcut(Shortcut::PlayPause);
         assert!(!state.player.playing);
         state.shortcut(Shortcut::StepForward);
-        assert!((state.player.clip_time(&state.model.clips) - 1.0 / STEP_RATE).abs() < 1e-6);
+        assert!((state.player.clip_time(&state.model.clips) - 1.0 / state.key_rate()).abs() < 1e-6);
         state.shortcut(Shortcut::StepBack);
         assert!(state.player.clip_time(&state.model.clips).abs() < 1e-6);
         for (shortcut, expected) in [

@@ -7,7 +7,6 @@ use super::state::ViewerState;
 use crate::view::ViewPreset;
 
 pub fn views_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.label(RichText::new("View").strong());
     ui.horizontal_wrapped(|ui| {
         for preset in ViewPreset::ALL {
             let hint = format!(

@@ -1,0 +1,275 @@
+//! The timeline along the bottom of the 3D view, as in Blender, Maya or Babylon's sandbox:
+//! the clip's name, the transport (step back, play/pause, step forward), the loop mode and
+//! speed, the time in seconds and in frames at the clip's key rate, and a scrubber across
+//! the width with the key times marked (the selected joint's keys when a joint is selected,
+//! else the whole clip's). Dragging or clicking the scrubber scrubs.
+
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2, WidgetInfo};
+
+use super::state::ViewerState;
+use crate::anim::{Clip, Playback, key_times};
+
+/// Height of the scrubber strip (points): a frame ruler above, the ticks and playhead below.
+const SCRUBBER_HEIGHT: f32 = 34.0;
+/// Height of the ruler's frame numbers at the top of the scrubber.
+const RULER_HEIGHT: f32 = 13.0;
+/// The least room between two ruler labels (points).
+const RULER_SPACING: f32 = 56.0;
+
+const TRACK_COLOR: Color32 = Color32::from_gray(34);
+const RULER_COLOR: Color32 = Color32::from_gray(120);
+/// The colour of the key ticks on the scrubber.
+pub const TICK_COLOR: Color32 = Color32::from_rgb(250, 180, 80);
+const PLAYHEAD_COLOR: Color32 = Color32::from_rgb(90, 160, 255);
+
+/// Draws the timeline at the bottom of `ui`'s free area.
+pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
+    egui::Panel::bottom("rigscope timeline")
+        .resizable(false)
+        .show(ui, |ui| {
+            ui.add_space(4.0);
+            controls_row(ui, state);
+            ui.add_space(2.0);
+            scrubber(ui, state);
+            ui.add_space(4.0);
+        });
+}
+
+/// The clip the timeline shows: the one playing, or being faded to.
+fn shown_clip(state: &ViewerState) -> Option<&Clip> {
+    state.player.clip().and_then(|c| state.model.clips.get(c))
+}
+
+/// The times of the tick marks: the keys of the selected joint's channels when a joint is
+/// selected, else of every channel of `clip`.
+pub fn tick_times(clip: &Clip, selected_joint: Option<usize>) -> Vec<f32> {
+    key_times(clip, selected_joint)
+}
+
+fn controls_row(ui: &mut egui::Ui, state: &mut ViewerState) {
+    let rate = state.key_rate();
+    let duration = shown_clip(state).map_or(0.0, Clip::duration);
+    ui.horizontal(|ui| {
+        let name = shown_clip(state).map_or("(rest pose)", Clip::name);
+        ui.add(egui::Label::new(egui::RichText::new(name).strong()).truncate())
+            .on_hover_text("The clip on the timeline (choose one in the panel's Clips)");
+        ui.separator();
+        transport_buttons(ui, state, rate);
+        ui.separator();
+        for (label, mode) in [
+            ("Loop", Playback::Loop),
+            ("Once", Playback::Once),
+            ("Ping-pong", Playback::PingPong),
+        ] {
+            ui.selectable_value(&mut state.player.animator.mode, mode, label);
+        }
+        ui.separator();
+        let label = ui.label("speed");
+        ui.add(
+            egui::DragValue::new(&mut state.player.speed)
+                .range(-4.0..=4.0)
+                .speed(0.01)
+                .fixed_decimals(2)
+                .suffix("×"),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("Playback speed; negative plays backwards");
+        ui.separator();
+        time_fields(ui, state, duration, rate);
+    });
+}
+
+fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
+    let clips = &state.model.clips;
+    if ui
+        .button("< Step")
+        .on_hover_text("Step back one frame (Left)")
+        .clicked()
+    {
+        state.player.step(-1.0, rate, clips);
+    }
+    let label = if state.player.playing { "Pause" } else { "Play" };
+    if ui
+        .add(egui::Button::new(label).min_size(Vec2::new(52.0, 0.0)))
+        .on_hover_text("Space")
+        .clicked()
+    {
+        state.player.playing = !state.player.playing;
+    }
+    if ui
+        .button("Step >")
+        .on_hover_text("Step forward one frame (Right)")
+        .clicked()
+    {
+        state.player.step(1.0, rate, clips);
+    }
+}
+
+/// The time in seconds and the frame at `rate`, both editable: typing or dragging one
+/// scrubs there.
+fn time_fields(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: f32) {
+    let clips = &state.model.clips;
+    let mut time = state.player.clip_time(clips);
+    let label = ui.label("time");
+    let response = ui
+        .add_enabled(
+            duration > 0.0,
+            egui::DragValue::new(&mut time)
+                .range(0.0..=duration)
+                .speed(1.0 / rate)
+                .fixed_decimals(3)
+                .suffix(" s"),
+        )
+        .labelled_by(label.id);
+    if response.changed() {
+        state.player.scrub(time, clips);
+    }
+    ui.label(format!("/ {duration:.3} s"));
+    let last_frame = (duration * rate).round();
+    let mut frame = (time * rate).round();
+    let label = ui.label("frame");
+    let response = ui
+        .add_enabled(
+            duration > 0.0,
+            egui::DragValue::new(&mut frame)
+                .range(0.0..=last_frame)
+                .speed(0.25)
+                .fixed_decimals(0),
+        )
+        .labelled_by(label.id);
+    if response.changed() {
+        state.player.scrub(frame / rate, clips);
+    }
+    ui.label(format!("/ {last_frame:.0} @ {rate:.0} fps"))
+        .on_hover_text("Frames at the clip's key rate, found from its key times");
+}
+
+/// The strip across the width: a frame ruler, the key ticks and the playhead. Pressing or
+/// dragging anywhere on it scrubs to the time under the pointer.
+fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
+    let size = Vec2::new(ui.available_width(), SCRUBBER_HEIGHT);
+    let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
+    let clips = &state.model.clips;
+    let clip = shown_clip(state);
+    let duration = clip.map_or(0.0, Clip::duration);
+    let time = state.player.clip_time(clips);
+    response.widget_info(|| WidgetInfo::slider(duration > 0.0, f64::from(time), "Timeline scrubber"));
+    let span = Span::new(rect, duration);
+    if duration > 0.0
+        && response.is_pointer_button_down_on()
+        && let Some(pointer) = response.interact_pointer_pos()
+    {
+        state.player.scrub(span.time_at(pointer.x), clips);
+    }
+    if !ui.is_rect_visible(rect) {
+        return;
+    }
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 3.0, TRACK_COLOR);
+    let Some(clip) = shown_clip(state) else {
+        return;
+    };
+    ruler(&painter, &span, state.key_rate());
+    let ticks_top = rect.top() + RULER_HEIGHT + 2.0;
+    for key in tick_times(clip, state.inspection.selected) {
+        let x = span.x_at(key);
+        painter.vline(x, ticks_top..=rect.bottom() - 3.0, Stroke::new(1.0, TICK_COLOR));
+    }
+    let x = span.x_at(state.player.clip_time(&state.model.clips));
+    painter.vline(x, rect.y_range(), Stroke::new(2.0, PLAYHEAD_COLOR));
+    let head = Rect::from_center_size(Pos2::new(x, rect.top() + 4.0), Vec2::new(9.0, 8.0));
+    painter.rect_filled(head, 2.0, PLAYHEAD_COLOR);
+    if response.hovered() {
+        painter.rect_stroke(rect, 3.0, Stroke::new(1.0, RULER_COLOR), StrokeKind::Inside);
+    }
+}
+
+/// Frame numbers along the top at a round step that leaves `RULER_SPACING` between labels.
+fn ruler(painter: &egui::Painter, span: &Span, rate: f32) {
+    let frames = (span.duration * rate).round();
+    let step = ruler_step(frames, span.width() / RULER_SPACING);
+    let font = FontId::proportional(10.0);
+    let mut frame = 0.0;
+    while frame <= frames {
+        let x = span.x_at(frame / rate);
+        painter.vline(
+            x,
+            span.rect.top()..=span.rect.top() + RULER_HEIGHT,
+            Stroke::new(1.0, RULER_COLOR),
+        );
+        painter.text(
+            Pos2::new(x + 3.0, span.rect.top() + 1.0),
+            Align2::LEFT_TOP,
+            format!("{frame:.0}"),
+            font.clone(),
+            RULER_COLOR,
+        );
+        frame += step;
+    }
+}
+
+/// The smallest of 1, 2, 5, 10, 20, 50… frames that makes at most `labels` labels across
+/// `frames` frames.
+fn ruler_step(frames: f32, labels: f32) -> f32 {
+    let mut factors = [2.0, 2.5, 2.0].into_iter().cycle();
+    let mut step = 1.0;
+    while frames / step > labels.max(1.0) {
+        step *= factors.next().unwrap_or(2.0);
+    }
+    step
+}
+
+/// Clip time along the scrubber: 0 at the left end, the duration at the right, with room
+/// for the playhead at both.
+struct Span {
+    rect: Rect,
+    duration: f32,
+}
+
+/// Room kept at each end of the scrubber (points) so the first and last ticks show.
+const SCRUBBER_INSET: f32 = 6.0;
+
+impl Span {
+    fn new(rect: Rect, duration: f32) -> Self {
+        Self { rect, duration }
+    }
+
+    fn width(&self) -> f32 {
+        (self.rect.width() - 2.0 * SCRUBBER_INSET).max(1.0)
+    }
+
+    fn x_at(&self, time: f32) -> f32 {
+        let fraction = if self.duration > 0.0 { time / self.duration } else { 0.0 };
+        self.rect.left() + SCRUBBER_INSET + fraction * self.width()
+    }
+
+    fn time_at(&self, x: f32) -> f32 {
+        let fraction = (x - self.rect.left() - SCRUBBER_INSET) / self.width();
+        fraction.clamp(0.0, 1.0) * self.duration
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_span_maps_time_to_x_and_back() {
+        let span = Span::new(Rect::from_min_size(Pos2::new(100.0, 0.0), Vec2::new(212.0, 30.0)), 4.0);
+        assert_eq!(span.x_at(0.0), 106.0);
+        assert_eq!(span.x_at(4.0), 306.0);
+        assert_eq!(span.time_at(206.0), 2.0);
+        assert_eq!(span.time_at(0.0), 0.0, "left of the strip is the start");
+        assert_eq!(span.time_at(1000.0), 4.0, "right of it, the end");
+    }
+
+    #[test]
+    fn the_ruler_steps_are_round_numbers_that_fit() {
+        assert_eq!(ruler_step(24.0, 30.0), 1.0);
+        assert_eq!(ruler_step(100.0, 30.0), 5.0);
+        assert_eq!(ruler_step(100.0, 12.0), 10.0);
+        assert_eq!(ruler_step(1000.0, 12.0), 100.0);
+        assert_eq!(ruler_step(1000.0, 3.0), 500.0);
+        assert_eq!(ruler_step(10.0, 0.0), 10.0, "a narrow strip still labels frame 0");
+    }
+}

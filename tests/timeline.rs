@@ -1,0 +1,186 @@
+//! The timeline under the 3D view, operated through egui's accessibility tree (egui_kittest)
+//! and the pointer as a user would: transport, loop mode, speed, the time and frame fields,
+//! the scrubber and its key ticks.
+
+mod common;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, Queryable};
+use rigscope::anim::{Playback, key_rate};
+use rigscope::asset::demo::demo_model;
+use rigscope::ui::timeline::{TICK_COLOR, tick_times};
+use rigscope::ui::{ViewerState, panel};
+
+fn harness() -> Harness<'static, ViewerState> {
+    Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        ViewerState::new(demo_model()),
+    )
+}
+
+fn clip_time(harness: &Harness<'static, ViewerState>) -> f32 {
+    let state = harness.state();
+    state.player.clip_time(&state.model.clips)
+}
+
+/// Whether the last frame painted `text` (a numeric field's text is painted, not labelled;
+/// its suffix is painted apart).
+fn painted(harness: &Harness<'static, ViewerState>, text: &str) -> bool {
+    harness
+        .output()
+        .shapes
+        .iter()
+        .any(|clipped| matches!(&clipped.shape, egui::Shape::Text(shape) if shape.galley.text() == text))
+}
+
+/// A numeric field (egui's DragValue) labelled `label`.
+fn field(label: &str) -> By<'_> {
+    By::new().role(Role::SpinButton).label(label)
+}
+
+#[test]
+fn the_timeline_shows_the_clip_its_time_and_its_frame() {
+    let mut harness = harness();
+    // The demo's idle: 3 s keyed every 0.25 s, which falls on whole frames at 24 fps.
+    harness.get_by_label("idle");
+    harness.get_by_label("/ 3.000 s");
+    harness.get_by_label("/ 72 @ 24 fps");
+    assert!(painted(&harness, "0.000"));
+    harness.get_by_label("Pause").click();
+    harness.run();
+    harness.get(field("time")).set_value_accesskit(1.5);
+    harness.run();
+    assert!((clip_time(&harness) - 1.5).abs() < 1e-4, "typing a time scrubs there");
+    assert!(painted(&harness, "1.500"), "three decimals, always");
+    assert!(painted(&harness, "36"), "the frame at 24 fps");
+    harness.get(field("frame")).set_value_accesskit(12.0);
+    harness.run();
+    assert!((clip_time(&harness) - 0.5).abs() < 1e-4, "frame 12 of 24 fps is 0.5 s");
+    assert!(painted(&harness, "0.500"));
+    // Another clip: its name, length and key rate.
+    harness.state_mut().player.select(Some(3));
+    harness.run();
+    harness.get_by_label("wave");
+    harness.get_by_label("/ 1.200 s");
+}
+
+#[test]
+fn play_pause_and_the_step_buttons_step_one_frame_at_the_key_rate() {
+    let mut harness = harness();
+    assert!(harness.state().player.playing);
+    harness.get_by_label("Pause").click();
+    harness.run();
+    assert!(!harness.state().player.playing);
+    let frame = 1.0 / harness.state().key_rate();
+    assert_eq!(frame, 1.0 / 24.0);
+    harness.get_by_label("Step >").click();
+    harness.run();
+    harness.get_by_label("Step >").click();
+    harness.run();
+    assert!((clip_time(&harness) - 2.0 * frame).abs() < 1e-5);
+    harness.get_by_label("< Step").click();
+    harness.run();
+    assert!((clip_time(&harness) - frame).abs() < 1e-5);
+    harness.get_by_label("Play").click();
+    harness.run();
+    assert!(harness.state().player.playing);
+}
+
+#[test]
+fn loop_mode_and_speed_are_set_from_the_timeline() {
+    let mut harness = harness();
+    for (label, mode) in [
+        ("Once", Playback::Once),
+        ("Ping-pong", Playback::PingPong),
+        ("Loop", Playback::Loop),
+    ] {
+        harness.get_by_label(label).click();
+        harness.run();
+        assert_eq!(harness.state().player.mode(), mode, "{label}");
+    }
+    harness.get(field("speed")).set_value_accesskit(-1.5);
+    harness.run();
+    assert_eq!(harness.state().player.speed, -1.5);
+    assert!(painted(&harness, "-1.50"), "two decimals");
+}
+
+#[test]
+fn dragging_the_scrubber_scrubs() {
+    let mut harness = harness();
+    harness.get_by_label("Pause").click();
+    harness.run();
+    let rect = harness
+        .get(By::new().role(Role::Slider).label("Timeline scrubber"))
+        .rect();
+    // The strip keeps 6 points at each end for the first and last ticks.
+    let at = |fraction: f32| egui::pos2(rect.left() + 6.0 + fraction * (rect.width() - 12.0), rect.center().y);
+    harness.drag_at(at(0.25));
+    harness.run();
+    assert!((clip_time(&harness) - 0.75).abs() < 0.01, "{}", clip_time(&harness));
+    harness.hover_at(at(0.5));
+    harness.run();
+    assert!((clip_time(&harness) - 1.5).abs() < 0.01, "{}", clip_time(&harness));
+    harness.hover_at(at(0.9));
+    harness.drop_at(at(0.9));
+    harness.run();
+    assert!((clip_time(&harness) - 2.7).abs() < 0.01, "{}", clip_time(&harness));
+    assert!(!harness.state().player.playing, "scrubbing leaves playback paused");
+}
+
+/// The tick marks the last frame drew on the scrubber.
+fn drawn_ticks(harness: &Harness<'static, ViewerState>) -> usize {
+    harness
+        .output()
+        .shapes
+        .iter()
+        .filter(
+            |clipped| matches!(&clipped.shape, egui::Shape::LineSegment { stroke, .. } if stroke.color == TICK_COLOR),
+        )
+        .count()
+}
+
+#[test]
+fn the_ticks_are_the_clips_keys_or_the_selected_joints() {
+    let mut harness = harness();
+    harness.run();
+    let state = harness.state();
+    let idle = &state.model.clips[0];
+    // Every channel of idle is keyed at the same 13 times.
+    assert_eq!(tick_times(idle, None).len(), 13);
+    assert_eq!(drawn_ticks(&harness), 13);
+
+    // Fox's Survey: the ticks are every key time of the clip, once each, in order; a joint's
+    // ticks are its channels' keys.
+    harness.state_mut().open(&common::gltf("Fox/glTF-Binary/Fox.glb"));
+    harness.run();
+    let state = harness.state();
+    let survey = &state.model.clips[0];
+    let mut every_key: Vec<f32> = survey
+        .channels()
+        .iter()
+        .flat_map(|c| c.track.times().iter().copied())
+        .collect();
+    every_key.sort_by(f32::total_cmp);
+    every_key.dedup();
+    assert_eq!(tick_times(survey, None), every_key);
+    assert_eq!(drawn_ticks(&harness), every_key.len());
+    let head = state.model.skeleton.find("b_Head_05").expect("Fox has a head joint");
+    let mut head_keys: Vec<f32> = survey
+        .channels()
+        .iter()
+        .filter(|c| c.joint == head)
+        .flat_map(|c| c.track.times().iter().copied())
+        .collect();
+    head_keys.sort_by(f32::total_cmp);
+    head_keys.dedup();
+    assert!(!head_keys.is_empty());
+    assert_eq!(tick_times(survey, Some(head)), head_keys);
+    // Fox was exported at 24 fps.
+    assert_eq!(key_rate(survey), 24.0);
+    harness.state_mut().inspection.selected = Some(head);
+    harness.run();
+    assert_eq!(drawn_ticks(&harness), head_keys.len(), "the selected joint's ticks");
+}
