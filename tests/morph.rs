@@ -112,12 +112,18 @@ fn add_mode_adds_to_the_animation_and_reset_gives_it_back() {
 
 #[test]
 fn a_model_without_morph_targets_says_so() {
-    let harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
             panel::show(ui, state);
         },
         ViewerState::new(demo_model()),
     );
+    assert!(
+        harness.query_by_label("(no morph targets)").is_none(),
+        "the section starts closed without targets"
+    );
+    harness.get_by_label("Morph targets").click();
+    harness.run();
     harness.get_by_label("(no morph targets)");
 }
 

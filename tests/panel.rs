@@ -8,7 +8,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
 use rigscope::asset::demo::demo_model;
 use rigscope::skin::SkinningMethod;
+use rigscope::ui::frame_stats::FrameStats;
 use rigscope::ui::{ViewerState, panel};
+use rigscope::view::Quality;
 
 /// The sections that start closed (the heavy or less used ones).
 const CLOSED_SECTIONS: [&str; 6] = [
@@ -107,6 +109,22 @@ fn view_toggles_flip_what_is_drawn() {
         (after.mesh, after.skeleton, after.wireframe, after.grid),
         (!before.mesh, !before.skeleton, !before.wireframe, !before.grid)
     );
+}
+
+#[test]
+fn the_quality_is_chosen_and_the_frame_time_shown() {
+    let mut harness = harness();
+    for quality in [Quality::Fast, Quality::Balanced, Quality::Best] {
+        harness.get_by_label(quality.label()).click();
+        harness.run();
+        assert_eq!(harness.state().quality, quality);
+    }
+    harness.state_mut().frame_stats = FrameStats {
+        interval_s: 0.025,
+        cpu_s: 0.0125,
+    };
+    harness.run();
+    harness.get_by_label("frame 25.0 ms (40 fps) · CPU 12.5 ms");
 }
 
 #[test]

@@ -5,22 +5,17 @@
 pub struct FrameStats {
     /// Between the starts of consecutive frames while the viewer draws continuously.
     pub interval_s: f32,
-    /// The frame's work on the CPU, from its start until it was presented.
+    /// The frame's work on the CPU, from its start until it was presented (on a software
+    /// renderer, rasterising included).
     pub cpu_s: f32,
-    /// The GPU's time for the frame's passes, when the backend reports timestamps.
-    pub gpu_s: Option<f32>,
 }
 
 impl FrameStats {
-    /// "frame 31.2 ms (32 fps) · CPU 12.0 ms · GPU 8.1 ms", with fixed decimals.
+    /// "frame 31.2 ms (32 fps) · CPU 12.0 ms", with fixed decimals.
     pub fn describe(&self) -> String {
         let fps = if self.interval_s > 0.0 { 1.0 / self.interval_s } else { 0.0 };
-        let gpu = match self.gpu_s {
-            Some(gpu) => format!("GPU {:.1} ms", gpu * 1000.0),
-            None => "GPU time not reported".to_owned(),
-        };
         format!(
-            "frame {:.1} ms ({fps:.0} fps) · CPU {:.1} ms · {gpu}",
+            "frame {:.1} ms ({fps:.0} fps) · CPU {:.1} ms",
             self.interval_s * 1000.0,
             self.cpu_s * 1000.0
         )
@@ -41,11 +36,9 @@ mod tests {
         let stats = FrameStats {
             interval_s: 0.03125,
             cpu_s: 0.012,
-            gpu_s: Some(0.0081),
         };
-        assert_eq!(stats.describe(), "frame 31.2 ms (32 fps) · CPU 12.0 ms · GPU 8.1 ms");
-        let no_gpu = FrameStats { gpu_s: None, ..stats };
-        assert!(no_gpu.describe().ends_with("GPU time not reported"));
+        assert_eq!(stats.describe(), "frame 31.2 ms (32 fps) · CPU 12.0 ms");
+        assert_eq!(FrameStats::default().describe(), "frame 0.0 ms (0 fps) · CPU 0.0 ms");
     }
 
     #[test]
