@@ -111,7 +111,10 @@ fn a_paused_untouched_viewer_draws_nothing_and_uses_no_cpu() {
     let idle_cpu = cpu_seconds(viewer) - before;
     let report = report(&child.wait_with_output().unwrap());
     let last_frame = report["last_frame_at"].as_f64().unwrap();
-    assert!(last_frame < 8.0, "a frame was drawn while idle, at {last_frame:.2} s: {report}");
+    assert!(
+        last_frame < 8.0,
+        "a frame was drawn while idle, at {last_frame:.2} s: {report}"
+    );
     assert!(report["clip_seconds_played"].as_f64().unwrap() == 0.0, "{report}");
     assert!(idle_cpu < 0.2, "the idle viewer used {idle_cpu:.2} s of CPU in 10 s");
 }

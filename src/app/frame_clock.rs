@@ -162,7 +162,10 @@ mod tests {
         t += 1.0;
         let step = clock.tick_at(after(start, t)).unwrap();
         assert!((step - 0.02).abs() < 1e-3, "the stall advances one usual frame: {step}");
-        assert!((clock.stats.interval_s - 0.02).abs() < 1e-3, "and is not counted as a frame time");
+        assert!(
+            (clock.stats.interval_s - 0.02).abs() < 1e-3,
+            "and is not counted as a frame time"
+        );
     }
 
     #[test]
@@ -186,6 +189,9 @@ mod tests {
         clock.tick_at(after(start, 0.02));
         clock.wait();
         assert_eq!(clock.tick_at(after(start, 30.0)), Some(0.0));
-        assert_eq!(clock.tick_at(after(start, 30.02)).map(|s| (s * 100.0).round()), Some(2.0));
+        assert_eq!(
+            clock.tick_at(after(start, 30.02)).map(|s| (s * 100.0).round()),
+            Some(2.0)
+        );
     }
 }

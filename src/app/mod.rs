@@ -186,7 +186,9 @@ impl ApplicationHandler for App {
         // Nothing throttles a minimised window's frames, so it draws none.
         let minimised = running.surface.window.is_minimized() == Some(true);
         let mut wake_at = self.options.exit_after.map(|after| running.report.opened() + after);
-        if !minimised && (measuring || running.redraw_wanted || running.state.player.is_moving()) {
+        let egui_due = running.egui_repaint_at.is_some_and(|at| at <= Instant::now());
+        let moving = running.state.player.is_moving();
+        if !minimised && (measuring || running.redraw_wanted || egui_due || moving) {
             running.surface.window.request_redraw();
         } else {
             running.clock.wait();
@@ -310,13 +312,16 @@ impl Running {
             bone_labels::show(ui.ctx(), state, &seen, free);
         });
         self.egui_repaint_at = ui.repaint_delay().map(|delay| Instant::now() + delay);
-        self.redraw_wanted |= self.egui_repaint_at.is_some_and(|at| at <= Instant::now());
         let window_size = self.surface.size();
         self.viewport = viewport_pixels(free, ui.pixels_per_point(), window_size.0, window_size.1);
         // What the panel and the keyboard asked for; a new model or clip.
         self.apply_requests();
         // Animation: Animator → Pose → model matrices, once.
-        let clip_step = if self.state.player.playing { dt * self.state.player.speed } else { 0.0 };
+        let clip_step = if self.state.player.playing {
+            dt * self.state.player.speed
+        } else {
+            0.0
+        };
         self.state.advance(dt);
         // The scene: palettes, skinning, upload, (difference read-back,) passes.
         self.update_gizmos();

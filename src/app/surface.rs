@@ -51,7 +51,8 @@ impl Surface {
         })?;
         let size = window.inner_size();
         let capabilities = surface.get_capabilities(&gpu.adapter);
-        let format = window_format(&capabilities.formats).ok_or_else(|| anyhow!("the window offers no pixel format"))?;
+        let format =
+            window_format(&capabilities.formats).ok_or_else(|| anyhow!("the window offers no pixel format"))?;
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
@@ -70,7 +71,8 @@ impl Surface {
         let layouts = &renderer.layouts;
         let scene_target = renderer.target(device, config.width, config.height);
         let scene_to_window = Blit::new(device, layouts, format);
-        let scene_source = scene_to_window.source(device, layouts, &scene_target.resolved_view, window_encoding(format));
+        let scene_source =
+            scene_to_window.source(device, layouts, &scene_target.resolved_view, window_encoding(format));
         let surface = Self {
             window,
             surface,
@@ -161,7 +163,13 @@ impl Surface {
     }
 
     /// Submits `commands` then `encoder`, and presents `frame` when it is the surface's.
-    pub fn present(&self, gpu: &Gpu, encoder: wgpu::CommandEncoder, commands: Vec<wgpu::CommandBuffer>, frame: FrameImage) {
+    pub fn present(
+        &self,
+        gpu: &Gpu,
+        encoder: wgpu::CommandEncoder,
+        commands: Vec<wgpu::CommandBuffer>,
+        frame: FrameImage,
+    ) {
         gpu.queue.submit(commands.into_iter().chain([encoder.finish()]));
         if let Some(texture) = frame.surface_texture {
             self.window.pre_present_notify();
@@ -176,7 +184,10 @@ impl Surface {
             .as_ref()
             .context("no frame was drawn for a screenshot")?;
         let mut pixels = read_rgba(gpu, image, image.width(), image.height())?;
-        if matches!(image.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+        if matches!(
+            image.format(),
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        ) {
             for pixel in pixels.pixels_mut() {
                 pixel.0.swap(0, 2);
             }

@@ -68,7 +68,9 @@ pub struct Cli {
 
 /// `--exit-after`: a number of seconds, more than 0 and at most a day.
 fn seconds_to_run(text: &str) -> Result<std::time::Duration, String> {
-    let seconds: f64 = text.parse().map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
     if !(seconds > 0.0 && seconds <= 86_400.0) {
         return Err(format!("{text} s is not between 0 and a day"));
     }

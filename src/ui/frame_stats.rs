@@ -13,7 +13,11 @@ pub struct FrameStats {
 impl FrameStats {
     /// "frame 31.2 ms (32 fps) · CPU 12.0 ms", with fixed decimals.
     pub fn describe(&self) -> String {
-        let fps = if self.interval_s > 0.0 { 1.0 / self.interval_s } else { 0.0 };
+        let fps = if self.interval_s > 0.0 {
+            1.0 / self.interval_s
+        } else {
+            0.0
+        };
         format!(
             "frame {:.1} ms ({fps:.0} fps) · CPU {:.1} ms",
             self.interval_s * 1000.0,
@@ -24,7 +28,11 @@ impl FrameStats {
 
 /// `average` moved a tenth of the way towards `sample` (the first sample is taken as it is).
 pub fn smooth(average: f32, sample: f32) -> f32 {
-    if average == 0.0 { sample } else { average * 0.9 + sample * 0.1 }
+    if average == 0.0 {
+        sample
+    } else {
+        average * 0.9 + sample * 0.1
+    }
 }
 
 #[cfg(test)]
