@@ -31,11 +31,12 @@ fn playback_follows_the_wall_clock_at_any_frame_rate() {
     let _turn = ONE_WINDOW_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
     let mut frame_times = Vec::new();
-    for quality in ["fast", "best"] {
+    for (quality, label) in [("fast", "Fast"), ("best", "Best")] {
         let output = xvfb_rigscope(&[fox.to_str().unwrap(), "--quality", quality, "--exit-after", "5"])
             .output()
             .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
         let report = report(&output);
+        assert_eq!(report["quality"], label, "the renderer runs at the quality asked for");
         let playing = report["playing_seconds"].as_f64().unwrap();
         let played = report["clip_seconds_played"].as_f64().unwrap();
         let frames = report["frames"].as_f64().unwrap();
