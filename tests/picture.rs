@@ -9,10 +9,11 @@ use std::path::PathBuf;
 
 use glam::{Vec2, Vec3};
 use rigscope::anim::Pose;
+use rigscope::asset::demo::demo_model;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
 use rigscope::render::{Gpu, SceneRenderer};
-use rigscope::view::{Lighting, Lights, ViewOptions};
+use rigscope::view::{Lighting, Lights, Quality, ViewOptions};
 
 const SIZE: (u32, u32) = (320, 240);
 
@@ -1012,4 +1013,22 @@ fn material_textures_samplers_and_extensions_change_the_picture() {
         occluded(1.0, "occlusion-1", &mut renderer),
     );
     assert!(full + 5.0 < none, "occlusion strength 1 ({full}) against 0 ({none})");
+}
+
+#[test]
+fn the_quality_sets_antialiasing_and_the_shadow_and_switches_back() {
+    let mut renderer = Renderer::new();
+    let model = demo_model();
+    let view = ViewOptions::default();
+    let best = renderer.render(&model, &view);
+    renderer.scene.set_quality(&renderer.gpu, Quality::Fast);
+    assert_eq!(renderer.scene.sample_count, 1, "fast draws without multisampling");
+    let fast = renderer.render(&model, &view);
+    save(&best, "quality-best");
+    save(&fast, "quality-fast");
+    let difference = mean_difference(&best, &fast);
+    assert!(difference > 0.05, "fast looks like best: {difference}");
+    renderer.scene.set_quality(&renderer.gpu, Quality::Best);
+    let again = renderer.render(&model, &view);
+    assert!(mean_difference(&best, &again) < 0.01, "best again is the first picture");
 }

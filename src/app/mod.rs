@@ -90,7 +90,12 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
             println!("{}", timings.to_json(&running.gpu.describe()));
         }
         if app.options.exit_after.is_some() {
-            println!("{}", running.report.to_json(running.applied_quality.label()));
+            println!(
+                "{}",
+                running
+                    .report
+                    .to_json(running.clock.frames, running.state.quality.label())
+            );
         }
     }
     Ok(())
@@ -119,8 +124,6 @@ struct Running {
     /// The 3D viewport in physical pixels: x, y, width, height.
     viewport: [u32; 4],
     clock: FrameClock,
-    /// The quality the scene renderer was last set to.
-    applied_quality: Quality,
     /// An event changed what is shown since the last frame.
     redraw_wanted: bool,
     /// When egui wants to be laid out again (an animation, a tooltip's delay).
@@ -244,7 +247,6 @@ impl Running {
             model_view,
             camera: OrbitCamera::default(),
             clock: FrameClock::new(options.benchmark_frames),
-            applied_quality: Quality::Best,
             redraw_wanted: true,
             egui_repaint_at: None,
             report: RunReport::new(),
@@ -359,7 +361,7 @@ impl Running {
             .paint(&self.gpu, &mut encoder, &frame_image.view, ui, window_size);
         self.surface.present(&self.gpu, encoder, egui_commands, frame_image);
         self.clock.end_frame();
-        self.report.frame_drawn(clip_step);
+        self.report.frame_drawn(self.clock.frames, clip_step);
         self.state.frame_stats = self.clock.stats;
         if let Some((_, path)) = screenshot {
             let image = self.surface.screenshot(&self.gpu)?;
@@ -387,9 +389,8 @@ impl Running {
         if let Some(path) = picked.or_else(|| self.state.browser.picked_environment.take()) {
             self.load_environment(&path);
         }
-        if self.applied_quality != self.state.quality {
+        if self.scene.quality != self.state.quality.settings() {
             self.scene.set_quality(&self.gpu, self.state.quality);
-            self.applied_quality = self.state.quality;
         }
         let requests = std::mem::take(&mut self.state.requests);
         if requests.studio_environment {

@@ -10,7 +10,6 @@ const WARM_UP_FRAMES: u32 = 3;
 
 pub struct RunReport {
     opened: Instant,
-    frames: u32,
     last_frame: Option<Instant>,
     /// When the measurement started, and the clip seconds played since.
     measured_from: Option<Instant>,
@@ -21,7 +20,6 @@ impl RunReport {
     pub fn new() -> Self {
         Self {
             opened: Instant::now(),
-            frames: 0,
             last_frame: None,
             measured_from: None,
             clip_seconds: 0.0,
@@ -33,23 +31,23 @@ impl RunReport {
         self.opened
     }
 
-    /// A frame was drawn that played `clip_step` seconds of clip time.
-    pub fn frame_drawn(&mut self, clip_step: f32) {
+    /// Frame `frames` (counted from 1) was drawn and played `clip_step` seconds of clip time.
+    pub fn frame_drawn(&mut self, frames: u32, clip_step: f32) {
         let now = Instant::now();
-        self.frames += 1;
         self.last_frame = Some(now);
         match self.measured_from {
             Some(_) => self.clip_seconds += f64::from(clip_step),
-            None if self.frames >= WARM_UP_FRAMES => self.measured_from = Some(now),
+            None if frames >= WARM_UP_FRAMES => self.measured_from = Some(now),
             None => {}
         }
     }
 
-    pub fn to_json(&self, quality: &str) -> String {
+    /// The report after `frames` frames, drawn at `quality`.
+    pub fn to_json(&self, frames: u32, quality: &str) -> String {
         let since_open = |at: Option<Instant>| at.map(|at| (at - self.opened).as_secs_f64());
         serde_json::json!({
             "seconds": self.opened.elapsed().as_secs_f64(),
-            "frames": self.frames,
+            "frames": frames,
             "last_frame_at": since_open(self.last_frame),
             "playing_seconds": self.measured_from.map(|from| from.elapsed().as_secs_f64()),
             "clip_seconds_played": self.clip_seconds,

@@ -27,6 +27,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::anim::Playback;
 use crate::skin::SkinningMethod;
+use crate::view::Quality;
 pub use clip_args::{ClipArgs, Posed};
 pub use morph_args::MorphArgs;
 
@@ -59,7 +60,7 @@ pub struct Cli {
     /// What the renderer spends per frame [default: fast on a software renderer such as
     /// llvmpipe, best on a GPU].
     #[arg(long, value_enum)]
-    pub quality: Option<crate::view::Quality>,
+    pub quality: Option<QualityArg>,
     #[command(flatten)]
     pub lighting: lighting_args::LightingArgs,
     #[command(flatten)]
@@ -140,6 +141,28 @@ impl From<SkinMethodArg> for SkinningMethod {
     }
 }
 
+/// `--quality` (see `view::Quality`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum QualityArg {
+    /// No antialiasing, the 3D view at half its width and height scaled up, a hard-edged
+    /// shadow: for software renderers.
+    Fast,
+    /// No antialiasing, full resolution, a lightly filtered shadow.
+    Balanced,
+    /// 4x antialiasing, full resolution, a 2048² shadow map with wide soft filtering.
+    Best,
+}
+
+impl From<QualityArg> for Quality {
+    fn from(arg: QualityArg) -> Self {
+        match arg {
+            QualityArg::Fast => Quality::Fast,
+            QualityArg::Balanced => Quality::Balanced,
+            QualityArg::Best => Quality::Best,
+        }
+    }
+}
+
 /// How `--time` maps onto a clip (see `anim::Playback`).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum PlaybackArg {
@@ -190,7 +213,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 lights: cli.lighting.lights(),
                 lighting: cli.lighting.lighting_of_any_model(),
                 environment: cli.lighting.environment,
-                quality: cli.quality,
+                quality: cli.quality.map(Quality::from),
                 paused: cli.paused,
                 exit_after: cli.exit_after,
                 morph: cli.morph,

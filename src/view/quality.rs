@@ -2,9 +2,7 @@
 //! machine without a GPU) pays per pixel and per sample on its CPU cores, so the viewer starts
 //! there at `Fast`; a GPU gets `Best`. The panel and `--quality` choose explicitly.
 
-use clap::ValueEnum;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Quality {
     /// No multisampling, the 3D view rendered at half its width and height and scaled up, a
     /// hard-edged shadow: for software renderers.
