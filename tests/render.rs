@@ -6,6 +6,7 @@ mod common;
 use rigscope::anim::Playback;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
+use rigscope::render::gpu_timer::GpuTimer;
 use rigscope::render::skin_source::max_uniform_joints;
 use rigscope::render::{Gpu, ModelView, SceneRenderer, SkinSource};
 use rigscope::skin::SkinningMethod;
@@ -524,4 +525,60 @@ fn render_reports_the_skin_difference_and_refuses_bad_inspection_options() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
+}
+
+/// The GPU timer exists exactly where the device writes timestamps, and there it measures the
+/// commands between `begin` and `end` of a frame (a frame or two later, without waiting).
+#[test]
+fn the_gpu_timer_measures_frames_where_the_adapter_reports_timestamps() {
+    let gpu = Gpu::headless().expect("a graphics adapter");
+    let timestamps = gpu.device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    let timer = GpuTimer::new(&gpu);
+    assert_eq!(timer.is_some(), timestamps, "{}", gpu.describe());
+    let Some(mut timer) = timer else {
+        return;
+    };
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 1024,
+            height: 1024,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&Default::default());
+    let mut measured = Vec::new();
+    for _ in 0..4 {
+        measured.extend(timer.read(&gpu));
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        timer.begin(&mut encoder);
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::RED),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        timer.end(&mut encoder);
+        gpu.queue.submit([encoder.finish()]);
+        timer.submitted();
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    }
+    measured.extend(timer.read(&gpu));
+    assert!(!measured.is_empty(), "no frame was measured");
+    assert!(
+        measured.iter().all(|&seconds| (0.0..1.0).contains(&seconds)),
+        "{measured:?}"
+    );
 }

@@ -9,9 +9,11 @@ use crate::ui::frame_stats::{FrameStats, smooth};
 /// Frames drawn before `--benchmark-frames` starts timing (shader compilation, first uploads).
 const WARM_UP_FRAMES: u32 = 10;
 
-/// The intervals between frames for `--benchmark-frames`, allocated up front.
+/// The intervals between frames for `--benchmark-frames`, and the GPU times where the adapter
+/// reports them, allocated up front.
 pub struct FrameTimings {
     intervals_ms: Vec<f32>,
+    gpu_ms: Vec<f32>,
     wanted: usize,
 }
 
@@ -19,6 +21,7 @@ impl FrameTimings {
     pub fn new(wanted: usize) -> Self {
         Self {
             intervals_ms: Vec::with_capacity(wanted),
+            gpu_ms: Vec::with_capacity(wanted),
             wanted,
         }
     }
@@ -31,25 +34,40 @@ impl FrameTimings {
         self.intervals_ms.len() >= self.wanted
     }
 
+    /// Records a frame's GPU time once the benchmark is timing.
+    fn record_gpu(&mut self, gpu_s: f32) {
+        if !self.intervals_ms.is_empty() && self.gpu_ms.len() < self.wanted {
+            self.gpu_ms.push(gpu_s * 1000.0);
+        }
+    }
+
+    /// `gpu_median_ms` is null when the adapter reports no GPU time.
     pub fn to_json(&self, adapter: &str) -> String {
-        let mut sorted = self.intervals_ms.clone();
-        sorted.sort_by(f32::total_cmp);
-        let at = |q: f32| {
-            sorted
-                .get(((sorted.len() as f32 - 1.0) * q).round() as usize)
-                .copied()
-                .unwrap_or(0.0)
-        };
-        let mean = sorted.iter().sum::<f32>() / sorted.len().max(1) as f32;
+        let intervals = sorted(&self.intervals_ms);
+        let mean = intervals.iter().sum::<f32>() / intervals.len().max(1) as f32;
+        let gpu = sorted(&self.gpu_ms);
         serde_json::json!({
-            "frames": sorted.len(),
-            "median_ms": at(0.5),
-            "p95_ms": at(0.95),
+            "frames": intervals.len(),
+            "median_ms": quantile(&intervals, 0.5).unwrap_or(0.0),
+            "p95_ms": quantile(&intervals, 0.95).unwrap_or(0.0),
             "mean_ms": mean,
+            "gpu_median_ms": quantile(&gpu, 0.5),
             "adapter": adapter,
         })
         .to_string()
     }
+}
+
+fn sorted(values: &[f32]) -> Vec<f32> {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    sorted
+}
+
+/// The value at fraction `q` of `sorted` (nearest rank), `None` when it is empty.
+fn quantile(sorted: &[f32], q: f32) -> Option<f32> {
+    let last = sorted.len().checked_sub(1)?;
+    sorted.get((last as f32 * q).round() as usize).copied()
 }
 
 /// A frame interval longer than this, and over four times the usual one, is a stall (a file
@@ -115,6 +133,14 @@ impl FrameClock {
     pub fn end_frame(&mut self) {
         self.frames += 1;
         self.stats.cpu_s = smooth(self.stats.cpu_s, self.frame_start.elapsed().as_secs_f32());
+    }
+
+    /// A frame's GPU time arrived (a frame or two after it was drawn).
+    pub fn gpu_time(&mut self, seconds: f32) {
+        self.stats.gpu_s = Some(smooth(self.stats.gpu_s.unwrap_or(0.0), seconds));
+        if let Some(timings) = &mut self.timings {
+            timings.record_gpu(seconds);
+        }
     }
 
     /// The viewer waits for events: the next frame starts a new run of frames.

@@ -27,6 +27,7 @@ use winit::window::WindowId;
 
 use crate::asset::demo::demo_model;
 use crate::cli::MorphArgs;
+use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
@@ -124,6 +125,8 @@ struct Running {
     /// The 3D viewport in physical pixels: x, y, width, height.
     viewport: [u32; 4],
     clock: FrameClock,
+    /// The GPU's time per frame, where the adapter reports timestamps.
+    gpu_timer: Option<GpuTimer>,
     /// An event changed what is shown since the last frame.
     redraw_wanted: bool,
     /// When egui wants to be laid out again (an animation, a tooltip's delay).
@@ -235,6 +238,7 @@ impl Running {
         let model_view = ModelView::new(&gpu, &scene, &state.model);
         state.render_notes = model_view.buffers.notes.clone();
         let (width, height) = surface.size();
+        let gpu_timer = GpuTimer::new(&gpu);
         let mut running = Self {
             viewport: [0, 0, width, height],
             uploaded_generation: state.model_generation,
@@ -247,6 +251,7 @@ impl Running {
             model_view,
             camera: OrbitCamera::default(),
             clock: FrameClock::new(options.benchmark_frames),
+            gpu_timer,
             redraw_wanted: true,
             egui_repaint_at: None,
             report: RunReport::new(),
@@ -341,10 +346,16 @@ impl Running {
         };
         let render_size = self.scene.quality.render_size((width, height));
         let target = self.surface.scene_target(&self.gpu, &self.scene, render_size);
+        if let Some(seconds) = self.gpu_timer.as_mut().and_then(|timer| timer.read(&self.gpu)) {
+            self.clock.gpu_time(seconds);
+        }
         let mut encoder = self
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        if let Some(timer) = &mut self.gpu_timer {
+            timer.begin(&mut encoder);
+        }
         let difference = render_frame(
             &self.gpu,
             &mut self.scene,
@@ -359,7 +370,13 @@ impl Running {
         let egui_commands = self
             .egui
             .paint(&self.gpu, &mut encoder, &frame_image.view, ui, window_size);
+        if let Some(timer) = &mut self.gpu_timer {
+            timer.end(&mut encoder);
+        }
         self.surface.present(&self.gpu, encoder, egui_commands, frame_image);
+        if let Some(timer) = &mut self.gpu_timer {
+            timer.submitted();
+        }
         self.clock.end_frame();
         self.report.frame_drawn(self.clock.frames, clip_step);
         self.state.frame_stats = self.clock.stats;

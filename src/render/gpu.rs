@@ -41,6 +41,8 @@ impl Gpu {
             // Everything the adapter offers: the skinning arrays are sized from its uniform
             // buffer limit.
             required_limits: adapter.limits(),
+            // Timestamps, where offered, for the panel's GPU time per frame.
+            required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
             ..Default::default()
         }))
         .context("cannot open the graphics device")?;

@@ -13,6 +13,7 @@ mod frame_input;
 mod fullscreen;
 pub mod gpu;
 mod gpu_skins;
+pub mod gpu_timer;
 pub mod ik_gizmo;
 pub mod joint_gizmo;
 pub mod layouts;

@@ -325,7 +325,10 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 .on_hover_text(quality.settings().describe());
         }
     });
-    ui.label(state.frame_stats.describe());
+    let stats = ui.label(state.frame_stats.describe());
+    if state.frame_stats.gpu_s.is_none() {
+        stats.on_hover_text("The graphics adapter does not report GPU timestamps, so only CPU time is shown.");
+    }
     if !state.adapter.is_empty() {
         ui.label(RichText::new(&state.adapter).small());
     }
