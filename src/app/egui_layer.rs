@@ -6,13 +6,14 @@ use winit::window::Window;
 
 use std::time::Duration;
 
+use super::egui_painter::EguiPainter;
 use super::view_input::EguiWants;
 use crate::render::Gpu;
 
 pub struct EguiLayer {
     ctx: egui::Context,
     state: egui_winit::State,
-    renderer: egui_wgpu::Renderer,
+    painter: EguiPainter,
     /// Textures the last frame released, freed once that frame was submitted.
     to_free: Vec<egui::TextureId>,
 }
@@ -34,20 +35,10 @@ impl EguiLayer {
             window.theme(),
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
         );
-        let renderer = egui_wgpu::Renderer::new(
-            &gpu.device,
-            format,
-            egui_wgpu::RendererOptions {
-                msaa_samples: 1,
-                depth_stencil_format: None,
-                dithering: true,
-                predictable_texture_filtering: false,
-            },
-        );
         Self {
             ctx,
             state,
-            renderer,
+            painter: EguiPainter::new(&gpu.device, format),
             to_free: Vec::new(),
         }
     }
@@ -76,51 +67,23 @@ impl EguiLayer {
         EguiFrame { output }
     }
 
-    /// Paints `frame` over `target` (`size` pixels) in `encoder`; returns the command buffers
-    /// egui's own uploads need, to be submitted before `encoder`.
+    /// Paints `frame` over `target` (`size` pixels) in `encoder`.
     pub fn paint(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
         frame: EguiFrame,
-        (width, height): (u32, u32),
-    ) -> Vec<wgpu::CommandBuffer> {
-        for id in self.to_free.drain(..) {
-            self.renderer.free_texture(&id);
-        }
+        size: (u32, u32),
+    ) {
+        self.painter.free_textures(&self.to_free);
+        self.to_free.clear();
         let output = frame.output;
-        let ppp = output.pixels_per_point;
-        let paint_jobs = self.ctx.tessellate(output.shapes, ppp);
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [width, height],
-            pixels_per_point: ppp,
-        };
-        let mut textures = output.textures_delta;
-        for (id, deltas) in textures.set.drain() {
-            for delta in deltas {
-                self.renderer.update_texture(&gpu.device, &gpu.queue, id, &delta);
-            }
-        }
-        self.to_free.extend(textures.free.drain());
-        let commands = self
-            .renderer
-            .update_buffers(&gpu.device, &gpu.queue, encoder, &paint_jobs, &screen);
-        let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("egui"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            ..Default::default()
-        });
-        self.renderer.render(&mut pass.forget_lifetime(), &paint_jobs, &screen);
-        commands
+        let pixels_per_point = output.pixels_per_point;
+        let jobs = self.ctx.tessellate(output.shapes, pixels_per_point);
+        self.painter.set_textures(gpu, &output.textures_delta);
+        self.to_free.extend(output.textures_delta.free.iter().copied());
+        self.painter.paint(gpu, encoder, target, &jobs, size, pixels_per_point);
     }
 }
 

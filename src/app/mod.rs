@@ -9,6 +9,7 @@
 //! viewer waits for events and uses no CPU.
 
 mod egui_layer;
+mod egui_painter;
 pub mod file_dialog;
 pub mod file_watch;
 mod frame_clock;
@@ -367,13 +368,12 @@ impl Running {
         self.state.inspection.skin_difference = difference;
         // Compose: the scene beside the panel, egui over it, onto the window.
         self.surface.compose_scene(&mut encoder, &frame_image, self.viewport);
-        let egui_commands = self
-            .egui
+        self.egui
             .paint(&self.gpu, &mut encoder, &frame_image.view, ui, window_size);
         if let Some(timer) = &mut self.gpu_timer {
             timer.end(&mut encoder);
         }
-        self.surface.present(&self.gpu, encoder, egui_commands, frame_image);
+        self.surface.present(&self.gpu, encoder, frame_image);
         if let Some(timer) = &mut self.gpu_timer {
             timer.submitted();
         }

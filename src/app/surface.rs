@@ -9,7 +9,7 @@ use anyhow::{Context, anyhow};
 use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
 
-use crate::render::blit::{Blit, Encoding};
+use crate::render::blit::Blit;
 use crate::render::capture::read_rgba;
 use crate::render::{Gpu, SceneRenderer, SceneTarget};
 
@@ -71,8 +71,7 @@ impl Surface {
         let layouts = &renderer.layouts;
         let scene_target = renderer.target(device, config.width, config.height);
         let scene_to_window = Blit::new(device, layouts, format);
-        let scene_source =
-            scene_to_window.source(device, layouts, &scene_target.resolved_view, window_encoding(format));
+        let scene_source = scene_to_window.source(device, layouts, &scene_target.resolved_view);
         let surface = Self {
             window,
             surface,
@@ -111,12 +110,9 @@ impl Surface {
         let target = &self.scene_target;
         if (target.width, target.height, target.samples) != (width, height, renderer.sample_count) {
             self.scene_target = renderer.target(&gpu.device, width, height);
-            self.scene_source = self.scene_to_window.source(
-                &gpu.device,
-                &renderer.layouts,
-                &self.scene_target.resolved_view,
-                window_encoding(self.config.format),
-            );
+            self.scene_source =
+                self.scene_to_window
+                    .source(&gpu.device, &renderer.layouts, &self.scene_target.resolved_view);
         }
         &self.scene_target
     }
@@ -162,15 +158,9 @@ impl Surface {
             .draw(encoder, &self.scene_source, &frame.view, Some(viewport));
     }
 
-    /// Submits `commands` then `encoder`, and presents `frame` when it is the surface's.
-    pub fn present(
-        &self,
-        gpu: &Gpu,
-        encoder: wgpu::CommandEncoder,
-        commands: Vec<wgpu::CommandBuffer>,
-        frame: FrameImage,
-    ) {
-        gpu.queue.submit(commands.into_iter().chain([encoder.finish()]));
+    /// Submits `encoder` and presents `frame` when it is the surface's.
+    pub fn present(&self, gpu: &Gpu, encoder: wgpu::CommandEncoder, frame: FrameImage) {
+        gpu.queue.submit([encoder.finish()]);
         if let Some(texture) = frame.surface_texture {
             self.window.pre_present_notify();
             gpu.queue.present(texture);
@@ -204,16 +194,6 @@ fn window_format(formats: &[wgpu::TextureFormat]) -> Option<wgpu::TextureFormat>
         .into_iter()
         .find(|format| formats.contains(format))
         .or_else(|| formats.first().copied())
-}
-
-/// How the scene's image (sRGB-encoded) goes into a window of `format`: as it is, or decoded
-/// so that an sRGB format encodes it back.
-fn window_encoding(format: wgpu::TextureFormat) -> Encoding {
-    if format.is_srgb() {
-        Encoding::DecodeSrgb
-    } else {
-        Encoding::Copy
-    }
 }
 
 fn screenshot_image(device: &wgpu::Device, format: wgpu::TextureFormat, width: u32, height: u32) -> wgpu::Texture {

@@ -1,28 +1,10 @@
 //! The scene's displayed image (sRGB-encoded) copied into the window beside the panel: scaled
 //! to the viewport with bilinear filtering when the 3D view renders at a lower resolution,
-//! and decoded when the window's format is an sRGB one (whose hardware encodes again).
-
-use bytemuck::{Pod, Zeroable};
-use wgpu::util::DeviceExt;
+//! and decoded when the window's format is an sRGB one (whose hardware encodes again). The two
+//! are two entry points, not a branch: a software rasteriser runs both sides of a branch.
 
 use super::fullscreen;
 use super::layouts::Layouts;
-
-/// How colours change on the way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Encoding {
-    /// As sampled.
-    Copy = 0,
-    /// sRGB-encoded in (from a non-sRGB texture), linear out (into an sRGB target).
-    DecodeSrgb = 1,
-}
-
-/// `Output` in blit.wgsl.
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct BlitUniform {
-    flags: [u32; 4],
-}
 
 pub struct Blit {
     pipeline: wgpu::RenderPipeline,
@@ -33,7 +15,8 @@ impl Blit {
     pub fn new(device: &wgpu::Device, layouts: &Layouts, target: wgpu::TextureFormat) -> Self {
         let body = [fullscreen::SRGB, include_str!("../../shaders/blit.wgsl")].concat();
         let shader = fullscreen::shader(device, "blit", &body);
-        let pipeline = fullscreen::pipeline(device, &shader, "fs_main", &layouts.blit, target);
+        let fragment = if target.is_srgb() { "fs_decode" } else { "fs_copy" };
+        let pipeline = fullscreen::pipeline(device, &shader, fragment, &layouts.blit, target);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("blit"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -43,21 +26,8 @@ impl Blit {
         Self { pipeline, sampler }
     }
 
-    /// A bind group reading `source` with `encoding` (made when the source is (re)created).
-    pub fn source(
-        &self,
-        device: &wgpu::Device,
-        layouts: &Layouts,
-        source: &wgpu::TextureView,
-        encoding: Encoding,
-    ) -> wgpu::BindGroup {
-        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("blit"),
-            contents: bytemuck::bytes_of(&BlitUniform {
-                flags: [encoding as u32, 0, 0, 0],
-            }),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+    /// A bind group reading `source` (made when the source is (re)created).
+    pub fn source(&self, device: &wgpu::Device, layouts: &Layouts, source: &wgpu::TextureView) -> wgpu::BindGroup {
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("blit source"),
             layout: &layouts.blit,
@@ -69,10 +39,6 @@ impl Blit {
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::Sampler(&self.sampler),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: uniform.as_entire_binding(),
                 },
             ],
         })

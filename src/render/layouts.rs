@@ -70,7 +70,7 @@ pub struct Layouts {
     pub tone_map: wgpu::BindGroupLayout,
     /// Group 1 of ground.wgsl.
     pub ground: wgpu::BindGroupLayout,
-    /// Group 0 of blit.wgsl: the scene image, its sampler, the output encoding.
+    /// Group 0 of blit.wgsl: the scene image and its sampler.
     pub blit: wgpu::BindGroupLayout,
 }
 
@@ -104,11 +104,7 @@ impl Layouts {
             material: layout("material", &material_entries()),
             environment: layout(
                 "environment",
-                &[
-                    texture(0, float),
-                    sampler(1, wgpu::SamplerBindingType::Filtering),
-                    uniform(2, wgpu::ShaderStages::FRAGMENT),
-                ],
+                &[texture(0, float), sampler(1, wgpu::SamplerBindingType::Filtering)],
             ),
             tone_map: layout(
                 "tone map",
@@ -120,11 +116,7 @@ impl Layouts {
             ground: layout("ground", &[uniform(0, both)]),
             blit: layout(
                 "blit",
-                &[
-                    texture(0, float),
-                    sampler(1, wgpu::SamplerBindingType::Filtering),
-                    uniform(2, wgpu::ShaderStages::FRAGMENT),
-                ],
+                &[texture(0, float), sampler(1, wgpu::SamplerBindingType::Filtering)],
             ),
         }
     }
