@@ -81,8 +81,11 @@ impl EguiLayer {
         let output = frame.output;
         let pixels_per_point = output.pixels_per_point;
         let jobs = self.ctx.tessellate(output.shapes, pixels_per_point);
-        self.painter.set_textures(gpu, &output.textures_delta);
-        self.to_free.extend(output.textures_delta.free.iter().copied());
+        let mut textures = output.textures_delta;
+        self.painter.set_textures(gpu, &textures);
+        self.to_free.extend(textures.free.iter().copied());
+        // Applied (egui checks that no delta is dropped unapplied).
+        textures.clear();
         self.painter.paint(gpu, encoder, target, &jobs, size, pixels_per_point);
     }
 }

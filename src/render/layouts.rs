@@ -104,7 +104,11 @@ impl Layouts {
             material: layout("material", &material_entries()),
             environment: layout(
                 "environment",
-                &[texture(0, float), sampler(1, wgpu::SamplerBindingType::Filtering)],
+                &[
+                    texture(0, float),
+                    sampler(1, wgpu::SamplerBindingType::Filtering),
+                    uniform(2, wgpu::ShaderStages::FRAGMENT),
+                ],
             ),
             tone_map: layout(
                 "tone map",
