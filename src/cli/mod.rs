@@ -5,7 +5,7 @@ pub mod batch;
 mod camera_args;
 mod clip_args;
 mod desktop;
-mod frame_plan;
+pub mod frame_plan;
 mod ik_args;
 mod image_file;
 mod inspect;
@@ -20,7 +20,7 @@ mod sheet;
 mod text;
 mod thumbnail;
 pub mod video;
-mod video_file;
+pub mod video_file;
 mod view_args;
 
 use std::io::Write;
