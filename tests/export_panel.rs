@@ -8,14 +8,12 @@ use rigscope::asset::demo::demo_model;
 use rigscope::ui::{ViewerState, panel};
 
 fn harness(state: ViewerState) -> Harness<'static, ViewerState> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 1600.0))
-        .build_ui_state(
-            |ui, state: &mut ViewerState| {
-                panel::show(ui, state);
-            },
-            state,
-        )
+    Harness::builder().with_size(egui::vec2(1280.0, 1600.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        state,
+    )
 }
 
 #[test]
@@ -23,13 +21,19 @@ fn the_button_asks_for_an_export_only_while_a_clip_plays() {
     let mut harness = harness(ViewerState::new(demo_model()));
     harness.get_by_label("Export clip…").click();
     harness.run();
-    assert!(harness.state().requests.export_clip, "a clip plays: the window is asked");
+    assert!(
+        harness.state().requests.export_clip,
+        "a clip plays: the window is asked"
+    );
     harness.state_mut().requests.export_clip = false;
     harness.get_by_label("(rest pose)").click();
     harness.run();
     harness.get_by_label("Export clip…").click();
     harness.run();
-    assert!(!harness.state().requests.export_clip, "nothing to export in the rest pose");
+    assert!(
+        !harness.state().requests.export_clip,
+        "nothing to export in the rest pose"
+    );
 }
 
 #[test]
@@ -49,5 +53,8 @@ fn a_running_export_shows_its_progress_and_can_be_cancelled() {
     export.outcome = Some(Err("export cancelled".into()));
     harness.run();
     assert!(harness.query_by_label("export cancelled").is_some());
-    assert!(harness.query_by_label("Export clip…").is_some(), "ready for the next one");
+    assert!(
+        harness.query_by_label("Export clip…").is_some(),
+        "ready for the next one"
+    );
 }

@@ -45,7 +45,10 @@ fn a_gif_has_the_frames_size_and_delays_asked_for() {
     let (delays, frames) = gif_frames(&out);
     assert_eq!(delays, [3, 4, 3, 3, 4, 3, 3, 4, 3]);
     assert_eq!(delays.iter().sum::<u16>(), 30);
-    assert!(frames[0] != frames[8], "the walk moves between the first and last frames");
+    assert!(
+        frames[0] != frames[8],
+        "the walk moves between the first and last frames"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -77,13 +80,19 @@ fn an_apng_has_the_frames_size_and_exact_delays_asked_for() {
 fn a_sequence_is_numbered_files_each_the_render_of_its_moment() {
     let dir = temp_dir("video-sequence");
     let frames = dir.join("frames");
-    video(&frames, &["--clip", "walk", "--from", "0.25", "--to", "1.25", "--fps", "4"]);
+    video(
+        &frames,
+        &["--clip", "walk", "--from", "0.25", "--to", "1.25", "--fps", "4"],
+    );
     let mut names: Vec<String> = std::fs::read_dir(&frames)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["frame_0001.png", "frame_0002.png", "frame_0003.png", "frame_0004.png"]);
+    assert_eq!(
+        names,
+        ["frame_0001.png", "frame_0002.png", "frame_0003.png", "frame_0004.png"]
+    );
     // Frame 3 shows 0.25 + 2/4 s, exactly as `render` draws it.
     let still = dir.join("still.png");
     succeed(&[
@@ -124,14 +133,33 @@ fn a_turntables_middle_frame_sees_the_model_from_the_other_side() {
     // A held pose, two frames: the camera at the front, then half a turn on.
     video(
         &frames,
-        &["--clip", "walk", "--to", "0", "--turntable", "1", "--fps", "2", "--view", "front"],
+        &[
+            "--clip",
+            "walk",
+            "--to",
+            "0",
+            "--turntable",
+            "1",
+            "--fps",
+            "2",
+            "--view",
+            "front",
+        ],
     );
     let first = image::open(frames.join("frame_0001.png")).unwrap().to_rgba8();
     let middle = image::open(frames.join("frame_0002.png")).unwrap().to_rgba8();
     let render = |view: &str| {
         let out = dir.join(format!("{view}.png"));
         succeed(&[
-            "render", "-o", out.to_str().unwrap(), "--clip", "walk", "--size", "64x48", "--view", view,
+            "render",
+            "-o",
+            out.to_str().unwrap(),
+            "--clip",
+            "walk",
+            "--size",
+            "64x48",
+            "--view",
+            view,
         ]);
         image::open(&out).unwrap().to_rgba8()
     };
@@ -141,7 +169,10 @@ fn a_turntables_middle_frame_sees_the_model_from_the_other_side() {
     // 180° from 0 by the turn and 180° by the back view's degrees can differ in the last bit.
     let to_back = mean_difference(&middle, &back);
     let to_front = mean_difference(&middle, &front);
-    assert!(to_back < 0.5 && to_front > 4.0 * to_back.max(0.1), "{to_back} {to_front}");
+    assert!(
+        to_back < 0.5 && to_front > 4.0 * to_back.max(0.1),
+        "{to_back} {to_front}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -163,7 +194,17 @@ fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
     let shown = std::fs::read_to_string(&log).unwrap();
     assert!(shown.contains("[2/2] 100%  frame 2 at 0.10 s"), "{shown}");
-    let piped = rigscope(&["video", "-o", out.to_str().unwrap(), "--size", "32x32", "--to", "0.2", "--fps", "10"]);
+    let piped = rigscope(&[
+        "video",
+        "-o",
+        out.to_str().unwrap(),
+        "--size",
+        "32x32",
+        "--to",
+        "0.2",
+        "--fps",
+        "10",
+    ]);
     assert!(piped.status.success());
     assert!(piped.stderr.is_empty(), "{}", String::from_utf8_lossy(&piped.stderr));
     std::fs::remove_dir_all(&dir).unwrap();

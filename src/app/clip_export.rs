@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use glam::Mat4;
 
+use super::file_dialog;
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
 use crate::cli::frame_plan::FramePlan;
@@ -23,7 +24,6 @@ use crate::cli::video_file::VideoFile;
 use crate::inspect::PoseMode;
 use crate::render::capture::read_rgba;
 use crate::render::{FrameInput, Gpu, ModelView, SceneRenderer, SceneTarget, render_frame};
-use super::file_dialog;
 use crate::ui::ViewerState;
 use crate::view::file_camera::file_camera_view;
 use crate::view::{CameraView, OrbitCamera, ViewOptions};

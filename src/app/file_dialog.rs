@@ -50,7 +50,10 @@ pub fn pick_export_path(state: &ViewerState) -> Option<PathBuf> {
         Some(folder) => folder.to_path_buf(),
         None => start_folder(&state.model.path),
     };
-    let name = typed.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = typed
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     rfd::FileDialog::new()
         .set_title("Export clip")
         .set_directory(folder)

@@ -198,8 +198,7 @@ impl Progress {
             let _ = write!(
                 err,
                 "\r\x1b[2K[{:>width$}/{}] {percent:>3}%  {label}",
-                self.done,
-                self.total,
+                self.done, self.total,
             );
             let _ = err.flush();
             self.shown = true;

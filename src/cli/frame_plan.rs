@@ -40,12 +40,7 @@ pub struct FramePlan {
 impl FramePlan {
     /// Frames from clip time `from` to `to` at `fps`, lasting `seconds` (the clip's stretch
     /// when `None`). Fails with a sentence naming the option at fault.
-    pub fn new(
-        (from, to): (f32, f32),
-        fps: u32,
-        seconds: Option<f32>,
-        turntable: bool,
-    ) -> anyhow::Result<Self> {
+    pub fn new((from, to): (f32, f32), fps: u32, seconds: Option<f32>, turntable: bool) -> anyhow::Result<Self> {
         if !(1..=MAX_FPS).contains(&fps) {
             bail!("--fps {fps}: frame rates run from 1 to {MAX_FPS}");
         }
@@ -113,7 +108,10 @@ mod tests {
             for frame in 0..plan.frames {
                 total += f64::from(plan.gif_delay(frame));
                 let exact = f64::from(frame + 1) * 100.0 / f64::from(fps);
-                assert!((total - exact).abs() <= 0.5, "{fps} fps, frame {frame}: {total} vs {exact}");
+                assert!(
+                    (total - exact).abs() <= 0.5,
+                    "{fps} fps, frame {frame}: {total} vs {exact}"
+                );
             }
             assert_eq!(total, 300.0, "{fps} fps");
         }
@@ -131,18 +129,17 @@ mod tests {
         assert_eq!(turntable.frames, 4);
         let times: Vec<f32> = (0..4).map(|f| turntable.clip_time(f)).collect();
         assert_eq!(times, [0.0, 0.5, 0.0, 0.5]);
-        assert!((turntable.turn(2) - std::f32::consts::PI).abs() < 1e-6, "half a turn halfway");
+        assert!(
+            (turntable.turn(2) - std::f32::consts::PI).abs() < 1e-6,
+            "half a turn halfway"
+        );
         let still = FramePlan::new((0.0, 0.0), 10, Some(1.0), true).unwrap();
         assert_eq!((still.frames, still.clip_time(7)), (10, 0.0));
     }
 
     #[test]
     fn bad_options_are_refused_with_the_option_named() {
-        let error = |from, to, fps, seconds| {
-            FramePlan::new((from, to), fps, seconds, false)
-                .unwrap_err()
-                .to_string()
-        };
+        let error = |from, to, fps, seconds| FramePlan::new((from, to), fps, seconds, false).unwrap_err().to_string();
         assert!(error(0.0, 1.0, 0, None).contains("--fps 0"));
         assert!(error(0.0, 1.0, 1000, None).contains("--fps 1000"));
         assert!(error(2.0, 1.0, 10, None).contains("--from 2 is after --to 1"));

@@ -136,7 +136,9 @@ impl VideoFile {
         match std::mem::replace(&mut self.sink, Sink::Sequence) {
             Sink::Gif(encoder) => {
                 let file = encoder.into_inner().with_context(context)?;
-                file.into_inner().map_err(|e| anyhow!("{}", e.error())).with_context(context)?;
+                file.into_inner()
+                    .map_err(|e| anyhow!("{}", e.error()))
+                    .with_context(context)?;
             }
             Sink::Apng(writer) => writer.finish().with_context(context)?,
             Sink::Sequence => {}
@@ -210,7 +212,10 @@ mod tests {
             video.push(&image).unwrap();
             let error = video.finish().unwrap_err().to_string();
             assert!(error.contains("1 of 2 frames"), "{error}");
-            assert!(!path.exists() && !dir.join(format!("{name}.partial")).exists(), "{name}");
+            assert!(
+                !path.exists() && !dir.join(format!("{name}.partial")).exists(),
+                "{name}"
+            );
         }
         let fast = FramePlan::new((0.0, 1.0), 60, None, false).unwrap();
         let error = VideoFile::create(&dir.join("b.gif"), (8, 4), fast).err().unwrap();

@@ -43,7 +43,10 @@ pub fn export_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let has_clip = state.player.clip().is_some();
     let export = &mut state.clip_export;
     if let Some((done, total)) = export.progress {
-        ui.add(egui::ProgressBar::new(done as f32 / total.max(1) as f32).text(format!("exporting frame {done} of {total}")));
+        ui.add(
+            egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                .text(format!("exporting frame {done} of {total}")),
+        );
         if ui.button("Cancel export").clicked() {
             export.cancel = true;
         }
