@@ -122,9 +122,13 @@ fn the_quality_is_chosen_and_the_frame_time_shown() {
     harness.state_mut().frame_stats = FrameStats {
         interval_s: 0.025,
         cpu_s: 0.0125,
+        gpu_s: None,
     };
     harness.run();
     harness.get_by_label("frame 25.0 ms (40 fps) · CPU 12.5 ms");
+    harness.state_mut().frame_stats.gpu_s = Some(0.004);
+    harness.run();
+    harness.get_by_label("frame 25.0 ms (40 fps) · CPU 12.5 ms · GPU 4.0 ms");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! "Open…" and "Load .hdr…": the desktop's file dialog when there is one, else the built-in
-//! browser (`ui::file_browser`).
+//! browser (`ui::file_browser`). "Export clip…": the desktop's save dialog when there is one,
+//! else the path typed in the panel.
 //!
 //! On Linux rfd asks the XDG desktop portal over D-Bus and falls back to zenity; with neither,
 //! it returns at once as if the user had cancelled. So rfd is asked only when one of them can
@@ -36,6 +37,30 @@ pub fn pick_file(state: &mut ViewerState, purpose: Purpose) -> Option<PathBuf> {
             .add_filter("Radiance HDR", &["hdr"]),
     };
     dialog.add_filter("All files", &["*"]).pick_file()
+}
+
+/// Where to export the clip: asked with the desktop's save dialog, starting from the panel's
+/// path (None when cancelled), or without one the panel's path as typed.
+pub fn pick_export_path(state: &ViewerState) -> Option<PathBuf> {
+    let typed = PathBuf::from(&state.clip_export.path);
+    if !desktop_dialog_available(&|name| std::env::var_os(name)) {
+        return Some(typed);
+    }
+    let folder = match typed.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(folder) => folder.to_path_buf(),
+        None => start_folder(&state.model.path),
+    };
+    let name = typed
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    rfd::FileDialog::new()
+        .set_title("Export clip")
+        .set_directory(folder)
+        .set_file_name(name)
+        .add_filter("Animated GIF", &["gif"])
+        .add_filter("Animated PNG", &["png", "apng"])
+        .save_file()
 }
 
 /// The folder of `file`, else the current one.

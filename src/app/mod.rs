@@ -8,6 +8,7 @@
 //! animations) one after another, otherwise only when an event changes what is shown. An idle
 //! viewer waits for events and uses no CPU.
 
+mod clip_export;
 mod egui_layer;
 mod egui_painter;
 pub mod file_dialog;
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use clip_export::ClipExport;
 use winit::application::ApplicationHandler;
 use winit::event::{StartCause, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy};
@@ -138,6 +140,8 @@ struct Running {
     watch: Option<FileWatch>,
     /// What `watch` watches for: the model generation, watching on, the watched revision.
     watched_for: Option<(u64, bool, u64)>,
+    /// "Export clip…" while it runs.
+    export: Option<ClipExport>,
 }
 
 impl ApplicationHandler for App {
@@ -258,6 +262,7 @@ impl Running {
             report: RunReport::new(),
             watch,
             watched_for: None,
+            export: None,
         };
         running.surface.window.set_title(&running.state.window_title());
         running.follow_watched_files();
@@ -377,6 +382,7 @@ impl Running {
         if let Some(timer) = &mut self.gpu_timer {
             timer.submitted();
         }
+        self.continue_export();
         self.clock.end_frame();
         self.report.frame_drawn(self.clock.frames, clip_step);
         self.state.frame_stats = self.clock.stats;
@@ -416,7 +422,11 @@ impl Running {
             self.state.environment_name = self.scene.environment_name().to_owned();
             self.state.environment_error = None;
         }
+        if requests.export_clip {
+            self.start_export();
+        }
         if self.uploaded_generation != self.state.model_generation {
+            self.end_export(Err("export cancelled: another model was opened".into()));
             self.model_view = ModelView::new(&self.gpu, &self.scene, &self.state.model);
             self.state.render_notes = self.model_view.buffers.notes.clone();
             self.uploaded_generation = self.state.model_generation;

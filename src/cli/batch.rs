@@ -111,7 +111,7 @@ pub fn run<S, T: Send>(
         let mut reported = 0;
         for (index, result) in receiver {
             waiting.insert(index, result);
-            progress.done(&inputs[index]);
+            progress.done(inputs[index].relative.display());
             while let Some(result) = waiting.remove(&reported) {
                 failed += result.is_err() as usize;
                 progress.clear();
@@ -169,8 +169,9 @@ pub fn finish(total: usize, failed: usize, verb: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// "[ 12/140]  8%  Fox.glb" on standard error, rewritten in place, when it is a terminal.
-struct Progress {
+/// "[ 12/140]  8%  Fox.glb" on standard error, rewritten in place, when it is a terminal
+/// (batches name the file done, videos the frame).
+pub(super) struct Progress {
     total: usize,
     done: usize,
     shown: bool,
@@ -178,7 +179,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(total: usize) -> Self {
+    pub(super) fn new(total: usize) -> Self {
         Self {
             total,
             done: 0,
@@ -187,7 +188,8 @@ impl Progress {
         }
     }
 
-    fn done(&mut self, input: &Input) {
+    /// One more done, `label` saying which.
+    pub(super) fn done(&mut self, label: impl std::fmt::Display) {
         self.done += 1;
         if self.terminal {
             let width = self.total.to_string().len();
@@ -195,10 +197,8 @@ impl Progress {
             let mut err = std::io::stderr().lock();
             let _ = write!(
                 err,
-                "\r\x1b[2K[{:>width$}/{}] {percent:>3}%  {}",
-                self.done,
-                self.total,
-                input.relative.display()
+                "\r\x1b[2K[{:>width$}/{}] {percent:>3}%  {label}",
+                self.done, self.total,
             );
             let _ = err.flush();
             self.shown = true;
@@ -206,7 +206,7 @@ impl Progress {
     }
 
     /// Removes the progress line so that output can be written.
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         if self.shown {
             let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
             self.shown = false;

@@ -5,6 +5,7 @@ pub mod batch;
 mod camera_args;
 mod clip_args;
 mod desktop;
+pub mod frame_plan;
 mod ik_args;
 mod image_file;
 mod inspect;
@@ -18,6 +19,8 @@ pub mod render;
 mod sheet;
 mod text;
 mod thumbnail;
+pub mod video;
+pub mod video_file;
 mod view_args;
 
 use std::io::Write;
@@ -116,6 +119,9 @@ pub enum Command {
     Thumbnail(thumbnail::ThumbnailArgs),
     /// A contact sheet PNG: one row per clip, N frames across, labelled with names and times.
     Sheet(sheet::SheetArgs),
+    /// A clip as an animated GIF, an animated PNG or a numbered PNG sequence, optionally on a
+    /// turntable.
+    Video(video::VideoArgs),
     /// Register rigscope with the Linux desktop: application entry, icon, MIME types for .glb,
     /// .gltf, .md5mesh and .md5anim, and a thumbnailer.
     InstallDesktop(desktop::DesktopArgs),
@@ -194,6 +200,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Thumbnail(args)) => thumbnail::run(&args),
         Some(Command::Sheet(args)) => sheet::run(&args),
+        Some(Command::Video(args)) => video::run(&args),
         Some(Command::InstallDesktop(args)) => desktop::install(&args, out),
         Some(Command::UninstallDesktop(args)) => desktop::uninstall(&args, out),
         None => {

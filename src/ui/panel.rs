@@ -6,6 +6,7 @@
 
 use egui::{Color32, RichText};
 
+use super::export_panel::export_section;
 use super::file_browser;
 use super::file_facts::{attributes_section, extensions_section};
 use super::ik_panel::ik_section;
@@ -185,6 +186,7 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             ui.label(format!("  fading in {} {:.0}%", name(Some(clip)), weight * 100.0));
         }
     }
+    export_section(ui, state);
 }
 
 /// Several clips at once, weighted, cycles in step (a locomotion blend). While any weight is

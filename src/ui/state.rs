@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec2};
 
+use super::export_panel::ClipExportPanel;
 use super::file_browser::Browsing;
 use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
@@ -31,6 +32,8 @@ pub struct Requests {
     pub environment_dialog: bool,
     /// Go back to the built-in studio environment.
     pub studio_environment: bool,
+    /// Export the clip playing (the save dialog first, where there is one).
+    pub export_clip: bool,
 }
 
 /// Keyboard shortcuts of the 3D view.
@@ -90,6 +93,8 @@ pub struct ViewerState {
     pub watching: Watching,
     /// The built-in file browser, when no desktop dialog is available.
     pub browser: Browsing,
+    /// "Export clip…": its settings and the running export's progress.
+    pub clip_export: ClipExportPanel,
 }
 
 /// A file's own lights when it has any, else the studio's.
@@ -135,6 +140,7 @@ impl ViewerState {
             file_camera: None,
             watching: Watching::default(),
             browser: Browsing::default(),
+            clip_export: ClipExportPanel::default(),
         }
     }
 
@@ -174,6 +180,7 @@ impl ViewerState {
                         ..std::mem::take(&mut self.watching)
                     },
                     browser: std::mem::take(&mut self.browser),
+                    clip_export: std::mem::take(&mut self.clip_export),
                     model_generation: self.model_generation + 1,
                     inspection: self.inspection.for_model(&model),
                     ..Self::new(model)

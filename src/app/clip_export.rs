@@ -1,0 +1,258 @@
+//! The viewer's "Export clip…" job: the clip playing, from its start over its duration, as
+//! the view shows it, written frame by frame (`cli::video_file`) a few frames per viewer
+//! frame so the window stays responsive.
+//!
+//! What is exported is the animator's whole state at the start, played forward at the
+//! export's frame rate as the viewer would play it: the clip (or the blend of clips while
+//! weights are set), its additive layers and IK chains, the pose mode and morph weights set in
+//! the panel; a fade under way is finished first. It is seen through the view's camera (the
+//! orbit camera as it was when the export started, or the file camera chosen, following its
+//! joint) with the view's display options, at the export's size. The selected joint's and IK
+//! targets' gizmos are left out.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+use glam::Mat4;
+
+use super::file_dialog;
+use crate::anim::{MorphOverride, Player, Pose};
+use crate::asset::Model;
+use crate::cli::frame_plan::FramePlan;
+use crate::cli::video_file::VideoFile;
+use crate::inspect::PoseMode;
+use crate::render::capture::read_rgba;
+use crate::render::{FrameInput, Gpu, ModelView, SceneRenderer, SceneTarget, render_frame};
+use crate::ui::ViewerState;
+use crate::view::file_camera::file_camera_view;
+use crate::view::{CameraView, OrbitCamera, ViewOptions};
+
+/// How long one viewer frame may spend on export frames (it always renders at least one).
+const BUDGET_PER_VIEWER_FRAME: Duration = Duration::from_millis(60);
+
+pub struct ClipExport {
+    video: VideoFile,
+    plan: FramePlan,
+    path: PathBuf,
+    /// The viewer's player as the export started, playing at one second a second.
+    player: Player,
+    pose_mode: PoseMode,
+    morphs: MorphOverride,
+    view: ViewOptions,
+    size: (u32, u32),
+    /// The orbit camera's view at the export's aspect; a file camera is followed instead.
+    orbit_view: CameraView,
+    file_camera: Option<usize>,
+    pose: Pose,
+    joint_matrices: Vec<Mat4>,
+    target: Option<SceneTarget>,
+    /// The next frame to render.
+    next: u32,
+}
+
+impl ClipExport {
+    /// Starts exporting the clip `state` plays, seen through `camera`, to `path`, with the
+    /// panel's size and frame rate.
+    pub fn start(state: &ViewerState, camera: &OrbitCamera, path: &Path) -> anyhow::Result<Self> {
+        let settings = &state.clip_export;
+        let Some(clip) = state.player.clip().and_then(|c| state.model.clips.get(c)) else {
+            bail!("no clip is playing: choose one to export");
+        };
+        let plan = FramePlan::new((0.0, clip.duration()), settings.fps, None, false)?;
+        let size = (settings.width.clamp(16, 4096), settings.height.clamp(16, 4096));
+        let video = VideoFile::create(path, size, plan)?;
+        let mut player = state.player.clone();
+        player.scrub(0.0, &state.model.clips);
+        player.animator.layer_time = 0.0;
+        player.playing = true;
+        player.speed = 1.0;
+        let aspect = size.0 as f32 / size.1 as f32;
+        Ok(Self {
+            video,
+            plan,
+            path: path.to_path_buf(),
+            player,
+            pose_mode: state.inspection.pose_mode,
+            morphs: state.morphs.clone(),
+            view: state.view_options(),
+            size,
+            orbit_view: camera.camera_view(aspect),
+            file_camera: state.file_camera,
+            pose: state.model.skeleton.rest_pose().clone(),
+            joint_matrices: state.joint_matrices.clone(),
+            target: None,
+            next: 0,
+        })
+    }
+
+    /// Frames written and the total.
+    pub fn progress(&self) -> (u32, u32) {
+        (self.next, self.plan.frames)
+    }
+
+    /// Renders and writes frames for up to `BUDGET_PER_VIEWER_FRAME` (at least one) with the
+    /// window's renderer and `model_view` of `model`. Returns true once every frame is written.
+    pub fn step(
+        &mut self,
+        gpu: &Gpu,
+        scene: &mut SceneRenderer,
+        model_view: &mut ModelView,
+        model: &Model,
+    ) -> anyhow::Result<bool> {
+        let deadline = Instant::now() + BUDGET_PER_VIEWER_FRAME;
+        // The gizmos show the live pose, not the exported one.
+        scene.gizmos.clear();
+        while self.next < self.plan.frames {
+            let image = self.render_next(gpu, scene, model_view, model)?;
+            self.video.push(&image)?;
+            self.next += 1;
+            if Instant::now() >= deadline {
+                break;
+            }
+        }
+        Ok(self.next == self.plan.frames)
+    }
+
+    /// Completes the file; returns what the panel says about it.
+    pub fn finish(self) -> anyhow::Result<String> {
+        self.video.finish()?;
+        Ok(format!("wrote {} ({} frames)", self.path.display(), self.plan.frames))
+    }
+
+    fn render_next(
+        &mut self,
+        gpu: &Gpu,
+        scene: &mut SceneRenderer,
+        model_view: &mut ModelView,
+        model: &Model,
+    ) -> anyhow::Result<image::RgbaImage> {
+        if self.next > 0 {
+            self.player.advance(1.0 / self.plan.fps as f32, &model.clips);
+        }
+        let rest = model.skeleton.rest_pose();
+        self.player.pose(&model.clips, rest, &mut self.pose);
+        self.pose_mode.apply(&model.skeleton, &mut self.pose);
+        self.morphs.apply(&mut self.pose);
+        self.pose.model_matrices(&mut self.joint_matrices);
+        let (width, height) = self.size;
+        let camera = self.camera_view(model);
+        let input = FrameInput {
+            model,
+            pose: &self.pose,
+            model_matrices: &self.joint_matrices,
+            camera: &camera,
+            view: &self.view,
+        };
+        let target = self
+            .target
+            .get_or_insert_with(|| scene.target(&gpu.device, width, height));
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("export") });
+        render_frame(gpu, scene, model_view, &input, target, &mut encoder);
+        gpu.queue.submit([encoder.finish()]);
+        read_rgba(gpu, &target.resolved, width, height)
+    }
+
+    /// The file camera where this frame's pose puts it, else the orbit camera's view.
+    fn camera_view(&self, model: &Model) -> CameraView {
+        let aspect = self.size.0 as f32 / self.size.1 as f32;
+        match self.file_camera.and_then(|c| model.cameras.get(c)) {
+            Some(camera) => {
+                let joint_model = self.joint_matrices.get(camera.joint).copied().unwrap_or_default();
+                file_camera_view(camera, joint_model, aspect)
+            }
+            None => self.orbit_view,
+        }
+    }
+}
+
+/// The window's side of the export: started by the panel's request, a few frames after each
+/// viewer frame, ended when done, cancelled or failed.
+impl super::Running {
+    /// Starts "Export clip…" where the save dialog (or the panel) says.
+    pub(super) fn start_export(&mut self) {
+        let Some(path) = file_dialog::pick_export_path(&self.state) else {
+            return;
+        };
+        match ClipExport::start(&self.state, &self.camera, &path) {
+            Ok(export) => {
+                self.state.clip_export.progress = Some(export.progress());
+                self.state.clip_export.outcome = None;
+                self.export = Some(export);
+            }
+            Err(error) => self.state.clip_export.outcome = Some(Err(format!("{error:#}"))),
+        }
+    }
+
+    /// Renders the next few frames of a running export, or stops it when cancelled; while it
+    /// runs, frames keep coming.
+    pub(super) fn continue_export(&mut self) {
+        let Some(export) = &mut self.export else { return };
+        if std::mem::take(&mut self.state.clip_export.cancel) {
+            self.end_export(Err("export cancelled".into()));
+            return;
+        }
+        let state = &self.state;
+        match export.step(&self.gpu, &mut self.scene, &mut self.model_view, &state.model) {
+            Ok(false) => {
+                self.state.clip_export.progress = Some(export.progress());
+                self.redraw_wanted = true;
+            }
+            Ok(true) => {
+                let outcome = self.export.take().map(ClipExport::finish);
+                self.end_export(outcome.unwrap_or(Ok(String::new())).map_err(|e| format!("{e:#}")));
+            }
+            Err(error) => self.end_export(Err(format!("{error:#}"))),
+        }
+    }
+
+    /// Ends the running export (dropping it removes a partial file) with `outcome` for the
+    /// panel; nothing when none runs.
+    pub(super) fn end_export(&mut self, outcome: Result<String, String>) {
+        let ran = self.export.take().is_some() || self.state.clip_export.progress.is_some();
+        if ran {
+            self.state.clip_export.progress = None;
+            self.state.clip_export.outcome = Some(outcome);
+            self.redraw_wanted = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::demo::demo_model;
+
+    #[test]
+    fn an_export_writes_every_frame_of_the_clip_playing() {
+        let mut state = ViewerState::new(demo_model());
+        let walk = state.model.find_clip("walk").unwrap();
+        state.player.select(Some(walk));
+        state.clip_export.fps = 10;
+        (state.clip_export.width, state.clip_export.height) = (40, 30);
+        let gpu = Gpu::headless().unwrap();
+        let mut scene = SceneRenderer::new(&gpu);
+        let mut model_view = ModelView::new(&gpu, &scene, &state.model);
+        let dir = std::env::temp_dir().join(format!("rigscope-clip-export-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("walk.gif");
+        let mut export = ClipExport::start(&state, &OrbitCamera::default(), &path).unwrap();
+        let frames = (state.model.clips[walk].duration() * 10.0).round() as u32;
+        assert_eq!(export.progress(), (0, frames));
+        while !export.step(&gpu, &mut scene, &mut model_view, &state.model).unwrap() {}
+        assert_eq!(export.progress(), (frames, frames));
+        assert!(export.finish().unwrap().contains("walk.gif"));
+        let mut decoder = gif::DecodeOptions::new()
+            .read_info(std::fs::File::open(&path).unwrap())
+            .unwrap();
+        let mut written = 0;
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            assert_eq!((frame.width, frame.height, frame.delay), (40, 30, 10));
+            written += 1;
+        }
+        assert_eq!(written, frames);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

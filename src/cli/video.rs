@@ -1,0 +1,154 @@
+//! `rigscope video [FILE] -o OUT [--clip C] [--from S --to S] [--fps N] [--size WxH]
+//! [--turntable [SECONDS]]`: a clip as an animated GIF, an animated PNG or a numbered PNG
+//! sequence (see `video_file`), each frame drawn by the still renderer exactly as `render`
+//! draws that moment, all framed alike on the whole clip. A progress line shows on a
+//! terminal.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use clap::Args;
+
+use super::batch::Progress;
+use super::camera_args::CameraArgs;
+use super::frame_plan::FramePlan;
+use super::lighting_args::{LightingArgs, light_with};
+use super::lookup::find_clip;
+use super::render::parse_size;
+use super::video_file::VideoFile;
+use crate::anim::{Animator, Playback};
+use crate::asset::demo::demo_model;
+use crate::asset::{self, Model};
+use crate::render::still::{StillRenderer, Viewpoint};
+use crate::render::{Gpu, SceneRenderer};
+use crate::view::ViewOptions;
+
+/// The largest video frame, in pixels a side.
+const MAX_SIDE: u32 = 4096;
+
+#[derive(Args, Debug)]
+pub struct VideoArgs {
+    /// The model; without one, the built-in demo rig.
+    pub file: Option<PathBuf>,
+    /// Where to write: NAME.gif (animated GIF), NAME.png or NAME.apng (animated PNG), or a
+    /// directory (existing, or a name without an extension) for frame_0001.png, ...
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// The clip, by name or index [default: the first].
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Clip time of the first frame, in seconds.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub from: f32,
+    /// Clip time where the video ends, in seconds [default: the clip's end].
+    #[arg(long, allow_negative_numbers = true)]
+    pub to: Option<f32>,
+    /// Frames per second (1 to 120; a GIF at most 50).
+    #[arg(long, default_value_t = 25)]
+    pub fps: u32,
+    /// Frame size in pixels, WIDTHxHEIGHT (at most 4096 a side).
+    #[arg(long, default_value = "480x360", value_parser = video_size)]
+    pub size: (u32, u32),
+    /// Turn the camera once around the model: over the clip, or over SECONDS while the clip
+    /// loops.
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1)]
+    pub turntable: Option<Option<f32>>,
+    /// Draw the skeleton over the mesh.
+    #[arg(long)]
+    pub skeleton: bool,
+    /// Draw the triangle edges.
+    #[arg(long)]
+    pub wireframe: bool,
+    /// Leave out the ground, its grid and the shadow.
+    #[arg(long)]
+    pub no_grid: bool,
+    #[command(flatten)]
+    pub camera: CameraArgs,
+    #[command(flatten)]
+    pub lighting: LightingArgs,
+}
+
+fn video_size(text: &str) -> Result<(u32, u32), String> {
+    let (width, height) = parse_size(text)?;
+    if width > MAX_SIDE || height > MAX_SIDE {
+        return Err(format!("video frames are at most {MAX_SIDE} pixels a side"));
+    }
+    Ok((width, height))
+}
+
+pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
+    let model = match &args.file {
+        Some(file) => asset::load(file)?,
+        None => demo_model(),
+    };
+    let clip = match &args.clip {
+        Some(wanted) => Some(find_clip(&model, wanted)?),
+        None => (!model.clips.is_empty()).then_some(0),
+    };
+    let plan = plan(args, &model, clip)?;
+    let viewpoint = args.camera.viewpoint(&model)?;
+    if plan.turntable && matches!(viewpoint, Viewpoint::FileCamera(_)) {
+        bail!("--turntable turns the orbit camera; it cannot follow a file's --camera");
+    }
+    // The file first: a bad output path fails before any rendering.
+    let mut video = VideoFile::create(&args.output, args.size, plan)?;
+    let gpu = Gpu::headless()?;
+    let mut renderer = SceneRenderer::new(&gpu);
+    light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
+    let view = ViewOptions {
+        skeleton: args.skeleton,
+        wireframe: args.wireframe,
+        grid: !args.no_grid,
+        lighting: args.lighting.lighting(&model),
+        ..ViewOptions::default()
+    };
+    let mut still = StillRenderer::new(&gpu, &renderer, &model);
+    still.frame_clip(clip);
+    // As `render` poses a moment: the clip alone, clamped to its ends.
+    let mut animator = Animator::new(clip);
+    animator.mode = Playback::Once;
+    let mut pose = model.skeleton.rest_pose().clone();
+    let mut progress = Progress::new(plan.frames as usize);
+    for frame in 0..plan.frames {
+        let time = plan.clip_time(frame);
+        animator.crossfade.set_time(time);
+        animator.pose(&model.clips, model.skeleton.rest_pose(), &mut pose);
+        still.viewpoint = turned(viewpoint, plan.turn(frame));
+        let image = still.render(&mut renderer, &pose, args.size, &view)?;
+        video.push(&image)?;
+        progress.done(format_args!("frame {} at {time:.2} s", frame + 1));
+    }
+    progress.clear();
+    video.finish()
+}
+
+/// The frames `args` ask for of `clip` of `model`.
+fn plan(args: &VideoArgs, model: &Model, clip: Option<usize>) -> anyhow::Result<FramePlan> {
+    let clip = clip.and_then(|c| model.clips.get(c));
+    let seconds = args.turntable.flatten();
+    let file = model.path.display();
+    let Some(clip) = clip else {
+        if seconds.is_none() {
+            bail!("{file}: the model has no clips: give --turntable SECONDS to turn around its rest pose");
+        }
+        return FramePlan::new((0.0, 0.0), args.fps, seconds, true);
+    };
+    let duration = clip.duration();
+    let to = args.to.unwrap_or(duration);
+    // A little slack: durations print rounded.
+    if to > duration + 1e-3 {
+        bail!("--to {to} is past the end of clip '{}' ({duration} s)", clip.name());
+    }
+    FramePlan::new((args.from, to), args.fps, seconds, args.turntable.is_some())
+}
+
+/// `viewpoint` turned `turn` radians further about the vertical axis.
+fn turned(viewpoint: Viewpoint, turn: f32) -> Viewpoint {
+    match viewpoint {
+        Viewpoint::Orbit(mut angles) => {
+            angles.azimuth += turn;
+            Viewpoint::Orbit(angles)
+        }
+        file_camera => file_camera,
+    }
+}

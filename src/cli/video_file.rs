@@ -1,0 +1,225 @@
+//! Writing an animated export frame by frame: an animated GIF (`.gif`), an animated PNG
+//! (`.png`, `.apng`) or a numbered PNG sequence (a directory, existing or new:
+//! `frame_0001.png`…). Frames are written as they are rendered, so memory stays at one frame.
+//!
+//! GIF frames each get their own 256-colour palette, chosen by NeuQuant from that frame's
+//! colours (the gif crate's quantiser), and the frame delays of `FramePlan::gif_delay`. APNG
+//! frames are stored losslessly and each stays exactly `1/fps` s. The GIF and APNG are written
+//! under a temporary name and renamed when complete, so a failed or cancelled export leaves no
+//! half-written file (and an existing one as it was).
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, anyhow, bail};
+use image::RgbaImage;
+
+use super::frame_plan::{FramePlan, MAX_GIF_FPS};
+use super::image_file;
+
+/// How finely NeuQuant samples a frame's colours: 1 (best, slowest) to 30; 10 is the gif
+/// crate's suggested balance.
+const GIF_QUANTISER_SPEED: i32 = 10;
+
+/// The kind of file an output path asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VideoKind {
+    Gif,
+    Apng,
+    Sequence,
+}
+
+impl VideoKind {
+    /// `.gif`, `.png` or `.apng`, or a directory (one that exists, or a name without an
+    /// extension).
+    pub fn of(path: &Path) -> anyhow::Result<Self> {
+        if path.is_dir() {
+            return Ok(Self::Sequence);
+        }
+        let extension = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("gif") => Ok(Self::Gif),
+            Some("png" | "apng") => Ok(Self::Apng),
+            None => Ok(Self::Sequence),
+            Some(other) => bail!(
+                "cannot write a video to {}: .{other} is not .gif, .png or .apng, nor a directory",
+                path.display()
+            ),
+        }
+    }
+}
+
+/// An export being written.
+pub struct VideoFile {
+    sink: Sink,
+    path: PathBuf,
+    plan: FramePlan,
+    /// Frames written so far.
+    written: u32,
+    /// The temporary file a GIF or APNG is written to, until `finish` renames it.
+    partial: Option<PathBuf>,
+}
+
+enum Sink {
+    Gif(gif::Encoder<BufWriter<File>>),
+    Apng(png::Writer<BufWriter<File>>),
+    Sequence,
+}
+
+impl VideoFile {
+    /// Starts writing `plan`'s frames of `width` x `height` to `path`, as `VideoKind::of` it.
+    pub fn create(path: &Path, (width, height): (u32, u32), plan: FramePlan) -> anyhow::Result<Self> {
+        let kind = VideoKind::of(path)?;
+        if kind == VideoKind::Gif && plan.fps > MAX_GIF_FPS {
+            bail!(
+                "--fps {}: a GIF shows at most {MAX_GIF_FPS} frames a second (players slow shorter delays down); write an APNG (.png) for more",
+                plan.fps
+            );
+        }
+        let mut video = Self {
+            sink: Sink::Sequence,
+            path: path.to_path_buf(),
+            plan,
+            written: 0,
+            partial: None,
+        };
+        let context = || format!("cannot write {}", path.display());
+        if kind == VideoKind::Sequence {
+            std::fs::create_dir_all(path).with_context(context)?;
+            return Ok(video);
+        }
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        let file = BufWriter::new(File::create(&partial).with_context(context)?);
+        video.partial = Some(partial);
+        video.sink = match kind {
+            VideoKind::Gif => Sink::Gif(gif_encoder(file, (width, height)).with_context(context)?),
+            _ => Sink::Apng(apng_writer(file, (width, height), &plan).with_context(context)?),
+        };
+        Ok(video)
+    }
+
+    /// Writes the next frame.
+    pub fn push(&mut self, image: &RgbaImage) -> anyhow::Result<()> {
+        let context = || format!("cannot write frame {} to {}", self.written + 1, self.path.display());
+        match &mut self.sink {
+            Sink::Gif(encoder) => {
+                let (width, height) = (image.width() as u16, image.height() as u16);
+                let mut pixels = image.as_raw().clone();
+                let mut frame = gif::Frame::from_rgba_speed(width, height, &mut pixels, GIF_QUANTISER_SPEED);
+                frame.delay = self.plan.gif_delay(self.written);
+                encoder.write_frame(&frame).with_context(context)?;
+            }
+            Sink::Apng(writer) => writer.write_image_data(image.as_raw()).with_context(context)?,
+            Sink::Sequence => {
+                let name = format!("frame_{:04}.png", self.written + 1);
+                image_file::save(image, &self.path.join(name))?;
+            }
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    /// Completes the file once every frame of the plan is written.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        if self.written != self.plan.frames {
+            bail!(
+                "{}: {} of {} frames were written",
+                self.path.display(),
+                self.written,
+                self.plan.frames
+            );
+        }
+        let context = || format!("cannot write {}", self.path.display());
+        match std::mem::replace(&mut self.sink, Sink::Sequence) {
+            Sink::Gif(encoder) => {
+                let file = encoder.into_inner().with_context(context)?;
+                file.into_inner()
+                    .map_err(|e| anyhow!("{}", e.error()))
+                    .with_context(context)?;
+            }
+            Sink::Apng(writer) => writer.finish().with_context(context)?,
+            Sink::Sequence => {}
+        }
+        if let Some(partial) = self.partial.take() {
+            std::fs::rename(&partial, &self.path)
+                .inspect_err(|_| {
+                    let _ = std::fs::remove_file(&partial);
+                })
+                .with_context(context)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for VideoFile {
+    /// An export dropped before `finish` (failed or cancelled) leaves no partial file.
+    fn drop(&mut self) {
+        if let Some(partial) = &self.partial {
+            let _ = std::fs::remove_file(partial);
+        }
+    }
+}
+
+fn gif_encoder(file: BufWriter<File>, (width, height): (u32, u32)) -> anyhow::Result<gif::Encoder<BufWriter<File>>> {
+    let side = |pixels: u32| u16::try_from(pixels).map_err(|_| anyhow!("a GIF is at most 65535 pixels a side"));
+    let mut encoder = gif::Encoder::new(file, side(width)?, side(height)?, &[])?;
+    encoder.set_repeat(gif::Repeat::Infinite)?;
+    Ok(encoder)
+}
+
+fn apng_writer(
+    file: BufWriter<File>,
+    (width, height): (u32, u32),
+    plan: &FramePlan,
+) -> anyhow::Result<png::Writer<BufWriter<File>>> {
+    let mut encoder = png::Encoder::new(file, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    // Played forever (0 plays), like the GIF.
+    encoder.set_animated(plan.frames, 0)?;
+    // FramePlan bounds fps to MAX_FPS, well inside u16.
+    encoder.set_frame_delay(1, plan.fps as u16)?;
+    Ok(encoder.write_header()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_pick_the_kind_and_unknown_extensions_are_refused() {
+        assert_eq!(VideoKind::of(Path::new("a/walk.GIF")).unwrap(), VideoKind::Gif);
+        assert_eq!(VideoKind::of(Path::new("walk.png")).unwrap(), VideoKind::Apng);
+        assert_eq!(VideoKind::of(Path::new("walk.apng")).unwrap(), VideoKind::Apng);
+        assert_eq!(VideoKind::of(Path::new("frames")).unwrap(), VideoKind::Sequence);
+        assert_eq!(VideoKind::of(&std::env::temp_dir()).unwrap(), VideoKind::Sequence);
+        let error = VideoKind::of(Path::new("walk.mp4")).unwrap_err().to_string();
+        assert!(error.contains("walk.mp4") && error.contains(".mp4 is not"), "{error}");
+    }
+
+    #[test]
+    fn an_unfinished_export_leaves_no_file() {
+        let dir = std::env::temp_dir().join(format!("rigscope-video-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plan = FramePlan::new((0.0, 1.0), 2, None, false).unwrap();
+        let image = RgbaImage::from_pixel(8, 4, image::Rgba([10, 200, 30, 255]));
+        for name in ["a.gif", "a.png"] {
+            let path = dir.join(name);
+            let mut video = VideoFile::create(&path, (8, 4), plan).unwrap();
+            video.push(&image).unwrap();
+            let error = video.finish().unwrap_err().to_string();
+            assert!(error.contains("1 of 2 frames"), "{error}");
+            assert!(
+                !path.exists() && !dir.join(format!("{name}.partial")).exists(),
+                "{name}"
+            );
+        }
+        let fast = FramePlan::new((0.0, 1.0), 60, None, false).unwrap();
+        let error = VideoFile::create(&dir.join("b.gif"), (8, 4), fast).err().unwrap();
+        assert!(error.to_string().contains("--fps 60"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
