@@ -4,6 +4,8 @@
 pub mod batch;
 mod camera_args;
 mod clip_args;
+mod curve_plot;
+mod curves;
 mod desktop;
 mod ik_args;
 mod image_file;
@@ -116,6 +118,10 @@ pub enum Command {
     Thumbnail(thumbnail::ThumbnailArgs),
     /// A contact sheet PNG: one row per clip, N frames across, labelled with names and times.
     Sheet(sheet::SheetArgs),
+    /// A joint's animation curves over a clip (translation, Euler and quaternion rotation,
+    /// scale, morph weights), its keys and the problems on them (sign flips, pops, open loop
+    /// seams), as JSON, CSV or a PNG plot.
+    Curves(curves::CurvesArgs),
     /// Register rigscope with the Linux desktop: application entry, icon, MIME types for .glb,
     /// .gltf, .md5mesh and .md5anim, and a thumbnailer.
     InstallDesktop(desktop::DesktopArgs),
@@ -194,6 +200,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Thumbnail(args)) => thumbnail::run(&args),
         Some(Command::Sheet(args)) => sheet::run(&args),
+        Some(Command::Curves(args)) => curves::run(&args, out),
         Some(Command::InstallDesktop(args)) => desktop::install(&args, out),
         Some(Command::UninstallDesktop(args)) => desktop::uninstall(&args, out),
         None => {

@@ -64,7 +64,7 @@ pub enum SkinningArg {
     Gpu,
 }
 
-fn parse_size(text: &str) -> Result<(u32, u32), String> {
+pub(super) fn parse_size(text: &str) -> Result<(u32, u32), String> {
     let (w, h) = text
         .split_once(['x', 'X'])
         .ok_or("expected WIDTHxHEIGHT, e.g. 800x600")?;

@@ -6,11 +6,13 @@
 //!   on `quaternion.w` at key `k+1`.
 //! - **Pop**: on a translation, Euler rotation, scale or weight curve with at least
 //!   `MIN_SPANS` spans between keys, let `d[i] = |v[i+1] − v[i]|` be the change over span
-//!   `i` (key values). Span `i` pops when `d[i]` is more than the group's noise floor
-//!   (`NOISE`), more than `POP_RATIO` times the median of all `d`, and more than `POP_RATIO`
-//!   times the smaller of its neighbouring spans' changes (a fast gesture changes a lot over
-//!   several spans in a row; a pop does it in one, or in two around a single stray key).
-//!   Marked at the later key.
+//!   `i` (key values) and `r[i] = d[i] / max(t[i+1] − t[i], T)` its rate, where `T` is the
+//!   median key interval (so a long gap between keys may change more, and keys at the same
+//!   time count as one usual interval). Span `i` pops when `d[i]` is more than the group's
+//!   noise floor (`noise`), and `r[i]` is more than `POP_RATIO` times the median of all `r`
+//!   and more than `POP_RATIO` times the smaller of its neighbouring spans' rates (a fast
+//!   gesture moves fast over several spans in a row; a pop jumps in one, or in two around a
+//!   single stray key). Marked at the later key.
 //! - **Open seam**: the curve's value at the clip's end differs from its value at 0, so a
 //!   looping clip jumps where it wraps. For translation, scale and weights: by more than the
 //!   noise floor and more than `SEAM_SHARE` of the curve's range. For rotations: the
@@ -113,32 +115,50 @@ fn sign_flips(times: &[f32], keys: &[Quat], curves: &[Curve], problems: &mut Vec
 }
 
 fn pops(curve: &Curve, problems: &mut Vec<Problem>) {
-    let changes: Vec<f32> = curve.keys.windows(2).map(|k| (k[1].value - k[0].value).abs()).collect();
-    if changes.len() < MIN_SPANS {
+    let keys = &curve.keys;
+    if keys.len() <= MIN_SPANS {
         return;
     }
-    let mut sorted = changes.clone();
-    sorted.sort_by(f32::total_cmp);
-    let median = sorted[sorted.len() / 2];
-    for (i, &change) in changes.iter().enumerate() {
-        let before = i.checked_sub(1).and_then(|j| changes.get(j));
-        let after = changes.get(i + 1);
-        let neighbour = before.into_iter().chain(after).copied().fold(f32::INFINITY, f32::min);
-        if change > noise(curve.group) && change > POP_RATIO * median && change > POP_RATIO * neighbour {
-            let (from, to) = (curve.keys[i], curve.keys[i + 1]);
+    let intervals: Vec<f32> = keys.windows(2).map(|k| k[1].time - k[0].time).collect();
+    let usual_interval = median(&intervals);
+    let changes: Vec<f32> = keys.windows(2).map(|k| (k[1].value - k[0].value).abs()).collect();
+    let rates: Vec<f32> = changes
+        .iter()
+        .zip(&intervals)
+        .map(|(change, interval)| change / interval.max(usual_interval).max(f32::MIN_POSITIVE))
+        .collect();
+    let usual_rate = median(&rates);
+    for (i, (&change, &rate)) in changes.iter().zip(&rates).enumerate() {
+        let before = i.checked_sub(1).and_then(|j| rates.get(j));
+        let neighbour = before.into_iter().chain(rates.get(i + 1)).copied().fold(f32::INFINITY, f32::min);
+        if change > noise(curve.group) && rate > POP_RATIO * usual_rate && rate > POP_RATIO * neighbour {
+            let (from, to) = (keys[i], keys[i + 1]);
             problems.push(Problem {
                 kind: ProblemKind::Pop,
                 curve: curve.name.clone(),
                 time: to.time,
                 value: to.value,
                 message: format!(
-                    "{} jumps by {change:.4} between the keys at {:.3} s and {:.3} s, over {POP_RATIO} times \
-                     the curve's usual change between keys ({median:.4})",
-                    curve.name, from.time, to.time
+                    "{} jumps by {change:.4} between the keys at {:.3} s and {:.3} s, {}",
+                    curve.name,
+                    from.time,
+                    to.time,
+                    if usual_rate > 0.0 {
+                        format!("{:.0} times as fast as it usually changes between keys", rate / usual_rate)
+                    } else {
+                        "where it otherwise holds still".to_owned()
+                    }
                 ),
             });
         }
     }
+}
+
+/// The middle value (the upper one of an even count); 0 for none.
+fn median(values: &[f32]) -> f32 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
 }
 
 fn vector_seam(curve: &Curve, times: &[f32], problems: &mut Vec<Problem>) {
@@ -295,6 +315,24 @@ mod tests {
             }
         }));
         assert!(of_kind(&set, ProblemKind::Pop).is_empty(), "{:?}", set.problems);
+    }
+
+    #[test]
+    fn a_gap_between_keys_may_change_more_without_popping() {
+        // A steady ramp keyed every frame, with frames 11 to 15 left out.
+        let times: Vec<f32> = (0..20).filter(|k| !(11..16).contains(k)).map(key_time).collect();
+        let values = times.iter().map(|&t| Vec3::new(t, 0.0, 0.0)).collect();
+        let track = Track::new(Interpolation::Linear, times, values).unwrap();
+        let clip = Clip::new(
+            "ramp".into(),
+            vec![Channel {
+                joint: 0,
+                track: ChannelTrack::Translation(track),
+            }],
+        );
+        let set = curves(&clip);
+        assert!(of_kind(&set, ProblemKind::Pop).is_empty(), "{:?}", set.problems);
+        assert_eq!(of_kind(&set, ProblemKind::OpenSeam).len(), 1, "a ramp does not loop");
     }
 
     #[test]

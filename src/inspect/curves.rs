@@ -86,6 +86,32 @@ pub struct Curve {
     pub keys: Vec<CurveKey>,
 }
 
+impl Curve {
+    /// The colour the curve view and `rigscope curves --format png` draw it in: X, Y, Z and W
+    /// in orange, green, blue and grey (red is kept for problems), morph weights from a palette.
+    pub fn color(&self) -> [u8; 3] {
+        const WEIGHTS: [[u8; 3]; 6] = [
+            [230, 150, 60],
+            [90, 200, 190],
+            [200, 120, 230],
+            [220, 210, 90],
+            [120, 170, 250],
+            [240, 130, 160],
+        ];
+        let suffix = self.name.rsplit('.').next().unwrap_or_default();
+        match (self.group, suffix) {
+            (CurveGroup::Weights, _) => {
+                let index: usize = self.name.trim_start_matches("weights[").trim_end_matches(']').parse().unwrap_or(0);
+                WEIGHTS[index % WEIGHTS.len()]
+            }
+            (_, "x") => [245, 140, 50],
+            (_, "y") => [120, 200, 90],
+            (_, "z") => [80, 140, 245],
+            _ => [200, 200, 200],
+        }
+    }
+}
+
 /// Every animated curve of one joint in one clip.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CurveSet {
