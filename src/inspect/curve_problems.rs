@@ -4,15 +4,21 @@
 //!   glTF's slerp takes the shortest path, so rigscope plays them right, but engines that
 //!   interpolate components (or skip the shortest-path test) spin the long way round. Marked
 //!   on `quaternion.w` at key `k+1`.
-//! - **Pop**: on a translation, Euler rotation, scale or weight curve with at least
-//!   `MIN_SPANS` spans between keys, let `d[i] = |v[i+1] − v[i]|` be the change over span
-//!   `i` (key values) and `r[i] = d[i] / max(t[i+1] − t[i], T)` its rate, where `T` is the
-//!   median key interval (so a long gap between keys may change more, and keys at the same
-//!   time count as one usual interval). Span `i` pops when `d[i]` is more than the group's
-//!   noise floor (`noise`), and `r[i]` is more than `POP_RATIO` times the median of all `r`
-//!   and more than `POP_RATIO` times the smaller of its neighbouring spans' rates (a fast
-//!   gesture moves fast over several spans in a row; a pop jumps in one, or in two around a
-//!   single stray key). Marked at the later key.
+//! - **Pop**: on a translation, rotation, scale or weight channel with more than `MIN_SPANS`
+//!   keys, let `d[i]` be the change over span `i` (`|v[i+1] − v[i]|` per component, the angle
+//!   between the two key rotations for rotations, so Euler swings near gimbal lock do not count)
+//!   and `r[i] = d[i] / max(t[i+1] − t[i], T)` its rate, where `T` is the median key interval
+//!   (so a long gap between keys may change more, and keys at the same time count as one usual
+//!   interval). A span *moves* when `d[i]` is more than the group's noise floor (`noise`).
+//!   The usual rate `U` is the median rate of the moving spans when at least `MIN_SPANS`
+//!   spans move, else 0 (a curve that holds still but for a jump). A moving span pops when
+//!   `r[i] > POP_RATIO · U` and either it is more than `POP_RATIO` times the rate of both
+//!   neighbouring spans (a jump in one span), or it and a neighbour go out to a single stray
+//!   key and back (a component changes sign; a rotation's key `i+2` is nearer key `i` than
+//!   half the smaller span's angle), both more than `POP_RATIO` times as fast as the spans on
+//!   either side of the pair. A fast gesture moves fast over several spans in a row, so it
+//!   does not pop. Marked at the later key (for rotations, on the Euler curve that changes
+//!   most over the span).
 //! - **Open seam**: the curve's value at the clip's end differs from its value at 0, so a
 //!   looping clip jumps where it wraps. For translation, scale and weights: by more than the
 //!   noise floor and more than `SEAM_SHARE` of the curve's range. For rotations: the
@@ -22,13 +28,11 @@
 use glam::Quat;
 use serde::Serialize;
 
+use super::curve_pops::{KeyChanges, Pop, find_pops};
+pub use super::curve_pops::{MIN_SPANS, POP_RATIO};
 use super::curves::{Curve, CurveGroup};
 use crate::anim::{ChannelTrack, Clip};
 
-/// How many times larger than the rest a change between keys must be to pop.
-pub const POP_RATIO: f32 = 5.0;
-/// Fewer spans than this say too little about "the rest of the curve" to find pops.
-pub const MIN_SPANS: usize = 3;
 /// A seam is open when its gap is more than this share of the curve's range.
 pub const SEAM_SHARE: f32 = 0.01;
 /// A rotation seam is open when the two ends are more than this many degrees apart.
@@ -78,14 +82,14 @@ pub fn find_problems(clip: &Clip, joint: usize, times: &[f32], curves: &[Curve])
         if let ChannelTrack::Rotation(track) = &channel.track {
             let keys: Vec<Quat> = track.key_values().collect();
             sign_flips(track.times(), &keys, curves, &mut problems);
+            rotation_pops(track.times(), &keys, curves, &mut problems);
             rotation_seam(curves, times, &mut problems);
         }
     }
-    for curve in curves.iter().filter(|c| c.group != CurveGroup::Quaternion) {
-        pops(curve, &mut problems);
-        if curve.group != CurveGroup::Rotation {
-            vector_seam(curve, times, &mut problems);
-        }
+    let vectors = [CurveGroup::Translation, CurveGroup::Scale, CurveGroup::Weights];
+    for curve in curves.iter().filter(|c| vectors.contains(&c.group)) {
+        vector_pops(curve, &mut problems);
+        vector_seam(curve, times, &mut problems);
     }
     problems
 }
@@ -114,51 +118,69 @@ fn sign_flips(times: &[f32], keys: &[Quat], curves: &[Curve], problems: &mut Vec
     }
 }
 
-fn pops(curve: &Curve, problems: &mut Vec<Problem>) {
-    let keys = &curve.keys;
-    if keys.len() <= MIN_SPANS {
-        return;
-    }
-    let intervals: Vec<f32> = keys.windows(2).map(|k| k[1].time - k[0].time).collect();
-    let usual_interval = median(&intervals);
-    let changes: Vec<f32> = keys.windows(2).map(|k| (k[1].value - k[0].value).abs()).collect();
-    let rates: Vec<f32> = changes
-        .iter()
-        .zip(&intervals)
-        .map(|(change, interval)| change / interval.max(usual_interval).max(f32::MIN_POSITIVE))
-        .collect();
-    let usual_rate = median(&rates);
-    for (i, (&change, &rate)) in changes.iter().zip(&rates).enumerate() {
-        let before = i.checked_sub(1).and_then(|j| rates.get(j));
-        let neighbour = before.into_iter().chain(rates.get(i + 1)).copied().fold(f32::INFINITY, f32::min);
-        if change > noise(curve.group) && rate > POP_RATIO * usual_rate && rate > POP_RATIO * neighbour {
-            let (from, to) = (keys[i], keys[i + 1]);
-            problems.push(Problem {
-                kind: ProblemKind::Pop,
-                curve: curve.name.clone(),
-                time: to.time,
-                value: to.value,
-                message: format!(
-                    "{} jumps by {change:.4} between the keys at {:.3} s and {:.3} s, {}",
-                    curve.name,
-                    from.time,
-                    to.time,
-                    if usual_rate > 0.0 {
-                        format!("{:.0} times as fast as it usually changes between keys", rate / usual_rate)
-                    } else {
-                        "where it otherwise holds still".to_owned()
-                    }
-                ),
-            });
-        }
+/// Pops of a translation, scale or weight curve, compared component by component.
+fn vector_pops(curve: &Curve, problems: &mut Vec<Problem>) {
+    let times: Vec<f32> = curve.keys.iter().map(|k| k.time).collect();
+    let deltas: Vec<f32> = curve.keys.windows(2).map(|k| k[1].value - k[0].value).collect();
+    let keys = KeyChanges {
+        times: &times,
+        changes: deltas.iter().map(|d| d.abs()).collect(),
+        returns: deltas.windows(2).map(|d| d[0] * d[1] < 0.0).collect(),
+        noise: noise(curve.group),
+    };
+    for pop in find_pops(&keys) {
+        let (from, to) = (curve.keys[pop.span], curve.keys[pop.span + 1]);
+        let what = format!("{} jumps by {:.4}", curve.name, pop.change);
+        problems.push(pop_problem(&pop, what, (from.time, to.time), curve, to.value));
     }
 }
 
-/// The middle value (the upper one of an even count); 0 for none.
-fn median(values: &[f32]) -> f32 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f32::total_cmp);
-    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+/// Pops of a rotation, compared by the angle between keys (so Euler angles near gimbal lock,
+/// which swing while the rotation barely moves, do not pop); marked on the Euler curve that
+/// changes most over the span.
+fn rotation_pops(times: &[f32], rotations: &[Quat], curves: &[Curve], problems: &mut Vec<Problem>) {
+    let degrees = |a: Quat, b: Quat| a.angle_between(b).to_degrees();
+    let changes: Vec<f32> = rotations.windows(2).map(|q| degrees(q[0], q[1])).collect();
+    let returns = rotations
+        .windows(3)
+        .zip(changes.windows(2))
+        .map(|(q, c)| degrees(q[0], q[2]) < 0.5 * c[0].min(c[1]))
+        .collect();
+    let keys = KeyChanges {
+        times,
+        changes,
+        returns,
+        noise: noise(CurveGroup::Rotation),
+    };
+    let euler: Vec<&Curve> = curves.iter().filter(|c| c.group == CurveGroup::Rotation).collect();
+    for pop in find_pops(&keys) {
+        let change = |curve: &&Curve| match (curve.keys.get(pop.span), curve.keys.get(pop.span + 1)) {
+            (Some(a), Some(b)) => (b.value - a.value).abs(),
+            _ => 0.0,
+        };
+        let Some(curve) = euler.iter().max_by(|a, b| change(a).total_cmp(&change(b))) else {
+            continue;
+        };
+        let (Some(&from), Some(&to)) = (times.get(pop.span), curve.keys.get(pop.span + 1)) else {
+            continue;
+        };
+        let what = format!("the rotation turns by {:.2}°", pop.change);
+        problems.push(pop_problem(&pop, what, (from, to.time), curve, to.value));
+    }
+}
+
+fn pop_problem(pop: &Pop, what: String, (from, to): (f32, f32), curve: &Curve, value: f32) -> Problem {
+    let compared = match pop.ratio {
+        Some(ratio) => format!("{ratio:.0} times as fast as it usually changes between keys"),
+        None => "where it otherwise holds still".to_owned(),
+    };
+    Problem {
+        kind: ProblemKind::Pop,
+        curve: curve.name.clone(),
+        time: to,
+        value,
+        message: format!("{what} between the keys at {from:.3} s and {to:.3} s, {compared}"),
+    }
 }
 
 fn vector_seam(curve: &Curve, times: &[f32], problems: &mut Vec<Problem>) {
@@ -312,6 +334,50 @@ mod tests {
         let set = curves(&clip(|translations, _| {
             for (key, t) in translations.iter_mut().enumerate() {
                 t.x = ((key as f32 - 12.0) / 6.0).clamp(0.0, 1.0) * 3.0 * (1.0 - key as f32 / 30.0);
+            }
+        }));
+        assert!(of_kind(&set, ProblemKind::Pop).is_empty(), "{:?}", set.problems);
+    }
+
+    #[test]
+    fn a_curve_that_holds_still_for_a_while_does_not_pop_where_it_moves() {
+        // Still for the first half, then one smooth swing (as Fox's spine in its walk).
+        let set = curves(&clip(|translations, _| {
+            for (key, t) in translations.iter_mut().enumerate() {
+                t.x = if key < 15 { 0.0 } else { (key as f32 - 15.0) / 15.0 * TAU }.sin();
+            }
+        }));
+        assert!(of_kind(&set, ProblemKind::Pop).is_empty(), "{:?}", set.problems);
+    }
+
+    #[test]
+    fn a_stray_key_on_a_still_curve_pops() {
+        let set = curves(&clip(|translations, _| {
+            translations.iter_mut().for_each(|t| t.x = 0.0);
+            translations[20].x = 0.3;
+        }));
+        let pops = of_kind(&set, ProblemKind::Pop);
+        let times: Vec<f32> = pops.iter().map(|p| p.time).collect();
+        assert_eq!(times, [key_time(20), key_time(21)], "{pops:?}");
+        assert!(pops[0].message.ends_with("where it otherwise holds still"), "{}", pops[0].message);
+    }
+
+    #[test]
+    fn a_stray_rotation_key_pops_on_the_euler_curve_that_moves() {
+        let set = curves(&clip(|_, rotations| rotations[8] = Quat::from_rotation_x(0.6) * rotations[8]));
+        let pops = of_kind(&set, ProblemKind::Pop);
+        let marked: Vec<(&str, f32)> = pops.iter().map(|p| (p.curve.as_str(), p.time)).collect();
+        assert_eq!(marked, [("rotation.x", key_time(8)), ("rotation.x", key_time(9))], "{pops:?}");
+        assert!(pops[0].message.starts_with("the rotation turns by 34.38°"), "{}", pops[0].message);
+    }
+
+    #[test]
+    fn a_turn_through_gimbal_lock_does_not_pop() {
+        // Pitching through 90° about Y while turning about X: the Euler X and Z swing apart.
+        let set = curves(&clip(|_, rotations| {
+            for (key, q) in rotations.iter_mut().enumerate() {
+                let t = key as f32 / 30.0;
+                *q = Quat::from_rotation_y(1.2 + 0.8 * t) * Quat::from_rotation_x(0.4 * t);
             }
         }));
         assert!(of_kind(&set, ProblemKind::Pop).is_empty(), "{:?}", set.problems);

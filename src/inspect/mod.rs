@@ -12,6 +12,7 @@
 //!   (sign flips, pops, open loop seams), for the curve view and `rigscope curves`.
 //! - [`SkinDifference`]: how far CPU and GPU skinning are apart, vertex by vertex.
 
+mod curve_pops;
 pub mod curve_problems;
 pub mod curves;
 mod joints;
