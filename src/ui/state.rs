@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec2};
 
+use super::curve_panel::CurveView;
 use super::file_browser::Browsing;
 use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
@@ -45,6 +46,8 @@ pub enum Shortcut {
     View(ViewPreset),
     /// Look through the file's next camera; after the last, the orbit camera again.
     NextCamera,
+    /// Show or hide the curve view.
+    CurveView,
 }
 
 pub struct ViewerState {
@@ -90,6 +93,8 @@ pub struct ViewerState {
     pub watching: Watching,
     /// The built-in file browser, when no desktop dialog is available.
     pub browser: Browsing,
+    /// The curve view over the timeline: shown or not, its groups, its curves.
+    pub curves: CurveView,
 }
 
 /// A file's own lights when it has any, else the studio's.
@@ -135,6 +140,7 @@ impl ViewerState {
             file_camera: None,
             watching: Watching::default(),
             browser: Browsing::default(),
+            curves: CurveView::default(),
         }
     }
 
@@ -174,6 +180,7 @@ impl ViewerState {
                         ..std::mem::take(&mut self.watching)
                     },
                     browser: std::mem::take(&mut self.browser),
+                    curves: std::mem::take(&mut self.curves),
                     model_generation: self.model_generation + 1,
                     inspection: self.inspection.for_model(&model),
                     ..Self::new(model)
@@ -229,6 +236,7 @@ impl ViewerState {
                 let next = self.file_camera.map_or(0, |c| c + 1);
                 self.file_camera = (next < self.model.cameras.len()).then_some(next);
             }
+            Shortcut::CurveView => self.curves.shown = !self.curves.shown,
         }
     }
 
@@ -379,6 +387,16 @@ mod tests {
             state.shortcut(shortcut);
             assert_eq!(state.requests, expected);
         }
+    }
+
+    #[test]
+    fn the_curve_view_key_shows_and_hides_it() {
+        let mut state = ViewerState::new(demo_model());
+        assert!(!state.curves.shown, "hidden at first");
+        state.shortcut(Shortcut::CurveView);
+        assert!(state.curves.shown);
+        state.shortcut(Shortcut::CurveView);
+        assert!(!state.curves.shown);
     }
 
     #[test]
