@@ -142,7 +142,8 @@ fn draw_time_axis(image: &mut RgbaImage, text: &TextPainter, duration: f32, left
     let mut time = 0.0;
     while time <= duration + step * 1e-3 {
         let label = format!("{time:.2} s");
-        let x = frame.x(time, duration) - text.width(&label, AXIS_SIZE) / 2.0;
+        let label_width = text.width(&label, AXIS_SIZE);
+        let x = (frame.x(time, duration) - label_width / 2.0).min(image.width() as f32 - label_width - 2.0);
         text.draw(image, &label, (x, y + 2.0), AXIS_SIZE, 100.0, AXIS_TEXT);
         time += step;
     }
@@ -154,7 +155,8 @@ fn value_range(values: impl Iterator<Item = f32>) -> (f32, f32) {
     if !(low.is_finite() && high.is_finite()) {
         return (-1.0, 1.0);
     }
-    let pad = ((high - low) * 0.08).max(1e-3);
+    // A flat curve gets room in proportion to its value, so the labels differ.
+    let pad = ((high - low) * 0.08).max(high.abs().max(low.abs()) * 0.02).max(1e-3);
     (low - pad, high + pad)
 }
 

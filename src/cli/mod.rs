@@ -31,6 +31,7 @@ use crate::anim::Playback;
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
 pub use clip_args::{ClipArgs, Posed};
+pub use lookup::find_joint;
 pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]
@@ -59,6 +60,13 @@ pub struct Cli {
     /// Open with playback paused.
     #[arg(long)]
     pub paused: bool,
+    /// Select this joint at start, as clicking it would (a name, a joint index as `rigscope
+    /// joints` numbers them, or node:N for the file's node N).
+    #[arg(long, value_name = "JOINT")]
+    pub select: Option<String>,
+    /// Open with the curve view shown (G toggles it).
+    #[arg(long)]
+    pub curves: bool,
     /// What the renderer spends per frame [default: fast on a software renderer such as
     /// llvmpipe, best on a GPU].
     #[arg(long, value_enum)]
@@ -222,6 +230,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 environment: cli.lighting.environment,
                 quality: cli.quality.map(Quality::from),
                 paused: cli.paused,
+                select: cli.select,
+                curves: cli.curves,
                 exit_after: cli.exit_after,
                 morph: cli.morph,
             })
