@@ -48,7 +48,12 @@ fn painted(harness: &Harness<'static, ViewerState>, text: &str) -> bool {
 #[test]
 fn the_view_plots_the_selected_joints_animated_channels() {
     let harness = harness();
-    let set = harness.state().curves.curves().expect("curves for the selected joint").clone();
+    let set = harness
+        .state()
+        .curves
+        .curves()
+        .expect("curves for the selected joint")
+        .clone();
     assert!(!set.curves.is_empty());
     let joint = harness.state().inspection.selected.unwrap();
     assert_eq!(set.joint, joint);
@@ -87,7 +92,11 @@ fn group_toggles_add_and_remove_plots() {
     assert!(harness.state().curves.shows(CurveGroup::Quaternion));
     harness.get_by_label(CurveGroup::Rotation.label()).click();
     harness.run();
-    assert!(harness.query_by_label(&format!("{} curves", CurveGroup::Rotation.label())).is_none());
+    assert!(
+        harness
+            .query_by_label(&format!("{} curves", CurveGroup::Rotation.label()))
+            .is_none()
+    );
 }
 
 #[test]
@@ -102,16 +111,26 @@ fn dragging_on_a_plot_scrubs_the_clip() {
     harness.drag_at(at(0.3));
     harness.run();
     let first = clip_time(&harness);
-    assert!(first > 0.15 * duration && first < 0.45 * duration, "{first} of {duration}");
+    assert!(
+        first > 0.15 * duration && first < 0.45 * duration,
+        "{first} of {duration}"
+    );
     harness.hover_at(at(0.7));
     harness.run();
     let second = clip_time(&harness);
-    assert!(second > 0.55 * duration && second < 0.85 * duration, "{second} of {duration}");
+    assert!(
+        second > 0.55 * duration && second < 0.85 * duration,
+        "{second} of {duration}"
+    );
     harness.drop_at(at(0.7));
     harness.run();
     harness.hover_at(at(0.2));
     harness.run();
-    assert_eq!(clip_time(&harness), second, "moving without the button held does not scrub");
+    assert_eq!(
+        clip_time(&harness),
+        second,
+        "moving without the button held does not scrub"
+    );
     assert!(!harness.state().player.playing);
 }
 

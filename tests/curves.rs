@@ -23,7 +23,12 @@ fn expected_in(file: &str, clip: usize, joint: &str) -> CurveSet {
 }
 
 fn floats(value: &serde_json::Value) -> Vec<f32> {
-    value.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect()
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect()
 }
 
 #[test]
@@ -60,7 +65,16 @@ fn json_holds_the_modules_samples_keys_and_problems() {
 #[test]
 fn csv_has_a_row_per_sample_key_and_problem() {
     let fox = fox();
-    let text = succeed(&["curves", &fox, "--clip", "1", "--joint", "b_Tail03_014", "--format", "csv"]);
+    let text = succeed(&[
+        "curves",
+        &fox,
+        "--clip",
+        "1",
+        "--joint",
+        "b_Tail03_014",
+        "--format",
+        "csv",
+    ]);
     let set = expected(1, "b_Tail03_014");
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("kind,curve,time,value,note"));
@@ -89,7 +103,16 @@ fn png_is_the_asked_size_and_draws_the_curves() {
     let man = gltf("CesiumMan/glTF-Binary/CesiumMan.glb").display().to_string();
     let out_text = out.display().to_string();
     succeed(&[
-        "curves", &man, "--joint", "leg_joint_R_2", "--format", "png", "-o", &out_text, "--size", "900x500",
+        "curves",
+        &man,
+        "--joint",
+        "leg_joint_R_2",
+        "--format",
+        "png",
+        "-o",
+        &out_text,
+        "--size",
+        "900x500",
     ]);
     let image = image::open(&out).unwrap().to_rgba8();
     assert_eq!(image.dimensions(), (900, 500));
@@ -100,7 +123,10 @@ fn png_is_the_asked_size_and_draws_the_curves() {
     let visible = set.curves.iter().filter(|c| drawn(c.color()) > 50).count();
     assert!(visible >= 3, "{visible} curves drawn");
     assert!(!set.problems.is_empty());
-    let red = image.pixels().filter(|p| p.0[0] > 200 && p.0[1] < 90 && p.0[2] < 90).count();
+    let red = image
+        .pixels()
+        .filter(|p| p.0[0] > 200 && p.0[1] < 90 && p.0[2] < 90)
+        .count();
     assert!(red > 50, "problems are ringed, marked and listed in red: {red} pixels");
     let fox = fox();
     let without_output = rigscope(&["curves", &fox, "--joint", "b_Tail03_014", "--format", "png"]);
@@ -121,5 +147,8 @@ fn bad_names_say_what_is_wrong() {
     );
     let output = rigscope(&["curves", &fox, "--joint", "b_Hip_01", "--clip", "Sprint"]);
     let error = String::from_utf8_lossy(&output.stderr);
-    assert!(error.contains("--clip:") && error.contains("no clip 'Sprint'"), "{error}");
+    assert!(
+        error.contains("--clip:") && error.contains("no clip 'Sprint'"),
+        "{error}"
+    );
 }

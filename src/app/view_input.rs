@@ -169,11 +169,9 @@ impl ViewInput {
 fn moves_the_camera(shortcut: Shortcut) -> bool {
     match shortcut {
         Shortcut::ResetView | Shortcut::Frame | Shortcut::View(_) | Shortcut::NextCamera => true,
-        Shortcut::PlayPause
-        | Shortcut::StepBack
-        | Shortcut::StepForward
-        | Shortcut::Open
-        | Shortcut::CurveView => false,
+        Shortcut::PlayPause | Shortcut::StepBack | Shortcut::StepForward | Shortcut::Open | Shortcut::CurveView => {
+            false
+        }
     }
 }
 

@@ -39,14 +39,28 @@ pub fn plot(set: &CurveSet, title: &str, (width, height): (u32, u32)) -> anyhow:
     }
     let text = TextPainter::new();
     let mut image = filled(width, height, BACKGROUND);
-    text.draw(&mut image, title, (MARGIN, 6.0), TITLE_SIZE, width as f32 - 2.0 * MARGIN, TITLE);
+    text.draw(
+        &mut image,
+        title,
+        (MARGIN, 6.0),
+        TITLE_SIZE,
+        width as f32 - 2.0 * MARGIN,
+        TITLE,
+    );
     let listed = set.problems.len().min(LISTED_PROBLEMS) + usize::from(set.problems.len() > LISTED_PROBLEMS);
     let list_height = listed as f32 * (AXIS_SIZE + 4.0) + if listed > 0 { MARGIN } else { 0.0 };
     let top = TITLE_SIZE + 14.0;
     let bottom = height as f32 - list_height - AXIS_SIZE - 8.0;
     let groups: Vec<CurveGroup> = CurveGroup::ALL.into_iter().filter(|&g| set.has_group(g)).collect();
     if groups.is_empty() {
-        text.draw(&mut image, "(the clip does not animate this joint)", (LEFT, top + 20.0), LABEL_SIZE, width as f32, AXIS_TEXT);
+        text.draw(
+            &mut image,
+            "(the clip does not animate this joint)",
+            (LEFT, top + 20.0),
+            LABEL_SIZE,
+            width as f32,
+            AXIS_TEXT,
+        );
         return Ok(image);
     }
     let band = (bottom - top) / groups.len() as f32;
@@ -62,8 +76,21 @@ pub fn plot(set: &CurveSet, title: &str, (width, height): (u32, u32)) -> anyhow:
     draw_time_axis(&mut image, &text, set.duration, LEFT, width as f32 - MARGIN, bottom);
     let mut y = height as f32 - list_height;
     for problem in set.problems.iter().take(LISTED_PROBLEMS) {
-        let line = format!("{} at {:.3} s on {}: {}", problem.kind.label(), problem.time, problem.curve, problem.message);
-        text.draw(&mut image, &line, (MARGIN, y), AXIS_SIZE, width as f32 - 2.0 * MARGIN, PROBLEM);
+        let line = format!(
+            "{} at {:.3} s on {}: {}",
+            problem.kind.label(),
+            problem.time,
+            problem.curve,
+            problem.message
+        );
+        text.draw(
+            &mut image,
+            &line,
+            (MARGIN, y),
+            AXIS_SIZE,
+            width as f32 - 2.0 * MARGIN,
+            PROBLEM,
+        );
         y += AXIS_SIZE + 4.0;
     }
     if set.problems.len() > LISTED_PROBLEMS {
@@ -97,10 +124,24 @@ fn draw_group(image: &mut RgbaImage, text: &TextPainter, set: &CurveSet, group: 
     fill_rect(image, rect, PLOT_BACKGROUND);
     // The group's name, then its curves' names in their colours.
     let mut x = rect.left;
-    text.draw(image, group.label(), (x, rect.top - LABEL_SIZE - 4.0), LABEL_SIZE, 400.0, TITLE);
+    text.draw(
+        image,
+        group.label(),
+        (x, rect.top - LABEL_SIZE - 4.0),
+        LABEL_SIZE,
+        400.0,
+        TITLE,
+    );
     x += text.width(group.label(), LABEL_SIZE) + 16.0;
     for curve in &curves {
-        text.draw(image, &curve.name, (x, rect.top - LABEL_SIZE - 2.0), AXIS_SIZE + 1.0, 200.0, curve.color());
+        text.draw(
+            image,
+            &curve.name,
+            (x, rect.top - LABEL_SIZE - 2.0),
+            AXIS_SIZE + 1.0,
+            200.0,
+            curve.color(),
+        );
         x += text.width(&curve.name, AXIS_SIZE + 1.0) + 12.0;
     }
     for step in 0..=4 {
@@ -109,7 +150,14 @@ fn draw_group(image: &mut RgbaImage, text: &TextPainter, set: &CurveSet, group: 
         line(image, (rect.left, y), (rect.right, y), GRID, 1.0);
         let label = format!("{value:.3}");
         let label_x = rect.left - 6.0 - text.width(&label, AXIS_SIZE);
-        text.draw(image, &label, (label_x, y - AXIS_SIZE / 2.0 - 1.0), AXIS_SIZE, LEFT, AXIS_TEXT);
+        text.draw(
+            image,
+            &label,
+            (label_x, y - AXIS_SIZE / 2.0 - 1.0),
+            AXIS_SIZE,
+            LEFT,
+            AXIS_TEXT,
+        );
     }
     for curve in &curves {
         let points: Vec<(f32, f32)> = set
@@ -122,7 +170,12 @@ fn draw_group(image: &mut RgbaImage, text: &TextPainter, set: &CurveSet, group: 
             line(image, pair[0], pair[1], curve.color(), 1.6);
         }
         for key in &curve.keys {
-            disc(image, (rect.x(key.time, set.duration), rect.y(key.value, range)), 3.0, curve.color());
+            disc(
+                image,
+                (rect.x(key.time, set.duration), rect.y(key.value, range)),
+                3.0,
+                curve.color(),
+            );
         }
     }
     for problem in set.problems.iter().filter(|p| curves.iter().any(|c| c.name == p.curve)) {
@@ -138,7 +191,12 @@ fn draw_time_axis(image: &mut RgbaImage, text: &TextPainter, duration: f32, left
         .into_iter()
         .find(|step| duration / step <= 12.0)
         .unwrap_or(duration.max(1.0));
-    let frame = Frame { left, right, top: 0.0, bottom: 0.0 };
+    let frame = Frame {
+        left,
+        right,
+        top: 0.0,
+        bottom: 0.0,
+    };
     let mut time = 0.0;
     while time <= duration + step * 1e-3 {
         let label = format!("{time:.2} s");
@@ -189,8 +247,14 @@ fn line(image: &mut RgbaImage, from: (f32, f32), to: (f32, f32), color: [u8; 3],
     let (dx, dy) = (to.0 - from.0, to.1 - from.1);
     let length_squared = (dx * dx + dy * dy).max(1e-6);
     // Clipped to the image, so a wild value cannot make the loop long.
-    let (x0, x1) = (min_x.floor().max(0.0) as i64, max_x.ceil().min(image.width() as f32) as i64);
-    let (y0, y1) = (min_y.floor().max(0.0) as i64, max_y.ceil().min(image.height() as f32) as i64);
+    let (x0, x1) = (
+        min_x.floor().max(0.0) as i64,
+        max_x.ceil().min(image.width() as f32) as i64,
+    );
+    let (y0, y1) = (
+        min_y.floor().max(0.0) as i64,
+        max_y.ceil().min(image.height() as f32) as i64,
+    );
     for y in y0..y1 {
         for x in x0..x1 {
             let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);

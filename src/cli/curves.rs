@@ -134,7 +134,11 @@ pub fn write_csv(set: &CurveSet, out: &mut dyn Write) -> std::io::Result<()> {
     }
     for curve in &set.curves {
         for key in &curve.keys {
-            writeln!(out, "key,{},{},{},{}", curve.name, key.time, key.value, curve.interpolation)?;
+            writeln!(
+                out,
+                "key,{},{},{},{}",
+                curve.name, key.time, key.value, curve.interpolation
+            )?;
         }
     }
     for problem in &set.problems {

@@ -46,10 +46,18 @@ pub(super) fn find_pops(keys: &KeyChanges) -> Vec<Pop> {
         .collect();
     let moves = |i: usize| keys.changes[i] > keys.noise;
     let moving: Vec<f32> = (0..spans).filter(|&i| moves(i)).map(|i| rates[i]).collect();
-    let usual_rate = if moving.len() >= MIN_SPANS { median(&moving) } else { 0.0 };
+    let usual_rate = if moving.len() >= MIN_SPANS {
+        median(&moving)
+    } else {
+        0.0
+    };
     // The fastest of the spans `before` and `after` (where they exist).
     let faster = |before: Option<usize>, after: usize| {
-        before.into_iter().chain([after]).filter_map(|i| rates.get(i)).fold(0.0f32, |a, &b| a.max(b))
+        before
+            .into_iter()
+            .chain([after])
+            .filter_map(|i| rates.get(i))
+            .fold(0.0f32, |a, &b| a.max(b))
     };
     // Spans `j` and `j + 1` go out to a stray key and back, much faster than around them.
     let stray_key = |j: usize| {

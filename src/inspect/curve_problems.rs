@@ -210,7 +210,11 @@ fn vector_seam(curve: &Curve, times: &[f32], problems: &mut Vec<Problem>) {
 fn rotation_seam(curves: &[Curve], times: &[f32], problems: &mut Vec<Problem>) {
     let component = |name: &str, at_end: bool| {
         let values = &curves.iter().find(|c| c.name == name)?.values;
-        if at_end { values.last().copied() } else { values.first().copied() }
+        if at_end {
+            values.last().copied()
+        } else {
+            values.first().copied()
+        }
     };
     let quat = |at_end: bool| -> Option<Quat> {
         let [x, y, z, w] = ["x", "y", "z", "w"].map(|axis| component(&format!("quaternion.{axis}"), at_end));
@@ -273,7 +277,9 @@ mod tests {
         let channels = vec![
             Channel {
                 joint: 0,
-                track: ChannelTrack::Translation(Track::new(Interpolation::Linear, times.clone(), translations).unwrap()),
+                track: ChannelTrack::Translation(
+                    Track::new(Interpolation::Linear, times.clone(), translations).unwrap(),
+                ),
             },
             Channel {
                 joint: 0,
@@ -313,7 +319,11 @@ mod tests {
         assert_eq!(flips[0].curve, "quaternion.w");
         let w = set.curve("quaternion.w").unwrap();
         assert_eq!(flips[0].value, w.keys[12].value, "marked on the curve");
-        assert_eq!(of_kind(&set, ProblemKind::Pop), Vec::<&Problem>::new(), "Euler curves stay smooth");
+        assert_eq!(
+            of_kind(&set, ProblemKind::Pop),
+            Vec::<&Problem>::new(),
+            "Euler curves stay smooth"
+        );
     }
 
     #[test]
@@ -344,7 +354,12 @@ mod tests {
         // Still for the first half, then one smooth swing (as Fox's spine in its walk).
         let set = curves(&clip(|translations, _| {
             for (key, t) in translations.iter_mut().enumerate() {
-                t.x = if key < 15 { 0.0 } else { (key as f32 - 15.0) / 15.0 * TAU }.sin();
+                t.x = if key < 15 {
+                    0.0
+                } else {
+                    (key as f32 - 15.0) / 15.0 * TAU
+                }
+                .sin();
             }
         }));
         assert!(of_kind(&set, ProblemKind::Pop).is_empty(), "{:?}", set.problems);
@@ -359,16 +374,30 @@ mod tests {
         let pops = of_kind(&set, ProblemKind::Pop);
         let times: Vec<f32> = pops.iter().map(|p| p.time).collect();
         assert_eq!(times, [key_time(20), key_time(21)], "{pops:?}");
-        assert!(pops[0].message.ends_with("where it otherwise holds still"), "{}", pops[0].message);
+        assert!(
+            pops[0].message.ends_with("where it otherwise holds still"),
+            "{}",
+            pops[0].message
+        );
     }
 
     #[test]
     fn a_stray_rotation_key_pops_on_the_euler_curve_that_moves() {
-        let set = curves(&clip(|_, rotations| rotations[8] = Quat::from_rotation_x(0.6) * rotations[8]));
+        let set = curves(&clip(|_, rotations| {
+            rotations[8] = Quat::from_rotation_x(0.6) * rotations[8]
+        }));
         let pops = of_kind(&set, ProblemKind::Pop);
         let marked: Vec<(&str, f32)> = pops.iter().map(|p| (p.curve.as_str(), p.time)).collect();
-        assert_eq!(marked, [("rotation.x", key_time(8)), ("rotation.x", key_time(9))], "{pops:?}");
-        assert!(pops[0].message.starts_with("the rotation turns by 34.38°"), "{}", pops[0].message);
+        assert_eq!(
+            marked,
+            [("rotation.x", key_time(8)), ("rotation.x", key_time(9))],
+            "{pops:?}"
+        );
+        assert!(
+            pops[0].message.starts_with("the rotation turns by 34.38°"),
+            "{}",
+            pops[0].message
+        );
     }
 
     #[test]

@@ -101,7 +101,12 @@ impl Curve {
         let suffix = self.name.rsplit('.').next().unwrap_or_default();
         match (self.group, suffix) {
             (CurveGroup::Weights, _) => {
-                let index: usize = self.name.trim_start_matches("weights[").trim_end_matches(']').parse().unwrap_or(0);
+                let index: usize = self
+                    .name
+                    .trim_start_matches("weights[")
+                    .trim_end_matches(']')
+                    .parse()
+                    .unwrap_or(0);
                 WEIGHTS[index % WEIGHTS.len()]
             }
             (_, "x") => [245, 140, 50],
@@ -167,9 +172,7 @@ impl CurveSet {
 fn sample_times(clip: &Clip, joint: usize) -> Vec<f32> {
     let duration = clip.duration();
     let steps = ((duration * SAMPLES_PER_SECOND).ceil() as usize).clamp(1, MAX_GRID_SAMPLES);
-    let mut times: Vec<f32> = (0..=steps)
-        .map(|i| duration * i as f32 / steps as f32)
-        .collect();
+    let mut times: Vec<f32> = (0..=steps).map(|i| duration * i as f32 / steps as f32).collect();
     times.extend(key_times(clip, Some(joint)));
     for channel in clip.channels().iter().filter(|c| c.joint == joint) {
         if channel.track.interpolation() == crate::anim::Interpolation::Step {
@@ -314,7 +317,12 @@ mod tests {
             .collect();
         let [x, y, z] = unwrapped_euler_degrees(&rotations);
         for i in 1..rotations.len() {
-            assert!((z[i] - z[i - 1] - 10.0).abs() < 1e-2, "step {i}: {} -> {}", z[i - 1], z[i]);
+            assert!(
+                (z[i] - z[i - 1] - 10.0).abs() < 1e-2,
+                "step {i}: {} -> {}",
+                z[i - 1],
+                z[i]
+            );
             let back = Quat::from_euler(EulerRot::XYZEx, x[i].to_radians(), y[i].to_radians(), z[i].to_radians());
             assert!(back.dot(rotations[i]).abs() > 1.0 - 1e-5, "sample {i}");
         }
@@ -329,7 +337,12 @@ mod tests {
             .collect();
         let [x, y, _] = unwrapped_euler_degrees(&rotations);
         for i in 1..rotations.len() {
-            assert!((y[i] - y[i - 1]).abs() < 3.0, "y jumps at {i}: {} -> {}", y[i - 1], y[i]);
+            assert!(
+                (y[i] - y[i - 1]).abs() < 3.0,
+                "y jumps at {i}: {} -> {}",
+                y[i - 1],
+                y[i]
+            );
             assert!((x[i] - x[i - 1]).abs() < 3.0, "x jumps at {i}");
         }
     }
@@ -357,7 +370,14 @@ mod sampling_tests {
         let rotation = Track::new(
             Interpolation::CubicSpline,
             vec![0.0, 1.2],
-            vec![Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), a, tangent, tangent, b, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)],
+            vec![
+                Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+                a,
+                tangent,
+                tangent,
+                b,
+                Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+            ],
         )
         .unwrap();
         let scale = Track::new(Interpolation::Step, times, vec![Vec3::ONE, Vec3::splat(2.0), Vec3::ONE]).unwrap();
@@ -369,7 +389,10 @@ mod sampling_tests {
                 channel(ChannelTrack::Translation(translation)),
                 channel(ChannelTrack::Rotation(rotation)),
                 channel(ChannelTrack::Scale(scale)),
-                channel(ChannelTrack::MorphWeights { offset: 1, track: weights }),
+                channel(ChannelTrack::MorphWeights {
+                    offset: 1,
+                    track: weights,
+                }),
                 Channel {
                     joint: 0,
                     track: ChannelTrack::Translation(

@@ -66,8 +66,7 @@ impl CurveView {
     /// Works out the curves of `joint` in `clip` of `model` (`generation` counts model
     /// changes) unless they are already known; forgets them without a clip or joint.
     pub fn refresh(&mut self, model: &Model, generation: u64, clip: Option<usize>, joint: Option<usize>) {
-        let Some((clip_index, joint, clip)) =
-            clip.zip(joint).and_then(|(c, j)| Some((c, j, model.clips.get(c)?)))
+        let Some((clip_index, joint, clip)) = clip.zip(joint).and_then(|(c, j)| Some((c, j, model.clips.get(c)?)))
         else {
             self.cached = None;
             return;
@@ -150,7 +149,11 @@ fn body(ui: &mut egui::Ui, groups: &[bool; CurveGroup::ALL.len()], set: &CurveSe
         .collect();
     let mut scrub = None;
     ui.horizontal_top(|ui| {
-        let list_width = if set.problems.is_empty() { 0.0 } else { PROBLEM_LIST_WIDTH };
+        let list_width = if set.problems.is_empty() {
+            0.0
+        } else {
+            PROBLEM_LIST_WIDTH
+        };
         let plots_width = (ui.available_width() - list_width).max(100.0);
         let height = ui.available_height();
         ui.vertical(|ui| {
@@ -187,11 +190,22 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
             for curve in set.curves.iter().filter(|c| c.group == group) {
                 let [r, g, b] = curve.color();
                 let color = Color32::from_rgb(r, g, b);
-                let points: Vec<[f64; 2]> =
-                    set.times.iter().zip(&curve.values).map(|(&t, &v)| [f64::from(t), f64::from(v)]).collect();
-                plot.line(Line::new(curve.name.clone(), PlotPoints::from(points)).color(color).width(1.5));
-                let keys: Vec<[f64; 2]> =
-                    curve.keys.iter().map(|k| [f64::from(k.time), f64::from(k.value)]).collect();
+                let points: Vec<[f64; 2]> = set
+                    .times
+                    .iter()
+                    .zip(&curve.values)
+                    .map(|(&t, &v)| [f64::from(t), f64::from(v)])
+                    .collect();
+                plot.line(
+                    Line::new(curve.name.clone(), PlotPoints::from(points))
+                        .color(color)
+                        .width(1.5),
+                );
+                let keys: Vec<[f64; 2]> = curve
+                    .keys
+                    .iter()
+                    .map(|k| [f64::from(k.time), f64::from(k.value)])
+                    .collect();
                 plot.points(Points::new(curve.name.clone(), keys).color(color).radius(2.5));
                 let problems: Vec<[f64; 2]> = set
                     .problems
@@ -217,9 +231,7 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
     response
         .response
         .widget_info(|| WidgetInfo::labeled(Role::Canvas, true, &label));
-    response
-        .inner
-        .map(|point| (point.x as f32).clamp(0.0, set.duration))
+    response.inner.map(|point| (point.x as f32).clamp(0.0, set.duration))
 }
 
 fn problem_list(ui: &mut egui::Ui, set: &CurveSet, height: f32) {
