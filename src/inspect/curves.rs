@@ -206,23 +206,12 @@ fn sample(clip: &Clip, rest: &Pose, joint: usize, times: &[f32]) -> Sampled {
 fn add_channel_curves(track: &ChannelTrack, sampled: &Sampled, times: &[f32], curves: &mut Vec<Curve>) {
     let interpolation = track.interpolation().name();
     let mut add = |name: String, group: CurveGroup, values: Vec<f32>| {
-        let keys = track
-            .times()
-            .iter()
-            .filter_map(|&time| {
-                let index = times.binary_search_by(|t| t.total_cmp(&time)).ok()?;
-                Some(CurveKey {
-                    time,
-                    value: values[index],
-                })
-            })
-            .collect();
         curves.push(Curve {
+            keys: keys_on(track.times(), times, &values),
             name,
             group,
             interpolation,
             values,
-            keys,
         });
     };
     const AXES: [&str; 3] = ["x", "y", "z"];
@@ -263,6 +252,20 @@ fn add_channel_curves(track: &ChannelTrack, sampled: &Sampled, times: &[f32], cu
             }
         }
     }
+}
+
+/// The keys at `key_times` on a curve with `values` at `times` (which hold every key time).
+fn keys_on(key_times: &[f32], times: &[f32], values: &[f32]) -> Vec<CurveKey> {
+    key_times
+        .iter()
+        .filter_map(|&time| {
+            let index = times.binary_search_by(|t| t.total_cmp(&time)).ok()?;
+            Some(CurveKey {
+                time,
+                value: *values.get(index)?,
+            })
+        })
+        .collect()
 }
 
 /// Euler angles (degrees, extrinsic XYZ) of each rotation, unwrapped (see the module docs).

@@ -8,11 +8,11 @@
 //! The curves are worked out when the joint, the clip or the model changes, not per frame.
 
 use egui::{Color32, RichText, Role, WidgetInfo};
-use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoints, Points, VLine};
+use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, VLine};
 
 use super::state::ViewerState;
 use crate::asset::Model;
-use crate::inspect::{CurveGroup, CurveSet};
+use crate::inspect::{Curve, CurveGroup, CurveSet};
 
 /// The view's height when first shown (points); the user may drag it.
 const DEFAULT_HEIGHT: f32 = 280.0;
@@ -188,42 +188,9 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
         .y_axis_label(group.label())
         .show(ui, |plot| {
             for curve in set.curves.iter().filter(|c| c.group == group) {
-                let [r, g, b] = curve.color();
-                let color = Color32::from_rgb(r, g, b);
-                let points: Vec<[f64; 2]> = set
-                    .times
-                    .iter()
-                    .zip(&curve.values)
-                    .map(|(&t, &v)| [f64::from(t), f64::from(v)])
-                    .collect();
-                plot.line(
-                    Line::new(curve.name.clone(), PlotPoints::from(points))
-                        .color(color)
-                        .width(1.5),
-                );
-                let keys: Vec<[f64; 2]> = curve
-                    .keys
-                    .iter()
-                    .map(|k| [f64::from(k.time), f64::from(k.value)])
-                    .collect();
-                plot.points(Points::new(curve.name.clone(), keys).color(color).radius(2.5));
-                let problems: Vec<[f64; 2]> = set
-                    .problems
-                    .iter()
-                    .filter(|p| p.curve == curve.name)
-                    .map(|p| [f64::from(p.time), f64::from(p.value)])
-                    .collect();
-                if !problems.is_empty() {
-                    plot.points(
-                        Points::new("problems", problems)
-                            .shape(MarkerShape::Circle)
-                            .filled(false)
-                            .radius(7.0)
-                            .color(PROBLEM_COLOR),
-                    );
-                }
+                plot_curve(plot, set, curve);
             }
-            plot.vline(VLine::new("time", f64::from(time)).color(TIME_COLOR).width(1.5));
+            plot.vline(VLine::new("current time", f64::from(time)).color(TIME_COLOR).width(1.5));
             let pressed = plot.response().is_pointer_button_down_on();
             pressed.then(|| plot.pointer_coordinate()).flatten()
         });
@@ -232,6 +199,45 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
         .response
         .widget_info(|| WidgetInfo::labeled(Role::Canvas, true, &label));
     response.inner.map(|point| (point.x as f32).clamp(0.0, set.duration))
+}
+
+/// A curve's line, its keys and its problems' rings.
+fn plot_curve(plot: &mut PlotUi<'_>, set: &CurveSet, curve: &Curve) {
+    let [r, g, b] = curve.color();
+    let color = Color32::from_rgb(r, g, b);
+    let points: Vec<[f64; 2]> = set
+        .times
+        .iter()
+        .zip(&curve.values)
+        .map(|(&t, &v)| [f64::from(t), f64::from(v)])
+        .collect();
+    plot.line(
+        Line::new(curve.name.clone(), PlotPoints::from(points))
+            .color(color)
+            .width(1.5),
+    );
+    let keys: Vec<[f64; 2]> = curve
+        .keys
+        .iter()
+        .map(|k| [f64::from(k.time), f64::from(k.value)])
+        .collect();
+    // Named as the curve, so its legend entry hides and shows the keys with it.
+    plot.points(Points::new(curve.name.clone(), keys).color(color).radius(2.5));
+    let problems: Vec<[f64; 2]> = set
+        .problems
+        .iter()
+        .filter(|p| p.curve == curve.name)
+        .map(|p| [f64::from(p.time), f64::from(p.value)])
+        .collect();
+    if !problems.is_empty() {
+        plot.points(
+            Points::new("problems", problems)
+                .shape(MarkerShape::Circle)
+                .filled(false)
+                .radius(7.0)
+                .color(PROBLEM_COLOR),
+        );
+    }
 }
 
 fn problem_list(ui: &mut egui::Ui, set: &CurveSet, height: f32) {
