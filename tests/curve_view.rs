@@ -70,13 +70,28 @@ fn the_view_plots_the_selected_joints_animated_channels() {
     for curve in set.curves.iter().filter(|c| c.group != CurveGroup::Quaternion) {
         assert!(painted(&harness, &curve.name), "the legend names {}", curve.name);
     }
+    let plot = harness
+        .get_by_label(&format!("{} curves", CurveGroup::Rotation.label()))
+        .rect();
     assert!(
-        harness.output().shapes.iter().any(|clipped| matches!(
-            &clipped.shape,
-            egui::Shape::LineSegment { stroke, .. } if stroke.color == TIME_COLOR
-        )),
-        "the current time is drawn"
+        time_line_x(&harness, plot).is_some(),
+        "the current time is drawn on the plot"
     );
+}
+
+/// Where the current-time line is drawn inside `plot` (the timeline's playhead, in the same
+/// colour, lies outside it).
+fn time_line_x(harness: &Harness<'static, ViewerState>, plot: egui::Rect) -> Option<f32> {
+    harness.output().shapes.iter().find_map(|clipped| match &clipped.shape {
+        // egui_plot draws its lines as paths.
+        egui::Shape::Path(path)
+            if path.stroke.color == egui::epaint::ColorMode::Solid(TIME_COLOR)
+                && path.points.iter().all(|p| plot.expand(1.0).contains(*p)) =>
+        {
+            path.points.first().map(|p| p.x)
+        }
+        _ => None,
+    })
 }
 
 #[test]
@@ -114,6 +129,12 @@ fn dragging_on_a_plot_scrubs_the_clip() {
     assert!(
         first > 0.15 * duration && first < 0.45 * duration,
         "{first} of {duration}"
+    );
+    harness.run();
+    let line = time_line_x(&harness, rect).expect("the time line");
+    assert!(
+        (line - at(0.3).x).abs() < 2.0,
+        "the time line follows the pointer: {line}"
     );
     harness.hover_at(at(0.7));
     harness.run();
