@@ -63,6 +63,17 @@ impl CurveGroup {
             CurveGroup::Weights => "Morph weights",
         }
     }
+
+    /// A short name for a value axis.
+    pub fn axis_label(self) -> &'static str {
+        match self {
+            CurveGroup::Translation => "translation",
+            CurveGroup::Rotation => "Euler °",
+            CurveGroup::Quaternion => "quaternion",
+            CurveGroup::Scale => "scale",
+            CurveGroup::Weights => "weights",
+        }
+    }
 }
 
 /// A key of a curve: its time and the curve's value there.

@@ -7,7 +7,7 @@
 //!
 //! The curves are worked out when the joint, the clip or the model changes, not per frame.
 
-use egui::{Color32, RichText, Role, WidgetInfo};
+use egui::{Color32, RichText, Role, TextStyle, WidgetInfo};
 use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, VLine};
 
 use super::state::ViewerState;
@@ -15,7 +15,7 @@ use crate::asset::Model;
 use crate::inspect::{Curve, CurveGroup, CurveSet};
 
 /// The view's height when first shown (points); the user may drag it.
-const DEFAULT_HEIGHT: f32 = 280.0;
+const DEFAULT_HEIGHT: f32 = 340.0;
 /// Width of the problem list beside the plots.
 const PROBLEM_LIST_WIDTH: f32 = 260.0;
 const PROBLEM_COLOR: Color32 = Color32::from_rgb(255, 40, 40);
@@ -175,22 +175,28 @@ fn body(ui: &mut egui::Ui, groups: &[bool; CurveGroup::ALL.len()], set: &CurveSe
 /// One group's plot; returns the time under the pointer while it is pressed on the plot.
 fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, size: (f32, f32)) -> Option<f32> {
     let link = egui::Id::unique("rigscope curve time axis");
+    let (low, high) = value_range(set, group);
     let response = Plot::new(("curves", group_index(group)))
         .width(size.0)
         .height(size.1)
-        .legend(Legend::default())
+        .legend(Legend::default().text_style(TextStyle::Small).background_alpha(0.6))
+        .y_axis_label(group.axis_label())
+        // One width for every plot's value axis, so their time axes line up.
+        .y_axis_min_width(48.0)
         .link_axis(link, [true, false])
         .link_cursor(link, [true, false])
         .allow_drag(false)
         .allow_boxed_zoom(false)
         .include_x(0.0)
         .include_x(set.duration)
-        .y_axis_label(group.label())
+        .include_y(low)
+        .include_y(high)
         .show(ui, |plot| {
             for curve in set.curves.iter().filter(|c| c.group == group) {
                 plot_curve(plot, set, curve);
             }
-            plot.vline(VLine::new("current time", f64::from(time)).color(TIME_COLOR).width(1.5));
+            // Unnamed, so the legend lists only the curves.
+            plot.vline(VLine::new("", f64::from(time)).color(TIME_COLOR).width(1.5));
             let pressed = plot.response().is_pointer_button_down_on();
             pressed.then(|| plot.pointer_coordinate()).flatten()
         });
@@ -199,6 +205,20 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
         .response
         .widget_info(|| WidgetInfo::labeled(Role::Canvas, true, &label));
     response.inner.map(|point| (point.x as f32).clamp(0.0, set.duration))
+}
+
+/// The value range a group's plot shows at least: its curves' range, widened for a curve
+/// that barely moves so that float noise does not fill the plot.
+fn value_range(set: &CurveSet, group: CurveGroup) -> (f64, f64) {
+    let values = set.curves.iter().filter(|c| c.group == group).flat_map(|c| &c.values);
+    let (low, high) = values.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+    if !(low.is_finite() && high.is_finite()) {
+        return (0.0, 1.0);
+    }
+    let least = 0.02 * low.abs().max(high.abs()).max(1.0);
+    let middle = (low + high) / 2.0;
+    let half = ((high - low) / 2.0).max(least);
+    (f64::from(middle - half), f64::from(middle + half))
 }
 
 /// A curve's line, its keys and its problems' rings.
@@ -231,7 +251,7 @@ fn plot_curve(plot: &mut PlotUi<'_>, set: &CurveSet, curve: &Curve) {
         .collect();
     if !problems.is_empty() {
         plot.points(
-            Points::new("problems", problems)
+            Points::new("", problems)
                 .shape(MarkerShape::Circle)
                 .filled(false)
                 .radius(7.0)
