@@ -184,3 +184,25 @@ fn a_broken_file_given_at_launch_opens_in_the_window_once_fixed() {
         .count();
     assert!(reddish < 50, "the error is gone once the file opened");
 }
+
+#[test]
+fn select_and_curves_open_the_curve_view_on_a_joint() {
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let fox = fox.to_str().unwrap();
+    // Pixels near the colour of Y curves (rotation.y is the tail's swing in Survey) where the
+    // view docks, over the timeline and right of the panel (the joint's gizmo has green too).
+    let green = |image: &image::RgbaImage| {
+        let (width, height) = image.dimensions();
+        let near =
+            |p: &image::Rgba<u8>| p.0[0].abs_diff(120) < 25 && p.0[1].abs_diff(200) < 25 && p.0[2].abs_diff(90) < 25;
+        (height * 6 / 10..height * 9 / 10)
+            .flat_map(|y| (width / 4..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| near(image.get_pixel(x, y)))
+            .count()
+    };
+    let args = [fox, "--paused", "--select", "b_Tail03_014", "--curves"];
+    let with_curves = screenshot(&args, "fox-curves.png");
+    let without = screenshot(&[fox, "--paused", "--select", "b_Tail03_014"], "fox-no-curves.png");
+    assert!(green(&with_curves) > 300, "the curve is drawn: {}", green(&with_curves));
+    assert!(green(&without) < 50, "no curve without --curves: {}", green(&without));
+}

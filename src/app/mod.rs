@@ -61,6 +61,10 @@ pub struct AppOptions {
     pub quality: Option<Quality>,
     /// Open with playback paused.
     pub paused: bool,
+    /// The joint to select at start, as the command line names it.
+    pub select: Option<String>,
+    /// Open with the curve view shown.
+    pub curves: bool,
     /// Close after this long and print what was drawn as JSON (for tests and scripts).
     pub exit_after: Option<Duration>,
     /// Morph weights to start with, as if set in the panel.
@@ -224,6 +228,12 @@ impl Running {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
         state.morphs = options.morph.overrides(&state.model)?;
+        if let Some(joint) = &options.select {
+            let joint = crate::cli::find_joint(&state.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
+            state.inspection.selected = Some(joint);
+            state.inspection.reveal = true;
+        }
+        state.curves.shown = options.curves;
         let watch = FileWatch::new(move || {
             // Fails only once the event loop is gone.
             let _ = proxy.send_event(());

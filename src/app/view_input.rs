@@ -169,7 +169,9 @@ impl ViewInput {
 fn moves_the_camera(shortcut: Shortcut) -> bool {
     match shortcut {
         Shortcut::ResetView | Shortcut::Frame | Shortcut::View(_) | Shortcut::NextCamera => true,
-        Shortcut::PlayPause | Shortcut::StepBack | Shortcut::StepForward | Shortcut::Open => false,
+        Shortcut::PlayPause | Shortcut::StepBack | Shortcut::StepForward | Shortcut::Open | Shortcut::CurveView => {
+            false
+        }
     }
 }
 
@@ -190,6 +192,7 @@ fn shortcut_for(key: &Key, modifiers: ModifiersState) -> Option<Shortcut> {
         Key::Character("7") => Some(Shortcut::View(ViewPreset::Top)),
         Key::Character("9") => Some(Shortcut::View(ViewPreset::ThreeQuarter)),
         Key::Character("0") => Some(Shortcut::NextCamera),
+        Key::Character("g" | "G") => Some(Shortcut::CurveView),
         _ => None,
     }
 }
@@ -357,5 +360,6 @@ mod tests {
         assert_eq!(view("7", none), Some(Shortcut::View(ViewPreset::Top)));
         assert_eq!(view("9", none), Some(Shortcut::View(ViewPreset::ThreeQuarter)));
         assert_eq!(view("0", none), Some(Shortcut::NextCamera));
+        assert_eq!(view("g", none), Some(Shortcut::CurveView));
     }
 }

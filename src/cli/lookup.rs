@@ -25,7 +25,7 @@ pub(super) fn find_clip(model: &Model, wanted: &str) -> anyhow::Result<usize> {
 
 /// A joint by name, by rigscope's joint index (as `joints` lists them), or by the file's node
 /// index written `node:N`.
-pub(super) fn find_joint(model: &Model, wanted: &str) -> anyhow::Result<usize> {
+pub fn find_joint(model: &Model, wanted: &str) -> anyhow::Result<usize> {
     let skeleton = &model.skeleton;
     if let Some(joint) = skeleton.find(wanted) {
         return Ok(joint);

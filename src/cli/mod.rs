@@ -4,6 +4,8 @@
 pub mod batch;
 mod camera_args;
 mod clip_args;
+mod curve_plot;
+mod curves;
 mod desktop;
 pub mod frame_plan;
 mod ik_args;
@@ -32,6 +34,7 @@ use crate::anim::Playback;
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
 pub use clip_args::{ClipArgs, Posed};
+pub use lookup::find_joint;
 pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]
@@ -60,6 +63,13 @@ pub struct Cli {
     /// Open with playback paused.
     #[arg(long)]
     pub paused: bool,
+    /// Select this joint at start, as clicking it would (a name, a joint index as `rigscope
+    /// joints` numbers them, or node:N for the file's node N).
+    #[arg(long, value_name = "JOINT")]
+    pub select: Option<String>,
+    /// Open with the curve view shown (G toggles it).
+    #[arg(long)]
+    pub curves: bool,
     /// What the renderer spends per frame [default: fast on a software renderer such as
     /// llvmpipe, best on a GPU].
     #[arg(long, value_enum)]
@@ -122,6 +132,10 @@ pub enum Command {
     /// A clip as an animated GIF, an animated PNG or a numbered PNG sequence, optionally on a
     /// turntable.
     Video(video::VideoArgs),
+    /// A joint's animation curves over a clip (translation, Euler and quaternion rotation,
+    /// scale, morph weights), its keys and the problems on them (sign flips, pops, open loop
+    /// seams), as JSON, CSV or a PNG plot.
+    Curves(curves::CurvesArgs),
     /// Register rigscope with the Linux desktop: application entry, icon, MIME types for .glb,
     /// .gltf, .md5mesh and .md5anim, and a thumbnailer.
     InstallDesktop(desktop::DesktopArgs),
@@ -201,6 +215,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Thumbnail(args)) => thumbnail::run(&args),
         Some(Command::Sheet(args)) => sheet::run(&args),
         Some(Command::Video(args)) => video::run(&args),
+        Some(Command::Curves(args)) => curves::run(&args, out),
         Some(Command::InstallDesktop(args)) => desktop::install(&args, out),
         Some(Command::UninstallDesktop(args)) => desktop::uninstall(&args, out),
         None => {
@@ -222,6 +237,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 environment: cli.lighting.environment,
                 quality: cli.quality.map(Quality::from),
                 paused: cli.paused,
+                select: cli.select,
+                curves: cli.curves,
                 exit_after: cli.exit_after,
                 morph: cli.morph,
             })

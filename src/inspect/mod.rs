@@ -8,13 +8,20 @@
 //! - [`VertexView`]: a value per vertex (a joint's weight, the influence count, the loader's
 //!   repairs) that the renderer shows as colours instead of the material.
 //! - [`PoseMode`]: the animated pose, the rest pose or the bind pose.
+//! - [`CurveSet`]: a joint's animation curves over a clip, its keys and the problems on them
+//!   (sign flips, pops, open loop seams), for the curve view and `rigscope curves`.
 //! - [`SkinDifference`]: how far CPU and GPU skinning are apart, vertex by vertex.
 
+mod curve_pops;
+pub mod curve_problems;
+pub mod curves;
 mod joints;
 mod pose_mode;
 pub mod skin_difference;
 mod vertex_view;
 
+pub use curve_problems::{Problem, ProblemKind};
+pub use curves::{Curve, CurveGroup, CurveKey, CurveSet};
 pub use joints::{JointFacts, JointReport, TrsReport};
 pub use pose_mode::PoseMode;
 pub use skin_difference::SkinDifference;

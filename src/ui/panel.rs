@@ -7,6 +7,7 @@
 use egui::{Color32, RichText};
 
 use super::export_panel::export_section;
+use super::curve_panel;
 use super::file_browser;
 use super::file_facts::{attributes_section, extensions_section};
 use super::ik_panel::ik_section;
@@ -58,6 +59,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
             ui.advance_cursor_after_rect(rect);
         });
     timeline::show(ui, state);
+    curve_panel::show(ui, state);
     file_browser::show(ui.ctx(), state);
     if let Some(path) = &state.hovered_file {
         let name = path
@@ -307,6 +309,8 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     });
     ui.label(RichText::new("Show").strong());
     ui.horizontal_wrapped(|ui| {
+        ui.checkbox(&mut state.curves.shown, "Curve view (G)")
+            .on_hover_text("The selected joint's animation curves, over the timeline");
         ui.checkbox(&mut state.view.mesh, "Mesh");
         ui.checkbox(&mut state.view.skeleton, "Skeleton");
         ui.checkbox(&mut state.view.wireframe, "Wireframe");

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Vec2};
 
 use super::export_panel::ClipExportPanel;
+use super::curve_panel::CurveView;
 use super::file_browser::Browsing;
 use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
@@ -48,6 +49,8 @@ pub enum Shortcut {
     View(ViewPreset),
     /// Look through the file's next camera; after the last, the orbit camera again.
     NextCamera,
+    /// Show or hide the curve view.
+    CurveView,
 }
 
 pub struct ViewerState {
@@ -95,6 +98,8 @@ pub struct ViewerState {
     pub browser: Browsing,
     /// "Export clip…": its settings and the running export's progress.
     pub clip_export: ClipExportPanel,
+    /// The curve view over the timeline: shown or not, its groups, its curves.
+    pub curves: CurveView,
 }
 
 /// A file's own lights when it has any, else the studio's.
@@ -141,6 +146,7 @@ impl ViewerState {
             watching: Watching::default(),
             browser: Browsing::default(),
             clip_export: ClipExportPanel::default(),
+            curves: CurveView::default(),
         }
     }
 
@@ -181,6 +187,7 @@ impl ViewerState {
                     },
                     browser: std::mem::take(&mut self.browser),
                     clip_export: std::mem::take(&mut self.clip_export),
+                    curves: std::mem::take(&mut self.curves),
                     model_generation: self.model_generation + 1,
                     inspection: self.inspection.for_model(&model),
                     ..Self::new(model)
@@ -236,6 +243,7 @@ impl ViewerState {
                 let next = self.file_camera.map_or(0, |c| c + 1);
                 self.file_camera = (next < self.model.cameras.len()).then_some(next);
             }
+            Shortcut::CurveView => self.curves.shown = !self.curves.shown,
         }
     }
 
@@ -386,6 +394,16 @@ mod tests {
             state.shortcut(shortcut);
             assert_eq!(state.requests, expected);
         }
+    }
+
+    #[test]
+    fn the_curve_view_key_shows_and_hides_it() {
+        let mut state = ViewerState::new(demo_model());
+        assert!(!state.curves.shown, "hidden at first");
+        state.shortcut(Shortcut::CurveView);
+        assert!(state.curves.shown);
+        state.shortcut(Shortcut::CurveView);
+        assert!(!state.curves.shown);
     }
 
     #[test]

@@ -1,0 +1,278 @@
+//! The curve view, docked along the bottom above the timeline (as Blender's graph editor
+//! sits over its timeline): the selected joint's curves in the clip on the timeline
+//! (`inspect::CurveSet`), one plot per group of curves in one unit (translation, Euler
+//! rotation, quaternion, scale, morph weights), with the keys as dots, the current time as a
+//! vertical line and problems as red rings, listed beside the plots. The plots share their
+//! time axis; pressing or dragging on one scrubs the clip to the time under the pointer.
+//!
+//! The curves are worked out when the joint, the clip or the model changes, not per frame.
+
+use egui::{Color32, RichText, Role, TextStyle, WidgetInfo};
+use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, VLine};
+
+use super::state::ViewerState;
+use crate::asset::Model;
+use crate::inspect::{Curve, CurveGroup, CurveSet};
+
+/// The view's height when first shown (points); the user may drag it.
+const DEFAULT_HEIGHT: f32 = 340.0;
+/// Width of the problem list beside the plots.
+const PROBLEM_LIST_WIDTH: f32 = 260.0;
+const PROBLEM_COLOR: Color32 = Color32::from_rgb(255, 40, 40);
+/// The colour of the current-time line (the timeline's playhead colour).
+pub const TIME_COLOR: Color32 = Color32::from_rgb(90, 160, 255);
+
+/// Whether the curve view is shown, which groups it plots, and the curves last worked out.
+#[derive(Clone, Debug)]
+pub struct CurveView {
+    pub shown: bool,
+    /// Whether each of `CurveGroup::ALL` is plotted.
+    groups: [bool; CurveGroup::ALL.len()],
+    cached: Option<Cached>,
+}
+
+/// Curves worked out for one model, clip and joint.
+#[derive(Clone, Debug)]
+struct Cached {
+    key: (u64, usize, usize, usize),
+    set: CurveSet,
+}
+
+impl Default for CurveView {
+    fn default() -> Self {
+        Self {
+            shown: false,
+            // Euler angles read better than quaternion components; those are a click away.
+            groups: CurveGroup::ALL.map(|g| g != CurveGroup::Quaternion),
+            cached: None,
+        }
+    }
+}
+
+impl CurveView {
+    pub fn shows(&self, group: CurveGroup) -> bool {
+        self.groups[group_index(group)]
+    }
+
+    pub fn set_shown(&mut self, group: CurveGroup, shown: bool) {
+        self.groups[group_index(group)] = shown;
+    }
+
+    /// The curves last worked out (by `refresh`).
+    pub fn curves(&self) -> Option<&CurveSet> {
+        self.cached.as_ref().map(|c| &c.set)
+    }
+
+    /// Works out the curves of `joint` in `clip` of `model` (`generation` counts model
+    /// changes) unless they are already known; forgets them without a clip or joint.
+    pub fn refresh(&mut self, model: &Model, generation: u64, clip: Option<usize>, joint: Option<usize>) {
+        let Some((clip_index, joint, clip)) = clip.zip(joint).and_then(|(c, j)| Some((c, j, model.clips.get(c)?)))
+        else {
+            self.cached = None;
+            return;
+        };
+        let key = (generation, model.clips.len(), clip_index, joint);
+        if self.cached.as_ref().is_none_or(|c| c.key != key) {
+            let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint);
+            self.cached = Some(Cached { key, set });
+        }
+    }
+}
+
+fn group_index(group: CurveGroup) -> usize {
+    CurveGroup::ALL.iter().position(|&g| g == group).unwrap_or(0)
+}
+
+/// Draws the curve view when it is shown (call after the timeline, so it docks above it).
+pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
+    if !state.curves.shown {
+        return;
+    }
+    let mut view = std::mem::take(&mut state.curves);
+    let selected = state.inspection.selected;
+    view.refresh(&state.model, state.model_generation, state.player.clip(), selected);
+    let time = state.player.clip_time(&state.model.clips);
+    let mut scrub = None;
+    egui::Panel::bottom("rigscope curves")
+        .resizable(true)
+        .default_size(DEFAULT_HEIGHT)
+        .size_range(120.0..=800.0)
+        .show(ui, |ui| {
+            let CurveView { shown, groups, cached } = &mut view;
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new("Curves").strong());
+                match (selected, cached.as_ref()) {
+                    (Some(joint), Some(cached)) => {
+                        ui.label(format!("{} in '{}'", state.model.skeleton.name(joint), cached.set.clip));
+                        ui.separator();
+                        group_toggles(ui, groups, &cached.set);
+                    }
+                    (None, _) => {
+                        ui.label("Select a joint (click it in the view or in Joints) to see its curves");
+                    }
+                    (Some(_), None) => {
+                        ui.label("No clip on the timeline");
+                    }
+                }
+                if ui.button("Hide (G)").on_hover_text("Hide the curve view").clicked() {
+                    *shown = false;
+                }
+            });
+            if let Some(cached) = cached {
+                scrub = body(ui, groups, &cached.set, time);
+            }
+        });
+    state.curves = view;
+    if let Some(time) = scrub {
+        state.player.scrub(time, &state.model.clips);
+    }
+}
+
+/// A toggle per group the joint has curves in.
+fn group_toggles(ui: &mut egui::Ui, groups: &mut [bool; CurveGroup::ALL.len()], set: &CurveSet) {
+    for (index, group) in CurveGroup::ALL.into_iter().enumerate() {
+        if set.has_group(group) {
+            ui.toggle_value(&mut groups[index], group.label());
+        }
+    }
+}
+
+/// The plots and the problem list; returns the time to scrub to when a plot is pressed.
+fn body(ui: &mut egui::Ui, groups: &[bool; CurveGroup::ALL.len()], set: &CurveSet, time: f32) -> Option<f32> {
+    if set.curves.is_empty() {
+        ui.label("The clip does not animate this joint.");
+        return None;
+    }
+    let shown: Vec<CurveGroup> = CurveGroup::ALL
+        .into_iter()
+        .filter(|&g| groups[group_index(g)] && set.has_group(g))
+        .collect();
+    let mut scrub = None;
+    ui.horizontal_top(|ui| {
+        let list_width = if set.problems.is_empty() {
+            0.0
+        } else {
+            PROBLEM_LIST_WIDTH
+        };
+        let plots_width = (ui.available_width() - list_width).max(100.0);
+        let height = ui.available_height();
+        ui.vertical(|ui| {
+            ui.set_width(plots_width);
+            let each = (height / shown.len().max(1) as f32 - ui.spacing().item_spacing.y).max(40.0);
+            for &group in &shown {
+                if let Some(time) = group_plot(ui, set, group, time, (plots_width, each)) {
+                    scrub = Some(time);
+                }
+            }
+        });
+        if !set.problems.is_empty() {
+            problem_list(ui, set, height);
+        }
+    });
+    scrub
+}
+
+/// One group's plot; returns the time under the pointer while it is pressed on the plot.
+fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, size: (f32, f32)) -> Option<f32> {
+    let link = egui::Id::unique("rigscope curve time axis");
+    let (low, high) = value_range(set, group);
+    let response = Plot::new(("curves", group_index(group)))
+        .width(size.0)
+        .height(size.1)
+        .legend(Legend::default().text_style(TextStyle::Small).background_alpha(0.6))
+        .y_axis_label(group.axis_label())
+        // One width for every plot's value axis, so their time axes line up.
+        .y_axis_min_width(48.0)
+        .link_axis(link, [true, false])
+        .link_cursor(link, [true, false])
+        .allow_drag(false)
+        .allow_boxed_zoom(false)
+        .include_x(0.0)
+        .include_x(set.duration)
+        .include_y(low)
+        .include_y(high)
+        .show(ui, |plot| {
+            for curve in set.curves.iter().filter(|c| c.group == group) {
+                plot_curve(plot, set, curve);
+            }
+            // Unnamed, so the legend lists only the curves.
+            plot.vline(VLine::new("", f64::from(time)).color(TIME_COLOR).width(1.5));
+            let pressed = plot.response().is_pointer_button_down_on();
+            pressed.then(|| plot.pointer_coordinate()).flatten()
+        });
+    let label = format!("{} curves", group.label());
+    response
+        .response
+        .widget_info(|| WidgetInfo::labeled(Role::Canvas, true, &label));
+    response.inner.map(|point| (point.x as f32).clamp(0.0, set.duration))
+}
+
+/// The value range a group's plot shows at least: its curves' range, widened for a curve
+/// that barely moves so that float noise does not fill the plot.
+fn value_range(set: &CurveSet, group: CurveGroup) -> (f64, f64) {
+    let values = set.curves.iter().filter(|c| c.group == group).flat_map(|c| &c.values);
+    let (low, high) = values.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+    if !(low.is_finite() && high.is_finite()) {
+        return (0.0, 1.0);
+    }
+    let least = 0.02 * low.abs().max(high.abs()).max(1.0);
+    let middle = (low + high) / 2.0;
+    let half = ((high - low) / 2.0).max(least);
+    (f64::from(middle - half), f64::from(middle + half))
+}
+
+/// A curve's line, its keys and its problems' rings.
+fn plot_curve(plot: &mut PlotUi<'_>, set: &CurveSet, curve: &Curve) {
+    let [r, g, b] = curve.color();
+    let color = Color32::from_rgb(r, g, b);
+    let points: Vec<[f64; 2]> = set
+        .times
+        .iter()
+        .zip(&curve.values)
+        .map(|(&t, &v)| [f64::from(t), f64::from(v)])
+        .collect();
+    plot.line(
+        Line::new(curve.name.clone(), PlotPoints::from(points))
+            .color(color)
+            .width(1.5),
+    );
+    let keys: Vec<[f64; 2]> = curve
+        .keys
+        .iter()
+        .map(|k| [f64::from(k.time), f64::from(k.value)])
+        .collect();
+    // Named as the curve, so its legend entry hides and shows the keys with it.
+    plot.points(Points::new(curve.name.clone(), keys).color(color).radius(2.5));
+    let problems: Vec<[f64; 2]> = set
+        .problems
+        .iter()
+        .filter(|p| p.curve == curve.name)
+        .map(|p| [f64::from(p.time), f64::from(p.value)])
+        .collect();
+    if !problems.is_empty() {
+        plot.points(
+            Points::new("", problems)
+                .shape(MarkerShape::Circle)
+                .filled(false)
+                .radius(7.0)
+                .color(PROBLEM_COLOR),
+        );
+    }
+}
+
+fn problem_list(ui: &mut egui::Ui, set: &CurveSet, height: f32) {
+    ui.vertical(|ui| {
+        ui.set_width(PROBLEM_LIST_WIDTH);
+        ui.label(RichText::new(format!("Problems ({})", set.problems.len())).strong());
+        egui::ScrollArea::vertical()
+            .max_height(height - 20.0)
+            .id_salt("curve problems")
+            .show(ui, |ui| {
+                for problem in &set.problems {
+                    let title = format!("{} at {:.3} s on {}", problem.kind.label(), problem.time, problem.curve);
+                    ui.label(RichText::new(title).color(PROBLEM_COLOR))
+                        .on_hover_text(&problem.message);
+                }
+            });
+    });
+}

@@ -1,0 +1,179 @@
+//! The curve view over the timeline, operated through egui's accessibility tree (egui_kittest)
+//! and the pointer: it plots the selected joint's curves, its group toggles add and remove
+//! plots, pressing and dragging on a plot scrubs the clip, and the panel's toggle shows it.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use rigscope::asset::demo::demo_model;
+use rigscope::inspect::CurveGroup;
+use rigscope::ui::curve_panel::TIME_COLOR;
+use rigscope::ui::{ViewerState, panel};
+
+/// The demo, paused, with the curve view shown and the first joint its first clip animates
+/// selected.
+fn harness() -> Harness<'static, ViewerState> {
+    harness_of_height(900.0)
+}
+
+/// `harness()` in a window `height` points high.
+fn harness_of_height(height: f32) -> Harness<'static, ViewerState> {
+    let mut state = ViewerState::new(demo_model());
+    state.player.playing = false;
+    state.curves.shown = true;
+    state.inspection.selected = Some(state.model.clips[0].channels()[0].joint);
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, height)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        state,
+    );
+    harness.run();
+    harness
+}
+
+fn clip_time(harness: &Harness<'static, ViewerState>) -> f32 {
+    let state = harness.state();
+    state.player.clip_time(&state.model.clips)
+}
+
+/// Whether the last frame painted `text`.
+fn painted(harness: &Harness<'static, ViewerState>, text: &str) -> bool {
+    harness
+        .output()
+        .shapes
+        .iter()
+        .any(|clipped| matches!(&clipped.shape, egui::Shape::Text(shape) if shape.galley.text() == text))
+}
+
+#[test]
+fn the_view_plots_the_selected_joints_animated_channels() {
+    let harness = harness();
+    let set = harness
+        .state()
+        .curves
+        .curves()
+        .expect("curves for the selected joint")
+        .clone();
+    assert!(!set.curves.is_empty());
+    let joint = harness.state().inspection.selected.unwrap();
+    assert_eq!(set.joint, joint);
+    harness.get_by_label(&format!(
+        "{} in '{}'",
+        harness.state().model.skeleton.name(joint),
+        set.clip
+    ));
+    for group in CurveGroup::ALL {
+        let plotted = harness.query_by_label(&format!("{} curves", group.label())).is_some();
+        let expected = set.has_group(group) && group != CurveGroup::Quaternion;
+        assert_eq!(plotted, expected, "{group:?}");
+    }
+    for curve in set.curves.iter().filter(|c| c.group != CurveGroup::Quaternion) {
+        assert!(painted(&harness, &curve.name), "the legend names {}", curve.name);
+    }
+    let plot = harness
+        .get_by_label(&format!("{} curves", CurveGroup::Rotation.label()))
+        .rect();
+    assert!(
+        time_line_x(&harness, plot).is_some(),
+        "the current time is drawn on the plot"
+    );
+}
+
+/// Where the current-time line is drawn inside `plot` (the timeline's playhead, in the same
+/// colour, lies outside it).
+fn time_line_x(harness: &Harness<'static, ViewerState>, plot: egui::Rect) -> Option<f32> {
+    harness.output().shapes.iter().find_map(|clipped| match &clipped.shape {
+        // egui_plot draws its lines as paths.
+        egui::Shape::Path(path)
+            if path.stroke.color == egui::epaint::ColorMode::Solid(TIME_COLOR)
+                && path.points.iter().all(|p| plot.expand(1.0).contains(*p)) =>
+        {
+            path.points.first().map(|p| p.x)
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn group_toggles_add_and_remove_plots() {
+    let mut harness = harness();
+    let set = harness.state().curves.curves().unwrap().clone();
+    assert!(set.has_group(CurveGroup::Rotation));
+    let quaternion = format!("{} curves", CurveGroup::Quaternion.label());
+    assert!(harness.query_by_label(&quaternion).is_none());
+    harness.get_by_label(CurveGroup::Quaternion.label()).click();
+    harness.run();
+    harness.get_by_label(&quaternion);
+    assert!(harness.state().curves.shows(CurveGroup::Quaternion));
+    harness.get_by_label(CurveGroup::Rotation.label()).click();
+    harness.run();
+    assert!(
+        harness
+            .query_by_label(&format!("{} curves", CurveGroup::Rotation.label()))
+            .is_none()
+    );
+}
+
+#[test]
+fn dragging_on_a_plot_scrubs_the_clip() {
+    let mut harness = harness();
+    let duration = harness.state().model.clips[0].duration();
+    assert_eq!(clip_time(&harness), 0.0);
+    let rect = harness
+        .get_by_label(&format!("{} curves", CurveGroup::Rotation.label()))
+        .rect();
+    let at = |fraction: f32| egui::pos2(rect.left() + fraction * rect.width(), rect.center().y);
+    harness.drag_at(at(0.3));
+    harness.run();
+    let first = clip_time(&harness);
+    assert!(
+        first > 0.15 * duration && first < 0.45 * duration,
+        "{first} of {duration}"
+    );
+    harness.run();
+    let line = time_line_x(&harness, rect).expect("the time line");
+    assert!(
+        (line - at(0.3).x).abs() < 2.0,
+        "the time line follows the pointer: {line}"
+    );
+    harness.hover_at(at(0.7));
+    harness.run();
+    let second = clip_time(&harness);
+    assert!(
+        second > 0.55 * duration && second < 0.85 * duration,
+        "{second} of {duration}"
+    );
+    harness.drop_at(at(0.7));
+    harness.run();
+    harness.hover_at(at(0.2));
+    harness.run();
+    assert_eq!(
+        clip_time(&harness),
+        second,
+        "moving without the button held does not scrub"
+    );
+    assert!(!harness.state().player.playing);
+}
+
+#[test]
+fn the_display_toggle_shows_and_hides_the_view() {
+    // Tall enough for the side panel's Display section to be on screen.
+    let mut harness = harness_of_height(2400.0);
+    harness.get_by_label("Hide (G)").click();
+    harness.run();
+    assert!(!harness.state().curves.shown);
+    assert!(harness.query_by_label("Hide (G)").is_none());
+    harness.get_by_label("Curve view (G)").click();
+    harness.run();
+    assert!(harness.state().curves.shown);
+    harness.get_by_label("Hide (G)");
+}
+
+#[test]
+fn without_a_selected_joint_it_says_how_to_choose_one() {
+    let mut harness = harness();
+    harness.state_mut().inspection.selected = None;
+    harness.run();
+    harness.get_by_label("Select a joint (click it in the view or in Joints) to see its curves");
+    assert!(harness.state().curves.curves().is_none());
+}
