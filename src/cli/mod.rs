@@ -4,6 +4,7 @@
 pub mod batch;
 mod camera_args;
 mod clip_args;
+mod clips_from_args;
 mod desktop;
 mod ik_args;
 mod image_file;
@@ -29,6 +30,7 @@ use crate::anim::Playback;
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
 pub use clip_args::{ClipArgs, Posed};
+pub use clips_from_args::ClipsFromArgs;
 pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]
@@ -65,6 +67,8 @@ pub struct Cli {
     pub lighting: lighting_args::LightingArgs,
     #[command(flatten)]
     pub morph: morph_args::MorphArgs,
+    #[command(flatten)]
+    pub clips_from: ClipsFromArgs,
 }
 
 /// `--exit-after`: a number of seconds, more than 0 and at most a day.
@@ -217,6 +221,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 paused: cli.paused,
                 exit_after: cli.exit_after,
                 morph: cli.morph,
+                clips_from: cli.clips_from.clips_from,
             })
         }
     }

@@ -1,6 +1,7 @@
 //! egui: the side panel and the viewer state it edits. Panels never touch wgpu.
 
 pub mod bone_labels;
+pub mod clips_from;
 pub mod file_browser;
 mod file_facts;
 pub mod frame_stats;
