@@ -52,7 +52,7 @@ pub fn normalise_joint_name(name: &str) -> String {
     let unprefixed = ["bip001", "bip01"]
         .iter()
         .find_map(|prefix| lower.strip_prefix(prefix).filter(|rest| !rest.is_empty()))
-        .unwrap_or(&lower);
+        .unwrap_or(lower.as_str());
     let key = without_separators(unprefixed);
     if key.is_empty() {
         without_separators(&name.to_lowercase())

@@ -109,10 +109,10 @@ impl Retarget {
         self.hips.map(|(target, _, ratio)| (target, ratio))
     }
 
-    /// `clip` (of the source rig) as a clip of the target rig named `name`.
+    /// `clip` (of the source rig) as a clip of the target rig named `name`, as long as `clip`.
     pub fn clip(&self, clip: &Clip, name: String) -> Clip {
         let channels = clip.channels().iter().filter_map(|c| self.channel(c)).collect();
-        Clip::new(name, channels)
+        Clip::new(name, channels).lasting_at_least(clip.duration())
     }
 
     /// The channel converted, or none when it cannot play on the target.
@@ -344,5 +344,12 @@ mod tests {
         let clip = retarget.clip(&source_clip(Interpolation::Linear), "walk".into());
         assert_eq!(clip.channels().len(), 1);
         assert_eq!(clip.channels()[0].joint, 0);
+
+        // A clip whose longest channel is left out keeps its length.
+        let long_turn = Track::new(Interpolation::Linear, vec![0.0, 3.0], vec![Quat::IDENTITY; 2]).unwrap();
+        let mut channels = source_clip(Interpolation::Linear).channels().to_vec();
+        channels[1].track = ChannelTrack::Rotation(long_turn);
+        let clip = retarget.clip(&Clip::new("long".into(), channels), "long".into());
+        assert_eq!(clip.duration(), 3.0);
     }
 }

@@ -83,13 +83,15 @@ pub(super) fn offer_prompt(ui: &mut egui::Ui, state: &mut ViewerState) {
     };
     let name = offer.source.path.file_name().unwrap_or_default().to_string_lossy();
     let clips = offer.source.clips.len();
+    let title = format!("{name} holds {clips} clips.");
+    let joints = format!(
+        "{} of its {} joints match the open rig's by name.",
+        offer.paired,
+        offer.source.skeleton.len()
+    );
     egui::Frame::group(ui.style()).show(ui, |ui| {
-        ui.label(RichText::new(format!("{name} holds {clips} clips.")).strong());
-        ui.label(format!(
-            "{} of its {} joints match the open rig's by name.",
-            offer.paired,
-            offer.source.skeleton.len()
-        ));
+        ui.label(RichText::new(title).strong());
+        ui.label(joints);
         ui.horizontal_wrapped(|ui| {
             if ui.button(format!("Add its {clips} clips to the open rig")).clicked() {
                 state.add_offered_clips();
@@ -114,25 +116,22 @@ pub(super) fn reports(ui: &mut egui::Ui, state: &ViewerState) {
             joint_list(ui, "Open rig's joints left at rest", &report.unmatched_target, true);
             joint_list(ui, "File's joints left out", &report.unmatched_source, true);
             let paired: Vec<String> = (report.matched.iter())
-                .map(|(target, source, _)| format!("{target} ← {source}"))
+                .map(|(target, source, _)| format!("{target} from {source}"))
                 .collect();
-            joint_list(ui, "Paired (open rig ← file)", &paired, false);
+            joint_list(ui, "Paired joints (open rig's from file's)", &paired, false);
         });
     }
 }
 
 fn joint_list(ui: &mut egui::Ui, title: &str, names: &[String], warn: bool) {
-    let title = format!("{title} ({})", names.len());
-    egui::CollapsingHeader::new(title)
-        .id_salt(title.as_str())
-        .show(ui, |ui| {
-            for name in names {
-                let text = RichText::new(name);
-                ui.label(if warn {
-                    text.color(Color32::from_rgb(240, 200, 90))
-                } else {
-                    text
-                });
-            }
-        });
+    egui::CollapsingHeader::new(format!("{title} ({})", names.len())).show(ui, |ui| {
+        for name in names {
+            let text = RichText::new(name);
+            ui.label(if warn {
+                text.color(Color32::from_rgb(240, 200, 90))
+            } else {
+                text
+            });
+        }
+    });
 }

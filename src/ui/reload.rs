@@ -90,7 +90,7 @@ impl ViewerState {
             for file in added {
                 match Format::from_extension(&file) {
                     Some(Format::Md5Anim) => asset::add_md5_animation(&mut model, &file)?,
-                    Some(Format::GltfBinary | Format::GltfJson) => {
+                    Some(Format::GltfBinary | Format::GltfJson | Format::Md5Mesh) => {
                         asset::add_clips_from(&mut model, &file)?;
                     }
                     _ => {}
