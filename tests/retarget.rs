@@ -209,6 +209,11 @@ fn opening_a_file_with_clips_offers_to_add_them_and_then_reports_the_joints() {
     let names: Vec<&str> = state.model.clips.iter().map(|c| c.name()).collect();
     assert_eq!(names[0], "agree (Xbot.glb)");
     assert_eq!(names.len(), 7);
+    assert_eq!(
+        state.player.clip(),
+        Some(0),
+        "a rig without clips plays the first added"
+    );
     assert!(
         harness.query_by_label("Open it instead").is_none(),
         "the prompt is gone"
@@ -218,7 +223,7 @@ fn opening_a_file_with_clips_offers_to_add_them_and_then_reports_the_joints() {
     assert_eq!(harness.state().player.clip(), Some(6));
 
     harness
-        .get_by_label("Clips from Xbot.glb: 67 joints paired, 6 unpaired")
+        .get_by_label("From Xbot.glb: 67 joints paired, 6 unpaired")
         .click();
     harness.run();
     for list in [

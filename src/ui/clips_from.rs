@@ -65,6 +65,10 @@ impl ViewerState {
         match added {
             Ok(report) => {
                 self.load_error = None;
+                // A rig that had no clips starts playing the first one added.
+                if self.player.clip().is_none() && self.model.clips.len() == report.clips.len() {
+                    self.player.select(Some(0));
+                }
                 self.clips_from.reports.push(report);
                 self.refresh_model_facts();
                 self.inspection.facts = JointFacts::new(&self.model);
@@ -102,12 +106,13 @@ pub(super) fn offer_prompt(ui: &mut egui::Ui, state: &mut ViewerState) {
     });
 }
 
-/// Per file added: its clips and a collapsible list of paired and unpaired joints.
+/// Per file added ("From Xbot.glb: …"): its clips and collapsible lists of the paired and
+/// unpaired joints.
 pub(super) fn reports(ui: &mut egui::Ui, state: &ViewerState) {
     for report in &state.clips_from.reports {
         let name = report.file.file_name().unwrap_or_default().to_string_lossy();
         let title = format!(
-            "Clips from {name}: {} joints paired, {} unpaired",
+            "From {name}: {} joints paired, {} unpaired",
             report.matched.len(),
             report.unmatched_target.len() + report.unmatched_source.len()
         );

@@ -49,7 +49,7 @@ fn quat_about_z(angle: f64) -> Value {
 /// A GLB of `document` followed by the binary chunk (its header included) as it was.
 fn glb(document: &Value, binary_chunk: &[u8]) -> Vec<u8> {
     let mut text = serde_json::to_vec(document).unwrap();
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push(b' ');
     }
     let total = 12 + 8 + text.len() + binary_chunk.len();
