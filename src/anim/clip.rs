@@ -187,6 +187,13 @@ impl Clip {
         &self.name
     }
 
+    /// The clip lasting at least `duration` seconds: a clip made from another's channels keeps
+    /// the other's length even when its last keys were dropped (constant, or not carried over).
+    pub fn lasting_at_least(mut self, duration: f32) -> Self {
+        self.duration = self.duration.max(duration);
+        self
+    }
+
     /// Seconds from 0 to the latest key.
     pub fn duration(&self) -> f32 {
         self.duration

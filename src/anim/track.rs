@@ -113,6 +113,18 @@ impl<T: Keyframe> Track<T> {
         self.times[self.times.len() - 1]
     }
 
+    /// The same keys with every value mapped by `value` and every cubic-spline tangent by
+    /// `tangent`. Sampling the result equals mapping the samples when `value` is affine and
+    /// `tangent` its linear part (for rotations: a constant unit-quaternion product). Fails
+    /// when a mapped value is not finite.
+    pub fn map_keys(&self, value: impl Fn(T) -> T, tangent: impl Fn(T) -> T) -> Result<Self, TrackError> {
+        let cubic = self.interpolation == Interpolation::CubicSpline;
+        let values = (self.values.iter().enumerate())
+            .map(|(i, &v)| if cubic && i % 3 != 1 { tangent(v) } else { value(v) })
+            .collect();
+        Self::new(self.interpolation, self.times.clone(), values)
+    }
+
     /// The value of each key, in time order (without cubic-spline tangents).
     pub fn key_values(&self) -> impl Iterator<Item = T> + '_ {
         (0..self.times.len()).map(|key| self.value(key))

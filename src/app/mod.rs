@@ -69,6 +69,8 @@ pub struct AppOptions {
     pub exit_after: Option<Duration>,
     /// Morph weights to start with, as if set in the panel.
     pub morph: MorphArgs,
+    /// Files whose clips are added to the model, retargeted (`--clips-from`).
+    pub clips_from: Vec<PathBuf>,
 }
 
 /// Opens the viewer and runs until the window closes. A file that cannot be opened leaves the
@@ -78,9 +80,16 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
     let mut state = ViewerState::new(demo_model());
     if let Some(path) = &options.file {
         state.open(path);
-        if let Some(error) = &state.load_error {
-            eprintln!("rigscope: {error}");
+    }
+    // Clips are added to the model that opened (the demo rig without a file), none after an
+    // error, so that the first error stays on screen.
+    for clips in &options.clips_from {
+        if state.load_error.is_none() {
+            state.add_clips_from(clips);
         }
+    }
+    if let Some(error) = &state.load_error {
+        eprintln!("rigscope: {error}");
     }
     let event_loop = EventLoop::new().context("cannot open a window (no display?)")?;
     let mut app = App {

@@ -6,6 +6,7 @@
 //! size first.
 
 pub mod camera;
+pub mod clips_from;
 pub mod demo;
 mod error;
 pub mod format;
@@ -19,6 +20,7 @@ pub mod texture;
 use std::path::Path;
 
 pub use camera::{Camera, Projection};
+pub use clips_from::{ClipsFromReport, add_clips_from, add_clips_of};
 pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
 pub use gltf::extensions::{UnsupportedExtension, unsupported as unsupported_extensions};

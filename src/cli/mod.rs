@@ -6,6 +6,7 @@ mod camera_args;
 mod clip_args;
 mod curve_plot;
 mod curves;
+mod clips_from_args;
 mod desktop;
 pub mod frame_plan;
 mod ik_args;
@@ -35,6 +36,7 @@ use crate::skin::SkinningMethod;
 use crate::view::Quality;
 pub use clip_args::{ClipArgs, Posed};
 pub use lookup::find_joint;
+pub use clips_from_args::ClipsFromArgs;
 pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]
@@ -78,6 +80,8 @@ pub struct Cli {
     pub lighting: lighting_args::LightingArgs,
     #[command(flatten)]
     pub morph: morph_args::MorphArgs,
+    #[command(flatten)]
+    pub clips_from: ClipsFromArgs,
 }
 
 /// `--exit-after`: a number of seconds, more than 0 and at most a day.
@@ -241,6 +245,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 curves: cli.curves,
                 exit_after: cli.exit_after,
                 morph: cli.morph,
+                clips_from: cli.clips_from.clips_from,
             })
         }
     }

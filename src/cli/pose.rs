@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::morph_args::MorphArgs;
-use super::{ClipArgs, SkinMethodArg};
+use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::asset::{self, Model, Topology};
 use crate::skin::{Deformer, PosedPrimitive};
 
@@ -18,6 +18,8 @@ pub struct PoseArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub clip: ClipArgs,
+    #[command(flatten)]
+    pub clips_from: ClipsFromArgs,
     #[command(flatten)]
     pub morph: MorphArgs,
     /// How skinned vertices blend their joints.
@@ -79,7 +81,8 @@ struct JointOut<'a> {
 }
 
 pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let model = asset::load(&args.file)?;
+    let mut model = asset::load(&args.file)?;
+    args.clips_from.apply(&mut model)?;
     let mut posed = args.clip.pose(&model, None)?;
     args.morph.apply(&model, &mut posed.pose)?;
     let (pose, clip) = (&posed.pose, posed.clip);

@@ -10,7 +10,7 @@ use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use super::morph_args::MorphArgs;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
-use super::{ClipArgs, SkinMethodArg};
+use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::anim::Pose;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
@@ -30,6 +30,8 @@ pub struct RenderArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub clip: ClipArgs,
+    #[command(flatten)]
+    pub clips_from: ClipsFromArgs,
     #[command(flatten)]
     pub morph: MorphArgs,
     /// Image size in pixels, WIDTHxHEIGHT.
@@ -81,10 +83,11 @@ pub(super) fn parse_size(text: &str) -> Result<(u32, u32), String> {
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
-    let model = match &args.file {
+    let mut model = match &args.file {
         Some(file) => asset::load(file)?,
         None => demo_model(),
     };
+    args.clips_from.apply(&mut model)?;
     if model.instances.is_empty() && model.skeleton.is_empty() {
         eprintln!(
             "{}: the model has no meshes and no joints: the picture shows only the ground",

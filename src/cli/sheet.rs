@@ -9,6 +9,7 @@ use anyhow::bail;
 use clap::Args;
 
 use super::camera_args::CameraArgs;
+use super::clips_from_args::ClipsFromArgs;
 use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use super::text::{TextPainter, filled};
@@ -33,6 +34,8 @@ pub struct SheetArgs {
     #[arg(long, default_value_t = 192, value_parser = clap::value_parser!(u32).range(32..=1024))]
     pub cell: u32,
     #[command(flatten)]
+    pub clips_from: ClipsFromArgs,
+    #[command(flatten)]
     pub camera: CameraArgs,
     #[command(flatten)]
     pub lighting: LightingArgs,
@@ -46,10 +49,11 @@ const MARGIN: u32 = 8;
 const MAX_SIDE: u32 = 16384;
 
 pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
-    let model = match &args.file {
+    let mut model = match &args.file {
         Some(file) => asset::load(file)?,
         None => demo_model(),
     };
+    args.clips_from.apply(&mut model)?;
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
     light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());

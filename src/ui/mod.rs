@@ -3,6 +3,7 @@
 pub mod bone_labels;
 pub mod export_panel;
 pub mod curve_panel;
+pub mod clips_from;
 pub mod file_browser;
 mod file_facts;
 pub mod frame_stats;

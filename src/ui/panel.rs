@@ -8,6 +8,7 @@ use egui::{Color32, RichText};
 
 use super::export_panel::export_section;
 use super::curve_panel;
+use super::clips_from;
 use super::file_browser;
 use super::file_facts::{attributes_section, extensions_section};
 use super::ik_panel::ik_section;
@@ -95,6 +96,7 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(error) = &state.load_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
+    clips_from::offer_prompt(ui, state);
     watch_section(ui, state);
     extensions_section(ui, state);
     attributes_section(ui, state);
@@ -171,6 +173,7 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(index) = chosen {
         state.player.select(Some(index));
     }
+    clips_from::reports(ui, state);
     ui.add(
         egui::Slider::new(&mut state.player.fade_time, 0.0..=2.0)
             .fixed_decimals(2)

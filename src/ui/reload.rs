@@ -75,7 +75,7 @@ impl ViewerState {
 
     /// Reads the open model's file again and shows it in place of the old one, keeping the
     /// clip, time, selection, layers, blend weights and IK chains that still apply. An
-    /// `.md5anim` that was added to the model is added again. On failure the model stays and
+    /// `.md5anim` or other file whose clips were added to the model is added again. On failure the model stays and
     /// `watching.note` says why.
     pub fn reload(&mut self) {
         let path = self.model.path.clone();
@@ -86,12 +86,15 @@ impl ViewerState {
                 .source_files
                 .iter()
                 .filter(|f| !model.source_files.contains(f));
-            let added: Vec<PathBuf> = added
-                .filter(|f| Format::from_extension(f) == Some(Format::Md5Anim))
-                .cloned()
-                .collect();
-            for anim in added {
-                asset::add_md5_animation(&mut model, &anim)?;
+            let added: Vec<PathBuf> = added.cloned().collect();
+            for file in added {
+                match Format::from_extension(&file) {
+                    Some(Format::Md5Anim) => asset::add_md5_animation(&mut model, &file)?,
+                    Some(Format::GltfBinary | Format::GltfJson | Format::Md5Mesh) => {
+                        asset::add_clips_from(&mut model, &file)?;
+                    }
+                    _ => {}
+                }
             }
             Ok(model)
         });

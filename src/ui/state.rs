@@ -8,6 +8,7 @@ use glam::{Mat4, Vec2};
 
 use super::export_panel::ClipExportPanel;
 use super::curve_panel::CurveView;
+use super::clips_from::ClipsFrom;
 use super::file_browser::Browsing;
 use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
@@ -100,6 +101,9 @@ pub struct ViewerState {
     pub clip_export: ClipExportPanel,
     /// The curve view over the timeline: shown or not, its groups, its curves.
     pub curves: CurveView,
+    /// A file with clips opened over this one, waiting for "add" or "open", and the files
+    /// whose clips were added.
+    pub clips_from: ClipsFrom,
 }
 
 /// A file's own lights when it has any, else the studio's.
@@ -147,13 +151,15 @@ impl ViewerState {
             browser: Browsing::default(),
             clip_export: ClipExportPanel::default(),
             curves: CurveView::default(),
+            clips_from: ClipsFrom::default(),
         }
     }
 
     /// Opens `path` (from the command line, a drop or the dialog). On success the model and
     /// playback are replaced and the camera reset to the default view; on failure the error
     /// is kept for the panel and the model already open stays. An `.md5anim` is added as a
-    /// clip to the open MD5 model instead.
+    /// clip to the open MD5 model instead; a model with clips that fit the open rig waits for
+    /// the panel to say whether to add its clips or open it (`clips_from`).
     pub fn open(&mut self, path: &Path) {
         self.hovered_file = None;
         if Format::from_extension(path) == Some(Format::Md5Anim) {
@@ -172,31 +178,9 @@ impl ViewerState {
         }
         match asset::load(path) {
             Ok(model) => {
-                let (mut view, fade_time, speed, mode) =
-                    (self.view, self.player.fade_time, self.player.speed, self.player.mode());
-                view.lighting.lights = default_lights(&model);
-                *self = Self {
-                    view,
-                    adapter: std::mem::take(&mut self.adapter),
-                    quality: self.quality,
-                    environment_name: std::mem::take(&mut self.environment_name),
-                    watching: Watching {
-                        failed_file: None,
-                        note: None,
-                        ..std::mem::take(&mut self.watching)
-                    },
-                    browser: std::mem::take(&mut self.browser),
-                    clip_export: std::mem::take(&mut self.clip_export),
-                    curves: std::mem::take(&mut self.curves),
-                    model_generation: self.model_generation + 1,
-                    inspection: self.inspection.for_model(&model),
-                    ..Self::new(model)
-                };
-                self.player.fade_time = fade_time;
-                self.player.speed = speed;
-                self.player.animator.mode = mode;
-                // A new file starts from the default view (three-quarter front), framed.
-                self.requests.reset_camera = true;
+                if let Some(model) = self.offer_clips(model) {
+                    self.show_model(model);
+                }
             }
             Err(error) => {
                 self.load_error = Some(error.to_string());
@@ -205,6 +189,35 @@ impl ViewerState {
                 self.watching.revision += 1;
             }
         }
+    }
+
+    /// Shows `model` in place of the open one, playback and camera starting afresh.
+    pub(super) fn show_model(&mut self, model: Model) {
+        let (mut view, fade_time, speed, mode) =
+            (self.view, self.player.fade_time, self.player.speed, self.player.mode());
+        view.lighting.lights = default_lights(&model);
+        *self = Self {
+            view,
+            adapter: std::mem::take(&mut self.adapter),
+            quality: self.quality,
+            environment_name: std::mem::take(&mut self.environment_name),
+            watching: Watching {
+                failed_file: None,
+                note: None,
+                ..std::mem::take(&mut self.watching)
+            },
+            browser: std::mem::take(&mut self.browser),
+            clip_export: std::mem::take(&mut self.clip_export),
+            curves: std::mem::take(&mut self.curves),
+            model_generation: self.model_generation + 1,
+            inspection: self.inspection.for_model(&model),
+            ..Self::new(model)
+        };
+        self.player.fade_time = fade_time;
+        self.player.speed = speed;
+        self.player.animator.mode = mode;
+        // A new file starts from the default view (three-quarter front), framed.
+        self.requests.reset_camera = true;
     }
 
     /// The summary and lint findings, after the model changed.

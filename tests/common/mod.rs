@@ -3,6 +3,7 @@
 
 pub mod morph_face;
 pub mod pipeline;
+pub mod renamed_rig;
 
 use std::path::{Path, PathBuf};
 
