@@ -18,6 +18,7 @@ pub mod render;
 mod sheet;
 mod text;
 mod thumbnail;
+mod trail_args;
 mod view_args;
 
 use std::io::Write;

@@ -9,13 +9,19 @@
 //!   repairs) that the renderer shows as colours instead of the material.
 //! - [`PoseMode`]: the animated pose, the rest pose or the bind pose.
 //! - [`SkinDifference`]: how far CPU and GPU skinning are apart, vertex by vertex.
+//! - [`Trails`]: motion trails, the paths joints take over a clip ([`JointTrail`]), and the
+//!   root-motion trail.
 
 mod joints;
 mod pose_mode;
 pub mod skin_difference;
+pub mod trail;
+mod trails;
 mod vertex_view;
 
 pub use joints::{JointFacts, JointReport, TrsReport};
 pub use pose_mode::PoseMode;
 pub use skin_difference::SkinDifference;
+pub use trail::{JointTrail, TrailClock, TrailPoint, TrailWindow};
+pub use trails::{TrailTime, Trails, root_motion_joint};
 pub use vertex_view::{Ramp, VertexView};

@@ -11,6 +11,7 @@ use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
 use super::reload::Watching;
+use super::trail_panel::TrailControls;
 use crate::anim::{DEFAULT_KEY_RATE, MorphOverride, Player, Pose, key_rate};
 use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
@@ -90,6 +91,8 @@ pub struct ViewerState {
     pub watching: Watching,
     /// The built-in file browser, when no desktop dialog is available.
     pub browser: Browsing,
+    /// Motion trails: which joints, how much of the clip, the root-motion trail.
+    pub trails: TrailControls,
 }
 
 /// A file's own lights when it has any, else the studio's.
@@ -135,6 +138,7 @@ impl ViewerState {
             file_camera: None,
             watching: Watching::default(),
             browser: Browsing::default(),
+            trails: TrailControls::default(),
         }
     }
 
@@ -176,6 +180,7 @@ impl ViewerState {
                     browser: std::mem::take(&mut self.browser),
                     model_generation: self.model_generation + 1,
                     inspection: self.inspection.for_model(&model),
+                    trails: self.trails.for_new_model(),
                     ..Self::new(model)
                 };
                 self.player.fade_time = fade_time;
@@ -262,6 +267,7 @@ impl ViewerState {
         self.inspection.pose_mode.apply(&self.model.skeleton, &mut self.pose);
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
+        self.update_trails();
     }
 }
 
