@@ -163,13 +163,12 @@ impl JointTrail {
     /// The points at keys that `window` shows at `clock`: (position, in the past).
     pub fn ticks(&self, window: TrailWindow, clock: TrailClock) -> impl Iterator<Item = (Vec3, bool)> + '_ {
         self.points.iter().filter(|p| p.key).filter_map(move |p| {
-            let offset = match window {
-                TrailWindow::WholeClip => p.time - clock.time,
-                TrailWindow::Around(_) => clock.offset(p.time),
-            };
-            let shown = match window {
-                TrailWindow::WholeClip => true,
-                TrailWindow::Around(seconds) => offset.abs() <= seconds,
+            let (offset, shown) = match window {
+                TrailWindow::WholeClip => (p.time - clock.time, true),
+                TrailWindow::Around(seconds) => {
+                    let offset = clock.offset(p.time);
+                    (offset, offset.abs() <= seconds)
+                }
             };
             shown.then_some((p.position, offset < 0.0))
         })
