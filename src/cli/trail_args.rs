@@ -18,7 +18,7 @@ pub struct TrailArgs {
     #[arg(long = "trail", value_name = "JOINT")]
     pub joints: Vec<String>,
     /// Show only SECONDS of the trails either side of --time instead of the whole clip.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub trail_window: Option<f32>,
     /// Draw the root-motion trail (the path of the hips, or of the root) on the ground.
     #[arg(long)]
