@@ -149,7 +149,11 @@ fn playing_with_motion_trails_on_allocates_nothing_per_frame() {
     for _ in 0..200 {
         state.advance(1.0 / 60.0);
     }
-    assert_eq!(ALLOCATIONS.with(Cell::get) - before, 0, "allocations while trails follow the clip");
+    assert_eq!(
+        ALLOCATIONS.with(Cell::get) - before,
+        0,
+        "allocations while trails follow the clip"
+    );
     let trails = &state.trails.trails;
     assert_eq!(trails.joint_trails().count(), 2);
     assert!(trails.root_trail().is_some());

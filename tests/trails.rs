@@ -64,7 +64,11 @@ fn the_motion_trail_controls_change_what_the_renderer_draws() {
     let around = harness.state().trails.window();
     assert!(matches!(around, TrailWindow::Around(s) if s > 0.0), "{around:?}");
     harness
-        .get(egui_kittest::kittest::By::new().label_contains("seconds either side").role(egui::accesskit::Role::Slider))
+        .get(
+            egui_kittest::kittest::By::new()
+                .label_contains("seconds either side")
+                .role(egui::accesskit::Role::Slider),
+        )
         .set_value_accesskit(1.5);
     harness.run();
     assert_eq!(harness.state().trails.window(), TrailWindow::Around(1.5));
@@ -141,7 +145,10 @@ fn render_with_a_trail_differs_from_one_without() {
     assert!(changed(&trail) > 40, "the trails show: {} pixels", changed(&trail));
     let window = render("window.png", &["--trail", "b_LeftFoot01_017", "--trail-window", "0.2"]);
     let whole = render("whole.png", &["--trail", "b_LeftFoot01_017"]);
-    assert!(changed(&window) > 0 && changed(&window) < changed(&whole), "a window draws less");
+    assert!(
+        changed(&window) > 0 && changed(&window) < changed(&whole),
+        "a window draws less"
+    );
     let root = render("root.png", &["--root-trail"]);
     // The Fox walks in place: its root trail is a small mark on the ground.
     assert!(changed(&root) > 0, "the root trail shows");

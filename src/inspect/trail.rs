@@ -268,7 +268,10 @@ mod tests {
         };
         assert!((looping.offset(0.1) - 0.2).abs() < 1e-5, "just after the seam");
         assert!((looping.offset(1.5) + 0.4).abs() < 1e-5);
-        let once = TrailClock { looping: false, ..looping };
+        let once = TrailClock {
+            looping: false,
+            ..looping
+        };
         assert!((once.offset(0.1) + 1.8).abs() < 1e-5, "no wrap without a loop");
 
         let model = demo_model();
@@ -287,7 +290,10 @@ mod tests {
         let past = near.iter().filter(|s| s.2).count();
         assert!(past > 0 && past < near.len(), "some past, some future");
         let at_start = TrailClock { time: 0.0, ..clock };
-        let wrapped = trail.segments(TrailWindow::Around(0.1), at_start).filter(|s| s.2).count();
+        let wrapped = trail
+            .segments(TrailWindow::Around(0.1), at_start)
+            .filter(|s| s.2)
+            .count();
         assert!(wrapped > 0, "the past of a loop's start is its end");
     }
 }

@@ -104,9 +104,7 @@ impl Trails {
         let matrices = poser.model_matrices(skeleton, clip, time);
         let trails = self.joints.iter().chain(&self.root);
         for (current, trail) in self.current.iter_mut().zip(trails) {
-            *current = matrices
-                .get(trail.joint())
-                .map_or(Vec3::ZERO, |m| m.w_axis.truncate());
+            *current = matrices.get(trail.joint()).map_or(Vec3::ZERO, |m| m.w_axis.truncate());
         }
     }
 
@@ -176,12 +174,18 @@ mod tests {
         assert_eq!(trails.joint_trails().count(), 1);
         assert!(trails.root_trail().is_none());
         let (_, now) = trails.joint_trails().next().unwrap();
-        assert!(now.distance(poser.position(skeleton, clip, wrist, 0.6)) < 1e-6, "time moved");
+        assert!(
+            now.distance(poser.position(skeleton, clip, wrist, 0.6)) < 1e-6,
+            "time moved"
+        );
 
         trails.update(&model, 0, at(2, 0.6), [wrist].into_iter(), false);
         let run = JointTrail::new(skeleton, &model.clips[2], wrist, &mut poser);
         assert_eq!(*trails.joint_trails().next().unwrap().0, run, "another clip");
-        let rest = TrailTime { clip: None, ..at(0, 0.0) };
+        let rest = TrailTime {
+            clip: None,
+            ..at(0, 0.0)
+        };
         trails.update(&model, 0, rest, [wrist].into_iter(), true);
         assert_eq!(trails.joint_trails().count(), 0, "no clip, no trail");
         assert!(trails.clock().is_none());
@@ -201,6 +205,10 @@ mod tests {
             }
         }
         let still = Clip::new("still".into(), Vec::new());
-        assert_eq!(root_motion_joint(skeleton, &still), Some(0), "nothing translated: the root");
+        assert_eq!(
+            root_motion_joint(skeleton, &still),
+            Some(0),
+            "nothing translated: the root"
+        );
     }
 }

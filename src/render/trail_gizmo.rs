@@ -26,7 +26,13 @@ pub fn draw_trails(overlay: &mut Overlay, trails: &Trails, window: TrailWindow, 
     }
     if let Some(root) = trails.root_trail() {
         let on_ground = |p: Vec3| Vec3::new(p.x, ground, p.z);
-        draw_trail(overlay, root, (window, clock), [ROOT_PAST_COLOR, ROOT_FUTURE_COLOR], on_ground);
+        draw_trail(
+            overlay,
+            root,
+            (window, clock),
+            [ROOT_PAST_COLOR, ROOT_FUTURE_COLOR],
+            on_ground,
+        );
     }
 }
 

@@ -56,7 +56,6 @@ impl TrailControls {
             TrailWindow::Around(self.seconds)
         }
     }
-
 }
 
 /// The joints with trails: `selected` when `follow_selected`, then the `pinned` ones.
