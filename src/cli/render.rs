@@ -133,7 +133,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         time: args.clip.time,
         mode: args.clip.playback.into(),
     };
-    (args.trails).draw(&mut renderer.gizmos, &model, at, bounds.ground_height())?;
+    args.trails
+        .draw(&mut renderer.gizmos, &model, at, bounds.ground_height())?;
     let mut image = still.render(&mut renderer, &posed.pose, args.size, &view)?;
     if let Some(difference) = still.skin_difference.take() {
         eprintln!("{}", difference.map_err(anyhow::Error::msg)?);
