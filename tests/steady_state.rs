@@ -130,3 +130,31 @@ fn sampling_and_skinning_allocate_nothing_per_frame() {
         );
     }
 }
+
+#[test]
+fn playing_with_motion_trails_on_allocates_nothing_per_frame() {
+    let mut state = rigscope::ui::ViewerState::new(rigscope::asset::demo::demo_model());
+    let skeleton = &state.model.skeleton;
+    let (wrist, ankle) = (skeleton.find("wrist.L").unwrap(), skeleton.find("ankle.R").unwrap());
+    state.inspection.selected = Some(wrist);
+    state.trails.selected = true;
+    state.trails.pinned.push(ankle);
+    state.trails.root = true;
+    // Switch at once: a fade would change the trails' clip midway.
+    state.player.fade_time = 0.0;
+    state.player.select(Some(1));
+    // Warm up: the trails are computed for the clip, then only the positions now move.
+    state.advance(1.0 / 60.0);
+    let before = ALLOCATIONS.with(Cell::get);
+    for _ in 0..200 {
+        state.advance(1.0 / 60.0);
+    }
+    assert_eq!(
+        ALLOCATIONS.with(Cell::get) - before,
+        0,
+        "allocations while trails follow the clip"
+    );
+    let trails = &state.trails.trails;
+    assert_eq!(trails.joint_trails().count(), 2);
+    assert!(trails.root_trail().is_some());
+}

@@ -33,6 +33,7 @@ use crate::cli::MorphArgs;
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
+use crate::render::trail_gizmo::draw_trails;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
 use crate::ui::file_browser::Purpose;
 use crate::ui::{ViewerState, bone_labels, panel};
@@ -512,15 +513,19 @@ impl Running {
             .measure_bounds(&self.state.model, self.state.player.clip());
     }
 
-    /// The selected joint, and the IK chains' targets and limits, drawn over the scene.
+    /// The selected joint, the motion trails, and the IK chains' targets and limits, drawn
+    /// over the scene.
     fn update_gizmos(&mut self) {
         let gizmos = &mut self.scene.gizmos;
         gizmos.clear();
         let state = &self.state;
+        let bounds = &self.model_view.bounds;
         if let Some(joint) = state.inspection.selected {
             let parent = state.model.skeleton.parent(joint);
-            draw_selected_joint(gizmos, &state.joint_matrices, parent, joint, &self.model_view.bounds);
+            draw_selected_joint(gizmos, &state.joint_matrices, parent, joint, bounds);
         }
+        let trails = &state.trails;
+        draw_trails(gizmos, &trails.trails, trails.window(), bounds.ground_height());
         if !state.ik_editor.show_targets {
             return;
         }

@@ -24,6 +24,7 @@ mod text;
 mod thumbnail;
 pub mod video;
 pub mod video_file;
+mod trail_args;
 mod view_args;
 
 use std::io::Write;

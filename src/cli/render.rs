@@ -9,12 +9,13 @@ use super::camera_args::CameraArgs;
 use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use super::morph_args::MorphArgs;
+use super::trail_args::TrailArgs;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::anim::Pose;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
-use crate::inspect::PoseMode;
+use crate::inspect::{PoseMode, TrailTime};
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::still::StillRenderer;
@@ -58,6 +59,8 @@ pub struct RenderArgs {
     pub inspect: ViewArgs,
     #[command(flatten)]
     pub lighting: LightingArgs,
+    #[command(flatten)]
+    pub trails: TrailArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -128,6 +131,13 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         let parent = model.skeleton.parent(joint);
         draw_selected_joint(&mut renderer.gizmos, &matrices, parent, joint, &bounds);
     }
+    let at = TrailTime {
+        clip: posed.clip.filter(|_| animated),
+        time: args.clip.time,
+        mode: args.clip.playback.into(),
+    };
+    args.trails
+        .draw(&mut renderer.gizmos, &model, at, bounds.ground_height())?;
     let mut image = still.render(&mut renderer, &posed.pose, args.size, &view)?;
     if let Some(difference) = still.skin_difference.take() {
         eprintln!("{}", difference.map_err(anyhow::Error::msg)?);

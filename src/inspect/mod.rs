@@ -11,6 +11,8 @@
 //! - [`CurveSet`]: a joint's animation curves over a clip, its keys and the problems on them
 //!   (sign flips, pops, open loop seams), for the curve view and `rigscope curves`.
 //! - [`SkinDifference`]: how far CPU and GPU skinning are apart, vertex by vertex.
+//! - [`Trails`]: motion trails, the paths joints take over a clip ([`JointTrail`]), and the
+//!   root-motion trail.
 
 mod curve_pops;
 pub mod curve_problems;
@@ -18,6 +20,8 @@ pub mod curves;
 mod joints;
 mod pose_mode;
 pub mod skin_difference;
+pub mod trail;
+mod trails;
 mod vertex_view;
 
 pub use curve_problems::{Problem, ProblemKind};
@@ -25,4 +29,6 @@ pub use curves::{Curve, CurveGroup, CurveKey, CurveSet};
 pub use joints::{JointFacts, JointReport, TrsReport};
 pub use pose_mode::PoseMode;
 pub use skin_difference::SkinDifference;
+pub use trail::{JointTrail, TrailClock, TrailPoint, TrailWindow};
+pub use trails::{TrailTime, Trails, root_motion_joint};
 pub use vertex_view::{Ramp, VertexView};

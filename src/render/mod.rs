@@ -29,6 +29,7 @@ pub mod still;
 mod target;
 mod textures;
 mod tone_map;
+pub mod trail_gizmo;
 pub mod uniforms;
 
 pub use environment::{Environment, EnvironmentImage};

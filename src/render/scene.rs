@@ -260,7 +260,7 @@ impl SceneRenderer {
         let (height, radius, center) = if bounds.is_empty() {
             (0.0, 1.0, glam::Vec3::ZERO)
         } else {
-            (bounds.min.y, bounds.radius().max(1e-3), bounds.center())
+            (bounds.ground_height(), bounds.radius().max(1e-3), bounds.center())
         };
         let ground = GroundUniform {
             params: [

@@ -1,10 +1,12 @@
 //! The rig inspection's view controls: animated, rest or bind pose; the bind-pose ghost; what
-//! the mesh's colours show, with a legend; the CPU-vs-GPU measurement; bone names.
+//! the mesh's colours show, with a legend; the CPU-vs-GPU measurement; bone names; motion
+//! trails.
 
 use egui::{Color32, RichText};
 
 use super::inspection::MeshColors;
 use super::state::ViewerState;
+use super::trail_panel::trails_section;
 use crate::inspect::PoseMode;
 use crate::inspect::skin_difference::{LOUD, QUIET};
 
@@ -54,6 +56,9 @@ pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.radio_value(&mut inspection.colors, colors, text).on_hover_text(hint);
     }
     legend(ui, state);
+    egui::CollapsingHeader::new("Motion trails")
+        .default_open(true)
+        .show(ui, |ui| trails_section(ui, state));
 }
 
 /// What the colours mean, and the numbers behind them.

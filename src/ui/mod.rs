@@ -18,6 +18,7 @@ pub mod panel;
 pub mod reload;
 pub mod state;
 pub mod timeline;
+pub mod trail_panel;
 mod view_panel;
 mod watch_panel;
 

@@ -135,6 +135,9 @@ impl ViewerState {
         let selected = self.inspection.selected.and_then(joint);
         self.inspection = self.inspection.for_model(new);
         self.inspection.selected = selected;
+        let pinned = self.trails.pinned.iter().filter_map(|&j| joint(j)).collect();
+        self.trails = self.trails.for_new_model();
+        self.trails.pinned = pinned;
         self.file_camera = self.file_camera.filter(|&c| c < new.cameras.len());
         self.ik_editor = super::ik_edit::IkEditor::new(new);
         self.hovered_file = None;

@@ -14,6 +14,7 @@ use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
 use super::reload::Watching;
+use super::trail_panel::TrailControls;
 use crate::anim::{DEFAULT_KEY_RATE, MorphOverride, Player, Pose, key_rate};
 use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
@@ -104,6 +105,8 @@ pub struct ViewerState {
     /// A file with clips opened over this one, waiting for "add" or "open", and the files
     /// whose clips were added.
     pub clips_from: ClipsFrom,
+    /// Motion trails: which joints, how much of the clip, the root-motion trail.
+    pub trails: TrailControls,
 }
 
 /// A file's own lights when it has any, else the studio's.
@@ -152,6 +155,7 @@ impl ViewerState {
             clip_export: ClipExportPanel::default(),
             curves: CurveView::default(),
             clips_from: ClipsFrom::default(),
+            trails: TrailControls::default(),
         }
     }
 
@@ -209,6 +213,7 @@ impl ViewerState {
             browser: std::mem::take(&mut self.browser),
             clip_export: std::mem::take(&mut self.clip_export),
             curves: std::mem::take(&mut self.curves),
+            trails: self.trails.for_new_model(),
             model_generation: self.model_generation + 1,
             inspection: self.inspection.for_model(&model),
             ..Self::new(model)
@@ -290,6 +295,7 @@ impl ViewerState {
         self.inspection.pose_mode.apply(&self.model.skeleton, &mut self.pose);
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
+        self.update_trails();
     }
 }
 

@@ -30,6 +30,12 @@ impl Bounds {
         (self.min + self.max) * 0.5
     }
 
+    /// The height (y) of the ground plane the model stands on: the box's bottom, 0 for an
+    /// empty box.
+    pub fn ground_height(&self) -> f32 {
+        if self.is_empty() { 0.0 } else { self.min.y }
+    }
+
     /// Radius of the sphere around the box.
     pub fn radius(&self) -> f32 {
         (self.max - self.min).length() * 0.5
