@@ -723,3 +723,40 @@ fn the_panel_keeps_its_width_when_a_long_named_joint_is_selected() {
     harness.run();
     assert_eq!(harness.state().1, before);
 }
+
+/// Revealing a joint picked in the view scrolls the panel up or down to its row, never sideways:
+/// Fox's deep tail joint and its wide transform table once left the panel scrolled to the right,
+/// its section titles cut off.
+#[test]
+fn revealing_a_joint_keeps_the_panel_at_its_left_edge() {
+    let model = rigscope::asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).expect("Fox loads");
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        ViewerState::new(model),
+    );
+    harness.run();
+    let left = harness.get_by_label("File").rect().left();
+    let tail = harness.state().model.skeleton.find("b_Tail03_014");
+    harness.state_mut().inspection.selected = tail;
+    harness.state_mut().inspection.reveal = true;
+    for _ in 0..4 {
+        harness.run();
+    }
+    assert!(!harness.state().inspection.reveal, "revealed");
+    let row = harness
+        .get_all_by_label("b_Tail03_014")
+        .next()
+        .expect("the tail's row")
+        .rect();
+    assert!(
+        row.top() >= 0.0 && row.bottom() <= 800.0,
+        "scrolled to the row: {row:?}"
+    );
+    assert_eq!(
+        harness.get_by_label("Clips").rect().left().round(),
+        left.round(),
+        "not scrolled sideways"
+    );
+}

@@ -4,9 +4,9 @@
 pub mod batch;
 mod camera_args;
 mod clip_args;
+mod clips_from_args;
 mod curve_plot;
 mod curves;
-mod clips_from_args;
 mod desktop;
 pub mod frame_plan;
 mod ik_args;
@@ -22,9 +22,9 @@ pub mod render;
 mod sheet;
 mod text;
 mod thumbnail;
+mod trail_args;
 pub mod video;
 pub mod video_file;
-mod trail_args;
 mod view_args;
 
 use std::io::Write;
@@ -36,8 +36,8 @@ use crate::anim::Playback;
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
 pub use clip_args::{ClipArgs, Posed};
-pub use lookup::find_joint;
 pub use clips_from_args::ClipsFromArgs;
+pub use lookup::find_joint;
 pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]

@@ -129,8 +129,10 @@ impl Tree<'_> {
             *pick.selected = if selected { None } else { Some(joint) };
         }
         if selected && *pick.reveal {
-            // Revealed once its row is drawn (the nodes above may take a few frames to open).
-            response.scroll_to_me(Some(egui::Align::Center));
+            // Revealed once its row is drawn (the nodes above may take a few frames to open),
+            // scrolling only up or down: the panel stays scrolled to its left edge.
+            let row = egui::Rect::from_x_y_ranges(ui.clip_rect().x_range(), response.rect.y_range());
+            ui.scroll_to_rect(row, Some(egui::Align::Center));
             *pick.reveal = false;
         }
         if self.facts.vertices[joint] > 0 {

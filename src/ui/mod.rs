@@ -1,9 +1,9 @@
 //! egui: the side panel and the viewer state it edits. Panels never touch wgpu.
 
 pub mod bone_labels;
-pub mod export_panel;
-pub mod curve_panel;
 pub mod clips_from;
+pub mod curve_panel;
+pub mod export_panel;
 pub mod file_browser;
 mod file_facts;
 pub mod frame_stats;

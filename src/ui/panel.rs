@@ -6,9 +6,9 @@
 
 use egui::{Color32, RichText};
 
-use super::export_panel::export_section;
-use super::curve_panel;
 use super::clips_from;
+use super::curve_panel;
+use super::export_panel::export_section;
 use super::file_browser;
 use super::file_facts::{attributes_section, extensions_section};
 use super::ik_panel::ik_section;

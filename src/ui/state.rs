@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec2};
 
-use super::export_panel::ClipExportPanel;
-use super::curve_panel::CurveView;
 use super::clips_from::ClipsFrom;
+use super::curve_panel::CurveView;
+use super::export_panel::ClipExportPanel;
 use super::file_browser::Browsing;
 use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
