@@ -41,7 +41,7 @@ impl Quality {
                 samples: 1,
                 render_scale: 0.5,
                 shadow_map_size: 1024,
-                shadow_filter_reach: [0, 1],
+                shadow_filter_reach: [0, 0],
             },
             Quality::Balanced => QualitySettings {
                 samples: 1,
