@@ -2,18 +2,12 @@
 // sRGB-encoded here (the display image is not an sRGB format, so the window can copy it as it
 // is). Once per frame, after every scene pass.
 //
-// `ToneMap` mirrors `ToneMapUniform` in src/render/tone_map.rs; the vertex shader is
-// fullscreen.wgsl's, `linear_to_srgb` srgb.wgsl's.
-
-const CURVE_NONE: u32 = 0u;
-const CURVE_PBR_NEUTRAL: u32 = 1u;
-const CURVE_ACES: u32 = 2u;
+// `ToneMap` is the exposure buffer of src/render/tone_map.rs, which picks the entry point for
+// the curve; the vertex shader is fullscreen.wgsl's, `linear_to_srgb` srgb.wgsl's.
 
 struct ToneMap {
     // x: 2^exposure.
     exposure: vec4<f32>,
-    // x: CURVE_*.
-    curve: vec4<u32>,
 };
 
 @group(0) @binding(0) var scene: texture_2d<f32>;
@@ -56,16 +50,29 @@ fn aces_filmic(color: vec3<f32>) -> vec3<f32> {
     return clamp(output_matrix * (a / b), vec3<f32>(0.0), vec3<f32>(1.0));
 }
 
-@fragment
-fn fs_main(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+// The scene's colour at this pixel, exposed.
+fn exposed(position: vec4<f32>) -> vec3<f32> {
     let hdr = textureLoad(scene, vec2<i32>(position.xy), 0);
-    let exposed = max(hdr.rgb * tone_map.exposure.x, vec3<f32>(0.0));
-    var color = exposed;
-    if (tone_map.curve.x == CURVE_PBR_NEUTRAL) {
-        color = pbr_neutral(exposed);
-    } else if (tone_map.curve.x == CURVE_ACES) {
-        // Hill's fit expects colours scaled as the sample viewer's exposure does.
-        color = aces_filmic(exposed / 0.6);
-    }
+    return max(hdr.rgb * tone_map.exposure.x, vec3<f32>(0.0));
+}
+
+fn display(color: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(linear_to_srgb(clamp(color, vec3<f32>(0.0), vec3<f32>(1.0))), 1.0);
+}
+
+// One entry point per curve (src/render/tone_map.rs picks the pipeline).
+@fragment
+fn fs_no_curve(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    return display(exposed(position));
+}
+
+@fragment
+fn fs_pbr_neutral(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    return display(pbr_neutral(exposed(position)));
+}
+
+@fragment
+fn fs_aces_filmic(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    // Hill's fit expects colours scaled as the sample viewer's exposure does.
+    return display(aces_filmic(exposed(position) / 0.6));
 }

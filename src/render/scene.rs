@@ -392,8 +392,12 @@ impl SceneRenderer {
             pass.draw(lines..lines + squares, 0..1);
         }
         drop(pass);
-        self.tone_map
-            .record(encoder, &target.tone_map_group, &target.resolved_view);
+        self.tone_map.record(
+            encoder,
+            &target.tone_map_group,
+            &target.resolved_view,
+            view.lighting.tone_mapping,
+        );
     }
 }
 

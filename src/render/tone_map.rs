@@ -1,50 +1,39 @@
 //! The last pass of a frame: the scene's linear HDR image, scaled by the exposure and mapped
 //! by the tone curve (shaders/tone_map.wgsl), into the target's displayed image. The window,
-//! `render`, `thumbnail` and `sheet` all show that image.
-
-use bytemuck::{Pod, Zeroable};
+//! `render`, `thumbnail` and `sheet` all show that image. Each curve is a pipeline of its own
+//! (an entry point), not a branch: a software rasteriser runs both sides of a branch.
 
 use super::fullscreen;
 use super::layouts::Layouts;
 use super::pipelines::DISPLAY_FORMAT;
 use crate::view::{Lighting, ToneMapping};
 
-/// `ToneMap` in tone_map.wgsl.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-struct ToneMapUniform {
-    /// x: 2^exposure.
-    exposure: [f32; 4],
-    /// x: `CURVE_*`.
-    curve: [u32; 4],
-}
-
-/// `CURVE_*` in tone_map.wgsl.
-fn curve(tone_mapping: ToneMapping) -> u32 {
-    match tone_mapping {
-        ToneMapping::None => 0,
-        ToneMapping::PbrNeutral => 1,
-        ToneMapping::AcesFilmic => 2,
-    }
-}
+/// The curves, in the order of `ToneMap::pipelines`, with their entry points in tone_map.wgsl.
+const CURVES: [(ToneMapping, &str); 3] = [
+    (ToneMapping::None, "fs_no_curve"),
+    (ToneMapping::PbrNeutral, "fs_pbr_neutral"),
+    (ToneMapping::AcesFilmic, "fs_aces_filmic"),
+];
 
 pub struct ToneMap {
-    pipeline: wgpu::RenderPipeline,
-    uniform: wgpu::Buffer,
+    pipelines: [wgpu::RenderPipeline; 3],
+    /// `ToneMap` in tone_map.wgsl: x is 2^exposure.
+    exposure: wgpu::Buffer,
 }
 
 impl ToneMap {
     pub fn new(device: &wgpu::Device, layouts: &Layouts) -> Self {
         let body = [fullscreen::SRGB, include_str!("../../shaders/tone_map.wgsl")].concat();
         let shader = fullscreen::shader(device, "tone map", &body);
-        let pipeline = fullscreen::pipeline(device, &shader, "fs_main", &layouts.tone_map, DISPLAY_FORMAT);
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+        let pipelines =
+            CURVES.map(|(_, entry)| fullscreen::pipeline(device, &shader, entry, &layouts.tone_map, DISPLAY_FORMAT));
+        let exposure = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tone map"),
-            size: std::mem::size_of::<ToneMapUniform>() as u64,
+            size: 16,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        Self { pipeline, uniform }
+        Self { pipelines, exposure }
     }
 
     /// The bind group that reads `hdr` (a target's resolved scene).
@@ -59,24 +48,28 @@ impl ToneMap {
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
-                    resource: self.uniform.as_entire_binding(),
+                    resource: self.exposure.as_entire_binding(),
                 },
             ],
         })
     }
 
-    /// Writes this frame's exposure and curve.
+    /// Writes this frame's exposure.
     pub fn prepare(&self, queue: &wgpu::Queue, lighting: &Lighting) {
-        let uniform = ToneMapUniform {
-            exposure: [lighting.exposure_scale(), 0.0, 0.0, 0.0],
-            curve: [curve(lighting.tone_mapping), 0, 0, 0],
-        };
-        queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&uniform));
+        let exposure = [lighting.exposure_scale(), 0.0, 0.0, 0.0];
+        queue.write_buffer(&self.exposure, 0, bytemuck::cast_slice(&exposure));
     }
 
-    /// Records the pass from `group`'s HDR image into `display`.
-    pub fn record(&self, encoder: &mut wgpu::CommandEncoder, group: &wgpu::BindGroup, display: &wgpu::TextureView) {
-        fullscreen::draw(encoder, &self.pipeline, group, display, None);
+    /// Records the pass from `group`'s HDR image into `display` with `curve`.
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        group: &wgpu::BindGroup,
+        display: &wgpu::TextureView,
+        curve: ToneMapping,
+    ) {
+        let index = CURVES.iter().position(|(each, _)| *each == curve).unwrap_or(0);
+        fullscreen::draw(encoder, &self.pipelines[index], group, display, None);
     }
 }
 
@@ -85,15 +78,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn curves_match_the_shader() {
+    fn every_curve_has_its_entry_point() {
         let shader = include_str!("../../shaders/tone_map.wgsl");
-        for (name, tone_mapping) in [
-            ("CURVE_NONE", ToneMapping::None),
-            ("CURVE_PBR_NEUTRAL", ToneMapping::PbrNeutral),
-            ("CURVE_ACES", ToneMapping::AcesFilmic),
-        ] {
-            let declaration = format!("const {name}: u32 = {}u;", curve(tone_mapping));
-            assert!(shader.contains(&declaration), "tone_map.wgsl lacks `{declaration}`");
+        for (_, entry) in CURVES {
+            assert!(
+                shader.contains(&format!("fn {entry}(")),
+                "tone_map.wgsl lacks `{entry}`"
+            );
         }
     }
 }
