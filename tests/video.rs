@@ -135,8 +135,7 @@ fn a_turntables_middle_frame_sees_the_model_from_the_other_side() {
             "walk",
             "--to",
             "0",
-            "--turntable",
-            "1",
+            "--turntable=1",
             "--fps",
             "2",
             "--view",
@@ -217,7 +216,7 @@ fn bad_options_are_refused_by_name_and_write_nothing() {
         (vec!["--fps", "60"], 1, "a GIF shows at most 50"),
         (vec!["--from", "1", "--to", "0.5"], 1, "--from 1 is after --to 0.5"),
         (vec!["--to", "99"], 1, "--to 99 is past the end of clip 'idle'"),
-        (vec!["--turntable", "3000", "--fps", "50"], 1, "more than 9999"),
+        (vec!["--turntable=3000", "--fps", "50"], 1, "more than 9999"),
         (vec!["--size", "5000x10"], 2, "at most 4096 pixels"),
         (vec!["--clip", "fly"], 1, "fly"),
     ] {
@@ -234,4 +233,28 @@ fn bad_options_are_refused_by_name_and_write_nothing() {
     let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(names.is_empty(), "nothing written: {names:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A bare `--turntable` before the model leaves the model as the file (its seconds are
+/// written `--turntable=SECONDS`).
+#[test]
+fn a_bare_turntable_before_the_file_turns_over_the_clip() {
+    let dir = temp_dir("video-bare-turntable");
+    let out = dir.join("fox.gif");
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    succeed(&[
+        "video",
+        "--turntable",
+        fox.to_str().unwrap(),
+        "--clip",
+        "Walk",
+        "--fps",
+        "4",
+        "--size",
+        "64x48",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let (delays, _) = gif_frames(&out);
+    assert_eq!(delays.len(), 3, "Walk's 0.71 s at 4 fps");
 }

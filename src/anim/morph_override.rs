@@ -48,6 +48,16 @@ impl MorphOverride {
         }
     }
 
+    /// How many morph weights this is for.
+    pub fn len(&self) -> usize {
+        self.set.len()
+    }
+
+    /// Whether it is for a pose without morph weights.
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
+
     /// Whether any weight is set.
     pub fn is_active(&self) -> bool {
         self.set.iter().any(Option::is_some)

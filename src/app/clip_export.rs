@@ -105,7 +105,7 @@ impl ClipExport {
         scene.gizmos.clear();
         while self.next < self.plan.frames {
             let image = self.render_next(gpu, scene, model_view, model)?;
-            self.video.push(&image)?;
+            self.video.push(image)?;
             self.next += 1;
             if Instant::now() >= deadline {
                 break;
@@ -144,6 +144,10 @@ impl ClipExport {
             camera: &camera,
             view: &self.view,
         };
+        // Remade when the panel's quality changed the renderer's sample count meanwhile.
+        if self.target.as_ref().is_some_and(|t| t.samples != scene.sample_count) {
+            self.target = None;
+        }
         let target = self
             .target
             .get_or_insert_with(|| scene.target(&gpu.device, width, height));

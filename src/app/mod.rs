@@ -42,7 +42,7 @@ use egui_layer::EguiLayer;
 use file_watch::FileWatch;
 use frame_clock::FrameClock;
 use run_report::RunReport;
-use surface::Surface;
+use surface::{NoFrame, Surface};
 use view_input::ViewInput;
 
 #[derive(Clone, Debug, Default)]
@@ -331,10 +331,13 @@ impl Running {
             .screenshot
             .as_ref()
             .filter(|(after, _)| self.clock.frames + 1 >= *after);
-        let Some(frame_image) = self.surface.begin_frame(&self.gpu, screenshot.is_some()) else {
-            // The surface was lost or outdated and is reconfigured: try again.
-            self.redraw_wanted = true;
-            return Ok(true);
+        let frame_image = match self.surface.begin_frame(&self.gpu, screenshot.is_some()) {
+            Ok(image) => image,
+            Err(no_frame) => {
+                // Tried again at once only after reconfiguring, not in a loop while hidden.
+                self.redraw_wanted = matches!(no_frame, NoFrame::Reconfigured);
+                return Ok(true);
+            }
         };
         // The panel first: it decides where the 3D viewport is.
         let (state, camera) = (&mut self.state, &self.camera);

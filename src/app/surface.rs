@@ -26,6 +26,14 @@ pub struct Surface {
     scene_source: wgpu::BindGroup,
 }
 
+/// Why a frame could not begin.
+pub enum NoFrame {
+    /// The surface was lost or outdated and is reconfigured: the next frame can draw.
+    Reconfigured,
+    /// The window is hidden or the surface timed out: drawing waits for the next event.
+    Unavailable,
+}
+
 /// The image a frame is drawn into: the surface's next texture, or the screenshot image.
 pub struct FrameImage {
     surface_texture: Option<wgpu::SurfaceTexture>,
@@ -118,9 +126,8 @@ impl Surface {
     }
 
     /// The image to draw this frame into: the surface's next texture, or with `screenshot`
-    /// the image `screenshot` reads. `None` when the surface was lost or outdated: it is
-    /// reconfigured and the frame skipped.
-    pub fn begin_frame(&mut self, gpu: &Gpu, screenshot: bool) -> Option<FrameImage> {
+    /// the image `screenshot` reads. Otherwise why the frame is skipped.
+    pub fn begin_frame(&mut self, gpu: &Gpu, screenshot: bool) -> Result<FrameImage, NoFrame> {
         if screenshot {
             let (width, height) = self.size();
             let image = match &self.screenshot_image {
@@ -130,7 +137,7 @@ impl Surface {
                     .insert(screenshot_image(&gpu.device, self.config.format, width, height)),
             };
             let view = image.create_view(&wgpu::TextureViewDescriptor::default());
-            return Some(FrameImage {
+            return Ok(FrameImage {
                 surface_texture: None,
                 view,
             });
@@ -138,16 +145,16 @@ impl Surface {
         match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(texture) | wgpu::CurrentSurfaceTexture::Suboptimal(texture) => {
                 let view = texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
-                Some(FrameImage {
+                Ok(FrameImage {
                     surface_texture: Some(texture),
                     view,
                 })
             }
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
                 self.surface.configure(&gpu.device, &self.config);
-                None
+                Err(NoFrame::Reconfigured)
             }
-            _ => None,
+            _ => Err(NoFrame::Unavailable),
         }
     }
 

@@ -1,5 +1,5 @@
 //! `rigscope video [FILE] -o OUT [--clip C] [--from S --to S] [--fps N] [--size WxH]
-//! [--turntable [SECONDS]]`: a clip as an animated GIF, an animated PNG or a numbered PNG
+//! [--turntable[=SECONDS]]`: a clip as an animated GIF, an animated PNG or a numbered PNG
 //! sequence (see `video_file`), each frame drawn by the still renderer exactly as `render`
 //! draws that moment, all framed alike on the whole clip. A progress line shows on a
 //! terminal.
@@ -51,7 +51,7 @@ pub struct VideoArgs {
     pub size: (u32, u32),
     /// Turn the camera once around the model: over the clip, or over SECONDS while the clip
     /// loops.
-    #[arg(long, value_name = "SECONDS", num_args = 0..=1)]
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true)]
     pub turntable: Option<Option<f32>>,
     /// Draw the skeleton over the mesh.
     #[arg(long)]
@@ -115,7 +115,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         animator.pose(&model.clips, model.skeleton.rest_pose(), &mut pose);
         still.viewpoint = turned(viewpoint, plan.turn(frame));
         let image = still.render(&mut renderer, &pose, args.size, &view)?;
-        video.push(&image)?;
+        video.push(image)?;
         progress.done(format_args!("frame {} at {time:.2} s", frame + 1));
     }
     progress.clear();

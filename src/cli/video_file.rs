@@ -101,13 +101,13 @@ impl VideoFile {
         Ok(video)
     }
 
-    /// Writes the next frame.
-    pub fn push(&mut self, image: &RgbaImage) -> anyhow::Result<()> {
+    /// Writes the next frame (a GIF quantises its pixels in place, so it takes the image).
+    pub fn push(&mut self, image: RgbaImage) -> anyhow::Result<()> {
         let context = || format!("cannot write frame {} to {}", self.written + 1, self.path.display());
         match &mut self.sink {
             Sink::Gif(encoder) => {
                 let (width, height) = (image.width() as u16, image.height() as u16);
-                let mut pixels = image.as_raw().clone();
+                let mut pixels = image.into_raw();
                 let mut frame = gif::Frame::from_rgba_speed(width, height, &mut pixels, GIF_QUANTISER_SPEED);
                 frame.delay = self.plan.gif_delay(self.written);
                 encoder.write_frame(&frame).with_context(context)?;
@@ -115,7 +115,7 @@ impl VideoFile {
             Sink::Apng(writer) => writer.write_image_data(image.as_raw()).with_context(context)?,
             Sink::Sequence => {
                 let name = format!("frame_{:04}.png", self.written + 1);
-                image_file::save(image, &self.path.join(name))?;
+                image_file::save(&image, &self.path.join(name))?;
             }
         }
         self.written += 1;
@@ -209,7 +209,7 @@ mod tests {
         for name in ["a.gif", "a.png"] {
             let path = dir.join(name);
             let mut video = VideoFile::create(&path, (8, 4), plan).unwrap();
-            video.push(&image).unwrap();
+            video.push(image.clone()).unwrap();
             let error = video.finish().unwrap_err().to_string();
             assert!(error.contains("1 of 2 frames"), "{error}");
             assert!(

@@ -100,7 +100,10 @@ impl Trails {
 
     /// The trails' positions at clip time `time`.
     fn pose_now(&mut self, skeleton: &Skeleton, clip: &Clip, time: f32) {
-        let Some(poser) = &mut self.poser else { return };
+        // With every trail off (the viewer's default) there is nothing to pose.
+        let Some(poser) = self.poser.as_mut().filter(|_| !self.current.is_empty()) else {
+            return;
+        };
         let matrices = poser.model_matrices(skeleton, clip, time);
         let trails = self.joints.iter().chain(&self.root);
         for (current, trail) in self.current.iter_mut().zip(trails) {

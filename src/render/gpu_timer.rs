@@ -32,11 +32,15 @@ pub struct GpuTimer {
     recording: Option<usize>,
     /// Nanoseconds per timestamp tick.
     period_ns: f32,
+    /// Frames begun so far.
+    frames: u64,
 }
 
 struct Slot {
     readback: wgpu::Buffer,
     state: Arc<AtomicU8>,
+    /// Which frame it measures (counted by `begin`), to tell the newest of several.
+    frame: u64,
 }
 
 impl GpuTimer {
@@ -65,6 +69,7 @@ impl GpuTimer {
                 mapped_at_creation: false,
             }),
             state: Arc::new(AtomicU8::new(FREE)),
+            frame: 0,
         });
         Some(Self {
             queries,
@@ -72,6 +77,7 @@ impl GpuTimer {
             slots,
             recording: None,
             period_ns: gpu.queue.get_timestamp_period(),
+            frames: 0,
         })
     }
 
@@ -79,7 +85,7 @@ impl GpuTimer {
     pub fn read(&mut self, gpu: &Gpu) -> Option<f32> {
         // Runs the map callbacks of finished frames; never waits.
         let _ = gpu.device.poll(wgpu::PollType::Poll);
-        let mut newest = None;
+        let mut newest: Option<(u64, f32)> = None;
         for slot in &self.slots {
             if slot.state.load(Ordering::Acquire) != MAPPED {
                 continue;
@@ -90,9 +96,13 @@ impl GpuTimer {
             });
             slot.readback.unmap();
             slot.state.store(FREE, Ordering::Release);
-            newest = ticks.map(|ticks| ticks as f32 * self.period_ns * 1e-9).or(newest);
+            if let Some(ticks) = ticks
+                && newest.is_none_or(|(frame, _)| slot.frame > frame)
+            {
+                newest = Some((slot.frame, ticks as f32 * self.period_ns * 1e-9));
+            }
         }
-        newest
+        newest.map(|(_, seconds)| seconds)
     }
 
     /// Writes the frame's first timestamp into `encoder`, when a slot is free.
@@ -102,6 +112,8 @@ impl GpuTimer {
             .iter()
             .position(|slot| slot.state.load(Ordering::Acquire) == FREE);
         if let Some(slot) = self.recording {
+            self.frames += 1;
+            self.slots[slot].frame = self.frames;
             self.timestamp_pass(encoder, Some(2 * slot as u32), None);
         }
     }
@@ -124,7 +136,7 @@ impl GpuTimer {
         let Some(slot) = self.recording.take() else {
             return;
         };
-        let Slot { readback, state } = &self.slots[slot];
+        let Slot { readback, state, .. } = &self.slots[slot];
         state.store(IN_FLIGHT, Ordering::Release);
         let state = Arc::clone(state);
         readback.map_async(wgpu::MapMode::Read, .., move |result| {

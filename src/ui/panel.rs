@@ -331,7 +331,9 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label("Quality");
         for quality in Quality::ALL {
             ui.selectable_value(&mut state.quality, quality, quality.label())
-                .on_hover_text(quality.settings().describe());
+                .on_hover_ui(|ui| {
+                    ui.label(quality.settings().describe());
+                });
         }
     });
     let stats = ui.label(state.frame_stats.describe());

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::state::ViewerState;
-use crate::anim::{AdditiveLayer, Clip, IkLayer, Player, Skeleton};
+use crate::anim::{AdditiveLayer, Clip, IkLayer, MorphOverride, Player, Skeleton};
 use crate::asset::{self, Format, Model};
 
 /// Whether the open file is watched, and what the last reload did.
@@ -138,6 +138,11 @@ impl ViewerState {
         let pinned = self.trails.pinned.iter().filter_map(|&j| joint(j)).collect();
         self.trails = self.trails.for_new_model();
         self.trails.pinned = pinned;
+        // Hand-set morph weights stay while the weights are the same; others start afresh.
+        let weight_count = new.skeleton.rest_pose().morph_weights().len();
+        if self.morphs.len() != weight_count {
+            self.morphs = MorphOverride::new(weight_count);
+        }
         self.file_camera = self.file_camera.filter(|&c| c < new.cameras.len());
         self.ik_editor = super::ik_edit::IkEditor::new(new);
         self.hovered_file = None;
