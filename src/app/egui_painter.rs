@@ -23,6 +23,9 @@ pub struct EguiPainter {
     indices: wgpu::Buffer,
     /// Where each mesh of the frame lies in `vertices` and `indices` (byte offsets), reused.
     ranges: Vec<(u64, u64)>,
+    /// The frame's vertices and indices gathered for one write each, reused.
+    vertex_bytes: Vec<u8>,
+    index_bytes: Vec<u8>,
 }
 
 struct Image {
@@ -91,6 +94,8 @@ impl EguiPainter {
             vertices: geometry_buffer(device, "egui vertices", wgpu::BufferUsages::VERTEX, 1 << 16),
             indices: geometry_buffer(device, "egui indices", wgpu::BufferUsages::INDEX, 1 << 16),
             ranges: Vec::new(),
+            vertex_bytes: Vec::new(),
+            index_bytes: Vec::new(),
         }
     }
 
@@ -222,17 +227,19 @@ impl EguiPainter {
             let size = index_bytes.next_power_of_two();
             self.indices = geometry_buffer(device, "egui indices", wgpu::BufferUsages::INDEX, size);
         }
+        // Gathered first, then written in one go each: every `write_buffer` stages a copy.
         self.ranges.clear();
-        let (mut vertex_at, mut index_at) = (0, 0);
+        self.vertex_bytes.clear();
+        self.index_bytes.clear();
         for mesh in meshes() {
-            self.ranges.push((vertex_at, index_at));
-            gpu.queue
-                .write_buffer(&self.vertices, vertex_at, bytemuck::cast_slice(&mesh.vertices));
-            gpu.queue
-                .write_buffer(&self.indices, index_at, bytemuck::cast_slice(&mesh.indices));
-            vertex_at += mesh.vertices.len() as u64 * VERTEX_BYTES;
-            index_at += mesh.indices.len() as u64 * 4;
+            self.ranges
+                .push((self.vertex_bytes.len() as u64, self.index_bytes.len() as u64));
+            self.vertex_bytes
+                .extend_from_slice(bytemuck::cast_slice(&mesh.vertices));
+            self.index_bytes.extend_from_slice(bytemuck::cast_slice(&mesh.indices));
         }
+        gpu.queue.write_buffer(&self.vertices, 0, &self.vertex_bytes);
+        gpu.queue.write_buffer(&self.indices, 0, &self.index_bytes);
     }
 
     fn image(&self, device: &wgpu::Device, size: wgpu::Extent3d, options: egui::TextureOptions) -> Image {

@@ -15,6 +15,8 @@ use std::time::Duration;
 use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{DebounceEventResult, DebouncedEventKind, Debouncer, new_debouncer};
 
+use crate::ui::reload::absolute;
+
 /// How long a file must stay unchanged before it counts as changed.
 pub const SETTLE_TIME: Duration = Duration::from_millis(250);
 
@@ -88,11 +90,4 @@ impl FileWatch {
         let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
         std::mem::take(&mut shared.changed).into_iter().collect()
     }
-}
-
-/// `path` made absolute the way notify names the files of a watched folder: the folder's path
-/// joined with the file's name.
-pub fn absolute(path: &Path) -> Option<PathBuf> {
-    let path = std::path::absolute(path).ok()?;
-    Some(path.parent()?.join(path.file_name()?))
 }

@@ -60,11 +60,11 @@ pub fn add_clips_of(model: &mut Model, source: &Model) -> Result<ClipsFromReport
                 "none of its {} joint names match the {} of {}",
                 source.skeleton.len(),
                 model.skeleton.len(),
-                file_name(&model.path)
+                super::file_name(&model.path)
             ),
         ));
     }
-    let file = file_name(&source.path);
+    let file = super::file_name(&source.path);
     let clips: Vec<String> = (source.clips.iter())
         .map(|clip| {
             let name = format!("{} ({file})", clip.name());
@@ -100,9 +100,4 @@ fn invalid(path: &Path, problem: &str) -> LoadError {
         path: path.to_path_buf(),
         kind: LoadErrorKind::invalid("clips from another file", problem),
     }
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }

@@ -31,6 +31,12 @@ pub use model::{
 };
 pub use texture::TextureRef;
 
+/// The file name of `path` for titles and messages (the whole path when it has none).
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
 /// Loads a model from disk (external buffers and images are resolved next to it).
 pub fn load(path: &Path) -> Result<Model, LoadError> {
     let bytes = std::fs::read(path).map_err(|e| LoadError {

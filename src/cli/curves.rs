@@ -108,10 +108,7 @@ pub fn run(args: &CurvesArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 /// "Fox.glb: clip 'Survey', joint 'b_Head_05'".
 fn title(model: &Model, set: &CurveSet) -> String {
-    let name = model.path.file_name().map_or_else(
-        || model.path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = crate::asset::file_name(&model.path);
     format!(
         "{name}: clip '{}', joint '{}' ({:.3} s)",
         set.clip,

@@ -106,10 +106,7 @@ pub fn contact_sheet(
         );
     }
     let mut sheet = filled(width, height, BACKGROUND);
-    let name = model.path.file_name().map_or_else(
-        || model.path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = crate::asset::file_name(&model.path);
     let heading = format!(
         "{name}: {}, {}",
         counted(model.clips.len(), "clip", "clips"),

@@ -68,8 +68,16 @@ impl ToneMap {
         display: &wgpu::TextureView,
         curve: ToneMapping,
     ) {
-        let index = CURVES.iter().position(|(each, _)| *each == curve).unwrap_or(0);
-        fullscreen::draw(encoder, &self.pipelines[index], group, display, None);
+        fullscreen::draw(encoder, &self.pipelines[pipeline_index(curve)], group, display, None);
+    }
+}
+
+/// Where `curve`'s pipeline is in `CURVES` (a match, so a new curve cannot be left out).
+fn pipeline_index(curve: ToneMapping) -> usize {
+    match curve {
+        ToneMapping::None => 0,
+        ToneMapping::PbrNeutral => 1,
+        ToneMapping::AcesFilmic => 2,
     }
 }
 
@@ -80,11 +88,12 @@ mod tests {
     #[test]
     fn every_curve_has_its_entry_point() {
         let shader = include_str!("../../shaders/tone_map.wgsl");
-        for (_, entry) in CURVES {
+        for (index, (curve, entry)) in CURVES.into_iter().enumerate() {
             assert!(
                 shader.contains(&format!("fn {entry}(")),
                 "tone_map.wgsl lacks `{entry}`"
             );
+            assert_eq!(pipeline_index(curve), index, "{curve:?}");
         }
     }
 }

@@ -63,9 +63,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
     curve_panel::show(ui, state);
     file_browser::show(ui.ctx(), state);
     if let Some(path) = &state.hovered_file {
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = crate::asset::file_name(path);
         egui::Area::new(egui::Id::unique("drop hint"))
             .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
             .show(ui.ctx(), |ui| {

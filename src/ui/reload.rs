@@ -61,7 +61,7 @@ impl ViewerState {
     /// file that had failed to open when it is among them, else reloads the model when one of
     /// its files is.
     pub fn files_changed(&mut self, changed: &[PathBuf]) {
-        let is_changed = |file: &Path| crate::app::file_watch::absolute(file).is_some_and(|f| changed.contains(&f));
+        let is_changed = |file: &Path| absolute(file).is_some_and(|f| changed.contains(&f));
         if let Some(failed) = self.watching.failed_file.clone()
             && is_changed(&failed)
         {
@@ -79,7 +79,7 @@ impl ViewerState {
     /// `watching.note` says why.
     pub fn reload(&mut self) {
         let path = self.model.path.clone();
-        let name = file_name(&path);
+        let name = asset::file_name(&path);
         let loaded = asset::load(&path).and_then(|mut model| {
             let added = self
                 .model
@@ -217,15 +217,17 @@ fn find_clip(clips: &[Clip], name: &str) -> Option<usize> {
     clips.iter().position(|c| c.name() == name)
 }
 
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
-}
-
 /// "21:04:05 UTC" (the standard library knows no time zones).
 fn utc_time_of_day(time: SystemTime) -> String {
     let seconds = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) % 86_400;
     format!("{:02}:{:02}:{:02} UTC", seconds / 3600, seconds / 60 % 60, seconds % 60)
+}
+
+/// `path` made absolute the way notify names the files of a watched folder (the folder's path
+/// joined with the file's name), so the viewer's files compare with what the watcher reports.
+pub fn absolute(path: &Path) -> Option<PathBuf> {
+    let path = std::path::absolute(path).ok()?;
+    Some(path.parent()?.join(path.file_name()?))
 }
 
 #[cfg(test)]

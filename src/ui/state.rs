@@ -334,10 +334,7 @@ impl ViewerState {
 
 /// File name and what the model holds, for the panel's title.
 fn summary(model: &Model) -> String {
-    let name = model.path.file_name().map_or_else(
-        || model.path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = crate::asset::file_name(&model.path);
     format!(
         "{name}\n{}, {}\n{}: {}, {}\n{}, {}",
         counted(model.vertex_count(), "vertex", "vertices"),
