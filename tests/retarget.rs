@@ -163,6 +163,24 @@ fn pose_takes_a_clip_from_another_file() {
 }
 
 #[test]
+fn render_takes_a_clip_from_another_file() {
+    let dir = temp_dir("retarget-render");
+    let rig = renamed_xbot(&dir).display().to_string();
+    let xbot = common::gltf("Xbot/Xbot.glb").display().to_string();
+    let render = |name: &str, clip: &[&str]| {
+        let out = dir.join(name).display().to_string();
+        let mut args = vec!["render", &rig, "--clips-from", &xbot, "--size", "96x96", "-o", &out];
+        args.extend_from_slice(clip);
+        let output = rigscope(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        image::open(&out).unwrap().to_rgba8()
+    };
+    let running = render("run.png", &["--clip", "run (Xbot.glb)", "--time", "0.3"]);
+    let idle = render("idle.png", &["--clip", "idle (Xbot.glb)", "--time", "0.3"]);
+    assert_ne!(running, idle, "the added clips pose the rig");
+}
+
+#[test]
 fn clips_from_a_file_without_animations_or_unreadable_is_an_error_naming_it() {
     let dir = temp_dir("retarget-errors");
     let rig = renamed_xbot(&dir).display().to_string();
