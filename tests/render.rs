@@ -444,6 +444,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         lights: Vec::new(),
         clips: Vec::new(),
         cameras: Vec::new(),
+        properties: Default::default(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings: Vec::new(),

@@ -14,7 +14,7 @@
 //!   exaggerate.
 //! - The reference pose is the clip sampled at each track's first key (the default) or at a
 //!   chosen time. Joints the clip does not animate have no delta.
-//! - Morph-target weights add `w·(add − ref)` too.
+//! - Morph-target weights and animated property values (`Pose::properties`) add `w·(add − ref)` too.
 
 use glam::Quat;
 
@@ -72,6 +72,10 @@ pub fn apply_additive(
         .zip(add.morph_weights())
         .zip(reference.morph_weights());
     for ((out, add), reference) in morphs {
+        *out += (add - reference) * w;
+    }
+    let properties = out.properties_mut().iter_mut().zip(add.properties()).zip(reference.properties());
+    for ((out, add), reference) in properties {
         *out += (add - reference) * w;
     }
 }

@@ -8,7 +8,8 @@
 //!   from a root joint: 1 on `root` and its descendants, 0 elsewhere, so joints outside the
 //!   subtree are untouched. `JointMask::weights` takes per-joint weights (clamped to [0, 1]).
 //!   No mask means 1 everywhere.
-//! - Morph-target weights blend linearly with `t` (masks do not apply to them).
+//! - Morph-target weights and animated property values (`Pose::properties`) blend linearly
+//!   with `t` (masks do not apply to them).
 //!
 //! Blending happens in local space: model-space transforms are derived afterwards.
 
@@ -57,6 +58,9 @@ pub fn blend(a: &mut Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
         }
     }
     for (to, from) in a.morph_weights_mut().iter_mut().zip(b.morph_weights()) {
+        *to += (from - *to) * t;
+    }
+    for (to, from) in a.properties_mut().iter_mut().zip(b.properties()) {
         *to += (from - *to) * t;
     }
 }

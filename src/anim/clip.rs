@@ -28,6 +28,12 @@ pub enum ChannelTrack {
         offset: usize,
         track: WeightsTrack,
     },
+    /// Any other animated floats (a material's colour, a light's intensity, ...), written to
+    /// `Pose::properties()[offset..offset + width]`; interpolated component-wise like weights.
+    Properties {
+        offset: usize,
+        track: WeightsTrack,
+    },
 }
 
 impl ChannelTrack {
@@ -38,6 +44,7 @@ impl ChannelTrack {
             Self::Rotation(_) => "rotation",
             Self::Scale(_) => "scale",
             Self::MorphWeights { .. } => "weights",
+            Self::Properties { .. } => "pointer",
         }
     }
 
@@ -45,7 +52,7 @@ impl ChannelTrack {
         match self {
             Self::Translation(track) | Self::Scale(track) => track.interpolation(),
             Self::Rotation(track) => track.interpolation(),
-            Self::MorphWeights { track, .. } => track.interpolation(),
+            Self::MorphWeights { track, .. } | Self::Properties { track, .. } => track.interpolation(),
         }
     }
 
@@ -53,7 +60,7 @@ impl ChannelTrack {
         match self {
             Self::Translation(track) | Self::Scale(track) => track.end_time(),
             Self::Rotation(track) => track.end_time(),
-            Self::MorphWeights { track, .. } => track.end_time(),
+            Self::MorphWeights { track, .. } | Self::Properties { track, .. } => track.end_time(),
         }
     }
 
@@ -61,7 +68,7 @@ impl ChannelTrack {
         match self {
             Self::Translation(track) | Self::Scale(track) => track.times(),
             Self::Rotation(track) => track.times(),
-            Self::MorphWeights { track, .. } => track.times(),
+            Self::MorphWeights { track, .. } | Self::Properties { track, .. } => track.times(),
         }
     }
 
@@ -69,7 +76,7 @@ impl ChannelTrack {
         match self {
             Self::Translation(track) | Self::Scale(track) => track.share_times(times),
             Self::Rotation(track) => track.share_times(times),
-            Self::MorphWeights { track, .. } => track.share_times(times),
+            Self::MorphWeights { track, .. } | Self::Properties { track, .. } => track.share_times(times),
         }
     }
 
@@ -77,8 +84,8 @@ impl ChannelTrack {
         match self {
             Self::Translation(track) | Self::Scale(track) => track.drop_redundant_keys(),
             Self::Rotation(track) => track.drop_redundant_keys(),
-            // Morph weight tracks are rare and small; they keep their keys.
-            Self::MorphWeights { .. } => {}
+            // Weight and property tracks are rare and small; they keep their keys.
+            Self::MorphWeights { .. } | Self::Properties { .. } => {}
         }
     }
 }
@@ -229,8 +236,13 @@ impl Clip {
         }
         for (channel, &timeline) in self.channels.iter().zip(&self.channel_timeline) {
             let span = cursor.spans[timeline];
-            if let ChannelTrack::MorphWeights { offset, track } = &channel.track {
-                if let Some(out) = pose.morph_weights_mut().get_mut(*offset..*offset + track.width()) {
+            let floats = match &channel.track {
+                ChannelTrack::MorphWeights { offset, track } => Some((pose.morph_weights_mut(), *offset, track)),
+                ChannelTrack::Properties { offset, track } => Some((pose.properties_mut(), *offset, track)),
+                _ => None,
+            };
+            if let Some((floats, offset, track)) = floats {
+                if let Some(out) = floats.get_mut(offset..offset + track.width()) {
                     track.sample_span_into(span, out);
                 }
                 continue;
@@ -242,7 +254,7 @@ impl Clip {
                 ChannelTrack::Translation(track) => local.translation = track.sample_span(span),
                 ChannelTrack::Rotation(track) => local.rotation = track.sample_span(span),
                 ChannelTrack::Scale(track) => local.scale = track.sample_span(span),
-                ChannelTrack::MorphWeights { .. } => {}
+                ChannelTrack::MorphWeights { .. } | ChannelTrack::Properties { .. } => {}
             }
         }
     }

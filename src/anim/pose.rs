@@ -78,12 +78,15 @@ impl Hierarchy {
 }
 
 /// Local (parent-space) transforms for every joint of a hierarchy, plus the morph-target
-/// weights the joints carry (flat; `Skeleton::morph_weight_range` says which belong to whom).
+/// weights the joints carry (flat; `Skeleton::morph_weight_range` says which belong to whom),
+/// plus the values of other animated properties (flat floats; what each slot means is the
+/// model's business, see `asset::AnimatedProperties`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pose {
     hierarchy: Arc<Hierarchy>,
     local: Vec<Transform>,
     morph_weights: Vec<f32>,
+    properties: Vec<f32>,
 }
 
 impl Pose {
@@ -103,7 +106,14 @@ impl Pose {
             hierarchy,
             local,
             morph_weights,
+            properties: Vec::new(),
         })
+    }
+
+    /// The pose with these animated-property values (see `properties`).
+    pub fn with_properties(mut self, properties: Vec<f32>) -> Self {
+        self.properties = properties;
+        self
     }
 
     pub fn hierarchy(&self) -> &Arc<Hierarchy> {
@@ -135,6 +145,15 @@ impl Pose {
         &mut self.morph_weights
     }
 
+    /// Animated property values other than transforms and morph weights, flat.
+    pub fn properties(&self) -> &[f32] {
+        &self.properties
+    }
+
+    pub fn properties_mut(&mut self) -> &mut [f32] {
+        &mut self.properties
+    }
+
     /// Copies another pose of the same hierarchy into this one without allocating.
     pub fn copy_from(&mut self, other: &Pose) {
         assert!(
@@ -143,6 +162,7 @@ impl Pose {
         );
         self.local.copy_from_slice(&other.local);
         self.morph_weights.copy_from_slice(&other.morph_weights);
+        self.properties.copy_from_slice(&other.properties);
     }
 
     /// Writes each joint's model-space matrix (joint space → model space) into `out`,

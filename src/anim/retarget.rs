@@ -128,7 +128,7 @@ impl Retarget {
                 Some(q) => ChannelTrack::Rotation(track.map_keys(|v| q * v, |d| q * d).ok()?),
             },
             ChannelTrack::Scale(track) => ChannelTrack::Scale(track.map_keys(|v| v * scale, |d| d * scale).ok()?),
-            ChannelTrack::MorphWeights { .. } => return None,
+            ChannelTrack::MorphWeights { .. } | ChannelTrack::Properties { .. } => return None,
         };
         Some(Channel {
             joint: map.target,

@@ -87,6 +87,14 @@ impl Skeleton {
         })
     }
 
+    /// The skeleton whose rest and bind poses hold these animated-property values (the
+    /// file's values of the properties some clip animates, see `Pose::properties`).
+    pub fn with_properties(mut self, rest: Vec<f32>) -> Self {
+        self.rest = self.rest.with_properties(rest.clone());
+        self.bind = self.bind.with_properties(rest);
+        self
+    }
+
     pub fn hierarchy(&self) -> &Arc<Hierarchy> {
         &self.hierarchy
     }

@@ -140,6 +140,7 @@ pub fn demo_model() -> Model {
         lights: Vec::new(),
         clips: vec![idle(), walk(), run(), wave(), look_around()],
         cameras: Vec::new(),
+        properties: Default::default(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings: Vec::new(),

@@ -5,6 +5,7 @@
 //! the loader panic, and allocation sizes taken from a file are checked against the file's
 //! size first.
 
+pub mod animated;
 pub mod camera;
 pub mod clips_from;
 pub mod demo;
@@ -19,6 +20,7 @@ pub mod texture;
 
 use std::path::Path;
 
+pub use animated::{AnimatedProperties, PropertySlot, PropertyTarget};
 pub use camera::{Camera, Projection};
 pub use clips_from::{ClipsFromReport, add_clips_from, add_clips_of};
 pub use error::{LoadError, LoadErrorKind};

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
+use super::animated::AnimatedProperties;
 use super::camera::Camera;
 use super::format::Format;
 use super::light::PunctualLight;
@@ -39,6 +40,9 @@ pub struct Model {
     pub clips: Vec<Clip>,
     /// The file's cameras, one per node that carries one.
     pub cameras: Vec<Camera>,
+    /// Material, texture-transform, camera and light properties the clips animate, and node
+    /// visibility (their values live in `Pose::properties`).
+    pub properties: AnimatedProperties,
     pub extensions_used: Vec<String>,
     pub extensions_required: Vec<String>,
     /// Things that were wrong in the file but could be repaired or ignored.

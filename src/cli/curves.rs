@@ -66,7 +66,7 @@ pub fn run(args: &CurvesArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let joint = find_joint(&model, &args.joint).map_err(|e| anyhow!("--joint: {e}"))?;
     let clip = &model.clips[clip_index];
-    let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint);
+    let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint).with_property_names(&model.properties);
     if set.curves.is_empty() {
         eprintln!(
             "{}: clip '{}' does not animate joint '{}'",

@@ -43,7 +43,7 @@ fn noise(group: CurveGroup) -> f32 {
     match group {
         CurveGroup::Translation | CurveGroup::Scale => 1e-4,
         CurveGroup::Rotation => 0.05,
-        CurveGroup::Quaternion | CurveGroup::Weights => 1e-3,
+        CurveGroup::Quaternion | CurveGroup::Weights | CurveGroup::Properties => 1e-3,
     }
 }
 
@@ -86,7 +86,12 @@ pub fn find_problems(clip: &Clip, joint: usize, times: &[f32], curves: &[Curve])
             rotation_seam(curves, times, &mut problems);
         }
     }
-    let vectors = [CurveGroup::Translation, CurveGroup::Scale, CurveGroup::Weights];
+    let vectors = [
+        CurveGroup::Translation,
+        CurveGroup::Scale,
+        CurveGroup::Weights,
+        CurveGroup::Properties,
+    ];
     for curve in curves.iter().filter(|c| vectors.contains(&c.group)) {
         vector_pops(curve, &mut problems);
         vector_seam(curve, times, &mut problems);

@@ -18,12 +18,16 @@
 //! - `quaternion.x/y/z/w`: the local rotation's components as sampled (no sign fix-up, so a
 //!   sign flip between keys shows).
 //! - `weights[i]`: morph-target weight `i` of the mesh on this node.
+//! - `properties[i]`: entry `i` of `Pose::properties`, an animated material, camera, light or
+//!   visibility value listed under the node it belongs to; `with_property_names` renames them
+//!   by the file's JSON pointer (`/materials/0/emissiveFactor[1]`).
 
 use glam::{EulerRot, Quat, Vec3};
 use serde::Serialize;
 
 use super::curve_problems::{Problem, find_problems};
 use crate::anim::{ChannelTrack, Clip, Pose, key_times};
+use crate::asset::AnimatedProperties;
 
 /// Samples per second of the even grid (a 60 fps clip gets two per frame).
 pub const SAMPLES_PER_SECOND: f32 = 120.0;
@@ -43,15 +47,18 @@ pub enum CurveGroup {
     Scale,
     /// Morph-target weights.
     Weights,
+    /// Animated material, camera, light and visibility values (KHR_animation_pointer).
+    Properties,
 }
 
 impl CurveGroup {
-    pub const ALL: [CurveGroup; 5] = [
+    pub const ALL: [CurveGroup; 6] = [
         CurveGroup::Translation,
         CurveGroup::Rotation,
         CurveGroup::Quaternion,
         CurveGroup::Scale,
         CurveGroup::Weights,
+        CurveGroup::Properties,
     ];
 
     pub fn label(self) -> &'static str {
@@ -61,6 +68,7 @@ impl CurveGroup {
             CurveGroup::Quaternion => "Rotation (quaternion)",
             CurveGroup::Scale => "Scale",
             CurveGroup::Weights => "Morph weights",
+            CurveGroup::Properties => "Animated properties",
         }
     }
 
@@ -72,6 +80,7 @@ impl CurveGroup {
             CurveGroup::Quaternion => "quaternion",
             CurveGroup::Scale => "scale",
             CurveGroup::Weights => "weights",
+            CurveGroup::Properties => "value",
         }
     }
 }
@@ -145,6 +154,7 @@ pub struct CurveSet {
 struct Sampled {
     local: Vec<(Vec3, Quat, Vec3)>,
     weights: Vec<f32>,
+    properties: Vec<f32>,
 }
 
 impl CurveSet {
@@ -171,6 +181,26 @@ impl CurveSet {
     /// The curve named `name`.
     pub fn curve(&self, name: &str) -> Option<&Curve> {
         self.curves.iter().find(|c| c.name == name)
+    }
+
+    /// The set with its `properties[i]` curves named by the JSON pointer of the property
+    /// they belong to (`pointer` for one number, `pointer[k]` for a component of several).
+    pub fn with_property_names(mut self, properties: &AnimatedProperties) -> Self {
+        for curve in self.curves.iter_mut().filter(|c| c.group == CurveGroup::Properties) {
+            let entry = curve.name.strip_prefix("properties[").and_then(|n| n.strip_suffix(']'));
+            let Some(entry) = entry.and_then(|n| n.parse::<usize>().ok()) else {
+                continue;
+            };
+            let slot = properties.slots().iter().find(|s| (s.offset..s.offset + s.width).contains(&entry));
+            if let Some(slot) = slot {
+                curve.name = if slot.width == 1 {
+                    slot.pointer.clone()
+                } else {
+                    format!("{}[{}]", slot.pointer, entry - slot.offset)
+                };
+            }
+        }
+        self
     }
 
     /// Whether any curve is in `group`.
@@ -202,6 +232,7 @@ fn sample(clip: &Clip, rest: &Pose, joint: usize, times: &[f32]) -> Sampled {
     let mut sampled = Sampled {
         local: Vec::with_capacity(times.len()),
         weights: Vec::with_capacity(times.len() * rest.morph_weights().len()),
+        properties: Vec::with_capacity(times.len() * rest.properties().len()),
     };
     for &time in times {
         pose.copy_from(rest);
@@ -209,12 +240,14 @@ fn sample(clip: &Clip, rest: &Pose, joint: usize, times: &[f32]) -> Sampled {
         let local = pose.local().get(joint).copied().unwrap_or_default();
         sampled.local.push((local.translation, local.rotation, local.scale));
         sampled.weights.extend_from_slice(pose.morph_weights());
+        sampled.properties.extend_from_slice(pose.properties());
     }
     sampled
 }
 
 /// The scalar curves of one channel.
 fn add_channel_curves(track: &ChannelTrack, sampled: &Sampled, times: &[f32], curves: &mut Vec<Curve>) {
+    let channel_track = track;
     let interpolation = track.interpolation().name();
     let mut add = |name: String, group: CurveGroup, values: Vec<f32>| {
         curves.push(Curve {
@@ -251,17 +284,25 @@ fn add_channel_curves(track: &ChannelTrack, sampled: &Sampled, times: &[f32], cu
                 add(format!("quaternion.{name}"), CurveGroup::Quaternion, values);
             }
         }
-        ChannelTrack::MorphWeights { offset, track } => {
-            let count = if times.is_empty() {
-                0
-            } else {
-                sampled.weights.len() / times.len()
+        ChannelTrack::MorphWeights { offset, track } | ChannelTrack::Properties { offset, track } => {
+            let (floats, group, property) = match track_kind(channel_track) {
+                CurveGroup::Weights => (&sampled.weights, CurveGroup::Weights, "weights"),
+                _ => (&sampled.properties, CurveGroup::Properties, "properties"),
             };
-            for weight in *offset..(*offset + track.width()).min(count) {
-                let values = sampled.weights.iter().skip(weight).step_by(count).copied().collect();
-                add(format!("weights[{weight}]"), CurveGroup::Weights, values);
+            let count = if times.is_empty() { 0 } else { floats.len() / times.len() };
+            for entry in *offset..(*offset + track.width()).min(count) {
+                let values = floats.iter().skip(entry).step_by(count).copied().collect();
+                add(format!("{property}[{entry}]"), group, values);
             }
         }
+    }
+}
+
+/// The group of a weights or properties channel's curves.
+fn track_kind(track: &ChannelTrack) -> CurveGroup {
+    match track {
+        ChannelTrack::Properties { .. } => CurveGroup::Properties,
+        _ => CurveGroup::Weights,
     }
 }
 

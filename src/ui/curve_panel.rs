@@ -73,7 +73,7 @@ impl CurveView {
         };
         let key = (generation, model.clips.len(), clip_index, joint);
         if self.cached.as_ref().is_none_or(|c| c.key != key) {
-            let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint);
+            let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint).with_property_names(&model.properties);
             self.cached = Some(Cached { key, set });
         }
     }

@@ -1,10 +1,12 @@
-//! glTF animations → `Clip`s.
+//! glTF animations → `Clip`s: node channels, and the pointer channels `pointer` gave slots
+//! (animated properties, written to `Pose::properties`).
 
 use glam::{Quat, Vec3};
 use gltf_json::animation::{Interpolation as JsonInterpolation, Property};
 use gltf_json::validation::Checked;
 
 use super::accessor::Accessors;
+use super::pointer::{ChannelSlot, PointerChannel};
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, WeightsTrack};
 use crate::asset::LoadErrorKind;
 use crate::asset::model::KeyRepair;
@@ -18,6 +20,16 @@ pub struct FileAnimation<'a> {
     pub index: usize,
     pub json: &'a gltf_json::Animation,
     pub channel_numbers: &'a [usize],
+    /// Its channels that point at other properties, and the slot of each (none: not played).
+    pub pointer_channels: &'a [PointerChannel],
+    pub pointer_slots: &'a [Option<ChannelSlot>],
+}
+
+/// A sampler's interpolation, key times and output accessor.
+struct SamplerKeys {
+    interpolation: Interpolation,
+    times: Vec<f32>,
+    output: usize,
 }
 
 /// Loads an animation as a clip. `joint_of_node` maps file node indices to skeleton joints.
@@ -33,6 +45,8 @@ pub fn load_clip(
         index,
         json: animation,
         channel_numbers,
+        pointer_channels,
+        pointer_slots,
     } = file;
     let name = animation.name.clone().unwrap_or_else(|| format!("Animation {index}"));
     let mut channels = Vec::with_capacity(animation.channels.len());
@@ -41,37 +55,20 @@ pub fn load_clip(
         let object = format!("/animations/{index}/channels/{number}");
         let context = |problem: String| LoadErrorKind::invalid(&object, problem);
         let sampler_index = channel.sampler.value();
-        let sampler = animation
-            .samplers
-            .get(sampler_index)
-            .ok_or_else(|| context(format!("sampler {sampler_index} does not exist")))?;
-        let sampler_object = format!("/animations/{index}/samplers/{sampler_index}");
+        let keys = sampler_keys(accessors, animation, index, sampler_index, &object, warnings)?;
         let node = channel.target.node.value();
         let joint = *joint_of_node
             .get(node)
             .ok_or_else(|| context(format!("node {node} does not exist")))?;
-        let interpolation = match sampler.interpolation {
-            Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
-            Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
-            Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
-            Checked::Invalid => {
-                return Err(LoadErrorKind::invalid(
-                    format!("{sampler_object}/interpolation"),
-                    "unknown interpolation",
-                ));
-            }
-        };
-        if let Some(why) = [sampler.input, sampler.output]
-            .iter()
-            .find_map(|accessor| accessors.unavailable(accessor.value()))
-        {
-            warnings.push(format!("{object}: {why} (not played)"));
+        let Some(SamplerKeys {
+            interpolation,
+            times,
+            output,
+        }) = keys
+        else {
             continue;
-        }
-        let input_object = format!("{sampler_object}/input");
-        let times =
-            read_times(accessors, sampler.input.value()).map_err(|e| LoadErrorKind::invalid(&input_object, e))?;
-        let output = sampler.output.value();
+        };
+        let sampler_object = format!("/animations/{index}/samplers/{sampler_index}");
         let output_error = |e: String| LoadErrorKind::invalid(format!("{sampler_object}/output"), e);
         let track_error = |e: crate::anim::TrackError| LoadErrorKind::invalid(&sampler_object, e.to_string());
         let vec3_track = |times: Vec<f32>| -> Result<Track<Vec3>, LoadErrorKind> {
@@ -138,7 +135,107 @@ pub fn load_clip(
         };
         channels.push(Channel { joint, track });
     }
+    for (channel, slot) in pointer_channels.iter().zip(pointer_slots) {
+        let Some(slot) = slot else { continue };
+        let object = format!("/animations/{index}/channels/{}", channel.number);
+        match pointer_channel(accessors, animation, index, channel, *slot, warnings) {
+            Ok(Some(channel)) => channels.push(channel),
+            Ok(None) => {}
+            Err(error) => warnings.push(format!("{object}: {error} (not played)")),
+        }
+    }
     Ok(Clip::new(name, channels))
+}
+
+/// The interpolation, key times and output accessor of sampler `sampler_index`; none (with a
+/// warning) when a buffer they read has no data.
+fn sampler_keys(
+    accessors: &Accessors,
+    animation: &gltf_json::Animation,
+    index: usize,
+    sampler_index: usize,
+    object: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<SamplerKeys>, LoadErrorKind> {
+    let sampler = animation
+        .samplers
+        .get(sampler_index)
+        .ok_or_else(|| LoadErrorKind::invalid(object, format!("sampler {sampler_index} does not exist")))?;
+    let sampler_object = format!("/animations/{index}/samplers/{sampler_index}");
+    let interpolation = match sampler.interpolation {
+        Checked::Valid(JsonInterpolation::Step) => Interpolation::Step,
+        Checked::Valid(JsonInterpolation::Linear) => Interpolation::Linear,
+        Checked::Valid(JsonInterpolation::CubicSpline) => Interpolation::CubicSpline,
+        Checked::Invalid => {
+            return Err(LoadErrorKind::invalid(
+                format!("{sampler_object}/interpolation"),
+                "unknown interpolation",
+            ));
+        }
+    };
+    if let Some(why) = [sampler.input, sampler.output]
+        .iter()
+        .find_map(|accessor| accessors.unavailable(accessor.value()))
+    {
+        warnings.push(format!("{object}: {why} (not played)"));
+        return Ok(None);
+    }
+    let times = read_times(accessors, sampler.input.value())
+        .map_err(|e| LoadErrorKind::invalid(format!("{sampler_object}/input"), e))?;
+    Ok(Some(SamplerKeys {
+        interpolation,
+        times,
+        output: sampler.output.value(),
+    }))
+}
+
+/// A pointer channel as a `Properties` channel writing `slot`. Its output must have the
+/// property's width; booleans (visibility) step between 0 and 1 whatever the sampler says.
+fn pointer_channel(
+    accessors: &Accessors,
+    animation: &gltf_json::Animation,
+    index: usize,
+    channel: &PointerChannel,
+    slot: ChannelSlot,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Channel>, String> {
+    let object = format!("/animations/{index}/channels/{}", channel.number);
+    let keys = sampler_keys(accessors, animation, index, channel.sampler, &object, warnings)
+        .map_err(|e| e.to_string())?;
+    let Some(SamplerKeys {
+        mut interpolation,
+        times,
+        output,
+    }) = keys
+    else {
+        return Ok(None);
+    };
+    let mut values = match slot.width {
+        1 => accessors.read_f32::<1>(output).map(|v| v.concat()),
+        2 => accessors.read_f32::<2>(output).map(|v| v.concat()),
+        3 => accessors.read_f32::<3>(output).map(|v| v.concat()),
+        _ => accessors.read_f32::<4>(output).map(|v| v.concat()),
+    }
+    .map_err(|e| format!("{} takes {} numbers per key, but {e}", channel.pointer, slot.width))?;
+    if slot.boolean {
+        if interpolation == Interpolation::CubicSpline {
+            // Keep the key values, drop the tangents.
+            values = values.chunks(3).filter_map(|key| key.get(1).copied()).collect();
+        }
+        if interpolation != Interpolation::Step {
+            warnings.push(format!("{object}: {} is a boolean, so it steps", channel.pointer));
+        }
+        interpolation = Interpolation::Step;
+        values.iter_mut().for_each(|v| *v = if *v != 0.0 { 1.0 } else { 0.0 });
+    }
+    let track = WeightsTrack::new(interpolation, times, slot.width, values).map_err(|e| e.to_string())?;
+    Ok(Some(Channel {
+        joint: slot.joint,
+        track: ChannelTrack::Properties {
+            offset: slot.offset,
+            track,
+        },
+    }))
 }
 
 /// Key times: glTF requires them to be floats (an integer accessor read as seconds would

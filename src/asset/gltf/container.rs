@@ -11,6 +11,7 @@ use base64::Engine;
 use gltf_json::Root;
 
 use super::json::{self, AttributeNames, Document};
+use super::pointer::PointerChannel;
 use super::target_names::WrittenNames;
 use crate::asset::LoadErrorKind;
 use crate::asset::format::{Format, GLB_MAGIC};
@@ -28,6 +29,10 @@ pub struct Container<'a> {
     pub attribute_names: AttributeNames,
     /// Per mesh, the morph target names written in its `extras`.
     pub target_names: Vec<Option<WrittenNames>>,
+    /// Per animation, its channels that point at properties other than nodes' (see `json`).
+    pub pointer_channels: Vec<Vec<PointerChannel>>,
+    /// Per file node, its `KHR_node_visibility` `visible`, when it says.
+    pub node_visible: Vec<Option<bool>>,
     /// What the JSON adjustments left out.
     pub warnings: Vec<String>,
     /// Each buffer's bytes, or why it has none: that is an error only for what reads from it.
@@ -117,6 +122,8 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
         channel_numbers,
         attribute_names,
         target_names,
+        pointer_channels,
+        node_visible,
         mut warnings,
     } = json::parse(json)?;
     let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -159,6 +166,8 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
         channel_numbers,
         attribute_names,
         target_names,
+        pointer_channels,
+        node_visible,
         warnings,
         buffers,
         base_dir,

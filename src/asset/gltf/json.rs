@@ -10,11 +10,16 @@
 //! - a scene without `nodes` gets an empty list (the property is optional);
 //! - animation channels with a `KHR_animation_pointer` target become ordinary channels when
 //!   they point at a node's translation, rotation, scale or morph weights; channels that
-//!   target anything else, or nothing, are taken out and listed in warnings.
+//!   point at anything else are taken out and kept aside (`pointer_channels`, resolved
+//!   against the loaded model by `pointer`); channels that target nothing are taken out and
+//!   listed in warnings.
+//!
+//! Nodes' `KHR_node_visibility` objects are read here too (gltf-json does not know them).
 
 use gltf_json::Root;
 use serde_json::{Map, Value};
 
+use super::pointer::PointerChannel;
 use super::target_names::{WrittenNames, written_names};
 use crate::asset::LoadErrorKind;
 
@@ -28,6 +33,10 @@ pub struct Document {
     pub attribute_names: AttributeNames,
     /// Per mesh, the morph target names it writes in its `extras` (see `target_names`).
     pub target_names: Vec<Option<WrittenNames>>,
+    /// Per animation, its channels that point at properties other than nodes' transforms.
+    pub pointer_channels: Vec<Vec<PointerChannel>>,
+    /// Per file node, its `KHR_node_visibility` `visible` (none when it does not say).
+    pub node_visible: Vec<Option<bool>>,
     pub warnings: Vec<String>,
 }
 
@@ -51,7 +60,9 @@ pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
         }
     }
     let mut warnings = Vec::new();
-    let channel_numbers = resolve_channel_targets(&mut value, &mut warnings);
+    let mut pointer_channels = Vec::new();
+    let channel_numbers = resolve_channel_targets(&mut value, &mut pointer_channels, &mut warnings);
+    let node_visible = node_visibility(&value);
     let attribute_names = attribute_names(&value);
     let target_names = written_names(&value);
     let root = serde_path_to_error::deserialize(value)
@@ -61,8 +72,18 @@ pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
         channel_numbers,
         attribute_names,
         target_names,
+        pointer_channels,
+        node_visible,
         warnings,
     })
+}
+
+fn node_visibility(root: &Value) -> Vec<Option<bool>> {
+    let nodes = root.get("nodes").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    nodes
+        .iter()
+        .map(|node| node.pointer("/extensions/KHR_node_visibility/visible").and_then(Value::as_bool))
+        .collect()
 }
 
 fn attribute_names(root: &Value) -> AttributeNames {
@@ -133,15 +154,22 @@ fn drop_non_object_extras(value: &mut Value) {
 }
 
 /// Rewrites node-property animation pointers as node targets and takes out the channels that
-/// have no node target. Returns, per animation, the file index of each channel kept.
-fn resolve_channel_targets(root: &mut Value, warnings: &mut Vec<String>) -> Vec<Vec<usize>> {
+/// have no node target (into `pointer_channels` when they point at something). Returns, per
+/// animation, the file index of each channel kept.
+fn resolve_channel_targets(
+    root: &mut Value,
+    pointer_channels: &mut Vec<Vec<PointerChannel>>,
+    warnings: &mut Vec<String>,
+) -> Vec<Vec<usize>> {
     let Some(Value::Array(animations)) = root.get_mut("animations") else {
         return Vec::new();
     };
     let mut numbers = Vec::with_capacity(animations.len());
     for (animation_index, animation) in animations.iter_mut().enumerate() {
+        let mut pointed = Vec::new();
         let Some(Value::Array(channels)) = animation.get_mut("channels") else {
             numbers.push(Vec::new());
+            pointer_channels.push(pointed);
             continue;
         };
         let mut kept = Vec::with_capacity(channels.len());
@@ -149,6 +177,7 @@ fn resolve_channel_targets(root: &mut Value, warnings: &mut Vec<String>) -> Vec<
         channels.retain_mut(|channel| {
             let number = index;
             index += 1;
+            let sampler = channel.get("sampler").and_then(Value::as_u64);
             let Some(target) = channel.get_mut("target").and_then(Value::as_object_mut) else {
                 kept.push(number);
                 return true; // the typed parse reports the missing target
@@ -158,23 +187,26 @@ fn resolve_channel_targets(root: &mut Value, warnings: &mut Vec<String>) -> Vec<
                 return true;
             }
             let object = format!("/animations/{animation_index}/channels/{number}");
-            match pointer_of(target) {
-                Some(pointer) => match node_property(&pointer) {
-                    Some((node, property)) => {
-                        target.insert("node".into(), node.into());
-                        target.insert("path".into(), property.into());
-                        kept.push(number);
-                        return true;
-                    }
-                    None => warnings.push(format!(
-                        "{object}: animates {pointer} (KHR_animation_pointer), which rigscope does not play yet"
-                    )),
-                },
-                None => warnings.push(format!("{object}: its target names no node (not played)")),
+            let pointer = pointer_of(target);
+            if let Some((node, property)) = pointer.as_deref().and_then(node_property) {
+                target.insert("node".into(), node.into());
+                target.insert("path".into(), property.into());
+                kept.push(number);
+                return true;
+            }
+            match (pointer, sampler) {
+                (Some(pointer), Some(sampler)) => pointed.push(PointerChannel {
+                    number,
+                    sampler: usize::try_from(sampler).unwrap_or(usize::MAX),
+                    pointer,
+                }),
+                (Some(_), None) => warnings.push(format!("{object}: it names no sampler (not played)")),
+                (None, _) => warnings.push(format!("{object}: its target names no node (not played)")),
             }
             false
         });
         numbers.push(kept);
+        pointer_channels.push(pointed);
     }
     numbers
 }
@@ -292,7 +324,7 @@ mod tests {
     }
 
     #[test]
-    fn animation_pointers_to_node_properties_become_node_channels() {
+    fn animation_pointers_to_node_properties_become_node_channels_and_others_are_kept_aside() {
         let json = r#"{"asset": {"version": "2.0"}, "animations": [{"samplers": [], "channels": [
             {"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/alphaCutoff"}}}},
             {"sampler": 0, "target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/3/rotation"}}}},
@@ -304,11 +336,16 @@ mod tests {
         assert_eq!(channels[0].target.node.value(), 3);
         assert_eq!(document.channel_numbers, vec![vec![1]]);
         assert_eq!(
+            document.pointer_channels,
+            vec![vec![PointerChannel {
+                number: 0,
+                sampler: 0,
+                pointer: "/materials/0/alphaCutoff".into()
+            }]]
+        );
+        assert_eq!(
             document.warnings,
-            vec![
-                "/animations/0/channels/0: animates /materials/0/alphaCutoff (KHR_animation_pointer), which rigscope does not play yet",
-                "/animations/0/channels/2: its target names no node (not played)",
-            ]
+            vec!["/animations/0/channels/2: its target names no node (not played)"]
         );
     }
 }

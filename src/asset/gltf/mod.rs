@@ -16,6 +16,7 @@ mod json;
 mod light;
 mod material;
 mod mesh;
+mod pointer;
 mod target_names;
 
 use std::path::Path;
@@ -98,6 +99,18 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         });
     }
 
+    let scene = pointer::Scene {
+        root,
+        joint_of_node: &joint_of_node,
+        materials: &materials,
+        meshes: &meshes,
+        instances: &instances,
+        cameras: &cameras,
+        lights: &lights,
+        node_visible: &container.node_visible,
+    };
+    let resolved = pointer::resolve(&scene, &container.pointer_channels, &mut warnings);
+    let skeleton = skeleton.with_properties(resolved.rest);
     let mut clips = Vec::with_capacity(root.animations.len());
     let mut key_repairs = Vec::new();
     for (index, animation) in root.animations.iter().enumerate() {
@@ -105,6 +118,8 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
             index,
             json: animation,
             channel_numbers: container.channel_numbers.get(index).map_or(&[][..], Vec::as_slice),
+            pointer_channels: container.pointer_channels.get(index).map_or(&[][..], Vec::as_slice),
+            pointer_slots: resolved.channel_slots.get(index).map_or(&[][..], Vec::as_slice),
         };
         clips.push(animation::load_clip(
             &accessors,
@@ -147,6 +162,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         lights,
         clips,
         cameras,
+        properties: resolved.properties,
         extensions_used: root.extensions_used.clone(),
         extensions_required: root.extensions_required.clone(),
         warnings,

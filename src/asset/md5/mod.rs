@@ -78,6 +78,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         lights: Vec::new(),
         clips: Vec::new(),
         cameras: Vec::new(),
+        properties: Default::default(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         warnings,

@@ -1,0 +1,380 @@
+//! Animated properties beyond node transforms and morph weights: material factors, texture
+//! transforms, camera and light fields (glTF's KHR_animation_pointer), and node visibility
+//! (KHR_node_visibility).
+//!
+//! Each animated property owns a *slot*: `width` floats at `offset` in `Pose::properties`.
+//! The rest pose holds the file's values there, and clips write their samples there through
+//! the same sampling, blending and cross-fading as every other channel (`anim` knows only
+//! "floats at an offset"). Whoever shows a material, a camera or a light asks this table to
+//! apply the pose's values over the file's (`apply_to_material`, ...); properties no clip
+//! animates have no slot and keep the file's value.
+//!
+//! Absent optional values (a light without `range`, a camera without `zfar` or
+//! `aspectRatio`) rest at 0, and a value of 0 or less means absent again. Visibility is 1
+//! (visible) or 0 (hidden) and counts as visible from 0.5 up (blends switch half-way); a
+//! hidden node hides its whole subtree.
+
+use glam::{Vec2, Vec3, Vec4};
+
+use super::camera::Projection;
+use super::light::{LightKind, PunctualLight};
+use super::model::{AlphaMode, Material};
+use super::texture::TextureRef;
+use crate::anim::Hierarchy;
+
+/// Every animated property of a model, and which nodes the file hides.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AnimatedProperties {
+    slots: Vec<PropertySlot>,
+    /// Per joint, whether the file hides it (KHR_node_visibility); empty when none is hidden.
+    hidden_at_rest: Vec<bool>,
+    /// The materials some slot animates, each once.
+    materials: Vec<usize>,
+}
+
+/// One animated property: its pointer, what it drives, and its floats in `Pose::properties`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PropertySlot {
+    /// The JSON pointer the file animates, e.g. `/materials/0/emissiveFactor`.
+    pub pointer: String,
+    pub target: PropertyTarget,
+    pub offset: usize,
+    pub width: usize,
+}
+
+/// What a slot drives. Indices are the model's (`Model::materials`, `cameras`, `lights`,
+/// skeleton joints); a file camera or light that several nodes hold has an entry per node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PropertyTarget {
+    Material { material: usize, field: MaterialField },
+    Camera { cameras: Vec<usize>, field: CameraField },
+    Light { lights: Vec<usize>, field: LightField },
+    Visible { joint: usize },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialField {
+    BaseColor,
+    Metallic,
+    Roughness,
+    Emissive,
+    EmissiveStrength,
+    AlphaCutoff,
+    TextureOffset(TextureSlot),
+    TextureScale(TextureSlot),
+    TextureRotation(TextureSlot),
+}
+
+/// Which of a material's textures a texture transform belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureSlot {
+    BaseColor,
+    MetallicRoughness,
+    Normal,
+    Occlusion,
+    Emissive,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CameraField {
+    Yfov,
+    AspectRatio,
+    Xmag,
+    Ymag,
+    Znear,
+    Zfar,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LightField {
+    Color,
+    Intensity,
+    Range,
+    InnerConeAngle,
+    OuterConeAngle,
+}
+
+impl TextureSlot {
+    pub fn get(self, material: &Material) -> Option<TextureRef> {
+        match self {
+            Self::BaseColor => material.base_color_texture,
+            Self::MetallicRoughness => material.metallic_roughness_texture,
+            Self::Normal => material.normal_texture,
+            Self::Occlusion => material.occlusion_texture,
+            Self::Emissive => material.emissive_texture,
+        }
+    }
+
+    pub fn of(self, material: &mut Material) -> &mut Option<TextureRef> {
+        match self {
+            Self::BaseColor => &mut material.base_color_texture,
+            Self::MetallicRoughness => &mut material.metallic_roughness_texture,
+            Self::Normal => &mut material.normal_texture,
+            Self::Occlusion => &mut material.occlusion_texture,
+            Self::Emissive => &mut material.emissive_texture,
+        }
+    }
+}
+
+impl AnimatedProperties {
+    /// A table of `slots` (laid out by the loader, offsets ascending) and the joints the file
+    /// hides.
+    pub fn new(slots: Vec<PropertySlot>, hidden_at_rest: Vec<bool>) -> Self {
+        let mut materials: Vec<usize> = slots
+            .iter()
+            .filter_map(|slot| match slot.target {
+                PropertyTarget::Material { material, .. } => Some(material),
+                _ => None,
+            })
+            .collect();
+        materials.sort_unstable();
+        materials.dedup();
+        let hidden_at_rest = if hidden_at_rest.contains(&true) {
+            hidden_at_rest
+        } else {
+            Vec::new()
+        };
+        Self {
+            slots,
+            hidden_at_rest,
+            materials,
+        }
+    }
+
+    pub fn slots(&self) -> &[PropertySlot] {
+        &self.slots
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty() && self.hidden_at_rest.is_empty()
+    }
+
+    /// The slot whose floats start at `offset` (what a `ChannelTrack::Properties` writes).
+    pub fn slot_at(&self, offset: usize) -> Option<&PropertySlot> {
+        self.slots.iter().find(|slot| slot.offset == offset)
+    }
+
+    /// The materials some clip animates, each once.
+    pub fn animated_materials(&self) -> &[usize] {
+        &self.materials
+    }
+
+    /// Whether anything can hide a node (the file hides one, or a clip animates visibility).
+    pub fn has_visibility(&self) -> bool {
+        !self.hidden_at_rest.is_empty() || self.slots.iter().any(|s| matches!(s.target, PropertyTarget::Visible { .. }))
+    }
+
+    /// Writes the pose's values (`values`: `Pose::properties`) of material `index` over `material`.
+    pub fn apply_to_material(&self, index: usize, values: &[f32], material: &mut Material) {
+        for (slot, value) in self.values(values) {
+            let PropertyTarget::Material { material: m, field } = slot.target else {
+                continue;
+            };
+            if m != index {
+                continue;
+            }
+            let scalar = value[0];
+            match field {
+                MaterialField::BaseColor => material.base_color = Vec4::from_slice(value),
+                MaterialField::Metallic => material.metallic = scalar,
+                MaterialField::Roughness => material.roughness = scalar,
+                MaterialField::Emissive => material.emissive = Vec3::from_slice(value),
+                MaterialField::EmissiveStrength => material.emissive_strength = scalar,
+                MaterialField::AlphaCutoff => {
+                    if let AlphaMode::Mask { cutoff } = &mut material.alpha {
+                        *cutoff = scalar;
+                    }
+                }
+                MaterialField::TextureOffset(texture) => {
+                    if let Some(reference) = texture.of(material) {
+                        reference.transform.offset = Vec2::from_slice(value);
+                    }
+                }
+                MaterialField::TextureScale(texture) => {
+                    if let Some(reference) = texture.of(material) {
+                        reference.transform.scale = Vec2::from_slice(value);
+                    }
+                }
+                MaterialField::TextureRotation(texture) => {
+                    if let Some(reference) = texture.of(material) {
+                        reference.transform.rotation = scalar;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Camera `index`'s projection with the pose's values written over `projection`.
+    pub fn apply_to_projection(&self, index: usize, values: &[f32], projection: &mut Projection) {
+        let optional = |value: f32| (value > 0.0).then_some(value);
+        for (slot, value) in self.values(values) {
+            let PropertyTarget::Camera { cameras, field } = &slot.target else {
+                continue;
+            };
+            if !cameras.contains(&index) {
+                continue;
+            }
+            let value = value[0];
+            match (&mut *projection, field) {
+                (Projection::Perspective { yfov, .. }, CameraField::Yfov) => *yfov = value,
+                (Projection::Perspective { aspect_ratio, .. }, CameraField::AspectRatio) => {
+                    *aspect_ratio = optional(value)
+                }
+                (Projection::Perspective { zfar, .. }, CameraField::Zfar) => *zfar = optional(value),
+                (Projection::Orthographic { xmag, .. }, CameraField::Xmag) => *xmag = value,
+                (Projection::Orthographic { ymag, .. }, CameraField::Ymag) => *ymag = value,
+                (Projection::Orthographic { zfar, .. }, CameraField::Zfar) => *zfar = value,
+                (Projection::Perspective { znear, .. } | Projection::Orthographic { znear, .. }, CameraField::Znear) => {
+                    *znear = value
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Writes the pose's values of light `index` over `light`.
+    pub fn apply_to_light(&self, index: usize, values: &[f32], light: &mut PunctualLight) {
+        for (slot, value) in self.values(values) {
+            let PropertyTarget::Light { lights, field } = &slot.target else {
+                continue;
+            };
+            if !lights.contains(&index) {
+                continue;
+            }
+            let scalar = value[0];
+            match (field, &mut light.kind) {
+                (LightField::Color, _) => light.color = Vec3::from_slice(value),
+                (LightField::Intensity, _) => light.intensity = scalar,
+                (LightField::Range, _) => light.range = (scalar > 0.0).then_some(scalar),
+                (LightField::InnerConeAngle, LightKind::Spot { inner, .. }) => *inner = scalar,
+                (LightField::OuterConeAngle, LightKind::Spot { outer, .. }) => *outer = scalar,
+                _ => {}
+            }
+        }
+    }
+
+    /// Writes, per joint, whether it is shown: neither it nor an ancestor is hidden, by the
+    /// file or by the pose's visibility values. `out` has one entry per joint.
+    pub fn visible_joints(&self, hierarchy: &Hierarchy, values: &[f32], out: &mut [bool]) {
+        for (joint, visible) in out.iter_mut().enumerate() {
+            *visible = !self.hidden_at_rest.get(joint).copied().unwrap_or(false);
+        }
+        for (slot, value) in self.values(values) {
+            if let PropertyTarget::Visible { joint } = slot.target
+                && let Some(visible) = out.get_mut(joint)
+            {
+                *visible = value[0] >= 0.5;
+            }
+        }
+        // Parents first: a parent's entry is final when its children read it.
+        for joint in 0..out.len().min(hierarchy.len()) {
+            if let Some(parent) = hierarchy.parent(joint) {
+                out[joint] &= out[parent];
+            }
+        }
+    }
+
+    /// Each slot with its floats in `values` (slots beyond `values` are left out).
+    fn values<'a>(&'a self, values: &'a [f32]) -> impl Iterator<Item = (&'a PropertySlot, &'a [f32])> {
+        self.slots
+            .iter()
+            .filter_map(move |slot| Some((slot, values.get(slot.offset..slot.offset + slot.width)?)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot(pointer: &str, target: PropertyTarget, offset: usize, width: usize) -> PropertySlot {
+        PropertySlot {
+            pointer: pointer.into(),
+            target,
+            offset,
+            width,
+        }
+    }
+
+    #[test]
+    fn material_values_replace_the_files() {
+        let table = AnimatedProperties::new(
+            vec![
+                slot(
+                    "/materials/1/pbrMetallicRoughness/baseColorFactor",
+                    PropertyTarget::Material {
+                        material: 1,
+                        field: MaterialField::BaseColor,
+                    },
+                    0,
+                    4,
+                ),
+                slot(
+                    "/materials/1/alphaCutoff",
+                    PropertyTarget::Material {
+                        material: 1,
+                        field: MaterialField::AlphaCutoff,
+                    },
+                    4,
+                    1,
+                ),
+            ],
+            Vec::new(),
+        );
+        let values = [0.1, 0.2, 0.3, 0.4, 0.9];
+        let mut material = Material {
+            alpha: AlphaMode::Mask { cutoff: 0.5 },
+            ..Material::default()
+        };
+        table.apply_to_material(0, &values, &mut material);
+        assert_eq!(material.base_color, Vec4::ONE, "another material's values");
+        table.apply_to_material(1, &values, &mut material);
+        assert_eq!(material.base_color, Vec4::new(0.1, 0.2, 0.3, 0.4));
+        assert_eq!(material.alpha, AlphaMode::Mask { cutoff: 0.9 });
+        assert_eq!(table.animated_materials(), &[1]);
+    }
+
+    #[test]
+    fn a_hidden_node_hides_its_subtree() {
+        let hierarchy = Hierarchy::new(vec![None, Some(0), Some(1), None]).unwrap();
+        let table = AnimatedProperties::new(
+            vec![slot(
+                "/nodes/1/extensions/KHR_node_visibility/visible",
+                PropertyTarget::Visible { joint: 1 },
+                0,
+                1,
+            )],
+            vec![false, false, false, true],
+        );
+        let mut visible = [true; 4];
+        table.visible_joints(&hierarchy, &[0.0], &mut visible);
+        assert_eq!(visible, [true, false, false, false]);
+        table.visible_joints(&hierarchy, &[1.0], &mut visible);
+        assert_eq!(visible, [true, true, true, false]);
+    }
+
+    #[test]
+    fn absent_optional_values_rest_at_zero() {
+        let table = AnimatedProperties::new(
+            vec![slot(
+                "/cameras/0/perspective/zfar",
+                PropertyTarget::Camera {
+                    cameras: vec![0],
+                    field: CameraField::Zfar,
+                },
+                0,
+                1,
+            )],
+            Vec::new(),
+        );
+        let mut projection = Projection::Perspective {
+            yfov: 1.0,
+            aspect_ratio: None,
+            znear: 0.1,
+            zfar: None,
+        };
+        table.apply_to_projection(0, &[50.0], &mut projection);
+        assert!(matches!(projection, Projection::Perspective { zfar: Some(50.0), .. }));
+        table.apply_to_projection(0, &[0.0], &mut projection);
+        assert!(matches!(projection, Projection::Perspective { zfar: None, .. }));
+    }
+}

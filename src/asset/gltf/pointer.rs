@@ -1,0 +1,290 @@
+//! KHR_animation_pointer targets other than node transforms (those become ordinary channels in
+//! `json`), and KHR_node_visibility: each JSON pointer a clip animates becomes one slot of the
+//! model's `AnimatedProperties`, holding the file's value at rest.
+//!
+//! Pointers rigscope reads: material factors (base colour, metallic, roughness, emissive,
+//! alpha cutoff, KHR_materials_emissive_strength), KHR_texture_transform offset, scale and
+//! rotation of a material's five textures, camera projection fields, KHR_lights_punctual
+//! light fields, and `/nodes/N/extensions/KHR_node_visibility/visible`. Any other pointer, an
+//! index out of range, or a texture the material does not have is a warning naming the
+//! channel, and the channel is not played.
+
+use gltf_json::Root;
+
+use crate::asset::animated::{
+    AnimatedProperties, CameraField, LightField, MaterialField, PropertySlot, PropertyTarget, TextureSlot,
+};
+use crate::asset::camera::{Camera, Projection};
+use crate::asset::light::{LightKind, PunctualLight};
+use crate::asset::model::{AlphaMode, Material, Mesh, MeshInstance};
+
+/// A channel whose target is a pointer `json` did not turn into a node channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointerChannel {
+    /// The channel's index in the file's animation.
+    pub number: usize,
+    pub sampler: usize,
+    pub pointer: String,
+}
+
+/// What the pointers are resolved against.
+pub struct Scene<'a> {
+    pub root: &'a Root,
+    pub joint_of_node: &'a [usize],
+    pub materials: &'a [Material],
+    pub meshes: &'a [Mesh],
+    pub instances: &'a [MeshInstance],
+    pub cameras: &'a [Camera],
+    pub lights: &'a [PunctualLight],
+    /// Per file node, its KHR_node_visibility `visible`.
+    pub node_visible: &'a [Option<bool>],
+}
+
+/// The model's table of animated properties, the rest values of its slots, and per animation
+/// and pointer channel, the slot it drives and the joint it is listed under (none: not played,
+/// a warning says why).
+pub struct Resolved {
+    pub properties: AnimatedProperties,
+    pub rest: Vec<f32>,
+    pub channel_slots: Vec<Vec<Option<ChannelSlot>>>,
+}
+
+/// Where a pointer channel writes, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChannelSlot {
+    pub offset: usize,
+    pub width: usize,
+    /// The joint whose node the property belongs to (the curve view lists it there).
+    pub joint: usize,
+    /// A boolean (visibility): keys are 0 or 1 and always step.
+    pub boolean: bool,
+}
+
+/// Gives every distinct pointer of `channels` (per animation) a slot.
+pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], warnings: &mut Vec<String>) -> Resolved {
+    let mut slots: Vec<PropertySlot> = Vec::new();
+    let mut rest = Vec::new();
+    let mut joints = Vec::new();
+    let mut channel_slots = Vec::with_capacity(channels.len());
+    for (animation, list) in channels.iter().enumerate() {
+        let mut resolved = Vec::with_capacity(list.len());
+        for channel in list {
+            let object = format!("/animations/{animation}/channels/{}", channel.number);
+            let existing = slots.iter().position(|s| s.pointer == channel.pointer);
+            let slot = match existing {
+                Some(index) => Some(index),
+                None => match target_of(scene, &channel.pointer) {
+                    Ok(property) => {
+                        slots.push(PropertySlot {
+                            pointer: channel.pointer.clone(),
+                            target: property.target,
+                            offset: rest.len(),
+                            width: property.rest.len(),
+                        });
+                        rest.extend_from_slice(&property.rest);
+                        joints.push(property.joint);
+                        Some(slots.len() - 1)
+                    }
+                    Err(problem) => {
+                        warnings.push(format!(
+                            "{object}: it animates {} (KHR_animation_pointer), {problem} (not played)",
+                            channel.pointer
+                        ));
+                        None
+                    }
+                },
+            };
+            resolved.push(slot.map(|index| ChannelSlot {
+                offset: slots[index].offset,
+                width: slots[index].width,
+                joint: joints[index],
+                boolean: matches!(slots[index].target, PropertyTarget::Visible { .. }),
+            }));
+        }
+        channel_slots.push(resolved);
+    }
+    let mut hidden = vec![false; scene.joint_of_node.len()];
+    for (node, visible) in scene.node_visible.iter().enumerate() {
+        if let (Some(false), Some(&joint)) = (visible, scene.joint_of_node.get(node)) {
+            hidden[joint] = true;
+        }
+    }
+    Resolved {
+        properties: AnimatedProperties::new(slots, hidden),
+        rest,
+        channel_slots,
+    }
+}
+
+/// A pointer's target, its value in the file, and the joint it is listed under.
+struct Property {
+    target: PropertyTarget,
+    rest: Vec<f32>,
+    joint: usize,
+}
+
+fn target_of(scene: &Scene, pointer: &str) -> Result<Property, String> {
+    if scene.joint_of_node.is_empty() {
+        return Err("but the file has no nodes to show it".into());
+    }
+    let segments: Vec<&str> = pointer.strip_prefix('/').unwrap_or("").split('/').collect();
+    match segments.as_slice() {
+        ["materials", index, rest @ ..] => material_property(scene, index, rest),
+        ["cameras", index, rest @ ..] => camera_property(scene, index, rest),
+        ["extensions", "KHR_lights_punctual", "lights", index, rest @ ..] => light_property(scene, index, rest),
+        ["nodes", index, "extensions", "KHR_node_visibility", "visible"] => {
+            let node = parse_index(index, scene.joint_of_node.len(), "node")?;
+            let joint = scene.joint_of_node[node];
+            let visible = scene.node_visible.get(node).copied().flatten().unwrap_or(true);
+            Ok(Property {
+                target: PropertyTarget::Visible { joint },
+                rest: vec![if visible { 1.0 } else { 0.0 }],
+                joint,
+            })
+        }
+        _ => Err("which rigscope does not play".into()),
+    }
+}
+
+/// An array index as the pointer writes it (digits only), below `count`.
+fn parse_index(text: &str, count: usize, what: &str) -> Result<usize, String> {
+    let index = text
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| text.parse::<usize>().ok())
+        .flatten()
+        .ok_or_else(|| format!("but \"{text}\" is not a {what} index"))?;
+    if index >= count {
+        return Err(format!("but {what} {index} does not exist"));
+    }
+    Ok(index)
+}
+
+fn material_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property, String> {
+    let material = parse_index(index, scene.materials.len(), "material")?;
+    let m = &scene.materials[material];
+    let cutoff = match m.alpha {
+        AlphaMode::Mask { cutoff } => cutoff,
+        _ => 0.5,
+    };
+    let texture_field = |texture: TextureSlot, field: &str| -> Result<(MaterialField, Vec<f32>), String> {
+        let Some(reference) = texture.get(m) else {
+            return Err(format!("but material {material} has no such texture"));
+        };
+        let transform = reference.transform;
+        match field {
+            "offset" => Ok((MaterialField::TextureOffset(texture), transform.offset.to_array().to_vec())),
+            "scale" => Ok((MaterialField::TextureScale(texture), transform.scale.to_array().to_vec())),
+            "rotation" => Ok((MaterialField::TextureRotation(texture), vec![transform.rotation])),
+            _ => Err("which rigscope does not play".into()),
+        }
+    };
+    let (field, rest) = match path {
+        ["pbrMetallicRoughness", "baseColorFactor"] => (MaterialField::BaseColor, m.base_color.to_array().to_vec()),
+        ["pbrMetallicRoughness", "metallicFactor"] => (MaterialField::Metallic, vec![m.metallic]),
+        ["pbrMetallicRoughness", "roughnessFactor"] => (MaterialField::Roughness, vec![m.roughness]),
+        ["emissiveFactor"] => (MaterialField::Emissive, m.emissive.to_array().to_vec()),
+        ["alphaCutoff"] => (MaterialField::AlphaCutoff, vec![cutoff]),
+        ["extensions", "KHR_materials_emissive_strength", "emissiveStrength"] => {
+            (MaterialField::EmissiveStrength, vec![m.emissive_strength])
+        }
+        [texture @ .., "extensions", "KHR_texture_transform", field] => {
+            let slot = match texture {
+                ["pbrMetallicRoughness", "baseColorTexture"] => TextureSlot::BaseColor,
+                ["pbrMetallicRoughness", "metallicRoughnessTexture"] => TextureSlot::MetallicRoughness,
+                ["normalTexture"] => TextureSlot::Normal,
+                ["occlusionTexture"] => TextureSlot::Occlusion,
+                ["emissiveTexture"] => TextureSlot::Emissive,
+                _ => return Err("which rigscope does not play".into()),
+            };
+            texture_field(slot, field)?
+        }
+        _ => return Err("which rigscope does not play".into()),
+    };
+    // Listed under the first node that draws the material (the first node without one).
+    let joint = scene
+        .instances
+        .iter()
+        .find(|instance| {
+            let primitives = scene.meshes.get(instance.mesh).map_or(&[][..], |mesh| &mesh.primitives);
+            primitives.iter().any(|p| p.material == Some(material))
+        })
+        .map_or(0, |instance| instance.joint);
+    Ok(Property {
+        target: PropertyTarget::Material { material, field },
+        rest,
+        joint,
+    })
+}
+
+fn camera_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property, String> {
+    let camera = parse_index(index, scene.root.cameras.len(), "camera")?;
+    let holders: Vec<usize> = (scene.root.nodes.iter().enumerate())
+        .filter(|(_, node)| node.camera.is_some_and(|c| c.value() == camera))
+        .filter_map(|(node, _)| scene.joint_of_node.get(node).copied())
+        .filter_map(|joint| scene.cameras.iter().position(|c| c.joint == joint))
+        .collect();
+    let Some(&first) = holders.first() else {
+        return Err(format!("but no node shows camera {camera}"));
+    };
+    let field = match path {
+        ["perspective", "yfov"] => CameraField::Yfov,
+        ["perspective", "aspectRatio"] => CameraField::AspectRatio,
+        ["orthographic", "xmag"] => CameraField::Xmag,
+        ["orthographic", "ymag"] => CameraField::Ymag,
+        [_, "znear"] => CameraField::Znear,
+        [_, "zfar"] => CameraField::Zfar,
+        _ => return Err("which rigscope does not play".into()),
+    };
+    let value = match (scene.cameras[first].projection, field, path[0]) {
+        (Projection::Perspective { yfov, .. }, CameraField::Yfov, _) => yfov,
+        (Projection::Perspective { aspect_ratio, .. }, CameraField::AspectRatio, _) => aspect_ratio.unwrap_or(0.0),
+        (Projection::Perspective { znear, .. }, CameraField::Znear, "perspective") => znear,
+        (Projection::Perspective { zfar, .. }, CameraField::Zfar, "perspective") => zfar.unwrap_or(0.0),
+        (Projection::Orthographic { xmag, .. }, CameraField::Xmag, _) => xmag,
+        (Projection::Orthographic { ymag, .. }, CameraField::Ymag, _) => ymag,
+        (Projection::Orthographic { znear, .. }, CameraField::Znear, "orthographic") => znear,
+        (Projection::Orthographic { zfar, .. }, CameraField::Zfar, "orthographic") => zfar,
+        _ => return Err(format!("but camera {camera} is not {}", path[0])),
+    };
+    Ok(Property {
+        target: PropertyTarget::Camera {
+            cameras: holders,
+            field,
+        },
+        rest: vec![value],
+        joint: scene.cameras[first].joint,
+    })
+}
+
+fn light_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property, String> {
+    let declared = scene.root.extensions.as_ref().and_then(|e| e.khr_lights_punctual.as_ref());
+    let count = declared.map_or(0, |l| l.lights.len());
+    let light = parse_index(index, count, "light")?;
+    let holders: Vec<usize> = (scene.root.nodes.iter().enumerate())
+        .filter(|(_, node)| {
+            let reference = node.extensions.as_ref().and_then(|e| e.khr_lights_punctual.as_ref());
+            reference.is_some_and(|r| r.light.value() == light)
+        })
+        .filter_map(|(node, _)| scene.joint_of_node.get(node).copied())
+        .filter_map(|joint| scene.lights.iter().position(|l| l.joint == joint))
+        .collect();
+    let Some(&first) = holders.first() else {
+        return Err(format!("but no node holds light {light}"));
+    };
+    let held = &scene.lights[first];
+    let (field, rest) = match (path, held.kind) {
+        (["color"], _) => (LightField::Color, held.color.to_array().to_vec()),
+        (["intensity"], _) => (LightField::Intensity, vec![held.intensity]),
+        (["range"], _) => (LightField::Range, vec![held.range.unwrap_or(0.0)]),
+        (["spot", "innerConeAngle"], LightKind::Spot { inner, .. }) => (LightField::InnerConeAngle, vec![inner]),
+        (["spot", "outerConeAngle"], LightKind::Spot { outer, .. }) => (LightField::OuterConeAngle, vec![outer]),
+        (["spot", _], _) => return Err(format!("but light {light} is not a spot light")),
+        _ => return Err("which rigscope does not play".into()),
+    };
+    Ok(Property {
+        target: PropertyTarget::Light { lights: holders, field },
+        rest,
+        joint: held.joint,
+    })
+}
