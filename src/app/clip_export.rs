@@ -25,7 +25,7 @@ use crate::inspect::PoseMode;
 use crate::render::capture::read_rgba;
 use crate::render::{FrameInput, Gpu, ModelView, SceneRenderer, SceneTarget, render_frame};
 use crate::ui::ViewerState;
-use crate::view::file_camera::file_camera_view;
+use crate::view::file_camera::model_camera_view;
 use crate::view::{CameraView, OrbitCamera, ViewOptions};
 
 /// How long one viewer frame may spend on export frames (it always renders at least one).
@@ -162,13 +162,10 @@ impl ClipExport {
     /// The file camera where this frame's pose puts it, else the orbit camera's view.
     fn camera_view(&self, model: &Model) -> CameraView {
         let aspect = self.size.0 as f32 / self.size.1 as f32;
-        match self.file_camera.and_then(|c| model.cameras.get(c)) {
-            Some(camera) => {
-                let joint_model = self.joint_matrices.get(camera.joint).copied().unwrap_or_default();
-                file_camera_view(camera, joint_model, aspect)
-            }
-            None => self.orbit_view,
-        }
+        let properties = self.pose.properties();
+        self.file_camera
+            .and_then(|c| model_camera_view(model, c, &self.joint_matrices, properties, aspect))
+            .unwrap_or(self.orbit_view)
     }
 }
 

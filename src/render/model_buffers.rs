@@ -8,7 +8,8 @@ use wgpu::util::DeviceExt;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
-use super::textures::MaterialTextures;
+use super::animated::AnimatedState;
+use super::textures::{MaterialBinding, MaterialTextures};
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::{Material, Model, Topology};
 use crate::inspect::VertexView;
@@ -66,13 +67,18 @@ pub struct DrawBuffers {
     pub vertex_count: usize,
     /// It has something to draw.
     pub drawable: bool,
+    /// Its node or an ancestor is hidden this frame (KHR_node_visibility).
+    pub hidden: bool,
 }
 
 pub struct ModelBuffers {
     pub draws: Vec<DrawBuffers>,
     pub skins: GpuSkins,
     pub uniforms: DrawUniforms,
-    pub materials: Vec<wgpu::BindGroup>,
+    /// One per model material, then the default material's.
+    pub materials: Vec<MaterialBinding>,
+    /// The pose's animated materials and node visibility.
+    pub animated: AnimatedState,
     /// Problems met while uploading (undecodable textures, skins too big for the GPU path).
     pub notes: Vec<String>,
     /// The vertex view whose values `view_values` hold, and scratch for them (as long as
@@ -119,7 +125,7 @@ impl ModelBuffers {
 
         let textures = MaterialTextures::new(device, queue, model, &mut notes);
         let default_material = Material::default();
-        let mut materials: Vec<wgpu::BindGroup> = model
+        let mut materials: Vec<MaterialBinding> = model
             .materials
             .iter()
             .enumerate()
@@ -217,6 +223,7 @@ impl ModelBuffers {
                 primitive: primitive_index,
                 vertex_count: vertices,
                 drawable: vertices > 0 && !indices.is_empty(),
+                hidden: false,
             });
         }
         uniforms.upload_all(queue);
@@ -226,6 +233,7 @@ impl ModelBuffers {
             skins,
             uniforms,
             materials,
+            animated: AnimatedState::new(model),
             notes,
             values_shown: None,
             value_scratch: vec![0.0; largest],

@@ -63,15 +63,20 @@ impl ModelView {
         );
     }
 
-    /// Stage: uploads the skins' matrices, the draw uniforms and the CPU-posed vertices.
+    /// Stage: uploads the skins' matrices, the draw uniforms, the CPU-posed vertices and the
+    /// animated materials, and hides the draws of hidden nodes.
     pub fn upload(&mut self, gpu: &Gpu, input: &FrameInput) {
-        self.buffers.upload(
+        let buffers = &mut self.buffers;
+        buffers.upload(
             &gpu.queue,
             input.model,
             input.model_matrices,
             &self.deformer,
             input.view,
         );
+        let animated = &mut buffers.animated;
+        animated.upload_materials(&gpu.queue, input.model, input.pose, &buffers.materials);
+        animated.hide_draws(input.model, input.pose, &mut buffers.draws);
     }
 
     /// Stage: the difference view's read-back (its own submission, which waits for the GPU):

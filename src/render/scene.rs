@@ -7,6 +7,7 @@ use glam::camera::rh::{proj::directx, view::look_at_mat4};
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
+use super::animated::AnimatedLights;
 use super::draw_uniforms::DrawSlot;
 use super::environment::Environment;
 use super::frame_input::FrameInput;
@@ -67,6 +68,8 @@ pub struct SceneRenderer {
     /// The CPU-vs-GPU difference view's pipeline, made when the view is first shown (or why
     /// it cannot be).
     skin_compare: Option<Result<SkinCompare, String>>,
+    /// The file's lights as the pose animates them.
+    lights: AnimatedLights,
 }
 
 impl SceneRenderer {
@@ -142,6 +145,7 @@ impl SceneRenderer {
             skeleton: Overlay::default(),
             gizmos: Overlay::default(),
             skin_compare: None,
+            lights: AnimatedLights::default(),
         }
     }
 
@@ -218,7 +222,7 @@ impl SceneRenderer {
         let mut lights = [LightUniform::default(); MAX_LIGHTS];
         let mut light_count = 0;
         if lighting.lights == Lights::File {
-            for (slot, light) in lights.iter_mut().zip(&input.model.lights) {
+            for (slot, light) in lights.iter_mut().zip(self.lights.shown(input.model, input.pose)) {
                 *slot = LightUniform::new(light, input.model_matrices[light.joint]);
                 light_count += 1;
             }
@@ -298,7 +302,7 @@ impl SceneRenderer {
                 .draws
                 .iter()
                 .enumerate()
-                .filter(|(_, d)| d.drawable && (all || d.topology == Topology::Triangles));
+                .filter(|(_, d)| d.drawable && !d.hidden && (all || d.topology == Topology::Triangles));
             for (index, draw) in drawn {
                 pass.set_pipeline(pipeline(draw));
                 for (slot, buffer) in draw.vertex_buffers(slot, view.gpu_skinning).into_iter().enumerate() {
@@ -309,7 +313,7 @@ impl SceneRenderer {
                     buffers.skins.group(draw.skin),
                     &[buffers.uniforms.offset(index, slot)],
                 );
-                pass.set_bind_group(2, &buffers.materials[draw.material], &[]);
+                pass.set_bind_group(2, &buffers.materials[draw.material].group, &[]);
                 let (indices, count) = match slot {
                     DrawSlot::Wire => (&draw.edges, draw.edge_count),
                     _ => (&draw.indices, draw.index_count),

@@ -15,7 +15,7 @@ use super::target::SceneTarget;
 use crate::anim::Pose;
 use crate::asset::Model;
 use crate::inspect::SkinDifference;
-use crate::view::file_camera::file_camera_view;
+use crate::view::file_camera::model_camera_view;
 use crate::view::{Bounds, CameraView, OrbitCamera, ViewAngles, ViewOptions, ViewPreset};
 
 pub struct StillRenderer<'a> {
@@ -24,6 +24,8 @@ pub struct StillRenderer<'a> {
     model_view: ModelView,
     /// The pose's model matrices, one buffer for every image.
     model_matrices: Vec<Mat4>,
+    /// The last image's animated property values (a file camera's animated projection).
+    properties: Vec<f32>,
     /// The last image's target, reused while the size stays (a contact sheet's cells).
     target: Option<SceneTarget>,
     /// What the last image's difference view measured, when it showed one.
@@ -53,6 +55,7 @@ impl<'a> StillRenderer<'a> {
             model,
             model_view: ModelView::new(gpu, renderer, model),
             model_matrices: vec![Mat4::IDENTITY; model.skeleton.len()],
+            properties: Vec::new(),
             target: None,
             skin_difference: None,
             viewpoint: Viewpoint::default(),
@@ -81,6 +84,8 @@ impl<'a> StillRenderer<'a> {
             bail!("{width}x{height} is larger than this graphics device renders ({max_side} pixels a side)");
         }
         pose.model_matrices(&mut self.model_matrices);
+        self.properties.clear();
+        self.properties.extend_from_slice(pose.properties());
         let camera = self.camera_view((width, height));
         if self
             .target
@@ -114,13 +119,10 @@ impl StillRenderer<'_> {
     /// camera index out of range falls back to the default view.
     pub fn camera_view(&self, (width, height): (u32, u32)) -> CameraView {
         let aspect = width as f32 / height.max(1) as f32;
-        let file_camera = match self.viewpoint {
-            Viewpoint::FileCamera(index) => self.model.cameras.get(index),
-            Viewpoint::Orbit(_) => None,
-        };
-        if let Some(camera) = file_camera {
-            let joint_model = self.model_matrices.get(camera.joint).copied().unwrap_or_default();
-            return file_camera_view(camera, joint_model, aspect);
+        if let Viewpoint::FileCamera(index) = self.viewpoint
+            && let Some(view) = model_camera_view(self.model, index, &self.model_matrices, &self.properties, aspect)
+        {
+            return view;
         }
         let angles = match self.viewpoint {
             Viewpoint::Orbit(angles) => angles,

@@ -97,13 +97,15 @@ impl MaterialTextures {
         layouts: &Layouts,
         material: &Material,
         index: Option<usize>,
-    ) -> wgpu::BindGroup {
+    ) -> MaterialBinding {
         let views = MaterialTexture::ALL.map(|texture| self.view(texture.of(material), texture.srgb()));
-        let uniform = MaterialUniform::new(material, views.map(|v| v.is_some()));
+        let present = views.map(|v| v.is_some());
+        let uniform = MaterialUniform::new(material, present);
+        // Rewritten each frame when a clip animates the material.
         let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("material"),
             contents: bytemuck::bytes_of(&uniform),
-            usage: wgpu::BufferUsages::UNIFORM,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         });
         let mut entries = vec![wgpu::BindGroupEntry {
             binding: 0,
@@ -127,12 +129,25 @@ impl MaterialTextures {
                 resource: wgpu::BindingResource::Sampler(&self.samplers[&modes]),
             });
         }
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(&format!("material {index:?}")),
             layout: &layouts.material,
             entries: &entries,
-        })
+        });
+        MaterialBinding {
+            group,
+            uniform: buffer,
+            present,
+        }
     }
+}
+
+/// A material's bind group, its uniform buffer, and which of its textures could be loaded
+/// (what `MaterialUniform::new` needs to rewrite the uniform).
+pub struct MaterialBinding {
+    pub group: wgpu::BindGroup,
+    pub uniform: wgpu::Buffer,
+    pub present: [bool; 5],
 }
 
 /// A sampler with the file's modes.

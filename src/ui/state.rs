@@ -19,7 +19,7 @@ use crate::anim::{DEFAULT_KEY_RATE, MorphOverride, Player, Pose, key_rate};
 use crate::asset::{self, Format, Model};
 use crate::inspect::JointFacts;
 use crate::lint::{Finding, lint};
-use crate::view::file_camera::file_camera_view;
+use crate::view::file_camera::model_camera_view;
 use crate::view::{CameraView, Lighting, Lights, OrbitCamera, Quality, ViewOptions, ViewPreset, Viewport, counted};
 
 /// Things the panel or the keyboard asked for that the app carries out (they need the window,
@@ -268,14 +268,10 @@ impl ViewerState {
     /// What the 3D view is seen through in a view of `aspect` (width / height): the file
     /// camera chosen, where this frame's pose puts it, else `orbit`.
     pub fn camera_view(&self, orbit: &OrbitCamera, aspect: f32) -> CameraView {
-        let chosen = self.file_camera.and_then(|c| self.model.cameras.get(c));
-        match chosen {
-            Some(camera) => {
-                let joint_model = self.joint_matrices.get(camera.joint).copied().unwrap_or_default();
-                file_camera_view(camera, joint_model, aspect)
-            }
-            None => orbit.camera_view(aspect),
-        }
+        let properties = self.pose.properties();
+        self.file_camera
+            .and_then(|c| model_camera_view(&self.model, c, &self.joint_matrices, properties, aspect))
+            .unwrap_or_else(|| orbit.camera_view(aspect))
     }
 
     /// What to draw this frame: the view toggles, with the inspection's vertex view, and the

@@ -9,11 +9,27 @@ use glam::camera::rh::proj::directx;
 use glam::{Mat4, Quat};
 
 use super::camera_view::CameraView;
-use crate::asset::{Camera, Projection};
+use crate::asset::{Model, Projection};
 
-/// What `camera` sees when its joint's model matrix is `joint_model`, in a picture of `aspect`
-/// (width / height).
-pub fn file_camera_view(camera: &Camera, joint_model: Mat4, aspect: f32) -> CameraView {
+/// What camera `index` of `model` sees: placed by its joint's matrix in `joint_matrices`, its
+/// projection as `properties` (the pose's `Pose::properties`) animate it. None: no such camera.
+pub fn model_camera_view(
+    model: &Model,
+    index: usize,
+    joint_matrices: &[Mat4],
+    properties: &[f32],
+    aspect: f32,
+) -> Option<CameraView> {
+    let camera = model.cameras.get(index)?;
+    let joint_model = joint_matrices.get(camera.joint).copied().unwrap_or_default();
+    let mut projection = camera.projection;
+    model.properties.apply_to_projection(index, properties, &mut projection);
+    Some(file_camera_view(&projection, joint_model, aspect))
+}
+
+/// What a camera with `projection` (the file's, or as the pose animates it) sees when its
+/// joint's model matrix is `joint_model`, in a picture of `aspect` (width / height).
+pub fn file_camera_view(projection: &Projection, joint_model: Mat4, aspect: f32) -> CameraView {
     let (_, rotation, eye) = joint_model.to_scale_rotation_translation();
     let rotation = if rotation.is_finite() {
         rotation.normalize()
@@ -22,7 +38,7 @@ pub fn file_camera_view(camera: &Camera, joint_model: Mat4, aspect: f32) -> Came
     };
     let view = Mat4::from_rotation_translation(rotation, eye).inverse();
     let aspect = aspect.max(1e-3);
-    let projection = match camera.projection {
+    let projection = match *projection {
         Projection::Perspective {
             yfov,
             aspect_ratio,
@@ -59,6 +75,7 @@ pub fn file_camera_view(camera: &Camera, joint_model: Mat4, aspect: f32) -> Came
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::asset::Camera;
     use glam::{Vec3, Vec3Swizzles, Vec4Swizzles};
 
     fn camera(projection: Projection) -> Camera {
@@ -88,7 +105,7 @@ mod tests {
             Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
             Vec3::new(0.0, 0.0, 10.0),
         );
-        let view = file_camera_view(&perspective, place, 1.5);
+        let view = file_camera_view(&perspective.projection, place, 1.5);
         assert!(view.eye.distance(Vec3::new(0.0, 0.0, 10.0)) < 1e-5);
         assert!(view.forward().distance(Vec3::NEG_X) < 1e-5);
         let ahead = ndc(&view, Vec3::new(-5.0, 0.0, 10.0));
@@ -108,7 +125,7 @@ mod tests {
         });
         // A square picture of a 2:1 camera keeps its horizontal field: the right edge of the
         // camera's field is the picture's.
-        let view = file_camera_view(&wide, Mat4::IDENTITY, 1.0);
+        let view = file_camera_view(&wide.projection, Mat4::IDENTITY, 1.0);
         let right = ndc(&view, Vec3::new(2.0 * 0.5f32.tan(), 0.0, -1.0));
         assert!((right.x - 1.0).abs() < 1e-4, "{right}");
         let ortho = camera(Projection::Orthographic {
@@ -117,7 +134,7 @@ mod tests {
             znear: 0.0,
             zfar: 10.0,
         });
-        let view = file_camera_view(&ortho, Mat4::IDENTITY, 4.0);
+        let view = file_camera_view(&ortho.projection, Mat4::IDENTITY, 4.0);
         let corner = ndc(&view, Vec3::new(2.0, 1.0, -5.0));
         assert!(
             (corner.y - 1.0).abs() < 1e-5 && (corner.x - 0.5).abs() < 1e-5,

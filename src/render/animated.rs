@@ -1,0 +1,83 @@
+//! What a pose's animated properties (`asset::animated`) change in the drawn model: the
+//! uniforms of animated materials, rewritten each frame from the pose's values over the
+//! file's; the lights' animated values; and which draws and lights are hidden
+//! (KHR_node_visibility hides a node and its subtree). The skeleton overlay still draws
+//! hidden joints: it shows the rig, not the scene.
+//! Everything here is sized once per model, so a frame allocates nothing.
+
+use super::model_buffers::DrawBuffers;
+use super::textures::MaterialBinding;
+use super::uniforms::MaterialUniform;
+use crate::anim::Pose;
+use crate::asset::{Material, Model, PunctualLight};
+
+pub struct AnimatedState {
+    /// The model's materials, with this frame's animated values written over them.
+    materials: Vec<Material>,
+    /// Per joint, whether it is shown this frame.
+    visible: Vec<bool>,
+}
+
+impl AnimatedState {
+    pub fn new(model: &Model) -> Self {
+        let animates_materials = !model.properties.animated_materials().is_empty();
+        Self {
+            materials: if animates_materials {
+                model.materials.clone()
+            } else {
+                Vec::new()
+            },
+            visible: vec![true; model.skeleton.len()],
+        }
+    }
+
+    /// Rewrites the uniforms of the materials some clip animates, with `pose`'s values.
+    pub fn upload_materials(&mut self, queue: &wgpu::Queue, model: &Model, pose: &Pose, bindings: &[MaterialBinding]) {
+        for &index in model.properties.animated_materials() {
+            let (Some(material), Some(binding)) = (self.materials.get_mut(index), bindings.get(index)) else {
+                continue;
+            };
+            model.properties.apply_to_material(index, pose.properties(), material);
+            let uniform = MaterialUniform::new(material, binding.present);
+            queue.write_buffer(&binding.uniform, 0, bytemuck::bytes_of(&uniform));
+        }
+    }
+
+    /// Marks the draws whose node is hidden in `pose`.
+    pub fn hide_draws(&mut self, model: &Model, pose: &Pose, draws: &mut [DrawBuffers]) {
+        if !model.properties.has_visibility() {
+            return;
+        }
+        model
+            .properties
+            .visible_joints(model.skeleton.hierarchy(), pose.properties(), &mut self.visible);
+        for draw in draws {
+            draw.hidden = !self.visible.get(draw.joint).copied().unwrap_or(true);
+        }
+    }
+}
+
+/// The file's lights as the pose animates them, less those on hidden nodes. Kept by the
+/// renderer across frames and models: its buffers are reused.
+#[derive(Default)]
+pub struct AnimatedLights {
+    lights: Vec<PunctualLight>,
+    visible: Vec<bool>,
+}
+
+impl AnimatedLights {
+    /// `model`'s lights in `pose` that shine (their nodes are shown).
+    pub fn shown<'a>(&'a mut self, model: &Model, pose: &Pose) -> impl Iterator<Item = &'a PunctualLight> {
+        let properties = &model.properties;
+        self.lights.clone_from(&model.lights);
+        for (index, light) in self.lights.iter_mut().enumerate() {
+            properties.apply_to_light(index, pose.properties(), light);
+        }
+        self.visible.resize(model.skeleton.len(), true);
+        properties.visible_joints(model.skeleton.hierarchy(), pose.properties(), &mut self.visible);
+        let visible = &self.visible;
+        self.lights
+            .iter()
+            .filter(move |light| visible.get(light.joint).copied().unwrap_or(true))
+    }
+}
