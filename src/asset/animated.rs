@@ -20,7 +20,7 @@ use super::camera::Projection;
 use super::light::{LightKind, PunctualLight};
 use super::model::{AlphaMode, Material};
 use super::texture::TextureRef;
-use crate::anim::Hierarchy;
+use crate::anim::{ChannelTrack, Clip, Hierarchy};
 
 /// Every animated property of a model, and which nodes the file hides.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -152,6 +152,14 @@ impl AnimatedProperties {
     /// The slot whose floats start at `offset` (what a `ChannelTrack::Properties` writes).
     pub fn slot_at(&self, offset: usize) -> Option<&PropertySlot> {
         self.slots.iter().find(|slot| slot.offset == offset)
+    }
+
+    /// The pointers of the properties `clip` animates, in slot order, each once.
+    pub fn pointers_of(&self, clip: &Clip) -> Vec<String> {
+        let animated = |slot: &&PropertySlot| {
+            (clip.channels().iter()).any(|c| matches!(c.track, ChannelTrack::Properties { offset, .. } if offset == slot.offset))
+        };
+        self.slots.iter().filter(animated).map(|slot| slot.pointer.clone()).collect()
     }
 
     /// The materials some clip animates, each once.

@@ -121,6 +121,8 @@ struct ClipReport {
     /// Channel count per animated property.
     properties: BTreeMap<&'static str, usize>,
     animated_nodes: usize,
+    /// The JSON pointers of the properties it animates beyond node transforms and weights.
+    pointers: Vec<String>,
 }
 
 /// One file: its report as text or one JSON object. Several files or directories: each
@@ -249,6 +251,7 @@ fn report(model: &Model) -> Report {
                     interpolation,
                     properties,
                     animated_nodes: animated.len(),
+                    pointers: model.properties.pointers_of(clip),
                 }
             })
             .collect(),
@@ -463,6 +466,9 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             clip.animated_nodes,
             modes.join(", ")
         )?;
+        for pointer in &clip.pointers {
+            writeln!(out, "    animates {pointer}")?;
+        }
     }
     for (index, camera) in report.cameras.iter().enumerate() {
         writeln!(

@@ -36,7 +36,9 @@ pub struct PoseArgs {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
     /// `{"clip", "time", "primitives": [{"node", "mesh", "primitive", "positions"}], "joints",
-    /// "ik": [{"end", "bones", "solver", "target", "distance", "iterations", "reached"}]}`.
+    /// "ik": [{"end", "bones", "solver", "target", "distance", "iterations", "reached"}],
+    /// "properties": [{"pointer", "value"}]}` (`properties`: every property a clip animates,
+    /// by its KHR_animation_pointer JSON pointer, with its value in this pose).
     Json,
     /// Wavefront OBJ: one object per primitive, with normals, texture coordinates and faces.
     Obj,
@@ -49,6 +51,14 @@ struct PosedModel<'a> {
     primitives: Vec<PrimitiveOut>,
     joints: Vec<JointOut<'a>>,
     ik: Vec<IkOut<'a>>,
+    properties: Vec<PropertyOut<'a>>,
+}
+
+/// An animated property's value in the pose (one number per component).
+#[derive(Serialize)]
+struct PropertyOut<'a> {
+    pointer: &'a str,
+    value: &'a [f32],
 }
 
 /// How an `--ik` chain was solved.
@@ -123,6 +133,15 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                         distance: layer.outcome.distance,
                         iterations: layer.outcome.iterations,
                         reached: layer.outcome.reached,
+                    })
+                    .collect(),
+                properties: (model.properties.slots().iter())
+                    .filter_map(|slot| {
+                        let value = pose.properties().get(slot.offset..slot.offset + slot.width)?;
+                        Some(PropertyOut {
+                            pointer: &slot.pointer,
+                            value,
+                        })
                     })
                     .collect(),
             };
