@@ -59,7 +59,9 @@ fn check_seam(model: &Model, clip: &crate::anim::Clip, size: f32, findings: &mut
     if duration <= FRAME {
         return;
     }
-    let mut joints: Vec<usize> = clip.channels().iter().map(|c| c.joint).collect();
+    // Animated properties (materials, lights, ...) do not move joints.
+    let transforms = clip.channels().iter().filter(|c| !matches!(c.track, ChannelTrack::Properties { .. }));
+    let mut joints: Vec<usize> = transforms.map(|c| c.joint).collect();
     joints.sort_unstable();
     joints.dedup();
     let rest_pose = model.skeleton.rest_pose();

@@ -124,9 +124,6 @@ struct Property {
 }
 
 fn target_of(scene: &Scene, pointer: &str) -> Result<Property, String> {
-    if scene.joint_of_node.is_empty() {
-        return Err("but the file has no nodes to show it".into());
-    }
     let segments: Vec<&str> = pointer.strip_prefix('/').unwrap_or("").split('/').collect();
     match segments.as_slice() {
         ["materials", index, rest @ ..] => material_property(scene, index, rest),
@@ -201,7 +198,8 @@ fn material_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Proper
         }
         _ => return Err("which rigscope does not play".into()),
     };
-    // Listed under the first node that draws the material (the first node without one).
+    // Listed under the first node that draws the material (joint 0 without one, which a file
+    // without nodes does not have: only lists read a channel's joint).
     let joint = scene
         .instances
         .iter()
