@@ -283,7 +283,7 @@ fn unusual_but_valid_files_load() {
 }
 
 #[test]
-fn animation_pointers_to_node_properties_play_and_others_are_listed() {
+fn animation_pointers_rigscope_reads_play_and_others_are_listed() {
     let mut data = common::f32_bytes(&[0.0, 1.0]);
     data.extend(common::f32_bytes(&[0.0, 0.0, 0.0, 2.0, 0.0, 0.0]));
     let pointer = |target: &str| {
@@ -303,7 +303,8 @@ fn animation_pointers_to_node_properties_play_and_others_are_listed() {
         ],
         "animations": [{"samplers": [{"input": 0, "output": 1}], "channels": [
             pointer("/materials/0/emissiveFactor"),
-            pointer("/nodes/1/translation")
+            pointer("/nodes/1/translation"),
+            pointer("/materials/0/extensions/KHR_materials_sheen/sheenColorFactor")
         ]}]
     });
     let model = asset::load_bytes(Path::new("pointer.gltf"), json.to_string().as_bytes()).unwrap();
@@ -312,10 +313,11 @@ fn animation_pointers_to_node_properties_play_and_others_are_listed() {
     clip.sample(0.5, &mut pose, &mut clip.cursor());
     let b = model.skeleton.find("b").unwrap();
     assert_eq!(pose.local()[b].translation, glam::Vec3::new(1.0, 0.0, 0.0));
+    assert_eq!(pose.properties(), [1.0, 0.0, 0.0], "the emissive factor plays");
     assert_eq!(
         model.warnings,
         [
-            "/animations/0/channels/0: animates /materials/0/emissiveFactor (KHR_animation_pointer), which rigscope does not play yet"
+            "/animations/0/channels/2: it animates /materials/0/extensions/KHR_materials_sheen/sheenColorFactor (KHR_animation_pointer), which rigscope does not play (not played)"
         ]
     );
 }

@@ -5,13 +5,14 @@ use gltf_json::Root;
 
 use crate::asset::LoadErrorKind;
 
-/// Extensions rigscope reads (KHR_animation_pointer: the channels that target nodes).
+/// Extensions rigscope reads (KHR_animation_pointer: the pointers `pointer` lists).
 pub const SUPPORTED: &[&str] = &[
     "KHR_animation_pointer",
     "KHR_lights_punctual",
     "KHR_materials_emissive_strength",
     "KHR_materials_unlit",
     "KHR_mesh_quantization",
+    "KHR_node_visibility",
     "KHR_texture_transform",
 ];
 
