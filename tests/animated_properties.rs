@@ -12,6 +12,7 @@ use rigscope::anim::Pose;
 use rigscope::asset::model::AlphaMode;
 use rigscope::asset::{self, Model, Projection};
 use rigscope::cli::render::render_image;
+use rigscope::inspect::curves::{CurveGroup, CurveSet};
 use rigscope::render::{Gpu, SceneRenderer};
 use rigscope::view::ViewOptions;
 
@@ -252,6 +253,22 @@ fn every_property_kind_samples_as_its_interpolation_says() {
     };
     assert!(visible(1.49), "node 1 and its child mesh are shown until 1.5 s");
     assert!(!visible(1.5), "hiding node 1 hides its child");
+}
+
+#[test]
+fn the_curve_view_plots_properties_under_the_node_that_shows_them() {
+    let model = load(
+        "pointer-curves",
+        &[vec![pointer(BASE_COLOR, "STEP", &[0.0, 1.0], &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0])]],
+    );
+    let mesh_joint = model.instances[0].joint;
+    let set = CurveSet::new(&model.clips[0], model.skeleton.rest_pose(), mesh_joint).with_property_names(&model.properties);
+    assert!(set.has_group(CurveGroup::Properties));
+    let blue = set.curve(&format!("{BASE_COLOR}[2]")).expect("the blue component's curve");
+    assert_eq!(blue.interpolation, "STEP");
+    assert_eq!(blue.keys.iter().map(|k| (k.time, k.value)).collect::<Vec<_>>(), [(0.0, 0.0), (1.0, 1.0)]);
+    let before_step = set.times.iter().position(|&t| t > 0.5 && t < 1.0).unwrap();
+    assert_eq!(blue.values[before_step], 0.0, "STEP holds until the next key");
 }
 
 #[test]

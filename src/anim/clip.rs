@@ -368,6 +368,29 @@ mod tests {
     }
 
     #[test]
+    fn property_channels_write_their_floats_and_blend_linearly() {
+        let colour = WeightsTrack::new(Interpolation::Linear, vec![0.0, 2.0], 2, vec![0.0, 1.0, 1.0, 0.0]).unwrap();
+        let clip = Clip::new(
+            "colour".into(),
+            vec![Channel {
+                joint: 0,
+                track: ChannelTrack::Properties {
+                    offset: 1,
+                    track: colour,
+                },
+            }],
+        );
+        let rest = two_joint_pose().with_properties(vec![7.0, 7.0, 7.0]);
+        let mut pose = rest.clone();
+        clip.sample(1.0, &mut pose, &mut clip.cursor());
+        assert_eq!(pose.properties(), [7.0, 0.5, 0.5], "only the channel's floats change");
+        assert_eq!(pose.local(), rest.local());
+        let mut half = rest.clone();
+        crate::anim::blend(&mut half, &pose, 0.5, None);
+        assert_eq!(half.properties(), [7.0, 3.75, 3.75]);
+    }
+
+    #[test]
     fn channels_beyond_the_pose_are_skipped() {
         let clip = clip();
         let hierarchy = Arc::new(Hierarchy::new(vec![None]).unwrap());
