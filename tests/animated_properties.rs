@@ -185,10 +185,30 @@ fn every_property_kind_samples_as_its_interpolation_says() {
     let texture = "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform";
     let light = "/extensions/KHR_lights_punctual/lights/0";
     let channels = vec![
-        pointer(BASE_COLOR, "LINEAR", &[0.0, 2.0], &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0]),
-        pointer("/materials/0/pbrMetallicRoughness/metallicFactor", "STEP", &[0.0, 1.0, 2.0], &[0.1, 0.5, 0.9]),
-        pointer("/materials/0/pbrMetallicRoughness/roughnessFactor", "CUBICSPLINE", &[0.0, 2.0], &cubic),
-        pointer("/materials/0/emissiveFactor", "LINEAR", &[0.0, 2.0], &[0.0, 0.0, 0.0, 1.0, 0.5, 0.0]),
+        pointer(
+            BASE_COLOR,
+            "LINEAR",
+            &[0.0, 2.0],
+            &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],
+        ),
+        pointer(
+            "/materials/0/pbrMetallicRoughness/metallicFactor",
+            "STEP",
+            &[0.0, 1.0, 2.0],
+            &[0.1, 0.5, 0.9],
+        ),
+        pointer(
+            "/materials/0/pbrMetallicRoughness/roughnessFactor",
+            "CUBICSPLINE",
+            &[0.0, 2.0],
+            &cubic,
+        ),
+        pointer(
+            "/materials/0/emissiveFactor",
+            "LINEAR",
+            &[0.0, 2.0],
+            &[0.0, 0.0, 0.0, 1.0, 0.5, 0.0],
+        ),
         pointer("/materials/0/alphaCutoff", "STEP", &[0.0, 1.0], &[0.4, 0.8]),
         pointer(
             "/materials/0/extensions/KHR_materials_emissive_strength/emissiveStrength",
@@ -196,24 +216,48 @@ fn every_property_kind_samples_as_its_interpolation_says() {
             &[0.0, 2.0],
             &[2.0, 4.0],
         ),
-        pointer(&format!("{texture}/offset"), "LINEAR", &[0.0, 2.0], &[0.25, 0.0, 0.75, 1.0]),
+        pointer(
+            &format!("{texture}/offset"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[0.25, 0.0, 0.75, 1.0],
+        ),
         pointer(&format!("{texture}/scale"), "STEP", &[0.0, 1.0], &[2.0, 2.0, 1.0, 3.0]),
         pointer(&format!("{texture}/rotation"), "LINEAR", &[0.0, 2.0], &[0.0, 1.0]),
         pointer("/cameras/0/perspective/yfov", "LINEAR", &[0.0, 2.0], &[0.8, 1.2]),
         pointer("/cameras/0/perspective/zfar", "STEP", &[0.0, 1.0], &[100.0, 50.0]),
-        pointer(&format!("{light}/color"), "LINEAR", &[0.0, 2.0], &[1.0, 1.0, 1.0, 0.0, 0.0, 1.0]),
+        pointer(
+            &format!("{light}/color"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[1.0, 1.0, 1.0, 0.0, 0.0, 1.0],
+        ),
         pointer(&format!("{light}/intensity"), "CUBICSPLINE", &[0.0, 2.0], &cubic),
-        pointer(&format!("{light}/spot/outerConeAngle"), "LINEAR", &[0.0, 2.0], &[0.6, 1.0]),
+        pointer(
+            &format!("{light}/spot/outerConeAngle"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[0.6, 1.0],
+        ),
         pointer(VISIBLE, "STEP", &[0.0, 1.5], &[1.0, 0.0]),
     ];
     let model = load("pointer-kinds", &[channels]);
     assert!(model.warnings.is_empty(), "{:?}", model.warnings);
     let rest = model.skeleton.rest_pose();
-    assert!(close(&value(&model, rest, BASE_COLOR), &[1.0, 1.0, 1.0, 1.0]), "rest is the file's");
+    assert!(
+        close(&value(&model, rest, BASE_COLOR), &[1.0, 1.0, 1.0, 1.0]),
+        "rest is the file's"
+    );
 
     let pose = pose_at(&model, 0, 1.0);
     assert!(close(&value(&model, &pose, BASE_COLOR), &[0.5, 0.0, 0.5, 1.0]));
-    let metallic = |time| value(&model, &pose_at(&model, 0, time), "/materials/0/pbrMetallicRoughness/metallicFactor");
+    let metallic = |time| {
+        value(
+            &model,
+            &pose_at(&model, 0, time),
+            "/materials/0/pbrMetallicRoughness/metallicFactor",
+        )
+    };
     assert!(close(&metallic(0.99), &[0.1]) && close(&metallic(1.0), &[0.5]) && close(&metallic(1.5), &[0.5]));
     let roughness = value(&model, &pose, "/materials/0/pbrMetallicRoughness/roughnessFactor");
     assert!(close(&roughness, &[0.75]), "{roughness:?}");
@@ -231,7 +275,9 @@ fn every_property_kind_samples_as_its_interpolation_says() {
     assert!((transform.rotation - 0.5).abs() < 1e-6);
 
     let mut projection = model.cameras[0].projection;
-    model.properties.apply_to_projection(0, pose.properties(), &mut projection);
+    model
+        .properties
+        .apply_to_projection(0, pose.properties(), &mut projection);
     let Projection::Perspective { yfov, zfar, .. } = projection else {
         panic!("{projection:?}")
     };
@@ -259,14 +305,25 @@ fn every_property_kind_samples_as_its_interpolation_says() {
 fn the_curve_view_plots_properties_under_the_node_that_shows_them() {
     let model = load(
         "pointer-curves",
-        &[vec![pointer(BASE_COLOR, "STEP", &[0.0, 1.0], &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0])]],
+        &[vec![pointer(
+            BASE_COLOR,
+            "STEP",
+            &[0.0, 1.0],
+            &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],
+        )]],
     );
     let mesh_joint = model.instances[0].joint;
-    let set = CurveSet::new(&model.clips[0], model.skeleton.rest_pose(), mesh_joint).with_property_names(&model.properties);
+    let set =
+        CurveSet::new(&model.clips[0], model.skeleton.rest_pose(), mesh_joint).with_property_names(&model.properties);
     assert!(set.has_group(CurveGroup::Properties));
-    let blue = set.curve(&format!("{BASE_COLOR}[2]")).expect("the blue component's curve");
+    let blue = set
+        .curve(&format!("{BASE_COLOR}[2]"))
+        .expect("the blue component's curve");
     assert_eq!(blue.interpolation, "STEP");
-    assert_eq!(blue.keys.iter().map(|k| (k.time, k.value)).collect::<Vec<_>>(), [(0.0, 0.0), (1.0, 1.0)]);
+    assert_eq!(
+        blue.keys.iter().map(|k| (k.time, k.value)).collect::<Vec<_>>(),
+        [(0.0, 0.0), (1.0, 1.0)]
+    );
     let before_step = set.times.iter().position(|&t| t > 0.5 && t < 1.0).unwrap();
     assert_eq!(blue.values[before_step], 0.0, "STEP holds until the next key");
 }
@@ -314,7 +371,12 @@ fn the_picture_follows_the_animated_colour_and_visibility() {
     let model = load(
         "pointer-picture",
         &[
-            vec![pointer(BASE_COLOR, "LINEAR", &[0.0, 1.0], &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0])],
+            vec![pointer(
+                BASE_COLOR,
+                "LINEAR",
+                &[0.0, 1.0],
+                &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],
+            )],
             vec![pointer(VISIBLE, "STEP", &[0.0, 1.0], &[1.0, 0.0])],
         ],
     );
@@ -340,11 +402,26 @@ fn pointers_rigscope_cannot_play_are_warnings_naming_the_channel() {
         "pointer-bad",
         &[vec![
             pointer("/materials/7/alphaCutoff", "LINEAR", &[0.0, 1.0], &[0.1, 0.2]),
-            pointer("/materials/0/pbrMetallicRoughness/sheen", "LINEAR", &[0.0, 1.0], &[0.1, 0.2]),
+            pointer(
+                "/materials/0/pbrMetallicRoughness/sheen",
+                "LINEAR",
+                &[0.0, 1.0],
+                &[0.1, 0.2],
+            ),
             pointer(BASE_COLOR, "LINEAR", &[0.0, 1.0], &vec3),
             pointer("/cameras/0/orthographic/xmag", "LINEAR", &[0.0, 1.0], &[1.0, 2.0]),
-            pointer("/nodes/x/extensions/KHR_node_visibility/visible", "STEP", &[0.0, 1.0], &[1.0, 0.0]),
-            pointer("/materials/0/emissiveTexture/extensions/KHR_texture_transform/offset", "LINEAR", &[0.0, 1.0], &[0.0; 4]),
+            pointer(
+                "/nodes/x/extensions/KHR_node_visibility/visible",
+                "STEP",
+                &[0.0, 1.0],
+                &[1.0, 0.0],
+            ),
+            pointer(
+                "/materials/0/emissiveTexture/extensions/KHR_texture_transform/offset",
+                "LINEAR",
+                &[0.0, 1.0],
+                &[0.0; 4],
+            ),
             pointer("/materials/0/emissiveFactor", "LINEAR", &[0.0, 1.0], &vec3),
         ]],
     );
@@ -365,21 +442,31 @@ fn pointers_rigscope_cannot_play_are_warnings_naming_the_channel() {
     }
     let channels = model.clips[0].channels();
     assert_eq!(channels.len(), 1, "only the emissive factor plays");
-    assert!(close(&value(&model, &pose_at(&model, 0, 1.0), "/materials/0/emissiveFactor"), &[0.0, 0.0, 1.0]));
+    assert!(close(
+        &value(&model, &pose_at(&model, 0, 1.0), "/materials/0/emissiveFactor"),
+        &[0.0, 0.0, 1.0]
+    ));
 }
 
 #[test]
 fn pose_json_and_inspect_report_the_animated_properties() {
     let path = write(
         "pointer-commands",
-        &[vec![pointer(BASE_COLOR, "LINEAR", &[0.0, 2.0], &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0])]],
+        &[vec![pointer(
+            BASE_COLOR,
+            "LINEAR",
+            &[0.0, 2.0],
+            &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],
+        )]],
     );
     let file = path.display().to_string();
     let posed = common::json(&["pose", &file, "--clip", "0", "--time", "0.5"]);
     let properties = posed["properties"].as_array().unwrap();
     assert_eq!(properties.len(), 1);
     assert_eq!(properties[0]["pointer"], BASE_COLOR);
-    let color: Vec<f64> = (properties[0]["value"].as_array().unwrap().iter()).map(|v| v.as_f64().unwrap()).collect();
+    let color: Vec<f64> = (properties[0]["value"].as_array().unwrap().iter())
+        .map(|v| v.as_f64().unwrap())
+        .collect();
     assert_eq!(color, [0.75, 0.0, 0.25, 1.0]);
     let text = common::succeed(&["inspect", &file]);
     assert!(text.contains(&format!("    animates {BASE_COLOR}")), "{text}");
@@ -421,14 +508,22 @@ fn the_validators_pointer_and_visibility_models_load_and_play() {
             }
         }
     }
-    let valid = asset::load(&common::validator_dir().join("ext/KHR_animation_pointer/data/animation/channel/target/valid.gltf")).unwrap();
+    let valid = asset::load(
+        &common::validator_dir().join("ext/KHR_animation_pointer/data/animation/channel/target/valid.gltf"),
+    )
+    .unwrap();
     let pointers: Vec<&str> = valid.properties.slots().iter().map(|s| s.pointer.as_str()).collect();
-    assert_eq!(pointers, [BASE_COLOR, "/materials/0/pbrMetallicRoughness/roughnessFactor"]);
+    assert_eq!(
+        pointers,
+        [BASE_COLOR, "/materials/0/pbrMetallicRoughness/roughnessFactor"]
+    );
     assert_eq!(valid.clips[0].channels().len(), 2, "{:?}", valid.warnings);
 
     let hidden = asset::load(&common::validator_dir().join("ext/KHR_node_visibility/data/node/valid.gltf")).unwrap();
     let mut visible = vec![true; hidden.skeleton.len()];
     (hidden.properties).visible_joints(hidden.skeleton.hierarchy(), &[], &mut visible);
-    let by_node: Vec<bool> = (0..3).map(|node| visible[hidden.file_node.iter().position(|&n| n == node).unwrap()]).collect();
+    let by_node: Vec<bool> = (0..3)
+        .map(|node| visible[hidden.file_node.iter().position(|&n| n == node).unwrap()])
+        .collect();
     assert_eq!(by_node, [false, true, true]);
 }

@@ -74,7 +74,11 @@ pub fn apply_additive(
     for ((out, add), reference) in morphs {
         *out += (add - reference) * w;
     }
-    let properties = out.properties_mut().iter_mut().zip(add.properties()).zip(reference.properties());
+    let properties = out
+        .properties_mut()
+        .iter_mut()
+        .zip(add.properties())
+        .zip(reference.properties());
     for ((out, add), reference) in properties {
         *out += (add - reference) * w;
     }

@@ -157,9 +157,14 @@ impl AnimatedProperties {
     /// The pointers of the properties `clip` animates, in slot order, each once.
     pub fn pointers_of(&self, clip: &Clip) -> Vec<String> {
         let animated = |slot: &&PropertySlot| {
-            (clip.channels().iter()).any(|c| matches!(c.track, ChannelTrack::Properties { offset, .. } if offset == slot.offset))
+            (clip.channels().iter())
+                .any(|c| matches!(c.track, ChannelTrack::Properties { offset, .. } if offset == slot.offset))
         };
-        self.slots.iter().filter(animated).map(|slot| slot.pointer.clone()).collect()
+        self.slots
+            .iter()
+            .filter(animated)
+            .map(|slot| slot.pointer.clone())
+            .collect()
     }
 
     /// The materials some clip animates, each once.
@@ -169,7 +174,11 @@ impl AnimatedProperties {
 
     /// Whether anything can hide a node (the file hides one, or a clip animates visibility).
     pub fn has_visibility(&self) -> bool {
-        !self.hidden_at_rest.is_empty() || self.slots.iter().any(|s| matches!(s.target, PropertyTarget::Visible { .. }))
+        !self.hidden_at_rest.is_empty()
+            || self
+                .slots
+                .iter()
+                .any(|s| matches!(s.target, PropertyTarget::Visible { .. }))
     }
 
     /// Writes the pose's values (`values`: `Pose::properties`) of material `index` over `material`.
@@ -232,9 +241,10 @@ impl AnimatedProperties {
                 (Projection::Orthographic { xmag, .. }, CameraField::Xmag) => *xmag = value,
                 (Projection::Orthographic { ymag, .. }, CameraField::Ymag) => *ymag = value,
                 (Projection::Orthographic { zfar, .. }, CameraField::Zfar) => *zfar = value,
-                (Projection::Perspective { znear, .. } | Projection::Orthographic { znear, .. }, CameraField::Znear) => {
-                    *znear = value
-                }
+                (
+                    Projection::Perspective { znear, .. } | Projection::Orthographic { znear, .. },
+                    CameraField::Znear,
+                ) => *znear = value,
                 _ => {}
             }
         }

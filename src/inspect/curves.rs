@@ -191,7 +191,10 @@ impl CurveSet {
             let Some(entry) = entry.and_then(|n| n.parse::<usize>().ok()) else {
                 continue;
             };
-            let slot = properties.slots().iter().find(|s| (s.offset..s.offset + s.width).contains(&entry));
+            let slot = properties
+                .slots()
+                .iter()
+                .find(|s| (s.offset..s.offset + s.width).contains(&entry));
             if let Some(slot) = slot {
                 curve.name = if slot.width == 1 {
                     slot.pointer.clone()
@@ -289,7 +292,11 @@ fn add_channel_curves(track: &ChannelTrack, sampled: &Sampled, times: &[f32], cu
                 CurveGroup::Weights => (&sampled.weights, CurveGroup::Weights, "weights"),
                 _ => (&sampled.properties, CurveGroup::Properties, "properties"),
             };
-            let count = if times.is_empty() { 0 } else { floats.len() / times.len() };
+            let count = if times.is_empty() {
+                0
+            } else {
+                floats.len() / times.len()
+            };
             for entry in *offset..(*offset + track.width()).min(count) {
                 let values = floats.iter().skip(entry).step_by(count).copied().collect();
                 add(format!("{property}[{entry}]"), group, values);

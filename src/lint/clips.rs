@@ -60,7 +60,10 @@ fn check_seam(model: &Model, clip: &crate::anim::Clip, size: f32, findings: &mut
         return;
     }
     // Animated properties (materials, lights, ...) do not move joints.
-    let transforms = clip.channels().iter().filter(|c| !matches!(c.track, ChannelTrack::Properties { .. }));
+    let transforms = clip
+        .channels()
+        .iter()
+        .filter(|c| !matches!(c.track, ChannelTrack::Properties { .. }));
     let mut joints: Vec<usize> = transforms.map(|c| c.joint).collect();
     joints.sort_unstable();
     joints.dedup();

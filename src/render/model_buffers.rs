@@ -5,10 +5,10 @@
 use glam::{Mat4, Vec2, Vec4};
 use wgpu::util::DeviceExt;
 
+use super::animated::AnimatedState;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
-use super::animated::AnimatedState;
 use super::textures::{MaterialBinding, MaterialTextures};
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::{Material, Model, Topology};
@@ -293,7 +293,7 @@ impl ModelBuffers {
                     &DrawUniform::new(Mat4::IDENTITY, skinning, Look::Lit),
                 );
             }
-            if uses_cpu_vertices && !posed.positions.is_empty() {
+            if uses_cpu_vertices && !draw.hidden && !posed.positions.is_empty() {
                 queue.write_buffer(&draw.posed_positions, 0, bytemuck::cast_slice(&posed.positions));
                 queue.write_buffer(&draw.posed_normals, 0, bytemuck::cast_slice(&posed.normals));
             }

@@ -49,22 +49,26 @@ impl ModelView {
         self.measured_for = Some(clip);
     }
 
-    /// Stage: every skin's palette, and CPU skinning (by the view's method) of the draws that
-    /// read CPU vertices, and of every skinned draw while the difference view measures.
+    /// Stage: which draws the pose hides (KHR_node_visibility), every skin's palette, and CPU
+    /// skinning (by the view's method) of the shown draws that read CPU vertices, and of every
+    /// skinned draw while the difference view measures.
     pub fn pose(&mut self, input: &FrameInput) {
-        let (view, draws) = (input.view, &self.buffers.draws);
+        let buffers = &mut self.buffers;
+        (buffers.animated).hide_draws(input.model, input.pose, &mut buffers.draws);
+        let (view, draws) = (input.view, &buffers.draws);
         let compare = view.measures_skin_difference();
+        let shown_on_cpu = |i: usize| !draws[i].hidden && draws[i].uses_cpu_vertices(view.gpu_skinning);
         self.deformer.update(
             input.model,
             input.pose,
             input.model_matrices,
             view.skinning_method,
-            |i| draws[i].uses_cpu_vertices(view.gpu_skinning) || (compare && draws[i].skin.is_some()),
+            |i| shown_on_cpu(i) || (compare && draws[i].skin.is_some()),
         );
     }
 
     /// Stage: uploads the skins' matrices, the draw uniforms, the CPU-posed vertices and the
-    /// animated materials, and hides the draws of hidden nodes.
+    /// animated materials.
     pub fn upload(&mut self, gpu: &Gpu, input: &FrameInput) {
         let buffers = &mut self.buffers;
         buffers.upload(
@@ -74,9 +78,7 @@ impl ModelView {
             &self.deformer,
             input.view,
         );
-        let animated = &mut buffers.animated;
-        animated.upload_materials(&gpu.queue, input.model, input.pose, &buffers.materials);
-        animated.hide_draws(input.model, input.pose, &mut buffers.draws);
+        (buffers.animated).upload_materials(&gpu.queue, input.model, input.pose, &buffers.materials);
     }
 
     /// Stage: the difference view's read-back (its own submission, which waits for the GPU):

@@ -200,8 +200,8 @@ fn pointer_channel(
     warnings: &mut Vec<String>,
 ) -> Result<Option<Channel>, String> {
     let object = format!("/animations/{index}/channels/{}", channel.number);
-    let keys = sampler_keys(accessors, animation, index, channel.sampler, &object, warnings)
-        .map_err(|e| e.to_string())?;
+    let keys =
+        sampler_keys(accessors, animation, index, channel.sampler, &object, warnings).map_err(|e| e.to_string())?;
     let Some(SamplerKeys {
         mut interpolation,
         times,

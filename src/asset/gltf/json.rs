@@ -79,10 +79,16 @@ pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
 }
 
 fn node_visibility(root: &Value) -> Vec<Option<bool>> {
-    let nodes = root.get("nodes").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let nodes = root
+        .get("nodes")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
     nodes
         .iter()
-        .map(|node| node.pointer("/extensions/KHR_node_visibility/visible").and_then(Value::as_bool))
+        .map(|node| {
+            node.pointer("/extensions/KHR_node_visibility/visible")
+                .and_then(Value::as_bool)
+        })
         .collect()
 }
 

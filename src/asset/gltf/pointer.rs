@@ -170,8 +170,14 @@ fn material_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Proper
         };
         let transform = reference.transform;
         match field {
-            "offset" => Ok((MaterialField::TextureOffset(texture), transform.offset.to_array().to_vec())),
-            "scale" => Ok((MaterialField::TextureScale(texture), transform.scale.to_array().to_vec())),
+            "offset" => Ok((
+                MaterialField::TextureOffset(texture),
+                transform.offset.to_array().to_vec(),
+            )),
+            "scale" => Ok((
+                MaterialField::TextureScale(texture),
+                transform.scale.to_array().to_vec(),
+            )),
             "rotation" => Ok((MaterialField::TextureRotation(texture), vec![transform.rotation])),
             _ => Err("which rigscope does not play".into()),
         }
@@ -256,7 +262,11 @@ fn camera_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property
 }
 
 fn light_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property, String> {
-    let declared = scene.root.extensions.as_ref().and_then(|e| e.khr_lights_punctual.as_ref());
+    let declared = scene
+        .root
+        .extensions
+        .as_ref()
+        .and_then(|e| e.khr_lights_punctual.as_ref());
     let count = declared.map_or(0, |l| l.lights.len());
     let light = parse_index(index, count, "light")?;
     let holders: Vec<usize> = (scene.root.nodes.iter().enumerate())
