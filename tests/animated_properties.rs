@@ -14,7 +14,7 @@ use rigscope::asset::{self, Model, Projection};
 use rigscope::cli::render::render_image;
 use rigscope::inspect::curves::{CurveGroup, CurveSet};
 use rigscope::render::{Gpu, SceneRenderer};
-use rigscope::view::ViewOptions;
+use rigscope::view::{Lighting, Lights, ViewOptions};
 
 /// One animation channel a test file animates: a pointer, its sampler's interpolation, key
 /// times and output values (`kind`: the output accessor's type).
@@ -349,13 +349,23 @@ struct Pictures {
 }
 
 impl Pictures {
+    fn new() -> Self {
+        let gpu = Gpu::headless().unwrap();
+        let scene = SceneRenderer::new(&gpu);
+        Self { gpu, scene }
+    }
+
     fn render(&mut self, model: &Model, clip: usize, time: f32) -> image::RgbaImage {
-        let pose = pose_at(model, clip, time);
         let view = ViewOptions {
             grid: false,
             ..ViewOptions::default()
         };
-        render_image(&self.gpu, &mut self.scene, model, &pose, Some(clip), (96, 96), &view).unwrap()
+        self.render_with(model, clip, time, &view)
+    }
+
+    fn render_with(&mut self, model: &Model, clip: usize, time: f32, view: &ViewOptions) -> image::RgbaImage {
+        let pose = pose_at(model, clip, time);
+        render_image(&self.gpu, &mut self.scene, model, &pose, Some(clip), (96, 96), view).unwrap()
     }
 }
 
@@ -380,9 +390,7 @@ fn the_picture_follows_the_animated_colour_and_visibility() {
             vec![pointer(VISIBLE, "STEP", &[0.0, 1.0], &[1.0, 0.0])],
         ],
     );
-    let gpu = Gpu::headless().unwrap();
-    let scene = SceneRenderer::new(&gpu);
-    let mut pictures = Pictures { gpu, scene };
+    let mut pictures = Pictures::new();
     let centre = |image: &image::RgbaImage| image.get_pixel(48, 48).0;
     let [r0, _, b0, _] = centre(&pictures.render(&model, 0, 0.0));
     let [r1, _, b1, _] = centre(&pictures.render(&model, 0, 1.0));
@@ -393,6 +401,54 @@ fn the_picture_follows_the_animated_colour_and_visibility() {
     let hidden = covered(&pictures.render(&model, 1, 1.0));
     assert!(shown > 500, "the quad covers the middle of the picture: {shown} pixels");
     assert!(hidden * 10 < shown, "hidden: {hidden} pixels, shown: {shown}");
+}
+
+#[test]
+fn the_files_lights_shine_as_animated_and_not_from_hidden_nodes() {
+    let light = "/extensions/KHR_lights_punctual/lights/0";
+    let model = load(
+        "pointer-light",
+        &[
+            vec![
+                pointer(
+                    &format!("{light}/color"),
+                    "LINEAR",
+                    &[0.0, 1.0],
+                    &[0.0, 0.0, 1.0, 1.0, 0.0, 0.0],
+                ),
+                pointer(&format!("{light}/intensity"), "STEP", &[0.0], &[60.0]),
+            ],
+            vec![pointer(
+                "/nodes/3/extensions/KHR_node_visibility/visible",
+                "STEP",
+                &[0.0, 1.0],
+                &[1.0, 0.0],
+            )],
+        ],
+    );
+    let view = ViewOptions {
+        grid: false,
+        lighting: Lighting {
+            lights: Lights::File,
+            environment_intensity: 0.0,
+            ..Lighting::default()
+        },
+        ..ViewOptions::default()
+    };
+    let mut pictures = Pictures::new();
+    let centre = |image: image::RgbaImage| image.get_pixel(48, 48).0.map(i32::from);
+    let [r0, _, b0, _] = centre(pictures.render_with(&model, 0, 0.0, &view));
+    let [r1, _, b1, _] = centre(pictures.render_with(&model, 0, 1.0, &view));
+    assert!(
+        b0 > r0 + 40 && r1 > b1 + 40,
+        "blue light then red: {r0},{b0} then {r1},{b1}"
+    );
+    let lit = centre(pictures.render_with(&model, 1, 0.0, &view));
+    let dark = centre(pictures.render_with(&model, 1, 1.0, &view));
+    assert!(
+        lit[0] > dark[0] + 40,
+        "the light's node hidden, it shines no more: {lit:?} vs {dark:?}"
+    );
 }
 
 #[test]
