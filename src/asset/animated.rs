@@ -154,6 +154,20 @@ impl AnimatedProperties {
         self.slots.iter().find(|slot| slot.offset == offset)
     }
 
+    /// The name of entry `entry` of `Pose::properties`: its property's pointer, with `[k]` for
+    /// component `k` of a property of several numbers (`.../baseColorFactor[2]`: blue).
+    pub fn entry_name(&self, entry: usize) -> Option<String> {
+        let slot = self
+            .slots
+            .iter()
+            .find(|s| (s.offset..s.offset + s.width).contains(&entry))?;
+        Some(if slot.width == 1 {
+            slot.pointer.clone()
+        } else {
+            format!("{}[{}]", slot.pointer, entry - slot.offset)
+        })
+    }
+
     /// The pointers of the properties `clip` animates, in slot order, each once.
     pub fn pointers_of(&self, clip: &Clip) -> Vec<String> {
         let animated = |slot: &&PropertySlot| {

@@ -184,23 +184,15 @@ impl CurveSet {
     }
 
     /// The set with its `properties[i]` curves named by the JSON pointer of the property
-    /// they belong to (`pointer` for one number, `pointer[k]` for a component of several).
+    /// they belong to (see `AnimatedProperties::entry_name`).
     pub fn with_property_names(mut self, properties: &AnimatedProperties) -> Self {
         for curve in self.curves.iter_mut().filter(|c| c.group == CurveGroup::Properties) {
             let entry = curve.name.strip_prefix("properties[").and_then(|n| n.strip_suffix(']'));
-            let Some(entry) = entry.and_then(|n| n.parse::<usize>().ok()) else {
-                continue;
-            };
-            let slot = properties
-                .slots()
-                .iter()
-                .find(|s| (s.offset..s.offset + s.width).contains(&entry));
-            if let Some(slot) = slot {
-                curve.name = if slot.width == 1 {
-                    slot.pointer.clone()
-                } else {
-                    format!("{}[{}]", slot.pointer, entry - slot.offset)
-                };
+            if let Some(name) = entry
+                .and_then(|n| n.parse().ok())
+                .and_then(|e| properties.entry_name(e))
+            {
+                curve.name = name;
             }
         }
         self
@@ -249,8 +241,8 @@ fn sample(clip: &Clip, rest: &Pose, joint: usize, times: &[f32]) -> Sampled {
 }
 
 /// The scalar curves of one channel.
-fn add_channel_curves(track: &ChannelTrack, sampled: &Sampled, times: &[f32], curves: &mut Vec<Curve>) {
-    let channel_track = track;
+fn add_channel_curves(channel: &ChannelTrack, sampled: &Sampled, times: &[f32], curves: &mut Vec<Curve>) {
+    let track = channel;
     let interpolation = track.interpolation().name();
     let mut add = |name: String, group: CurveGroup, values: Vec<f32>| {
         curves.push(Curve {
@@ -288,9 +280,9 @@ fn add_channel_curves(track: &ChannelTrack, sampled: &Sampled, times: &[f32], cu
             }
         }
         ChannelTrack::MorphWeights { offset, track } | ChannelTrack::Properties { offset, track } => {
-            let (floats, group, property) = match track_kind(channel_track) {
-                CurveGroup::Weights => (&sampled.weights, CurveGroup::Weights, "weights"),
-                _ => (&sampled.properties, CurveGroup::Properties, "properties"),
+            let (floats, group, property) = match channel {
+                ChannelTrack::Properties { .. } => (&sampled.properties, CurveGroup::Properties, "properties"),
+                _ => (&sampled.weights, CurveGroup::Weights, "weights"),
             };
             let count = if times.is_empty() {
                 0
@@ -302,14 +294,6 @@ fn add_channel_curves(track: &ChannelTrack, sampled: &Sampled, times: &[f32], cu
                 add(format!("{property}[{entry}]"), group, values);
             }
         }
-    }
-}
-
-/// The group of a weights or properties channel's curves.
-fn track_kind(track: &ChannelTrack) -> CurveGroup {
-    match track {
-        ChannelTrack::Properties { .. } => CurveGroup::Properties,
-        _ => CurveGroup::Weights,
     }
 }
 

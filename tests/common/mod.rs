@@ -1,6 +1,7 @@
 //! Shared test helpers: where the sample assets are.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod animated_scene;
 pub mod morph_face;
 pub mod pipeline;
 pub mod renamed_rig;
