@@ -86,12 +86,8 @@ pub fn find_problems(clip: &Clip, joint: usize, times: &[f32], curves: &[Curve])
             rotation_seam(curves, times, &mut problems);
         }
     }
-    let vectors = [
-        CurveGroup::Translation,
-        CurveGroup::Scale,
-        CurveGroup::Weights,
-        CurveGroup::Properties,
-    ];
+    // Animated properties (colours, lights, ...) are not motion: no pops or seams there.
+    let vectors = [CurveGroup::Translation, CurveGroup::Scale, CurveGroup::Weights];
     for curve in curves.iter().filter(|c| vectors.contains(&c.group)) {
         vector_pops(curve, &mut problems);
         vector_seam(curve, times, &mut problems);

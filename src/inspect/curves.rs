@@ -108,7 +108,8 @@ pub struct Curve {
 
 impl Curve {
     /// The colour the curve view and `rigscope curves --format png` draw it in: X, Y, Z and W
-    /// in orange, green, blue and grey (red is kept for problems), morph weights from a palette.
+    /// in orange, green, blue and grey (red is kept for problems), morph weights from a palette,
+    /// animated properties from the same palette by their name.
     pub fn color(&self) -> [u8; 3] {
         const WEIGHTS: [[u8; 3]; 6] = [
             [230, 150, 60],
@@ -129,6 +130,7 @@ impl Curve {
                     .unwrap_or(0);
                 WEIGHTS[index % WEIGHTS.len()]
             }
+            (CurveGroup::Properties, _) => WEIGHTS[self.name.bytes().map(usize::from).sum::<usize>() % WEIGHTS.len()],
             (_, "x") => [245, 140, 50],
             (_, "y") => [120, 200, 90],
             (_, "z") => [80, 140, 245],
