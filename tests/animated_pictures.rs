@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::animated_scene::{BASE_COLOR, VISIBLE, load, pointer, pose_at};
+use common::animated_scene::{BASE_COLOR, VISIBLE, load, pointer, pose_at, write};
 use rigscope::asset::Model;
 use rigscope::cli::render::render_image;
 use rigscope::render::{Gpu, SceneRenderer};
@@ -115,5 +115,35 @@ fn the_files_lights_shine_as_animated_and_not_from_hidden_nodes() {
     assert!(
         lit[0] > dark[0] + 40,
         "the light's node hidden, it shines no more: {lit:?} vs {dark:?}"
+    );
+}
+
+#[test]
+fn a_file_camera_looks_with_its_animated_field_of_view() {
+    let path = write(
+        "pointer-camera",
+        &[vec![pointer(
+            "/cameras/0/perspective/yfov",
+            "LINEAR",
+            &[0.0, 1.0],
+            &[0.8, 0.3],
+        )]],
+    );
+    let file = path.display().to_string();
+    let coverage = |time: &str| {
+        let out = path.with_file_name(format!("camera-{time}.png"));
+        let out_name = out.display().to_string();
+        let args = [
+            "render", &file, "--camera", "0", "--clip", "0", "--time", time, "--size", "96x96",
+        ];
+        common::succeed(&[&args[..], &["-o", &out_name]].concat());
+        let image = image::open(&out).unwrap().to_rgba8();
+        // The lit white quad is far brighter than the sky and the ground.
+        image.pixels().filter(|p| p.0[..3].iter().all(|&c| c > 150)).count()
+    };
+    let (wide, narrow) = (coverage("0"), coverage("1"));
+    assert!(
+        wide > 1000 && narrow > wide * 2,
+        "a narrower field of view fills more of the picture with the quad: {wide} then {narrow} pixels"
     );
 }
