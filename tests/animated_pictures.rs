@@ -1,6 +1,6 @@
 //! What the picture shows of animated properties (KHR_animation_pointer) and node visibility
 //! (KHR_node_visibility), on the scene `common::animated_scene` writes: the material's colour,
-//! the file's lights, and hidden meshes and lights.
+//! the file's lights, a file camera's field of view, and hidden meshes and lights.
 
 mod common;
 
