@@ -9,6 +9,8 @@
 //! index out of range, or a texture the material does not have is a warning naming the
 //! channel, and the channel is not played.
 
+use std::collections::HashMap;
+
 use gltf_json::Root;
 
 use crate::asset::animated::{
@@ -62,6 +64,9 @@ pub struct ChannelSlot {
 
 /// Gives every distinct pointer of `channels` (per animation) a slot.
 pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], warnings: &mut Vec<String>) -> Resolved {
+    let holders = Holders::new(scene);
+    // Slot by pointer: files may repeat a pointer in many animations.
+    let mut slot_of: HashMap<&str, usize> = HashMap::new();
     let mut slots: Vec<PropertySlot> = Vec::new();
     let mut rest = Vec::new();
     let mut joints = Vec::new();
@@ -70,11 +75,11 @@ pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], warnings: &mut V
         let mut resolved = Vec::with_capacity(list.len());
         for channel in list {
             let object = format!("/animations/{animation}/channels/{}", channel.number);
-            let existing = slots.iter().position(|s| s.pointer == channel.pointer);
-            let slot = match existing {
-                Some(index) => Some(index),
-                None => match target_of(scene, &channel.pointer) {
+            let slot = match slot_of.get(channel.pointer.as_str()) {
+                Some(&index) => Some(index),
+                None => match target_of(scene, &holders, &channel.pointer) {
                     Ok(property) => {
+                        slot_of.insert(&channel.pointer, slots.len());
                         slots.push(PropertySlot {
                             pointer: channel.pointer.clone(),
                             target: property.target,
@@ -116,6 +121,69 @@ pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], warnings: &mut V
     }
 }
 
+/// Who shows each file material, camera and light, found once for all pointers.
+struct Holders {
+    /// Per material, the joint of the first node whose mesh draws it.
+    material_joint: Vec<Option<usize>>,
+    /// Per file camera and light, the model's entries (`Model::cameras`, `lights`) for it.
+    cameras: Vec<Vec<usize>>,
+    lights: Vec<Vec<usize>>,
+}
+
+impl Holders {
+    fn new(scene: &Scene) -> Self {
+        let mut material_joint = vec![None; scene.materials.len()];
+        for instance in scene.instances {
+            let primitives = scene.meshes.get(instance.mesh).map_or(&[][..], |mesh| &mesh.primitives);
+            for material in primitives.iter().filter_map(|p| p.material) {
+                if let Some(joint @ None) = material_joint.get_mut(material) {
+                    *joint = Some(instance.joint);
+                }
+            }
+        }
+        let declared_lights = scene
+            .root
+            .extensions
+            .as_ref()
+            .and_then(|e| e.khr_lights_punctual.as_ref());
+        let mut cameras = vec![Vec::new(); scene.root.cameras.len()];
+        let mut lights = vec![Vec::new(); declared_lights.map_or(0, |l| l.lights.len())];
+        // A node holds at most one camera and one light: its entries, by joint.
+        let mut camera_of_joint = vec![None; scene.joint_of_node.len()];
+        for (entry, camera) in scene.cameras.iter().enumerate() {
+            if let Some(slot) = camera_of_joint.get_mut(camera.joint) {
+                *slot = Some(entry);
+            }
+        }
+        let mut light_of_joint = vec![None; scene.joint_of_node.len()];
+        for (entry, light) in scene.lights.iter().enumerate() {
+            if let Some(slot) = light_of_joint.get_mut(light.joint) {
+                *slot = Some(entry);
+            }
+        }
+        for (node, json) in scene.root.nodes.iter().enumerate() {
+            let Some(&joint) = scene.joint_of_node.get(node) else {
+                continue;
+            };
+            let camera = json.camera.map(|c| c.value());
+            let entry = camera_of_joint.get(joint).copied().flatten();
+            if let (Some(list), Some(entry)) = (camera.and_then(|c| cameras.get_mut(c)), entry) {
+                list.push(entry);
+            }
+            let light = json.extensions.as_ref().and_then(|e| e.khr_lights_punctual.as_ref());
+            let entry = light_of_joint.get(joint).copied().flatten();
+            if let (Some(list), Some(entry)) = (light.and_then(|l| lights.get_mut(l.light.value())), entry) {
+                list.push(entry);
+            }
+        }
+        Self {
+            material_joint,
+            cameras,
+            lights,
+        }
+    }
+}
+
 /// A pointer's target, its value in the file, and the joint it is listed under.
 struct Property {
     target: PropertyTarget,
@@ -123,12 +191,14 @@ struct Property {
     joint: usize,
 }
 
-fn target_of(scene: &Scene, pointer: &str) -> Result<Property, String> {
+fn target_of(scene: &Scene, holders: &Holders, pointer: &str) -> Result<Property, String> {
     let segments: Vec<&str> = pointer.strip_prefix('/').unwrap_or("").split('/').collect();
     match segments.as_slice() {
-        ["materials", index, rest @ ..] => material_property(scene, index, rest),
-        ["cameras", index, rest @ ..] => camera_property(scene, index, rest),
-        ["extensions", "KHR_lights_punctual", "lights", index, rest @ ..] => light_property(scene, index, rest),
+        ["materials", index, rest @ ..] => material_property(scene, holders, index, rest),
+        ["cameras", index, rest @ ..] => camera_property(scene, holders, index, rest),
+        ["extensions", "KHR_lights_punctual", "lights", index, rest @ ..] => {
+            light_property(scene, holders, index, rest)
+        }
         ["nodes", index, "extensions", "KHR_node_visibility", "visible"] => {
             let node = parse_index(index, scene.joint_of_node.len(), "node")?;
             let joint = scene.joint_of_node[node];
@@ -157,7 +227,7 @@ fn parse_index(text: &str, count: usize, what: &str) -> Result<usize, String> {
     Ok(index)
 }
 
-fn material_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property, String> {
+fn material_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str]) -> Result<Property, String> {
     let material = parse_index(index, scene.materials.len(), "material")?;
     let m = &scene.materials[material];
     let cutoff = match m.alpha {
@@ -206,14 +276,7 @@ fn material_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Proper
     };
     // Listed under the first node that draws the material (joint 0 without one, which a file
     // without nodes does not have: only lists read a channel's joint).
-    let joint = scene
-        .instances
-        .iter()
-        .find(|instance| {
-            let primitives = scene.meshes.get(instance.mesh).map_or(&[][..], |mesh| &mesh.primitives);
-            primitives.iter().any(|p| p.material == Some(material))
-        })
-        .map_or(0, |instance| instance.joint);
+    let joint = holders.material_joint[material].unwrap_or(0);
     Ok(Property {
         target: PropertyTarget::Material { material, field },
         rest,
@@ -221,14 +284,10 @@ fn material_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Proper
     })
 }
 
-fn camera_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property, String> {
-    let camera = parse_index(index, scene.root.cameras.len(), "camera")?;
-    let holders: Vec<usize> = (scene.root.nodes.iter().enumerate())
-        .filter(|(_, node)| node.camera.is_some_and(|c| c.value() == camera))
-        .filter_map(|(node, _)| scene.joint_of_node.get(node).copied())
-        .filter_map(|joint| scene.cameras.iter().position(|c| c.joint == joint))
-        .collect();
-    let Some(&first) = holders.first() else {
+fn camera_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str]) -> Result<Property, String> {
+    let camera = parse_index(index, holders.cameras.len(), "camera")?;
+    let entries = holders.cameras[camera].clone();
+    let Some(&first) = entries.first() else {
         return Err(format!("but no node shows camera {camera}"));
     };
     let field = match path {
@@ -253,7 +312,7 @@ fn camera_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property
     };
     Ok(Property {
         target: PropertyTarget::Camera {
-            cameras: holders,
+            cameras: entries,
             field,
         },
         rest: vec![value],
@@ -261,23 +320,10 @@ fn camera_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property
     })
 }
 
-fn light_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property, String> {
-    let declared = scene
-        .root
-        .extensions
-        .as_ref()
-        .and_then(|e| e.khr_lights_punctual.as_ref());
-    let count = declared.map_or(0, |l| l.lights.len());
-    let light = parse_index(index, count, "light")?;
-    let holders: Vec<usize> = (scene.root.nodes.iter().enumerate())
-        .filter(|(_, node)| {
-            let reference = node.extensions.as_ref().and_then(|e| e.khr_lights_punctual.as_ref());
-            reference.is_some_and(|r| r.light.value() == light)
-        })
-        .filter_map(|(node, _)| scene.joint_of_node.get(node).copied())
-        .filter_map(|joint| scene.lights.iter().position(|l| l.joint == joint))
-        .collect();
-    let Some(&first) = holders.first() else {
+fn light_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str]) -> Result<Property, String> {
+    let light = parse_index(index, holders.lights.len(), "light")?;
+    let entries = holders.lights[light].clone();
+    let Some(&first) = entries.first() else {
         return Err(format!("but no node holds light {light}"));
     };
     let held = &scene.lights[first];
@@ -291,7 +337,7 @@ fn light_property(scene: &Scene, index: &str, path: &[&str]) -> Result<Property,
         _ => return Err("which rigscope does not play".into()),
     };
     Ok(Property {
-        target: PropertyTarget::Light { lights: holders, field },
+        target: PropertyTarget::Light { lights: entries, field },
         rest,
         joint: held.joint,
     })
