@@ -237,24 +237,34 @@ fn pointers_rigscope_cannot_play_are_warnings_naming_the_channel() {
 fn pose_json_and_inspect_report_the_animated_properties() {
     let path = write(
         "pointer-commands",
-        &[vec![pointer(
-            BASE_COLOR,
-            "LINEAR",
-            &[0.0, 2.0],
-            &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],
-        )]],
+        &[vec![
+            pointer(
+                BASE_COLOR,
+                "LINEAR",
+                &[0.0, 2.0],
+                &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0],
+            ),
+            pointer(VISIBLE, "STEP", &[0.0, 1.0], &[1.0, 0.0]),
+        ]],
     );
     let file = path.display().to_string();
+    let visible_at =
+        |time: &str| common::json(&["pose", &file, "--clip", "0", "--time", time])["primitives"][0]["visible"].clone();
+    assert_eq!(visible_at("0.5"), true);
+    assert_eq!(visible_at("1"), false, "node 1 hides the quad on its child node");
     let posed = common::json(&["pose", &file, "--clip", "0", "--time", "0.5"]);
     let properties = posed["properties"].as_array().unwrap();
-    assert_eq!(properties.len(), 1);
+    assert_eq!(properties.len(), 2);
     assert_eq!(properties[0]["pointer"], BASE_COLOR);
     let color: Vec<f64> = (properties[0]["value"].as_array().unwrap().iter())
         .map(|v| v.as_f64().unwrap())
         .collect();
     assert_eq!(color, [0.75, 0.0, 0.25, 1.0]);
     let text = common::succeed(&["inspect", &file]);
-    assert!(text.contains(&format!("    animates {BASE_COLOR}")), "{text}");
+    assert!(
+        text.contains(&format!("    animates {BASE_COLOR}\n    animates {VISIBLE}\n")),
+        "{text}"
+    );
 }
 
 /// The validator's models of the two extensions that it finds no errors in.

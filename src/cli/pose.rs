@@ -35,10 +35,11 @@ pub struct PoseArgs {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
-    /// `{"clip", "time", "primitives": [{"node", "mesh", "primitive", "positions"}], "joints",
+    /// `{"clip", "time", "primitives": [{"node", "mesh", "primitive", "visible", "positions"}], "joints",
     /// "ik": [{"end", "bones", "solver", "target", "distance", "iterations", "reached"}],
     /// "properties": [{"pointer", "value"}]}` (`properties`: every property a clip animates,
-    /// by its KHR_animation_pointer JSON pointer, with its value in this pose).
+    /// by its KHR_animation_pointer JSON pointer, with its value in this pose; `visible`: false
+    /// when KHR_node_visibility hides the primitive's node in this pose).
     Json,
     /// Wavefront OBJ: one object per primitive, with normals, texture coordinates and faces.
     Obj,
@@ -79,6 +80,7 @@ struct PrimitiveOut {
     node: usize,
     mesh: usize,
     primitive: usize,
+    visible: bool,
     positions: Vec<[f32; 3]>,
 }
 
@@ -99,6 +101,8 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut deformer = Deformer::new(&model);
     deformer.update_all(&model, pose, args.skin_method.into());
     let order = file_order(&model, &deformer);
+    let mut visible = vec![true; model.skeleton.len()];
+    (model.properties).visible_joints(model.skeleton.hierarchy(), pose.properties(), &mut visible);
 
     let mut buffer = Vec::new();
     match args.format {
@@ -112,6 +116,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                         node,
                         mesh,
                         primitive,
+                        visible: visible[model.instances[posed.instance].joint],
                         positions: posed.positions.iter().map(|p| p.to_array()).collect(),
                     })
                     .collect(),
