@@ -166,6 +166,39 @@ fn the_curve_view_plots_properties_under_the_node_that_shows_them() {
 }
 
 #[test]
+fn the_curve_panel_plots_them_by_pointer() {
+    use egui_kittest::kittest::Queryable;
+    let model = load(
+        "pointer-panel",
+        &[vec![pointer(
+            "/materials/0/alphaCutoff",
+            "LINEAR",
+            &[0.0, 1.0],
+            &[0.2, 0.9],
+        )]],
+    );
+    let mut state = rigscope::ui::ViewerState::new(model);
+    state.player.playing = false;
+    state.curves.shown = true;
+    state.inspection.selected = Some(state.model.instances[0].joint);
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1280.0, 900.0))
+        .build_ui_state(
+            |ui, state: &mut rigscope::ui::ViewerState| {
+                rigscope::ui::panel::show(ui, state);
+            },
+            state,
+        );
+    harness.run();
+    harness.get_by_label(&format!("{} curves", CurveGroup::Properties.label()));
+    let legend = |shape: &egui::epaint::ClippedShape| matches!(&shape.shape, egui::Shape::Text(text) if text.galley.text() == "/materials/0/alphaCutoff");
+    assert!(
+        harness.output().shapes.iter().any(legend),
+        "the legend names the pointer"
+    );
+}
+
+#[test]
 fn booleans_step_whatever_the_sampler_says() {
     let model = load(
         "pointer-boolean",
