@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
+use super::inspect_decoded::{self, DecodedReport};
 use crate::asset::{self, Camera, Model, Primitive, Projection, Topology, VertexAttribute, unsupported_extensions};
 use crate::view::counted;
 
@@ -35,6 +36,8 @@ struct Report {
     extensions_required: Vec<String>,
     /// The used or required extensions rigscope does not read.
     unsupported_extensions: Vec<String>,
+    /// Geometry decoded from Draco or meshopt compression.
+    decoded_geometry: Vec<DecodedReport>,
     warnings: Vec<String>,
 }
 
@@ -271,6 +274,7 @@ fn report(model: &Model) -> Report {
             .into_iter()
             .map(|e| e.name)
             .collect(),
+        decoded_geometry: model.decoded_geometry.iter().map(DecodedReport::from).collect(),
         warnings: model.warnings.clone(),
     }
 }
@@ -493,6 +497,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             report.unsupported_extensions.join(", ")
         )?;
     }
+    inspect_decoded::write_text(&report.decoded_geometry, out)?;
     for warning in &report.warnings {
         writeln!(out, "  warning: {warning}")?;
     }
