@@ -28,17 +28,19 @@ struct Case {
     tolerance: f32,
 }
 
+// Measured (largest posed error over every clip at six times, of the diagonal): Fox-draco
+// 4.1e-5, CesiumMan-draco 5.0e-5, Fox-meshopt 3.4e-4, Xbot-gltfpack 3.6e-4.
 const CASES: [Case; 4] = [
     // Draco's default 14-bit positions: a step of 1/16384 of the largest extent.
     Case {
         compressed: "Fox-draco.glb",
         original: "Fox/glTF-Binary/Fox.glb",
-        tolerance: 1e-3,
+        tolerance: 2e-4,
     },
     Case {
         compressed: "CesiumMan-draco.glb",
         original: "CesiumMan/glTF-Binary/CesiumMan.glb",
-        tolerance: 1e-3,
+        tolerance: 2e-4,
     },
     // Quantised positions and 16-bit quaternion keys (QUATERNION filter).
     Case {
@@ -46,11 +48,11 @@ const CASES: [Case; 4] = [
         original: "Fox/glTF-Binary/Fox.glb",
         tolerance: 1e-3,
     },
-    // gltfpack also resampled and quantised the animation: measured 0.0000 (see below).
+    // gltfpack also resampled and quantised the animation.
     Case {
         compressed: "Xbot-gltfpack.glb",
         original: "Xbot/Xbot.glb",
-        tolerance: 5e-3,
+        tolerance: 1e-3,
     },
 ];
 

@@ -88,7 +88,7 @@ fn mutated_corpus_models_never_panic_or_hang() {
 
 /// Mutated inputs per compressed sample (Draco and meshopt geometry): their decoders see
 /// flipped, cut and spliced streams. Fewer than for the corpus, as these files are larger.
-const COMPRESSED_MUTATIONS_EACH: usize = 16;
+const COMPRESSED_MUTATIONS_EACH: usize = 48;
 const COMPRESSED_SEEDS: [&str; 4] = [
     "Fox-draco.glb",
     "CesiumMan-draco.glb",
