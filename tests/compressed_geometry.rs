@@ -70,7 +70,11 @@ fn posed(model: &Model, clip: Option<usize>, time: f32) -> Vec<Vec3> {
     }
     let mut deformer = Deformer::new(model);
     deformer.update_all(model, &pose, SkinningMethod::Linear);
-    deformer.primitives().iter().flat_map(|p| p.positions.iter().copied()).collect()
+    deformer
+        .primitives()
+        .iter()
+        .flat_map(|p| p.positions.iter().copied())
+        .collect()
 }
 
 fn diagonal(points: &[Vec3]) -> f32 {
@@ -137,10 +141,18 @@ fn compressed_samples_pose_like_their_originals() {
         let radius = case.tolerance * diag;
         let matches = nearest(&packed_rest, &original_rest, radius);
         let unmatched = matches.iter().filter(|m| m.1 > radius).count();
-        assert_eq!(unmatched, 0, "{}: {unmatched} vertices have no original near", case.compressed);
+        assert_eq!(
+            unmatched, 0,
+            "{}: {unmatched} vertices have no original near",
+            case.compressed
+        );
         let missing = nearest(&original_rest, &packed_rest, radius);
         let missing = missing.iter().filter(|m| m.1 > radius).count();
-        assert_eq!(missing, 0, "{}: {missing} original vertices are missing", case.compressed);
+        assert_eq!(
+            missing, 0,
+            "{}: {missing} original vertices are missing",
+            case.compressed
+        );
         let in_order = matches.iter().enumerate().all(|(i, m)| m.0 == i);
         let worst = largest_pose_error(&original, &packed, &matches, diag);
         eprintln!(
@@ -148,7 +160,11 @@ fn compressed_samples_pose_like_their_originals() {
             case.compressed,
             packed_rest.len(),
             original_rest.len(),
-            if in_order { "in the original's order" } else { "reordered" }
+            if in_order {
+                "in the original's order"
+            } else {
+                "reordered"
+            }
         );
         assert!(
             worst <= case.tolerance,
@@ -245,14 +261,21 @@ fn load_error(file: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
 fn broken_draco_data_is_an_error_naming_the_primitive() {
     let object = "/meshes/0/primitives/0 (KHR_draco_mesh_compression): ";
     // A truncated stream.
-    let error = load_error("Fox-draco.glb", |json| json["bufferViews"][3]["byteLength"] = 1000.into());
+    let error = load_error("Fox-draco.glb", |json| {
+        json["bufferViews"][3]["byteLength"] = 1000.into()
+    });
     assert!(error.contains(object) && error.contains("Draco data"), "{error}");
     // A count far past what the file could decode to is refused before decoding.
-    let error = load_error("Fox-draco.glb", |json| json["accessors"][1]["count"] = 400_000_000.into());
+    let error = load_error("Fox-draco.glb", |json| {
+        json["accessors"][1]["count"] = 400_000_000.into()
+    });
     assert!(error.contains(object) && error.contains("may decode to"), "{error}");
     // A count that differs from what the stream holds.
     let error = load_error("Fox-draco.glb", |json| json["accessors"][2]["count"] = 435.into());
-    assert!(error.contains("attribute TEXCOORD_0: Draco decoded 434 values"), "{error}");
+    assert!(
+        error.contains("attribute TEXCOORD_0: Draco decoded 434 values"),
+        "{error}"
+    );
     // An attribute id the stream does not have.
     let error = load_error("Fox-draco.glb", |json| {
         json["meshes"][0]["primitives"][0]["extensions"]["KHR_draco_mesh_compression"]["attributes"]["POSITION"] =
@@ -275,11 +298,17 @@ fn broken_meshopt_data_is_an_error_naming_the_buffer_view() {
         }
     };
     let error = load_error("Fox-meshopt.glb", with(|ext| ext["byteLength"] = 100.into()));
-    assert!(error.contains(object) && error.contains("not a valid ATTRIBUTES stream"), "{error}");
+    assert!(
+        error.contains(object) && error.contains("not a valid ATTRIBUTES stream"),
+        "{error}"
+    );
     let error = load_error("Fox-meshopt.glb", with(|ext| ext["mode"] = "STRIPS".into()));
     assert!(error.contains(object) && error.contains("mode 'STRIPS'"), "{error}");
     let error = load_error("Fox-meshopt.glb", with(|ext| ext["filter"] = "COLOR".into()));
-    assert!(error.contains("filter \"COLOR\" is not one EXT_meshopt_compression defines"), "{error}");
+    assert!(
+        error.contains("filter \"COLOR\" is not one EXT_meshopt_compression defines"),
+        "{error}"
+    );
     let error = load_error("Fox-meshopt.glb", with(|ext| ext["byteStride"] = 6.into()));
     assert!(error.contains("byteStride 6 is not a multiple of 4"), "{error}");
     let error = load_error("Fox-meshopt.glb", with(|ext| ext["count"] = 1729.into()));
@@ -318,7 +347,9 @@ fn an_optional_meshopt_extension_reads_the_fallback_when_it_has_data() {
     assert!(model.decoded_geometry.is_empty());
     let error = asset::load_bytes(path, gltf(r#""EXT_meshopt_compression""#).as_bytes()).unwrap_err();
     assert!(
-        error.to_string().contains("/bufferViews/0 (EXT_meshopt_compression): its 36 compressed bytes are not a valid ATTRIBUTES stream"),
+        error.to_string().contains(
+            "/bufferViews/0 (EXT_meshopt_compression): its 36 compressed bytes are not a valid ATTRIBUTES stream"
+        ),
         "{error}"
     );
 }

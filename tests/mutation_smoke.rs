@@ -105,7 +105,11 @@ fn mutated_compressed_models_never_panic_or_hang() {
         let bytes = std::fs::read(&path).unwrap();
         for input in 0..COMPRESSED_MUTATIONS_EACH {
             let mutated = mutate(&bytes, &mut random);
-            loaded += usize::from(load_and_exercise(&path, &mutated, seed * COMPRESSED_MUTATIONS_EACH + input));
+            loaded += usize::from(load_and_exercise(
+                &path,
+                &mutated,
+                seed * COMPRESSED_MUTATIONS_EACH + input,
+            ));
         }
     }
     let inputs = COMPRESSED_SEEDS.len() * COMPRESSED_MUTATIONS_EACH;

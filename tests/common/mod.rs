@@ -24,7 +24,11 @@ pub fn validator_dir() -> PathBuf {
 /// assets folder. Tests fail (not skip) when it is missing.
 pub fn compressed_dir() -> PathBuf {
     let dir = assets_dir().join("../compressed");
-    assert!(dir.join("SOURCE.txt").is_file(), "compressed samples not found at {}", dir.display());
+    assert!(
+        dir.join("SOURCE.txt").is_file(),
+        "compressed samples not found at {}",
+        dir.display()
+    );
     dir
 }
 

@@ -126,7 +126,10 @@ fn run_decoder(compressed: &[u8]) -> Result<DracoMesh, String> {
     let decoded = catch_unwind(AssertUnwindSafe(|| draco_oxide_decoder::decode_mesh(compressed)));
     match decoded {
         Ok(Ok(mesh)) => Ok(mesh),
-        Ok(Err(e)) => Err(format!("its {} bytes of Draco data cannot be decoded ({e})", compressed.len())),
+        Ok(Err(e)) => Err(format!(
+            "its {} bytes of Draco data cannot be decoded ({e})",
+            compressed.len()
+        )),
         Err(_) => Err(format!(
             "its {} bytes of Draco data are corrupt (the decoder gave up)",
             compressed.len()

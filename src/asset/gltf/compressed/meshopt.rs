@@ -166,9 +166,10 @@ fn check_layout(encoded: &Encoded) -> Result<(), String> {
         Mode::Attributes if stride == 0 || stride > 256 || !stride.is_multiple_of(4) => Err(format!(
             "its byteStride {stride} is not a multiple of 4 from 4 to 256, as ATTRIBUTES needs"
         )),
-        Mode::Triangles | Mode::Indices if stride != 2 && stride != 4 => {
-            Err(format!("its byteStride {stride} is not 2 or 4, as {} indices need", mode.name()))
-        }
+        Mode::Triangles | Mode::Indices if stride != 2 && stride != 4 => Err(format!(
+            "its byteStride {stride} is not 2 or 4, as {} indices need",
+            mode.name()
+        )),
         Mode::Triangles if !count.is_multiple_of(3) => {
             Err(format!("its count {count} is not a whole number of triangles"))
         }
@@ -176,12 +177,13 @@ fn check_layout(encoded: &Encoded) -> Result<(), String> {
             Err(format!("the {} filter applies to ATTRIBUTES only", filter.name()))
         }
         _ => match filter {
-            Filter::Octahedral | Filter::Color if stride != 4 && stride != 8 => {
-                Err(format!("its byteStride {stride} is not 4 or 8, as the {} filter needs", filter.name()))
-            }
-            Filter::Quaternion if stride != 8 => {
-                Err(format!("its byteStride {stride} is not 8, as the QUATERNION filter needs"))
-            }
+            Filter::Octahedral | Filter::Color if stride != 4 && stride != 8 => Err(format!(
+                "its byteStride {stride} is not 4 or 8, as the {} filter needs",
+                filter.name()
+            )),
+            Filter::Quaternion if stride != 8 => Err(format!(
+                "its byteStride {stride} is not 8, as the QUATERNION filter needs"
+            )),
             _ => Ok(()),
         },
     }
@@ -203,9 +205,15 @@ fn run_decoder(encoded: &Encoded) -> Result<Vec<u8>, String> {
     // each function requires (check_layout); the decoders bounds-check their input.
     let status = unsafe {
         match encoded.mode {
-            Mode::Attributes => ::meshopt::ffi::meshopt_decodeVertexBuffer(destination, count, stride, source, source_len),
-            Mode::Triangles => ::meshopt::ffi::meshopt_decodeIndexBuffer(destination, count, stride, source, source_len),
-            Mode::Indices => ::meshopt::ffi::meshopt_decodeIndexSequence(destination, count, stride, source, source_len),
+            Mode::Attributes => {
+                ::meshopt::ffi::meshopt_decodeVertexBuffer(destination, count, stride, source, source_len)
+            }
+            Mode::Triangles => {
+                ::meshopt::ffi::meshopt_decodeIndexBuffer(destination, count, stride, source, source_len)
+            }
+            Mode::Indices => {
+                ::meshopt::ffi::meshopt_decodeIndexSequence(destination, count, stride, source, source_len)
+            }
         }
     };
     if status != 0 {
@@ -270,14 +278,38 @@ mod tests {
     fn layouts_the_decoders_cannot_take_are_refused() {
         let check = |stride, count, mode, filter| check_layout(&encoded(&[], stride, count, mode, filter));
         assert!(check(12, 3, Mode::Attributes, Filter::Exponential).is_ok());
-        assert!(check(260, 3, Mode::Attributes, Filter::None).unwrap_err().contains("4 to 256"));
+        assert!(
+            check(260, 3, Mode::Attributes, Filter::None)
+                .unwrap_err()
+                .contains("4 to 256")
+        );
         assert!(check(6, 3, Mode::Attributes, Filter::None).is_err());
         assert!(check(0, 3, Mode::Attributes, Filter::None).is_err());
-        assert!(check(4, 4, Mode::Triangles, Filter::None).unwrap_err().contains("whole number of triangles"));
-        assert!(check(1, 3, Mode::Indices, Filter::None).unwrap_err().contains("not 2 or 4"));
-        assert!(check(2, 3, Mode::Indices, Filter::Octahedral).unwrap_err().contains("ATTRIBUTES only"));
-        assert!(check(12, 3, Mode::Attributes, Filter::Octahedral).unwrap_err().contains("not 4 or 8"));
-        assert!(check(4, 3, Mode::Attributes, Filter::Quaternion).unwrap_err().contains("not 8"));
+        assert!(
+            check(4, 4, Mode::Triangles, Filter::None)
+                .unwrap_err()
+                .contains("whole number of triangles")
+        );
+        assert!(
+            check(1, 3, Mode::Indices, Filter::None)
+                .unwrap_err()
+                .contains("not 2 or 4")
+        );
+        assert!(
+            check(2, 3, Mode::Indices, Filter::Octahedral)
+                .unwrap_err()
+                .contains("ATTRIBUTES only")
+        );
+        assert!(
+            check(12, 3, Mode::Attributes, Filter::Octahedral)
+                .unwrap_err()
+                .contains("not 4 or 8")
+        );
+        assert!(
+            check(4, 3, Mode::Attributes, Filter::Quaternion)
+                .unwrap_err()
+                .contains("not 8")
+        );
         assert!(check(4, 3, Mode::Attributes, Filter::Color).is_ok());
     }
 }

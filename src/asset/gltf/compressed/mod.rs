@@ -89,12 +89,22 @@ pub fn decode(container: &Container) -> Result<Decoded, LoadErrorKind> {
             let Some(extension) = draco_extension(&primitive.extensions) else {
                 continue;
             };
-            let object = format!("/meshes/{mesh_index}/primitives/{primitive_index} ({})", draco::EXTENSION);
+            let object = format!(
+                "/meshes/{mesh_index}/primitives/{primitive_index} ({})",
+                draco::EXTENSION
+            );
             let names = (container.attribute_names.get(mesh_index))
                 .and_then(|m| m.get(primitive_index))
                 .map_or(&[][..], Vec::as_slice);
-            let report = draco::decode_primitive(container, primitive, names, extension, &mut budget, &mut decoded.accessors)
-                .map_err(|problem| LoadErrorKind::invalid(&object, problem))?;
+            let report = draco::decode_primitive(
+                container,
+                primitive,
+                names,
+                extension,
+                &mut budget,
+                &mut decoded.accessors,
+            )
+            .map_err(|problem| LoadErrorKind::invalid(&object, problem))?;
             decoded.report.push(DecodedGeometry { object, ..report });
         }
     }
