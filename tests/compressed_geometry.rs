@@ -26,33 +26,43 @@ struct Case {
     /// Largest allowed distance between matched posed vertices, as a fraction of the
     /// original's bounding-box diagonal.
     tolerance: f32,
+    /// Largest allowed angle between matched normals in the rest pose and posed, in degrees
+    /// (none: the file has no normals, and computed ones differ once vertices are welded).
+    normal_degrees: Option<(f32, f32)>,
 }
 
-// Measured (largest posed error over every clip at six times, of the diagonal): Fox-draco
-// 4.1e-5, CesiumMan-draco 5.0e-5, Fox-meshopt 3.4e-4, Xbot-gltfpack 3.6e-4.
+// Measured (largest posed error over every clip at six times, of the diagonal; normals in the
+// rest pose and posed): Fox-draco 4.1e-5, CesiumMan-draco 5.0e-5 (0.19 and 0.21 degrees),
+// Fox-meshopt 3.4e-4, Xbot-gltfpack 5.7e-4 (1.1 and 9.0 degrees).
 const CASES: [Case; 4] = [
     // Draco's default 14-bit positions: a step of 1/16384 of the largest extent.
     Case {
         compressed: "Fox-draco.glb",
         original: "Fox/glTF-Binary/Fox.glb",
         tolerance: 2e-4,
+        normal_degrees: None,
     },
     Case {
         compressed: "CesiumMan-draco.glb",
         original: "CesiumMan/glTF-Binary/CesiumMan.glb",
         tolerance: 2e-4,
+        normal_degrees: Some((0.5, 0.5)),
     },
     // Quantised positions and 16-bit quaternion keys (QUATERNION filter).
     Case {
         compressed: "Fox-meshopt.glb",
         original: "Fox/glTF-Binary/Fox.glb",
         tolerance: 1e-3,
+        normal_degrees: None,
     },
-    // gltfpack also resampled and quantised the animation.
+    // gltfpack also resampled and quantised the animation; its normals are 8-bit octahedral.
+    // Posed, small finger joints turn a few degrees off the original between keys: normals
+    // there differ by up to 9.0 degrees while the vertices stay within 1 mm.
     Case {
         compressed: "Xbot-gltfpack.glb",
         original: "Xbot/Xbot.glb",
         tolerance: 1e-3,
+        normal_degrees: Some((2.0, 10.0)),
     },
 ];
 
@@ -63,6 +73,11 @@ fn compressed(name: &str) -> PathBuf {
 /// Every posed vertex of every primitive of every instance, in world space: `clip` sampled at
 /// `time` over the rest pose, or the rest pose itself.
 fn posed(model: &Model, clip: Option<usize>, time: f32) -> Vec<Vec3> {
+    posed_with_normals(model, clip, time).0
+}
+
+/// `posed`, with the posed normals.
+fn posed_with_normals(model: &Model, clip: Option<usize>, time: f32) -> (Vec<Vec3>, Vec<Vec3>) {
     let mut pose = model.skeleton.rest_pose().clone();
     if let Some(clip) = clip {
         let clip = &model.clips[clip];
@@ -70,11 +85,11 @@ fn posed(model: &Model, clip: Option<usize>, time: f32) -> Vec<Vec3> {
     }
     let mut deformer = Deformer::new(model);
     deformer.update_all(model, &pose, SkinningMethod::Linear);
-    deformer
-        .primitives()
-        .iter()
-        .flat_map(|p| p.positions.iter().copied())
-        .collect()
+    let primitives = deformer.primitives();
+    (
+        primitives.iter().flat_map(|p| p.positions.iter().copied()).collect(),
+        primitives.iter().flat_map(|p| p.normals.iter().copied()).collect(),
+    )
 }
 
 fn diagonal(points: &[Vec3]) -> f32 {
@@ -83,35 +98,46 @@ fn diagonal(points: &[Vec3]) -> f32 {
     (max - min).length()
 }
 
-/// For each of `from`, the index of its nearest point in `to` and the distance. Searches a
-/// slab of `to` sorted by x around each point (width `radius`), falling back to all of `to`.
-fn nearest(from: &[Vec3], to: &[Vec3], radius: f32) -> Vec<(usize, f32)> {
-    let mut sorted: Vec<usize> = (0..to.len()).collect();
-    sorted.sort_by(|&a, &b| to[a].x.total_cmp(&to[b].x));
-    let xs: Vec<f32> = sorted.iter().map(|&i| to[i].x).collect();
-    let closest = |p: Vec3, candidates: &mut dyn Iterator<Item = usize>| {
-        candidates
-            .map(|i| (i, p.distance(to[i])))
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .unwrap()
-    };
-    from.iter()
-        .map(|&p| {
+/// Rest-pose positions and normals of one model.
+struct Rest {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+}
+
+/// For each vertex of `from`, the vertex of `to` it matches and their distance: the nearest,
+/// and among vertices as near (within a tenth of `radius`: vertices split at hard edges or
+/// seams share a position), the one whose normal is closest to its own. Searches a slab of
+/// `to` sorted by x around each vertex (width `radius`), falling back to all of `to`.
+fn nearest(from: &Rest, to: &Rest, radius: f32) -> Vec<(usize, f32)> {
+    let mut sorted: Vec<usize> = (0..to.positions.len()).collect();
+    sorted.sort_by(|&a, &b| to.positions[a].x.total_cmp(&to.positions[b].x));
+    let xs: Vec<f32> = sorted.iter().map(|&i| to.positions[i].x).collect();
+    let tie = radius * 0.1;
+    (from.positions.iter().zip(&from.normals))
+        .map(|(&p, &n)| {
             let start = xs.partition_point(|&x| x < p.x - radius);
             let end = xs.partition_point(|&x| x <= p.x + radius);
-            let found = (start < end).then(|| closest(p, &mut sorted[start..end].iter().copied()));
-            match found {
-                Some(hit) if hit.1 <= radius => hit,
-                _ => closest(p, &mut (0..to.len())),
-            }
+            let slab: Vec<(usize, f32)> = sorted[start..end]
+                .iter()
+                .map(|&i| (i, p.distance(to.positions[i])))
+                .collect();
+            let closest = slab.iter().map(|c| c.1).fold(f32::MAX, f32::min);
+            let as_near = slab.iter().filter(|c| c.1 <= radius && c.1 <= closest + tie);
+            let best = as_near.max_by(|a, b| n.dot(to.normals[a.0]).total_cmp(&n.dot(to.normals[b.0])));
+            best.copied().unwrap_or_else(|| {
+                (to.positions.iter().map(|&q| p.distance(q)).enumerate())
+                    .min_by(|a, b| a.1.total_cmp(&b.1))
+                    .unwrap()
+            })
         })
         .collect()
 }
 
-/// The largest distance between matched posed vertices over every clip of `original` (matched
-/// by name in `packed`) at six times, as a fraction of `diag`.
-fn largest_pose_error(original: &Model, packed: &Model, matches: &[(usize, f32)], diag: f32) -> f32 {
-    let mut worst = 0.0f32;
+/// The largest distance between matched posed vertices (as a fraction of `diag`) and angle
+/// between their normals (degrees) over every clip of `original` (matched by name in
+/// `packed`) at six times.
+fn largest_pose_errors(original: &Model, packed: &Model, matches: &[(usize, f32)], diag: f32) -> (f32, f32) {
+    let (mut worst, mut worst_angle) = (0.0f32, 0.0f32);
     for (clip_index, clip) in original.clips.iter().enumerate() {
         let packed_clip = packed
             .clips
@@ -120,14 +146,16 @@ fn largest_pose_error(original: &Model, packed: &Model, matches: &[(usize, f32)]
             .unwrap_or_else(|| panic!("clip '{}' is missing", clip.name()));
         for step in 0..6 {
             let time = clip.duration() * step as f32 / 5.0;
-            let expected = posed(original, Some(clip_index), time);
-            let actual = posed(packed, Some(packed_clip), time);
+            let (expected, expected_normals) = posed_with_normals(original, Some(clip_index), time);
+            let (actual, actual_normals) = posed_with_normals(packed, Some(packed_clip), time);
             for (vertex, &(matched, _)) in matches.iter().enumerate() {
                 worst = worst.max(actual[vertex].distance(expected[matched]) / diag);
+                let cosine = actual_normals[vertex].dot(expected_normals[matched]).clamp(-1.0, 1.0);
+                worst_angle = worst_angle.max(cosine.acos().to_degrees());
             }
         }
     }
-    worst
+    (worst, worst_angle)
 }
 
 #[test]
@@ -136,8 +164,12 @@ fn compressed_samples_pose_like_their_originals() {
         let packed = asset::load(&compressed(case.compressed)).unwrap();
         let original = asset::load(&common::assets_dir().join("gltf").join(case.original)).unwrap();
         assert_eq!(packed.clips.len(), original.clips.len(), "{}", case.compressed);
-        let (packed_rest, original_rest) = (posed(&packed, None, 0.0), posed(&original, None, 0.0));
-        let diag = diagonal(&original_rest);
+        let rest = |model| {
+            let (positions, normals) = posed_with_normals(model, None, 0.0);
+            Rest { positions, normals }
+        };
+        let (packed_rest, original_rest) = (rest(&packed), rest(&original));
+        let diag = diagonal(&original_rest.positions);
         let radius = case.tolerance * diag;
         let matches = nearest(&packed_rest, &original_rest, radius);
         let unmatched = matches.iter().filter(|m| m.1 > radius).count();
@@ -154,23 +186,41 @@ fn compressed_samples_pose_like_their_originals() {
             case.compressed
         );
         let in_order = matches.iter().enumerate().all(|(i, m)| m.0 == i);
-        let worst = largest_pose_error(&original, &packed, &matches, diag);
+        let (worst, worst_angle) = largest_pose_errors(&original, &packed, &matches, diag);
+        let order = if in_order {
+            "in the original's order"
+        } else {
+            "reordered"
+        };
         eprintln!(
-            "{}: {} vertices (original {}), {}, largest posed error {worst:.2e} of the diagonal",
+            "{}: {} vertices (original {}), {order}, largest posed error {worst:.2e} of the diagonal, \
+             normals {worst_angle:.2} degrees",
             case.compressed,
-            packed_rest.len(),
-            original_rest.len(),
-            if in_order {
-                "in the original's order"
-            } else {
-                "reordered"
-            }
+            packed_rest.positions.len(),
+            original_rest.positions.len(),
         );
         assert!(
             worst <= case.tolerance,
             "{}: posed vertices differ by {worst} of the diagonal",
             case.compressed
         );
+        if let Some((rest_degrees, posed_degrees)) = case.normal_degrees {
+            let angle = |i: usize, m: &(usize, f32)| {
+                let cosine = packed_rest.normals[i].dot(original_rest.normals[m.0]);
+                cosine.clamp(-1.0, 1.0).acos().to_degrees()
+            };
+            let rest_angle = matches.iter().enumerate().map(|(i, m)| angle(i, m)).fold(0.0, f32::max);
+            assert!(
+                rest_angle <= rest_degrees,
+                "{}: rest-pose normals differ by {rest_angle} degrees",
+                case.compressed
+            );
+            assert!(
+                worst_angle <= posed_degrees,
+                "{}: posed normals differ by {worst_angle} degrees",
+                case.compressed
+            );
+        }
     }
 }
 
