@@ -415,3 +415,24 @@ fn an_optional_meshopt_extension_decodes_when_the_fallback_has_no_data() {
     assert_eq!(optional.decoded_geometry.len(), 8);
     assert_eq!(posed(&optional, Some(0), 0.5), posed(&required, Some(0), 0.5));
 }
+
+#[test]
+fn khr_meshopt_compression_reads_the_same_streams() {
+    // KHR_meshopt_compression keeps EXT's JSON and accepts its bitstream (version 0).
+    let path = compressed("Fox-meshopt.glb");
+    let original = std::fs::read(&path).unwrap();
+    let text = String::from_utf8_lossy(&original[20..]).replace("EXT_meshopt_compression", "KHR_meshopt_compression");
+    let json_length = u32::from_le_bytes(original[12..16].try_into().unwrap()) as usize;
+    let bytes = edit_glb(&original, |json| {
+        *json = serde_json::from_str(&text[..json_length]).unwrap();
+    });
+    let khr = asset::load_bytes(&path, &bytes).unwrap();
+    assert_eq!(
+        khr.decoded_geometry[0].object,
+        "/bufferViews/1 (KHR_meshopt_compression)"
+    );
+    assert_eq!(
+        posed(&khr, Some(1), 0.3),
+        posed(&asset::load(&path).unwrap(), Some(1), 0.3)
+    );
+}
