@@ -193,10 +193,10 @@ fn check_layout(encoded: &Encoded) -> Result<(), String> {
 /// 32-bit words because the filters read and write it as such.
 fn run_decoder(encoded: &Encoded) -> Result<Vec<u8>, String> {
     let size = encoded.count * encoded.stride;
-    let mut words = vec![0u32; size.div_ceil(4)];
-    if encoded.count == 0 {
+    if size == 0 {
         return Ok(Vec::new());
     }
+    let mut words = vec![0u32; size.div_ceil(4)];
     let destination = words.as_mut_ptr().cast::<std::ffi::c_void>();
     let (source, source_len) = (encoded.data.as_ptr(), encoded.data.len());
     let (count, stride) = (encoded.count, encoded.stride);
