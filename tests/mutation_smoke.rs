@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use rigscope::asset;
@@ -76,35 +77,73 @@ fn mutated_corpus_models_never_panic_or_hang() {
         let bytes = std::fs::read(&model.path).unwrap();
         for _ in 0..MUTATIONS_EACH {
             let mutated = mutate(&bytes, &mut random);
-            let start = Instant::now();
-            // The original path, so that the buffers and images beside it are found.
-            let outcome = std::panic::catch_unwind(|| match asset::load_bytes(&model.path, &mutated) {
-                Ok(model) => {
-                    common::pipeline::exercise(&model);
-                    true
-                }
-                Err(_) => false,
-            });
-            let Ok(was_loaded) = outcome else {
-                let kept = std::env::temp_dir().join(format!("rigscope-mutation-{inputs}"));
-                std::fs::write(&kept, &mutated).unwrap();
-                panic!(
-                    "a mutation of {} panicked; it is kept in {}",
-                    model.path.display(),
-                    kept.display()
-                );
-            };
-            loaded += usize::from(was_loaded);
+            loaded += usize::from(load_and_exercise(&model.path, &mutated, inputs));
             inputs += 1;
-            let elapsed = start.elapsed();
-            assert!(
-                elapsed < Duration::from_secs(2),
-                "a mutation of {} took {elapsed:?}",
-                model.path.display()
-            );
         }
     }
     eprintln!("{inputs} mutated inputs, {loaded} loaded");
     assert!(inputs >= 3000, "only {inputs} inputs");
     assert!(loaded > inputs / 10, "only {loaded} of {inputs} mutated inputs loaded");
+}
+
+/// Mutated inputs per compressed sample (Draco and meshopt geometry): their decoders see
+/// flipped, cut and spliced streams. Fewer than for the corpus, as these files are larger.
+const COMPRESSED_MUTATIONS_EACH: usize = 48;
+const COMPRESSED_SEEDS: [&str; 4] = [
+    "Fox-draco.glb",
+    "CesiumMan-draco.glb",
+    "Fox-meshopt.glb",
+    "Xbot-gltfpack.glb",
+];
+
+#[test]
+fn mutated_compressed_models_never_panic_or_hang() {
+    let mut random = common::Lcg(SEED);
+    let mut loaded = 0;
+    for (seed, name) in COMPRESSED_SEEDS.iter().enumerate() {
+        let path = common::compressed_dir().join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        for input in 0..COMPRESSED_MUTATIONS_EACH {
+            let mutated = mutate(&bytes, &mut random);
+            loaded += usize::from(load_and_exercise(
+                &path,
+                &mutated,
+                seed * COMPRESSED_MUTATIONS_EACH + input,
+            ));
+        }
+    }
+    let inputs = COMPRESSED_SEEDS.len() * COMPRESSED_MUTATIONS_EACH;
+    eprintln!("{inputs} mutated compressed inputs, {loaded} loaded");
+    assert!(loaded > 0, "none of {inputs} mutated compressed inputs loaded");
+}
+
+/// Loads `mutated` (a mutation of the file at `path`) and runs the pipeline on it: whether it
+/// loaded. Fails the test if anything panics (keeping the input as number `input`) or takes
+/// longer than two seconds.
+fn load_and_exercise(path: &Path, mutated: &[u8], input: usize) -> bool {
+    let start = Instant::now();
+    // The original path, so that the buffers and images beside it are found.
+    let outcome = std::panic::catch_unwind(|| match asset::load_bytes(path, mutated) {
+        Ok(model) => {
+            common::pipeline::exercise(&model);
+            true
+        }
+        Err(_) => false,
+    });
+    let Ok(was_loaded) = outcome else {
+        let kept = std::env::temp_dir().join(format!("rigscope-mutation-{input}"));
+        std::fs::write(&kept, mutated).unwrap();
+        panic!(
+            "a mutation of {} panicked; it is kept in {}",
+            path.display(),
+            kept.display()
+        );
+    };
+    let elapsed = start.elapsed();
+    assert!(
+        elapsed < Duration::from_secs(2),
+        "a mutation of {} took {elapsed:?}",
+        path.display()
+    );
+    was_loaded
 }

@@ -449,6 +449,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         extensions_required: Vec::new(),
         warnings: Vec::new(),
         key_repairs: Vec::new(),
+        decoded_geometry: Vec::new(),
     }
 }
 

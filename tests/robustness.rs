@@ -194,8 +194,8 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
             "",
         ),
         (
-            r#"{"asset":{"version":"2.0"},"extensionsRequired":["KHR_draco_mesh_compression"]}"#,
-            "KHR_draco_mesh_compression",
+            r#"{"asset":{"version":"2.0"},"extensionsRequired":["KHR_gaussian_splatting_compression_spz_2"]}"#,
+            "KHR_gaussian_splatting_compression_spz_2",
         ),
         (
             r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":12,"uri":"missing.bin"}],

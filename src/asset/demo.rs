@@ -145,6 +145,7 @@ pub fn demo_model() -> Model {
         extensions_required: Vec::new(),
         warnings: Vec::new(),
         key_repairs: Vec::new(),
+        decoded_geometry: Vec::new(),
         skeleton,
     }
 }

@@ -28,8 +28,8 @@ pub use format::Format;
 pub use gltf::extensions::{UnsupportedExtension, unsupported as unsupported_extensions};
 pub use light::{LightKind, PunctualLight};
 pub use model::{
-    Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, Topology, VertexAttribute,
-    VertexRepair,
+    DecodedGeometry, Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, Topology,
+    VertexAttribute, VertexRepair,
 };
 pub use texture::TextureRef;
 

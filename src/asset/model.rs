@@ -49,6 +49,8 @@ pub struct Model {
     pub warnings: Vec<String>,
     /// Rotation keys that were not unit quaternions in the file (normalised on load).
     pub key_repairs: Vec<KeyRepair>,
+    /// Geometry decoded from Draco or meshopt compression (glTF).
+    pub decoded_geometry: Vec<DecodedGeometry>,
 }
 
 /// Rotation keys of one channel that had to be normalised.
@@ -144,6 +146,22 @@ pub struct VertexAttribute {
     pub semantic: String,
     /// Element type and component type, e.g. "VEC3 float", "VEC4 unsigned byte normalized".
     pub layout: String,
+}
+
+/// Geometry the file stored compressed, and what it decoded to (what `inspect` reports).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodedGeometry {
+    /// What was decoded and by which extension: a buffer view (meshopt) or a primitive
+    /// (Draco), e.g. "/bufferViews/3 (EXT_meshopt_compression)".
+    pub object: String,
+    /// Elements decoded: a meshopt view's elements, a Draco primitive's vertices.
+    pub elements: usize,
+    /// A Draco primitive's decoded indices (none for meshopt, or a primitive without).
+    pub indices: Option<usize>,
+    /// meshopt: element size, mode and filter; Draco: the attributes it held.
+    pub layout: String,
+    pub compressed_bytes: usize,
+    pub decoded_bytes: usize,
 }
 
 /// A mesh placed on a joint.

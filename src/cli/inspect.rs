@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
+use super::inspect_decoded::{self, DecodedReport};
 use crate::asset::{self, Camera, Model, Primitive, Projection, Topology, VertexAttribute, unsupported_extensions};
 use crate::view::counted;
 
@@ -37,6 +38,8 @@ struct Report {
     unsupported_extensions: Vec<String>,
     /// Every extension the file names, once, with whether it is required and read.
     extensions: Vec<ExtensionReport>,
+    /// Geometry decoded from Draco or meshopt compression.
+    decoded_geometry: Vec<DecodedReport>,
     warnings: Vec<String>,
 }
 
@@ -284,6 +287,7 @@ fn report(model: &Model) -> Report {
             .map(|e| e.name)
             .collect(),
         extensions: extension_reports(model),
+        decoded_geometry: model.decoded_geometry.iter().map(DecodedReport::from).collect(),
         warnings: model.warnings.clone(),
     }
 }
@@ -520,6 +524,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         };
         writeln!(out, "  extension {}: {need}, {read}", extension.name)?;
     }
+    inspect_decoded::write_text(&report.decoded_geometry, out)?;
     for warning in &report.warnings {
         writeln!(out, "  warning: {warning}")?;
     }

@@ -12,6 +12,7 @@ pub mod frame_plan;
 mod ik_args;
 mod image_file;
 mod inspect;
+mod inspect_decoded;
 mod joints;
 mod lighting_args;
 mod lint;

@@ -21,6 +21,18 @@ pub fn validator_dir() -> PathBuf {
     shared_dir("RIGSCOPE_VALIDATOR", "validator", "base")
 }
 
+/// The compressed variants of the samples (Draco, meshopt, WebP): `compressed/` beside the
+/// assets folder. Tests fail (not skip) when it is missing.
+pub fn compressed_dir() -> PathBuf {
+    let dir = assets_dir().join("../compressed");
+    assert!(
+        dir.join("SOURCE.txt").is_file(),
+        "compressed samples not found at {}",
+        dir.display()
+    );
+    dir
+}
+
 /// `$variable`, or `../shared/name` beside the repository, which must hold `inside`.
 fn shared_dir(variable: &str, name: &str, inside: &str) -> PathBuf {
     let dir = std::env::var_os(variable)

@@ -83,6 +83,9 @@ impl<'a> Accessors<'a> {
     /// Why accessor `index` cannot be read because a buffer it reads has no data (see
     /// `Container::view_unavailable`), naming the buffer view.
     pub fn unavailable(&self, index: usize) -> Option<String> {
+        if self.container.decoded_accessors.contains_key(&index) {
+            return None;
+        }
         let accessor = self.accessor(index).ok()?;
         let sparse = accessor
             .sparse
@@ -148,8 +151,17 @@ impl<'a> Accessors<'a> {
             .checked_mul(std::mem::size_of::<[T; N]>())
             .ok_or_else(|| context("count is absurd".into()))?;
         // Check that the data is there before allocating room for it.
-        let layout = match accessor.buffer_view {
-            Some(view) => {
+        let from_draco = self.container.decoded_accessors.get(&index);
+        let layout = match (from_draco, accessor.buffer_view) {
+            // Decoded from Draco: tightly packed, exactly `count` elements.
+            (Some(data), _) if data.len() >= count.saturating_mul(element_size) => Some(Layout {
+                data,
+                stride: element_size,
+                component,
+                components,
+            }),
+            (Some(_), _) => return Err(context("its decoded data is shorter than its count".into())),
+            (None, Some(view)) => {
                 let offset = accessor.byte_offset.map_or(0, |o| o.0);
                 Some(
                     self.layout(view.value(), offset, count, component, components)
@@ -158,12 +170,12 @@ impl<'a> Accessors<'a> {
             }
             // Without a buffer view the elements are zeros (then sparse values): still, the
             // count must be plausible for the file's size.
-            None if count.saturating_mul(element_size) > self.input_bytes => {
+            (None, None) if count.saturating_mul(element_size) > self.input_bytes => {
                 return Err(context(format!(
                     "{count} elements is more than the file could describe"
                 )));
             }
-            None => None,
+            (None, None) => None,
         };
         self.charge(decoded).map_err(context)?;
         let mut values = vec![[T::default(); N]; count];

@@ -5,6 +5,7 @@
 //! used, so a truncated or corrupt file gives an error instead of a panic or a huge allocation.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
@@ -42,6 +43,11 @@ pub struct Container<'a> {
     /// Bytes read from disk for this model (the file plus external buffers): the yardstick for
     /// how much decoded data the file may ask for.
     pub input_bytes: usize,
+    /// Per buffer view, the bytes decoded from its meshopt compression (see `compressed`),
+    /// read in place of its buffer's.
+    pub decoded_views: Vec<Option<Vec<u8>>>,
+    /// Per accessor a Draco primitive supplies, its elements tightly packed.
+    pub decoded_accessors: HashMap<usize, Vec<u8>>,
 }
 
 /// Why a buffer has no bytes.
@@ -54,8 +60,11 @@ pub enum NoData {
 }
 
 impl Container<'_> {
-    /// The bytes of buffer view `index`, checked to lie inside its buffer.
+    /// The bytes of buffer view `index`: decoded ones, or its buffer's, checked to lie inside it.
     pub fn view(&self, index: usize) -> Result<&[u8], String> {
+        if let Some(Some(decoded)) = self.decoded_views.get(index) {
+            return Ok(decoded);
+        }
         let view = self
             .root
             .buffer_views
@@ -91,6 +100,9 @@ impl Container<'_> {
     /// what reads it is left out with a warning rather than failing the file. `None` for any
     /// other view (reading a broken one says how it is broken).
     pub fn view_unavailable(&self, index: usize) -> Option<&'static str> {
+        if let Some(Some(_)) = self.decoded_views.get(index) {
+            return None;
+        }
         let buffer = self.root.buffer_views.get(index)?.buffer.value();
         matches!(self.buffers.get(buffer)?, Err(NoData::Placeholder)).then_some(PLACEHOLDER)
     }
@@ -172,6 +184,8 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
         buffers,
         base_dir,
         input_bytes,
+        decoded_views: Vec::new(),
+        decoded_accessors: HashMap::new(),
     })
 }
 

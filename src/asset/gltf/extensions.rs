@@ -7,21 +7,24 @@ use crate::asset::LoadErrorKind;
 
 /// Extensions rigscope reads (KHR_animation_pointer: the pointers `pointer` lists).
 pub const SUPPORTED: &[&str] = &[
+    "EXT_meshopt_compression",
     "KHR_animation_pointer",
+    "KHR_draco_mesh_compression",
     "KHR_lights_punctual",
     "KHR_materials_emissive_strength",
     "KHR_materials_unlit",
     "KHR_mesh_quantization",
+    "KHR_meshopt_compression",
     "KHR_node_visibility",
     "KHR_texture_transform",
 ];
 
-/// Extensions that hold the geometry itself: a file that requires one cannot be shown at all.
-/// Any other extension only adds to what rigscope draws, so it is a warning.
+/// Extensions that hold geometry rigscope cannot decode (Gaussian splats compressed with SPZ):
+/// a file that requires one cannot be shown at all. Any other extension only adds to what
+/// rigscope draws, so it is a warning. (Draco and meshopt geometry is decoded: `compressed`.)
 const GEOMETRY: &[&str] = &[
-    "KHR_draco_mesh_compression",
-    "EXT_meshopt_compression",
-    "KHR_meshopt_compression",
+    "KHR_gaussian_splatting_compression_spz_2",
+    "KHR_spz_gaussian_splats_compression",
 ];
 
 /// An extension a file names that rigscope does not read.

@@ -10,6 +10,7 @@ mod accessor;
 mod animation;
 mod attributes;
 mod camera;
+mod compressed;
 mod container;
 pub mod extensions;
 mod json;
@@ -32,10 +33,14 @@ use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
 use accessor::Accessors;
 
 pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
-    let container = container::open(path, bytes)?;
-    let root = &container.root;
+    let mut container = container::open(path, bytes)?;
     let mut warnings = container.warnings.clone();
-    extensions::check(root, &mut warnings)?;
+    extensions::check(&container.root, &mut warnings)?;
+    let decoded = compressed::decode(&container)?;
+    container.decoded_views = decoded.views;
+    container.decoded_accessors = decoded.accessors;
+    let container = container;
+    let root = &container.root;
     let accessors = Accessors::new(&container);
 
     let (file_node, parent_node) = parents_first_order(root)?;
@@ -167,6 +172,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         extensions_required: root.extensions_required.clone(),
         warnings,
         key_repairs,
+        decoded_geometry: decoded.report,
     })
 }
 

@@ -83,6 +83,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         extensions_required: Vec::new(),
         warnings,
         key_repairs: Vec::new(),
+        decoded_geometry: Vec::new(),
     };
     for anim in animations_beside(path) {
         model.source_files.push(anim.clone());
