@@ -446,6 +446,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         cameras: Vec::new(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
+        material_variants: Vec::new(),
         warnings: Vec::new(),
         key_repairs: Vec::new(),
     }

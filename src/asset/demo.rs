@@ -142,6 +142,7 @@ pub fn demo_model() -> Model {
         cameras: Vec::new(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
+        material_variants: Vec::new(),
         warnings: Vec::new(),
         key_repairs: Vec::new(),
         skeleton,

@@ -7,11 +7,14 @@ use crate::asset::LoadErrorKind;
 
 /// Extensions rigscope reads (KHR_animation_pointer: the channels that target nodes).
 pub const SUPPORTED: &[&str] = &[
+    "EXT_texture_webp",
     "KHR_animation_pointer",
     "KHR_lights_punctual",
     "KHR_materials_emissive_strength",
     "KHR_materials_unlit",
+    "KHR_materials_variants",
     "KHR_mesh_quantization",
+    "KHR_texture_basisu",
     "KHR_texture_transform",
 ];
 

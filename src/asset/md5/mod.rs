@@ -80,6 +80,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         cameras: Vec::new(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
+        material_variants: Vec::new(),
         warnings,
         key_repairs: Vec::new(),
     };
