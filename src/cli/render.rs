@@ -10,6 +10,7 @@ use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use super::morph_args::MorphArgs;
 use super::trail_args::TrailArgs;
+use super::variant_args::VariantArgs;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::anim::Pose;
@@ -61,6 +62,8 @@ pub struct RenderArgs {
     pub lighting: LightingArgs,
     #[command(flatten)]
     pub trails: TrailArgs,
+    #[command(flatten)]
+    pub variant: VariantArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -111,6 +114,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         vertex_view,
         bind_ghost: args.inspect.bind_ghost,
         lighting: args.lighting.lighting(&model),
+        material_variant: args.variant.resolve(&model)?,
         ..ViewOptions::default()
     };
     let gpu = Gpu::headless()?;
