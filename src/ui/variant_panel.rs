@@ -11,16 +11,13 @@ pub fn variant_picker(ui: &mut egui::Ui, state: &mut ViewerState) {
     }
     let chosen = &mut state.view.material_variant;
     let name = |variant: Option<usize>| variant.and_then(|v| variants.get(v)).map_or("Default", String::as_str);
-    ui.horizontal(|ui| {
-        ui.label("Material variant");
-        egui::ComboBox::from_id_salt("material variant")
-            .selected_text(name(*chosen))
-            .show_ui(ui, |ui| {
-                ui.selectable_value(chosen, None, "Default")
-                    .on_hover_text("Each mesh's own materials");
-                for (index, variant) in variants.iter().enumerate() {
-                    ui.selectable_value(chosen, Some(index), variant);
-                }
-            });
-    });
+    egui::ComboBox::from_label("Material variant")
+        .selected_text(name(*chosen))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(chosen, None, "Default")
+                .on_hover_text("Each mesh's own materials");
+            for (index, variant) in variants.iter().enumerate() {
+                ui.selectable_value(chosen, Some(index), variant);
+            }
+        });
 }
