@@ -163,3 +163,27 @@ fn the_validator_s_variant_files_load_with_their_variants() {
         asset::load(&dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     }
 }
+
+/// How many pixels of the viewer's window (under Xvfb, after 8 frames) are clearly blue.
+fn blue_pixels_in_window(args: &[&str], dir: &std::path::Path) -> usize {
+    let path = dir.join(format!("window-{}.png", args.len()));
+    let output = std::process::Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
+        .args(args)
+        .args(["--screenshot-after-frames", "8", path.to_str().unwrap()])
+        .output()
+        .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let image = image::open(&path).unwrap().to_rgba8();
+    image.pixels().filter(|p| p[2] > 150 && p[0] < 80 && p[1] < 80).count()
+}
+
+#[test]
+fn the_viewer_opens_in_the_variant_it_is_given() {
+    let (path, _) = painted_quad("variants-window");
+    let file = path.to_str().unwrap();
+    let dir = path.parent().unwrap();
+    let painted = blue_pixels_in_window(&[file, "--variant", "Blue paint"], dir);
+    let default = blue_pixels_in_window(&[file], dir);
+    assert!(painted > 20_000 && default < 2_000, "blue pixels: {painted} in the variant, {default} without");
+}

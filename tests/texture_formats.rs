@@ -241,3 +241,70 @@ fn the_validators_webp_files_load_and_their_webp_images_decode() {
     let model = asset::load(&dir.join("unresolved_source.gltf")).unwrap();
     assert!(model.images.is_empty());
 }
+
+#[test]
+fn damaged_basis_files_are_errors_not_panics() {
+    let pattern = quadrants(32);
+    let mut random = common::Lcg(17);
+    for format in [BasisTextureFormat::UASTC4x4, BasisTextureFormat::ETC1S] {
+        let ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&pattern, format));
+        for round in 0..2000 {
+            let mut damaged = ktx2.clone();
+            if round % 4 == 0 {
+                damaged.truncate(random.below(ktx2.len()));
+            } else {
+                for _ in 0..1 + random.below(4) {
+                    let at = random.below(damaged.len());
+                    damaged[at] = random.below(256) as u8;
+                }
+            }
+            // Either result is fine; a panic or a runaway allocation is not.
+            if let Ok(decoded) = image_decode::decode(&damaged, 4096) {
+                assert!(decoded.rgba.width() * decoded.rgba.height() <= 256 * damaged.len() as u32);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_basis_texture_that_declares_linear_values_for_base_colour_gets_a_note() {
+    let mut ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&quadrants(16), BasisTextureFormat::UASTC4x4));
+    // The data format descriptor starts after the header (80 bytes) and one level (24); its
+    // transfer function is byte 14 of it.
+    ktx2[80 + 24 + 14] = 1;
+    assert_eq!(image_decode::decode(&ktx2, 64).unwrap().declared_srgb, Some(false));
+    let json = textured_quad_json(
+        r#"{"extensions":{"KHR_texture_basisu":{"source":0}}}"#,
+        &[("image/ktx2", &ktx2)],
+        r#","KHR_texture_basisu""#,
+    );
+    let model = asset::load(&write(&common::temp_dir("basis-linear"), "linear", &json)).unwrap();
+    let notes = render_notes(&model);
+    assert!(
+        notes.len() == 1 && notes[0].contains("declares linear values where glTF expects sRGB"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn inspect_names_each_image_s_container_and_what_it_decoded_to() {
+    let ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&quadrants(16), BasisTextureFormat::ETC1S));
+    let json = textured_quad_json(
+        r#"{"source":1,"extensions":{"KHR_texture_basisu":{"source":0}}}"#,
+        &[("image/ktx2", &ktx2), ("image/png", &png_bytes(&quadrants(8)))],
+        r#","KHR_texture_basisu""#,
+    );
+    let path = write(&common::temp_dir("inspect-images"), "images", &json);
+    let report = common::json(&["inspect", "--json", path.to_str().unwrap()]);
+    let images = report["image_formats"].as_array().unwrap();
+    assert_eq!(images[0]["container"], "KTX2/Basis ETC1S");
+    assert_eq!(images[0]["width"], 16);
+    assert_eq!(images[0]["decoded_to"], "RGBA8 16×16, transcoded from ETC1S");
+    assert_eq!(images[0]["bytes"], ktx2.len());
+    assert_eq!(images[1]["container"], "PNG");
+    assert_eq!(images[1]["decoded_to"], "RGBA8 8×8");
+    let text = common::succeed(&["inspect", path.to_str().unwrap()]);
+    assert!(text.contains("image 0 'Image 0': KTX2/Basis ETC1S"), "{text}");
+    let webp = common::succeed(&["inspect", common::compressed("CesiumMan-webp.glb").to_str().unwrap()]);
+    assert!(webp.contains("WebP, 41968 bytes, RGBA8 1024×1024"), "{webp}");
+}
