@@ -216,6 +216,13 @@ fn an_undecodable_image_falls_back_to_the_core_source_then_to_the_factors() {
         "{notes:?}"
     );
     assert_eq!(quadrant_colours(&model, "factors"), ["grey"; 4]);
+    // `render` passes the note on and draws all the same.
+    let path = dir.join("no-fallback.gltf");
+    let out = dir.join("no-fallback.png");
+    let output = common::rigscope(&["render", path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && out.is_file(), "{stderr}");
+    assert!(stderr.contains("baseColorTexture: image 'Image 0' could not be decoded"), "{stderr}");
 
     // An extension rigscope does not know, beside a core source: the core source, a warning.
     let json = textured_quad_json(

@@ -105,7 +105,10 @@ pub fn decode(bytes: &[u8], max_side: u32) -> Result<DecodedImage, String> {
     match ImageContainer::detect(bytes) {
         ImageContainer::Ktx2(codec) => decode_ktx2(bytes, codec, max_side),
         container => {
-            let image = image::load_from_memory(bytes).map_err(|e| e.to_string())?;
+            let image = image::load_from_memory(bytes).map_err(|e| match container {
+                ImageContainer::Other => format!("its format is not one rigscope reads ({e})"),
+                _ => format!("its {container} data cannot be decoded ({e})"),
+            })?;
             Ok(DecodedImage {
                 rgba: image.to_rgba8(),
                 container,

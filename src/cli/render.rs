@@ -127,6 +127,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         draw_ik_chains(&mut renderer.gizmos, &posed.ik, poses, true, None);
     }
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
+    for note in still.notes() {
+        eprintln!("{}: {note}", model.path.display());
+    }
     still.viewpoint = viewpoint;
     // The rest and bind poses are framed on themselves (a T-pose is wider than a walk).
     let animated = matches!(args.inspect.pose_mode, PoseModeArg::Animated);
