@@ -46,15 +46,24 @@ fn the_file_s_variants_and_mappings_are_read() {
     assert_eq!(
         primitive.variant_materials,
         [
-            VariantMaterial { variant: 0, material: 1 },
-            VariantMaterial { variant: 1, material: 2 }
+            VariantMaterial {
+                variant: 0,
+                material: 1
+            },
+            VariantMaterial {
+                variant: 1,
+                material: 2
+            }
         ]
     );
     assert_eq!(primitive.material_in(None), Some(0));
     assert_eq!(primitive.material_in(Some(1)), Some(2));
     assert_eq!(model.find_variant("Blue paint"), Ok(1));
     let error = model.find_variant("Green").unwrap_err();
-    assert!(error.contains("'Green'") && error.contains("Red paint, Blue paint"), "{error}");
+    assert!(
+        error.contains("'Green'") && error.contains("Red paint, Blue paint"),
+        "{error}"
+    );
     assert!(model.warnings.is_empty(), "{:?}", model.warnings);
 }
 
@@ -88,7 +97,14 @@ fn render_variant_names_the_variant_and_refuses_an_unknown_one() {
     let dir = path.parent().unwrap();
     for (variant, expected) in [("Red paint", "red"), ("Blue paint", "blue")] {
         let out = dir.join(format!("{variant}.png"));
-        let args = ["render", path.to_str().unwrap(), "-o", out.to_str().unwrap(), "--size", "160x160"];
+        let args = [
+            "render",
+            path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--size",
+            "160x160",
+        ];
         common::succeed(&[&args[..], &["--no-grid", "--variant", variant]].concat());
         let image = image::open(&out).unwrap().to_rgba8();
         assert_eq!(colour_at(&image, 0.5, 0.5), expected, "{variant}");
@@ -114,19 +130,24 @@ fn render_variant_names_the_variant_and_refuses_an_unknown_one() {
 #[test]
 fn the_panel_s_variant_picker_switches_the_materials() {
     let (_, model) = painted_quad("variants-panel");
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 2400.0))
-        .build_ui_state(|ui, state: &mut ViewerState| {
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
             panel::show(ui, state);
-        }, ViewerState::new(model));
+        },
+        ViewerState::new(model),
+    );
     harness.run();
     assert_eq!(harness.state().view.material_variant, None);
-    harness.get_by_role_and_label(Role::ComboBox, "Material variant").click();
+    harness
+        .get_by_role_and_label(Role::ComboBox, "Material variant")
+        .click();
     harness.run();
     harness.get_by_label("Blue paint").click();
     harness.run();
     assert_eq!(harness.state().view.material_variant, Some(1));
-    harness.get_by_role_and_label(Role::ComboBox, "Material variant").click();
+    harness
+        .get_by_role_and_label(Role::ComboBox, "Material variant")
+        .click();
     harness.run();
     harness.get_by_label("Default").click();
     harness.run();
@@ -142,8 +163,14 @@ fn the_validator_s_variant_files_load_with_their_variants() {
     assert_eq!(
         mappings,
         &[
-            VariantMaterial { variant: 1, material: 0 },
-            VariantMaterial { variant: 0, material: 1 }
+            VariantMaterial {
+                variant: 1,
+                material: 0
+            },
+            VariantMaterial {
+                variant: 0,
+                material: 1
+            }
         ]
     );
     // Broken mappings are warnings that point at them; the model still loads.
@@ -158,8 +185,16 @@ fn the_validator_s_variant_files_load_with_their_variants() {
         broken.warnings
     );
     let twice = asset::load(&dir.join("primitive/non_unique.gltf")).unwrap();
-    assert!(twice.warnings.iter().any(|w| w.contains("mapped twice")), "{:?}", twice.warnings);
-    for file in ["variant/empty_array.gltf", "variant/empty_object.gltf", "variant/invalid_name.gltf"] {
+    assert!(
+        twice.warnings.iter().any(|w| w.contains("mapped twice")),
+        "{:?}",
+        twice.warnings
+    );
+    for file in [
+        "variant/empty_array.gltf",
+        "variant/empty_object.gltf",
+        "variant/invalid_name.gltf",
+    ] {
         asset::load(&dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     }
 }
@@ -185,5 +220,8 @@ fn the_viewer_opens_in_the_variant_it_is_given() {
     let dir = path.parent().unwrap();
     let painted = blue_pixels_in_window(&[file, "--variant", "Blue paint"], dir);
     let default = blue_pixels_in_window(&[file], dir);
-    assert!(painted > 20_000 && default < 2_000, "blue pixels: {painted} in the variant, {default} without");
+    assert!(
+        painted > 20_000 && default < 2_000,
+        "blue pixels: {painted} in the variant, {default} without"
+    );
 }

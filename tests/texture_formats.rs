@@ -3,9 +3,9 @@
 //! test from a known pattern), and what happens to a texture rigscope cannot decode (its core
 //! `source` is drawn instead, else the material's factors, with a note).
 
-mod common;
 #[path = "common/basis.rs"]
 mod basis;
+mod common;
 
 use basis_universal::BasisTextureFormat;
 use common::quad::{colour_at, quad_gltf, write};
@@ -80,7 +80,9 @@ fn quadrant_colours(model: &Model, name: &str) -> [&'static str; 4] {
     let mut renderer = SceneRenderer::new(&gpu);
     let pose = model.skeleton.rest_pose().clone();
     let image = render_image(&gpu, &mut renderer, model, &pose, None, (240, 240), &view()).unwrap();
-    image.save(std::env::temp_dir().join(format!("rigscope-{name}.png"))).unwrap();
+    image
+        .save(std::env::temp_dir().join(format!("rigscope-{name}.png")))
+        .unwrap();
     [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)].map(|(x, y)| colour_at(&image, x, y))
 }
 
@@ -129,7 +131,11 @@ fn basis_textures_decode_to_the_pattern_they_were_encoded_from_and_render_it() {
         // The factor (0.5 grey) darkens the texture: half of each linear value.
         let mut full = model.clone();
         full.materials[0].base_color = glam::Vec4::ONE;
-        assert_eq!(quadrant_colours(&full, &name), ["red", "blue", "green", "yellow"], "{codec:?}");
+        assert_eq!(
+            quadrant_colours(&full, &name),
+            ["red", "blue", "green", "yellow"],
+            "{codec:?}"
+        );
     }
 }
 
@@ -165,9 +171,16 @@ fn the_webp_cesium_man_renders_like_the_png_one() {
         .sum();
     let mean = channel_sum as f64 / (3 * differences.len()) as f64;
     let far = differences.iter().filter(|&&d| d > 24).count() as f64 / differences.len() as f64;
-    eprintln!("WebP vs PNG: mean {mean:.3} levels per channel, {:.3}% of pixels off by > 24", far * 100.0);
+    eprintln!(
+        "WebP vs PNG: mean {mean:.3} levels per channel, {:.3}% of pixels off by > 24",
+        far * 100.0
+    );
     assert!(mean < 0.25, "mean difference per channel {mean:.3} levels");
-    assert!(far < 0.001, "{:.3}% of pixels differ by more than 24 levels", far * 100.0);
+    assert!(
+        far < 0.001,
+        "{:.3}% of pixels differ by more than 24 levels",
+        far * 100.0
+    );
     // And the texture is there: the picture is not the untextured (white) man.
     let untextured = {
         let mut model = webp_model.clone();
@@ -178,7 +191,12 @@ fn the_webp_cesium_man_renders_like_the_png_one() {
         render_image(&gpu, &mut renderer, &model, &pose, Some(0), (320, 320), &view()).unwrap()
     };
     let blue = |image: &image::RgbaImage| image.pixels().filter(|p| p[2] > p[0].saturating_add(60)).count();
-    assert!(blue(&webp) > 500 && blue(&untextured) < 50, "{} {}", blue(&webp), blue(&untextured));
+    assert!(
+        blue(&webp) > 500 && blue(&untextured) < 50,
+        "{} {}",
+        blue(&webp),
+        blue(&untextured)
+    );
 }
 
 #[test]
@@ -222,7 +240,10 @@ fn an_undecodable_image_falls_back_to_the_core_source_then_to_the_factors() {
     let output = common::rigscope(&["render", path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success() && out.is_file(), "{stderr}");
-    assert!(stderr.contains("baseColorTexture: image 'Image 0' could not be decoded"), "{stderr}");
+    assert!(
+        stderr.contains("baseColorTexture: image 'Image 0' could not be decoded"),
+        "{stderr}"
+    );
 
     // An extension rigscope does not know, beside a core source: the core source, a warning.
     let json = textured_quad_json(
@@ -231,7 +252,11 @@ fn an_undecodable_image_falls_back_to_the_core_source_then_to_the_factors() {
         r#","EXT_made_up_format""#,
     );
     let model = asset::load(&write(&dir, "unknown-extension", &json)).unwrap();
-    assert!(model.warnings.iter().any(|w| w.contains("EXT_made_up_format")), "{:?}", model.warnings);
+    assert!(
+        model.warnings.iter().any(|w| w.contains("EXT_made_up_format")),
+        "{:?}",
+        model.warnings
+    );
     assert_eq!(model.materials[0].base_color_texture.map(|t| t.image), Some(0));
 }
 

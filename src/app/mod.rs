@@ -247,7 +247,10 @@ impl Running {
         }
         state.curves.shown = options.curves;
         if let Some(name) = &options.variant {
-            let variant = state.model.find_variant(name).map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
+            let variant = state
+                .model
+                .find_variant(name)
+                .map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
             state.view.material_variant = Some(variant);
         }
         let watch = FileWatch::new(move || {

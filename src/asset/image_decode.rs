@@ -143,11 +143,15 @@ fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result
         BasisCodec::Uastc => matches!(scheme, None | Some(SupercompressionScheme::Zstandard)),
     };
     if !expected {
-        return Err(format!("its {codec:?} data has supercompression {scheme:?}, which Basis does not use"));
+        return Err(format!(
+            "its {codec:?} data has supercompression {scheme:?}, which Basis does not use"
+        ));
     }
     let (width, height) = (header.pixel_width, header.pixel_height.max(1));
     if width > max_side || height > max_side {
-        return Err(format!("it is {width}×{height}, larger than this GPU's {max_side}-texel limit"));
+        return Err(format!(
+            "it is {width}×{height}, larger than this GPU's {max_side}-texel limit"
+        ));
     }
     let pixels = u64::from(width) * u64::from(height);
     if pixels > MAX_PIXELS_PER_BYTE * bytes.len() as u64 {
@@ -192,7 +196,10 @@ mod tests {
         assert_eq!(ImageContainer::detect(&png(1, 1)), ImageContainer::Png);
         assert_eq!(ImageContainer::detect(&[0xFF, 0xD8, 0xFF, 0xE0]), ImageContainer::Jpeg);
         assert_eq!(ImageContainer::detect(b"RIFF\0\0\0\0WEBPVP8L"), ImageContainer::Webp);
-        assert_eq!(ImageContainer::detect(b"\xABKTX 20\xBB\r\n\x1A\n"), ImageContainer::Ktx2(None));
+        assert_eq!(
+            ImageContainer::detect(b"\xABKTX 20\xBB\r\n\x1A\n"),
+            ImageContainer::Ktx2(None)
+        );
         assert_eq!(ImageContainer::detect(b"GIF89a"), ImageContainer::Other);
     }
 

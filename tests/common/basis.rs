@@ -32,7 +32,10 @@ pub fn encode_basis(image: &RgbaImage, format: BasisTextureFormat) -> Vec<u8> {
 
 /// A little-endian unsigned number of `len` bytes at `at` (the `.basis` header packs them so).
 fn packed(bytes: &[u8], at: usize, len: usize) -> usize {
-    bytes[at..at + len].iter().rev().fold(0, |value, &b| value << 8 | b as usize)
+    bytes[at..at + len]
+        .iter()
+        .rev()
+        .fold(0, |value, &b| value << 8 | b as usize)
 }
 
 /// The one slice of a single-image, single-level, opaque `.basis` file: its format
@@ -48,8 +51,16 @@ struct BasisPayload<'a> {
 }
 
 fn read_basis(basis: &[u8]) -> BasisPayload<'_> {
-    assert_eq!(packed(basis, 0, 2), ('B' as usize) << 8 | 's' as usize, "not a .basis file");
-    assert_eq!(packed(basis, 14, 3), 1, "one slice expected (an opaque image, no mipmaps)");
+    assert_eq!(
+        packed(basis, 0, 2),
+        ('B' as usize) << 8 | 's' as usize,
+        "not a .basis file"
+    );
+    assert_eq!(
+        packed(basis, 14, 3),
+        1,
+        "one slice expected (an opaque image, no mipmaps)"
+    );
     let stream = |count_at: usize, offset_at: usize, size_len: usize| {
         let offset = packed(basis, offset_at, 4);
         let size = packed(basis, offset_at + 4, size_len);
@@ -100,7 +111,12 @@ pub fn ktx2_of_basis(basis: &[u8]) -> Vec<u8> {
     if !payload.uastc {
         sgd.extend((payload.endpoints.0 as u16).to_le_bytes());
         sgd.extend((payload.selectors.0 as u16).to_le_bytes());
-        for length in [payload.endpoints.1.len(), payload.selectors.1.len(), payload.tables.len(), 0] {
+        for length in [
+            payload.endpoints.1.len(),
+            payload.selectors.1.len(),
+            payload.tables.len(),
+            0,
+        ] {
             sgd.extend((length as u32).to_le_bytes());
         }
         // Image flags (not a P-frame), RGB slice offset and length, no alpha slice.

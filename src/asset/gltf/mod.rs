@@ -78,8 +78,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
                 primitives.push(mesh::empty());
                 continue;
             }
-            let mut loaded =
-                mesh::load_primitive(&accessors, &object, primitive, materials.len(), joint_limit[index])?;
+            let mut loaded = mesh::load_primitive(&accessors, &object, primitive, materials.len(), joint_limit[index])?;
             loaded.variant_materials = variants::load_mappings(
                 primitive.extensions.as_ref().map(|e| &e.others),
                 &object,

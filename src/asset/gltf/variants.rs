@@ -58,10 +58,15 @@ pub fn load_mappings(
         let pointer = format!("{pointer}/{index}");
         let material = mapping.get("material").and_then(Value::as_u64).map(|m| m as usize);
         let Some(material) = material.filter(|&m| m < material_count) else {
-            warnings.push(format!("{pointer}/material: it names no material of the file (ignored)"));
+            warnings.push(format!(
+                "{pointer}/material: it names no material of the file (ignored)"
+            ));
             continue;
         };
-        let variants = mapping.get("variants").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        let variants = mapping
+            .get("variants")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
         for (slot, variant) in variants.iter().enumerate() {
             let variant = variant.as_u64().map(|v| v as usize).filter(|&v| v < variant_count);
             match variant {
