@@ -98,18 +98,24 @@ fn basis_textures_decode_to_the_pattern_they_were_encoded_from_and_render_it() {
     let pattern = quadrants(64);
     let dir = common::temp_dir("basis");
     // Each codec's worst channel error on flat quadrants (ETC1S is the coarser).
-    for (format, codec, tolerance) in [
-        (BasisTextureFormat::UASTC4x4, BasisCodec::Uastc, 4),
-        (BasisTextureFormat::ETC1S, BasisCodec::Etc1s, 12),
+    for (format, zstandard, codec, tolerance) in [
+        (BasisTextureFormat::UASTC4x4, false, BasisCodec::Uastc, 4),
+        (BasisTextureFormat::UASTC4x4, true, BasisCodec::Uastc, 4),
+        (BasisTextureFormat::ETC1S, false, BasisCodec::Etc1s, 12),
     ] {
         let basis_file = basis::encode_basis(&pattern, format);
-        let ktx2 = basis::ktx2_of_basis(&basis_file);
+        let ktx2 = basis::ktx2_of_basis(&basis_file, zstandard);
+        let supercompression = ktx2::Reader::new(&ktx2[..]).unwrap().header().supercompression_scheme;
+        assert_eq!(supercompression.is_some(), zstandard || codec == BasisCodec::Etc1s);
         let decoded = image_decode::decode(&ktx2, 4096).unwrap_or_else(|e| panic!("{codec:?}: {e}"));
         assert_eq!(decoded.container, ImageContainer::Ktx2(Some(codec)));
         assert_eq!(decoded.declared_srgb, Some(true));
         assert_eq!(decoded.rgba.dimensions(), (64, 64));
         let error = max_difference(decoded.rgba.as_raw(), pattern.as_raw());
-        eprintln!("{codec:?}: {} bytes of KTX2, largest error {error} levels", ktx2.len());
+        eprintln!(
+            "{codec:?} ({supercompression:?}): {} bytes of KTX2, largest error {error} levels",
+            ktx2.len()
+        );
         assert!(error <= tolerance, "{codec:?}: off the pattern by {error} levels");
         // The pure-Rust transcoder gives what Binomial's C++ transcoder gives.
         assert_eq!(
@@ -123,7 +129,7 @@ fn basis_textures_decode_to_the_pattern_they_were_encoded_from_and_render_it() {
             &[("image/ktx2", &ktx2)],
             r#","KHR_texture_basisu""#,
         );
-        let name = format!("basis-{codec:?}");
+        let name = format!("basis-{codec:?}-{}", if zstandard { "zstd" } else { "plain" });
         let model = asset::load(&write(&dir, &name, &json)).unwrap();
         assert_eq!(model.materials[0].base_color_texture.map(|t| t.image), Some(0));
         assert!(model.warnings.is_empty(), "{:?}", model.warnings);
@@ -279,7 +285,7 @@ fn damaged_basis_files_are_errors_not_panics() {
     let pattern = quadrants(32);
     let mut random = common::Lcg(17);
     for format in [BasisTextureFormat::UASTC4x4, BasisTextureFormat::ETC1S] {
-        let ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&pattern, format));
+        let ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&pattern, format), false);
         for round in 0..2000 {
             let mut damaged = ktx2.clone();
             if round % 4 == 0 {
@@ -292,15 +298,35 @@ fn damaged_basis_files_are_errors_not_panics() {
             }
             // Either result is fine; a panic or a runaway allocation is not.
             if let Ok(decoded) = image_decode::decode(&damaged, 4096) {
-                assert!(decoded.rgba.width() * decoded.rgba.height() <= 256 * damaged.len() as u32);
+                let pixels = u64::from(decoded.rgba.width() * decoded.rgba.height());
+                let allowed = image_decode::MAX_PIXELS_PER_BYTE * damaged.len() as u64;
+                assert!(pixels <= allowed.max(image_decode::PIXELS_ALWAYS_ALLOWED));
             }
         }
     }
 }
 
 #[test]
+fn a_basis_texture_claiming_more_pixels_than_its_size_allows_is_refused_before_decoding() {
+    let ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&quadrants(16), BasisTextureFormat::ETC1S), false);
+    let claiming = |side: u32| {
+        let mut claimed = ktx2.clone();
+        claimed[20..24].copy_from_slice(&side.to_le_bytes());
+        claimed[24..28].copy_from_slice(&side.to_le_bytes());
+        image_decode::decode(&claimed, 32768).unwrap_err()
+    };
+    let error = claiming(30000);
+    assert!(error.contains("claims 30000×30000 pixels, more than its"), "{error}");
+    let error = image_decode::decode(&ktx2, 8).unwrap_err();
+    assert!(error.contains("larger than this GPU's 8-texel limit"), "{error}");
+}
+
+#[test]
 fn a_basis_texture_that_declares_linear_values_for_base_colour_gets_a_note() {
-    let mut ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&quadrants(16), BasisTextureFormat::UASTC4x4));
+    let mut ktx2 = basis::ktx2_of_basis(
+        &basis::encode_basis(&quadrants(16), BasisTextureFormat::UASTC4x4),
+        false,
+    );
     // The data format descriptor starts after the header (80 bytes) and one level (24); its
     // transfer function is byte 14 of it.
     ktx2[80 + 24 + 14] = 1;
@@ -320,7 +346,7 @@ fn a_basis_texture_that_declares_linear_values_for_base_colour_gets_a_note() {
 
 #[test]
 fn inspect_names_each_image_s_container_and_what_it_decoded_to() {
-    let ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&quadrants(16), BasisTextureFormat::ETC1S));
+    let ktx2 = basis::ktx2_of_basis(&basis::encode_basis(&quadrants(16), BasisTextureFormat::ETC1S), false);
     let json = textured_quad_json(
         r#"{"source":1,"extensions":{"KHR_texture_basisu":{"source":0}}}"#,
         &[("image/ktx2", &ktx2), ("image/png", &png_bytes(&quadrants(8)))],

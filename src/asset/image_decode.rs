@@ -5,18 +5,23 @@
 //! The container is told by the bytes (magic numbers), not by the MIME type the file
 //! declares. A KTX2 image's own colour space (its data format descriptor's transfer function)
 //! is reported so that a caller can compare it with the material slot's (glTF: base colour
-//! and emissive are sRGB, the others linear). Decoded sizes are bounded: a KTX2 image may not
-//! claim more than `MAX_PIXELS_PER_BYTE` pixels per byte of its file, nor a side longer than
-//! the caller's limit, before anything is allocated for it.
+//! and emissive are sRGB, the others linear). Decoded sizes are bounded before anything is
+//! allocated: a KTX2 image may not claim more than `PIXELS_ALWAYS_ALLOWED` pixels or
+//! `MAX_PIXELS_PER_BYTE` per byte of its file, whichever is more, nor a side longer than the
+//! caller's limit.
 
 use std::fmt;
 
 use image::RgbaImage;
 use ktx2::{ColorModel, SupercompressionScheme, TransferFunction};
 
-/// The most pixels a KTX2 image may decode to per byte of its file. ETC1S reaches about
-/// 0.3 bits per pixel on real images; flat colours compress further, but not this far.
-const MAX_PIXELS_PER_BYTE: u64 = 256;
+/// The most pixels a KTX2 image may decode to per byte of its file, beyond `PIXELS_ALWAYS_ALLOWED`.
+/// ETC1S reaches about 0.3 bits per pixel on real images; flat colours compress further.
+pub const MAX_PIXELS_PER_BYTE: u64 = 256;
+
+/// Pixels any KTX2 image may decode to whatever its size (4096 × 4096, 64 MiB of RGBA8), so
+/// that a flat placeholder texture, which BasisLZ or Zstandard shrink to almost nothing, loads.
+pub const PIXELS_ALWAYS_ALLOWED: u64 = 4096 * 4096;
 
 /// The container an image's bytes are in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +159,7 @@ fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result
         ));
     }
     let pixels = u64::from(width) * u64::from(height);
-    if pixels > MAX_PIXELS_PER_BYTE * bytes.len() as u64 {
+    if pixels > PIXELS_ALWAYS_ALLOWED.max(MAX_PIXELS_PER_BYTE * bytes.len() as u64) {
         return Err(format!(
             "it claims {width}×{height} pixels, more than its {} bytes can hold",
             bytes.len()

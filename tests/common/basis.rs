@@ -102,9 +102,20 @@ fn data_format_descriptor(uastc: bool) -> Vec<u8> {
     dfd
 }
 
-/// The KTX2 file holding the texture of a `.basis` file with one opaque image.
-pub fn ktx2_of_basis(basis: &[u8]) -> Vec<u8> {
-    let payload = read_basis(basis);
+/// The KTX2 file holding the texture of a `.basis` file with one opaque image; a UASTC level
+/// is Zstandard-supercompressed when `zstandard` says so (as `toktx --zcmp` writes them).
+pub fn ktx2_of_basis(basis: &[u8], zstandard: bool) -> Vec<u8> {
+    let mut payload = read_basis(basis);
+    assert!(
+        !zstandard || payload.uastc,
+        "ETC1S has its own supercompression (BasisLZ)"
+    );
+    let compressed;
+    let raw_length = payload.slice.len();
+    if zstandard {
+        compressed = ruzstd::encoding::compress_to_vec(payload.slice, ruzstd::encoding::CompressionLevel::Fastest);
+        payload.slice = &compressed;
+    }
     let dfd = data_format_descriptor(payload.uastc);
     // BasisLZ global data: counts and lengths, one image descriptor, then the streams.
     let mut sgd = Vec::new();
@@ -131,7 +142,11 @@ pub fn ktx2_of_basis(basis: &[u8]) -> Vec<u8> {
     let sgd_at = (dfd_at + dfd.len()).next_multiple_of(8);
     let level_at = (sgd_at + sgd.len()).next_multiple_of(16);
     let mut file = b"\xABKTX 20\xBB\r\n\x1A\n".to_vec();
-    let supercompression = if payload.uastc { 0 } else { 1 }; // none, BasisLZ
+    let supercompression = match (payload.uastc, zstandard) {
+        (false, _) => 1, // BasisLZ
+        (true, false) => 0,
+        (true, true) => 2, // Zstandard
+    };
     for value in [0, 1, payload.width, payload.height, 0, 0, 1, 1, supercompression] {
         file.extend(u32::to_le_bytes(value));
     }
@@ -142,7 +157,7 @@ pub fn ktx2_of_basis(basis: &[u8]) -> Vec<u8> {
     for value in [sgd_index.0, sgd_index.1, level_at, payload.slice.len()] {
         file.extend((value as u64).to_le_bytes());
     }
-    let uncompressed = if payload.uastc { payload.slice.len() } else { 0 };
+    let uncompressed = if payload.uastc { raw_length } else { 0 };
     file.extend((uncompressed as u64).to_le_bytes());
     file.extend(&dfd);
     file.resize(sgd_at, 0);
