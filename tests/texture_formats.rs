@@ -366,3 +366,42 @@ fn inspect_names_each_image_s_container_and_what_it_decoded_to() {
     let webp = common::succeed(&["inspect", common::compressed("CesiumMan-webp.glb").to_str().unwrap()]);
     assert!(webp.contains("WebP, 41968 bytes, RGBA8 1024×1024"), "{webp}");
 }
+
+#[test]
+fn one_image_in_a_colour_slot_and_a_data_slot_is_read_in_both() {
+    // The pattern as base colour (sRGB) and as occlusion (linear, its red channel): the blue
+    // and green quadrants (little red) are occluded, the red and yellow ones are not.
+    let pattern = png_bytes(&quadrants(8));
+    let material = |occlusion: &str| {
+        let images = format!(r#"{{"uri":"{}"}}"#, common::data_uri(&pattern));
+        quad_gltf(
+            r#""material":0"#,
+            &format!(
+                r#""materials":[{{"pbrMetallicRoughness":{{"baseColorTexture":{{"index":0}},"metallicFactor":0}}{occlusion}}}],
+                "samplers":[{{"magFilter":9728,"minFilter":9728}}],"textures":[{{"sampler":0,"source":0}}],"images":[{images}]"#
+            ),
+        )
+    };
+    let dir = common::temp_dir("srgb-and-linear");
+    let plain = asset::load(&write(&dir, "plain", &material(""))).unwrap();
+    let occluded = asset::load(&write(
+        &dir,
+        "occluded",
+        &material(r#","occlusionTexture":{"index":0}"#),
+    ))
+    .unwrap();
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    let mut brightness = |model: &Model, fx: f32, fy: f32| {
+        let pose = model.skeleton.rest_pose().clone();
+        let image = render_image(&gpu, &mut renderer, model, &pose, None, (200, 200), &view()).unwrap();
+        let pixel = image.get_pixel((fx * 200.0) as u32, (fy * 200.0) as u32).0;
+        pixel[..3].iter().map(|&c| u32::from(c)).sum::<u32>()
+    };
+    // The quad fills the middle of the picture; (0.6, 0.4) is in its top right (blue)
+    // quadrant and (0.4, 0.4) in its top left (red) one.
+    let (blue_plain, blue_occluded) = (brightness(&plain, 0.6, 0.4), brightness(&occluded, 0.6, 0.4));
+    let (red_plain, red_occluded) = (brightness(&plain, 0.4, 0.4), brightness(&occluded, 0.4, 0.4));
+    assert!(blue_occluded + 20 < blue_plain, "blue: {blue_plain} → {blue_occluded}");
+    assert!(red_occluded + 20 > red_plain, "red: {red_plain} → {red_occluded}");
+}

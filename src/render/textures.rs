@@ -102,16 +102,17 @@ impl MaterialTextures {
                 samplers
                     .entry(reference.sampler)
                     .or_insert_with(|| sampler(device, reference.sampler));
-                let key = (reference.image, reference.fallback);
-                if drawn.contains_key(&key) {
-                    continue;
-                }
                 let slot = format!("material '{}' {}", material.name, texture.name());
-                let chosen = decoder.choose(reference, &slot, notes);
-                drawn.insert(key, chosen);
-                let Some(image) = chosen else { continue };
+                // Decoded (and a note given) once per reference; uploaded once per colour space.
+                let key = (reference.image, reference.fallback);
+                let chosen = *drawn
+                    .entry(key)
+                    .or_insert_with(|| decoder.choose(reference, &slot, notes));
                 let srgb = texture.srgb();
-                if let (Ok(decoded), false) = (decoder.get(image), views.contains_key(&(image, srgb))) {
+                let Some(image) = chosen.filter(|&image| !views.contains_key(&(image, srgb))) else {
+                    continue;
+                };
+                if let Ok(decoded) = decoder.get(image) {
                     if decoded.declared_srgb.is_some_and(|declared| declared != srgb) {
                         notes.push(format!(
                             "{slot}: image '{}' declares {} values where glTF expects {} (read as glTF says)",
