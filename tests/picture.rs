@@ -1032,3 +1032,24 @@ fn the_quality_sets_antialiasing_and_the_shadow_and_switches_back() {
     let again = renderer.render(&model, &view);
     assert!(mean_difference(&best, &again) < 0.01, "best again is the first picture");
 }
+
+#[test]
+fn fast_quality_draws_dense_meshes_simplified_and_they_look_the_same() {
+    let mut renderer = Renderer::new();
+    // 9,216 triangles: dense enough to be simplified.
+    let model = sphere_model(
+        "dense-sphere",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.8,0.5,0.3,1]}}"#,
+    );
+    let view = plain(Lighting::default());
+    renderer.scene.set_quality(&renderer.gpu, Quality::Fast);
+    let simplified = renderer.render(&model, &view);
+    renderer.scene.quality.simplify_dense_meshes = false;
+    let whole = renderer.render(&model, &view);
+    save(&simplified, "fast-simplified");
+    save(&whole, "fast-whole");
+    let difference = mean_difference(&simplified, &whole);
+    // The copy is drawn (the pictures differ) and looks like the mesh (barely).
+    assert!(difference > 0.0, "the simplified copy was not drawn");
+    assert!(difference < 0.5, "the simplified sphere looks different: {difference}");
+}

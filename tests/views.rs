@@ -403,8 +403,8 @@ fn inspect_lists_attributes_extensions_and_warns_about_unsupported_ones() {
     let text = succeed(&["inspect", file]);
     for expected in [
         "attributes: POSITION (VEC3 float), NORMAL (VEC3 float), TEXCOORD_0 (VEC2 float), COLOR_0 (VEC3 float), _TEMPERATURE (VEC3 float)",
-        "extensions used: EXT_made_up, KHR_texture_transform",
-        "not supported by rigscope: EXT_made_up",
+        "extension EXT_made_up: used, not supported (drawn without it)",
+        "extension KHR_texture_transform: used, supported",
         "warning: the file uses extension EXT_made_up, which rigscope does not show",
     ] {
         assert!(text.contains(expected), "{expected}\n{text}");
@@ -412,6 +412,13 @@ fn inspect_lists_attributes_extensions_and_warns_about_unsupported_ones() {
     assert!(!text.contains("extension KHR_texture_transform, which"), "{text}");
     let report = common::json(&["inspect", file, "--json"]);
     assert_eq!(report["unsupported_extensions"], json!(["EXT_made_up"]));
+    assert_eq!(
+        report["extensions"],
+        json!([
+            {"name": "EXT_made_up", "required": false, "supported": false},
+            {"name": "KHR_texture_transform", "required": false, "supported": true},
+        ])
+    );
     let attributes = &report["meshes"][0]["primitives"][0]["attributes"];
     assert_eq!(attributes[3], json!({"semantic": "COLOR_0", "layout": "VEC3 float"}));
     assert_eq!(attributes.as_array().unwrap().len(), 5);

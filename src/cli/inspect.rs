@@ -40,7 +40,16 @@ struct Report {
     extensions_required: Vec<String>,
     /// The used or required extensions rigscope does not read.
     unsupported_extensions: Vec<String>,
+    /// Every extension the file names, once, with whether it is required and read.
+    extensions: Vec<ExtensionReport>,
     warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ExtensionReport {
+    name: String,
+    required: bool,
+    supported: bool,
 }
 
 #[derive(Serialize)]
@@ -278,8 +287,24 @@ fn report(model: &Model) -> Report {
             .into_iter()
             .map(|e| e.name)
             .collect(),
+        extensions: extension_reports(model),
         warnings: model.warnings.clone(),
     }
+}
+
+fn extension_reports(model: &Model) -> Vec<ExtensionReport> {
+    let unsupported = unsupported_extensions(&model.extensions_used, &model.extensions_required);
+    let mut names: Vec<&String> = model.extensions_used.iter().chain(&model.extensions_required).collect();
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| ExtensionReport {
+            name: name.clone(),
+            required: model.extensions_required.contains(name),
+            supported: !unsupported.iter().any(|u| &u.name == name),
+        })
+        .collect()
 }
 
 fn camera_report(model: &Model, camera: &Camera) -> CameraReport {
@@ -488,18 +513,14 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             light.name, light.kind, light.intensity, light.node.node, light.node.name
         )?;
     }
-    if !report.extensions_used.is_empty() {
-        writeln!(out, "  extensions used: {}", report.extensions_used.join(", "))?;
-    }
-    if !report.extensions_required.is_empty() {
-        writeln!(out, "  extensions required: {}", report.extensions_required.join(", "))?;
-    }
-    if !report.unsupported_extensions.is_empty() {
-        writeln!(
-            out,
-            "  not supported by rigscope: {}",
-            report.unsupported_extensions.join(", ")
-        )?;
+    for extension in &report.extensions {
+        let need = if extension.required { "required" } else { "used" };
+        let read = if extension.supported {
+            "supported"
+        } else {
+            "not supported (drawn without it)"
+        };
+        writeln!(out, "  extension {}: {need}, {read}", extension.name)?;
     }
     for warning in &report.warnings {
         writeln!(out, "  warning: {warning}")?;

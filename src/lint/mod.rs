@@ -6,9 +6,11 @@
 //!
 //! The rules, one per `Rule`, live in `skin.rs` (weights, inverse bind matrices, bind pose),
 //! `hierarchy.rs` (scale along joint chains, transforms on skinned mesh nodes) and `clips.rs`
-//! (rotation keys, loop seams).
+//! (rotation keys, loop seams) and `extensions.rs` (extensions the file needs that rigscope
+//! does not read).
 
 mod clips;
+mod extensions;
 mod hierarchy;
 mod skin;
 
@@ -47,6 +49,8 @@ pub enum Rule {
     RotationKeysNotUnit,
     QuaternionSignFlip,
     LoopSeamJump,
+    UnsupportedRequiredExtension,
+    UnsupportedExtension,
 }
 
 impl Rule {
@@ -63,10 +67,13 @@ impl Rule {
             | Self::NegativeScale
             | Self::SkinnedMeshNodeTransform
             | Self::RotationKeysNotUnit
-            | Self::LoopSeamJump => Severity::Warning,
-            Self::ZeroWeightInfluence | Self::UnusedJoint | Self::NonUniformScale | Self::QuaternionSignFlip => {
-                Severity::Note
-            }
+            | Self::LoopSeamJump
+            | Self::UnsupportedRequiredExtension => Severity::Warning,
+            Self::ZeroWeightInfluence
+            | Self::UnusedJoint
+            | Self::NonUniformScale
+            | Self::QuaternionSignFlip
+            | Self::UnsupportedExtension => Severity::Note,
         }
     }
 
@@ -123,6 +130,7 @@ pub fn lint(model: &Model) -> Vec<Finding> {
     skin::check(model, &rest, &mut findings);
     hierarchy::check(model, &rest, &mut findings);
     clips::check(model, &rest, &mut findings);
+    extensions::check(model, &mut findings);
     let mut list: Vec<Finding> = findings
         .merged
         .into_iter()

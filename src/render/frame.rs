@@ -1,6 +1,7 @@
 //! A frame, stage by stage. Before it, the caller has run the animation (Animator → Pose) and
 //! computed the pose's joint → model matrices once; from there:
 //!
+//! 0. at Fast quality, once: simplified copies of dense meshes (`ModelBuffers::simplify_dense_meshes`);
 //! 1. palettes per skin (model matrix × inverse bind matrix) and CPU skinning of the draws
 //!    the GPU does not skin (`ModelView::pose`);
 //! 2. the GPU upload: the skins' matrices (palettes in a storage buffer, or the `pose` uniform
@@ -29,6 +30,9 @@ pub fn render_frame(
     target: &SceneTarget,
     encoder: &mut CommandEncoder,
 ) -> Option<Result<SkinDifference, String>> {
+    if renderer.quality.simplify_dense_meshes {
+        model_view.buffers.simplify_dense_meshes(&gpu.device, input.model);
+    }
     model_view.pose(input);
     model_view.upload(gpu, input);
     let difference = input

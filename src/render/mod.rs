@@ -23,6 +23,7 @@ pub mod overlay;
 mod overlay_buffer;
 pub mod pipelines;
 pub mod scene;
+mod simplified;
 pub mod skin_compare;
 pub mod skin_source;
 pub mod still;

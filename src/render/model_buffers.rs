@@ -8,6 +8,7 @@ use wgpu::util::DeviceExt;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
+use super::simplified::simplified_triangles;
 use super::textures::MaterialTextures;
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::{Material, Model, Topology};
@@ -43,6 +44,9 @@ pub struct DrawBuffers {
     /// Each triangle edge once, for the wireframe.
     pub edges: wgpu::Buffer,
     pub edge_count: u32,
+    /// A simplified copy of the triangles, drawn in their place at Fast quality, for dense
+    /// meshes (made when first asked for: see `ModelBuffers::simplify_dense_meshes`).
+    pub simplified: Option<(wgpu::Buffer, u32)>,
     pub material: usize,
     pub topology: Topology,
     /// Its material is drawn double-sided (single-sided triangles are back-face culled).
@@ -81,6 +85,8 @@ pub struct ModelBuffers {
     value_scratch: Vec<f32>,
     /// The material variant the draws' materials are those of.
     variant_shown: Option<usize>,
+    /// `simplify_dense_meshes` has run.
+    simplified: bool,
 }
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -206,6 +212,7 @@ impl ModelBuffers {
                 index_count: indices.len() as u32,
                 edges: buffer(device, "edges", &edges, wgpu::BufferUsages::INDEX),
                 edge_count: edges.len() as u32,
+                simplified: None,
                 material,
                 topology: primitive.topology,
                 double_sided: model.materials.get(material).is_some_and(|m| m.double_sided),
@@ -232,6 +239,29 @@ impl ModelBuffers {
             values_shown: None,
             value_scratch: vec![0.0; largest],
             variant_shown: None,
+            simplified: false,
+        }
+    }
+
+    /// Makes the simplified copies of the dense triangle meshes, once (it takes a few
+    /// milliseconds per hundred thousand triangles, so only a quality that draws them asks).
+    pub fn simplify_dense_meshes(&mut self, device: &wgpu::Device, model: &Model) {
+        if self.simplified {
+            return;
+        }
+        self.simplified = true;
+        for draw in &mut self.draws {
+            if draw.topology != Topology::Triangles {
+                continue;
+            }
+            let primitive = &model.meshes[model.instances[draw.instance].mesh].primitives[draw.primitive];
+            draw.simplified = simplified_triangles(&primitive.positions, &primitive.indices).map(|indices| {
+                let count = indices.len() as u32;
+                (
+                    buffer(device, "simplified indices", &indices, wgpu::BufferUsages::INDEX),
+                    count,
+                )
+            });
         }
     }
 

@@ -310,8 +310,11 @@ impl SceneRenderer {
                     &[buffers.uniforms.offset(index, slot)],
                 );
                 pass.set_bind_group(2, &buffers.materials[draw.material], &[]);
-                let (indices, count) = match slot {
-                    DrawSlot::Wire => (&draw.edges, draw.edge_count),
+                let (indices, count) = match (slot, &draw.simplified) {
+                    (DrawSlot::Wire, _) => (&draw.edges, draw.edge_count),
+                    (DrawSlot::Solid, Some((simplified, count))) if self.quality.simplify_dense_meshes => {
+                        (simplified, *count)
+                    }
                     _ => (&draw.indices, draw.index_count),
                 };
                 pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
