@@ -20,7 +20,7 @@ const WORTHWHILE_SHARE: f32 = 0.75;
 /// dense, its indices do not all name a vertex, or simplifying saves too little.
 pub fn simplified_triangles(positions: &[Vec3], indices: &[u32]) -> Option<Vec<u32>> {
     let triangles = indices.len() / 3;
-    if triangles < DENSE_TRIANGLES || indices.len() % 3 != 0 {
+    if triangles < DENSE_TRIANGLES || !indices.len().is_multiple_of(3) {
         return None;
     }
     // meshoptimizer asserts on an index past the vertices: never hand it one.
