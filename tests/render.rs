@@ -447,6 +447,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         properties: Default::default(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
+        material_variants: Vec::new(),
         warnings: Vec::new(),
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),

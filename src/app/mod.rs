@@ -72,6 +72,8 @@ pub struct AppOptions {
     pub morph: MorphArgs,
     /// Files whose clips are added to the model, retargeted (`--clips-from`).
     pub clips_from: Vec<PathBuf>,
+    /// The material variant to start with, by name (`--variant`).
+    pub variant: Option<String>,
 }
 
 /// Opens the viewer and runs until the window closes. A file that cannot be opened leaves the
@@ -244,6 +246,13 @@ impl Running {
             state.inspection.reveal = true;
         }
         state.curves.shown = options.curves;
+        if let Some(name) = &options.variant {
+            let variant = state
+                .model
+                .find_variant(name)
+                .map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
+            state.view.material_variant = Some(variant);
+        }
         let watch = FileWatch::new(move || {
             // Fails only once the event loop is gone.
             let _ = proxy.send_event(());

@@ -143,6 +143,7 @@ pub fn demo_model() -> Model {
         properties: Default::default(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
+        material_variants: Vec::new(),
         warnings: Vec::new(),
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),

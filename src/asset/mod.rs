@@ -13,6 +13,7 @@ mod error;
 pub mod format;
 pub mod geometry;
 mod gltf;
+pub mod image_decode;
 pub mod light;
 pub mod md5;
 pub mod model;

@@ -45,6 +45,9 @@ pub struct Model {
     pub properties: AnimatedProperties,
     pub extensions_used: Vec<String>,
     pub extensions_required: Vec<String>,
+    /// KHR_materials_variants: the names of the file's material variants (see
+    /// `Primitive::material_in`).
+    pub material_variants: Vec<String>,
     /// Things that were wrong in the file but could be repaired or ignored.
     pub warnings: Vec<String>,
     /// Rotation keys that were not unit quaternions in the file (normalised on load).
@@ -95,6 +98,20 @@ impl Model {
             .iter()
             .position(|c| c.name() == name_or_index)
             .or_else(|| name_or_index.parse::<usize>().ok().filter(|&i| i < self.clips.len()))
+    }
+
+    /// The material variant called `name`; the error lists the variants there are.
+    pub fn find_variant(&self, name: &str) -> Result<usize, String> {
+        self.material_variants.iter().position(|v| v == name).ok_or_else(|| {
+            if self.material_variants.is_empty() {
+                format!("there is no material variant '{name}': the model has none")
+            } else {
+                format!(
+                    "there is no material variant '{name}'; the model's variants are: {}",
+                    self.material_variants.join(", ")
+                )
+            }
+        })
     }
 
     pub fn vertex_count(&self) -> usize {
@@ -202,11 +219,29 @@ pub struct Primitive {
     pub skin_weights: Option<SkinWeights>,
     pub morph_targets: Vec<MorphTarget>,
     pub material: Option<usize>,
+    /// KHR_materials_variants: the material it draws with in each variant that maps one
+    /// (`material` in the others).
+    pub variant_materials: Vec<VariantMaterial>,
+}
+
+/// The material a primitive draws with in one material variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantMaterial {
+    /// Index into `Model::material_variants`.
+    pub variant: usize,
+    /// Index into `Model::materials`.
+    pub material: usize,
 }
 
 impl Primitive {
     pub fn vertex_count(&self) -> usize {
         self.positions.len()
+    }
+
+    /// The material it draws with in material variant `variant` (None: the default).
+    pub fn material_in(&self, variant: Option<usize>) -> Option<usize> {
+        let mapped = variant.and_then(|v| self.variant_materials.iter().find(|m| m.variant == v));
+        mapped.map(|m| m.material).or(self.material)
     }
 
     pub fn triangle_count(&self) -> usize {

@@ -5,8 +5,12 @@ use glam::{Mat3, Vec2};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextureRef {
-    /// Index into `Model::images`.
+    /// Index into `Model::images`: the image an extension names (EXT_texture_webp,
+    /// KHR_texture_basisu) where there is one, else the texture's core `source`.
     pub image: usize,
+    /// The core `source` image, when `image` came from an extension: drawn instead when
+    /// `image` cannot be decoded.
+    pub fallback: Option<usize>,
     /// Which TEXCOORD set the texture reads (0 or 1; others fall back to 0 with a warning).
     pub tex_coord: u32,
     pub sampler: SamplerModes,
@@ -18,6 +22,7 @@ impl TextureRef {
     pub fn plain(image: usize) -> Self {
         Self {
             image,
+            fallback: None,
             tex_coord: 0,
             sampler: SamplerModes::default(),
             transform: UvTransform::default(),

@@ -11,7 +11,9 @@ use image::{DynamicImage, ImageFormat, RgbaImage};
 pub fn save(image: &RgbaImage, path: &Path) -> anyhow::Result<()> {
     let format = ImageFormat::from_path(path)
         .ok()
-        .filter(|f| f.writing_enabled())
+        // The formats the README promises (the `image` crate writes WebP too, for reading
+        // EXT_texture_webp; the commands keep to these).
+        .filter(|f| matches!(f, ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::Tga))
         .ok_or_else(|| anyhow!("cannot write {}: give it a .png, .jpg or .tga name", path.display()))?;
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
+use super::image_report::{self, ImageReport, image_reports};
 use super::inspect_decoded::{self, DecodedReport};
 use crate::asset::{self, Camera, Model, Primitive, Projection, Topology, VertexAttribute, unsupported_extensions};
 use crate::view::counted;
@@ -29,6 +30,10 @@ struct Report {
     morph_targets: usize,
     materials: Vec<String>,
     images: usize,
+    /// Each image's container, size and what it decodes to.
+    image_formats: Vec<ImageReport>,
+    /// KHR_materials_variants: the variants' names.
+    material_variants: Vec<String>,
     clips: Vec<ClipReport>,
     cameras: Vec<CameraReport>,
     lights: Vec<LightReport>,
@@ -243,6 +248,8 @@ fn report(model: &Model) -> Report {
             .sum(),
         materials: model.materials.iter().map(|m| m.name.clone()).collect(),
         images: model.images.len(),
+        image_formats: image_reports(model),
+        material_variants: model.material_variants.clone(),
         clips: model
             .clips
             .iter()
@@ -432,6 +439,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         counted(report.materials.len(), "material", "materials"),
         counted(report.images, "image", "images")
     )?;
+    image_report::write_text(&report.image_formats, &report.material_variants, out)?;
     for skin in &report.skins {
         writeln!(
             out,

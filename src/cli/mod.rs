@@ -11,6 +11,7 @@ mod desktop;
 pub mod frame_plan;
 mod ik_args;
 mod image_file;
+mod image_report;
 mod inspect;
 mod inspect_decoded;
 mod joints;
@@ -24,6 +25,7 @@ mod sheet;
 mod text;
 mod thumbnail;
 mod trail_args;
+mod variant_args;
 pub mod video;
 pub mod video_file;
 mod view_args;
@@ -84,6 +86,8 @@ pub struct Cli {
     pub morph: morph_args::MorphArgs,
     #[command(flatten)]
     pub clips_from: ClipsFromArgs,
+    #[command(flatten)]
+    pub variant: variant_args::VariantArgs,
 }
 
 /// `--exit-after`: a number of seconds, more than 0 and at most a day.
@@ -248,6 +252,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 exit_after: cli.exit_after,
                 morph: cli.morph,
                 clips_from: cli.clips_from.clips_from,
+                variant: cli.variant.variant,
             })
         }
     }

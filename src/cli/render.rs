@@ -10,6 +10,7 @@ use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use super::morph_args::MorphArgs;
 use super::trail_args::TrailArgs;
+use super::variant_args::VariantArgs;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::anim::Pose;
@@ -61,6 +62,8 @@ pub struct RenderArgs {
     pub lighting: LightingArgs,
     #[command(flatten)]
     pub trails: TrailArgs,
+    #[command(flatten)]
+    pub variant: VariantArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -111,6 +114,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         vertex_view,
         bind_ghost: args.inspect.bind_ghost,
         lighting: args.lighting.lighting(&model),
+        material_variant: args.variant.resolve(&model)?,
         ..ViewOptions::default()
     };
     let gpu = Gpu::headless()?;
@@ -123,6 +127,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         draw_ik_chains(&mut renderer.gizmos, &posed.ik, poses, true, None);
     }
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
+    for note in still.notes() {
+        eprintln!("{}: {note}", model.path.display());
+    }
     still.viewpoint = viewpoint;
     // The rest and bind poses are framed on themselves (a T-pose is wider than a walk).
     let animated = matches!(args.inspect.pose_mode, PoseModeArg::Animated);

@@ -89,6 +89,8 @@ pub struct ModelBuffers {
     /// the largest draw).
     values_shown: Option<VertexView>,
     value_scratch: Vec<f32>,
+    /// The material variant the draws' materials are those of.
+    variant_shown: Option<usize>,
     /// `simplify_dense_meshes` has run.
     simplified: bool,
 }
@@ -244,6 +246,7 @@ impl ModelBuffers {
             notes,
             values_shown: None,
             value_scratch: vec![0.0; largest],
+            variant_shown: None,
             simplified: false,
         }
     }
@@ -295,6 +298,9 @@ impl ModelBuffers {
             }
             self.values_shown = view.vertex_view;
         }
+        if self.variant_shown != view.material_variant {
+            self.show_variant(model, view.material_variant);
+        }
         self.skins.upload(queue, model, model_matrices, deformer);
         for (index, (draw, posed)) in self.draws.iter_mut().zip(deformer.primitives()).enumerate() {
             let uses_cpu_vertices = draw.uses_cpu_vertices(gpu_skinning);
@@ -329,6 +335,19 @@ impl ModelBuffers {
             }
         }
         self.uniforms.upload_frame(queue);
+    }
+
+    /// Draws each primitive with its material in material variant `variant` (None: its own);
+    /// the bind groups of every material exist already, so this only picks among them.
+    fn show_variant(&mut self, model: &Model, variant: Option<usize>) {
+        let default_material = self.materials.len() - 1;
+        for draw in &mut self.draws {
+            let mesh = model.instances[draw.instance].mesh;
+            let primitive = &model.meshes[mesh].primitives[draw.primitive];
+            draw.material = primitive.material_in(variant).unwrap_or(default_material);
+            draw.double_sided = model.materials.get(draw.material).is_some_and(|m| m.double_sided);
+        }
+        self.variant_shown = variant;
     }
 
     /// Writes one draw's vertex view values, which `values` fills (as long as the draw); the

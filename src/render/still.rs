@@ -62,6 +62,12 @@ impl<'a> StillRenderer<'a> {
         }
     }
 
+    /// What uploading the model met (textures that could not be decoded, skins too big for the
+    /// GPU path), for the commands to pass on.
+    pub fn notes(&self) -> &[String] {
+        &self.model_view.buffers.notes
+    }
+
     /// Frames the following images on the region the model occupies over clip `clip` (its
     /// rest pose without one), so every image of that clip is framed alike; returns that
     /// region.

@@ -1,7 +1,9 @@
-//! Material textures: images decoded once (PNG, JPEG), uploaded with mipmaps, sRGB for colour
-//! (base colour, emissive) and linear for data (metallic-roughness, normals, occlusion), each
-//! read through a sampler with the file's wrap and filter modes. A texture that cannot be
-//! decoded is left out with a note and the material falls back to its factors.
+//! Material textures: images decoded once (PNG, JPEG, WebP, KTX2/Basis through
+//! `asset::image_decode`), uploaded with mipmaps, sRGB for colour (base colour, emissive) and
+//! linear for data (metallic-roughness, normals, occlusion), each read through a sampler with
+//! the file's wrap and filter modes. An image that cannot be decoded gives way to the
+//! texture's fallback (its core glTF `source`) where it has one; otherwise the material falls
+//! back to its factors. Either way a note names the material, the slot and why.
 
 use std::collections::HashMap;
 
@@ -9,65 +11,118 @@ use wgpu::util::DeviceExt;
 
 use super::layouts::Layouts;
 use super::uniforms::{MaterialTexture, MaterialUniform};
+use crate::asset::image_decode::{self, DecodedImage};
 use crate::asset::texture::{SamplerModes, Wrap};
 use crate::asset::{Material, Model, TextureRef};
 
 pub struct MaterialTextures {
     /// (image index, sRGB) → view.
     views: HashMap<(usize, bool), wgpu::TextureView>,
+    /// Which image each texture reference, as (image, fallback), draws: its own, its
+    /// fallback or none.
+    drawn: HashMap<(usize, Option<usize>), Option<usize>>,
     white: wgpu::TextureView,
     flat_normal: wgpu::TextureView,
     /// One sampler per distinct set of modes the materials use (and the default's).
     samplers: HashMap<SamplerModes, wgpu::Sampler>,
 }
 
+/// Images decoded so far (None: could not be, with why), each decoded once.
+struct Decoder<'a> {
+    model: &'a Model,
+    max_side: u32,
+    decoded: HashMap<usize, Result<DecodedImage, String>>,
+}
+
+impl Decoder<'_> {
+    fn get(&mut self, index: usize) -> &Result<DecodedImage, String> {
+        let (model, max_side) = (self.model, self.max_side);
+        self.decoded.entry(index).or_insert_with(|| {
+            let image = model
+                .images
+                .get(index)
+                .ok_or_else(|| format!("image {index} does not exist"))?;
+            let mut decoded = image_decode::decode(&image.bytes, max_side)?;
+            let rgba = &decoded.rgba;
+            if rgba.width() > max_side || rgba.height() > max_side {
+                decoded.rgba = image::imageops::resize(
+                    rgba,
+                    rgba.width().min(max_side),
+                    rgba.height().min(max_side),
+                    image::imageops::FilterType::Triangle,
+                );
+            }
+            Ok(decoded)
+        })
+    }
+
+    /// The image `reference` draws: its own when it decodes, else its fallback's; a note
+    /// naming the material and slot when either fails.
+    fn choose(&mut self, reference: TextureRef, slot: &str, notes: &mut Vec<String>) -> Option<usize> {
+        let name = |index: usize| self.model.images.get(index).map_or("?", |i| i.name.as_str()).to_owned();
+        let why = match self.get(reference.image) {
+            Ok(_) => return Some(reference.image),
+            Err(why) => why.clone(),
+        };
+        let problem = format!("{slot}: image '{}' could not be decoded ({why})", name(reference.image));
+        if let Some(fallback) = reference.fallback {
+            match self.get(fallback) {
+                Ok(_) => {
+                    notes.push(format!("{problem}; drawn with its fallback image '{}'", name(fallback)));
+                    return Some(fallback);
+                }
+                Err(also) => notes.push(format!(
+                    "{problem}, nor its fallback image '{}' ({also}); the material uses its factors",
+                    name(fallback)
+                )),
+            }
+        } else {
+            notes.push(format!("{problem}; the material uses its factors"));
+        }
+        None
+    }
+}
+
 impl MaterialTextures {
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, model: &Model, notes: &mut Vec<String>) -> Self {
-        let mut wanted: Vec<(usize, bool)> = Vec::new();
         let mut samplers = HashMap::new();
         samplers.insert(SamplerModes::default(), sampler(device, SamplerModes::default()));
+        let mut decoder = Decoder {
+            model,
+            max_side: device.limits().max_texture_dimension_2d,
+            decoded: HashMap::new(),
+        };
+        let mut drawn = HashMap::new();
+        let mut views = HashMap::new();
         for material in &model.materials {
             for texture in MaterialTexture::ALL {
-                if let Some(reference) = texture.of(material) {
-                    wanted.push((reference.image, texture.srgb()));
-                    samplers
-                        .entry(reference.sampler)
-                        .or_insert_with(|| sampler(device, reference.sampler));
-                }
-            }
-        }
-        wanted.sort_unstable();
-        wanted.dedup();
-        let max_side = device.limits().max_texture_dimension_2d;
-        let mut decoded: HashMap<usize, Option<image::RgbaImage>> = HashMap::new();
-        let mut views = HashMap::new();
-        for (image_index, srgb) in wanted {
-            let rgba = decoded.entry(image_index).or_insert_with(|| {
-                let image = &model.images[image_index];
-                match image::load_from_memory(&image.bytes) {
-                    Ok(decoded) => {
-                        let mut rgba = decoded.to_rgba8();
-                        if rgba.width() > max_side || rgba.height() > max_side {
-                            rgba = image::imageops::resize(
-                                &rgba,
-                                rgba.width().min(max_side),
-                                rgba.height().min(max_side),
-                                image::imageops::FilterType::Triangle,
-                            );
-                        }
-                        Some(rgba)
-                    }
-                    Err(error) => {
+                let Some(reference) = texture.of(material) else {
+                    continue;
+                };
+                samplers
+                    .entry(reference.sampler)
+                    .or_insert_with(|| sampler(device, reference.sampler));
+                let slot = format!("material '{}' {}", material.name, texture.name());
+                // Decoded (and a note given) once per reference; uploaded once per colour space.
+                let key = (reference.image, reference.fallback);
+                let chosen = *drawn
+                    .entry(key)
+                    .or_insert_with(|| decoder.choose(reference, &slot, notes));
+                let srgb = texture.srgb();
+                let Some(image) = chosen.filter(|&image| !views.contains_key(&(image, srgb))) else {
+                    continue;
+                };
+                if let Ok(decoded) = decoder.get(image) {
+                    if decoded.declared_srgb.is_some_and(|declared| declared != srgb) {
                         notes.push(format!(
-                            "image '{}' could not be decoded ({error}); its material uses its factors",
-                            image.name
+                            "{slot}: image '{}' declares {} values where glTF expects {} (read as glTF says)",
+                            model.images[image].name,
+                            colour_space(!srgb),
+                            colour_space(srgb)
                         ));
-                        None
                     }
+                    views.insert((image, srgb), upload_with_mipmaps(device, queue, &decoded.rgba, srgb));
                 }
-            });
-            if let Some(rgba) = rgba {
-                views.insert((image_index, srgb), upload_with_mipmaps(device, queue, rgba, srgb));
             }
         }
         let solid = |pixel: [u8; 4], srgb: bool| {
@@ -80,6 +135,7 @@ impl MaterialTextures {
         };
         Self {
             views,
+            drawn,
             white: solid([255; 4], false),
             flat_normal: solid([128, 128, 255, 255], false),
             samplers,
@@ -87,7 +143,9 @@ impl MaterialTextures {
     }
 
     fn view(&self, texture: Option<TextureRef>, srgb: bool) -> Option<&wgpu::TextureView> {
-        texture.and_then(|t| self.views.get(&(t.image, srgb)))
+        let texture = texture?;
+        let image = self.drawn.get(&(texture.image, texture.fallback)).copied().flatten()?;
+        self.views.get(&(image, srgb))
     }
 
     /// The bind group of `material` (group 2 of mesh.wgsl).
@@ -148,6 +206,10 @@ pub struct MaterialBinding {
     pub group: wgpu::BindGroup,
     pub uniform: wgpu::Buffer,
     pub present: [bool; 5],
+}
+
+fn colour_space(srgb: bool) -> &'static str {
+    if srgb { "sRGB" } else { "linear" }
 }
 
 /// A sampler with the file's modes.

@@ -213,6 +213,17 @@ impl MaterialTexture {
     pub fn srgb(self) -> bool {
         matches!(self, Self::BaseColor | Self::Emissive)
     }
+
+    /// The glTF property that holds it, for notes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::BaseColor => "baseColorTexture",
+            Self::MetallicRoughness => "metallicRoughnessTexture",
+            Self::Normal => "normalTexture",
+            Self::Occlusion => "occlusionTexture",
+            Self::Emissive => "emissiveTexture",
+        }
+    }
 }
 
 impl MaterialUniform {

@@ -19,6 +19,7 @@ pub mod reload;
 pub mod state;
 pub mod timeline;
 pub mod trail_panel;
+mod variant_panel;
 mod view_panel;
 mod watch_panel;
 

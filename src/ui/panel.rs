@@ -18,6 +18,7 @@ use super::lighting_panel::lighting_section;
 use super::morph_panel::{has_morph_targets, morph_section};
 use super::state::ViewerState;
 use super::timeline;
+use super::variant_panel::variant_picker;
 use super::view_panel::views_section;
 use super::watch_panel::watch_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace};
@@ -317,6 +318,7 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.checkbox(&mut state.view.wireframe, "Wireframe");
         ui.checkbox(&mut state.view.grid, "Grid");
     });
+    variant_picker(ui, state);
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
             state.requests.frame_model = true;

@@ -144,6 +144,10 @@ impl ViewerState {
             self.morphs = MorphOverride::new(weight_count);
         }
         self.file_camera = self.file_camera.filter(|&c| c < new.cameras.len());
+        // The material variant stays by name.
+        self.view.material_variant = (self.view.material_variant)
+            .and_then(|v| old.material_variants.get(v))
+            .and_then(|name| new.find_variant(name).ok());
         self.ik_editor = super::ik_edit::IkEditor::new(new);
         self.hovered_file = None;
         self.load_error = None;

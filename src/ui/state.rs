@@ -200,6 +200,8 @@ impl ViewerState {
         let (mut view, fade_time, speed, mode) =
             (self.view, self.player.fade_time, self.player.speed, self.player.mode());
         view.lighting.lights = default_lights(&model);
+        // Variants are the file's own: a new file starts with its default materials.
+        view.material_variant = None;
         *self = Self {
             view,
             adapter: std::mem::take(&mut self.adapter),

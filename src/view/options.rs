@@ -22,6 +22,9 @@ pub struct ViewOptions {
     /// The mesh in its bind pose, translucent, over the posed one.
     pub bind_ghost: bool,
     pub lighting: Lighting,
+    /// KHR_materials_variants: the variant whose materials the meshes draw with (an index
+    /// into `Model::material_variants`; None: each primitive's own material).
+    pub material_variant: Option<usize>,
 }
 
 impl Default for ViewOptions {
@@ -36,6 +39,7 @@ impl Default for ViewOptions {
             vertex_view: None,
             bind_ghost: false,
             lighting: Lighting::default(),
+            material_variant: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 pub mod animated_scene;
 pub mod morph_face;
 pub mod pipeline;
+pub mod quad;
 pub mod renamed_rig;
 
 use std::path::{Path, PathBuf};
@@ -97,6 +98,14 @@ pub fn validator_models() -> Vec<ValidatorModel> {
 pub fn gltf(relative: &str) -> PathBuf {
     let path = assets_dir().join("gltf").join(relative);
     assert!(path.is_file(), "missing sample asset {}", path.display());
+    path
+}
+
+/// A file of the compressed variants of the samples, `compressed/` beside the assets folder
+/// (its SOURCE.txt says how each was made).
+pub fn compressed(name: &str) -> PathBuf {
+    let path = assets_dir().join("../compressed").join(name);
+    assert!(path.is_file(), "missing compressed sample {}", path.display());
     path
 }
 

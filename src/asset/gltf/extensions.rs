@@ -8,14 +8,17 @@ use crate::asset::LoadErrorKind;
 /// Extensions rigscope reads (KHR_animation_pointer: the pointers `pointer` lists).
 pub const SUPPORTED: &[&str] = &[
     "EXT_meshopt_compression",
+    "EXT_texture_webp",
     "KHR_animation_pointer",
     "KHR_draco_mesh_compression",
     "KHR_lights_punctual",
     "KHR_materials_emissive_strength",
     "KHR_materials_unlit",
+    "KHR_materials_variants",
     "KHR_mesh_quantization",
     "KHR_meshopt_compression",
     "KHR_node_visibility",
+    "KHR_texture_basisu",
     "KHR_texture_transform",
 ];
 

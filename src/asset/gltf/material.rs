@@ -134,10 +134,11 @@ struct JsonTransform {
 }
 
 /// The image texture `info` shows, with its sampler and transform; `object` is the pointer
-/// of the reference to it. A texture without `source` (its image comes from an extension
-/// such as EXT_texture_webp or KHR_texture_basisu) is valid glTF that rigscope cannot show: a
-/// warning, and no texture. A transform or texture coordinate set rigscope cannot use is a
-/// warning too, and the texture is read without it.
+/// of the reference to it. An image named by EXT_texture_webp or KHR_texture_basisu comes
+/// first, with the core `source` as its fallback; a texture with neither an image rigscope
+/// reads nor a core `source` is a warning, and the material draws with its factors. A
+/// transform or texture coordinate set rigscope cannot use is a warning too, and the texture
+/// is read without it.
 fn texture_ref(
     root: &Root,
     info: TextureInfo,
@@ -148,19 +149,26 @@ fn texture_ref(
     let json = root.textures.get(texture).ok_or_else(|| {
         LoadErrorKind::invalid(format!("{object}/index"), format!("texture {texture} does not exist"))
     })?;
-    let source = json.source.value();
-    if source == u32::MAX as usize {
+    let core = Some(json.source.value())
+        .filter(|&source| source != u32::MAX as usize)
+        .map(|source| {
+            if source < root.images.len() {
+                Ok(source)
+            } else {
+                Err(LoadErrorKind::invalid(
+                    format!("/textures/{texture}/source"),
+                    format!("image {source} does not exist"),
+                ))
+            }
+        })
+        .transpose()?;
+    let extension_image = extension_source(root, texture, json, warnings);
+    let Some(image) = extension_image.or(core) else {
         warnings.push(format!(
-            "/textures/{texture}: it has no source image rigscope can read (its image comes from an extension); drawn without it"
+            "/textures/{texture}: it has no source image rigscope can read (its image comes from an extension rigscope does not read); drawn without it"
         ));
         return Ok(None);
-    }
-    if source >= root.images.len() {
-        return Err(LoadErrorKind::invalid(
-            format!("/textures/{texture}/source"),
-            format!("image {source} does not exist"),
-        ));
-    }
+    };
     let sampler = match json.sampler {
         Some(sampler) => {
             let index = sampler.value();
@@ -204,11 +212,41 @@ fn texture_ref(
         tex_coord = 0;
     }
     Ok(Some(TextureRef {
-        image: source,
+        image,
+        fallback: core.filter(|_| extension_image.is_some()),
         tex_coord,
         sampler,
         transform,
     }))
+}
+
+/// The extensions that give a texture an image in another format, in the order they are tried.
+const IMAGE_EXTENSIONS: [&str; 2] = ["KHR_texture_basisu", "EXT_texture_webp"];
+
+/// The image the texture's first image extension names (`{"source": N}`), if that image
+/// exists; a source that is missing or out of range is a warning.
+fn extension_source(
+    root: &Root,
+    texture: usize,
+    json: &gltf_json::Texture,
+    warnings: &mut Vec<String>,
+) -> Option<usize> {
+    let extensions = json.extensions.as_ref().map(|e| &e.others)?;
+    IMAGE_EXTENSIONS.iter().find_map(|&name| {
+        let value = extensions.get(name)?;
+        let pointer = format!("/textures/{texture}/extensions/{name}/source");
+        match value.get("source").and_then(serde_json::Value::as_u64) {
+            Some(source) if (source as usize) < root.images.len() => Some(source as usize),
+            Some(source) => {
+                warnings.push(format!("{pointer}: image {source} does not exist (ignored)"));
+                None
+            }
+            None => {
+                warnings.push(format!("{pointer}: it is missing or not an image index (ignored)"));
+                None
+            }
+        }
+    })
 }
 
 /// A glTF sampler's modes; values the file leaves out or gets wrong are the defaults

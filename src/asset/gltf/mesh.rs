@@ -260,5 +260,6 @@ pub fn load_primitive(
         skin_weights,
         morph_targets,
         material,
+        variant_materials: Vec::new(),
     })
 }

@@ -19,6 +19,7 @@ mod material;
 mod mesh;
 mod pointer;
 mod target_names;
+mod variants;
 
 use std::path::Path;
 
@@ -65,6 +66,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     let materials = material::load_materials(root, &mut warnings)?;
     let images = material::load_images(&container, &mut warnings)?;
     let lights = light::load_lights(root, &joint_of_node, &mut warnings);
+    let material_variants = variants::load_variant_names(root, &mut warnings);
     // Influences must name joints of every skin a mesh is drawn with (and fit glTF's 16 bits).
     let mut joint_limit = vec![u16::MAX as usize + 1; root.meshes.len()];
     for instance in &instances {
@@ -82,7 +84,14 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
                 primitives.push(mesh::empty());
                 continue;
             }
-            let loaded = mesh::load_primitive(&accessors, &object, primitive, materials.len(), joint_limit[index])?;
+            let mut loaded = mesh::load_primitive(&accessors, &object, primitive, materials.len(), joint_limit[index])?;
+            loaded.variant_materials = variants::load_mappings(
+                primitive.extensions.as_ref().map(|e| &e.others),
+                &object,
+                material_variants.len(),
+                materials.len(),
+                &mut warnings,
+            );
             if let Some(weights) = &loaded.skin_weights {
                 let named = format!("{object} (mesh '{}')", mesh.name.as_deref().unwrap_or("unnamed"));
                 weights.report_repairs(&named, &mut warnings);
@@ -170,6 +179,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         properties: resolved.properties,
         extensions_used: root.extensions_used.clone(),
         extensions_required: root.extensions_required.clone(),
+        material_variants,
         warnings,
         key_repairs,
         decoded_geometry: decoded.report,

@@ -81,6 +81,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         properties: Default::default(),
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
+        material_variants: Vec::new(),
         warnings,
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
