@@ -19,7 +19,7 @@ use glam::{Vec2, Vec3, Vec4};
 use super::camera::Projection;
 use super::light::{LightKind, PunctualLight};
 use super::model::{AlphaMode, Material};
-use super::texture::TextureRef;
+use super::texture::MaterialTexture;
 use crate::anim::{ChannelTrack, Clip, Hierarchy};
 
 /// Every animated property of a model, and which nodes the file hides.
@@ -60,19 +60,9 @@ pub enum MaterialField {
     Emissive,
     EmissiveStrength,
     AlphaCutoff,
-    TextureOffset(TextureSlot),
-    TextureScale(TextureSlot),
-    TextureRotation(TextureSlot),
-}
-
-/// Which of a material's textures a texture transform belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TextureSlot {
-    BaseColor,
-    MetallicRoughness,
-    Normal,
-    Occlusion,
-    Emissive,
+    TextureOffset(MaterialTexture),
+    TextureScale(MaterialTexture),
+    TextureRotation(MaterialTexture),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,28 +82,6 @@ pub enum LightField {
     Range,
     InnerConeAngle,
     OuterConeAngle,
-}
-
-impl TextureSlot {
-    pub fn get(self, material: &Material) -> Option<TextureRef> {
-        match self {
-            Self::BaseColor => material.base_color_texture,
-            Self::MetallicRoughness => material.metallic_roughness_texture,
-            Self::Normal => material.normal_texture,
-            Self::Occlusion => material.occlusion_texture,
-            Self::Emissive => material.emissive_texture,
-        }
-    }
-
-    pub fn of(self, material: &mut Material) -> &mut Option<TextureRef> {
-        match self {
-            Self::BaseColor => &mut material.base_color_texture,
-            Self::MetallicRoughness => &mut material.metallic_roughness_texture,
-            Self::Normal => &mut material.normal_texture,
-            Self::Occlusion => &mut material.occlusion_texture,
-            Self::Emissive => &mut material.emissive_texture,
-        }
-    }
 }
 
 impl AnimatedProperties {
@@ -217,17 +185,17 @@ impl AnimatedProperties {
                     }
                 }
                 MaterialField::TextureOffset(texture) => {
-                    if let Some(reference) = texture.of(material) {
+                    if let Some(reference) = texture.of_mut(material) {
                         reference.transform.offset = Vec2::from_slice(value);
                     }
                 }
                 MaterialField::TextureScale(texture) => {
-                    if let Some(reference) = texture.of(material) {
+                    if let Some(reference) = texture.of_mut(material) {
                         reference.transform.scale = Vec2::from_slice(value);
                     }
                 }
                 MaterialField::TextureRotation(texture) => {
-                    if let Some(reference) = texture.of(material) {
+                    if let Some(reference) = texture.of_mut(material) {
                         reference.transform.rotation = scalar;
                     }
                 }

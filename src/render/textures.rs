@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use wgpu::util::DeviceExt;
 
 use super::layouts::Layouts;
-use super::uniforms::{MaterialTexture, MaterialUniform};
+use super::uniforms::MaterialUniform;
 use crate::asset::image_decode::{self, DecodedImage};
-use crate::asset::texture::{SamplerModes, Wrap};
+use crate::asset::texture::{MaterialTexture, SamplerModes, Wrap};
 use crate::asset::{Material, Model, TextureRef};
 
 pub struct MaterialTextures {

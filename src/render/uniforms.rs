@@ -6,7 +6,8 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use crate::asset::model::AlphaMode;
-use crate::asset::{LightKind, Material, PunctualLight, TextureRef};
+use crate::asset::texture::MaterialTexture;
+use crate::asset::{LightKind, Material, PunctualLight};
 use crate::inspect::Ramp;
 use crate::skin::SkinningMethod;
 
@@ -177,53 +178,6 @@ pub struct MaterialUniform {
     pub flags: [u32; 4],
     /// Two rows of each texture's KHR_texture_transform matrix.
     pub transforms: [[f32; 4]; 10],
-}
-
-/// A material's textures, in the order mesh.wgsl binds them (and numbers its HAS_* bits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MaterialTexture {
-    BaseColor = 0,
-    MetallicRoughness = 1,
-    Normal = 2,
-    Occlusion = 3,
-    Emissive = 4,
-}
-
-impl MaterialTexture {
-    pub const ALL: [MaterialTexture; 5] = [
-        Self::BaseColor,
-        Self::MetallicRoughness,
-        Self::Normal,
-        Self::Occlusion,
-        Self::Emissive,
-    ];
-
-    /// The material's reference to this texture.
-    pub fn of(self, material: &Material) -> Option<TextureRef> {
-        match self {
-            Self::BaseColor => material.base_color_texture,
-            Self::MetallicRoughness => material.metallic_roughness_texture,
-            Self::Normal => material.normal_texture,
-            Self::Occlusion => material.occlusion_texture,
-            Self::Emissive => material.emissive_texture,
-        }
-    }
-
-    /// Colour textures are sRGB-encoded; the others hold data.
-    pub fn srgb(self) -> bool {
-        matches!(self, Self::BaseColor | Self::Emissive)
-    }
-
-    /// The glTF property that holds it, for notes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::BaseColor => "baseColorTexture",
-            Self::MetallicRoughness => "metallicRoughnessTexture",
-            Self::Normal => "normalTexture",
-            Self::Occlusion => "occlusionTexture",
-            Self::Emissive => "emissiveTexture",
-        }
-    }
 }
 
 impl MaterialUniform {

@@ -14,11 +14,12 @@ use std::collections::HashMap;
 use gltf_json::Root;
 
 use crate::asset::animated::{
-    AnimatedProperties, CameraField, LightField, MaterialField, PropertySlot, PropertyTarget, TextureSlot,
+    AnimatedProperties, CameraField, LightField, MaterialField, PropertySlot, PropertyTarget,
 };
 use crate::asset::camera::{Camera, Projection};
 use crate::asset::light::{LightKind, PunctualLight};
 use crate::asset::model::{AlphaMode, Material, Mesh, MeshInstance};
+use crate::asset::texture::MaterialTexture;
 
 /// A channel whose target is a pointer `json` did not turn into a node channel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -234,8 +235,8 @@ fn material_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str
         AlphaMode::Mask { cutoff } => cutoff,
         _ => 0.5,
     };
-    let texture_field = |texture: TextureSlot, field: &str| -> Result<(MaterialField, Vec<f32>), String> {
-        let Some(reference) = texture.get(m) else {
+    let texture_field = |texture: MaterialTexture, field: &str| -> Result<(MaterialField, Vec<f32>), String> {
+        let Some(reference) = texture.of(m) else {
             return Err(format!("but material {material} has no such texture"));
         };
         let transform = reference.transform;
@@ -263,11 +264,11 @@ fn material_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str
         }
         [texture @ .., "extensions", "KHR_texture_transform", field] => {
             let slot = match texture {
-                ["pbrMetallicRoughness", "baseColorTexture"] => TextureSlot::BaseColor,
-                ["pbrMetallicRoughness", "metallicRoughnessTexture"] => TextureSlot::MetallicRoughness,
-                ["normalTexture"] => TextureSlot::Normal,
-                ["occlusionTexture"] => TextureSlot::Occlusion,
-                ["emissiveTexture"] => TextureSlot::Emissive,
+                ["pbrMetallicRoughness", "baseColorTexture"] => MaterialTexture::BaseColor,
+                ["pbrMetallicRoughness", "metallicRoughnessTexture"] => MaterialTexture::MetallicRoughness,
+                ["normalTexture"] => MaterialTexture::Normal,
+                ["occlusionTexture"] => MaterialTexture::Occlusion,
+                ["emissiveTexture"] => MaterialTexture::Emissive,
                 _ => return Err("which rigscope does not play".into()),
             };
             texture_field(slot, field)?
