@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::batch::{self, Input};
+use super::extension_report::{self, ExtensionReport, extension_reports};
 use super::image_report::{self, ImageReport, image_reports};
 use super::inspect_decoded::{self, DecodedReport};
 use crate::asset::{self, Camera, Model, Primitive, Projection, Topology, VertexAttribute, unsupported_extensions};
@@ -46,13 +47,6 @@ struct Report {
     /// Geometry decoded from Draco or meshopt compression.
     decoded_geometry: Vec<DecodedReport>,
     warnings: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct ExtensionReport {
-    name: String,
-    required: bool,
-    supported: bool,
 }
 
 #[derive(Serialize)]
@@ -299,21 +293,6 @@ fn report(model: &Model) -> Report {
     }
 }
 
-fn extension_reports(model: &Model) -> Vec<ExtensionReport> {
-    let unsupported = unsupported_extensions(&model.extensions_used, &model.extensions_required);
-    let mut names: Vec<&String> = model.extensions_used.iter().chain(&model.extensions_required).collect();
-    names.sort();
-    names.dedup();
-    names
-        .into_iter()
-        .map(|name| ExtensionReport {
-            name: name.clone(),
-            required: model.extensions_required.contains(name),
-            supported: !unsupported.iter().any(|u| &u.name == name),
-        })
-        .collect()
-}
-
 fn camera_report(model: &Model, camera: &Camera) -> CameraReport {
     let far = |zfar: Option<f32>| zfar.map_or("infinite".to_string(), |z| z.to_string());
     let projection = match camera.projection {
@@ -523,15 +502,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             light.name, light.kind, light.intensity, light.node.node, light.node.name
         )?;
     }
-    for extension in &report.extensions {
-        let need = if extension.required { "required" } else { "used" };
-        let read = if extension.supported {
-            "supported"
-        } else {
-            "not supported (drawn without it)"
-        };
-        writeln!(out, "  extension {}: {need}, {read}", extension.name)?;
-    }
+    extension_report::write_text(&report.extensions, out)?;
     inspect_decoded::write_text(&report.decoded_geometry, out)?;
     for warning in &report.warnings {
         writeln!(out, "  warning: {warning}")?;

@@ -8,6 +8,7 @@ mod clips_from_args;
 mod curve_plot;
 mod curves;
 mod desktop;
+mod extension_report;
 pub mod frame_plan;
 mod ik_args;
 mod image_file;
