@@ -158,3 +158,30 @@ fn playing_with_motion_trails_on_allocates_nothing_per_frame() {
     assert_eq!(trails.joint_trails().count(), 2);
     assert!(trails.root_trail().is_some());
 }
+
+#[test]
+fn the_files_animated_lights_allocate_nothing_per_frame() {
+    use common::animated_scene::{load, pointer, pose_at};
+    let colour = pointer(
+        "/extensions/KHR_lights_punctual/lights/0/color",
+        "LINEAR",
+        &[0.0, 1.0],
+        &[1.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+    );
+    let model = load("steady-lights", &[vec![colour]]);
+    let poses = [0.0, 0.5, 1.0].map(|time| pose_at(&model, 0, time));
+    let mut lights = rigscope::render::animated::AnimatedLights::default();
+    // Warm up: the first frame makes the lights' copies.
+    assert_eq!(lights.shown(&model, &poses[0]).count(), 1);
+    let before = ALLOCATIONS.with(Cell::get);
+    let mut blue = 0.0;
+    for frame in 0..300 {
+        blue += lights.shown(&model, &poses[frame % 3]).map(|l| l.color.z).sum::<f32>();
+    }
+    assert_eq!(
+        ALLOCATIONS.with(Cell::get) - before,
+        0,
+        "allocations while the file's lights are animated"
+    );
+    assert!((blue - 150.0).abs() < 1e-3, "the colour follows the clip: {blue}");
+}

@@ -322,6 +322,22 @@ fn a_basis_texture_claiming_more_pixels_than_its_size_allows_is_refused_before_d
 }
 
 #[test]
+fn a_zstandard_level_claiming_a_huge_unpacked_size_is_refused_before_decoding() {
+    let uastc = basis::encode_basis(&quadrants(16), BasisTextureFormat::UASTC4x4);
+    let mut ktx2 = basis::ktx2_of_basis(&uastc, true);
+    image_decode::decode(&ktx2, 64).expect("the file as written decodes");
+    // Level 0's uncompressedByteLength: bytes 16..24 of its index entry, after the 80-byte header.
+    ktx2[96..104].copy_from_slice(&(1u64 << 45).to_le_bytes());
+    let error = image_decode::decode(&ktx2, 64).unwrap_err();
+    assert!(error.contains("claims to unpack to 35184372088832 bytes"), "{error}");
+    // An array of layers is not a glTF texture.
+    let mut layered = basis::ktx2_of_basis(&uastc, false);
+    layered[32..36].copy_from_slice(&4u32.to_le_bytes());
+    let error = image_decode::decode(&layered, 64).unwrap_err();
+    assert!(error.contains("4 layers"), "{error}");
+}
+
+#[test]
 fn a_basis_texture_that_declares_linear_values_for_base_colour_gets_a_note() {
     let mut ktx2 = basis::ktx2_of_basis(
         &basis::encode_basis(&quadrants(16), BasisTextureFormat::UASTC4x4),

@@ -165,6 +165,21 @@ fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result
             bytes.len()
         ));
     }
+    if header.layer_count > 1 || header.face_count != 1 || header.pixel_depth > 1 {
+        return Err(format!(
+            "it holds {} layers, {} faces and a depth of {}, but a glTF texture is one 2D image",
+            header.layer_count, header.face_count, header.pixel_depth
+        ));
+    }
+    // The transcoder allocates each Zstandard level's stated unpacked size before inflating it:
+    // no level of one 2D image unpacks to more than 16 bytes per 4×4 block of level 0.
+    let largest_level = 16 * u64::from(width.div_ceil(4)) * u64::from(height.div_ceil(4));
+    if let Some(level) = reader.levels().find(|l| l.uncompressed_byte_length > largest_level) {
+        return Err(format!(
+            "a level claims to unpack to {} bytes, more than a {width}×{height} image needs",
+            level.uncompressed_byte_length
+        ));
+    }
     let transcoder = basisu::Transcoder::new(bytes).map_err(|e| format!("Basis Universal cannot read it ({e:?})"))?;
     let data = transcoder
         .transcode(0, basisu::TargetFormat::Rgba32, basisu::DecodeFlags::NONE)

@@ -69,7 +69,27 @@ impl AnimatedLights {
     /// `model`'s lights in `pose` that shine (their nodes are shown).
     pub fn shown<'a>(&'a mut self, model: &Model, pose: &Pose) -> impl Iterator<Item = &'a PunctualLight> {
         let properties = &model.properties;
-        self.lights.clone_from(&model.lights);
+        // Field by field: a derived `clone_from` would allocate each light's name anew every
+        // frame, where String's own reuses the buffer.
+        self.lights.truncate(model.lights.len());
+        for (index, light) in model.lights.iter().enumerate() {
+            match self.lights.get_mut(index) {
+                Some(kept) => {
+                    kept.name.clone_from(&light.name);
+                    let PunctualLight {
+                        kind,
+                        color,
+                        intensity,
+                        range,
+                        joint,
+                        ..
+                    } = *light;
+                    (kept.kind, kept.color, kept.intensity, kept.range, kept.joint) =
+                        (kind, color, intensity, range, joint);
+                }
+                None => self.lights.push(light.clone()),
+            }
+        }
         for (index, light) in self.lights.iter_mut().enumerate() {
             properties.apply_to_light(index, pose.properties(), light);
         }

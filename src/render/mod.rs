@@ -4,7 +4,7 @@
 //! the window shows and the headless commands read back. `frame.rs` lists a frame's stages;
 //! `ModelView` is one drawn model; `SceneRenderer` owns the pipelines and records the passes.
 
-mod animated;
+pub mod animated;
 pub mod blit;
 pub mod capture;
 mod draw_uniforms;

@@ -214,11 +214,12 @@ fn target_of(scene: &Scene, holders: &Holders, pointer: &str) -> Result<Property
     }
 }
 
-/// An array index as the pointer writes it (digits only), below `count`.
+/// An array index as the pointer writes it (digits only, without leading zeros, as JSON
+/// pointers write indices), below `count`. One spelling per index keeps one slot per property:
+/// `/cameras/00/...` would otherwise be a second copy of `/cameras/0/...`.
 fn parse_index(text: &str, count: usize, what: &str) -> Result<usize, String> {
-    let index = text
-        .bytes()
-        .all(|b| b.is_ascii_digit())
+    let canonical = text == "0" || !text.starts_with('0');
+    let index = (canonical && text.bytes().all(|b| b.is_ascii_digit()))
         .then(|| text.parse::<usize>().ok())
         .flatten()
         .ok_or_else(|| format!("but \"{text}\" is not a {what} index"))?;
@@ -342,4 +343,22 @@ fn light_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str]) 
         rest,
         joint: held.joint,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_index;
+
+    #[test]
+    fn indices_have_one_spelling() {
+        assert_eq!(parse_index("0", 3, "camera"), Ok(0));
+        assert_eq!(parse_index("2", 3, "camera"), Ok(2));
+        assert_eq!(parse_index("3", 3, "camera"), Err("but camera 3 does not exist".into()));
+        for alias in ["00", "02", "+1", "1.0", ""] {
+            assert_eq!(
+                parse_index(alias, 3, "camera"),
+                Err(format!("but \"{alias}\" is not a camera index"))
+            );
+        }
+    }
 }

@@ -6,6 +6,8 @@
 //! already mapped, is a warning and left out. A primitive draws with its own `material` in
 //! every variant it has no mapping for.
 
+use std::collections::HashSet;
+
 use gltf_json::Root;
 use serde_json::Value;
 
@@ -54,6 +56,8 @@ pub fn load_mappings(
         return Vec::new();
     };
     let mut found: Vec<VariantMaterial> = Vec::new();
+    // The variants mapped so far: a set, so that a long list costs time in its length only.
+    let mut mapped = HashSet::new();
     for (index, mapping) in mappings.iter().enumerate() {
         let pointer = format!("{pointer}/{index}");
         let material = mapping.get("material").and_then(Value::as_u64).map(|m| m as usize);
@@ -73,7 +77,7 @@ pub fn load_mappings(
                 None => warnings.push(format!(
                     "{pointer}/variants/{slot}: it names no variant of the file (ignored)"
                 )),
-                Some(variant) if found.iter().any(|f| f.variant == variant) => warnings.push(format!(
+                Some(variant) if !mapped.insert(variant) => warnings.push(format!(
                     "{pointer}/variants/{slot}: variant {variant} is mapped twice (the first mapping is used)"
                 )),
                 Some(variant) => found.push(VariantMaterial { variant, material }),
