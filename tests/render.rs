@@ -439,7 +439,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         images: vec![Image {
             name: "normal".into(),
             mime_type: Some("image/png".into()),
-            bytes: png,
+            bytes: png.into(),
         }],
         lights: Vec::new(),
         clips: Vec::new(),

@@ -421,3 +421,27 @@ fn one_image_in_a_colour_slot_and_a_data_slot_is_read_in_both() {
     assert!(blue_occluded + 20 < blue_plain, "blue: {blue_plain} → {blue_occluded}");
     assert!(red_occluded + 20 > red_plain, "red: {red_plain} → {red_occluded}");
 }
+
+#[test]
+fn images_reading_one_buffer_view_share_one_copy_of_its_bytes() {
+    let mut gltf: serde_json::Value = serde_json::from_str(&quad_gltf("", "")).unwrap();
+    let png = png_bytes(&quadrants(8));
+    gltf["buffers"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"byteLength": png.len(), "uri": common::data_uri(&png)}));
+    gltf["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"buffer": 1, "byteLength": png.len()}));
+    let image = serde_json::json!({"bufferView": 4, "mimeType": "image/png"});
+    gltf["images"] = serde_json::json!([image, image, image]);
+    let model = asset::load(&write(&common::temp_dir("shared-view"), "shared", &gltf.to_string())).unwrap();
+    let images = &model.images;
+    assert_eq!(&images[0].bytes[..], &png[..]);
+    assert!(
+        images
+            .iter()
+            .all(|i| std::sync::Arc::ptr_eq(&i.bytes, &images[0].bytes))
+    );
+}

@@ -8,6 +8,7 @@
 
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
@@ -404,5 +405,7 @@ pub struct Image {
     pub name: String,
     pub mime_type: Option<String>,
     /// Encoded bytes; empty when an external image file could not be read (see warnings).
-    pub bytes: Vec<u8>,
+    /// Shared: images reading the same buffer view hold one copy, so a file cannot multiply
+    /// its bytes by naming one view from many images.
+    pub bytes: Arc<[u8]>,
 }

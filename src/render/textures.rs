@@ -32,17 +32,34 @@ struct Decoder<'a> {
     model: &'a Model,
     max_side: u32,
     decoded: HashMap<usize, Result<DecodedImage, String>>,
+    /// Pixels the file's images may still decode to: each image is bounded on its own, and
+    /// this bounds them together (many small images each claiming the most).
+    pixels_left: u64,
+}
+
+/// The pixels `model`'s images may decode to in all: as many per byte of their distinct
+/// encoded data as one image may, and at least four of the largest images always allowed.
+fn pixel_budget(model: &Model) -> u64 {
+    let mut distinct: Vec<&[u8]> = model.images.iter().map(|i| &i.bytes[..]).collect();
+    distinct.sort_by_key(|bytes| bytes.as_ptr());
+    distinct.dedup_by_key(|bytes| bytes.as_ptr());
+    let bytes: u64 = distinct.iter().map(|b| b.len() as u64).sum();
+    (4 * image_decode::PIXELS_ALWAYS_ALLOWED).max(image_decode::MAX_PIXELS_PER_BYTE.saturating_mul(bytes))
 }
 
 impl Decoder<'_> {
     fn get(&mut self, index: usize) -> &Result<DecodedImage, String> {
-        let (model, max_side) = (self.model, self.max_side);
+        let (model, max_side, pixels_left) = (self.model, self.max_side, &mut self.pixels_left);
         self.decoded.entry(index).or_insert_with(|| {
             let image = model
                 .images
                 .get(index)
                 .ok_or_else(|| format!("image {index} does not exist"))?;
             let mut decoded = image_decode::decode(&image.bytes, max_side)?;
+            let pixels = u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height());
+            *pixels_left = pixels_left
+                .checked_sub(pixels)
+                .ok_or_else(|| format!("its {pixels} pixels would take the file's images past what its size allows"))?;
             let rgba = &decoded.rgba;
             if rgba.width() > max_side || rgba.height() > max_side {
                 decoded.rgba = image::imageops::resize(
@@ -91,6 +108,7 @@ impl MaterialTextures {
             model,
             max_side: device.limits().max_texture_dimension_2d,
             decoded: HashMap::new(),
+            pixels_left: pixel_budget(model),
         };
         let mut drawn = HashMap::new();
         let mut views = HashMap::new();
@@ -303,4 +321,66 @@ fn upload_with_mipmaps(
         }
     }
     texture.create_view(&wgpu::TextureViewDescriptor::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::asset::demo::demo_model;
+    use crate::asset::model::Image;
+
+    fn png(side: u32) -> Arc<[u8]> {
+        let mut bytes = Vec::new();
+        let image = image::RgbaImage::from_pixel(side, side, image::Rgba([200, 100, 50, 255]));
+        image
+            .write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
+            .unwrap();
+        bytes.into()
+    }
+
+    fn with_images(images: Vec<Arc<[u8]>>) -> Model {
+        let mut model = demo_model();
+        model.images = images
+            .into_iter()
+            .enumerate()
+            .map(|(index, bytes)| Image {
+                name: format!("Image {index}"),
+                mime_type: None,
+                bytes,
+            })
+            .collect();
+        model
+    }
+
+    #[test]
+    fn images_stop_decoding_once_the_files_pixel_budget_is_spent() {
+        let model = with_images(vec![png(64), png(64), png(64)]);
+        let mut decoder = Decoder {
+            model: &model,
+            max_side: 4096,
+            decoded: HashMap::new(),
+            pixels_left: 2 * 64 * 64 + 10,
+        };
+        assert!(decoder.get(0).is_ok() && decoder.get(1).is_ok());
+        // Decoded once: asking again costs nothing.
+        assert!(decoder.get(0).is_ok());
+        let error = decoder.get(2).as_ref().unwrap_err();
+        assert!(
+            error.contains("4096 pixels would take the file's images past"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn shared_image_bytes_count_once_in_the_budget() {
+        let shared = png(8);
+        let one = pixel_budget(&with_images(vec![Arc::clone(&shared)]));
+        let twice = pixel_budget(&with_images(vec![Arc::clone(&shared), shared.clone()]));
+        assert_eq!(one, twice);
+        let big: Arc<[u8]> = vec![0u8; 1 << 20].into();
+        let distinct = pixel_budget(&with_images(vec![big.clone(), vec![0u8; 1 << 20].into()]));
+        assert_eq!(distinct, 2 * pixel_budget(&with_images(vec![big])));
+    }
 }

@@ -1,5 +1,8 @@
 //! glTF materials and images.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use glam::{Vec2, Vec3, Vec4};
 use gltf_json::Root;
 use gltf_json::material::AlphaMode as JsonAlphaMode;
@@ -279,22 +282,33 @@ fn sampler_modes(sampler: &gltf_json::texture::Sampler) -> SamplerModes {
 pub fn load_images(container: &Container, warnings: &mut Vec<String>) -> Result<Vec<Image>, LoadErrorKind> {
     let root = &container.root;
     let mut images = Vec::with_capacity(root.images.len());
+    // Each buffer view is copied once, however many images read it.
+    let mut view_bytes: HashMap<usize, Arc<[u8]>> = HashMap::new();
     for (index, image) in root.images.iter().enumerate() {
-        let bytes = match (&image.uri, image.buffer_view) {
-            (Some(uri), _) => read_uri(&container.base_dir, uri).unwrap_or_else(|e| {
-                warnings.push(format!("/images/{index}: {e}"));
-                Vec::new()
-            }),
+        let bytes: Arc<[u8]> = match (&image.uri, image.buffer_view) {
+            (Some(uri), _) => read_uri(&container.base_dir, uri)
+                .unwrap_or_else(|e| {
+                    warnings.push(format!("/images/{index}: {e}"));
+                    Vec::new()
+                })
+                .into(),
             (None, Some(view)) => match container.view_unavailable(view.value()) {
                 // Like a missing image file: the model is still worth looking at.
                 Some(why) => {
                     warnings.push(format!("/images/{index}: its buffer {why} (not shown)"));
-                    Vec::new()
+                    Arc::from([])
                 }
-                None => container
-                    .view(view.value())
-                    .map_err(|e| LoadErrorKind::invalid(format!("/images/{index}/bufferView"), e))?
-                    .to_vec(),
+                None => match view_bytes.get(&view.value()) {
+                    Some(bytes) => Arc::clone(bytes),
+                    None => {
+                        let bytes: Arc<[u8]> = container
+                            .view(view.value())
+                            .map_err(|e| LoadErrorKind::invalid(format!("/images/{index}/bufferView"), e))?
+                            .into();
+                        view_bytes.insert(view.value(), Arc::clone(&bytes));
+                        bytes
+                    }
+                },
             },
             (None, None) => {
                 return Err(LoadErrorKind::invalid(

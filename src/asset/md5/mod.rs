@@ -187,7 +187,7 @@ fn meshes(
             images.push(Image {
                 name: file_name,
                 mime_type: None,
-                bytes,
+                bytes: bytes.into(),
             });
             TextureRef::plain(images.len() - 1)
         });
