@@ -166,39 +166,22 @@ impl AnimatedProperties {
     /// Writes the pose's values (`values`: `Pose::properties`) of material `index` over `material`.
     pub fn apply_to_material(&self, index: usize, values: &[f32], material: &mut Material) {
         for (slot, value) in self.values(values) {
-            let PropertyTarget::Material { material: m, field } = slot.target else {
-                continue;
-            };
-            if m != index {
-                continue;
+            if let PropertyTarget::Material { material: m, field } = slot.target
+                && m == index
+            {
+                write_material(field, value, material);
             }
-            let scalar = value[0];
-            match field {
-                MaterialField::BaseColor => material.base_color = Vec4::from_slice(value),
-                MaterialField::Metallic => material.metallic = scalar,
-                MaterialField::Roughness => material.roughness = scalar,
-                MaterialField::Emissive => material.emissive = Vec3::from_slice(value),
-                MaterialField::EmissiveStrength => material.emissive_strength = scalar,
-                MaterialField::AlphaCutoff => {
-                    if let AlphaMode::Mask { cutoff } = &mut material.alpha {
-                        *cutoff = scalar;
-                    }
-                }
-                MaterialField::TextureOffset(texture) => {
-                    if let Some(reference) = texture.of_mut(material) {
-                        reference.transform.offset = Vec2::from_slice(value);
-                    }
-                }
-                MaterialField::TextureScale(texture) => {
-                    if let Some(reference) = texture.of_mut(material) {
-                        reference.transform.scale = Vec2::from_slice(value);
-                    }
-                }
-                MaterialField::TextureRotation(texture) => {
-                    if let Some(reference) = texture.of_mut(material) {
-                        reference.transform.rotation = scalar;
-                    }
-                }
+        }
+    }
+
+    /// Writes the pose's values over `materials` (the model's, by index): one walk of the
+    /// slots, however many materials are animated.
+    pub fn apply_to_materials(&self, values: &[f32], materials: &mut [Material]) {
+        for (slot, value) in self.values(values) {
+            if let PropertyTarget::Material { material, field } = slot.target
+                && let Some(material) = materials.get_mut(material)
+            {
+                write_material(field, value, material);
             }
         }
     }
@@ -235,20 +218,25 @@ impl AnimatedProperties {
     /// Writes the pose's values of light `index` over `light`.
     pub fn apply_to_light(&self, index: usize, values: &[f32], light: &mut PunctualLight) {
         for (slot, value) in self.values(values) {
-            let PropertyTarget::Light { lights, field } = &slot.target else {
+            if let PropertyTarget::Light { lights, field } = &slot.target
+                && lights.contains(&index)
+            {
+                write_light(*field, value, light);
+            }
+        }
+    }
+
+    /// Writes the pose's values over `lights` (the model's, by index): one walk of the slots
+    /// and of the lights each names.
+    pub fn apply_to_lights(&self, values: &[f32], lights: &mut [PunctualLight]) {
+        for (slot, value) in self.values(values) {
+            let PropertyTarget::Light { lights: held, field } = &slot.target else {
                 continue;
             };
-            if !lights.contains(&index) {
-                continue;
-            }
-            let scalar = value[0];
-            match (field, &mut light.kind) {
-                (LightField::Color, _) => light.color = Vec3::from_slice(value),
-                (LightField::Intensity, _) => light.intensity = scalar,
-                (LightField::Range, _) => light.range = (scalar > 0.0).then_some(scalar),
-                (LightField::InnerConeAngle, LightKind::Spot { inner, .. }) => *inner = scalar,
-                (LightField::OuterConeAngle, LightKind::Spot { outer, .. }) => *outer = scalar,
-                _ => {}
+            for &index in held {
+                if let Some(light) = lights.get_mut(index) {
+                    write_light(*field, value, light);
+                }
             }
         }
     }
@@ -279,6 +267,51 @@ impl AnimatedProperties {
         self.slots
             .iter()
             .filter_map(move |slot| Some((slot, values.get(slot.offset..slot.offset + slot.width)?)))
+    }
+}
+
+/// One animated material property's value (`value`: its floats) written over `material`.
+fn write_material(field: MaterialField, value: &[f32], material: &mut Material) {
+    let scalar = value[0];
+    match field {
+        MaterialField::BaseColor => material.base_color = Vec4::from_slice(value),
+        MaterialField::Metallic => material.metallic = scalar,
+        MaterialField::Roughness => material.roughness = scalar,
+        MaterialField::Emissive => material.emissive = Vec3::from_slice(value),
+        MaterialField::EmissiveStrength => material.emissive_strength = scalar,
+        MaterialField::AlphaCutoff => {
+            if let AlphaMode::Mask { cutoff } = &mut material.alpha {
+                *cutoff = scalar;
+            }
+        }
+        MaterialField::TextureOffset(texture) => {
+            if let Some(reference) = texture.of_mut(material) {
+                reference.transform.offset = Vec2::from_slice(value);
+            }
+        }
+        MaterialField::TextureScale(texture) => {
+            if let Some(reference) = texture.of_mut(material) {
+                reference.transform.scale = Vec2::from_slice(value);
+            }
+        }
+        MaterialField::TextureRotation(texture) => {
+            if let Some(reference) = texture.of_mut(material) {
+                reference.transform.rotation = scalar;
+            }
+        }
+    }
+}
+
+/// One animated light property's value written over `light`.
+fn write_light(field: LightField, value: &[f32], light: &mut PunctualLight) {
+    let scalar = value[0];
+    match (field, &mut light.kind) {
+        (LightField::Color, _) => light.color = Vec3::from_slice(value),
+        (LightField::Intensity, _) => light.intensity = scalar,
+        (LightField::Range, _) => light.range = (scalar > 0.0).then_some(scalar),
+        (LightField::InnerConeAngle, LightKind::Spot { inner, .. }) => *inner = scalar,
+        (LightField::OuterConeAngle, LightKind::Spot { outer, .. }) => *outer = scalar,
+        _ => {}
     }
 }
 

@@ -33,11 +33,13 @@ impl AnimatedState {
 
     /// Rewrites the uniforms of the materials some clip animates, with `pose`'s values.
     pub fn upload_materials(&mut self, queue: &wgpu::Queue, model: &Model, pose: &Pose, bindings: &[MaterialBinding]) {
+        model
+            .properties
+            .apply_to_materials(pose.properties(), &mut self.materials);
         for &index in model.properties.animated_materials() {
-            let (Some(material), Some(binding)) = (self.materials.get_mut(index), bindings.get(index)) else {
+            let (Some(material), Some(binding)) = (self.materials.get(index), bindings.get(index)) else {
                 continue;
             };
-            model.properties.apply_to_material(index, pose.properties(), material);
             let uniform = MaterialUniform::new(material, binding.present);
             queue.write_buffer(&binding.uniform, 0, bytemuck::bytes_of(&uniform));
         }
@@ -90,9 +92,7 @@ impl AnimatedLights {
                 None => self.lights.push(light.clone()),
             }
         }
-        for (index, light) in self.lights.iter_mut().enumerate() {
-            properties.apply_to_light(index, pose.properties(), light);
-        }
+        properties.apply_to_lights(pose.properties(), &mut self.lights);
         self.visible.resize(model.skeleton.len(), true);
         properties.visible_joints(model.skeleton.hierarchy(), pose.properties(), &mut self.visible);
         let visible = &self.visible;
