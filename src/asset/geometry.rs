@@ -24,11 +24,14 @@ pub enum Mode {
 }
 
 /// Converts indices in `mode` into a list of points, line pairs or triangle triples.
-pub fn to_list(mode: Mode, indices: &[u32]) -> (Topology, Vec<u32>) {
+pub fn to_list(mode: Mode, mut indices: Vec<u32>) -> (Topology, Vec<u32>) {
     let n = indices.len();
     match mode {
-        Mode::Points => (Topology::Points, indices.to_vec()),
-        Mode::Lines => (Topology::Lines, indices[..n - n % 2].to_vec()),
+        Mode::Points => (Topology::Points, indices),
+        Mode::Lines => {
+            indices.truncate(n - n % 2);
+            (Topology::Lines, indices)
+        }
         Mode::LineStrip | Mode::LineLoop => {
             let mut lines: Vec<u32> = indices.windows(2).flat_map(|w| [w[0], w[1]]).collect();
             if mode == Mode::LineLoop && n > 2 {
@@ -36,7 +39,11 @@ pub fn to_list(mode: Mode, indices: &[u32]) -> (Topology, Vec<u32>) {
             }
             (Topology::Lines, lines)
         }
-        Mode::Triangles => (Topology::Triangles, indices[..n - n % 3].to_vec()),
+        Mode::Triangles => {
+            // Lists are kept as they are (no copy: a big mesh's indices are its largest array).
+            indices.truncate(n - n % 3);
+            (Topology::Triangles, indices)
+        }
         Mode::TriangleStrip => {
             // Every other triangle is flipped so all keep the first one's winding (§3.7.2.1).
             let triangles = (0..n.saturating_sub(2))
@@ -97,7 +104,6 @@ pub fn build_skin_weights(
         repairs: Vec::with_capacity(vertex_count),
         ..SkinWeights::default()
     };
-    let mut extra = Vec::new();
     let mut influences = Vec::with_capacity(MAX_INFLUENCES);
     for vertex in 0..vertex_count {
         influences.clear();
@@ -137,10 +143,15 @@ pub fn build_skin_weights(
         }
         result.joints.push(joints[0]);
         result.weights.push(weights[0]);
-        extra.push((joints[1], weights[1]));
-    }
-    if extra.iter().any(|(_, w)| w[0] > 0.0) {
-        (result.joints_extra, result.weights_extra) = extra.into_iter().unzip();
+        // Influences five to eight are stored only once a vertex has them (zeros before).
+        if weights[1][0] > 0.0 && result.weights_extra.is_empty() {
+            result.joints_extra = vec![[0; 4]; vertex];
+            result.weights_extra = vec![[0.0; 4]; vertex];
+        }
+        if !result.weights_extra.is_empty() {
+            result.joints_extra.push(joints[1]);
+            result.weights_extra.push(weights[1]);
+        }
     }
     result
 }
@@ -151,13 +162,13 @@ mod tests {
 
     #[test]
     fn strips_and_fans_become_lists_with_consistent_winding() {
-        let (topology, strip) = to_list(Mode::TriangleStrip, &[0, 1, 2, 3]);
+        let (topology, strip) = to_list(Mode::TriangleStrip, vec![0, 1, 2, 3]);
         assert_eq!(topology, Topology::Triangles);
         assert_eq!(strip, vec![0, 1, 2, 2, 1, 3]);
-        assert_eq!(to_list(Mode::TriangleFan, &[0, 1, 2, 3]).1, vec![1, 2, 0, 2, 3, 0]);
-        assert_eq!(to_list(Mode::LineLoop, &[0, 1, 2]).1, vec![0, 1, 1, 2, 2, 0]);
+        assert_eq!(to_list(Mode::TriangleFan, vec![0, 1, 2, 3]).1, vec![1, 2, 0, 2, 3, 0]);
+        assert_eq!(to_list(Mode::LineLoop, vec![0, 1, 2]).1, vec![0, 1, 1, 2, 2, 0]);
         assert_eq!(
-            to_list(Mode::Triangles, &[0, 1, 2, 3]).1,
+            to_list(Mode::Triangles, vec![0, 1, 2, 3]).1,
             vec![0, 1, 2],
             "a dangling index is dropped"
         );

@@ -19,8 +19,9 @@ use crate::asset::{self, Model};
 use crate::inspect::{PoseMode, TrailTime};
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
-use crate::render::still::StillRenderer;
+use crate::render::still::{StillRenderer, Viewpoint};
 use crate::render::{Gpu, SceneRenderer};
+use crate::view::image_detail::simplify_for_still;
 use crate::view::{ViewOptions, Viewport};
 
 #[derive(Args, Debug)]
@@ -54,6 +55,10 @@ pub struct RenderArgs {
     /// Leave out the ground, its grid and the shadow.
     #[arg(long)]
     pub no_grid: bool,
+    /// Draw every triangle of meshes denser than the image (by default they are drawn from a
+    /// copy simplified within half a pixel).
+    #[arg(long)]
+    pub full_detail: bool,
     #[command(flatten)]
     pub camera: CameraArgs,
     #[command(flatten)]
@@ -117,6 +122,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         material_variant: args.variant.resolve(&model)?,
         ..ViewOptions::default()
     };
+    if !args.full_detail {
+        let framed_on_model = matches!(viewpoint, Viewpoint::Orbit(_));
+        for simplified in simplify_for_still(&mut model, args.size, &view, framed_on_model) {
+            eprintln!("{}: {}", model.path.display(), simplified.describe(&model, args.size));
+        }
+    }
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
     light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());

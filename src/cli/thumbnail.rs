@@ -16,9 +16,10 @@ use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
-use crate::render::still::StillRenderer;
+use crate::render::still::{StillRenderer, Viewpoint};
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;
+use crate::view::image_detail::simplify_for_still;
 
 #[derive(Args, Debug)]
 pub struct ThumbnailArgs {
@@ -124,7 +125,7 @@ fn thumbnail(
     output: &Path,
     args: &ThumbnailArgs,
 ) -> anyhow::Result<Written> {
-    let model = asset::load(file)?;
+    let mut model = asset::load(file)?;
     let clip = (!model.clips.is_empty()).then_some(0);
     let time = clip.map_or(0.0, |c| representative_time(&model, &model.clips[c]));
     let mut pose = model.skeleton.rest_pose().clone();
@@ -138,10 +139,15 @@ fn thumbnail(
         lighting: args.lighting.lighting(&model),
         ..ViewOptions::default()
     };
+    let viewpoint = args.camera.viewpoint(&model)?;
+    let size = (args.size, args.size);
+    for simplified in simplify_for_still(&mut model, size, &view, matches!(viewpoint, Viewpoint::Orbit(_))) {
+        eprintln!("{}: {}", model.path.display(), simplified.describe(&model, size));
+    }
     let mut still = StillRenderer::new(gpu, renderer, &model);
-    still.viewpoint = args.camera.viewpoint(&model)?;
+    still.viewpoint = viewpoint;
     still.frame_clip(clip);
-    let image = still.render(renderer, &pose, (args.size, args.size), &view)?;
+    let image = still.render(renderer, &pose, size, &view)?;
     image_file::save(&image, output)?;
     Ok(Written {
         thumbnail: output.display().to_string(),

@@ -7,6 +7,7 @@ mod camera;
 mod camera_view;
 pub mod file_camera;
 pub mod framing;
+pub mod image_detail;
 mod labels;
 mod lighting;
 mod options;

@@ -102,7 +102,7 @@ pub fn load_primitive(
         }
         None => (0..vertex_count as u32).collect(),
     };
-    let (topology, indices) = to_list(mode, &file_indices);
+    let (topology, indices) = to_list(mode, file_indices);
 
     let (normals, normals_computed) = match attribute(Semantic::Normals) {
         Some(index) => {
