@@ -123,10 +123,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         ..ViewOptions::default()
     };
     if !args.full_detail {
-        let framed_on_model = matches!(viewpoint, Viewpoint::Orbit(_));
-        for simplified in simplify_for_still(&mut model, args.size, &view, framed_on_model) {
-            eprintln!("{}: {}", model.path.display(), simplified.describe(&model, args.size));
-        }
+        simplify_dense_meshes(&mut model, args.size, &view, viewpoint);
     }
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
@@ -173,6 +170,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     }
     image_file::save(&image, &args.output)?;
     Ok(())
+}
+
+/// Simplifies `model`'s meshes that are denser than a `size` picture seen through `view` from
+/// `viewpoint` (see `view::image_detail`), saying so on standard error.
+pub(super) fn simplify_dense_meshes(model: &mut Model, size: (u32, u32), view: &ViewOptions, viewpoint: Viewpoint) {
+    let framed_on_model = matches!(viewpoint, Viewpoint::Orbit(_));
+    for simplified in simplify_for_still(model, size, view, framed_on_model) {
+        eprintln!("{}: {}", model.path.display(), simplified.describe(model, size));
+    }
 }
 
 /// Renders `model` in `pose` to an image, framed over the whole of `clip` (the clip the pose

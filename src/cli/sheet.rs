@@ -12,6 +12,7 @@ use super::camera_args::CameraArgs;
 use super::clips_from_args::ClipsFromArgs;
 use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
+use super::render::simplify_dense_meshes;
 use super::text::{TextPainter, filled};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
@@ -69,6 +70,8 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
         ..ViewOptions::default()
     };
     let viewpoint = args.camera.viewpoint(&model)?;
+    let cell = (args.cell, args.cell);
+    simplify_dense_meshes(&mut model, cell, &view, viewpoint);
     let sheet = contact_sheet(
         &gpu,
         &mut renderer,

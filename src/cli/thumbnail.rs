@@ -14,12 +14,12 @@ use super::batch::{self, Input};
 use super::camera_args::CameraArgs;
 use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
+use super::render::simplify_dense_meshes;
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
-use crate::render::still::{StillRenderer, Viewpoint};
+use crate::render::still::StillRenderer;
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;
-use crate::view::image_detail::simplify_for_still;
 
 #[derive(Args, Debug)]
 pub struct ThumbnailArgs {
@@ -55,10 +55,13 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         let [file, output] = &args.paths[..] else {
             bail!("expected FILE OUT.png (or several files with --out-dir DIR)");
         };
+        // Loaded before the GPU is set up, so that a big file's loading and the renderer's
+        // memory do not add up.
+        let model = asset::load(file)?;
         let gpu = Gpu::headless()?;
         let mut renderer = SceneRenderer::new(&gpu);
         light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
-        thumbnail(&gpu, &mut renderer, file, output, args)?;
+        thumbnail(&gpu, &mut renderer, model, output, args)?;
         return Ok(());
     };
     std::fs::create_dir_all(out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
@@ -84,7 +87,7 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         if let Some(folder) = output.parent() {
             std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
         }
-        thumbnail(&gpu, renderer, &input.path, &output, args)
+        thumbnail(&gpu, renderer, asset::load(&input.path)?, &output, args)
     };
     let mut out = std::io::stdout().lock();
     let report = |input: &Input, result: anyhow::Result<Written>| {
@@ -115,17 +118,16 @@ fn thumbnail_path(out_dir: &Path, input: &Input) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Renders `file`'s thumbnail to `output` at `args`' size and lighting: its first clip at its
+/// Renders `model`'s thumbnail to `output` at `args`' size and lighting: its first clip at its
 /// most spread-out moment (the rest pose without clips), or the skeleton when the file has no
 /// meshes.
 fn thumbnail(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
-    file: &Path,
+    mut model: Model,
     output: &Path,
     args: &ThumbnailArgs,
 ) -> anyhow::Result<Written> {
-    let mut model = asset::load(file)?;
     let clip = (!model.clips.is_empty()).then_some(0);
     let time = clip.map_or(0.0, |c| representative_time(&model, &model.clips[c]));
     let mut pose = model.skeleton.rest_pose().clone();
@@ -141,9 +143,7 @@ fn thumbnail(
     };
     let viewpoint = args.camera.viewpoint(&model)?;
     let size = (args.size, args.size);
-    for simplified in simplify_for_still(&mut model, size, &view, matches!(viewpoint, Viewpoint::Orbit(_))) {
-        eprintln!("{}: {}", model.path.display(), simplified.describe(&model, size));
-    }
+    simplify_dense_meshes(&mut model, size, &view, viewpoint);
     let mut still = StillRenderer::new(gpu, renderer, &model);
     still.viewpoint = viewpoint;
     still.frame_clip(clip);

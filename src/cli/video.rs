@@ -14,7 +14,7 @@ use super::camera_args::CameraArgs;
 use super::frame_plan::FramePlan;
 use super::lighting_args::{LightingArgs, light_with};
 use super::lookup::find_clip;
-use super::render::parse_size;
+use super::render::{parse_size, simplify_dense_meshes};
 use super::video_file::VideoFile;
 use crate::anim::{Animator, Playback};
 use crate::asset::demo::demo_model;
@@ -77,7 +77,7 @@ fn video_size(text: &str) -> Result<(u32, u32), String> {
 }
 
 pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
-    let model = match &args.file {
+    let mut model = match &args.file {
         Some(file) => asset::load(file)?,
         None => demo_model(),
     };
@@ -102,6 +102,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         lighting: args.lighting.lighting(&model),
         ..ViewOptions::default()
     };
+    simplify_dense_meshes(&mut model, args.size, &view, viewpoint);
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
     still.frame_clip(clip);
     // As `render` poses a moment: the clip alone, clamped to its ends.

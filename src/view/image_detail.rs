@@ -174,7 +174,9 @@ mod tests {
         for y in 0..side {
             for x in 0..side {
                 let a = y * row + x;
-                primitive.indices.extend([a, a + 1, a + row, a + 1, a + row + 1, a + row]);
+                primitive
+                    .indices
+                    .extend([a, a + 1, a + row, a + 1, a + row + 1, a + row]);
             }
         }
         let vertices = primitive.positions.len();
@@ -230,7 +232,10 @@ mod tests {
         let simplified = simplify_for_image(&mut model, (64, 64));
         assert_eq!(simplified.len(), 1, "only the grid is dense: {simplified:?}");
         assert_eq!((simplified[0].mesh, simplified[0].triangles_before), (mesh, 131_072));
-        assert_eq!(model.meshes[mesh].primitives[0].triangle_count(), simplified[0].triangles_after);
+        assert_eq!(
+            model.meshes[mesh].primitives[0].triangle_count(),
+            simplified[0].triangles_after
+        );
     }
 
     #[test]
