@@ -70,7 +70,14 @@ fn write_dense_sphere(dir: &Path, stacks: u32, slices: u32) -> PathBuf {
 
 /// Renders `file` at 32x32 with `extra` options; returns the image and what went to stderr.
 fn render(file: &Path, out: &Path, extra: &[&str]) -> (image::RgbaImage, String) {
-    let mut args = vec!["render", file.to_str().unwrap(), "-o", out.to_str().unwrap(), "--size", "32x32"];
+    let mut args = vec![
+        "render",
+        file.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--size",
+        "32x32",
+    ];
     args.extend(extra);
     let output = rigscope(&args);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -105,14 +112,21 @@ fn a_mesh_denser_than_the_image_is_drawn_simplified_and_looks_the_same() {
         .collect();
     let mean = differences.iter().sum::<u32>() as f64 / differences.len() as f64;
     let large = differences.iter().filter(|&&d| d > 24).count();
-    assert!(mean < 1.0 && large <= 4, "mean difference {mean} levels, {large} pixels differ by more than 24");
+    assert!(
+        mean < 1.0 && large <= 4,
+        "mean difference {mean} levels, {large} pixels differ by more than 24"
+    );
 }
 
 #[test]
 fn views_of_the_mesh_structure_draw_every_triangle() {
     let dir = temp_dir("image-detail-structure");
     let sphere = write_dense_sphere(&dir, 300, 400);
-    for extra in [&["--wireframe"][..], &["--vertex-view", "influences"], &["--bind-ghost"]] {
+    for extra in [
+        &["--wireframe"][..],
+        &["--vertex-view", "influences"],
+        &["--bind-ghost"],
+    ] {
         let (_, said) = render(&sphere, &dir.join("structure.png"), extra);
         assert!(!said.contains("drawn as"), "{extra:?}: {said}");
     }
