@@ -2,6 +2,7 @@
 //! computed the pose's joint → model matrices once; from there:
 //!
 //! 0. at Fast quality, once: simplified copies of dense meshes (`ModelBuffers::simplify_dense_meshes`);
+//!    with the wireframe shown, once: the triangles' edges (`ModelBuffers::make_wireframe_edges`);
 //! 1. palettes per skin (model matrix × inverse bind matrix) and CPU skinning of the draws
 //!    the GPU does not skin (`ModelView::pose`);
 //! 2. the GPU upload: the skins' matrices (palettes in a storage buffer, or the `pose` uniform
@@ -32,6 +33,9 @@ pub fn render_frame(
 ) -> Option<Result<SkinDifference, String>> {
     if renderer.quality.simplify_dense_meshes {
         model_view.buffers.simplify_dense_meshes(&gpu.device, input.model);
+    }
+    if input.view.wireframe {
+        model_view.buffers.make_wireframe_edges(&gpu.device, input.model);
     }
     model_view.pose(input);
     model_view.upload(gpu, input);

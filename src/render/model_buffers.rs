@@ -3,7 +3,6 @@
 //! rewrites the uniforms, the skins' matrices and the CPU-posed vertex buffers.
 
 use glam::{Mat4, Vec2, Vec4};
-use wgpu::util::DeviceExt;
 
 use super::animated::AnimatedState;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
@@ -42,9 +41,9 @@ pub struct DrawBuffers {
     pub view_values: wgpu::Buffer,
     pub indices: wgpu::Buffer,
     pub index_count: u32,
-    /// Each triangle edge once, for the wireframe.
-    pub edges: wgpu::Buffer,
-    pub edge_count: u32,
+    /// Each triangle edge once, for the wireframe, and how many indices that is (made when
+    /// the wireframe is first shown: see `ModelBuffers::make_wireframe_edges`).
+    pub edges: Option<(wgpu::Buffer, u32)>,
     /// A simplified copy of the triangles, drawn in their place at Fast quality, for dense
     /// meshes (made when first asked for: see `ModelBuffers::simplify_dense_meshes`).
     pub simplified: Option<(wgpu::Buffer, u32)>,
@@ -96,20 +95,89 @@ pub struct ModelBuffers {
 }
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
-    // wgpu rejects zero-sized vertex buffers in some backends: keep at least one element.
-    let bytes: &[u8] = bytemuck::cast_slice(data);
-    let padded;
-    let contents = if bytes.is_empty() {
-        padded = vec![0u8; 16];
-        &padded[..]
-    } else {
-        bytes
-    };
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+    filled_buffer(device, label, data.len(), usage, |i| data[i])
+}
+
+/// A buffer of `count` values, `value(i)` at `i`, written straight into the buffer's mapped
+/// memory: no copy of a big mesh's attributes is assembled first.
+fn filled_buffer<T: bytemuck::Pod>(
+    device: &wgpu::Device,
+    label: &str,
+    count: usize,
+    usage: wgpu::BufferUsages,
+    value: impl Fn(usize) -> T,
+) -> wgpu::Buffer {
+    // wgpu rejects zero-sized vertex buffers in some backends: keep at least 16 bytes.
+    let size = (count * std::mem::size_of::<T>()).max(16);
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
-        contents,
+        size: size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT as usize) as u64,
         usage,
+        mapped_at_creation: true,
+    });
+    {
+        let mut mapped = buffer
+            .get_mapped_range_mut(..)
+            .expect("a buffer made mapped can be written");
+        // Mapped memory need not be aligned for `T`: values go through a chunk of them.
+        const CHUNK: usize = 256;
+        let element = std::mem::size_of::<T>();
+        let mut chunk = [T::zeroed(); CHUNK];
+        for start in (0..count).step_by(CHUNK) {
+            let values = &mut chunk[..CHUNK.min(count - start)];
+            for (offset, slot) in values.iter_mut().enumerate() {
+                *slot = value(start + offset);
+            }
+            let bytes = start * element..(start + values.len()) * element;
+            mapped.slice(bytes).copy_from_slice(bytemuck::cast_slice(values));
+        }
+    }
+    buffer.unmap();
+    buffer
+}
+
+/// A buffer of `count` zeros (wgpu clears new buffers, so nothing is written).
+fn zeroed_buffer<T>(device: &wgpu::Device, label: &str, count: usize, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (count * std::mem::size_of::<T>()).max(16) as u64,
+        usage,
+        mapped_at_creation: false,
     })
+}
+
+/// Lets the GPU take the buffers made so far, once they hold `FLUSH_BYTES`: until a submission
+/// completes, wgpu keeps a staging copy of every buffer made with data, so a big model's
+/// buffers would otherwise be in memory twice.
+struct StagingFlush<'a> {
+    device: &'a wgpu::Device,
+    queue: &'a wgpu::Queue,
+    pending: u64,
+}
+
+const FLUSH_BYTES: u64 = 32 << 20;
+
+impl StagingFlush<'_> {
+    fn made(&mut self, draw: &DrawBuffers) {
+        let buffers = [
+            &draw.positions,
+            &draw.normals,
+            &draw.posed_positions,
+            &draw.posed_normals,
+            &draw.uvs,
+            &draw.uvs1,
+            &draw.colors,
+            &draw.influences,
+            &draw.indices,
+        ];
+        self.pending += buffers.iter().map(|b| b.size()).sum::<u64>();
+        if self.pending >= FLUSH_BYTES {
+            self.queue.submit([]);
+            // Only frees memory: a failed wait leaves the copies until the next frame's.
+            let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+            self.pending = 0;
+        }
+    }
 }
 
 /// Each undirected triangle edge once, as line-list indices.
@@ -144,42 +212,44 @@ impl ModelBuffers {
 
         let bind_matrices = model.skeleton.bind_pose().to_model_matrices();
         let mut draws = Vec::with_capacity(draw_count);
+        let mut staging = StagingFlush {
+            device,
+            queue,
+            pending: 0,
+        };
         for (instance_index, primitive_index) in posed_order(model) {
             let instance = model.instances[instance_index];
             let primitive = &model.meshes[instance.mesh].primitives[primitive_index];
             let vertices = primitive.vertex_count();
-            let or_default = |values: &[Vec2]| {
-                if values.is_empty() {
-                    vec![Vec2::ZERO; vertices]
-                } else {
-                    values.to_vec()
-                }
+            let vertex_usage = wgpu::BufferUsages::VERTEX;
+            // Absent attributes read as zero UVs, white and no influences.
+            let uvs_or_zero = |label: &str, values: &[Vec2]| match values.is_empty() {
+                true => zeroed_buffer::<Vec2>(device, label, vertices, vertex_usage),
+                false => buffer(device, label, values, vertex_usage),
             };
-            let (uvs, uvs1) = (or_default(&primitive.uvs), or_default(&primitive.uvs1));
-            let colors = if primitive.colors.is_empty() {
-                vec![Vec4::ONE; vertices]
-            } else {
-                primitive.colors.clone()
+            let (uvs, uvs1) = (
+                uvs_or_zero("uvs", &primitive.uvs),
+                uvs_or_zero("second uvs", &primitive.uvs1),
+            );
+            let colors = match primitive.colors.is_empty() {
+                true => filled_buffer(device, "colours", vertices, vertex_usage, |_| Vec4::ONE),
+                false => buffer(device, "colours", &primitive.colors, vertex_usage),
             };
-            let influences: Vec<InfluenceVertex> = match &primitive.skin_weights {
-                Some(w) => (0..vertices)
-                    .map(|v| InfluenceVertex {
-                        joints: w.joints[v],
-                        joints_extra: w.joints_extra.get(v).copied().unwrap_or_default(),
-                        weights: w.weights[v],
-                        weights_extra: w.weights_extra.get(v).copied().unwrap_or_default(),
-                    })
-                    .collect(),
-                None => vec![InfluenceVertex::default(); vertices],
+            let influences = match &primitive.skin_weights {
+                Some(w) => filled_buffer(device, "influences", vertices, vertex_usage, |v| InfluenceVertex {
+                    joints: w.joints[v],
+                    joints_extra: w.joints_extra.get(v).copied().unwrap_or_default(),
+                    weights: w.weights[v],
+                    weights_extra: w.weights_extra.get(v).copied().unwrap_or_default(),
+                }),
+                None => zeroed_buffer::<InfluenceVertex>(device, "influences", vertices, vertex_usage),
             };
             let triangles = primitive.topology == Topology::Triangles;
             let indices: &[u32] = &primitive.indices;
-            let edges = triangle_edges(if triangles { indices } else { &[] });
             let material = primitive.material.unwrap_or(default_material_index);
             let skin = instance.skin.filter(|_| primitive.skin_weights.is_some());
             let gpu_skinnable = skin.is_some_and(|s| skins.fits(s)) && primitive.morph_targets.is_empty();
             let may_pose_on_cpu = skin.is_some() || !primitive.morph_targets.is_empty();
-            let vertex_usage = wgpu::BufferUsages::VERTEX;
             let posed_usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
             // Skinned vertices as loaded are in the bind pose already; others follow their
             // joint's bind pose.
@@ -209,15 +279,14 @@ impl ModelBuffers {
                     if may_pose_on_cpu { &primitive.normals[..] } else { &[] },
                     posed_usage,
                 ),
-                uvs: buffer(device, "uvs", &uvs, vertex_usage),
-                uvs1: buffer(device, "second uvs", &uvs1, vertex_usage),
-                colors: buffer(device, "colours", &colors, vertex_usage),
-                influences: buffer(device, "influences", &influences, vertex_usage),
-                view_values: buffer(device, "vertex view", &vec![0f32; vertices], posed_usage),
+                uvs,
+                uvs1,
+                colors,
+                influences,
+                view_values: zeroed_buffer::<f32>(device, "vertex view", vertices, posed_usage),
                 indices: buffer(device, "indices", indices, wgpu::BufferUsages::INDEX),
                 index_count: indices.len() as u32,
-                edges: buffer(device, "edges", &edges, wgpu::BufferUsages::INDEX),
-                edge_count: edges.len() as u32,
+                edges: None,
                 simplified: None,
                 material,
                 topology: primitive.topology,
@@ -234,6 +303,7 @@ impl ModelBuffers {
                 drawable: vertices > 0 && !indices.is_empty(),
                 hidden: false,
             });
+            staging.made(&draws[draws.len() - 1]);
         }
         uniforms.upload_all(queue);
         let largest = draws.iter().map(|d| d.vertex_count).max().unwrap_or(0);
@@ -248,6 +318,20 @@ impl ModelBuffers {
             value_scratch: vec![0.0; largest],
             variant_shown: None,
             simplified: false,
+        }
+    }
+
+    /// Makes every draw's wireframe edges, once (sorting a big mesh's edges takes a while and
+    /// they take as much memory as its triangles, so only a view that shows them asks).
+    pub fn make_wireframe_edges(&mut self, device: &wgpu::Device, model: &Model) {
+        for draw in self.draws.iter_mut().filter(|d| d.edges.is_none()) {
+            let primitive = &model.meshes[model.instances[draw.instance].mesh].primitives[draw.primitive];
+            let triangles = draw.topology == Topology::Triangles;
+            let edges = triangle_edges(if triangles { &primitive.indices } else { &[] });
+            draw.edges = Some((
+                buffer(device, "edges", &edges, wgpu::BufferUsages::INDEX),
+                edges.len() as u32,
+            ));
         }
     }
 

@@ -315,7 +315,10 @@ impl SceneRenderer {
                 );
                 pass.set_bind_group(2, &buffers.materials[draw.material].group, &[]);
                 let (indices, count) = match (slot, &draw.simplified) {
-                    (DrawSlot::Wire, _) => (&draw.edges, draw.edge_count),
+                    (DrawSlot::Wire, _) => match &draw.edges {
+                        Some((edges, count)) => (edges, *count),
+                        None => continue,
+                    },
                     (DrawSlot::Solid, Some((simplified, count))) if self.quality.simplify_dense_meshes => {
                         (simplified, *count)
                     }
