@@ -12,8 +12,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Mat4, Vec3};
 use rigscope::asset::{self, SkinWeights};
 use rigscope::skin::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
-use rigscope::skin::linear::{BindVertices, SkinnedVertices, skin_linear};
 use rigscope::skin::linear::Influences;
+use rigscope::skin::linear::{BindVertices, SkinnedVertices, skin_linear};
 use rigscope::skin::palette::{normal_palette, skin_palette};
 use rigscope::skin::split::InfluenceSplit;
 use rigscope::skin::split_linear::skin_linear_split;
@@ -46,7 +46,9 @@ fn skinning(c: &mut Criterion) {
         .map(|p| InfluenceSplit::new(p.skin_weights.as_ref().unwrap().into()))
         .collect();
     let split_of = |weights: &SkinWeights| {
-        let index = primitives.iter().position(|p| std::ptr::eq(p.skin_weights.as_ref().unwrap(), weights));
+        let index = primitives
+            .iter()
+            .position(|p| std::ptr::eq(p.skin_weights.as_ref().unwrap(), weights));
         &splits[index.unwrap()]
     };
     // Skins both meshes with one kernel into `outputs`.
@@ -76,7 +78,15 @@ fn skinning(c: &mut Criterion) {
     group.bench_function("linear blend split by influence count, positions + normals", |b| {
         b.iter(|| {
             skin_all(&|weights, input, output| {
-                skin_linear_split(&palette, &normal_matrices, split_of(weights), weights.into(), input, output, None)
+                skin_linear_split(
+                    &palette,
+                    &normal_matrices,
+                    split_of(weights),
+                    weights.into(),
+                    input,
+                    output,
+                    None,
+                )
             })
         })
     });
@@ -122,7 +132,9 @@ impl BigMesh {
         Self {
             palette,
             normal_palette: normal_matrices,
-            positions: (0..vertices).map(|v| Vec3::new((v % 1000) as f32, (v / 1000) as f32, 0.0) * 0.01).collect(),
+            positions: (0..vertices)
+                .map(|v| Vec3::new((v % 1000) as f32, (v / 1000) as f32, 0.0) * 0.01)
+                .collect(),
             normals: vec![Vec3::Z; vertices],
             joints: (0..vertices).map(|v| [0, 1, 2, 3].map(|k| joint(v, k))).collect(),
             weights: vec![[0.4, 0.3, 0.2, 0.1]; vertices],
@@ -149,7 +161,10 @@ fn threads(c: &mut Criterion) {
         let (mut positions, mut normals) = (vec![Vec3::ZERO; vertices], vec![Vec3::ZERO; vertices]);
         let mut group = c.benchmark_group(format!("skin {vertices} vertices, 4 influences"));
         group.throughput(Throughput::Elements(vertices as u64));
-        for (label, workers) in [("1 thread".to_string(), None), (format!("{} threads", pool.threads()), Some(pool))] {
+        for (label, workers) in [
+            ("1 thread".to_string(), None),
+            (format!("{} threads", pool.threads()), Some(pool)),
+        ] {
             group.bench_function(label, |b| {
                 b.iter(|| {
                     let input = BindVertices {
@@ -163,7 +178,15 @@ fn threads(c: &mut Criterion) {
                         tangents: &mut [],
                     };
                     let palettes = (&mesh.palette[..], &mesh.normal_palette[..]);
-                    skin_linear_split(palettes.0, palettes.1, &split, mesh.influences(), input, output, workers)
+                    skin_linear_split(
+                        palettes.0,
+                        palettes.1,
+                        &split,
+                        mesh.influences(),
+                        input,
+                        output,
+                        workers,
+                    )
                 })
             });
         }

@@ -155,7 +155,11 @@ fn skinning_on_every_core_allocates_nothing_per_frame() {
     let workers = rigscope::skin::workers::global();
     let mut frame = |index: usize| {
         pose.copy_from(model.skeleton.rest_pose());
-        clip.sample(Playback::Loop.clip_time(index as f32 / 60.0, clip.duration()), &mut pose, &mut cursor);
+        clip.sample(
+            Playback::Loop.clip_time(index as f32 / 60.0, clip.duration()),
+            &mut pose,
+            &mut cursor,
+        );
         deformer.update_all(&model, &pose, SkinningMethod::Linear);
     };
     frame(0);

@@ -98,7 +98,10 @@ fn split_chunk(influences: &Influences, start: usize, len: usize) -> Chunk {
     for offset in 0..len {
         let v = start + offset;
         let vertex = offset as u16;
-        let extra = influences.weights_extra.get(v).is_some_and(|w| w.iter().any(|&w| w != 0.0));
+        let extra = influences
+            .weights_extra
+            .get(v)
+            .is_some_and(|w| w.iter().any(|&w| w != 0.0));
         if extra {
             chunk.more.push(vertex);
             continue;
@@ -140,7 +143,14 @@ mod tests {
 
     #[test]
     fn vertices_go_to_their_influence_count() {
-        let joints = [[3, 0, 0, 0], [1, 2, 0, 0], [1, 0, 2, 5], [4, 5, 6, 7], [9, 0, 0, 0], [2, 1, 0, 0]];
+        let joints = [
+            [3, 0, 0, 0],
+            [1, 2, 0, 0],
+            [1, 0, 2, 5],
+            [4, 5, 6, 7],
+            [9, 0, 0, 0],
+            [2, 1, 0, 0],
+        ];
         let weights = [
             [1.0, 0.0, 0.0, 0.0],
             [0.75, 0.25, 0.0, 0.0],
@@ -161,14 +171,19 @@ mod tests {
             weights_extra: &weights_extra,
         });
         assert_eq!(split.vertex_count(), 6);
-        let [chunk] = &split.chunks[..] else { panic!("one chunk") };
+        let [chunk] = &split.chunks[..] else {
+            panic!("one chunk")
+        };
         let run = |start, len, joint| RigidRun { start, len, joint };
         assert_eq!(chunk.one, [run(0, 1, 3), run(4, 1, 9)], "no weights: the first joint");
         assert_eq!(chunk.two.vertices, [1]);
         assert_eq!((chunk.two.joints[0], chunk.two.weights[0]), ([1, 2], [0.75]));
         assert_eq!(chunk.three.vertices, [2]);
         assert_eq!((chunk.three.joints[0], chunk.three.weights[0]), ([1, 2, 5], [0.5, 0.3]));
-        assert_eq!((chunk.four.joints[0], chunk.four.weights[0]), ([4, 5, 6, 7], [0.4, 0.3, 0.2]));
+        assert_eq!(
+            (chunk.four.joints[0], chunk.four.weights[0]),
+            ([4, 5, 6, 7], [0.4, 0.3, 0.2])
+        );
         assert_eq!(chunk.more, [5]);
     }
 
@@ -184,7 +199,13 @@ mod tests {
             weights_extra: &[],
         });
         let spans: Vec<_> = split.chunks.iter().map(|c| (c.start, c.len, &c.one[..])).collect();
-        let run = |len| [RigidRun { start: 0, len, joint: 0 }];
+        let run = |len| {
+            [RigidRun {
+                start: 0,
+                len,
+                joint: 0,
+            }]
+        };
         assert_eq!(
             spans,
             [

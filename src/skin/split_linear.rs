@@ -36,9 +36,10 @@ pub fn skin_linear_split(
         normal_palette,
         influences,
     };
-    let outputs = output.positions.chunks_mut(super::split::CHUNK_VERTICES).zip(
-        output.normals.chunks_mut(super::split::CHUNK_VERTICES),
-    );
+    let outputs = output
+        .positions
+        .chunks_mut(super::split::CHUNK_VERTICES)
+        .zip(output.normals.chunks_mut(super::split::CHUNK_VERTICES));
     let mut jobs = split.chunks.iter().zip(outputs);
     let Some(workers) = workers.filter(|w| w.threads() > 1 && split.chunks.len() > 1) else {
         for (chunk, (positions, normals)) in jobs {
@@ -80,9 +81,10 @@ fn skin_chunk(joints: &Joints, chunk: &Chunk, input: &BindVertices, positions: &
     for &vertex in &chunk.more {
         let (offset, v) = (vertex as usize, chunk.start + vertex as usize);
         let influences = &joints.influences;
-        let all = influences.joints[v].iter().zip(&influences.weights[v]).chain(
-            influences.joints_extra[v].iter().zip(&influences.weights_extra[v]),
-        );
+        let all = influences.joints[v]
+            .iter()
+            .zip(&influences.weights[v])
+            .chain(influences.joints_extra[v].iter().zip(&influences.weights_extra[v]));
         let matrix = all.fold(Mat4::ZERO, |sum, (&j, &w)| sum + joints.palette[j as usize] * w);
         write(&matrix, &normal_matrix(&matrix), offset, bind, out);
     }
@@ -95,7 +97,10 @@ type OutSlices<'a> = (&'a mut [Vec3], &'a mut [Vec3]);
 /// Runs of vertices moved rigidly by one joint: its palette and normal matrices as they are.
 fn skin_one(joints: &Joints, runs: &[RigidRun], bind: BindSlices, out: &mut OutSlices) {
     for run in runs {
-        let (matrix, normal_matrix) = (joints.palette[run.joint as usize], joints.normal_palette[run.joint as usize]);
+        let (matrix, normal_matrix) = (
+            joints.palette[run.joint as usize],
+            joints.normal_palette[run.joint as usize],
+        );
         let range = run.start as usize..(run.start + run.len) as usize;
         let positions = out.0[range.clone()].iter_mut().zip(&bind.0[range.clone()]);
         for (out, &bind) in positions {
@@ -109,7 +114,12 @@ fn skin_one(joints: &Joints, runs: &[RigidRun], bind: BindSlices, out: &mut OutS
 
 /// Vertices moved by `J` joints: the weighted sum of their matrices, the last weight being one
 /// minus the others.
-fn skin_blended<const J: usize, const W: usize>(palette: &[Mat4], group: &Group<J, W>, bind: BindSlices, out: &mut OutSlices) {
+fn skin_blended<const J: usize, const W: usize>(
+    palette: &[Mat4],
+    group: &Group<J, W>,
+    bind: BindSlices,
+    out: &mut OutSlices,
+) {
     let influences = group.joints.iter().zip(&group.weights);
     for (&vertex, (joints, weights)) in group.vertices.iter().zip(influences) {
         let mut matrix = Mat4::ZERO;
@@ -164,8 +174,12 @@ mod tests {
     impl Mesh {
         fn new(vertices: usize) -> Self {
             let mut mesh = Mesh {
-                positions: (0..vertices).map(|v| Vec3::new(v as f32 * 0.01, 1.0, -(v % 7) as f32)).collect(),
-                normals: (0..vertices).map(|v| Vec3::new(1.0, v as f32 % 3.0, 0.5).normalize()).collect(),
+                positions: (0..vertices)
+                    .map(|v| Vec3::new(v as f32 * 0.01, 1.0, -((v % 7) as f32)))
+                    .collect(),
+                normals: (0..vertices)
+                    .map(|v| Vec3::new(1.0, v as f32 % 3.0, 0.5).normalize())
+                    .collect(),
                 joints: vec![[0; 4]; vertices],
                 weights: vec![[0.0; 4]; vertices],
                 joints_extra: vec![[0; 4]; vertices],
@@ -206,13 +220,24 @@ mod tests {
         fn skin_split(&self, workers: Option<&Workers>) -> (Vec<Vec3>, Vec<Vec3>) {
             let (palette, normal_palette) = palette();
             let split = InfluenceSplit::new(self.influences());
-            let mut out = (vec![Vec3::NAN; self.positions.len()], vec![Vec3::NAN; self.positions.len()]);
+            let mut out = (
+                vec![Vec3::NAN; self.positions.len()],
+                vec![Vec3::NAN; self.positions.len()],
+            );
             let output = SkinnedVertices {
                 positions: &mut out.0,
                 normals: &mut out.1,
                 tangents: &mut [],
             };
-            skin_linear_split(&palette, &normal_palette, &split, self.influences(), self.bind(), output, workers);
+            skin_linear_split(
+                &palette,
+                &normal_palette,
+                &split,
+                self.influences(),
+                self.bind(),
+                output,
+                workers,
+            );
             out
         }
     }
@@ -221,7 +246,10 @@ mod tests {
     fn matches_the_general_kernel_for_every_influence_count() {
         let mesh = Mesh::new(CHUNK_VERTICES + 100);
         let (palette, normal_palette) = palette();
-        let mut expected = (vec![Vec3::ZERO; mesh.positions.len()], vec![Vec3::ZERO; mesh.positions.len()]);
+        let mut expected = (
+            vec![Vec3::ZERO; mesh.positions.len()],
+            vec![Vec3::ZERO; mesh.positions.len()],
+        );
         let output = SkinnedVertices {
             positions: &mut expected.0,
             normals: &mut expected.1,
@@ -230,10 +258,19 @@ mod tests {
         skin_linear(&palette, &normal_palette, mesh.influences(), mesh.bind(), output);
         let (positions, normals) = mesh.skin_split(None);
         for v in 0..positions.len() {
-            assert!(positions[v].abs_diff_eq(expected.0[v], 1e-4), "vertex {v}: {} {}", positions[v], expected.0[v]);
+            assert!(
+                positions[v].abs_diff_eq(expected.0[v], 1e-4),
+                "vertex {v}: {} {}",
+                positions[v],
+                expected.0[v]
+            );
             // Same direction; the length is the normal matrix's, not one.
             let unit = normals[v].normalize();
-            assert!(unit.abs_diff_eq(expected.1[v], 1e-4), "vertex {v}: {unit} {}", expected.1[v]);
+            assert!(
+                unit.abs_diff_eq(expected.1[v], 1e-4),
+                "vertex {v}: {unit} {}",
+                expected.1[v]
+            );
         }
     }
 
@@ -271,7 +308,15 @@ mod tests {
             normals: &mut normals,
             tangents: &mut tangents,
         };
-        skin_linear_split(&palette, &normal_palette, &split, mesh.influences(), mesh.bind(), output, None);
+        skin_linear_split(
+            &palette,
+            &normal_palette,
+            &split,
+            mesh.influences(),
+            mesh.bind(),
+            output,
+            None,
+        );
         assert_eq!(tangents, [Vec4::ONE; 4]);
     }
 }
