@@ -1,6 +1,9 @@
 //! CPU skinning cost, reported per vertex (criterion's throughput is vertices per second):
-//! Xbot's two meshes, four influences, positions and normals, by linear blend and by dual
-//! quaternions; and a whole model posed each way.
+//! Xbot's two meshes, positions and normals, by the general linear blend kernel, the kernels
+//! split by influence count, and dual quaternions; a whole model posed each way; and a
+//! generated mesh of a million vertices with four influences each, split kernels on one
+//! thread against every core, and at smaller sizes around the threshold where threads start
+//! to pay (`skin::PARALLEL_MIN_VERTICES`).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -9,8 +12,12 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Mat4, Vec3};
 use rigscope::asset::{self, SkinWeights};
 use rigscope::skin::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
+use rigscope::skin::linear::Influences;
 use rigscope::skin::linear::{BindVertices, SkinnedVertices, skin_linear};
 use rigscope::skin::palette::{normal_palette, skin_palette};
+use rigscope::skin::split::InfluenceSplit;
+use rigscope::skin::split_linear::skin_linear_split;
+use rigscope::skin::workers::{self, Workers};
 use rigscope::skin::{Deformer, SkinningMethod};
 
 fn skinning(c: &mut Criterion) {
@@ -32,8 +39,18 @@ fn skinning(c: &mut Criterion) {
         .map(|p| (vec![Vec3::ZERO; p.vertex_count()], vec![Vec3::ZERO; p.vertex_count()]))
         .collect();
 
-    let mut split = vec![DualQuatJoint::default(); palette.len()];
-    dual_quat_palette(&palette, &mut split);
+    let mut dual_quats = vec![DualQuatJoint::default(); palette.len()];
+    dual_quat_palette(&palette, &mut dual_quats);
+    let splits: Vec<InfluenceSplit> = primitives
+        .iter()
+        .map(|p| InfluenceSplit::new(p.skin_weights.as_ref().unwrap().into()))
+        .collect();
+    let split_of = |weights: &SkinWeights| {
+        let index = primitives
+            .iter()
+            .position(|p| std::ptr::eq(p.skin_weights.as_ref().unwrap(), weights));
+        &splits[index.unwrap()]
+    };
     // Skins both meshes with one kernel into `outputs`.
     let mut skin_all = |kernel: &dyn Fn(&SkinWeights, BindVertices, SkinnedVertices)| {
         for (primitive, (positions, normals)) in primitives.iter().zip(&mut outputs) {
@@ -58,10 +75,25 @@ fn skinning(c: &mut Criterion) {
             skin_all(&|weights, input, output| skin_linear(&palette, &normal_matrices, weights.into(), input, output))
         })
     });
+    group.bench_function("linear blend split by influence count, positions + normals", |b| {
+        b.iter(|| {
+            skin_all(&|weights, input, output| {
+                skin_linear_split(
+                    &palette,
+                    &normal_matrices,
+                    split_of(weights),
+                    weights.into(),
+                    input,
+                    output,
+                    None,
+                )
+            })
+        })
+    });
     group.bench_function("dual quaternion, positions + normals", |b| {
         b.iter(|| {
             skin_all(&|weights, input, output| {
-                skin_dual_quat(&palette, &normal_matrices, &split, weights.into(), input, output)
+                skin_dual_quat(&palette, &normal_matrices, &dual_quats, weights.into(), input, output)
             })
         })
     });
@@ -75,5 +107,92 @@ fn skinning(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, skinning);
+/// A generated mesh: `vertices` vertices on a grid, each moved by four of `joints` joints
+/// (weights 0.4, 0.3, 0.2, 0.1), skinned by a palette of distinct rotations and translations.
+struct BigMesh {
+    palette: Vec<Mat4>,
+    normal_palette: Vec<glam::Mat3A>,
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    joints: Vec<[u16; 4]>,
+    weights: Vec<[f32; 4]>,
+}
+
+impl BigMesh {
+    fn new(vertices: usize, joints: usize) -> Self {
+        let palette: Vec<Mat4> = (0..joints)
+            .map(|j| {
+                let angle = j as f32 * 0.1;
+                Mat4::from_rotation_translation(glam::Quat::from_rotation_y(angle), Vec3::new(0.0, j as f32, 0.0))
+            })
+            .collect();
+        let mut normal_matrices = vec![glam::Mat3A::IDENTITY; joints];
+        normal_palette(&palette, &mut normal_matrices);
+        let joint = |v: usize, k: usize| ((v / 64 + k * 7) % joints) as u16;
+        Self {
+            palette,
+            normal_palette: normal_matrices,
+            positions: (0..vertices)
+                .map(|v| Vec3::new((v % 1000) as f32, (v / 1000) as f32, 0.0) * 0.01)
+                .collect(),
+            normals: vec![Vec3::Z; vertices],
+            joints: (0..vertices).map(|v| [0, 1, 2, 3].map(|k| joint(v, k))).collect(),
+            weights: vec![[0.4, 0.3, 0.2, 0.1]; vertices],
+        }
+    }
+
+    fn influences(&self) -> Influences<'_> {
+        Influences {
+            joints: &self.joints,
+            weights: &self.weights,
+            joints_extra: &[],
+            weights_extra: &[],
+        }
+    }
+}
+
+/// Split kernels on one thread and on every core, for a million vertices and for the sizes
+/// around the parallel threshold.
+fn threads(c: &mut Criterion) {
+    let pool: &Workers = workers::global();
+    for vertices in [1_000_000, 40_000, 20_000, 10_000] {
+        let mesh = BigMesh::new(vertices, 64);
+        let split = InfluenceSplit::new(mesh.influences());
+        let (mut positions, mut normals) = (vec![Vec3::ZERO; vertices], vec![Vec3::ZERO; vertices]);
+        let mut group = c.benchmark_group(format!("skin {vertices} vertices, 4 influences"));
+        group.throughput(Throughput::Elements(vertices as u64));
+        for (label, workers) in [
+            ("1 thread".to_string(), None),
+            (format!("{} threads", pool.threads()), Some(pool)),
+        ] {
+            group.bench_function(label, |b| {
+                b.iter(|| {
+                    let input = BindVertices {
+                        positions: &mesh.positions,
+                        normals: &mesh.normals,
+                        tangents: &[],
+                    };
+                    let output = SkinnedVertices {
+                        positions: &mut positions,
+                        normals: &mut normals,
+                        tangents: &mut [],
+                    };
+                    let palettes = (&mesh.palette[..], &mesh.normal_palette[..]);
+                    skin_linear_split(
+                        palettes.0,
+                        palettes.1,
+                        &split,
+                        mesh.influences(),
+                        input,
+                        output,
+                        workers,
+                    )
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, skinning, threads);
 criterion_main!(benches);

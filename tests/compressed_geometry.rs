@@ -88,7 +88,11 @@ fn posed_with_normals(model: &Model, clip: Option<usize>, time: f32) -> (Vec<Vec
     let primitives = deformer.primitives();
     (
         primitives.iter().flat_map(|p| p.positions.iter().copied()).collect(),
-        primitives.iter().flat_map(|p| p.normals.iter().copied()).collect(),
+        // Skinned normals are not unit length (see skin::split_linear): the angles below need them so.
+        primitives
+            .iter()
+            .flat_map(|p| p.normals.iter().map(|n| n.normalize_or_zero()))
+            .collect(),
     )
 }
 

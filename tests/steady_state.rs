@@ -5,6 +5,7 @@ mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rigscope::anim::{JointConstraint, Playback, Solver};
 use rigscope::asset;
@@ -16,13 +17,25 @@ thread_local! {
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
 }
 
+/// Allocations on the skinning pool's threads (which work for whichever test skins in
+/// parallel: only the threaded test does).
+static WORKER_ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+fn count_allocation() {
+    if rigscope::skin::workers::is_worker_thread() {
+        WORKER_ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    } else {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+    }
+}
+
 unsafe impl GlobalAlloc for CountAllocations {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        count_allocation();
         unsafe { System.alloc(layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        count_allocation();
         unsafe { System.realloc(ptr, layout, new_size) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -128,6 +141,41 @@ fn sampling_and_skinning_allocate_nothing_per_frame() {
                 .iter()
                 .all(|p| p.positions.iter().all(|v| v.is_finite()))
         );
+    }
+}
+
+#[test]
+fn skinning_on_every_core_allocates_nothing_per_frame() {
+    let model = asset::load(&common::gltf("Xbot/Xbot.glb")).unwrap();
+    let clip = &model.clips[model.find_clip("walk").unwrap()];
+    let (mut pose, mut cursor) = (model.skeleton.rest_pose().clone(), clip.cursor());
+    let mut deformer = Deformer::new(&model);
+    // Xbot's meshes (12,473 and 15,901 vertices) are two chunks each: every one goes to the pool.
+    deformer.set_parallel_min_vertices(0);
+    let workers = rigscope::skin::workers::global();
+    let mut frame = |index: usize| {
+        pose.copy_from(model.skeleton.rest_pose());
+        clip.sample(
+            Playback::Loop.clip_time(index as f32 / 60.0, clip.duration()),
+            &mut pose,
+            &mut cursor,
+        );
+        deformer.update_all(&model, &pose, SkinningMethod::Linear);
+    };
+    frame(0);
+    let before = (ALLOCATIONS.with(Cell::get), WORKER_ALLOCATIONS.load(Ordering::Relaxed));
+    for index in 1..200 {
+        frame(index);
+    }
+    let after = (ALLOCATIONS.with(Cell::get), WORKER_ALLOCATIONS.load(Ordering::Relaxed));
+    assert_eq!(after.0 - before.0, 0, "allocations on the frame's thread");
+    assert_eq!(after.1 - before.1, 0, "allocations on the skinning pool's threads");
+    assert!(workers.threads() > 1 || std::thread::available_parallelism().map_or(true, |n| n.get() == 1));
+    let mut single = Deformer::new(&model);
+    single.set_parallel_min_vertices(usize::MAX);
+    single.update_all(&model, &pose, SkinningMethod::Linear);
+    for (threaded, alone) in deformer.primitives().iter().zip(single.primitives()) {
+        assert_eq!(threaded.positions, alone.positions, "threads skin as one thread does");
     }
 }
 

@@ -195,7 +195,8 @@ fn write_obj(
         for p in &posed.positions {
             writeln!(out, "v {} {} {}", p.x, p.y, p.z)?;
         }
-        for n in &posed.normals {
+        // OBJ normals are unit vectors; skinned ones need not be (see skin::split_linear).
+        for n in posed.normals.iter().map(|n| n.normalize_or_zero()) {
             writeln!(out, "vn {} {} {}", n.x, n.y, n.z)?;
         }
         // OBJ's texture origin is the bottom-left corner, glTF's the top-left.

@@ -8,6 +8,9 @@ use super::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
 use super::linear::{BindVertices, SkinnedVertices, skin_linear, transform_rigid, unit_or_zero};
 use super::morph::morph;
 use super::palette::{normal_palette, skin_palette};
+use super::split::InfluenceSplit;
+use super::split_linear::skin_linear_split;
+use super::workers;
 use crate::anim::Pose;
 use crate::asset::{Model, Primitive};
 
@@ -19,6 +22,8 @@ pub struct PosedPrimitive {
     /// Index into the instance's mesh's primitives.
     pub primitive: usize,
     pub positions: Vec<Vec3>,
+    /// Not unit length where linear blend skinning took the split kernels (see
+    /// `skin::split_linear`): normalise before use where length matters.
     pub normals: Vec<Vec3>,
     pub tangents: Vec<Vec4>,
     morphed: MorphedBind,
@@ -42,6 +47,10 @@ pub fn posed_order(model: &Model) -> impl Iterator<Item = (usize, usize)> + '_ {
         .flat_map(|(i, instance)| (0..model.meshes[instance.mesh].primitives.len()).map(move |p| (i, p)))
 }
 
+/// Primitives this big are skinned on every core by default: below it, waking the other
+/// threads costs more than they save (measured with `benches/skinning.rs`).
+pub const PARALLEL_MIN_VERTICES: usize = 20_000;
+
 /// Owns every buffer posing needs, so that `update` allocates nothing.
 pub struct Deformer {
     /// One palette per skin (bind space → model space per skin joint), and its normal matrices.
@@ -53,6 +62,11 @@ pub struct Deformer {
     /// palettes are brought up to date).
     skins_used: Vec<bool>,
     primitives: Vec<PosedPrimitive>,
+    /// Per posed primitive, its influences split by count for linear blend skinning: skinned
+    /// primitives without tangents (those with tangents take the general kernel).
+    splits: Vec<Option<InfluenceSplit>>,
+    /// Primitives with at least this many vertices are skinned on every core.
+    parallel_min_vertices: usize,
     /// The model matrices `update_all` computes, for callers that have none of their own.
     model_matrices: Vec<Mat4>,
 }
@@ -79,7 +93,17 @@ impl Deformer {
                 }
             })
             .collect();
+        let splits = posed_order(model)
+            .map(|(instance, primitive)| {
+                let primitive = &model.meshes[model.instances[instance].mesh].primitives[primitive];
+                let weights = primitive.skin_weights.as_ref()?;
+                let skinned = model.instances[instance].skin.is_some() && primitive.tangents.is_empty();
+                skinned.then(|| InfluenceSplit::new(weights.into()))
+            })
+            .collect();
         Self {
+            splits,
+            parallel_min_vertices: PARALLEL_MIN_VERTICES,
             palettes: model
                 .skins
                 .iter()
@@ -99,6 +123,12 @@ impl Deformer {
             primitives,
             model_matrices: vec![Mat4::IDENTITY; model.skeleton.len()],
         }
+    }
+
+    /// Primitives with at least `vertices` vertices are skinned on every core from now on
+    /// (default [`PARALLEL_MIN_VERTICES`]; `usize::MAX` keeps skinning on the calling thread).
+    pub fn set_parallel_min_vertices(&mut self, vertices: usize) {
+        self.parallel_min_vertices = vertices;
     }
 
     /// The posed primitives, in instance order then primitive order.
@@ -149,7 +179,7 @@ impl Deformer {
                 dual_quat_palette(palette, split);
             }
         }
-        for (index, posed) in self.primitives.iter_mut().enumerate() {
+        for (index, (posed, split)) in self.primitives.iter_mut().zip(&self.splits).enumerate() {
             if !wanted(index) {
                 continue;
             }
@@ -174,11 +204,17 @@ impl Deformer {
                 normals: &mut posed.normals,
                 tangents: &mut posed.tangents,
             };
+            let workers = (input.positions.len() >= self.parallel_min_vertices).then(workers::global);
             match (palette, &primitive.skin_weights) {
-                (Some((palette, normal_palette, split)), Some(weights)) => match method {
-                    SkinningMethod::Linear => skin_linear(palette, normal_palette, weights.into(), input, output),
-                    SkinningMethod::DualQuaternion => {
-                        skin_dual_quat(palette, normal_palette, split, weights.into(), input, output)
+                (Some((palette, normal_palette, dual_quats)), Some(weights)) => match (method, split) {
+                    (SkinningMethod::Linear, Some(split)) => {
+                        skin_linear_split(palette, normal_palette, split, weights.into(), input, output, workers)
+                    }
+                    (SkinningMethod::Linear, None) => {
+                        skin_linear(palette, normal_palette, weights.into(), input, output)
+                    }
+                    (SkinningMethod::DualQuaternion, _) => {
+                        skin_dual_quat(palette, normal_palette, dual_quats, weights.into(), input, output)
                     }
                 },
                 // Unskinned (or a skinned node whose primitive has no weights): the joint

@@ -1,6 +1,6 @@
 //! CPU skinning: matrix palettes, morph targets, linear blend and dual-quaternion skinning.
 //!
-//! The kernels (`palette`, `morph`, `linear`, `dual_quat`) work on plain slices and write into buffers the
+//! The kernels (`palette`, `morph`, `linear`, `split_linear`, `dual_quat`) work on plain slices and write into buffers the
 //! caller owns; [`Deformer`] applies them to every mesh instance of a [`Model`] for a pose and
 //! keeps the results, allocating only when it is created.
 //!
@@ -11,8 +11,11 @@ pub mod dual_quat;
 pub mod linear;
 pub mod morph;
 pub mod palette;
+pub mod split;
+pub mod split_linear;
+pub mod workers;
 
-pub use deformer::{Deformer, PosedPrimitive, posed_order};
+pub use deformer::{Deformer, PARALLEL_MIN_VERTICES, PosedPrimitive, posed_order};
 
 /// How joint transforms are blended at vertices with several influences.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

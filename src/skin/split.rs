@@ -1,0 +1,218 @@
+//! A primitive's influences regrouped for fast linear blend skinning, once, when a
+//! [`Deformer`](super::Deformer) is made: as ozz-animation's mesh tools do, vertices are
+//! split by how many joints move them (one, two, three, four, more), so each count has a
+//! kernel without per-vertex branches, reads only the influences it uses, and takes its last
+//! weight as one minus the others (weights sum to 1; see `asset::SkinWeights`).
+//!
+//! The vertex range is cut into chunks of [`CHUNK_VERTICES`] consecutive vertices, each split
+//! on its own: chunks are the unit that threads share (each writes its own slice of the
+//! outputs, so the results keep the original vertex order that the GPU buffers and picking
+//! use), and indices within a chunk fit in a `u16`.
+
+use super::linear::Influences;
+
+/// Vertices per chunk: small enough that a million-vertex mesh gives every core many chunks,
+/// large enough that a chunk's call overhead is lost in its work; at most `u16::MAX + 1`.
+pub const CHUNK_VERTICES: usize = 8192;
+
+/// Vertices moved by `J` joints: their indices in the chunk, joints, and the first `W = J - 1`
+/// weights (the last is one minus their sum).
+#[derive(Clone, Debug, Default)]
+pub struct Group<const J: usize, const W: usize> {
+    pub vertices: Vec<u16>,
+    pub joints: Vec<[u16; J]>,
+    pub weights: Vec<[f32; W]>,
+}
+
+impl<const J: usize, const W: usize> Group<J, W> {
+    fn push(&mut self, vertex: u16, joints: &[u16], weights: &[f32]) {
+        self.vertices.push(vertex);
+        self.joints.push(std::array::from_fn(|i| joints[i]));
+        self.weights.push(std::array::from_fn(|i| weights[i]));
+    }
+
+    pub fn len(&self) -> usize {
+        self.vertices.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.vertices.is_empty()
+    }
+}
+
+/// Consecutive vertices moved rigidly by one joint (most of a robot's, a prop's, a hard
+/// surface's): skinned with one matrix load and no per-vertex indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RigidRun {
+    /// Index of the run's first vertex in the chunk.
+    pub start: u16,
+    pub len: u16,
+    pub joint: u16,
+}
+
+/// One chunk's vertices, by influence count.
+#[derive(Clone, Debug, Default)]
+pub struct Chunk {
+    /// Index of the chunk's first vertex in the primitive.
+    pub start: usize,
+    pub len: usize,
+    pub one: Vec<RigidRun>,
+    pub two: Group<2, 1>,
+    pub three: Group<3, 2>,
+    pub four: Group<4, 3>,
+    /// Vertices with five to eight influences, skinned from the primitive's own arrays.
+    pub more: Vec<u16>,
+}
+
+/// A primitive's influences, regrouped (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub struct InfluenceSplit {
+    pub chunks: Vec<Chunk>,
+    vertices: usize,
+}
+
+impl InfluenceSplit {
+    /// Regroups `influences` (one entry per vertex). A vertex's influence count is its number
+    /// of non-zero weights; one with none is bound to its first joint, as the general kernel does.
+    pub fn new(influences: Influences) -> Self {
+        let vertices = influences.joints.len().min(influences.weights.len());
+        let chunks = (0..vertices)
+            .step_by(CHUNK_VERTICES)
+            .map(|start| split_chunk(&influences, start, CHUNK_VERTICES.min(vertices - start)))
+            .collect();
+        Self { chunks, vertices }
+    }
+
+    /// How many vertices the split covers.
+    pub fn vertex_count(&self) -> usize {
+        self.vertices
+    }
+}
+
+fn split_chunk(influences: &Influences, start: usize, len: usize) -> Chunk {
+    let mut chunk = Chunk {
+        start,
+        len,
+        ..Chunk::default()
+    };
+    for offset in 0..len {
+        let v = start + offset;
+        let vertex = offset as u16;
+        let extra = influences
+            .weights_extra
+            .get(v)
+            .is_some_and(|w| w.iter().any(|&w| w != 0.0));
+        if extra {
+            chunk.more.push(vertex);
+            continue;
+        }
+        // Influences are kept strongest first; gather the non-zero ones in case a file's are not.
+        let (mut joints, mut weights, mut count) = ([0u16; 4], [0f32; 4], 0);
+        for (&joint, &weight) in influences.joints[v].iter().zip(&influences.weights[v]) {
+            if weight != 0.0 {
+                (joints[count], weights[count]) = (joint, weight);
+                count += 1;
+            }
+        }
+        match count {
+            0 => extend_run(&mut chunk.one, vertex, influences.joints[v][0]),
+            1 => extend_run(&mut chunk.one, vertex, joints[0]),
+            2 => chunk.two.push(vertex, &joints, &weights),
+            3 => chunk.three.push(vertex, &joints, &weights),
+            _ => chunk.four.push(vertex, &joints, &weights),
+        }
+    }
+    chunk
+}
+
+/// Adds `vertex` (moved by `joint` alone) to the last run if it continues it, else starts one.
+fn extend_run(runs: &mut Vec<RigidRun>, vertex: u16, joint: u16) {
+    match runs.last_mut() {
+        Some(run) if run.joint == joint && run.start + run.len == vertex => run.len += 1,
+        _ => runs.push(RigidRun {
+            start: vertex,
+            len: 1,
+            joint,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vertices_go_to_their_influence_count() {
+        let joints = [
+            [3, 0, 0, 0],
+            [1, 2, 0, 0],
+            [1, 0, 2, 5],
+            [4, 5, 6, 7],
+            [9, 0, 0, 0],
+            [2, 1, 0, 0],
+        ];
+        let weights = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.75, 0.25, 0.0, 0.0],
+            // A zero weight between non-zero ones is skipped.
+            [0.5, 0.0, 0.3, 0.2],
+            [0.4, 0.3, 0.2, 0.1],
+            [0.0; 4],
+            [0.5, 0.25, 0.0, 0.0],
+        ];
+        let mut joints_extra = [[0u16; 4]; 6];
+        let mut weights_extra = [[0f32; 4]; 6];
+        joints_extra[5] = [8, 0, 0, 0];
+        weights_extra[5] = [0.25, 0.0, 0.0, 0.0];
+        let split = InfluenceSplit::new(Influences {
+            joints: &joints,
+            weights: &weights,
+            joints_extra: &joints_extra,
+            weights_extra: &weights_extra,
+        });
+        assert_eq!(split.vertex_count(), 6);
+        let [chunk] = &split.chunks[..] else {
+            panic!("one chunk")
+        };
+        let run = |start, len, joint| RigidRun { start, len, joint };
+        assert_eq!(chunk.one, [run(0, 1, 3), run(4, 1, 9)], "no weights: the first joint");
+        assert_eq!(chunk.two.vertices, [1]);
+        assert_eq!((chunk.two.joints[0], chunk.two.weights[0]), ([1, 2], [0.75]));
+        assert_eq!(chunk.three.vertices, [2]);
+        assert_eq!((chunk.three.joints[0], chunk.three.weights[0]), ([1, 2, 5], [0.5, 0.3]));
+        assert_eq!(
+            (chunk.four.joints[0], chunk.four.weights[0]),
+            ([4, 5, 6, 7], [0.4, 0.3, 0.2])
+        );
+        assert_eq!(chunk.more, [5]);
+    }
+
+    #[test]
+    fn big_primitives_are_cut_into_chunks() {
+        let vertices = CHUNK_VERTICES * 2 + 5;
+        let joints = vec![[0u16; 4]; vertices];
+        let weights = vec![[1.0f32, 0.0, 0.0, 0.0]; vertices];
+        let split = InfluenceSplit::new(Influences {
+            joints: &joints,
+            weights: &weights,
+            joints_extra: &[],
+            weights_extra: &[],
+        });
+        let spans: Vec<_> = split.chunks.iter().map(|c| (c.start, c.len, &c.one[..])).collect();
+        let run = |len| {
+            [RigidRun {
+                start: 0,
+                len,
+                joint: 0,
+            }]
+        };
+        assert_eq!(
+            spans,
+            [
+                (0, CHUNK_VERTICES, &run(CHUNK_VERTICES as u16)[..]),
+                (CHUNK_VERTICES, CHUNK_VERTICES, &run(CHUNK_VERTICES as u16)[..]),
+                (2 * CHUNK_VERTICES, 5, &run(5)[..])
+            ]
+        );
+    }
+}
