@@ -3,7 +3,9 @@
 //! Semantics (what the Animator, the viewer and the commands all use):
 //! - `blend(a, b, t, mask)` sets every joint `j` of `a` to `mix(a_j, b_j, t · m_j)`: translation
 //!   and scale linearly, rotation by slerp along the shortest arc (`Transform::mix`). `t = 0`
-//!   leaves `a`, `t = 1` (with `m_j = 1`) gives `b`.
+//!   leaves `a`, `t = 1` (with `m_j = 1`) gives `b`. `blend_into(out, a, b, t, mask)` writes
+//!   the same into a third pose. Four joints are mixed per SIMD instruction (`lanes`): the
+//!   slerp is the same Eberly polynomial as `quat::slerp_shortest`, not an approximation of it.
 //! - A mask gives each joint a weight `m_j` in [0, 1]. `JointMask::subtree(root)` blends
 //!   from a root joint: 1 on `root` and its descendants, 0 elsewhere, so joints outside the
 //!   subtree are untouched. `JointMask::weights` takes per-joint weights (clamped to [0, 1]).
@@ -13,7 +15,11 @@
 //!
 //! Blending happens in local space: model-space transforms are derived afterwards.
 
+use glam::{Quat, Vec4};
+
+use super::lanes::{slerp_shortest4, transpose};
 use super::pose::{Hierarchy, Pose};
+use super::transform::Transform;
 
 /// A weight per joint, for blends and additive layers.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,18 +57,71 @@ impl JointMask {
 
 /// `a ← mix(a, b, t · mask)`, per joint, in local space. Allocates nothing.
 pub fn blend(a: &mut Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
-    for (joint, (to, from)) in a.local_mut().iter_mut().zip(b.local()).enumerate() {
-        let weight = t * mask.map_or(1.0, |m| m.weight(joint));
-        if weight != 0.0 {
-            *to = to.mix(from, weight);
+    mix_joints(a.local_mut(), None, b.local(), t, mask);
+    mix_floats(a, None, b, t);
+}
+
+/// `out ← mix(a, b, t · mask)`: `blend` into a third pose (which must have as many joints and
+/// weights), so the caller need not copy `a` first. Allocates nothing.
+pub fn blend_into(out: &mut Pose, a: &Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
+    mix_joints(out.local_mut(), Some(a.local()), b.local(), t, mask);
+    mix_floats(out, Some(a), b, t);
+}
+
+/// Morph weights and property values: `out ← a + (b − a) · t` (`a` is `out` when `None`).
+fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
+    let mix = |out: &mut [f32], a: Option<&[f32]>, b: &[f32]| {
+        for (i, (to, from)) in out.iter_mut().zip(b).enumerate() {
+            let start = a.map_or(*to, |a| a[i]);
+            *to = start + (from - start) * t;
         }
+    };
+    mix(out.morph_weights_mut(), a.map(Pose::morph_weights), b.morph_weights());
+    mix(out.properties_mut(), a.map(Pose::properties), b.properties());
+}
+
+/// `out[j] ← a[j].mix(b[j], t · m_j)` (`a` is `out` when `None`), four joints at a time:
+/// rotations by the four-wide Eberly slerp, translations and scales by lerp. Joints of weight 0
+/// keep `a` exactly.
+fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
+    let joints = out.len().min(b.len());
+    let mut first = 0;
+    while first < joints {
+        let count = (joints - first).min(4);
+        let group = |slice: &[Transform]| {
+            let mut lanes = [Transform::IDENTITY; 4];
+            lanes[..count].copy_from_slice(&slice[first..first + count]);
+            lanes
+        };
+        let from = group(a.unwrap_or(out));
+        let weights = Vec4::from_array(std::array::from_fn(|lane| {
+            t * mask.map_or(1.0, |m| m.weight(first + lane))
+        }));
+        let mixed = mix4(&from, &group(b), weights);
+        out[first..first + count].copy_from_slice(&mixed[..count]);
+        first += count;
     }
-    for (to, from) in a.morph_weights_mut().iter_mut().zip(b.morph_weights()) {
-        *to += (from - *to) * t;
-    }
-    for (to, from) in a.properties_mut().iter_mut().zip(b.properties()) {
-        *to += (from - *to) * t;
-    }
+}
+
+#[inline(always)]
+fn mix4(a: &[Transform; 4], b: &[Transform; 4], weights: Vec4) -> [Transform; 4] {
+    let rotations = |pose: &[Transform; 4]| transpose(pose.map(|joint| Vec4::from(joint.rotation)));
+    let (from, to) = (rotations(a), rotations(b));
+    let slerped = slerp_shortest4(&from, &to, weights);
+    let still = weights.cmpeq(Vec4::ZERO);
+    let rotations = transpose(std::array::from_fn(|i| Vec4::select(still, from[i], slerped[i])));
+    let weights = weights.to_array();
+    std::array::from_fn(|lane| {
+        let (a, b, w) = (&a[lane], &b[lane], weights[lane]);
+        if w == 0.0 {
+            return *a;
+        }
+        Transform {
+            translation: a.translation.lerp(b.translation, w),
+            rotation: Quat::from_vec4(rotations[lane]),
+            scale: a.scale.lerp(b.scale, w),
+        }
+    })
 }
 
 #[cfg(test)]
