@@ -85,21 +85,26 @@ fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
 /// keep `a` exactly.
 fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
     let joints = out.len().min(b.len());
-    let mut first = 0;
-    while first < joints {
-        let count = (joints - first).min(4);
-        let group = |slice: &[Transform]| {
+    let weights = |first: usize| {
+        Vec4::from_array(std::array::from_fn(|lane| t * mask.map_or(1.0, |m| m.weight(first + lane))))
+    };
+    // Whole groups of four as fixed-size arrays (no variable-length copies), then the rest.
+    let full = joints / 4 * 4;
+    for first in (0..full).step_by(4) {
+        let group = first..first + 4;
+        let from: [Transform; 4] = a.unwrap_or(out)[group.clone()].try_into().expect("four joints");
+        let to: [Transform; 4] = b[group.clone()].try_into().expect("four joints");
+        out[group].copy_from_slice(&mix4(&from, &to, weights(first)));
+    }
+    if full < joints {
+        let padded = |joints: &[Transform]| {
             let mut lanes = [Transform::IDENTITY; 4];
-            lanes[..count].copy_from_slice(&slice[first..first + count]);
+            lanes[..joints.len()].copy_from_slice(joints);
             lanes
         };
-        let from = group(a.unwrap_or(out));
-        let weights = Vec4::from_array(std::array::from_fn(|lane| {
-            t * mask.map_or(1.0, |m| m.weight(first + lane))
-        }));
-        let mixed = mix4(&from, &group(b), weights);
-        out[first..first + count].copy_from_slice(&mixed[..count]);
-        first += count;
+        let from = padded(&a.unwrap_or(out)[full..joints]);
+        let mixed = mix4(&from, &padded(&b[full..joints]), weights(full));
+        out[full..joints].copy_from_slice(&mixed[..joints - full]);
     }
 }
 
