@@ -41,12 +41,16 @@ fn reference_sample(clip: &Clip, time: f32, rest: &Pose) -> Pose {
             ChannelTrack::Translation(track) => local.translation = track.sample(time, &mut 0),
             ChannelTrack::Rotation(track) => local.rotation = track.sample(time, &mut 0),
             ChannelTrack::Scale(track) => local.scale = track.sample(time, &mut 0),
-            ChannelTrack::MorphWeights { offset, track } => {
-                track.sample_into(time, &mut 0, &mut pose.morph_weights_mut()[*offset..*offset + track.width()])
-            }
-            ChannelTrack::Properties { offset, track } => {
-                track.sample_into(time, &mut 0, &mut pose.properties_mut()[*offset..*offset + track.width()])
-            }
+            ChannelTrack::MorphWeights { offset, track } => track.sample_into(
+                time,
+                &mut 0,
+                &mut pose.morph_weights_mut()[*offset..*offset + track.width()],
+            ),
+            ChannelTrack::Properties { offset, track } => track.sample_into(
+                time,
+                &mut 0,
+                &mut pose.properties_mut()[*offset..*offset + track.width()],
+            ),
         }
     }
     pose
@@ -78,7 +82,9 @@ fn fast_sampling_matches_each_track_on_every_sample_clip() {
         for clip in &model.clips {
             let duration = clip.duration();
             // Forward at 1/60 s from before the start to past the end, then pseudo-random seeks.
-            let forward = (0..).map(|i| i as f32 / 60.0 - 0.1).take_while(|&t| t <= duration + 0.1);
+            let forward = (0..)
+                .map(|i| i as f32 / 60.0 - 0.1)
+                .take_while(|&t| t <= duration + 0.1);
             let seeks = (0..200u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 8) as f32 / (1 << 24) as f32 * duration);
             let mut pose = rest.clone();
             let mut cursor = clip.cursor();

@@ -66,7 +66,13 @@ pub fn apply_additive(
             add_group(out, &added[range.clone()], &references[range], weights, space);
         } else {
             for (lane, out) in out.iter_mut().enumerate() {
-                add_joint(out, &added[first + lane], &references[first + lane], weights[lane], space);
+                add_joint(
+                    out,
+                    &added[first + lane],
+                    &references[first + lane],
+                    weights[lane],
+                    space,
+                );
             }
         }
     }
@@ -105,7 +111,13 @@ fn add_joint(out: &mut Transform, add: &Transform, reference: &Transform, weight
 /// Up to four joints whose weights lie in [0, 1], in four-wide lanes: `q^w` is then the
 /// shortest-arc slerp from the identity to `q`, by the Eberly polynomial.
 #[inline(always)]
-fn add_group(out: &mut [Transform], add: &[Transform], reference: &[Transform], weights: [f32; 4], space: AdditiveSpace) {
+fn add_group(
+    out: &mut [Transform],
+    add: &[Transform],
+    reference: &[Transform],
+    weights: [f32; 4],
+    space: AdditiveSpace,
+) {
     let rotations = |joints: &[Transform]| {
         transpose(std::array::from_fn(|lane| {
             joints.get(lane).map_or(Vec4::W, |joint| Vec4::from(joint.rotation))
@@ -258,6 +270,34 @@ impl AdditiveLayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn four_joint_path_matches_axis_and_angle() {
+        let joint = |i: usize, turn: f32| {
+            let axis = Vec3::new(1.0, i as f32 - 2.0, 0.5).normalize();
+            Transform::new(
+                Vec3::splat(i as f32),
+                Quat::from_axis_angle(axis, turn * (0.3 + 0.7 * i as f32)),
+                Vec3::ONE,
+            )
+        };
+        let out: Vec<Transform> = (0..4).map(|i| joint(i, 0.5)).collect();
+        let add: Vec<Transform> = (0..4).map(|i| joint(i, 1.0)).collect();
+        let reference: Vec<Transform> = (0..4).map(|i| joint(i, -0.4)).collect();
+        let weights = [0.0, 0.3, 0.75, 1.0];
+        for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
+            let mut fast = out.clone();
+            add_group(&mut fast, &add, &reference, weights, space);
+            for lane in 0..4 {
+                let mut slow = out[lane];
+                add_joint(&mut slow, &add[lane], &reference[lane], weights[lane], space);
+                let (got, want) = (Vec4::from(fast[lane].rotation), Vec4::from(slow.rotation));
+                let apart = (got - want).abs().max_element().min((got + want).abs().max_element());
+                assert!(apart < 1e-5, "{space:?} lane {lane}: {got} vs {want}");
+                assert!(fast[lane].translation.abs_diff_eq(slow.translation, 1e-6));
+            }
+        }
+    }
     use crate::anim::{Hierarchy, Transform};
     use glam::Vec3;
     use std::sync::Arc;

@@ -86,7 +86,9 @@ fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
 fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
     let joints = out.len().min(b.len());
     let weights = |first: usize| {
-        Vec4::from_array(std::array::from_fn(|lane| t * mask.map_or(1.0, |m| m.weight(first + lane))))
+        Vec4::from_array(std::array::from_fn(|lane| {
+            t * mask.map_or(1.0, |m| m.weight(first + lane))
+        }))
     };
     // Whole groups of four as fixed-size arrays (no variable-length copies), then the rest.
     let full = joints / 4 * 4;
@@ -186,5 +188,37 @@ mod tests {
         assert!(out.local()[1].translation.abs_diff_eq(Vec3::new(1.0, 0.0, 0.0), 1e-6));
         assert!(out.local()[2].translation.abs_diff_eq(Vec3::new(2.0, 0.0, 0.0), 1e-6));
         assert_eq!(out.local()[3], a.local()[3], "NaN weighs nothing");
+    }
+
+    #[test]
+    fn four_joint_groups_and_the_rest_match_mixing_each_joint() {
+        // Six joints: one group of four and a remainder of two, with per-joint weights.
+        let parents = (0..6).map(|i: u32| i.checked_sub(1)).collect();
+        let hierarchy = Arc::new(Hierarchy::new(parents).unwrap());
+        let joint = |i: usize, sign: f32| {
+            let angle = sign * (0.4 + 0.45 * i as f32);
+            let axis = Vec3::new(1.0, i as f32, sign).normalize();
+            Transform::new(
+                Vec3::splat(sign * i as f32),
+                Quat::from_axis_angle(axis, angle),
+                Vec3::splat(1.0 + i as f32),
+            )
+        };
+        let a = Pose::new(hierarchy.clone(), (0..6).map(|i| joint(i, 1.0)).collect(), vec![]).unwrap();
+        let b = Pose::new(hierarchy, (0..6).map(|i| joint(i, -1.0)).collect(), vec![]).unwrap();
+        let mask = JointMask::weights(vec![1.0, 0.25, 0.0, 0.5, 0.9, 0.6]);
+        let mut in_place = a.clone();
+        blend(&mut in_place, &b, 0.8, Some(&mask));
+        let mut into = b.clone();
+        blend_into(&mut into, &a, &b, 0.8, Some(&mask));
+        assert_eq!(into, in_place, "blend_into writes what blend does");
+        for (j, got) in in_place.local().iter().enumerate() {
+            let want = a.local()[j].mix(&b.local()[j], 0.8 * mask.weight(j));
+            assert!(got.translation.abs_diff_eq(want.translation, 1e-5), "joint {j}");
+            assert!(got.scale.abs_diff_eq(want.scale, 1e-5), "joint {j}");
+            let (got, want) = (glam::Vec4::from(got.rotation), glam::Vec4::from(want.rotation));
+            assert!((got - want).abs().max_element() < 3e-6, "joint {j}: {got} vs {want}");
+        }
+        assert_eq!(in_place.local()[2], a.local()[2], "weight 0 keeps the joint exactly");
     }
 }

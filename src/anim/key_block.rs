@@ -122,8 +122,12 @@ impl KeyBlock {
         for channel in members {
             let joint = channel.joint as u32;
             match &channel.track {
-                ChannelTrack::Translation(track) => translations.push((joint, track.key_values().map(vec3_array).collect())),
-                ChannelTrack::Rotation(track) => rotations.push((joint, track.key_values().map(|q| q.to_array()).collect())),
+                ChannelTrack::Translation(track) => {
+                    translations.push((joint, track.key_values().map(vec3_array).collect()))
+                }
+                ChannelTrack::Rotation(track) => {
+                    rotations.push((joint, track.key_values().map(|q| q.to_array()).collect()))
+                }
                 ChannelTrack::Scale(track) => scales.push((joint, track.key_values().map(vec3_array).collect())),
                 ChannelTrack::MorphWeights { .. } | ChannelTrack::Properties { .. } => {}
             }
@@ -145,24 +149,32 @@ impl KeyBlock {
             KeySpan::Between { index, t, .. } => (index, index + 1, t),
         };
         if from == to {
-            self.translations.write(from, local, |joint, v| joint.translation = v.truncate());
-            self.rotations.write(from, local, |joint, v| joint.rotation = Quat::from_vec4(v));
+            self.translations
+                .write(from, local, |joint, v| joint.translation = v.truncate());
+            self.rotations
+                .write(from, local, |joint, v| joint.rotation = Quat::from_vec4(v));
             self.scales.write(from, local, |joint, v| joint.scale = v.truncate());
             return;
         }
         let t = Vec4::splat(t);
         let (a, b) = (self.translations.row(from), self.translations.row(to));
-        self.translations.scatter(a.iter().zip(b).map(|(a, b)| pad(lerp3(a, b, t))), local, |joint, v| {
-            joint.translation = v.truncate();
-        });
+        self.translations
+            .scatter(a.iter().zip(b).map(|(a, b)| pad(lerp3(a, b, t))), local, |joint, v| {
+                joint.translation = v.truncate();
+            });
         let (a, b) = (self.rotations.row(from), self.rotations.row(to));
-        self.rotations.scatter(a.iter().zip(b).map(|(a, b)| slerp_shortest4(a, b, t)), local, |joint, v| {
-            joint.rotation = Quat::from_vec4(v);
-        });
+        self.rotations.scatter(
+            a.iter().zip(b).map(|(a, b)| slerp_shortest4(a, b, t)),
+            local,
+            |joint, v| {
+                joint.rotation = Quat::from_vec4(v);
+            },
+        );
         let (a, b) = (self.scales.row(from), self.scales.row(to));
-        self.scales.scatter(a.iter().zip(b).map(|(a, b)| pad(lerp3(a, b, t))), local, |joint, v| {
-            joint.scale = v.truncate();
-        });
+        self.scales
+            .scatter(a.iter().zip(b).map(|(a, b)| pad(lerp3(a, b, t))), local, |joint, v| {
+                joint.scale = v.truncate();
+            });
     }
 }
 
@@ -184,7 +196,10 @@ impl<const N: usize> Lanes<N> {
             .chunks(4)
             .map(|chunk| (0..4).map(|lane| &chunk[lane.min(chunk.len() - 1)]).collect())
             .collect();
-        let joints = groups.iter().map(|group| std::array::from_fn(|lane| group[lane].0)).collect();
+        let joints = groups
+            .iter()
+            .map(|group| std::array::from_fn(|lane| group[lane].0))
+            .collect();
         let mut values = Vec::with_capacity(keys * groups.len());
         for key in 0..keys {
             for group in &groups {
@@ -205,13 +220,19 @@ impl<const N: usize> Lanes<N> {
     /// Writes key `key`'s values.
     #[inline(always)]
     fn write(&self, key: usize, local: &mut [Transform], set: impl Fn(&mut Transform, Vec4)) {
-        let rows = (self.row(key).iter()).map(|lanes| std::array::from_fn(|i| lanes.get(i).copied().unwrap_or(Vec4::ZERO)));
+        let rows =
+            (self.row(key).iter()).map(|lanes| std::array::from_fn(|i| lanes.get(i).copied().unwrap_or(Vec4::ZERO)));
         self.scatter(rows, local, set);
     }
 
     /// Writes each group's four values (component lanes, transposed here) to their joints.
     #[inline(always)]
-    fn scatter(&self, groups: impl Iterator<Item = [Vec4; 4]>, local: &mut [Transform], set: impl Fn(&mut Transform, Vec4)) {
+    fn scatter(
+        &self,
+        groups: impl Iterator<Item = [Vec4; 4]>,
+        local: &mut [Transform],
+        set: impl Fn(&mut Transform, Vec4),
+    ) {
         for (joints, lanes) in self.joints.iter().zip(groups) {
             let values = transpose(lanes);
             for (&joint, value) in joints.iter().zip(values) {

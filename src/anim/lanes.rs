@@ -120,11 +120,16 @@ mod tests {
             .collect();
         for group in pairs.chunks(4) {
             let t = Vec4::new(0.0, 0.3, 0.71, 1.0);
-            let lanes = |pick: fn(&(Quat, Quat)) -> Quat| transpose(std::array::from_fn(|i| Vec4::from(pick(&group[i]))));
+            let lanes =
+                |pick: fn(&(Quat, Quat)) -> Quat| transpose(std::array::from_fn(|i| Vec4::from(pick(&group[i]))));
             let result = transpose(slerp_shortest4(&lanes(|p| p.0), &lanes(|p| p.1), t));
             for (lane, (from, to)) in group.iter().enumerate() {
                 let expected = Vec4::from(super::super::quat::slerp_shortest(*from, *to, t[lane]));
-                assert!((result[lane] - expected).abs().max_element() < 2e-6, "{} vs {expected}", result[lane]);
+                assert!(
+                    (result[lane] - expected).abs().max_element() < 2e-6,
+                    "{} vs {expected}",
+                    result[lane]
+                );
             }
         }
     }
