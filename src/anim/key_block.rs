@@ -46,6 +46,9 @@ struct Lanes<const N: usize> {
     keys: Vec<[Vec4; N]>,
 }
 
+/// A channel's joint and its value (`N` components) at every key.
+type KeyedChannel<const N: usize> = (u32, Vec<[f32; N]>);
+
 /// The property a block channel writes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Property {
@@ -191,8 +194,8 @@ fn pad([x, y, z]: [Vec4; 3]) -> [Vec4; 4] {
 impl<const N: usize> Lanes<N> {
     /// `channels`: each channel's joint and its value at every key. A last group with fewer
     /// than four channels repeats its last channel, which writes the same value twice.
-    fn new(keys: usize, channels: &[(u32, Vec<[f32; N]>)]) -> Self {
-        let groups: Vec<Vec<&(u32, Vec<[f32; N]>)>> = channels
+    fn new(keys: usize, channels: &[KeyedChannel<N>]) -> Self {
+        let groups: Vec<Vec<&KeyedChannel<N>>> = channels
             .chunks(4)
             .map(|chunk| (0..4).map(|lane| &chunk[lane.min(chunk.len() - 1)]).collect())
             .collect();
