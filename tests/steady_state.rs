@@ -7,7 +7,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rigscope::anim::{JointConstraint, Playback, Solver};
+use rigscope::anim::additive::apply_additive;
+use rigscope::anim::{AdditiveSpace, JointConstraint, Playback, Solver, blend_into};
 use rigscope::asset;
 use rigscope::skin::{Deformer, SkinningMethod};
 
@@ -121,12 +122,17 @@ fn sampling_and_skinning_allocate_nothing_per_frame() {
         let mut pose = model.skeleton.rest_pose().clone();
         let mut deformer = Deformer::new(&model);
         let mut cursors: Vec<_> = model.clips.iter().map(|c| c.cursor()).collect();
+        let (rest, mut mixed) = (model.skeleton.rest_pose(), pose.clone());
         let before = ALLOCATIONS.with(Cell::get);
         for frame in 0..120 {
             for (clip, cursor) in model.clips.iter().zip(&mut cursors) {
                 pose.copy_from(model.skeleton.rest_pose());
                 let time = Playback::Loop.clip_time(frame as f32 / 60.0, clip.duration());
                 clip.sample(time, &mut pose, cursor);
+                // The four-joint blend and additive paths (a weight of 2 takes the other one).
+                blend_into(&mut mixed, &pose, rest, 0.5, None);
+                apply_additive(&mut mixed, &pose, rest, 0.5, None, AdditiveSpace::Parent);
+                apply_additive(&mut mixed, &pose, rest, 2.0, None, AdditiveSpace::Local);
                 deformer.update_all(&model, &pose, SkinningMethod::Linear);
             }
         }

@@ -11,16 +11,20 @@
 //!
 //!   `q^w` scales the rotation angle of `q` (taken on the shortest arc) by `w`, so any weight
 //!   works: 0 is the identity, 1 the full delta, negative weights subtract, weights above 1
-//!   exaggerate.
+//!   exaggerate. Weights in [0, 1] (the usual case) take a four-joints-at-a-time path where
+//!   `q^w` is the shortest-arc slerp from the identity to `q` (the same rotation, by
+//!   `quat::slerp_shortest`'s polynomial); other weights go by axis and angle.
 //! - The reference pose is the clip sampled at each track's first key (the default) or at a
 //!   chosen time. Joints the clip does not animate have no delta.
 //! - Morph-target weights and animated property values (`Pose::properties`) add `w·(add − ref)` too.
 
-use glam::Quat;
+use glam::{Quat, Vec4};
 
 use super::blend::JointMask;
 use super::clip::{Clip, ClipCursor};
+use super::lanes::{QuatLanes, slerp_shortest4, transpose};
 use super::pose::Pose;
+use super::transform::Transform;
 
 /// In whose frame a layer's rotation delta applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,19 +56,25 @@ pub fn apply_additive(
     mask: Option<&JointMask>,
     space: AdditiveSpace,
 ) {
-    let joints = out.local_mut().iter_mut().zip(add.local()).zip(reference.local());
-    for (joint, ((out, add), reference)) in joints.enumerate() {
-        let weight = w * mask.map_or(1.0, |m| m.weight(joint));
-        if weight == 0.0 {
-            continue;
+    let joints = out.len().min(add.len()).min(reference.len());
+    let (added, references) = (&add.local()[..joints], &reference.local()[..joints]);
+    for (group, out) in out.local_mut()[..joints].chunks_mut(4).enumerate() {
+        let first = group * 4;
+        let weights: [f32; 4] = std::array::from_fn(|lane| w * mask.map_or(1.0, |m| m.weight(first + lane)));
+        let range = first..first + out.len();
+        if weights.iter().all(|w| (0.0..=1.0).contains(w)) {
+            add_group(out, &added[range.clone()], &references[range], weights, space);
+        } else {
+            for (lane, out) in out.iter_mut().enumerate() {
+                add_joint(
+                    out,
+                    &added[first + lane],
+                    &references[first + lane],
+                    weights[lane],
+                    space,
+                );
+            }
         }
-        out.translation += (add.translation - reference.translation) * weight;
-        out.scale += (add.scale - reference.scale) * weight;
-        out.rotation = match space {
-            AdditiveSpace::Parent => scale_rotation(add.rotation * reference.rotation.inverse(), weight) * out.rotation,
-            AdditiveSpace::Local => out.rotation * scale_rotation(reference.rotation.inverse() * add.rotation, weight),
-        }
-        .normalize();
     }
     let morphs = out
         .morph_weights_mut()
@@ -82,6 +92,73 @@ pub fn apply_additive(
     for ((out, add), reference) in properties {
         *out += (add - reference) * w;
     }
+}
+
+/// One joint, any weight: `q^w` by axis and angle.
+fn add_joint(out: &mut Transform, add: &Transform, reference: &Transform, weight: f32, space: AdditiveSpace) {
+    if weight == 0.0 {
+        return;
+    }
+    out.translation += (add.translation - reference.translation) * weight;
+    out.scale += (add.scale - reference.scale) * weight;
+    out.rotation = match space {
+        AdditiveSpace::Parent => scale_rotation(add.rotation * reference.rotation.inverse(), weight) * out.rotation,
+        AdditiveSpace::Local => out.rotation * scale_rotation(reference.rotation.inverse() * add.rotation, weight),
+    }
+    .normalize();
+}
+
+/// Up to four joints whose weights lie in [0, 1], in four-wide lanes: `q^w` is then the
+/// shortest-arc slerp from the identity to `q`, by the Eberly polynomial.
+#[inline(always)]
+fn add_group(
+    out: &mut [Transform],
+    add: &[Transform],
+    reference: &[Transform],
+    weights: [f32; 4],
+    space: AdditiveSpace,
+) {
+    let rotations = |joints: &[Transform]| {
+        transpose(std::array::from_fn(|lane| {
+            joints.get(lane).map_or(Vec4::W, |joint| Vec4::from(joint.rotation))
+        }))
+    };
+    let (input, added, [rx, ry, rz, rw]) = (rotations(out), rotations(add), rotations(reference));
+    let inverse_reference = [-rx, -ry, -rz, rw];
+    let delta = match space {
+        AdditiveSpace::Parent => multiply(&added, &inverse_reference),
+        AdditiveSpace::Local => multiply(&inverse_reference, &added),
+    };
+    let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
+    let scaled = slerp_shortest4(&identity, &delta, Vec4::from_array(weights));
+    let rotated = match space {
+        AdditiveSpace::Parent => multiply(&scaled, &input),
+        AdditiveSpace::Local => multiply(&input, &scaled),
+    };
+    let [x, y, z, w] = rotated;
+    let length_recip = Vec4::ONE / (x * x + y * y + z * z + w * w).sqrt();
+    let rotations = transpose(rotated.map(|component| component * length_recip));
+    for (lane, out) in out.iter_mut().enumerate() {
+        let weight = weights[lane];
+        if weight == 0.0 {
+            continue;
+        }
+        let (add, reference) = (&add[lane], &reference[lane]);
+        out.translation += (add.translation - reference.translation) * weight;
+        out.scale += (add.scale - reference.scale) * weight;
+        out.rotation = Quat::from_vec4(rotations[lane]);
+    }
+}
+
+/// Hamilton products `a · b` of four pairs of quaternions.
+#[inline(always)]
+fn multiply([ax, ay, az, aw]: &QuatLanes, [bx, by, bz, bw]: &QuatLanes) -> QuatLanes {
+    [
+        *aw * *bx + *ax * *bw + *ay * *bz - *az * *by,
+        *aw * *by - *ax * *bz + *ay * *bw + *az * *bx,
+        *aw * *bz + *ax * *by - *ay * *bx + *az * *bw,
+        *aw * *bw - *ax * *bx - *ay * *by - *az * *bz,
+    ]
 }
 
 /// One additive layer over an animation: which clip, how much, where, and its reference.
@@ -193,6 +270,34 @@ impl AdditiveLayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn four_joint_path_matches_axis_and_angle() {
+        let joint = |i: usize, turn: f32| {
+            let axis = Vec3::new(1.0, i as f32 - 2.0, 0.5).normalize();
+            Transform::new(
+                Vec3::splat(i as f32),
+                Quat::from_axis_angle(axis, turn * (0.3 + 0.7 * i as f32)),
+                Vec3::ONE,
+            )
+        };
+        let out: Vec<Transform> = (0..4).map(|i| joint(i, 0.5)).collect();
+        let add: Vec<Transform> = (0..4).map(|i| joint(i, 1.0)).collect();
+        let reference: Vec<Transform> = (0..4).map(|i| joint(i, -0.4)).collect();
+        let weights = [0.0, 0.3, 0.75, 1.0];
+        for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
+            let mut fast = out.clone();
+            add_group(&mut fast, &add, &reference, weights, space);
+            for lane in 0..4 {
+                let mut slow = out[lane];
+                add_joint(&mut slow, &add[lane], &reference[lane], weights[lane], space);
+                let (got, want) = (Vec4::from(fast[lane].rotation), Vec4::from(slow.rotation));
+                let apart = (got - want).abs().max_element().min((got + want).abs().max_element());
+                assert!(apart < 1e-5, "{space:?} lane {lane}: {got} vs {want}");
+                assert!(fast[lane].translation.abs_diff_eq(slow.translation, 1e-6));
+            }
+        }
+    }
     use crate::anim::{Hierarchy, Transform};
     use glam::Vec3;
     use std::sync::Arc;

@@ -3,7 +3,9 @@
 //! Semantics (what the Animator, the viewer and the commands all use):
 //! - `blend(a, b, t, mask)` sets every joint `j` of `a` to `mix(a_j, b_j, t · m_j)`: translation
 //!   and scale linearly, rotation by slerp along the shortest arc (`Transform::mix`). `t = 0`
-//!   leaves `a`, `t = 1` (with `m_j = 1`) gives `b`.
+//!   leaves `a`, `t = 1` (with `m_j = 1`) gives `b`. `blend_into(out, a, b, t, mask)` writes
+//!   the same into a third pose. Four joints are mixed per SIMD instruction (`lanes`): the
+//!   slerp is the same Eberly polynomial as `quat::slerp_shortest`, not an approximation of it.
 //! - A mask gives each joint a weight `m_j` in [0, 1]. `JointMask::subtree(root)` blends
 //!   from a root joint: 1 on `root` and its descendants, 0 elsewhere, so joints outside the
 //!   subtree are untouched. `JointMask::weights` takes per-joint weights (clamped to [0, 1]).
@@ -13,7 +15,11 @@
 //!
 //! Blending happens in local space: model-space transforms are derived afterwards.
 
+use glam::{Quat, Vec4};
+
+use super::lanes::{slerp_shortest4, transpose};
 use super::pose::{Hierarchy, Pose};
+use super::transform::Transform;
 
 /// A weight per joint, for blends and additive layers.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,18 +57,78 @@ impl JointMask {
 
 /// `a ← mix(a, b, t · mask)`, per joint, in local space. Allocates nothing.
 pub fn blend(a: &mut Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
-    for (joint, (to, from)) in a.local_mut().iter_mut().zip(b.local()).enumerate() {
-        let weight = t * mask.map_or(1.0, |m| m.weight(joint));
-        if weight != 0.0 {
-            *to = to.mix(from, weight);
+    mix_joints(a.local_mut(), None, b.local(), t, mask);
+    mix_floats(a, None, b, t);
+}
+
+/// `out ← mix(a, b, t · mask)`: `blend` into a third pose (which must have as many joints and
+/// weights), so the caller need not copy `a` first. Allocates nothing.
+pub fn blend_into(out: &mut Pose, a: &Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
+    mix_joints(out.local_mut(), Some(a.local()), b.local(), t, mask);
+    mix_floats(out, Some(a), b, t);
+}
+
+/// Morph weights and property values: `out ← a + (b − a) · t` (`a` is `out` when `None`).
+fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
+    let mix = |out: &mut [f32], a: Option<&[f32]>, b: &[f32]| {
+        for (i, (to, from)) in out.iter_mut().zip(b).enumerate() {
+            let start = a.map_or(*to, |a| a[i]);
+            *to = start + (from - start) * t;
         }
+    };
+    mix(out.morph_weights_mut(), a.map(Pose::morph_weights), b.morph_weights());
+    mix(out.properties_mut(), a.map(Pose::properties), b.properties());
+}
+
+/// `out[j] ← a[j].mix(b[j], t · m_j)` (`a` is `out` when `None`), four joints at a time:
+/// rotations by the four-wide Eberly slerp, translations and scales by lerp. Joints of weight 0
+/// keep `a` exactly.
+fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
+    let joints = out.len().min(b.len());
+    let weights = |first: usize| {
+        Vec4::from_array(std::array::from_fn(|lane| {
+            t * mask.map_or(1.0, |m| m.weight(first + lane))
+        }))
+    };
+    // Whole groups of four as fixed-size arrays (no variable-length copies), then the rest.
+    let full = joints / 4 * 4;
+    for first in (0..full).step_by(4) {
+        let group = first..first + 4;
+        let from: [Transform; 4] = a.unwrap_or(out)[group.clone()].try_into().expect("four joints");
+        let to: [Transform; 4] = b[group.clone()].try_into().expect("four joints");
+        out[group].copy_from_slice(&mix4(&from, &to, weights(first)));
     }
-    for (to, from) in a.morph_weights_mut().iter_mut().zip(b.morph_weights()) {
-        *to += (from - *to) * t;
+    if full < joints {
+        let padded = |joints: &[Transform]| {
+            let mut lanes = [Transform::IDENTITY; 4];
+            lanes[..joints.len()].copy_from_slice(joints);
+            lanes
+        };
+        let from = padded(&a.unwrap_or(out)[full..joints]);
+        let mixed = mix4(&from, &padded(&b[full..joints]), weights(full));
+        out[full..joints].copy_from_slice(&mixed[..joints - full]);
     }
-    for (to, from) in a.properties_mut().iter_mut().zip(b.properties()) {
-        *to += (from - *to) * t;
-    }
+}
+
+#[inline(always)]
+fn mix4(a: &[Transform; 4], b: &[Transform; 4], weights: Vec4) -> [Transform; 4] {
+    let rotations = |pose: &[Transform; 4]| transpose(pose.map(|joint| Vec4::from(joint.rotation)));
+    let (from, to) = (rotations(a), rotations(b));
+    let slerped = slerp_shortest4(&from, &to, weights);
+    let still = weights.cmpeq(Vec4::ZERO);
+    let rotations = transpose(std::array::from_fn(|i| Vec4::select(still, from[i], slerped[i])));
+    let weights = weights.to_array();
+    std::array::from_fn(|lane| {
+        let (a, b, w) = (&a[lane], &b[lane], weights[lane]);
+        if w == 0.0 {
+            return *a;
+        }
+        Transform {
+            translation: a.translation.lerp(b.translation, w),
+            rotation: Quat::from_vec4(rotations[lane]),
+            scale: a.scale.lerp(b.scale, w),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -122,5 +188,37 @@ mod tests {
         assert!(out.local()[1].translation.abs_diff_eq(Vec3::new(1.0, 0.0, 0.0), 1e-6));
         assert!(out.local()[2].translation.abs_diff_eq(Vec3::new(2.0, 0.0, 0.0), 1e-6));
         assert_eq!(out.local()[3], a.local()[3], "NaN weighs nothing");
+    }
+
+    #[test]
+    fn four_joint_groups_and_the_rest_match_mixing_each_joint() {
+        // Six joints: one group of four and a remainder of two, with per-joint weights.
+        let parents = (0..6).map(|i: u32| i.checked_sub(1)).collect();
+        let hierarchy = Arc::new(Hierarchy::new(parents).unwrap());
+        let joint = |i: usize, sign: f32| {
+            let angle = sign * (0.4 + 0.45 * i as f32);
+            let axis = Vec3::new(1.0, i as f32, sign).normalize();
+            Transform::new(
+                Vec3::splat(sign * i as f32),
+                Quat::from_axis_angle(axis, angle),
+                Vec3::splat(1.0 + i as f32),
+            )
+        };
+        let a = Pose::new(hierarchy.clone(), (0..6).map(|i| joint(i, 1.0)).collect(), vec![]).unwrap();
+        let b = Pose::new(hierarchy, (0..6).map(|i| joint(i, -1.0)).collect(), vec![]).unwrap();
+        let mask = JointMask::weights(vec![1.0, 0.25, 0.0, 0.5, 0.9, 0.6]);
+        let mut in_place = a.clone();
+        blend(&mut in_place, &b, 0.8, Some(&mask));
+        let mut into = b.clone();
+        blend_into(&mut into, &a, &b, 0.8, Some(&mask));
+        assert_eq!(into, in_place, "blend_into writes what blend does");
+        for (j, got) in in_place.local().iter().enumerate() {
+            let want = a.local()[j].mix(&b.local()[j], 0.8 * mask.weight(j));
+            assert!(got.translation.abs_diff_eq(want.translation, 1e-5), "joint {j}");
+            assert!(got.scale.abs_diff_eq(want.scale, 1e-5), "joint {j}");
+            let (got, want) = (glam::Vec4::from(got.rotation), glam::Vec4::from(want.rotation));
+            assert!((got - want).abs().max_element() < 3e-6, "joint {j}: {got} vs {want}");
+        }
+        assert_eq!(in_place.local()[2], a.local()[2], "weight 0 keeps the joint exactly");
     }
 }

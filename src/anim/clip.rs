@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use glam::{Quat, Vec3};
 
+use super::key_block::FastChannels;
 use super::keys::{Interpolation, KeySpan, locate};
 use super::pose::Pose;
 use super::track::{Track, WeightsTrack};
@@ -105,6 +106,8 @@ pub struct Clip {
     timelines: Vec<Arc<[f32]>>,
     /// For each channel, its index in `timelines`.
     channel_timeline: Vec<usize>,
+    /// The channels sampled in SIMD blocks (most of them), and the rest.
+    fast: FastChannels,
 }
 
 /// How playback time maps to clip time.
@@ -181,12 +184,14 @@ impl Clip {
                 }
             }
         }
+        let fast = FastChannels::new(&channels, &channel_timeline, &timelines);
         Self {
             name,
             duration,
             channels,
             timelines,
             channel_timeline,
+            fast,
         }
     }
 
@@ -234,28 +239,41 @@ impl Clip {
         for ((times, key), span) in self.timelines.iter().zip(&mut cursor.keys).zip(&mut cursor.spans) {
             *span = locate(times, time, key);
         }
-        for (channel, &timeline) in self.channels.iter().zip(&self.channel_timeline) {
-            let span = cursor.spans[timeline];
-            let floats = match &channel.track {
-                ChannelTrack::MorphWeights { offset, track } => Some((pose.morph_weights_mut(), *offset, track)),
-                ChannelTrack::Properties { offset, track } => Some((pose.properties_mut(), *offset, track)),
-                _ => None,
-            };
-            if let Some((floats, offset, track)) = floats {
-                if let Some(out) = floats.get_mut(offset..offset + track.width()) {
-                    track.sample_span_into(span, out);
-                }
-                continue;
+        if self.fast.fits(pose.len()) {
+            self.fast.sample(&cursor.spans, pose.local_mut());
+            for &index in self.fast.general() {
+                self.sample_channel(index, &cursor.spans, pose);
             }
-            let Some(local) = pose.local_mut().get_mut(channel.joint) else {
-                continue;
-            };
-            match &channel.track {
-                ChannelTrack::Translation(track) => local.translation = track.sample_span(span),
-                ChannelTrack::Rotation(track) => local.rotation = track.sample_span(span),
-                ChannelTrack::Scale(track) => local.scale = track.sample_span(span),
-                ChannelTrack::MorphWeights { .. } | ChannelTrack::Properties { .. } => {}
+        } else {
+            for index in 0..self.channels.len() {
+                self.sample_channel(index, &cursor.spans, pose);
             }
+        }
+    }
+
+    /// Writes one channel's value, in the span found for its timeline, into `pose`.
+    fn sample_channel(&self, index: usize, spans: &[KeySpan], pose: &mut Pose) {
+        let channel = &self.channels[index];
+        let span = spans[self.channel_timeline[index]];
+        let floats = match &channel.track {
+            ChannelTrack::MorphWeights { offset, track } => Some((pose.morph_weights_mut(), *offset, track)),
+            ChannelTrack::Properties { offset, track } => Some((pose.properties_mut(), *offset, track)),
+            _ => None,
+        };
+        if let Some((floats, offset, track)) = floats {
+            if let Some(out) = floats.get_mut(offset..offset + track.width()) {
+                track.sample_span_into(span, out);
+            }
+            return;
+        }
+        let Some(local) = pose.local_mut().get_mut(channel.joint) else {
+            return;
+        };
+        match &channel.track {
+            ChannelTrack::Translation(track) => local.translation = track.sample_span(span),
+            ChannelTrack::Rotation(track) => local.rotation = track.sample_span(span),
+            ChannelTrack::Scale(track) => local.scale = track.sample_span(span),
+            ChannelTrack::MorphWeights { .. } | ChannelTrack::Properties { .. } => {}
         }
     }
 }

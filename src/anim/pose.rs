@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
+use super::local_to_model::local_to_model;
 use super::transform::Transform;
 
 /// The parent of every joint, validated to be parents-first.
@@ -169,14 +170,7 @@ impl Pose {
     /// one forward pass, parents before children.
     pub fn model_matrices(&self, out: &mut [Mat4]) {
         assert_eq!(out.len(), self.len(), "one output matrix per joint");
-        for joint in 0..self.local.len() {
-            let local = self.local[joint].to_mat4();
-            out[joint] = match self.hierarchy.parents[joint] {
-                // Parents-first order (checked by `Hierarchy::new`) means out[parent] is final.
-                Some(parent) => out[parent as usize] * local,
-                None => local,
-            };
-        }
+        local_to_model(&self.local, &self.hierarchy.parents, out);
     }
 
     /// Model-space matrices of every joint in a new vector (convenience for tools and tests;

@@ -2,6 +2,30 @@
 
 use glam::{Quat, Vec4};
 
+/// Terms of the polynomial for the widest angle (90° in 4D).
+const TERMS: usize = 12;
+/// Scales the last term to absorb the truncated rest of the series (fitted).
+pub(super) const ONE_PLUS_MU: f32 = 1.885;
+/// Eberly's coefficients: u_i = 1 / (i (2i + 1)), v_i = i / (2i + 1) for i = 1..=12.
+pub(super) const U: [f32; TERMS] = {
+    let mut u = [0.0; TERMS];
+    let mut i = 1;
+    while i <= TERMS {
+        u[i - 1] = 1.0 / (i * (2 * i + 1)) as f32;
+        i += 1;
+    }
+    u
+};
+pub(super) const V: [f32; TERMS] = {
+    let mut v = [0.0; TERMS];
+    let mut i = 1;
+    while i <= TERMS {
+        v[i - 1] = i as f32 / (2 * i + 1) as f32;
+        i += 1;
+    }
+    v
+};
+
 /// Spherical linear interpolation along the shortest arc (the second quaternion is negated
 /// when the two are more than 90° apart in 4D), as glTF requires for LINEAR rotation keys.
 ///
@@ -14,27 +38,6 @@ use glam::{Quat, Vec4};
 /// against the trigonometric formula (tested below).
 #[inline]
 pub fn slerp_shortest(from: Quat, to: Quat, t: f32) -> Quat {
-    const TERMS: usize = 12;
-    const ONE_PLUS_MU: f32 = 1.885;
-    // u_i = 1 / (i (2i + 1)), v_i = i / (2i + 1) for i = 1..=12.
-    const U: [f32; TERMS] = {
-        let mut u = [0.0; TERMS];
-        let mut i = 1;
-        while i <= TERMS {
-            u[i - 1] = 1.0 / (i * (2 * i + 1)) as f32;
-            i += 1;
-        }
-        u
-    };
-    const V: [f32; TERMS] = {
-        let mut v = [0.0; TERMS];
-        let mut i = 1;
-        while i <= TERMS {
-            v[i - 1] = i as f32 / (2 * i + 1) as f32;
-            i += 1;
-        }
-        v
-    };
     let a = Vec4::from(from);
     let mut b = Vec4::from(to);
     let mut cos = a.dot(b);

@@ -1,0 +1,136 @@
+//! Four-wide structure-of-arrays maths for the hot loops (clip sampling, blending).
+//!
+//! A `Vec4` here holds one component of four different values (lane `i` belongs to value `i`),
+//! so one SIMD instruction does the work of four scalar ones and no lane waits on a horizontal
+//! sum. `transpose` moves between that layout and one value per `Vec4`. Everything is SSE2 on
+//! x86-64 (glam's `Vec4`), with a portable fallback elsewhere.
+
+use glam::Vec4;
+
+/// Four quaternions, one component per `Vec4`: `[x, y, z, w]`.
+pub type QuatLanes = [Vec4; 4];
+
+/// Four 3D vectors, one component per `Vec4`: `[x, y, z]`.
+pub type Vec3Lanes = [Vec4; 3];
+
+/// Rows become columns: lane `j` of output `i` is lane `i` of input `j`.
+#[inline(always)]
+pub fn transpose([a, b, c, d]: [Vec4; 4]) -> [Vec4; 4] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_movehl_ps, _mm_movelh_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
+        // SAFETY: these SSE intrinsics only shuffle registers, and SSE is part of every x86-64
+        // CPU (the target's baseline), so they are always available.
+        unsafe {
+            let (ab_lo, ab_hi) = (_mm_unpacklo_ps(a.into(), b.into()), _mm_unpackhi_ps(a.into(), b.into()));
+            let (cd_lo, cd_hi) = (_mm_unpacklo_ps(c.into(), d.into()), _mm_unpackhi_ps(c.into(), d.into()));
+            [
+                _mm_movelh_ps(ab_lo, cd_lo).into(),
+                _mm_movehl_ps(cd_lo, ab_lo).into(),
+                _mm_movelh_ps(ab_hi, cd_hi).into(),
+                _mm_movehl_ps(cd_hi, ab_hi).into(),
+            ]
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        transpose_portable([a, b, c, d])
+    }
+}
+
+/// `transpose` without intrinsics (the fallback, and the reference its test checks against).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn transpose_portable(rows: [Vec4; 4]) -> [Vec4; 4] {
+    let [a, b, c, d] = rows.map(|row| row.to_array());
+    std::array::from_fn(|i| Vec4::new(a[i], b[i], c[i], d[i]))
+}
+
+/// `a + (b - a) · t` per lane: glam's `lerp` for four vectors at once.
+#[inline(always)]
+pub fn lerp3(a: &Vec3Lanes, b: &Vec3Lanes, t: Vec4) -> Vec3Lanes {
+    let s = Vec4::ONE - t;
+    std::array::from_fn(|i| a[i] * s + b[i] * t)
+}
+
+/// `quat::slerp_shortest` for four pairs of quaternions at once, each with its own `t`: the
+/// same Eberly polynomial, with as many terms as the widest of the four angles needs.
+#[inline(always)]
+pub fn slerp_shortest4(a: &QuatLanes, b: &QuatLanes, t: Vec4) -> QuatLanes {
+    use super::quat::{ONE_PLUS_MU, U, V};
+    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    // Negating `b` where the dot is negative takes the shorter arc.
+    let flip = Vec4::select(dot.cmplt(Vec4::ZERO), Vec4::NEG_ONE, Vec4::ONE);
+    let cos = dot * flip;
+    let s = Vec4::ONE - t;
+    let (s2, t2) = (s * s, t * t);
+    let cos_minus_one = cos - Vec4::ONE;
+    let terms = |square: Vec4, i: usize| (square * U[i] - Vec4::splat(V[i])) * cos_minus_one;
+    let weight = |square: Vec4| {
+        let term = |i| terms(square, i);
+        let widest = cos.min_element();
+        if widest >= 0.99 {
+            nest3(term(0), term(1), term(2), Vec4::ONE)
+        } else if widest >= 0.9 {
+            nest3(term(0), term(1), term(2), nest3(term(3), term(4), term(5), Vec4::ONE))
+        } else {
+            let last = (square * (U[11] * ONE_PLUS_MU) - Vec4::splat(V[11] * ONE_PLUS_MU)) * cos_minus_one;
+            let inner = nest3(term(6), term(7), term(8), nest3(term(9), term(10), last, Vec4::ONE));
+            nest3(term(0), term(1), term(2), nest3(term(3), term(4), term(5), inner))
+        }
+    };
+    let from = s * weight(s2);
+    let to = t * weight(t2) * flip;
+    std::array::from_fn(|i| a[i] * from + b[i] * to)
+}
+
+/// `1 + b0 (1 + b1 (1 + b2 · inner))`, arranged so that only one multiply and one add wait
+/// for `inner` (as in `quat::slerp_shortest`).
+#[inline(always)]
+fn nest3(b0: Vec4, b1: Vec4, b2: Vec4, inner: Vec4) -> Vec4 {
+    let b01 = b0 * b1;
+    Vec4::ONE + b0 + b01 + b01 * b2 * inner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    #[test]
+    fn transpose_swaps_rows_and_columns() {
+        let rows = [0.0, 4.0, 8.0, 12.0].map(|first| Vec4::new(first, first + 1.0, first + 2.0, first + 3.0));
+        let columns = transpose(rows);
+        assert_eq!(columns[1], Vec4::new(1.0, 5.0, 9.0, 13.0));
+        assert_eq!(columns, transpose_portable(rows));
+        assert_eq!(transpose(columns), rows);
+    }
+
+    #[test]
+    fn four_wide_slerp_matches_the_scalar_one_lane_by_lane() {
+        // Pairs from close to 150 degrees apart (some given with the opposite sign), each lane
+        // with its own t: the lanes share a term count but not a result.
+        let pairs: Vec<(Quat, Quat)> = (0..16)
+            .map(|i| {
+                let from = Quat::from_euler(glam::EulerRot::XYZ, 0.3 * i as f32, -0.2, 0.1 * i as f32);
+                let step = Quat::from_axis_angle(glam::Vec3::new(1.0, 2.0, -0.5).normalize(), 0.01 + 0.17 * i as f32);
+                let to = step * from;
+                (from, if i % 3 == 0 { -to } else { to })
+            })
+            .collect();
+        for group in pairs.chunks(4) {
+            let t = Vec4::new(0.0, 0.3, 0.71, 1.0);
+            let lanes =
+                |pick: fn(&(Quat, Quat)) -> Quat| transpose(std::array::from_fn(|i| Vec4::from(pick(&group[i]))));
+            let result = transpose(slerp_shortest4(&lanes(|p| p.0), &lanes(|p| p.1), t));
+            for (lane, (from, to)) in group.iter().enumerate() {
+                let expected = Vec4::from(super::super::quat::slerp_shortest(*from, *to, t[lane]));
+                assert!(
+                    (result[lane] - expected).abs().max_element() < 2e-6,
+                    "{} vs {expected}",
+                    result[lane]
+                );
+            }
+        }
+    }
+}
