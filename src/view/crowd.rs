@@ -32,6 +32,15 @@ const SPEEDS: (f32, f32) = (0.8, 1.25);
 /// Room between neighbours, as a fraction of the model's footprint.
 const GAP: f32 = 0.25;
 
+thread_local! {
+    /// A thread pool that the calling thread is part of (made on its first crowd), so a frame's
+    /// parallel work goes onto this thread's own queue, which allocates nothing once grown:
+    /// work handed to rayon's global pool from outside goes through its shared queue, which
+    /// allocates a block every 63 jobs. Lives as long as the thread.
+    static FRAME_POOL: Option<rayon::ThreadPool> =
+        rayon::ThreadPoolBuilder::new().use_current_thread().build().ok();
+}
+
 /// How many instances, and how each one plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CrowdOptions {
@@ -169,7 +178,7 @@ impl Crowd {
         let (joints, block) = (self.joints, self.block);
         let skin_offsets = &self.skin_offsets;
         let members = &self.members;
-        self.scratch
+        let mut work = || self.scratch
             .par_chunks_mut(CHUNK)
             .zip(self.matrices.par_chunks_mut(joints * CHUNK))
             .zip(self.palettes.par_chunks_mut(block * CHUNK))
@@ -195,6 +204,11 @@ impl Crowd {
                     }
                 }
             });
+        FRAME_POOL.with(|pool| match pool {
+            Some(pool) => pool.install(work),
+            // This thread works for another pool already: split the work in that one.
+            None => work(),
+        });
     }
 
     /// Joint → world matrices of every instance, `joints_per_instance()` each.
