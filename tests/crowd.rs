@@ -12,8 +12,8 @@ use rigscope::asset::{self, Model};
 use rigscope::render::skin_source::max_uniform_joints;
 use rigscope::render::still::{StillRenderer, Viewpoint};
 use rigscope::render::{Gpu, SceneRenderer, SkinSource};
-use rigscope::view::{ViewOptions, ViewPreset};
 use rigscope::view::crowd::CrowdOptions;
+use rigscope::view::{ViewOptions, ViewPreset};
 
 /// As tests/render.rs: a pixel differs when a channel differs by more than 6 of 255, and at
 /// most 1% of the pixels (silhouette and shadow edges whose MSAA coverage flips) may.
@@ -22,7 +22,11 @@ const DIFFERENT_FRACTION: f64 = 0.01;
 
 fn different_fraction(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
     let different = (a.pixels().zip(b.pixels()))
-        .filter(|(p, q)| p.0.iter().zip(q.0.iter()).any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE))
+        .filter(|(p, q)| {
+            p.0.iter()
+                .zip(q.0.iter())
+                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
+        })
         .count();
     different as f64 / (a.width() * a.height()) as f64
 }
@@ -66,7 +70,13 @@ fn every_gpu_path_draws_the_crowd_that_cpu_skinning_draws() {
             ..ViewOptions::default()
         };
         let three_quarter = Viewpoint::default();
-        let on_cpu = crowd_image(&gpu, &mut SceneRenderer::new(&gpu), (&model, count), &cpu_view, three_quarter);
+        let on_cpu = crowd_image(
+            &gpu,
+            &mut SceneRenderer::new(&gpu),
+            (&model, count),
+            &cpu_view,
+            three_quarter,
+        );
         let top = Viewpoint::Orbit(ViewPreset::Top.angles());
         let no_ground = ViewOptions {
             grid: false,
@@ -76,12 +86,21 @@ fn every_gpu_path_draws_the_crowd_that_cpu_skinning_draws() {
         assert_eq!(figures(&from_above, 20), count, "{file}: figures seen from above");
         let mut sources = vec![
             // One instance per `pose` array: seven instanced draws of one instance each.
-            ("uniform arrays, one instance each", SkinSource::UniformArrays { max_joints: joints }),
+            (
+                "uniform arrays, one instance each",
+                SkinSource::UniformArrays { max_joints: joints },
+            ),
             // Three instances per array: three draws (3, 3, 1).
-            ("uniform arrays, three each", SkinSource::UniformArrays { max_joints: joints * 3 }),
+            (
+                "uniform arrays, three each",
+                SkinSource::UniformArrays { max_joints: joints * 3 },
+            ),
             ("uniform arrays, all in one", SkinSource::UniformArrays { max_joints }),
             // The skin does not fit: posed on the CPU per instance although GPU skinning is on.
-            ("CPU-posed fallback", SkinSource::UniformArrays { max_joints: joints - 1 }),
+            (
+                "CPU-posed fallback",
+                SkinSource::UniformArrays { max_joints: joints - 1 },
+            ),
         ];
         if SkinSource::storage_palette_supported(&gpu.adapter) {
             sources.push(("storage palette", SkinSource::StoragePalette));
@@ -91,6 +110,7 @@ fn every_gpu_path_draws_the_crowd_that_cpu_skinning_draws() {
             let view = ViewOptions::default();
             let on_gpu = crowd_image(&gpu, &mut renderer, (&model, count), &view, three_quarter);
             let fraction = different_fraction(&on_gpu, &on_cpu);
+            eprintln!("{file}, {name}: {:.3}% of pixels differ", fraction * 100.0);
             assert!(
                 fraction <= DIFFERENT_FRACTION,
                 "{file}, {name}: {:.3}% of pixels differ from CPU skinning",
@@ -140,7 +160,14 @@ fn figures(image: &image::RgbaImage, smallest: usize) -> usize {
 fn render(dir: &std::path::Path, name: &str, args: &[&str]) -> image::RgbaImage {
     let fox = common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
     let out = dir.join(name);
-    let mut all = vec!["render", fox.to_str().unwrap(), "-o", out.to_str().unwrap(), "--size", "480x360"];
+    let mut all = vec![
+        "render",
+        fox.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--size",
+        "480x360",
+    ];
     all.extend_from_slice(args);
     common::succeed(&all);
     image::open(&out).unwrap().to_rgba8()
@@ -163,7 +190,10 @@ fn render_draws_n_figures_and_the_seed_decides_how_they_play() {
     let same_other_seed = seeded("same-other.png", &["--crowd-same", "--crowd-seed", "4"]);
     assert_eq!(a, again, "the same seed draws the same crowd");
     assert!(different_fraction(&a, &other) > 0.002, "another seed, other phases");
-    assert!(different_fraction(&a, &same) > 0.002, "a uniform crowd differs from a varied one");
+    assert!(
+        different_fraction(&a, &same) > 0.002,
+        "a uniform crowd differs from a varied one"
+    );
     assert_eq!(same, same_other_seed, "a uniform crowd ignores the seed");
     let refused = common::rigscope(&["render", "-o", "x.png", "--crowd", "0"]);
     assert_eq!(refused.status.code(), Some(2));
@@ -175,7 +205,14 @@ fn render_times_crowd_frames_headless() {
     let dir = common::temp_dir("crowd-benchmark");
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
     let out = dir.join("bench.png");
-    let args = ["render", fox.to_str().unwrap(), "-o", out.to_str().unwrap(), "--size", "160x120"];
+    let args = [
+        "render",
+        fox.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--size",
+        "160x120",
+    ];
     let stats = common::json(&[&args[..], &["--crowd", "12", "--benchmark-frames", "3"]].concat());
     assert_eq!(stats["crowd"], 12, "{stats}");
     assert_eq!(stats["frames"], 3, "{stats}");

@@ -494,7 +494,10 @@ impl Running {
     /// What the camera frames: the crowd's grid while one is shown, else the region the model
     /// moves in.
     fn framed_bounds(&self) -> Bounds {
-        self.state.crowd.shown().map_or(self.model_view.bounds, |crowd| crowd.bounds)
+        self.state
+            .crowd
+            .shown()
+            .map_or(self.model_view.bounds, |crowd| crowd.bounds)
     }
 
     /// Lights the scene with the .hdr at `path`; on failure the panel says why and the

@@ -30,7 +30,9 @@ impl CrowdArgs {
 }
 
 fn crowd_size(text: &str) -> Result<usize, String> {
-    let count: usize = text.parse().map_err(|_| format!("'{text}' is not a number of copies"))?;
+    let count: usize = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of copies"))?;
     if (1..=MAX_CROWD).contains(&count) {
         Ok(count)
     } else {

@@ -137,7 +137,7 @@ pub enum Command {
     Pose(pose::PoseArgs),
     /// Render the model to a PNG with the viewer's renderer, without a window; without --clip,
     /// its first clip.
-    Render(render::RenderArgs),
+    Render(Box<render::RenderArgs>),
     /// A square thumbnail PNG of a model (its first clip at its widest pose; the skeleton for
     /// files without meshes); with --out-dir, of many models and directories in parallel.
     Thumbnail(thumbnail::ThumbnailArgs),

@@ -8,10 +8,10 @@
 //!    array), every draw's uniform, CPU-skinned vertices (`ModelView::upload`);
 //! 3. only for the CPU-vs-GPU difference view: the GPU's skinning read back and compared, in a
 //!    submission of its own (`ModelView::measure_skin_difference`);
-//! 3b. for a crowd: every instance's matrices, and the CPU posing of the draws the GPU does
-//!    not skin, once per instance (`ModelView::upload_crowd`; the crowd was animated by the
-//!    caller, see `view::crowd`);
-//! 4. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
+//! 4. for a crowd: every instance's matrices, and the CPU posing of the draws the GPU does
+//!    not skin, once per instance (`ModelView::upload_crowd`; the caller animated the crowd,
+//!    see `view::crowd`);
+//! 5. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
 //!    record and nothing else (`SceneRenderer::record`).
 
 use wgpu::CommandEncoder;
@@ -46,6 +46,12 @@ pub fn render_frame(
     model_view.upload_crowd(gpu, input);
     let bounds = input.crowd.map_or(model_view.bounds, |crowd| crowd.bounds);
     renderer.prepare(gpu, input, &bounds, target.aspect());
-    renderer.record(encoder, target, &model_view.buffers, input.view, model_view.crowd.as_ref());
+    renderer.record(
+        encoder,
+        target,
+        &model_view.buffers,
+        input.view,
+        model_view.crowd.as_ref(),
+    );
     difference
 }

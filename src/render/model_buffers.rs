@@ -330,7 +330,8 @@ impl ModelBuffers {
                 }
             };
             self.uniforms.set(index, DrawSlot::Solid, &uniform(look));
-            self.uniforms.set(index, DrawSlot::Wire, &uniform(Look::Wire(WIRE_COLOR)));
+            self.uniforms
+                .set(index, DrawSlot::Wire, &uniform(Look::Wire(WIRE_COLOR)));
             if draw.gpu_skinnable {
                 let skinning = Skinning::on_gpu(true, view.skinning_method);
                 self.uniforms.set(

@@ -94,7 +94,11 @@ impl ModelView {
             self.buffers.crowd_blocks = None;
             return;
         };
-        if self.crowd.as_ref().is_none_or(|buffers| buffers.instances() != crowd.len()) {
+        if self
+            .crowd
+            .as_ref()
+            .is_none_or(|buffers| buffers.instances() != crowd.len())
+        {
             let buffers = CrowdBuffers::new(gpu, layouts, input.model, &self.buffers, crowd);
             self.buffers.crowd_blocks = Some(buffers.blocks(input.model, crowd));
             self.crowd = Some(buffers);

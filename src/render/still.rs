@@ -201,7 +201,10 @@ impl StillRenderer<'_> {
         };
         let mut camera = OrbitCamera::default();
         camera.look_from(angles);
-        let bounds = self.crowd.as_ref().map_or(&self.model_view.bounds, |crowd| &crowd.bounds);
+        let bounds = self
+            .crowd
+            .as_ref()
+            .map_or(&self.model_view.bounds, |crowd| &crowd.bounds);
         camera.frame(bounds, aspect);
         camera.camera_view(aspect)
     }

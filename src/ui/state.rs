@@ -299,7 +299,11 @@ impl ViewerState {
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
         self.update_trails();
-        let clip_dt = if self.player.playing { dt * self.player.speed } else { 0.0 };
+        let clip_dt = if self.player.playing {
+            dt * self.player.speed
+        } else {
+            0.0
+        };
         let document = (self.player.clip(), self.model_generation);
         if (self.crowd).advance(&self.model, clip_dt, &self.joint_matrices, document) {
             self.requests.frame_model = true;

@@ -107,7 +107,11 @@ impl Crowd {
         let mut random = SplitMix(options.seed);
         let members: Vec<CrowdMember> = (0..count)
             .map(|index| {
-                let offset = Vec3::new((index % columns) as f32 * spacing.x, 0.0, (index / columns) as f32 * spacing.z);
+                let offset = Vec3::new(
+                    (index % columns) as f32 * spacing.x,
+                    0.0,
+                    (index / columns) as f32 * spacing.z,
+                );
                 let uniform = CrowdMember {
                     clip,
                     phase: 0.0,
@@ -139,7 +143,11 @@ impl Crowd {
             .iter()
             .map(|member| Scratch {
                 pose: model.skeleton.rest_pose().clone(),
-                cursor: member.clip.and_then(|c| model.clips.get(c)).map(|c| c.cursor()).unwrap_or_default(),
+                cursor: member
+                    .clip
+                    .and_then(|c| model.clips.get(c))
+                    .map(|c| c.cursor())
+                    .unwrap_or_default(),
             })
             .collect();
         let mut whole = Bounds::EMPTY;
@@ -178,32 +186,34 @@ impl Crowd {
         let (joints, block) = (self.joints, self.block);
         let skin_offsets = &self.skin_offsets;
         let members = &self.members;
-        let mut work = || self.scratch
-            .par_chunks_mut(CHUNK)
-            .zip(self.matrices.par_chunks_mut(joints * CHUNK))
-            .zip(self.palettes.par_chunks_mut(block * CHUNK))
-            .enumerate()
-            .for_each(|(chunk, ((scratch, matrices), palettes))| {
-                let instances = scratch
-                    .iter_mut()
-                    .zip(matrices.chunks_mut(joints))
-                    .zip(palettes.chunks_mut(block))
-                    .enumerate();
-                for (i, ((scratch, matrices), palette)) in instances {
-                    let index = chunk * CHUNK + i;
-                    let member = &members[index];
-                    if index == 0 {
-                        let shared = first.len().min(matrices.len());
-                        matrices[..shared].copy_from_slice(&first[..shared]);
-                    } else {
-                        pose_member(model, member, time, scratch, matrices);
+        let mut work = || {
+            self.scratch
+                .par_chunks_mut(CHUNK)
+                .zip(self.matrices.par_chunks_mut(joints * CHUNK))
+                .zip(self.palettes.par_chunks_mut(block * CHUNK))
+                .enumerate()
+                .for_each(|(chunk, ((scratch, matrices), palettes))| {
+                    let instances = scratch
+                        .iter_mut()
+                        .zip(matrices.chunks_mut(joints))
+                        .zip(palettes.chunks_mut(block))
+                        .enumerate();
+                    for (i, ((scratch, matrices), palette)) in instances {
+                        let index = chunk * CHUNK + i;
+                        let member = &members[index];
+                        if index == 0 {
+                            let shared = first.len().min(matrices.len());
+                            matrices[..shared].copy_from_slice(&first[..shared]);
+                        } else {
+                            pose_member(model, member, time, scratch, matrices);
+                        }
+                        for (skin, &offset) in model.skins.iter().zip(skin_offsets) {
+                            let out = &mut palette[offset..offset + skin.joints.len()];
+                            skin_palette(&skin.joints, &skin.inverse_bind, matrices, out);
+                        }
                     }
-                    for (skin, &offset) in model.skins.iter().zip(skin_offsets) {
-                        let out = &mut palette[offset..offset + skin.joints.len()];
-                        skin_palette(&skin.joints, &skin.inverse_bind, matrices, out);
-                    }
-                }
-            });
+                })
+        };
         FRAME_POOL.with(|pool| match pool {
             Some(pool) => pool.install(work),
             // This thread works for another pool already: split the work in that one.

@@ -30,7 +30,12 @@ fn the_same_seed_draws_the_same_crowd_and_another_seed_another() {
 #[test]
 fn a_uniform_crowd_plays_one_clip_in_step() {
     let (model, mut crowd) = crowd(options(9, 7, false));
-    assert!(crowd.members.iter().all(|m| m.clip == Some(0) && m.phase == 0.0 && m.speed == 1.0));
+    assert!(
+        crowd
+            .members
+            .iter()
+            .all(|m| m.clip == Some(0) && m.phase == 0.0 && m.speed == 1.0)
+    );
     let mut pose = model.skeleton.rest_pose().clone();
     model.clips[0].sample(0.4, &mut pose, &mut model.clips[0].cursor());
     let first = pose.to_model_matrices();
@@ -50,7 +55,10 @@ fn instances_stand_on_a_grid_apart_and_the_bounds_hold_them_all() {
     assert_eq!(crowd.members[0].offset, Vec3::ZERO);
     let spacing = crowd.members[1].offset;
     assert!(spacing.x > 0.0 && spacing.y == 0.0 && spacing.z == 0.0);
-    assert_eq!(crowd.members[5].offset, Vec3::new(spacing.x, 0.0, crowd.members[4].offset.z));
+    assert_eq!(
+        crowd.members[5].offset,
+        Vec3::new(spacing.x, 0.0, crowd.members[4].offset.z)
+    );
     let mut deformer = crate::skin::Deformer::new(&demo_model());
     let model = demo_model();
     let one = animation_bounds(&model, model.clips.first(), &mut deformer);
