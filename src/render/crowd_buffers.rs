@@ -12,7 +12,8 @@
 //!
 //! The fallback for every other draw (CPU skinning chosen, morph targets, skins too large for
 //! the uniform arrays, static meshes): the CPU poses it once per instance into a vertex buffer
-//! of all instances' world-space vertices, and each instance is one draw of its slice.
+//! of all instances' world-space vertices, and each instance is one draw of its slice. That
+//! buffer holds at most `MAX_CPU_VERTICES`: copies past it are left out of the draw.
 
 use glam::{Mat4, Vec3};
 
@@ -26,6 +27,9 @@ use crate::skin::Deformer;
 use crate::view::ViewOptions;
 use crate::view::crowd::Crowd;
 
+/// Vertices the CPU fallback poses for one draw of a whole crowd (16 Mi: 384 MiB of positions
+/// and normals, twice over with the GPU's copy); copies past it are left out of that draw.
+const MAX_CPU_VERTICES: usize = 1 << 24;
 const MATRIX: u64 = std::mem::size_of::<Mat4>() as u64;
 const VEC3: u64 = std::mem::size_of::<Vec3>() as u64;
 
@@ -38,8 +42,10 @@ struct Chunk {
     group: wgpu::BindGroup,
 }
 
-/// A draw's vertices posed on the CPU for every instance, `vertex_count` per instance.
+/// A draw's vertices posed on the CPU for the first `instances` instances (every one unless
+/// they pass `MAX_CPU_VERTICES`), `vertex_count` per instance.
 struct CpuPosed {
+    instances: usize,
     positions: wgpu::Buffer,
     normals: wgpu::Buffer,
     positions_scratch: Vec<Vec3>,
@@ -197,7 +203,8 @@ impl CrowdBuffers {
         }
         let instances = self.instances;
         for (index, draw) in draws.iter().enumerate().filter(|&(i, _)| on_cpu(i)) {
-            self.cpu[index].get_or_insert_with(|| CpuPosed::new(&gpu.device, instances * draw.vertex_count));
+            let fit = instances.min(MAX_CPU_VERTICES / draw.vertex_count.max(1)).max(1);
+            self.cpu[index].get_or_insert_with(|| CpuPosed::new(&gpu.device, fit, draw.vertex_count));
         }
         for instance in 0..instances {
             let pose = if instance == 0 {
@@ -208,7 +215,9 @@ impl CrowdBuffers {
             let matrices = crowd.instance_matrices(instance);
             deformer.update(model, pose, matrices, view.skinning_method, on_cpu);
             for (index, posed) in deformer.primitives().iter().enumerate().filter(|&(i, _)| on_cpu(i)) {
-                let Some(cpu) = &mut self.cpu[index] else { continue };
+                let Some(cpu) = self.cpu[index].as_mut().filter(|cpu| instance < cpu.instances) else {
+                    continue;
+                };
                 let count = draws[index].vertex_count;
                 let at = instance * count..(instance + 1) * count;
                 if posed.positions.len() == count && posed.normals.len() == count {
@@ -250,7 +259,7 @@ impl CrowdBuffers {
             return;
         };
         let bytes = draw.vertex_count as u64 * VEC3;
-        for instance in 0..self.instances as u64 {
+        for instance in 0..cpu.instances as u64 {
             let range = instance * bytes..(instance + 1) * bytes;
             pass.set_vertex_buffer(0, cpu.positions.slice(range.clone()));
             pass.set_vertex_buffer(1, cpu.normals.slice(range));
@@ -260,7 +269,8 @@ impl CrowdBuffers {
 }
 
 impl CpuPosed {
-    fn new(device: &wgpu::Device, vertices: usize) -> Self {
+    fn new(device: &wgpu::Device, instances: usize, vertex_count: usize) -> Self {
+        let vertices = instances * vertex_count;
         let buffer = |label| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -270,6 +280,7 @@ impl CpuPosed {
             })
         };
         Self {
+            instances,
             positions: buffer("crowd positions"),
             normals: buffer("crowd normals"),
             positions_scratch: vec![Vec3::ZERO; vertices],
