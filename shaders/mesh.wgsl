@@ -66,7 +66,9 @@ fn vs_main(
     @location(7) view_value: f32,
     @location(8) uv1: vec2<f32>,
     @location(9) color: vec4<f32>,
+    @builtin(instance_index) instance: u32,
 ) -> VertexOut {
+    select_instance(instance);
     let m = vertex_matrix(v);
     let world = m * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
@@ -85,7 +87,8 @@ fn vs_main(
 }
 
 @vertex
-fn vs_shadow(v: VertexIn) -> @builtin(position) vec4<f32> {
+fn vs_shadow(v: VertexIn, @builtin(instance_index) instance: u32) -> @builtin(position) vec4<f32> {
+    select_instance(instance);
     let world = vertex_matrix(v) * vec4<f32>(v.position, 1.0);
     return frame.light_view_proj * world;
 }

@@ -33,10 +33,23 @@ struct Draw {
     ramp: u32,
     unused: u32,
     wire_color: vec4<f32>,
+    // A crowd's instanced draws (src/render/crowd_buffers.rs): x: where the draw's skin starts
+    // in an instance's block of matrices, y: matrices from one instance's block to the next
+    // (0 outside a crowd: every instance reads block 0).
+    crowd: vec4<u32>,
 };
 
 // Bound with a dynamic offset: every draw's uniform lives in one buffer.
 @group(1) @binding(2) var<uniform> draw: Draw;
+
+// The first matrix of this vertex's instance's skin block; `skin_matrix` reads from it.
+var<private> skin_block: u32 = 0u;
+
+// Picks the instance's block of skin matrices (its palette and grid place); each vertex
+// entry point calls it first.
+fn select_instance(instance: u32) {
+    skin_block = draw.crowd.x + instance * draw.crowd.y;
+}
 
 struct VertexIn {
     @location(0) position: vec3<f32>,

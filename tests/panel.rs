@@ -760,3 +760,30 @@ fn revealing_a_joint_keeps_the_panel_at_its_left_edge() {
         "not scrolled sideways"
     );
 }
+
+#[test]
+fn the_crowd_controls_set_the_size_the_variety_and_the_seed() {
+    let mut harness = harness();
+    harness.get(slider("Crowd size")).set_value_accesskit(16.0);
+    harness.run();
+    assert_eq!(harness.state().crowd.options.count, 16);
+    assert!(harness.state().crowd.options.varied, "varied by default");
+    harness.get(slider("Crowd seed")).set_value_accesskit(42.0);
+    harness.run();
+    assert_eq!(harness.state().crowd.options.seed, 42);
+    harness.state_mut().advance(0.1);
+    let crowd = harness.state().crowd.shown().expect("a crowd is shown");
+    assert_eq!(crowd.len(), 16);
+    assert!(harness.state().requests.frame_model, "the camera frames the new crowd");
+    harness.get_by_label("Each its own clip, phase and speed").click();
+    harness.run();
+    assert!(!harness.state().crowd.options.varied);
+    harness.state_mut().advance(0.1);
+    let crowd = harness.state().crowd.shown().unwrap();
+    let clip = harness.state().player.clip();
+    assert!(crowd.members.iter().all(|m| m.clip == clip && m.speed == 1.0));
+    harness.get(slider("Crowd size")).set_value_accesskit(1.0);
+    harness.run();
+    harness.state_mut().advance(0.1);
+    assert!(harness.state().crowd.shown().is_none(), "one: the model alone");
+}

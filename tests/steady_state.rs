@@ -239,3 +239,25 @@ fn the_files_animated_lights_allocate_nothing_per_frame() {
     );
     assert!((blue - 150.0).abs() < 1e-3, "the colour follows the clip: {blue}");
 }
+
+#[test]
+fn a_playing_crowd_allocates_nothing_per_frame() {
+    let model = asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
+    let mut state = rigscope::ui::ViewerState::new(model);
+    state.crowd.options.count = 300;
+    // Warm up: the first frame builds the crowd and the thread pool starts; the next ones let
+    // the pool's threads make their queues and per-thread state (once each) while they steal.
+    for _ in 0..100 {
+        state.advance(1.0 / 60.0);
+    }
+    let before = ALLOCATIONS.with(Cell::get);
+    let frames = 200;
+    for _ in 0..frames {
+        state.advance(1.0 / 60.0);
+    }
+    let allocations = ALLOCATIONS.with(Cell::get) - before;
+    assert_eq!(allocations, 0, "allocations while a crowd of 300 plays");
+    let crowd = state.crowd.shown().unwrap();
+    assert_eq!(crowd.len(), 300);
+    assert!(crowd.matrices().iter().all(|m| m.is_finite()));
+}

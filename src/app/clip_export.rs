@@ -143,6 +143,7 @@ impl ClipExport {
             model_matrices: &self.joint_matrices,
             camera: &camera,
             view: &self.view,
+            crowd: None,
         };
         // Remade when the panel's quality changed the renderer's sample count meanwhile.
         if self.target.as_ref().is_some_and(|t| t.samples != scene.sample_count) {

@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::ui::frame_stats::{FrameStats, smooth};
 
 /// Frames drawn before `--benchmark-frames` starts timing (shader compilation, first uploads).
-const WARM_UP_FRAMES: u32 = 10;
+pub const WARM_UP_FRAMES: u32 = 10;
 
 /// The intervals between frames for `--benchmark-frames`, and the GPU times where the adapter
 /// reports them, allocated up front.
@@ -41,8 +41,9 @@ impl FrameTimings {
         }
     }
 
-    /// `gpu_median_ms` is null when the adapter reports no GPU time.
-    pub fn to_json(&self, adapter: &str) -> String {
+    /// `gpu_median_ms` is null when the adapter reports no GPU time; `crowd` is how many
+    /// copies of the model were drawn.
+    pub fn to_json(&self, adapter: &str, crowd: usize) -> String {
         let intervals = sorted(&self.intervals_ms);
         let mean = intervals.iter().sum::<f32>() / intervals.len().max(1) as f32;
         let gpu = sorted(&self.gpu_ms);
@@ -53,6 +54,7 @@ impl FrameTimings {
             "mean_ms": mean,
             "gpu_median_ms": quantile(&gpu, 0.5),
             "adapter": adapter,
+            "crowd": crowd,
         })
         .to_string()
     }

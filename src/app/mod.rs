@@ -13,7 +13,7 @@ mod egui_layer;
 mod egui_painter;
 pub mod file_dialog;
 pub mod file_watch;
-mod frame_clock;
+pub mod frame_clock;
 mod run_report;
 mod surface;
 mod view_input;
@@ -37,7 +37,8 @@ use crate::render::trail_gizmo::draw_trails;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
 use crate::ui::file_browser::Purpose;
 use crate::ui::{ViewerState, bone_labels, panel};
-use crate::view::{Lighting, Lights, OrbitCamera, Quality};
+use crate::view::crowd::CrowdOptions;
+use crate::view::{Bounds, Lighting, Lights, OrbitCamera, Quality};
 use egui_layer::EguiLayer;
 use file_watch::FileWatch;
 use frame_clock::FrameClock;
@@ -53,6 +54,8 @@ pub struct AppOptions {
     pub screenshot: Option<(u32, PathBuf)>,
     /// Time this many frames (after a warm-up), print their statistics as JSON, then exit.
     pub benchmark_frames: Option<usize>,
+    /// Copies of the model to draw (`--crowd`; a count of 1: the model alone).
+    pub crowd: CrowdOptions,
     /// The lighting to start with; its lights are `lights`, or the model's default.
     pub lighting: Lighting,
     pub lights: Option<Lights>,
@@ -107,7 +110,8 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
     app.result?;
     if let Some(running) = &app.running {
         if let Some(timings) = &running.clock.timings {
-            println!("{}", timings.to_json(&running.gpu.describe()));
+            let crowd = running.state.crowd.options.count;
+            println!("{}", timings.to_json(&running.gpu.describe(), crowd));
         }
         if app.options.exit_after.is_some() {
             println!(
@@ -246,6 +250,7 @@ impl Running {
             state.inspection.reveal = true;
         }
         state.curves.shown = options.curves;
+        state.crowd.options = options.crowd;
         if let Some(name) = &options.variant {
             let variant = state
                 .model
@@ -299,9 +304,11 @@ impl Running {
             running.load_environment(path);
         }
         running.follow_clip();
+        // Builds the crowd asked for on the command line, so the first view frames it.
+        running.state.advance(0.0);
         running
             .camera
-            .frame(&running.model_view.bounds, width as f32 / height as f32);
+            .frame(&running.framed_bounds(), width as f32 / height as f32);
         Ok(running)
     }
 
@@ -381,6 +388,7 @@ impl Running {
             model_matrices: &self.state.joint_matrices,
             camera: &camera,
             view: &view,
+            crowd: self.state.crowd.shown(),
         };
         let render_size = self.scene.quality.render_size((width, height));
         let target = self.surface.scene_target(&self.gpu, &self.scene, render_size);
@@ -473,14 +481,23 @@ impl Running {
         }
         if requests.reset_camera {
             self.camera = OrbitCamera::default();
-            self.camera.frame(&self.model_view.bounds, aspect);
+            self.camera.frame(&self.framed_bounds(), aspect);
         }
         if let Some(preset) = requests.view {
             self.camera.look_from(preset.angles());
         }
         if requests.frame_model {
-            self.camera.frame(&self.model_view.bounds, aspect);
+            self.camera.frame(&self.framed_bounds(), aspect);
         }
+    }
+
+    /// What the camera frames: the crowd's grid while one is shown, else the region the model
+    /// moves in.
+    fn framed_bounds(&self) -> Bounds {
+        self.state
+            .crowd
+            .shown()
+            .map_or(self.model_view.bounds, |crowd| crowd.bounds)
     }
 
     /// Lights the scene with the .hdr at `path`; on failure the panel says why and the

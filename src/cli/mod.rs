@@ -5,6 +5,7 @@ pub mod batch;
 mod camera_args;
 mod clip_args;
 mod clips_from_args;
+mod crowd_args;
 mod curve_plot;
 mod curves;
 mod desktop;
@@ -63,6 +64,8 @@ pub struct Cli {
     /// then exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub benchmark_frames: Option<u32>,
+    #[command(flatten)]
+    pub crowd: crowd_args::CrowdArgs,
     /// Close the window after this many seconds and print what was drawn as JSON (frames,
     /// seconds of clip time played), for tests and scripts.
     #[arg(long, value_name = "SECONDS", value_parser = seconds_to_run)]
@@ -134,7 +137,7 @@ pub enum Command {
     Pose(pose::PoseArgs),
     /// Render the model to a PNG with the viewer's renderer, without a window; without --clip,
     /// its first clip.
-    Render(render::RenderArgs),
+    Render(Box<render::RenderArgs>),
     /// A square thumbnail PNG of a model (its first clip at its widest pose; the skeleton for
     /// files without meshes); with --out-dir, of many models and directories in parallel.
     Thumbnail(thumbnail::ThumbnailArgs),
@@ -243,6 +246,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 file: cli.file,
                 screenshot,
                 benchmark_frames: cli.benchmark_frames.map(|n| n as usize),
+                crowd: cli.crowd.options(),
                 lights: cli.lighting.lights(),
                 lighting: cli.lighting.lighting_of_any_model(),
                 environment: cli.lighting.environment,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::camera_args::CameraArgs;
+use super::crowd_args::CrowdArgs;
 use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use super::morph_args::MorphArgs;
@@ -14,6 +15,7 @@ use super::variant_args::VariantArgs;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
 use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::anim::Pose;
+use crate::app::frame_clock::{FrameTimings, WARM_UP_FRAMES};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::inspect::{PoseMode, TrailTime};
@@ -69,6 +71,13 @@ pub struct RenderArgs {
     pub trails: TrailArgs,
     #[command(flatten)]
     pub variant: VariantArgs,
+    #[command(flatten)]
+    pub crowd: CrowdArgs,
+    /// Time N frames (after a warm-up) without a window, the crowd playing at 60 frames a
+    /// second, and print their median and 95th-percentile times as JSON (the viewer's
+    /// `--benchmark-frames` figures, plus the crowd size); the image is the last frame.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub benchmark_frames: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -153,6 +162,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     };
     args.trails
         .draw(&mut renderer.gizmos, &model, at, bounds.ground_height())?;
+    still.show_crowd(args.crowd.options(), posed.clip);
+    still.crowd_time = args.clip.time;
+    if let Some(frames) = args.benchmark_frames {
+        let json = benchmark(&gpu, &mut renderer, &mut still, (&posed.pose, &view), args.size, frames)?;
+        println!("{json}");
+    }
     let mut image = still.render(&mut renderer, &posed.pose, args.size, &view)?;
     if let Some(difference) = still.skin_difference.take() {
         eprintln!("{}", difference.map_err(anyhow::Error::msg)?);
@@ -179,6 +194,26 @@ pub(super) fn simplify_dense_meshes(model: &mut Model, size: (u32, u32), view: &
     for simplified in simplify_for_still(model, size, view, framed_on_model) {
         eprintln!("{}: {}", model.path.display(), simplified.describe(model, size));
     }
+}
+
+/// Draws `frames` frames (after the viewer's warm-up) and returns the viewer's benchmark
+/// JSON for them; the crowd's clock ends where the last frame left it.
+fn benchmark(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    still: &mut StillRenderer,
+    (pose, view): (&Pose, &ViewOptions),
+    size: (u32, u32),
+    frames: u32,
+) -> anyhow::Result<String> {
+    let warm_up = WARM_UP_FRAMES + 1;
+    let seconds = still.time_frames(renderer, pose, size, view, (warm_up + frames) as usize)?;
+    still.crowd_time += seconds.len() as f32 / 60.0;
+    let mut timings = FrameTimings::new(frames as usize);
+    for (frame, interval) in seconds.into_iter().enumerate() {
+        timings.record(frame as u32, interval);
+    }
+    Ok(timings.to_json(&gpu.describe(), still.crowd_len()))
 }
 
 /// Renders `model` in `pose` to an image, framed over the whole of `clip` (the clip the pose

@@ -9,7 +9,10 @@
 //!    array), every draw's uniform, CPU-skinned vertices (`ModelView::upload`);
 //! 3. only for the CPU-vs-GPU difference view: the GPU's skinning read back and compared, in a
 //!    submission of its own (`ModelView::measure_skin_difference`);
-//! 4. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
+//! 4. for a crowd: every instance's matrices, and the CPU posing of the draws the GPU does
+//!    not skin, once per instance (`ModelView::upload_crowd`; the caller animated the crowd,
+//!    see `view::crowd`);
+//! 5. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
 //!    record and nothing else (`SceneRenderer::record`).
 
 use wgpu::CommandEncoder;
@@ -38,12 +41,21 @@ pub fn render_frame(
         model_view.buffers.make_wireframe_edges(&gpu.device, input.model);
     }
     model_view.pose(input);
+    model_view.show_crowd(gpu, &renderer.layouts, input);
     model_view.upload(gpu, input);
     let difference = input
         .view
         .measures_skin_difference()
         .then(|| model_view.measure_skin_difference(gpu, renderer));
-    renderer.prepare(gpu, input, &model_view.bounds, target.aspect());
-    renderer.record(encoder, target, &model_view.buffers, input.view);
+    model_view.upload_crowd(gpu, input);
+    let bounds = input.crowd.map_or(model_view.bounds, |crowd| crowd.bounds);
+    renderer.prepare(gpu, input, &bounds, target.aspect());
+    renderer.record(
+        encoder,
+        target,
+        &model_view.buffers,
+        input.view,
+        model_view.crowd.as_ref(),
+    );
     difference
 }

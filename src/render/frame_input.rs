@@ -1,9 +1,11 @@
-//! What one frame shows: a model in a pose, seen by a camera, with the view's options.
+//! What one frame shows: a model in a pose (or a crowd of it), seen by a camera, with the
+//! view's options.
 
 use glam::Mat4;
 
 use crate::anim::Pose;
 use crate::asset::Model;
+use crate::view::crowd::Crowd;
 use crate::view::{CameraView, ViewOptions};
 
 #[derive(Clone, Copy)]
@@ -17,4 +19,7 @@ pub struct FrameInput<'a> {
     /// Made for the target's aspect.
     pub camera: &'a CameraView,
     pub view: &'a ViewOptions,
+    /// Copies of the model to draw beside it, posed already (instance 0 is `pose`); `None`
+    /// draws the model alone.
+    pub crowd: Option<&'a Crowd>,
 }

@@ -14,6 +14,8 @@ use crate::skin::Deformer;
 /// the palette.
 struct SkinBuffers {
     matrices: wgpu::Buffer,
+    /// The `inv_bind_pose` array (uniform arrays only); a crowd's groups bind it too.
+    inverse_bind: Option<wgpu::Buffer>,
     group: wgpu::BindGroup,
     /// The skin fits the skin source (else the GPU never reads these buffers).
     fits: bool,
@@ -105,6 +107,7 @@ impl GpuSkins {
                 SkinBuffers {
                     group: group(&matrices, inverse_bind.as_ref()),
                     matrices,
+                    inverse_bind,
                     fits,
                 }
             })
@@ -123,6 +126,11 @@ impl GpuSkins {
     /// Group 1 for a draw of `skin` (or of none).
     pub fn group(&self, skin: Option<usize>) -> &wgpu::BindGroup {
         skin.map_or(&self.unskinned, |s| &self.skins[s].group)
+    }
+
+    /// Skin `skin`'s `inv_bind_pose` array (uniform arrays only).
+    pub fn inverse_bind(&self, skin: usize) -> Option<&wgpu::Buffer> {
+        self.skins[skin].inverse_bind.as_ref()
     }
 
     /// Whether `skin` fits the skin source, so the GPU can skin with its matrices.

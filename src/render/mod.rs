@@ -7,6 +7,7 @@
 pub mod animated;
 pub mod blit;
 pub mod capture;
+mod crowd_buffers;
 mod draw_uniforms;
 pub mod environment;
 pub mod frame;

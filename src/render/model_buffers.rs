@@ -92,6 +92,10 @@ pub struct ModelBuffers {
     variant_shown: Option<usize>,
     /// `simplify_dense_meshes` has run.
     simplified: bool,
+    /// While a crowd is shown: per skin, where its matrices start in an instance's block and
+    /// the blocks' stride (`DrawUniform::in_crowd`). Draws the GPU does not skin are then
+    /// posed per instance on the CPU, in world space.
+    pub crowd_blocks: Option<Vec<[u32; 2]>>,
 }
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -318,6 +322,7 @@ impl ModelBuffers {
             value_scratch: vec![0.0; largest],
             variant_shown: None,
             simplified: false,
+            crowd_blocks: None,
         }
     }
 
@@ -388,7 +393,10 @@ impl ModelBuffers {
         self.skins.upload(queue, model, model_matrices, deformer);
         for (index, (draw, posed)) in self.draws.iter_mut().zip(deformer.primitives()).enumerate() {
             let uses_cpu_vertices = draw.uses_cpu_vertices(gpu_skinning);
-            let model_matrix = if uses_cpu_vertices {
+            let crowd = self.crowd_blocks.as_ref();
+            let crowd_block = crowd.and_then(|blocks| draw.skin.and_then(|s| blocks.get(s).copied()));
+            let posed_in_world = uses_cpu_vertices || (crowd.is_some() && !draw.on_gpu(gpu_skinning));
+            let model_matrix = if posed_in_world {
                 Mat4::IDENTITY
             } else {
                 model_matrices[draw.joint]
@@ -398,13 +406,16 @@ impl ModelBuffers {
             draw.mirrored = draw.skin.is_none() && model_matrices[draw.joint].determinant() < 0.0;
             let look = view_look.unwrap_or(if draw.unlit { Look::Unlit } else { Look::Lit });
             let skinning = Skinning::on_gpu(draw.on_gpu(gpu_skinning), view.skinning_method);
+            let uniform = |look| {
+                let uniform = DrawUniform::new(model_matrix, skinning, look);
+                match crowd_block.filter(|_| draw.on_gpu(gpu_skinning)) {
+                    Some(block) => uniform.in_crowd(block),
+                    None => uniform,
+                }
+            };
+            self.uniforms.set(index, DrawSlot::Solid, &uniform(look));
             self.uniforms
-                .set(index, DrawSlot::Solid, &DrawUniform::new(model_matrix, skinning, look));
-            self.uniforms.set(
-                index,
-                DrawSlot::Wire,
-                &DrawUniform::new(model_matrix, skinning, Look::Wire(WIRE_COLOR)),
-            );
+                .set(index, DrawSlot::Wire, &uniform(Look::Wire(WIRE_COLOR)));
             if draw.gpu_skinnable {
                 let skinning = Skinning::on_gpu(true, view.skinning_method);
                 self.uniforms.set(

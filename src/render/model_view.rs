@@ -2,8 +2,10 @@
 //! difference view's capture texture. The window and the headless renderer both draw a model
 //! through it, one frame stage at a time (see `frame.rs`).
 
+use super::crowd_buffers::CrowdBuffers;
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
+use super::layouts::Layouts;
 use super::model_buffers::ModelBuffers;
 use super::scene::SceneRenderer;
 use super::skin_compare::CaptureTarget;
@@ -24,6 +26,8 @@ pub struct ModelView {
     measured_for: Option<Option<usize>>,
     /// The difference view's texture, made when the view is first shown (or why it cannot be).
     capture: Option<Result<CaptureTarget, String>>,
+    /// The crowd's buffers while one is drawn (remade when its size changes).
+    pub crowd: Option<CrowdBuffers>,
 }
 
 impl ModelView {
@@ -35,6 +39,7 @@ impl ModelView {
             bounds: Bounds::EMPTY,
             measured_for: None,
             capture: None,
+            crowd: None,
         }
     }
 
@@ -79,6 +84,35 @@ impl ModelView {
             input.view,
         );
         (buffers.animated).upload_materials(&gpu.queue, input.model, input.pose, &buffers.materials);
+    }
+
+    /// Stage: makes (or drops) the crowd's buffers for the crowd `input` shows, and tells the
+    /// draws' uniforms where their instances' matrices are.
+    pub fn show_crowd(&mut self, gpu: &Gpu, layouts: &Layouts, input: &FrameInput) {
+        let Some(crowd) = input.crowd.filter(|c| c.len() > 1) else {
+            self.crowd = None;
+            self.buffers.crowd_blocks = None;
+            return;
+        };
+        if self
+            .crowd
+            .as_ref()
+            .is_none_or(|buffers| buffers.instances() != crowd.len())
+        {
+            let buffers = CrowdBuffers::new(gpu, layouts, input.model, &self.buffers, crowd);
+            self.buffers.crowd_blocks = Some(buffers.blocks(input.model, crowd));
+            self.crowd = Some(buffers);
+        }
+    }
+
+    /// Stage: a crowd's matrices, and the draws the GPU does not skin posed per instance.
+    pub fn upload_crowd(&mut self, gpu: &Gpu, input: &FrameInput) {
+        let (Some(buffers), Some(crowd)) = (&mut self.crowd, input.crowd) else {
+            return;
+        };
+        buffers.upload_matrices(&gpu.queue, input.model, crowd);
+        let document = (input.model, crowd, input.pose);
+        buffers.pose_on_cpu(gpu, document, &self.buffers.draws, &mut self.deformer, input.view);
     }
 
     /// Stage: the difference view's read-back (its own submission, which waits for the GPU):

@@ -8,6 +8,7 @@ use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
 use super::animated::AnimatedLights;
+use super::crowd_buffers::CrowdBuffers;
 use super::draw_uniforms::DrawSlot;
 use super::environment::Environment;
 use super::frame_input::FrameInput;
@@ -291,6 +292,7 @@ impl SceneRenderer {
         target: &SceneTarget,
         buffers: &ModelBuffers,
         view: &ViewOptions,
+        crowd: Option<&CrowdBuffers>,
     ) {
         // Every drawable primitive with its uniform in `slot`: only triangles unless `all`
         // (the lit pass also draws points and lines). `pipeline` picks the draw's pipeline.
@@ -308,11 +310,8 @@ impl SceneRenderer {
                 for (slot, buffer) in draw.vertex_buffers(slot, view.gpu_skinning).into_iter().enumerate() {
                     pass.set_vertex_buffer(slot as u32, buffer.slice(..));
                 }
-                pass.set_bind_group(
-                    1,
-                    buffers.skins.group(draw.skin),
-                    &[buffers.uniforms.offset(index, slot)],
-                );
+                let uniform = buffers.uniforms.offset(index, slot);
+                pass.set_bind_group(1, buffers.skins.group(draw.skin), &[uniform]);
                 pass.set_bind_group(2, &buffers.materials[draw.material].group, &[]);
                 let (indices, count) = match (slot, &draw.simplified) {
                     (DrawSlot::Wire, _) => match &draw.edges {
@@ -325,7 +324,11 @@ impl SceneRenderer {
                     _ => (&draw.indices, draw.index_count),
                 };
                 pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..count, 0, 0..1);
+                // The bind-pose ghost is one, at instance 0's place.
+                match crowd.filter(|_| slot != DrawSlot::Ghost) {
+                    Some(crowd) => crowd.record_draw(pass, (index, draw), uniform, count, view.gpu_skinning),
+                    None => pass.draw_indexed(0..count, 0, 0..1),
+                }
             }
         };
 

@@ -15,6 +15,7 @@ use super::target::SceneTarget;
 use crate::anim::Pose;
 use crate::asset::Model;
 use crate::inspect::SkinDifference;
+use crate::view::crowd::{Crowd, CrowdOptions};
 use crate::view::file_camera::model_camera_view;
 use crate::view::{Bounds, CameraView, OrbitCamera, ViewAngles, ViewOptions, ViewPreset};
 
@@ -32,6 +33,10 @@ pub struct StillRenderer<'a> {
     pub skin_difference: Option<Result<SkinDifference, String>>,
     /// Where the images are seen from.
     pub viewpoint: Viewpoint,
+    /// Copies of the model drawn beside it (see `show_crowd`).
+    crowd: Option<Crowd>,
+    /// Seconds on the crowd's clock for `render` (each instance plays from its phase).
+    pub crowd_time: f32,
 }
 
 /// Where still images are seen from: the orbit camera from a direction, framed on the model,
@@ -59,7 +64,21 @@ impl<'a> StillRenderer<'a> {
             target: None,
             skin_difference: None,
             viewpoint: Viewpoint::default(),
+            crowd: None,
+            crowd_time: 0.0,
         }
+    }
+
+    /// Copies of the model drawn (1: the model alone).
+    pub fn crowd_len(&self) -> usize {
+        self.crowd.as_ref().map_or(1, Crowd::len)
+    }
+
+    /// Draws the following images as a crowd of the model (`options.count` of 1: the model
+    /// alone), the others playing their clips (a uniform crowd plays `clip`), framed on the
+    /// whole grid. Call after `frame_clip`: the grid is spaced by the model's region.
+    pub fn show_crowd(&mut self, options: CrowdOptions, clip: Option<usize>) {
+        self.crowd = (options.count > 1).then(|| Crowd::new(self.model, options, clip, &self.model_view.bounds));
     }
 
     /// What uploading the model met (textures that could not be decoded, skins too big for the
@@ -76,7 +95,8 @@ impl<'a> StillRenderer<'a> {
         self.model_view.bounds
     }
 
-    /// The model in `pose`, framed as `frame_clip` said, as a `width` x `height` image.
+    /// The model in `pose`, framed as `frame_clip` said, as a `width` x `height` image; a
+    /// crowd's other instances at `crowd_time`.
     pub fn render(
         &mut self,
         renderer: &mut SceneRenderer,
@@ -85,6 +105,47 @@ impl<'a> StillRenderer<'a> {
         view: &ViewOptions,
     ) -> anyhow::Result<image::RgbaImage> {
         let gpu = self.gpu;
+        self.draw(renderer, pose, (width, height), view, self.crowd_time)?;
+        let target = self.target.as_ref().expect("drawn just now");
+        read_rgba(gpu, &target.resolved, width, height)
+    }
+
+    /// Draws `frames` frames of the crowd (or the model) in `pose` with crowd time running at
+    /// 60 frames a second from `crowd_time`, waiting for the GPU after each; returns each frame's
+    /// wall time in seconds (animation, upload, drawing, GPU).
+    pub fn time_frames(
+        &mut self,
+        renderer: &mut SceneRenderer,
+        pose: &Pose,
+        size: (u32, u32),
+        view: &ViewOptions,
+        frames: usize,
+    ) -> anyhow::Result<Vec<f32>> {
+        let time = self.crowd_time;
+        let mut seconds = Vec::with_capacity(frames);
+        for frame in 0..frames {
+            let start = std::time::Instant::now();
+            self.draw(renderer, pose, size, view, time + frame as f32 / 60.0)?;
+            self.gpu
+                .device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| anyhow::anyhow!("the GPU did not finish a frame: {e}"))?;
+            seconds.push(start.elapsed().as_secs_f32());
+        }
+        Ok(seconds)
+    }
+
+    /// Records and submits one frame into the target (made or remade for `width` x `height`);
+    /// the crowd, if any, posed at crowd time `time`.
+    fn draw(
+        &mut self,
+        renderer: &mut SceneRenderer,
+        pose: &Pose,
+        (width, height): (u32, u32),
+        view: &ViewOptions,
+        time: f32,
+    ) -> anyhow::Result<()> {
+        let gpu = self.gpu;
         let max_side = gpu.device.limits().max_texture_dimension_2d;
         if width > max_side || height > max_side {
             bail!("{width}x{height} is larger than this graphics device renders ({max_side} pixels a side)");
@@ -92,6 +153,9 @@ impl<'a> StillRenderer<'a> {
         pose.model_matrices(&mut self.model_matrices);
         self.properties.clear();
         self.properties.extend_from_slice(pose.properties());
+        if let Some(crowd) = &mut self.crowd {
+            crowd.animate(self.model, time, &self.model_matrices);
+        }
         let camera = self.camera_view((width, height));
         if self
             .target
@@ -109,13 +173,14 @@ impl<'a> StillRenderer<'a> {
             model_matrices: &self.model_matrices,
             camera: &camera,
             view,
+            crowd: self.crowd.as_ref(),
         };
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("still") });
         self.skin_difference = render_frame(gpu, renderer, &mut self.model_view, &input, target, &mut encoder);
         gpu.queue.submit([encoder.finish()]);
-        read_rgba(gpu, &target.resolved, width, height)
+        Ok(())
     }
 }
 
@@ -136,7 +201,11 @@ impl StillRenderer<'_> {
         };
         let mut camera = OrbitCamera::default();
         camera.look_from(angles);
-        camera.frame(&self.model_view.bounds, aspect);
+        let bounds = self
+            .crowd
+            .as_ref()
+            .map_or(&self.model_view.bounds, |crowd| &crowd.bounds);
+        camera.frame(bounds, aspect);
         camera.camera_view(aspect)
     }
 }

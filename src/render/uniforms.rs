@@ -89,6 +89,9 @@ pub struct DrawUniform {
     pub ramp: u32,
     pub unused: u32,
     pub wire_color: [f32; 4],
+    /// A crowd's instanced draws: x: the skin's first matrix in an instance's block, y:
+    /// matrices per instance block (0: not a crowd); see `select_instance` in skinning.wgsl.
+    pub crowd: [u32; 4],
 }
 
 /// How a draw's vertices reach world space (`SKINNING_*` in skinning.wgsl).
@@ -152,7 +155,15 @@ impl DrawUniform {
             ramp,
             unused: 0,
             wire_color: color.to_array(),
+            crowd: [0; 4],
         }
+    }
+
+    /// The draw instanced over a crowd: its skin starts at matrix `start` of an instance's
+    /// block, and blocks are `stride` matrices apart.
+    pub fn in_crowd(mut self, [start, stride]: [u32; 2]) -> Self {
+        self.crowd = [start, stride, 0, 0];
+        self
     }
 }
 
@@ -253,7 +264,7 @@ mod tests {
     fn sizes_match_the_wgsl_layouts() {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
         assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 3 + 16 * 5 + 64 * MAX_LIGHTS);
-        assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16);
+        assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16 + 16);
         assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 10);
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);

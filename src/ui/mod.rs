@@ -2,6 +2,7 @@
 
 pub mod bone_labels;
 pub mod clips_from;
+pub mod crowd_panel;
 pub mod curve_panel;
 pub mod export_panel;
 pub mod file_browser;

@@ -7,6 +7,7 @@
 use egui::{Color32, RichText};
 
 use super::clips_from;
+use super::crowd_panel::crowd_controls;
 use super::curve_panel;
 use super::export_panel::export_section;
 use super::file_browser;
@@ -319,6 +320,7 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.checkbox(&mut state.view.grid, "Grid");
     });
     variant_picker(ui, state);
+    crowd_controls(ui, state);
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
             state.requests.frame_model = true;

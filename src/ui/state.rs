@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Vec2};
 
 use super::clips_from::ClipsFrom;
+use super::crowd_panel::CrowdControls;
 use super::curve_panel::CurveView;
 use super::export_panel::ClipExportPanel;
 use super::file_browser::Browsing;
@@ -107,6 +108,8 @@ pub struct ViewerState {
     pub clips_from: ClipsFrom,
     /// Motion trails: which joints, how much of the clip, the root-motion trail.
     pub trails: TrailControls,
+    /// Copies of the model drawn beside it (the panel's crowd size).
+    pub crowd: CrowdControls,
 }
 
 /// A file's own lights when it has any, else the studio's.
@@ -156,6 +159,7 @@ impl ViewerState {
             curves: CurveView::default(),
             clips_from: ClipsFrom::default(),
             trails: TrailControls::default(),
+            crowd: CrowdControls::default(),
         }
     }
 
@@ -216,6 +220,7 @@ impl ViewerState {
             clip_export: std::mem::take(&mut self.clip_export),
             curves: std::mem::take(&mut self.curves),
             trails: self.trails.for_new_model(),
+            crowd: self.crowd.for_new_model(),
             model_generation: self.model_generation + 1,
             inspection: self.inspection.for_model(&model),
             ..Self::new(model)
@@ -294,6 +299,15 @@ impl ViewerState {
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
         self.update_trails();
+        let clip_dt = if self.player.playing {
+            dt * self.player.speed
+        } else {
+            0.0
+        };
+        let document = (self.player.clip(), self.model_generation);
+        if (self.crowd).advance(&self.model, clip_dt, &self.joint_matrices, document) {
+            self.requests.frame_model = true;
+        }
     }
 }
 
