@@ -9,8 +9,6 @@
 //! normals (the OBJ export) normalise them. Tangents are not written: primitives with
 //! tangents take `skin_linear`.
 
-use std::sync::Mutex;
-
 use glam::{Mat3A, Mat4, Vec3, Vec3A};
 
 use super::linear::{BindVertices, Influences, SkinnedVertices};
@@ -40,7 +38,7 @@ pub fn skin_linear_split(
         .positions
         .chunks_mut(super::split::CHUNK_VERTICES)
         .zip(output.normals.chunks_mut(super::split::CHUNK_VERTICES));
-    let mut jobs = split.chunks.iter().zip(outputs);
+    let jobs = split.chunks.iter().zip(outputs);
     let Some(workers) = workers.filter(|w| w.threads() > 1 && split.chunks.len() > 1) else {
         for (chunk, (positions, normals)) in jobs {
             skin_chunk(&joints, chunk, &input, positions, normals);
@@ -48,11 +46,8 @@ pub fn skin_linear_split(
         return;
     };
     // Each thread takes the next chunk with its output slices until none are left.
-    let jobs = Mutex::new(&mut jobs);
-    workers.for_each(workers.threads(), &|_| {
-        while let Some((chunk, (positions, normals))) = next(&jobs) {
-            skin_chunk(&joints, chunk, &input, positions, normals);
-        }
+    workers.for_each_item(jobs, &|(chunk, (positions, normals))| {
+        skin_chunk(&joints, chunk, &input, positions, normals);
     });
 }
 
@@ -62,10 +57,6 @@ struct Joints<'a> {
     normal_palette: &'a [Mat3A],
     /// The primitive's own influences, for vertices with more than four.
     influences: Influences<'a>,
-}
-
-fn next<T>(jobs: &Mutex<&mut impl Iterator<Item = T>>) -> Option<T> {
-    jobs.lock().unwrap_or_else(|e| e.into_inner()).next()
 }
 
 /// Skins one chunk into its slices of the outputs (`positions` and `normals` start at its

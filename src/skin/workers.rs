@@ -1,4 +1,5 @@
-//! A fixed pool of threads that CPU skinning splits big primitives over.
+//! A fixed pool of threads that CPU skinning splits big primitives over, and a crowd its
+//! instances.
 //!
 //! Why not rayon or `std::thread::scope`: spawning threads allocates, and rayon's global pool
 //! allocates a queue block every 63 jobs handed to it from outside the pool (the frame loop's
@@ -95,6 +96,22 @@ impl Workers {
     /// How many threads a call can use, the caller's included.
     pub fn threads(&self) -> usize {
         self.background + 1
+    }
+
+    /// Runs `each` on every item of `items` (chunks of outputs, say), the pool's threads and
+    /// the calling thread each taking the next item until none are left.
+    pub fn for_each_item<I>(&self, items: I, each: &(dyn Fn(I::Item) + Sync))
+    where
+        I: Iterator + Send,
+        I::Item: Send,
+    {
+        let items = Mutex::new(items);
+        let next = || lock(&items).next();
+        self.for_each(self.threads(), &|_| {
+            while let Some(item) = next() {
+                each(item);
+            }
+        });
     }
 
     /// Runs `task(i)` for every `i` in `0..count`, spread over the pool and the calling

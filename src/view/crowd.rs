@@ -1,5 +1,5 @@
 //! A crowd: N copies of the open model on a grid on the ground, each playing its own clip at
-//! its own phase and speed, animated on the CPU in parallel (rayon, one task per chunk of
+//! its own phase and speed, animated on the CPU in parallel (the skinning pool, one task per chunk of
 //! instances: sample → model matrices → palette per skin), for the renderer to skin on the GPU.
 //!
 //! Instance 0 stands at the origin and is the model the viewer drives (its animator's pose,
@@ -12,12 +12,12 @@
 //! crowd), or are all the same: every instance plays the clip given, in step with instance 0.
 
 use glam::{Mat4, Vec3};
-use rayon::prelude::*;
 
 use super::Bounds;
 use crate::anim::{ClipCursor, Playback, Pose};
 use crate::asset::Model;
 use crate::skin::palette::skin_palette;
+use crate::skin::workers;
 
 /// The largest crowd the viewer and `render` accept (every instance keeps a pose and its
 /// matrices: about 10 KB a 50-joint model).
@@ -31,15 +31,6 @@ const CHUNK: usize = 8;
 const SPEEDS: (f32, f32) = (0.8, 1.25);
 /// Room between neighbours, as a fraction of the model's footprint.
 const GAP: f32 = 0.25;
-
-thread_local! {
-    /// A thread pool that the calling thread is part of (made on its first crowd), so a frame's
-    /// parallel work goes onto this thread's own queue, which allocates nothing once grown:
-    /// work handed to rayon's global pool from outside goes through its shared queue, which
-    /// allocates a block every 63 jobs. Lives as long as the thread.
-    static FRAME_POOL: Option<rayon::ThreadPool> =
-        rayon::ThreadPoolBuilder::new().use_current_thread().build().ok();
-}
 
 /// How many instances, and how each one plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,38 +177,29 @@ impl Crowd {
         let (joints, block) = (self.joints, self.block);
         let skin_offsets = &self.skin_offsets;
         let members = &self.members;
-        let mut work = || {
-            self.scratch
-                .par_chunks_mut(CHUNK)
-                .zip(self.matrices.par_chunks_mut(joints * CHUNK))
-                .zip(self.palettes.par_chunks_mut(block * CHUNK))
-                .enumerate()
-                .for_each(|(chunk, ((scratch, matrices), palettes))| {
-                    let instances = scratch
-                        .iter_mut()
-                        .zip(matrices.chunks_mut(joints))
-                        .zip(palettes.chunks_mut(block))
-                        .enumerate();
-                    for (i, ((scratch, matrices), palette)) in instances {
-                        let index = chunk * CHUNK + i;
-                        let member = &members[index];
-                        if index == 0 {
-                            let shared = first.len().min(matrices.len());
-                            matrices[..shared].copy_from_slice(&first[..shared]);
-                        } else {
-                            pose_member(model, member, time, scratch, matrices);
-                        }
-                        for (skin, &offset) in model.skins.iter().zip(skin_offsets) {
-                            let out = &mut palette[offset..offset + skin.joints.len()];
-                            skin_palette(&skin.joints, &skin.inverse_bind, matrices, out);
-                        }
-                    }
-                })
-        };
-        FRAME_POOL.with(|pool| match pool {
-            Some(pool) => pool.install(work),
-            // This thread works for another pool already: split the work in that one.
-            None => work(),
+        let chunks = (self.scratch.chunks_mut(CHUNK))
+            .zip(self.matrices.chunks_mut(joints * CHUNK))
+            .zip(self.palettes.chunks_mut(block * CHUNK))
+            .enumerate();
+        workers::global().for_each_item(chunks, &|(chunk, ((scratch, matrices), palettes))| {
+            let instances = scratch
+                .iter_mut()
+                .zip(matrices.chunks_mut(joints))
+                .zip(palettes.chunks_mut(block))
+                .enumerate();
+            for (i, ((scratch, matrices), palette)) in instances {
+                let index = chunk * CHUNK + i;
+                if index == 0 {
+                    let shared = first.len().min(matrices.len());
+                    matrices[..shared].copy_from_slice(&first[..shared]);
+                } else {
+                    pose_member(model, &members[index], time, scratch, matrices);
+                }
+                for (skin, &offset) in model.skins.iter().zip(skin_offsets) {
+                    let out = &mut palette[offset..offset + skin.joints.len()];
+                    skin_palette(&skin.joints, &skin.inverse_bind, matrices, out);
+                }
+            }
         });
     }
 
