@@ -17,19 +17,7 @@ use rigscope::view::{ViewOptions, ViewPreset};
 
 /// As tests/render.rs: a pixel differs when a channel differs by more than 6 of 255, and at
 /// most 1% of the pixels (silhouette and shadow edges whose MSAA coverage flips) may.
-const CHANNEL_TOLERANCE: u8 = 6;
 const DIFFERENT_FRACTION: f64 = 0.01;
-
-fn different_fraction(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
-    let different = (a.pixels().zip(b.pixels()))
-        .filter(|(p, q)| {
-            p.0.iter()
-                .zip(q.0.iter())
-                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
-        })
-        .count();
-    different as f64 / (a.width() * a.height()) as f64
-}
 
 /// `model` as a crowd of `count` (varied, default seed), playing its first clip, 0.4 s in,
 /// seen from `viewpoint`.
@@ -109,7 +97,7 @@ fn every_gpu_path_draws_the_crowd_that_cpu_skinning_draws() {
             let mut renderer = SceneRenderer::with_skin_source(&gpu, source);
             let view = ViewOptions::default();
             let on_gpu = crowd_image(&gpu, &mut renderer, (&model, count), &view, three_quarter);
-            let fraction = different_fraction(&on_gpu, &on_cpu);
+            let fraction = common::different_fraction(&on_gpu, &on_cpu);
             eprintln!("{file}, {name}: {:.3}% of pixels differ", fraction * 100.0);
             assert!(
                 fraction <= DIFFERENT_FRACTION,
@@ -189,9 +177,12 @@ fn render_draws_n_figures_and_the_seed_decides_how_they_play() {
     let same = seeded("same.png", &["--crowd-same"]);
     let same_other_seed = seeded("same-other.png", &["--crowd-same", "--crowd-seed", "4"]);
     assert_eq!(a, again, "the same seed draws the same crowd");
-    assert!(different_fraction(&a, &other) > 0.002, "another seed, other phases");
     assert!(
-        different_fraction(&a, &same) > 0.002,
+        common::different_fraction(&a, &other) > 0.002,
+        "another seed, other phases"
+    );
+    assert!(
+        common::different_fraction(&a, &same) > 0.002,
         "a uniform crowd differs from a varied one"
     );
     assert_eq!(same, same_other_seed, "a uniform crowd ignores the seed");

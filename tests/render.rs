@@ -12,29 +12,16 @@ use rigscope::render::{Gpu, ModelView, SceneRenderer, SkinSource};
 use rigscope::skin::SkinningMethod;
 use rigscope::view::ViewOptions;
 
-/// A pixel differs when any channel differs by more than this (of 255).
+/// A pixel differs (`common::different_fraction`) when any channel differs by more than 6 levels.
 ///
 /// Both paths compute the same skin matrices in f32, in a different order (Rust on the CPU,
 /// WGSL on the GPU), so vertices agree to about 1e-6 of the model's size: far below a pixel.
 /// Only pixels on silhouette and shadow edges can change their MSAA coverage by a sample, and
 /// lighting can differ by a rounding step; a few levels cover the latter.
-const CHANNEL_TOLERANCE: u8 = 6;
+///
 /// At most this fraction of pixels may differ: edge pixels of a 320×240 image whose coverage
 /// flips by a sample are well under 1%.
 const DIFFERENT_FRACTION: f64 = 0.01;
-
-fn different_fraction(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
-    let different = a
-        .pixels()
-        .zip(b.pixels())
-        .filter(|(p, q)| {
-            p.0.iter()
-                .zip(q.0.iter())
-                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
-        })
-        .count();
-    different as f64 / (a.width() * a.height()) as f64
-}
 
 fn render(
     gpu: &Gpu,
@@ -70,7 +57,7 @@ fn gpu_matches_cpu(
     };
     let on_gpu = render(gpu, renderer, model, clip, time, &gpu_view);
     let on_cpu = render(gpu, renderer, model, clip, time, &cpu_view);
-    let fraction = different_fraction(&on_gpu, &on_cpu);
+    let fraction = common::different_fraction(&on_gpu, &on_cpu);
     assert!(
         fraction <= DIFFERENT_FRACTION,
         "{file} at {time}: {:.3}% of pixels differ",
@@ -94,7 +81,7 @@ fn dual_quaternion_skinning_draws_the_same_picture_on_cpu_and_gpu() {
             };
             let on_gpu = gpu_matches_cpu(&gpu, &mut renderer, (&model, file), clip, time, gpu_view);
             let linear = render(&gpu, &mut renderer, &model, clip, time, &ViewOptions::default());
-            differs_from_linear = differs_from_linear.max(different_fraction(&on_gpu, &linear));
+            differs_from_linear = differs_from_linear.max(common::different_fraction(&on_gpu, &linear));
         }
     }
     // Walks barely twist, but the shader did switch method: some pixels change.
@@ -197,10 +184,10 @@ fn view_toggles_change_the_picture() {
         ("grid off", ViewOptions { grid: false, ..plain }),
         ("mesh off", ViewOptions { mesh: false, ..plain }),
     ] {
-        let changed = different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 0.4, &view));
+        let changed = common::different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 0.4, &view));
         assert!(changed > 0.002, "{name} changes only {:.3}% of pixels", changed * 100.0);
     }
-    let other_time = different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 1.1, &plain));
+    let other_time = common::different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 1.1, &plain));
     assert!(other_time > 0.002, "the animation moves the picture");
 }
 
@@ -282,7 +269,7 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
     ] {
         let flagged = demo(&format!("{}.png", flags.join("_").replace('-', "")), flags);
         assert!(
-            different_fraction(&waving, &flagged) > 0.002,
+            common::different_fraction(&waving, &flagged) > 0.002,
             "{flags:?} changes nothing"
         );
     }
@@ -290,15 +277,15 @@ fn the_render_command_writes_a_png_of_the_requested_size() {
     let reaching = ["--clip", "wave", "--skeleton", "--ik", "wrist.L:2:0.45,1.55,0.35"];
     let plain_gizmo = demo("ik_gizmo.png", &reaching);
     let limited = [&reaching[..], &["--ik-constraint", "shoulder.L:ball:170:170"]].concat();
-    assert!(different_fraction(&plain_gizmo, &demo("ik_limits.png", &limited)) > 0.0005);
+    assert!(common::different_fraction(&plain_gizmo, &demo("ik_limits.png", &limited)) > 0.0005);
     // The demo's joints bend more than they twist: dual quaternions move only a few pixels.
     let dual = demo("dq.png", &["--clip", "wave", "--skin-method", "dual-quaternion"]);
     assert!(
-        different_fraction(&waving, &dual) > 0.0,
+        common::different_fraction(&waving, &dual) > 0.0,
         "--skin-method changes nothing"
     );
     let on_cpu = demo("cpu.png", &["--clip", "wave", "--skinning", "cpu"]);
-    assert!(different_fraction(&waving, &on_cpu) <= DIFFERENT_FRACTION);
+    assert!(common::different_fraction(&waving, &on_cpu) <= DIFFERENT_FRACTION);
     let bad_size = common::rigscope(&["render", fox, "-o", out_path, "--size", "big"]);
     assert_eq!(bad_size.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad_size.stderr).contains("WIDTHxHEIGHT"));
@@ -339,7 +326,7 @@ fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
     let view = ViewOptions::default(); // GPU skinning asked for
     let fallback = render(&gpu, &mut small, &model, clip, 0.3, &view);
     let on_gpu = render(&gpu, &mut SceneRenderer::new(&gpu), &model, clip, 0.3, &view);
-    let fraction = different_fraction(&fallback, &on_gpu);
+    let fraction = common::different_fraction(&fallback, &on_gpu);
     assert!(
         fraction <= DIFFERENT_FRACTION,
         "the fallback draws the same picture ({:.3}% differ)",
@@ -368,7 +355,7 @@ fn skins_longer_than_the_devices_uniform_arrays_are_skinned_on_the_cpu() {
         ..view
     };
     let on_cpu = render(&gpu, &mut renderer, &model, 0, 0.3, &cpu_view);
-    assert!(different_fraction(&fallback, &on_cpu) <= DIFFERENT_FRACTION);
+    assert!(common::different_fraction(&fallback, &on_cpu) <= DIFFERENT_FRACTION);
     assert!(common::coverage(&fallback) > 0.03);
 }
 

@@ -18,6 +18,7 @@
 use glam::{Mat4, Vec3};
 
 use super::gpu::Gpu;
+use super::gpu_skins::skin_group;
 use super::layouts::Layouts;
 use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::skin_source::SkinSource;
@@ -70,25 +71,13 @@ impl CrowdBuffers {
         let instances = crowd.len();
         let source = layouts.skin_source;
         let group = |matrices: &wgpu::Buffer, inverse_bind: Option<&wgpu::Buffer>| {
-            let mut entries = vec![wgpu::BindGroupEntry {
-                binding: 0,
-                resource: matrices.as_entire_binding(),
-            }];
-            if let Some(inverse_bind) = inverse_bind {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: inverse_bind.as_entire_binding(),
-                });
-            }
-            entries.push(wgpu::BindGroupEntry {
-                binding: 2,
-                resource: buffers.uniforms.binding(),
-            });
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("crowd skin"),
-                layout: &layouts.draw,
-                entries: &entries,
-            })
+            skin_group(
+                device,
+                layouts,
+                "crowd skin",
+                (matrices, inverse_bind),
+                buffers.uniforms.binding(),
+            )
         };
         let chunks_of = |per_chunk: usize, length: Option<usize>, usage, inverse_bind: Option<&wgpu::Buffer>| {
             (0..instances)

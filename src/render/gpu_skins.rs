@@ -21,6 +21,36 @@ struct SkinBuffers {
     fits: bool,
 }
 
+/// Group 1 of the skinning shaders: the skin's matrices (and, for uniform arrays, their
+/// inverse bind matrices) and the draw uniforms.
+pub fn skin_group(
+    device: &wgpu::Device,
+    layouts: &Layouts,
+    label: &str,
+    (matrices, inverse_bind): (&wgpu::Buffer, Option<&wgpu::Buffer>),
+    draw_uniforms: wgpu::BindingResource<'_>,
+) -> wgpu::BindGroup {
+    let mut entries = vec![wgpu::BindGroupEntry {
+        binding: 0,
+        resource: matrices.as_entire_binding(),
+    }];
+    if let Some(inverse_bind) = inverse_bind {
+        entries.push(wgpu::BindGroupEntry {
+            binding: 1,
+            resource: inverse_bind.as_entire_binding(),
+        });
+    }
+    entries.push(wgpu::BindGroupEntry {
+        binding: 2,
+        resource: draw_uniforms,
+    });
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &layouts.draw,
+        entries: &entries,
+    })
+}
+
 pub struct GpuSkins {
     source: SkinSource,
     skins: Vec<SkinBuffers>,
@@ -49,25 +79,13 @@ impl GpuSkins {
             SkinSource::StoragePalette => joints,
         };
         let group = |matrices: &wgpu::Buffer, inverse_bind: Option<&wgpu::Buffer>| {
-            let mut entries = vec![wgpu::BindGroupEntry {
-                binding: 0,
-                resource: matrices.as_entire_binding(),
-            }];
-            if let Some(inverse_bind) = inverse_bind {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: inverse_bind.as_entire_binding(),
-                });
-            }
-            entries.push(wgpu::BindGroupEntry {
-                binding: 2,
-                resource: draw_uniforms.binding(),
-            });
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("skin"),
-                layout: &layouts.draw,
-                entries: &entries,
-            })
+            skin_group(
+                device,
+                layouts,
+                "skin",
+                (matrices, inverse_bind),
+                draw_uniforms.binding(),
+            )
         };
         // Buffers of `length` matrices (at least one: empty bindings are not allowed), starting
         // with as many of `matrices` as fit.

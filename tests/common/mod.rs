@@ -162,6 +162,20 @@ pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Fraction of pixels where some channel of `a` and `b` differs by more than 6 levels (the
+/// CPU-vs-GPU picture tests' tolerance).
+pub fn different_fraction(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    const CHANNEL_TOLERANCE: u8 = 6;
+    let different = (a.pixels().zip(b.pixels()))
+        .filter(|(p, q)| {
+            p.0.iter()
+                .zip(q.0.iter())
+                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
+        })
+        .count();
+    different as f64 / (a.width() * a.height()) as f64
+}
+
 /// Fraction of pixels unlike the top-left corner's (the background).
 pub fn coverage(image: &image::RgbaImage) -> f64 {
     let background = image.get_pixel(0, 0).0;
