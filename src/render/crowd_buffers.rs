@@ -195,7 +195,13 @@ impl CrowdBuffers {
             let fit = instances.min(MAX_CPU_VERTICES / draw.vertex_count.max(1)).max(1);
             self.cpu[index].get_or_insert_with(|| CpuPosed::new(&gpu.device, fit, draw.vertex_count));
         }
-        for instance in 0..instances {
+        // Only the copies that fit are posed (a huge mesh's copies past them are left out).
+        let posed_copies = (0..draws.len())
+            .filter(|&i| on_cpu(i))
+            .filter_map(|i| self.cpu[i].as_ref().map(|cpu| cpu.instances))
+            .max()
+            .unwrap_or(0);
+        for instance in 0..posed_copies {
             let pose = if instance == 0 {
                 first_pose
             } else {

@@ -246,6 +246,8 @@ fn pose_member(model: &Model, member: &CrowdMember, time: f32, scratch: &mut Scr
         let clip_time = Playback::Loop.clip_time(member.phase + time * member.speed, clip.duration());
         clip.sample(clip_time, &mut scratch.pose, &mut scratch.cursor);
     }
+    // A model without joints still has a one-matrix block (nothing reads it).
+    let matrices = &mut matrices[..scratch.pose.len()];
     scratch.pose.model_matrices(matrices);
     let offset = Mat4::from_translation(member.offset);
     for matrix in matrices.iter_mut() {

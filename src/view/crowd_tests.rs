@@ -105,3 +105,13 @@ fn counts_are_clamped_and_a_model_without_clips_stands_still() {
     assert!(crowd.members.iter().all(|m| m.clip.is_none()));
     assert!(crowd.bounds.is_empty());
 }
+
+#[test]
+fn a_crowd_of_a_model_without_joints_animates() {
+    let empty = br#"{"asset": {"version": "2.0"}}"#;
+    let model = crate::asset::load_bytes(std::path::Path::new("empty.gltf"), empty).unwrap();
+    assert!(model.skeleton.is_empty());
+    let mut crowd = Crowd::new(&model, options(3, 1, true), None, &Bounds::EMPTY);
+    crowd.animate(&model, 0.5, &[]);
+    assert_eq!(crowd.len(), 3);
+}
