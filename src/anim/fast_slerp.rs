@@ -26,20 +26,23 @@ const K4: [f32; 3] = [1.189466, -4.050767, 3.377424];
 /// Approximately `quat::slerp_shortest(a[lane], b[lane], t[lane])` per lane, normalised.
 #[inline(always)]
 pub(super) fn slerp_approx4(a: &QuatLanes, b: &QuatLanes, t: Vec4) -> QuatLanes {
-    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    // Sums and polynomials as trees (Estrin's scheme): shorter chains of dependent steps than
+    // Horner's (measured no slower, no faster on the benchmark's machine).
+    let dot = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
     let d = dot.abs();
-    let poly3 = |c: [f32; 4]| Vec4::splat(c[0]) + d * (Vec4::splat(c[1]) + d * (Vec4::splat(c[2]) + d * c[3]));
+    let d2 = d * d;
+    let poly3 = |c: [f32; 4]| (Vec4::splat(c[0]) + d * c[1]) + (Vec4::splat(c[2]) + d * c[3]) * d2;
     let half = t - Vec4::splat(0.5);
     let u = half * half;
-    let k4 = Vec4::splat(K4[0]) + d * (Vec4::splat(K4[1]) + d * K4[2]);
-    let k = poly3(K0) + u * (poly3(K2) + u * k4);
+    let k4 = (Vec4::splat(K4[0]) + d * K4[1]) + d2 * K4[2];
+    let k = (poly3(K0) + u * poly3(K2)) + (u * u) * k4;
     // t(t − ½)(t − 1) is zero at both ends, so t' is exactly 0 and 1 there.
-    let corrected = t + t * half * (t - Vec4::ONE) * k;
+    let corrected = t + (t * half) * ((t - Vec4::ONE) * k);
     // The sign of the dot picks the shorter arc: it goes onto b's weight.
     let to = corrected.copysign(dot);
     let from = Vec4::ONE - corrected;
     let mixed: QuatLanes = std::array::from_fn(|i| a[i] * from + b[i] * to);
-    let length_squared = mixed[0] * mixed[0] + mixed[1] * mixed[1] + mixed[2] * mixed[2] + mixed[3] * mixed[3];
+    let length_squared = (mixed[0] * mixed[0] + mixed[1] * mixed[1]) + (mixed[2] * mixed[2] + mixed[3] * mixed[3]);
     let inverse_length = inverse_sqrt(length_squared);
     // At the ends `mixed` is exactly `a` or `±b` (one weight is 0, the other ±1): keep it
     // unnormalised, so the inputs come back untouched.
