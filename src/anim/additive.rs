@@ -12,17 +12,18 @@
 //!   `q^w` scales the rotation angle of `q` (taken on the shortest arc) by `w`, so any weight
 //!   works: 0 is the identity, 1 the full delta, negative weights subtract, weights above 1
 //!   exaggerate. Weights in [0, 1] (the usual case) take a four-joints-at-a-time path where
-//!   `q^w` is the shortest-arc slerp from the identity to `q` (the same rotation, by
-//!   `quat::slerp_shortest`'s polynomial); other weights go by axis and angle.
+//!   `q^w` is the shortest-arc slerp from the identity to `q`, by `fast_slerp`'s corrected
+//!   nlerp (within 1e-4 rad of the exact rotation); other weights go by axis and angle.
 //! - The reference pose is the clip sampled at each track's first key (the default) or at a
 //!   chosen time. Joints the clip does not animate have no delta.
 //! - Morph-target weights and animated property values (`Pose::properties`) add `w·(add − ref)` too.
 
 use glam::{Quat, Vec4};
 
-use super::blend::JointMask;
+use super::blend::{JointMask, four};
 use super::clip::{Clip, ClipCursor};
-use super::lanes::{QuatLanes, slerp_shortest4, transpose};
+use super::fast_slerp::slerp_approx4;
+use super::lanes::{QuatLanes, inverse_sqrt, transpose};
 use super::pose::Pose;
 use super::transform::Transform;
 
@@ -58,23 +59,45 @@ pub fn apply_additive(
 ) {
     let joints = out.len().min(add.len()).min(reference.len());
     let (added, references) = (&add.local()[..joints], &reference.local()[..joints]);
-    for (group, out) in out.local_mut()[..joints].chunks_mut(4).enumerate() {
-        let first = group * 4;
-        let weights: [f32; 4] = std::array::from_fn(|lane| w * mask.map_or(1.0, |m| m.weight(first + lane)));
-        let range = first..first + out.len();
-        if weights.iter().all(|w| (0.0..=1.0).contains(w)) {
-            add_group(out, &added[range.clone()], &references[range], weights, space);
-        } else {
-            for (lane, out) in out.iter_mut().enumerate() {
-                add_joint(
-                    out,
-                    &added[first + lane],
-                    &references[first + lane],
-                    weights[lane],
-                    space,
-                );
-            }
-        }
+    let local = &mut out.local_mut()[..joints];
+    let weights = |first: usize, count: usize| -> [f32; 4] {
+        // Lanes past the end weigh 0.
+        std::array::from_fn(|lane| match (lane < count, mask) {
+            (false, _) => 0.0,
+            (true, None) => w,
+            (true, Some(mask)) => w * mask.weight(first + lane),
+        })
+    };
+    // Whole groups as fixed-size arrays (kept in registers), then the rest, padded.
+    let full = joints / 4 * 4;
+    for first in (0..full).step_by(4) {
+        let group = first..first + 4;
+        let out: &mut [Transform; 4] = (&mut local[group.clone()]).try_into().expect("four joints");
+        add_four(
+            out,
+            four(&added[group.clone()]),
+            four(&references[group]),
+            weights(first, 4),
+            space,
+        );
+    }
+    if full < joints {
+        let padded = |joints: &[Transform]| {
+            let mut lanes = [Transform::IDENTITY; 4];
+            lanes[..joints.len()].copy_from_slice(joints);
+            lanes
+        };
+        let rest = full..joints;
+        let mut out = padded(&local[rest.clone()]);
+        let weights = weights(full, joints - full);
+        add_four(
+            &mut out,
+            &padded(&added[rest.clone()]),
+            &padded(&references[rest.clone()]),
+            weights,
+            space,
+        );
+        local[rest].copy_from_slice(&out[..joints - full]);
     }
     let morphs = out
         .morph_weights_mut()
@@ -94,6 +117,24 @@ pub fn apply_additive(
     }
 }
 
+/// Four joints: in lanes when every weight lies in [0, 1], else one by one.
+#[inline(always)]
+fn add_four(
+    out: &mut [Transform; 4],
+    add: &[Transform; 4],
+    reference: &[Transform; 4],
+    weights: [f32; 4],
+    space: AdditiveSpace,
+) {
+    if weights.iter().all(|w| (0.0..=1.0).contains(w)) {
+        add_group(out, add, reference, weights, space);
+    } else {
+        for lane in 0..4 {
+            add_joint(&mut out[lane], &add[lane], &reference[lane], weights[lane], space);
+        }
+    }
+}
+
 /// One joint, any weight: `q^w` by axis and angle.
 fn add_joint(out: &mut Transform, add: &Transform, reference: &Transform, weight: f32, space: AdditiveSpace) {
     if weight == 0.0 {
@@ -109,20 +150,17 @@ fn add_joint(out: &mut Transform, add: &Transform, reference: &Transform, weight
 }
 
 /// Up to four joints whose weights lie in [0, 1], in four-wide lanes: `q^w` is then the
-/// shortest-arc slerp from the identity to `q`, by the Eberly polynomial.
+/// shortest-arc slerp from the identity to `q`, by `fast_slerp`'s corrected nlerp (within
+/// `fast_slerp::MAX_ANGLE_ERROR` of it).
 #[inline(always)]
 fn add_group(
-    out: &mut [Transform],
-    add: &[Transform],
-    reference: &[Transform],
+    out: &mut [Transform; 4],
+    add: &[Transform; 4],
+    reference: &[Transform; 4],
     weights: [f32; 4],
     space: AdditiveSpace,
 ) {
-    let rotations = |joints: &[Transform]| {
-        transpose(std::array::from_fn(|lane| {
-            joints.get(lane).map_or(Vec4::W, |joint| Vec4::from(joint.rotation))
-        }))
-    };
+    let rotations = |joints: &[Transform; 4]| transpose(std::array::from_fn(|lane| Vec4::from(joints[lane].rotation)));
     let (input, added, [rx, ry, rz, rw]) = (rotations(out), rotations(add), rotations(reference));
     let inverse_reference = [-rx, -ry, -rz, rw];
     let delta = match space {
@@ -130,23 +168,28 @@ fn add_group(
         AdditiveSpace::Local => multiply(&inverse_reference, &added),
     };
     let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
-    let scaled = slerp_shortest4(&identity, &delta, Vec4::from_array(weights));
+    let scaled = slerp_approx4(&identity, &delta, Vec4::from_array(weights));
     let rotated = match space {
         AdditiveSpace::Parent => multiply(&scaled, &input),
         AdditiveSpace::Local => multiply(&input, &scaled),
     };
     let [x, y, z, w] = rotated;
-    let length_recip = Vec4::ONE / (x * x + y * y + z * z + w * w).sqrt();
+    let length_recip = inverse_sqrt(x * x + y * y + z * z + w * w);
     let rotations = transpose(rotated.map(|component| component * length_recip));
-    for (lane, out) in out.iter_mut().enumerate() {
+    for lane in 0..4 {
         let weight = weights[lane];
         if weight == 0.0 {
             continue;
         }
-        let (add, reference) = (&add[lane], &reference[lane]);
-        out.translation += (add.translation - reference.translation) * weight;
-        out.scale += (add.scale - reference.scale) * weight;
-        out.rotation = Quat::from_vec4(rotations[lane]);
+        // Translation and scale as one four- and one two-float vector (contiguous fields).
+        let (out_wide, out_narrow) = out[lane].translation_scale();
+        let (add_wide, add_narrow) = add[lane].translation_scale();
+        let (reference_wide, reference_narrow) = reference[lane].translation_scale();
+        out[lane] = Transform::from_translation_scale(
+            Quat::from_vec4(rotations[lane]),
+            out_wide + (add_wide - reference_wide) * weight,
+            out_narrow + (add_narrow - reference_narrow) * weight,
+        );
     }
 }
 
@@ -281,19 +324,20 @@ mod tests {
                 Vec3::ONE,
             )
         };
-        let out: Vec<Transform> = (0..4).map(|i| joint(i, 0.5)).collect();
-        let add: Vec<Transform> = (0..4).map(|i| joint(i, 1.0)).collect();
-        let reference: Vec<Transform> = (0..4).map(|i| joint(i, -0.4)).collect();
+        let out: [Transform; 4] = std::array::from_fn(|i| joint(i, 0.5));
+        let add: [Transform; 4] = std::array::from_fn(|i| joint(i, 1.0));
+        let reference: [Transform; 4] = std::array::from_fn(|i| joint(i, -0.4));
         let weights = [0.0, 0.3, 0.75, 1.0];
         for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
-            let mut fast = out.clone();
+            let mut fast = out;
             add_group(&mut fast, &add, &reference, weights, space);
             for lane in 0..4 {
                 let mut slow = out[lane];
                 add_joint(&mut slow, &add[lane], &reference[lane], weights[lane], space);
-                let (got, want) = (Vec4::from(fast[lane].rotation), Vec4::from(slow.rotation));
-                let apart = (got - want).abs().max_element().min((got + want).abs().max_element());
-                assert!(apart < 1e-5, "{space:?} lane {lane}: {got} vs {want}");
+                // Within the corrected nlerp's bound of the exact power.
+                let angle = crate::anim::fast_slerp::angle_apart(fast[lane].rotation, slow.rotation);
+                let bound = crate::anim::fast_slerp::MAX_ANGLE_ERROR as f64;
+                assert!(angle < bound, "{space:?} lane {lane}: {angle} rad apart");
                 assert!(fast[lane].translation.abs_diff_eq(slow.translation, 1e-6));
             }
         }

@@ -53,6 +53,23 @@ pub fn lerp3(a: &Vec3Lanes, b: &Vec3Lanes, t: Vec4) -> Vec3Lanes {
     std::array::from_fn(|i| a[i] * s + b[i] * t)
 }
 
+/// `1 / √x` per lane to about 23 bits: the hardware estimate (12 bits) and one Newton step,
+/// three times faster than a square root and a division.
+#[inline(always)]
+pub fn inverse_sqrt(x: Vec4) -> Vec4 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: `_mm_rsqrt_ps` only reads a register, and SSE is part of every x86-64 CPU
+        // (the target's baseline), so it is always available.
+        let estimate: Vec4 = unsafe { std::arch::x86_64::_mm_rsqrt_ps(x.into()) }.into();
+        estimate * (Vec4::splat(1.5) - Vec4::splat(0.5) * x * estimate * estimate)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Vec4::ONE / x.sqrt()
+    }
+}
+
 /// `quat::slerp_shortest` for four pairs of quaternions at once, each with its own `t`: the
 /// same Eberly polynomial, with as many terms as the widest of the four angles needs.
 #[inline(always)]
