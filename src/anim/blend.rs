@@ -75,8 +75,10 @@ pub fn blend_into(out: &mut Pose, a: &Pose, b: &Pose, t: f32, mask: Option<&Join
 fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
     let mix = |out: &mut [f32], a: Option<&[f32]>, b: &[f32]| {
         for (i, (to, from)) in out.iter_mut().zip(b).enumerate() {
-            let start = a.map_or(*to, |a| a[i]);
-            *to = start + (from - start) * t;
+            // Values past the end of `a` are left as they are.
+            if let Some(start) = a.map_or(Some(*to), |a| a.get(i).copied()) {
+                *to = start + (from - start) * t;
+            }
         }
     };
     mix(out.morph_weights_mut(), a.map(Pose::morph_weights), b.morph_weights());
@@ -85,7 +87,8 @@ fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
 
 /// `out[j] ← a[j].mix(b[j], t · m_j)` (`a` is `out` when `None`), four joints at a time.
 fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
-    let joints = out.len().min(b.len());
+    // Joints past the end of any of the poses are left as they are.
+    let joints = out.len().min(b.len()).min(a.map_or(usize::MAX, <[Transform]>::len));
     let weights = |first: usize, count: usize| -> [f32; 4] {
         // Lanes past the end weigh 0.
         std::array::from_fn(|lane| match (lane < count, mask) {
@@ -161,6 +164,21 @@ mod tests {
         let moved = Transform::new(Vec3::new(2.0, 0.0, 0.0), Quat::from_rotation_y(1.0), Vec3::splat(3.0));
         let b = Pose::new(hierarchy, vec![moved; 4], vec![1.0]).unwrap();
         (a, b)
+    }
+
+    #[test]
+    fn blending_from_a_shorter_pose_leaves_the_rest_alone() {
+        let (mut out, b) = poses();
+        let short = Pose::new(
+            Arc::new(Hierarchy::new(vec![None, Some(0)]).unwrap()),
+            vec![Transform::IDENTITY; 2],
+            vec![],
+        )
+        .unwrap();
+        blend_into(&mut out, &short, &b, 1.0, None);
+        assert!(out.local()[..2].iter().all(|j| j.translation == b.local()[0].translation));
+        assert!(out.local()[2..].iter().all(|j| *j == Transform::IDENTITY));
+        assert_eq!(out.morph_weights(), &[0.0]);
     }
 
     #[test]

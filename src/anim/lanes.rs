@@ -7,6 +7,8 @@
 
 use glam::Vec4;
 
+use super::quat::nest3;
+
 /// Four quaternions, one component per `Vec4`: `[x, y, z, w]`.
 pub type QuatLanes = [Vec4; 4];
 
@@ -99,14 +101,6 @@ pub fn slerp_shortest4(a: &QuatLanes, b: &QuatLanes, t: Vec4) -> QuatLanes {
     let from = s * weight(s2);
     let to = t * weight(t2) * flip;
     std::array::from_fn(|i| a[i] * from + b[i] * to)
-}
-
-/// `1 + b0 (1 + b1 (1 + b2 · inner))`, arranged so that only one multiply and one add wait
-/// for `inner` (as in `quat::slerp_shortest`).
-#[inline(always)]
-fn nest3(b0: Vec4, b1: Vec4, b2: Vec4, inner: Vec4) -> Vec4 {
-    let b01 = b0 * b1;
-    Vec4::ONE + b0 + b01 + b01 * b2 * inner
 }
 
 #[cfg(test)]

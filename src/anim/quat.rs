@@ -65,7 +65,7 @@ pub fn slerp_shortest(from: Quat, to: Quat, t: f32) -> Quat {
 /// `1 + b0 (1 + b1 (1 + b2 · inner))`, arranged so that only one multiply and one add wait
 /// for `inner`.
 #[inline(always)]
-fn nest3(b0: Vec4, b1: Vec4, b2: Vec4, inner: Vec4) -> Vec4 {
+pub(super) fn nest3(b0: Vec4, b1: Vec4, b2: Vec4, inner: Vec4) -> Vec4 {
     let b01 = b0 * b1;
     Vec4::ONE + b0 + b01 + b01 * b2 * inner
 }
