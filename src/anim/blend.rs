@@ -176,7 +176,11 @@ mod tests {
         )
         .unwrap();
         blend_into(&mut out, &short, &b, 1.0, None);
-        assert!(out.local()[..2].iter().all(|j| j.translation == b.local()[0].translation));
+        assert!(
+            out.local()[..2]
+                .iter()
+                .all(|j| j.translation == b.local()[0].translation)
+        );
         assert!(out.local()[2..].iter().all(|j| *j == Transform::IDENTITY));
         assert_eq!(out.morph_weights(), &[0.0]);
     }
