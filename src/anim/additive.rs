@@ -20,7 +20,7 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{JointMask, four};
+use super::blend::{JointMask, four, lane_weights, padded};
 use super::clip::{Clip, ClipCursor};
 use super::fast_slerp::slerp_approx4;
 use super::lanes::{QuatLanes, inverse_sqrt, transpose};
@@ -60,14 +60,7 @@ pub fn apply_additive(
     let joints = out.len().min(add.len()).min(reference.len());
     let (added, references) = (&add.local()[..joints], &reference.local()[..joints]);
     let local = &mut out.local_mut()[..joints];
-    let weights = |first: usize, count: usize| -> [f32; 4] {
-        // Lanes past the end weigh 0.
-        std::array::from_fn(|lane| match (lane < count, mask) {
-            (false, _) => 0.0,
-            (true, None) => w,
-            (true, Some(mask)) => w * mask.weight(first + lane),
-        })
-    };
+    let weights = |first: usize, count: usize| lane_weights(w, mask, first, count);
     // Whole groups as fixed-size arrays (kept in registers), then the rest, padded.
     let full = joints / 4 * 4;
     for first in (0..full).step_by(4) {
@@ -82,11 +75,6 @@ pub fn apply_additive(
         );
     }
     if full < joints {
-        let padded = |joints: &[Transform]| {
-            let mut lanes = [Transform::IDENTITY; 4];
-            lanes[..joints.len()].copy_from_slice(joints);
-            lanes
-        };
         let rest = full..joints;
         let mut out = padded(&local[rest.clone()]);
         let weights = weights(full, joints - full);
@@ -99,22 +87,13 @@ pub fn apply_additive(
         );
         local[rest].copy_from_slice(&out[..joints - full]);
     }
-    let morphs = out
-        .morph_weights_mut()
-        .iter_mut()
-        .zip(add.morph_weights())
-        .zip(reference.morph_weights());
-    for ((out, add), reference) in morphs {
-        *out += (add - reference) * w;
-    }
-    let properties = out
-        .properties_mut()
-        .iter_mut()
-        .zip(add.properties())
-        .zip(reference.properties());
-    for ((out, add), reference) in properties {
-        *out += (add - reference) * w;
-    }
+    let add_floats = |out: &mut [f32], add: &[f32], reference: &[f32]| {
+        for ((out, add), reference) in out.iter_mut().zip(add).zip(reference) {
+            *out += (add - reference) * w;
+        }
+    };
+    add_floats(out.morph_weights_mut(), add.morph_weights(), reference.morph_weights());
+    add_floats(out.properties_mut(), add.properties(), reference.properties());
 }
 
 /// Four joints: in lanes when every weight lies in [0, 1], else one by one.

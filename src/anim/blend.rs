@@ -89,14 +89,7 @@ fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
 fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
     // Joints past the end of any of the poses are left as they are.
     let joints = out.len().min(b.len()).min(a.map_or(usize::MAX, <[Transform]>::len));
-    let weights = |first: usize, count: usize| -> [f32; 4] {
-        // Lanes past the end weigh 0.
-        std::array::from_fn(|lane| match (lane < count, mask) {
-            (false, _) => 0.0,
-            (true, None) => t,
-            (true, Some(mask)) => t * mask.weight(first + lane),
-        })
-    };
+    let weights = |first: usize, count: usize| lane_weights(t, mask, first, count);
     // Whole groups as fixed-size arrays, so that the compiler keeps them in registers.
     let full = joints / 4 * 4;
     for first in (0..full).step_by(4) {
@@ -111,15 +104,27 @@ fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t
     }
     if full < joints {
         // The rest (one to three joints), padded with weight-0 identities.
-        let padded = |joints: &[Transform]| {
-            let mut lanes = [Transform::IDENTITY; 4];
-            lanes[..joints.len()].copy_from_slice(joints);
-            lanes
-        };
         let mut rest = padded(&a.unwrap_or(out)[full..joints]);
         mix4(&mut rest, None, &padded(&b[full..joints]), weights(full, joints - full));
         out[full..joints].copy_from_slice(&rest[..joints - full]);
     }
+}
+
+/// The weights of joints `first..first + 4`: `scale` times each joint's mask weight, and 0 for
+/// lanes past the `count` joints there are.
+pub(super) fn lane_weights(scale: f32, mask: Option<&JointMask>, first: usize, count: usize) -> [f32; 4] {
+    std::array::from_fn(|lane| match (lane < count, mask) {
+        (false, _) => 0.0,
+        (true, None) => scale,
+        (true, Some(mask)) => scale * mask.weight(first + lane),
+    })
+}
+
+/// One to three joints padded to a group of four with identities (given weight 0).
+pub(super) fn padded(joints: &[Transform]) -> [Transform; 4] {
+    let mut lanes = [Transform::IDENTITY; 4];
+    lanes[..joints.len()].copy_from_slice(joints);
+    lanes
 }
 
 /// A group of four joints as a fixed-size array (its copies then stay in registers).
