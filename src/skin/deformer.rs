@@ -154,31 +154,7 @@ impl Deformer {
         method: SkinningMethod,
         wanted: impl Fn(usize) -> bool,
     ) {
-        self.skins_used.fill(false);
-        for (index, posed) in self.primitives.iter().enumerate() {
-            if let Some(skin) = model.instances[posed.instance].skin
-                && wanted(index)
-            {
-                self.skins_used[skin] = true;
-            }
-        }
-        for ((((skin, palette), normals), split), used) in model
-            .skins
-            .iter()
-            .zip(&mut self.palettes)
-            .zip(&mut self.normal_palettes)
-            .zip(&mut self.dual_quat_palettes)
-            .zip(&self.skins_used)
-        {
-            skin_palette(&skin.joints, &skin.inverse_bind, model_matrices, palette);
-            if !used {
-                continue;
-            }
-            normal_palette(palette, normals);
-            if method == SkinningMethod::DualQuaternion {
-                dual_quat_palette(palette, split);
-            }
-        }
+        self.update_palettes(model, model_matrices, method, &wanted);
         for (index, (posed, split)) in self.primitives.iter_mut().zip(&self.splits).enumerate() {
             if !wanted(index) {
                 continue;
@@ -220,6 +196,42 @@ impl Deformer {
                 // Unskinned (or a skinned node whose primitive has no weights): the joint
                 // carries the mesh rigidly.
                 _ => transform_rigid(&model_matrices[instance.joint], input, output),
+            }
+        }
+    }
+
+    /// Every skin's palette; the normal (and, for dual quaternions, the split) palettes of the
+    /// skins that the primitives `wanted` this frame use.
+    fn update_palettes(
+        &mut self,
+        model: &Model,
+        model_matrices: &[Mat4],
+        method: SkinningMethod,
+        wanted: &impl Fn(usize) -> bool,
+    ) {
+        self.skins_used.fill(false);
+        for (index, posed) in self.primitives.iter().enumerate() {
+            if let Some(skin) = model.instances[posed.instance].skin
+                && wanted(index)
+            {
+                self.skins_used[skin] = true;
+            }
+        }
+        for ((((skin, palette), normals), dual_quats), used) in model
+            .skins
+            .iter()
+            .zip(&mut self.palettes)
+            .zip(&mut self.normal_palettes)
+            .zip(&mut self.dual_quat_palettes)
+            .zip(&self.skins_used)
+        {
+            skin_palette(&skin.joints, &skin.inverse_bind, model_matrices, palette);
+            if !used {
+                continue;
+            }
+            normal_palette(palette, normals);
+            if method == SkinningMethod::DualQuaternion {
+                dual_quat_palette(palette, dual_quats);
             }
         }
     }
