@@ -28,6 +28,17 @@ fn crowd_image(
     view: &ViewOptions,
     viewpoint: Viewpoint,
 ) -> image::RgbaImage {
+    crowd_image_and_triangles(gpu, renderer, (model, count), view, viewpoint).0
+}
+
+/// `crowd_image`, and the triangles its lit pass drew.
+fn crowd_image_and_triangles(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    (model, count): (&Model, usize),
+    view: &ViewOptions,
+    viewpoint: Viewpoint,
+) -> (image::RgbaImage, u64) {
     let clip = 0;
     let mut pose = model.skeleton.rest_pose().clone();
     let animation = &model.clips[clip];
@@ -42,7 +53,11 @@ fn crowd_image(
     };
     still.show_crowd(options, Some(clip));
     still.crowd_time = 0.4;
-    still.render(renderer, &pose, (320, 240), view).unwrap()
+    let image = still.render(renderer, &pose, (320, 240), view).unwrap();
+    (
+        image,
+        still.triangles_drawn(view, renderer.quality.simplify_dense_meshes),
+    )
 }
 
 #[test]
@@ -53,9 +68,14 @@ fn every_gpu_path_draws_the_crowd_that_cpu_skinning_draws() {
         let model = asset::load(&common::gltf(file)).unwrap();
         let joints = model.skins[0].joints.len();
         let count = 7;
+        // Every copy whole, as the CPU draws them (coarser copies: the test below).
+        let full_detail = ViewOptions {
+            crowd_detail: false,
+            ..ViewOptions::default()
+        };
         let cpu_view = ViewOptions {
             gpu_skinning: false,
-            ..ViewOptions::default()
+            ..full_detail
         };
         let three_quarter = Viewpoint::default();
         let on_cpu = crowd_image(
@@ -95,8 +115,7 @@ fn every_gpu_path_draws_the_crowd_that_cpu_skinning_draws() {
         }
         for (name, source) in sources {
             let mut renderer = SceneRenderer::with_skin_source(&gpu, source);
-            let view = ViewOptions::default();
-            let on_gpu = crowd_image(&gpu, &mut renderer, (&model, count), &view, three_quarter);
+            let on_gpu = crowd_image(&gpu, &mut renderer, (&model, count), &full_detail, three_quarter);
             let fraction = common::different_fraction(&on_gpu, &on_cpu);
             eprintln!("{file}, {name}: {:.3}% of pixels differ", fraction * 100.0);
             assert!(
@@ -106,6 +125,88 @@ fn every_gpu_path_draws_the_crowd_that_cpu_skinning_draws() {
             );
         }
     }
+}
+
+#[test]
+fn far_copies_draw_coarser_meshes_in_every_gpu_path() {
+    let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
+    let model = asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
+    let joints = model.skins[0].joints.len();
+    let count = 60;
+    // No ground, so that a pixel is covered or not by its colour.
+    let coarser_view = ViewOptions {
+        grid: false,
+        ..ViewOptions::default()
+    };
+    let whole = ViewOptions {
+        crowd_detail: false,
+        ..coarser_view
+    };
+    let three_quarter = Viewpoint::default();
+    let mut renderer = SceneRenderer::with_skin_source(&gpu, SkinSource::UniformArrays { max_joints: joints * 7 });
+    let (full, all_triangles) = crowd_image_and_triangles(&gpu, &mut renderer, (&model, count), &whole, three_quarter);
+    assert_eq!(all_triangles, count as u64 * 576, "every Fox whole");
+    let mut sources = vec![
+        // Seven copies per array: the levels' runs of instances cross the chunks.
+        (
+            "uniform arrays, seven each",
+            SkinSource::UniformArrays { max_joints: joints * 7 },
+        ),
+        (
+            "uniform arrays, one each",
+            SkinSource::UniformArrays { max_joints: joints },
+        ),
+    ];
+    if SkinSource::storage_palette_supported(&gpu.adapter) {
+        sources.push(("storage palette", SkinSource::StoragePalette));
+    }
+    let mut first: Option<image::RgbaImage> = None;
+    for (name, source) in sources {
+        let mut renderer = SceneRenderer::with_skin_source(&gpu, source);
+        let (coarser, triangles) =
+            crowd_image_and_triangles(&gpu, &mut renderer, (&model, count), &coarser_view, three_quarter);
+        let (covered, shaded) = (
+            coverage_difference(&coarser, &full),
+            common::different_fraction(&coarser, &full),
+        );
+        eprintln!(
+            "{name}: {triangles} triangles (whole: {all_triangles}); covered {:.3}%, shaded {:.3}% of pixels apart",
+            covered * 100.0,
+            shaded * 100.0,
+        );
+        assert!(triangles * 2 < all_triangles, "{name}: far copies are coarser");
+        // Shapes stay within half a pixel: only silhouette pixels change coverage. Shading
+        // moves where a copy's faces merge.
+        assert!(
+            covered <= 0.01,
+            "{name}: {:.3}% of pixels covered differently",
+            covered * 100.0
+        );
+        assert!(
+            shaded <= 0.05,
+            "{name}: {:.3}% of pixels shaded differently",
+            shaded * 100.0
+        );
+        // Every path picks the same levels for the same copies (and their poses follow them).
+        if let Some(first) = &first {
+            let apart = common::different_fraction(&coarser, first);
+            assert!(apart <= DIFFERENT_FRACTION, "{name}: {:.3}% apart", apart * 100.0);
+        }
+        first.get_or_insert(coarser);
+    }
+}
+
+/// The fraction of pixels that one of `a` and `b` covers (unlike the background, the top-left
+/// pixel) and the other does not.
+fn coverage_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    let covered = |image: &image::RgbaImage, p: &image::Rgba<u8>| {
+        let background = image.get_pixel(0, 0).0;
+        p.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12)
+    };
+    let apart = (a.pixels().zip(b.pixels()))
+        .filter(|(p, q)| covered(a, p) != covered(b, q))
+        .count();
+    apart as f64 / (a.width() * a.height()) as f64
 }
 
 /// The figures in `image`: 4-connected regions unlike the background (the top-left pixel)
@@ -210,6 +311,17 @@ fn render_times_crowd_frames_headless() {
     let (median, p95) = (stats["median_ms"].as_f64().unwrap(), stats["p95_ms"].as_f64().unwrap());
     assert!(median > 0.0 && p95 >= median, "{stats}");
     assert!(out.exists(), "the last frame is saved");
+    // In a 160x120 picture every Fox is a few dozen pixels: all of them draw coarser copies.
+    let triangles = stats["triangles"].as_u64().unwrap();
+    assert!(triangles > 0 && triangles < 12 * 576 / 2, "{stats}");
+    let whole = common::json(
+        &[
+            &args[..],
+            &["--crowd", "12", "--benchmark-frames", "1", "--full-detail"],
+        ]
+        .concat(),
+    );
+    assert_eq!(whole["triangles"], 12 * 576, "{whole}");
 }
 
 #[test]
@@ -224,4 +336,6 @@ fn the_viewer_benchmarks_a_crowd() {
     let stats: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&output.stdout).trim()).unwrap();
     assert_eq!(stats["crowd"], 16, "{stats}");
     assert_eq!(stats["frames"], 3, "{stats}");
+    let triangles = stats["triangles"].as_u64().unwrap();
+    assert!(triangles > 0 && triangles <= 16 * 576, "{stats}");
 }

@@ -762,7 +762,7 @@ fn revealing_a_joint_keeps_the_panel_at_its_left_edge() {
 }
 
 #[test]
-fn the_crowd_controls_set_the_size_the_variety_and_the_seed() {
+fn the_crowd_controls_set_the_size_the_variety_the_seed_and_the_detail() {
     let mut harness = harness();
     harness.get(slider("Crowd size")).set_value_accesskit(16.0);
     harness.run();
@@ -782,6 +782,10 @@ fn the_crowd_controls_set_the_size_the_variety_and_the_seed() {
     let crowd = harness.state().crowd.shown().unwrap();
     let clip = harness.state().player.clip();
     assert!(crowd.members.iter().all(|m| m.clip == clip && m.speed == 1.0));
+    assert!(harness.state().view.crowd_detail, "far copies coarser by default");
+    harness.get_by_label("Coarser copies far away").click();
+    harness.run();
+    assert!(!harness.state().view_options().crowd_detail, "every copy whole");
     harness.get(slider("Crowd size")).set_value_accesskit(1.0);
     harness.run();
     harness.state_mut().advance(0.1);

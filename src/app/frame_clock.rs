@@ -35,15 +35,16 @@ impl FrameTimings {
     }
 
     /// Records a frame's GPU time once the benchmark is timing.
-    fn record_gpu(&mut self, gpu_s: f32) {
+    pub fn record_gpu(&mut self, gpu_s: f32) {
         if !self.intervals_ms.is_empty() && self.gpu_ms.len() < self.wanted {
             self.gpu_ms.push(gpu_s * 1000.0);
         }
     }
 
     /// `gpu_median_ms` is null when the adapter reports no GPU time; `crowd` is how many
-    /// copies of the model were drawn.
-    pub fn to_json(&self, adapter: &str, crowd: usize) -> String {
+    /// copies of the model were drawn, `triangles` how many triangles the last frame's lit pass
+    /// drew (all copies').
+    pub fn to_json(&self, adapter: &str, crowd: usize, triangles: u64) -> String {
         let intervals = sorted(&self.intervals_ms);
         let mean = intervals.iter().sum::<f32>() / intervals.len().max(1) as f32;
         let gpu = sorted(&self.gpu_ms);
@@ -55,6 +56,7 @@ impl FrameTimings {
             "gpu_median_ms": quantile(&gpu, 0.5),
             "adapter": adapter,
             "crowd": crowd,
+            "triangles": triangles,
         })
         .to_string()
     }

@@ -111,7 +111,9 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
     if let Some(running) = &app.running {
         if let Some(timings) = &running.clock.timings {
             let crowd = running.state.crowd.options.count;
-            println!("{}", timings.to_json(&running.gpu.describe(), crowd));
+            let simplified = running.scene.quality.simplify_dense_meshes;
+            let triangles = (running.model_view).triangles_drawn(&running.state.view_options(), simplified);
+            println!("{}", timings.to_json(&running.gpu.describe(), crowd, triangles));
         }
         if app.options.exit_after.is_some() {
             println!(

@@ -57,8 +57,8 @@ pub struct RenderArgs {
     /// Leave out the ground, its grid and the shadow.
     #[arg(long)]
     pub no_grid: bool,
-    /// Draw every triangle of meshes denser than the image (by default they are drawn from a
-    /// copy simplified within half a pixel).
+    /// Draw every triangle of meshes denser than the image, and of a crowd's far copies (by
+    /// default they are drawn from copies simplified within half a pixel).
     #[arg(long)]
     pub full_detail: bool,
     #[command(flatten)]
@@ -129,6 +129,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         bind_ghost: args.inspect.bind_ghost,
         lighting: args.lighting.lighting(&model),
         material_variant: args.variant.resolve(&model)?,
+        crowd_detail: !args.full_detail,
         ..ViewOptions::default()
     };
     if !args.full_detail {
@@ -207,13 +208,17 @@ fn benchmark(
     frames: u32,
 ) -> anyhow::Result<String> {
     let warm_up = WARM_UP_FRAMES + 1;
-    let seconds = still.time_frames(renderer, pose, size, view, (warm_up + frames) as usize)?;
-    still.crowd_time += seconds.len() as f32 / 60.0;
+    let times = still.time_frames(renderer, pose, size, view, (warm_up + frames) as usize)?;
+    still.crowd_time += times.len() as f32 / 60.0;
     let mut timings = FrameTimings::new(frames as usize);
-    for (frame, interval) in seconds.into_iter().enumerate() {
-        timings.record(frame as u32, interval);
+    for (frame, time) in times.into_iter().enumerate() {
+        timings.record(frame as u32, time.wall_s);
+        if let Some(gpu_s) = time.gpu_s {
+            timings.record_gpu(gpu_s);
+        }
     }
-    Ok(timings.to_json(&gpu.describe(), still.crowd_len()))
+    let triangles = still.triangles_drawn(view, renderer.quality.simplify_dense_meshes);
+    Ok(timings.to_json(&gpu.describe(), still.crowd_len(), triangles))
 }
 
 /// Renders `model` in `pose` to an image, framed over the whole of `clip` (the clip the pose

@@ -10,6 +10,9 @@
 //!   drawn in several instanced draws, one per chunk, each with its own array. A skin larger
 //!   than one array is skinned on the CPU (below), as it is outside a crowd.
 //!
+//! Instances are written in detail order (`view::crowd_detail`: nearest first), so that each of a
+//! draw's coarser copies serves a contiguous run of instances: one instanced draw per level.
+//!
 //! The fallback for every other draw (CPU skinning chosen, morph targets, skins too large for
 //! the uniform arrays, static meshes): the CPU poses it once per instance into a vertex buffer
 //! of all instances' world-space vertices, and each instance is one draw of its slice. That
@@ -17,6 +20,7 @@
 
 use glam::{Mat4, Vec3};
 
+use super::crowd_levels::DrawLevels;
 use super::gpu::Gpu;
 use super::gpu_skins::skin_group;
 use super::layouts::Layouts;
@@ -24,9 +28,11 @@ use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::skin_source::SkinSource;
 use crate::anim::Pose;
 use crate::asset::Model;
+use crate::asset::Topology;
 use crate::skin::Deformer;
-use crate::view::ViewOptions;
 use crate::view::crowd::Crowd;
+use crate::view::crowd_detail::{DetailOrder, detail_levels};
+use crate::view::{CameraView, ViewOptions};
 
 /// Vertices the CPU fallback poses for one draw of a whole crowd (16 Mi: 384 MiB of positions
 /// and normals, twice over with the GPU's copy); copies past it are left out of that draw.
@@ -62,6 +68,10 @@ pub struct CrowdBuffers {
     scratch: Vec<Mat4>,
     /// Per draw, its CPU-posed vertices, made when the draw is first posed on the CPU.
     cpu: Vec<Option<CpuPosed>>,
+    /// Per draw the GPU skins, its coarser copies (none for small meshes).
+    levels: Vec<Option<DrawLevels>>,
+    /// This frame's instances, nearest first: the order their matrices are written in.
+    order: DetailOrder,
 }
 
 impl CrowdBuffers {
@@ -121,12 +131,23 @@ impl CrowdBuffers {
                 (chunks, vec![Mat4::IDENTITY; max_joints])
             }
         };
+        let levels = (buffers.draws.iter())
+            .map(|draw| {
+                let primitive = &model.meshes[model.instances[draw.instance].mesh].primitives[draw.primitive];
+                let skinned = draw.skin.is_some() && draw.topology == Topology::Triangles;
+                let levels =
+                    skinned.then(|| detail_levels(&primitive.positions, &primitive.normals, &primitive.indices));
+                DrawLevels::new(device, levels.unwrap_or_default())
+            })
+            .collect();
         Self {
             instances,
             source,
             chunks,
             scratch,
             cpu: buffers.draws.iter().map(|_| None).collect(),
+            levels,
+            order: DetailOrder::default(),
         }
     }
 
@@ -145,15 +166,41 @@ impl CrowdBuffers {
             .collect()
     }
 
-    /// Uploads every instance's skin matrices for the draws the GPU skins.
-    pub fn upload_matrices(&mut self, queue: &wgpu::Queue, model: &Model, crowd: &Crowd) {
+    /// Sorts the instances by how large they look through `camera` in a picture `height`
+    /// pixels tall, picks each draw's level per instance, and uploads every instance's skin
+    /// matrices (in that order) for the draws the GPU skins.
+    pub fn upload_matrices(
+        &mut self,
+        queue: &wgpu::Queue,
+        (model, crowd): (&Model, &Crowd),
+        camera: &CameraView,
+        height: u32,
+    ) {
+        let offsets = crowd.members.iter().map(|member| member.offset);
+        self.order.update(&crowd.member_bounds, offsets, camera, height as f32);
+        for levels in self.levels.iter_mut().flatten() {
+            levels.update(&self.order);
+        }
+        let order = &self.order.order;
         match self.source {
             SkinSource::StoragePalette => {
                 let block = crowd.palette_block();
+                let block_bytes = block * MATRIX as usize;
                 // Every skin shares its chunks: upload one list.
                 for chunk in self.chunks.first().into_iter().flatten() {
-                    let palettes = &crowd.palettes()[chunk.first * block..(chunk.first + chunk.count) * block];
-                    queue.write_buffer(&chunk.matrices, 0, bytemuck::cast_slice(palettes));
+                    let Some(size) = wgpu::BufferSize::new((chunk.count * block_bytes) as u64) else {
+                        continue;
+                    };
+                    // Gathered straight into the upload's staging memory.
+                    let Some(mut staging) = queue.write_buffer_with(&chunk.matrices, 0, size) else {
+                        continue;
+                    };
+                    for (slot, &instance) in order[chunk.first..chunk.first + chunk.count].iter().enumerate() {
+                        let palette = &crowd.palettes()[instance as usize * block..][..block];
+                        staging
+                            .slice(slot * block_bytes..(slot + 1) * block_bytes)
+                            .copy_from_slice(bytemuck::cast_slice(palette));
+                    }
                 }
             }
             SkinSource::UniformArrays { .. } => {
@@ -161,8 +208,8 @@ impl CrowdBuffers {
                     let joints = skin.joints.len();
                     for chunk in chunks {
                         let blocks = self.scratch.chunks_mut(joints).take(chunk.count);
-                        for (instance, block) in (chunk.first..).zip(blocks) {
-                            let matrices = crowd.instance_matrices(instance);
+                        for (&instance, block) in order[chunk.first..].iter().zip(blocks) {
+                            let matrices = crowd.instance_matrices(instance as usize);
                             for (slot, &joint) in block.iter_mut().zip(&skin.joints) {
                                 *slot = matrices[joint];
                             }
@@ -231,25 +278,56 @@ impl CrowdBuffers {
         }
     }
 
-    /// Records draw `index` (its pipeline, vertex buffers, material and index buffer already
-    /// set; `uniform` is its uniform's dynamic offset) once for every instance: instanced from
-    /// the crowd's matrices when the GPU skins it, else one draw per instance of its CPU-posed
-    /// vertices.
+    /// The indices draw `index` (`count` of them at full detail) draws over every instance in
+    /// the lit pass, `detailed` as `record_draw`.
+    pub fn indices_drawn(
+        &self,
+        (index, draw): (usize, &DrawBuffers),
+        count: u32,
+        detailed: bool,
+        gpu_skinning: bool,
+    ) -> u64 {
+        if let Some(skin) = draw.skin.filter(|_| draw.on_gpu(gpu_skinning)) {
+            let instances = self
+                .chunks
+                .get(skin)
+                .map_or(0, |chunks| chunks.iter().map(|c| c.count).sum()) as u32;
+            return match self.levels[index].as_ref().filter(|_| detailed) {
+                Some(levels) => levels.indices_drawn(instances, count),
+                None => u64::from(instances) * u64::from(count),
+            };
+        }
+        self.cpu[index]
+            .as_ref()
+            .map_or(0, |cpu| cpu.instances as u64 * u64::from(count))
+    }
+
+    /// Records draw `index` (its pipeline, vertex buffers and material already set; `uniform`
+    /// is its uniform's dynamic offset; `indices` its index list and count) once for every
+    /// instance: instanced from the crowd's matrices when the GPU skins it (by level of detail
+    /// when `detailed`), else one draw per instance of its CPU-posed vertices.
     pub fn record_draw(
         &self,
         pass: &mut wgpu::RenderPass,
         (index, draw): (usize, &DrawBuffers),
         uniform: u32,
-        indices: u32,
+        (indices, count, detailed): (&wgpu::Buffer, u32, bool),
         gpu_skinning: bool,
     ) {
         if let Some(skin) = draw.skin.filter(|_| draw.on_gpu(gpu_skinning)) {
+            let levels = self.levels[index].as_ref().filter(|_| detailed);
+            pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
             for chunk in self.chunks.get(skin).into_iter().flatten() {
                 pass.set_bind_group(1, &chunk.group, &[uniform]);
-                pass.draw_indexed(0..indices, 0, 0..chunk.count as u32);
+                let instances = chunk.first as u32..(chunk.first + chunk.count) as u32;
+                match levels {
+                    Some(levels) => levels.draw(pass, instances, (indices, count)),
+                    None => pass.draw_indexed(0..count, 0, 0..chunk.count as u32),
+                }
             }
             return;
         }
+        pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
         let Some(cpu) = &self.cpu[index] else {
             return;
         };
@@ -258,7 +336,7 @@ impl CrowdBuffers {
             let range = instance * bytes..(instance + 1) * bytes;
             pass.set_vertex_buffer(0, cpu.positions.slice(range.clone()));
             pass.set_vertex_buffer(1, cpu.normals.slice(range));
-            pass.draw_indexed(0..indices, 0, 0..1);
+            pass.draw_indexed(0..count, 0, 0..1);
         }
     }
 }

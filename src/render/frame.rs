@@ -9,9 +9,9 @@
 //!    array), every draw's uniform, CPU-skinned vertices (`ModelView::upload`);
 //! 3. only for the CPU-vs-GPU difference view: the GPU's skinning read back and compared, in a
 //!    submission of its own (`ModelView::measure_skin_difference`);
-//! 4. for a crowd: every instance's matrices, and the CPU posing of the draws the GPU does
-//!    not skin, once per instance (`ModelView::upload_crowd`; the caller animated the crowd,
-//!    see `view::crowd`);
+//! 4. for a crowd: every instance's matrices, nearest first with each draw's level of detail
+//!    per instance, and the CPU posing of the draws the GPU does not skin, once per instance
+//!    (`ModelView::upload_crowd`; the caller animated the crowd, see `view::crowd`);
 //! 5. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
 //!    record and nothing else (`SceneRenderer::record`).
 
@@ -47,7 +47,7 @@ pub fn render_frame(
         .view
         .measures_skin_difference()
         .then(|| model_view.measure_skin_difference(gpu, renderer));
-    model_view.upload_crowd(gpu, input);
+    model_view.upload_crowd(gpu, input, target.height);
     let bounds = input.crowd.map_or(model_view.bounds, |crowd| crowd.bounds);
     renderer.prepare(gpu, input, &bounds, target.aspect());
     renderer.record(

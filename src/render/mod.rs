@@ -8,6 +8,7 @@ pub mod animated;
 pub mod blit;
 pub mod capture;
 mod crowd_buffers;
+mod crowd_levels;
 mod draw_uniforms;
 pub mod environment;
 pub mod frame;

@@ -10,11 +10,11 @@ use super::model_buffers::ModelBuffers;
 use super::scene::SceneRenderer;
 use super::skin_compare::CaptureTarget;
 use crate::anim::Clip;
-use crate::asset::Model;
+use crate::asset::{Model, Topology};
 use crate::inspect::SkinDifference;
 use crate::skin::Deformer;
-use crate::view::Bounds;
 use crate::view::framing::animation_bounds;
+use crate::view::{Bounds, ViewOptions};
 
 pub struct ModelView {
     pub buffers: ModelBuffers,
@@ -105,14 +105,38 @@ impl ModelView {
         }
     }
 
-    /// Stage: a crowd's matrices, and the draws the GPU does not skin posed per instance.
-    pub fn upload_crowd(&mut self, gpu: &Gpu, input: &FrameInput) {
+    /// Stage: a crowd's matrices, and the draws the GPU does not skin posed per instance;
+    /// `height` is the picture's, in pixels (it sets each instance's level of detail).
+    pub fn upload_crowd(&mut self, gpu: &Gpu, input: &FrameInput, height: u32) {
         let (Some(buffers), Some(crowd)) = (&mut self.crowd, input.crowd) else {
             return;
         };
-        buffers.upload_matrices(&gpu.queue, input.model, crowd);
+        buffers.upload_matrices(&gpu.queue, (input.model, crowd), input.camera, height);
         let document = (input.model, crowd, input.pose);
         buffers.pose_on_cpu(gpu, document, &self.buffers.draws, &mut self.deformer, input.view);
+    }
+
+    /// Triangles the lit pass draws (every instance's, for a crowd) as `view` shows the model,
+    /// with dense meshes `simplified` or not (the renderer's quality).
+    pub fn triangles_drawn(&self, view: &ViewOptions, simplified: bool) -> u64 {
+        if !view.mesh {
+            return 0;
+        }
+        let drawn = (self.buffers.draws.iter().enumerate())
+            .filter(|(_, draw)| draw.drawable && !draw.hidden && draw.topology == Topology::Triangles);
+        let indices: u64 = drawn
+            .map(|(index, draw)| {
+                let count = match &draw.simplified {
+                    Some((_, count)) if simplified => *count,
+                    _ => draw.index_count,
+                };
+                match &self.crowd {
+                    Some(crowd) => crowd.indices_drawn((index, draw), count, view.crowd_detail, view.gpu_skinning),
+                    None => u64::from(count),
+                }
+            })
+            .sum();
+        indices / 3
     }
 
     /// Stage: the difference view's read-back (its own submission, which waits for the GPU):

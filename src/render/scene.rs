@@ -323,11 +323,23 @@ impl SceneRenderer {
                     }
                     _ => (&draw.indices, draw.index_count),
                 };
-                pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
                 // The bind-pose ghost is one, at instance 0's place.
                 match crowd.filter(|_| slot != DrawSlot::Ghost) {
-                    Some(crowd) => crowd.record_draw(pass, (index, draw), uniform, count, view.gpu_skinning),
-                    None => pass.draw_indexed(0..count, 0, 0..1),
+                    Some(crowd) => {
+                        // The wireframe shows every edge of every copy.
+                        let detailed = slot == DrawSlot::Solid && view.crowd_detail;
+                        crowd.record_draw(
+                            pass,
+                            (index, draw),
+                            uniform,
+                            (indices, count, detailed),
+                            view.gpu_skinning,
+                        );
+                    }
+                    None => {
+                        pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                        pass.draw_indexed(0..count, 0, 0..1);
+                    }
                 }
             }
         };

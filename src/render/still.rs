@@ -9,6 +9,7 @@ use super::capture::read_rgba;
 use super::frame::render_frame;
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
+use super::gpu_timer::GpuTimer;
 use super::model_view::ModelView;
 use super::scene::SceneRenderer;
 use super::target::SceneTarget;
@@ -18,6 +19,13 @@ use crate::inspect::SkinDifference;
 use crate::view::crowd::{Crowd, CrowdOptions};
 use crate::view::file_camera::model_camera_view;
 use crate::view::{Bounds, CameraView, OrbitCamera, ViewAngles, ViewOptions, ViewPreset};
+
+/// One benchmarked frame: its wall time (animation, upload, drawing and waiting for the GPU)
+/// and, where the adapter has timestamps, the GPU's part of it.
+pub struct FrameTime {
+    pub wall_s: f32,
+    pub gpu_s: Option<f32>,
+}
 
 pub struct StillRenderer<'a> {
     gpu: &'a Gpu,
@@ -74,6 +82,11 @@ impl<'a> StillRenderer<'a> {
         self.crowd.as_ref().map_or(1, Crowd::len)
     }
 
+    /// Triangles the last image's lit pass drew (see `ModelView::triangles_drawn`).
+    pub fn triangles_drawn(&self, view: &ViewOptions, simplified: bool) -> u64 {
+        self.model_view.triangles_drawn(view, simplified)
+    }
+
     /// Draws the following images as a crowd of the model (`options.count` of 1: the model
     /// alone), the others playing their clips (a uniform crowd plays `clip`), framed on the
     /// whole grid. Call after `frame_clip`: the grid is spaced by the model's region.
@@ -105,14 +118,14 @@ impl<'a> StillRenderer<'a> {
         view: &ViewOptions,
     ) -> anyhow::Result<image::RgbaImage> {
         let gpu = self.gpu;
-        self.draw(renderer, pose, (width, height), view, self.crowd_time)?;
+        self.draw(renderer, pose, (width, height), view, self.crowd_time, None)?;
         let target = self.target.as_ref().expect("drawn just now");
         read_rgba(gpu, &target.resolved, width, height)
     }
 
     /// Draws `frames` frames of the crowd (or the model) in `pose` with crowd time running at
     /// 60 frames a second from `crowd_time`, waiting for the GPU after each; returns each frame's
-    /// wall time in seconds (animation, upload, drawing, GPU).
+    /// times (see `FrameTime`).
     pub fn time_frames(
         &mut self,
         renderer: &mut SceneRenderer,
@@ -120,23 +133,27 @@ impl<'a> StillRenderer<'a> {
         size: (u32, u32),
         view: &ViewOptions,
         frames: usize,
-    ) -> anyhow::Result<Vec<f32>> {
+    ) -> anyhow::Result<Vec<FrameTime>> {
         let time = self.crowd_time;
-        let mut seconds = Vec::with_capacity(frames);
+        let mut timer = GpuTimer::new(self.gpu);
+        let mut times = Vec::with_capacity(frames);
         for frame in 0..frames {
             let start = std::time::Instant::now();
-            self.draw(renderer, pose, size, view, time + frame as f32 / 60.0)?;
+            self.draw(renderer, pose, size, view, time + frame as f32 / 60.0, timer.as_mut())?;
             self.gpu
                 .device
                 .poll(wgpu::PollType::wait_indefinitely())
                 .map_err(|e| anyhow::anyhow!("the GPU did not finish a frame: {e}"))?;
-            seconds.push(start.elapsed().as_secs_f32());
+            let wall_s = start.elapsed().as_secs_f32();
+            // The frame has finished, so its timestamps are ready to read.
+            let gpu_s = timer.as_mut().and_then(|timer| timer.read(self.gpu));
+            times.push(FrameTime { wall_s, gpu_s });
         }
-        Ok(seconds)
+        Ok(times)
     }
 
     /// Records and submits one frame into the target (made or remade for `width` x `height`);
-    /// the crowd, if any, posed at crowd time `time`.
+    /// the crowd, if any, posed at crowd time `time`; `timer` measures the GPU's part.
     fn draw(
         &mut self,
         renderer: &mut SceneRenderer,
@@ -144,6 +161,7 @@ impl<'a> StillRenderer<'a> {
         (width, height): (u32, u32),
         view: &ViewOptions,
         time: f32,
+        mut timer: Option<&mut GpuTimer>,
     ) -> anyhow::Result<()> {
         let gpu = self.gpu;
         let max_side = gpu.device.limits().max_texture_dimension_2d;
@@ -178,8 +196,17 @@ impl<'a> StillRenderer<'a> {
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("still") });
+        if let Some(timer) = timer.as_deref_mut() {
+            timer.begin(&mut encoder);
+        }
         self.skin_difference = render_frame(gpu, renderer, &mut self.model_view, &input, target, &mut encoder);
+        if let Some(timer) = timer.as_deref_mut() {
+            timer.end(&mut encoder);
+        }
         gpu.queue.submit([encoder.finish()]);
+        if let Some(timer) = timer {
+            timer.submitted();
+        }
         Ok(())
     }
 }

@@ -80,7 +80,7 @@ impl CrowdControls {
     }
 }
 
-/// The panel's crowd controls: size, varied or uniform, seed.
+/// The panel's crowd controls: size, varied or uniform, seed, level of detail.
 pub fn crowd_controls(ui: &mut egui::Ui, state: &mut ViewerState) {
     let options = &mut state.crowd.options;
     ui.add(
@@ -96,5 +96,9 @@ pub fn crowd_controls(ui: &mut egui::Ui, state: &mut ViewerState) {
             ui.add(egui::Slider::new(&mut options.seed, 0..=9999).text("Crowd seed"))
                 .on_hover_text("Draws each copy's clip, phase and speed");
         }
+        ui.checkbox(&mut state.view.crowd_detail, "Coarser copies far away")
+            .on_hover_text(
+                "Far copies draw simplified meshes, within half a pixel of the whole ones; off: every triangle",
+            );
     }
 }

@@ -84,6 +84,8 @@ pub struct Crowd {
     palettes: Vec<Mat4>,
     /// The region the whole crowd moves in.
     pub bounds: Bounds,
+    /// Where one instance moves, at the grid's origin (instance `i` at `members[i].offset`).
+    pub member_bounds: Bounds,
     /// Grid columns (instances per row).
     pub columns: usize,
 }
@@ -158,6 +160,7 @@ impl Crowd {
             skin_offsets,
             palettes: vec![Mat4::IDENTITY; block * count],
             bounds: whole,
+            member_bounds: *bounds,
             columns,
         }
     }

@@ -6,6 +6,7 @@ mod bounds;
 mod camera;
 mod camera_view;
 pub mod crowd;
+pub mod crowd_detail;
 pub mod file_camera;
 pub mod framing;
 pub mod image_detail;

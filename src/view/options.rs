@@ -25,6 +25,9 @@ pub struct ViewOptions {
     /// KHR_materials_variants: the variant whose materials the meshes draw with (an index
     /// into `Model::material_variants`; None: each primitive's own material).
     pub material_variant: Option<usize>,
+    /// A crowd's far copies draw coarser copies of their meshes, within half a pixel
+    /// (`crowd_detail`); off: every copy draws every triangle.
+    pub crowd_detail: bool,
 }
 
 impl Default for ViewOptions {
@@ -40,6 +43,7 @@ impl Default for ViewOptions {
             bind_ghost: false,
             lighting: Lighting::default(),
             material_variant: None,
+            crowd_detail: true,
         }
     }
 }
