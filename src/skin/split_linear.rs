@@ -12,7 +12,6 @@
 use glam::{Mat3A, Mat4, Vec3, Vec3A};
 
 use super::linear::{BindVertices, Influences, SkinnedVertices};
-use super::palette::normal_matrix;
 use super::split::{Chunk, Group, InfluenceSplit, RigidRun};
 use super::workers::Workers;
 
@@ -78,7 +77,7 @@ fn skin_chunk(joints: &Joints, chunk: &Chunk, input: &BindVertices, positions: &
             .chain(influences.joints_extra[v].iter().zip(&influences.weights_extra[v]));
         let matrix = all.fold(Mat4::ZERO, |sum, (&j, &w)| sum + joints.palette[j as usize] * w);
         out.0[offset] = Vec3::from(matrix.transform_point3a(Vec3A::from(bind.0[offset])));
-        out.1[offset] = Vec3::from(normal_matrix(&matrix) * Vec3A::from(bind.1[offset]));
+        out.1[offset] = Vec3::from(normal_matrix_times(&matrix, Vec3A::from(bind.1[offset])));
     }
 }
 
@@ -153,7 +152,7 @@ fn normal_matrix_times(matrix: &Mat4, n: Vec3A) -> Vec3A {
 mod tests {
     use super::*;
     use crate::skin::linear::skin_linear;
-    use crate::skin::palette::normal_palette;
+    use crate::skin::palette::{normal_matrix, normal_palette};
     use crate::skin::split::CHUNK_VERTICES;
     use glam::{Quat, Vec4};
 
