@@ -12,7 +12,6 @@
 use glam::{Mat3A, Mat4, Vec3, Vec3A};
 
 use super::linear::{BindVertices, Influences, SkinnedVertices};
-use super::palette::normal_matrix;
 use super::split::{Chunk, Group, InfluenceSplit, RigidRun};
 use super::workers::Workers;
 
@@ -77,7 +76,8 @@ fn skin_chunk(joints: &Joints, chunk: &Chunk, input: &BindVertices, positions: &
             .zip(&influences.weights[v])
             .chain(influences.joints_extra[v].iter().zip(&influences.weights_extra[v]));
         let matrix = all.fold(Mat4::ZERO, |sum, (&j, &w)| sum + joints.palette[j as usize] * w);
-        write(&matrix, &normal_matrix(&matrix), offset, bind, out);
+        out.0[offset] = Vec3::from(matrix.transform_point3a(Vec3A::from(bind.0[offset])));
+        out.1[offset] = Vec3::from(normal_matrix_times(&matrix, Vec3A::from(bind.1[offset])));
     }
 }
 
@@ -113,28 +113,46 @@ fn skin_blended<const J: usize, const W: usize>(
 ) {
     let influences = group.joints.iter().zip(&group.weights);
     for (&vertex, (joints, weights)) in group.vertices.iter().zip(influences) {
-        let mut matrix = Mat4::ZERO;
-        let mut last = 1.0;
-        for i in 0..W {
-            matrix += palette[joints[i] as usize] * weights[i];
-            last -= weights[i];
-        }
-        matrix += palette[joints[W] as usize] * last;
-        write(&matrix, &normal_matrix(&matrix), vertex as usize, bind, out);
+        let matrix = blend(palette, joints, weights);
+        let v = vertex as usize;
+        out.0[v] = Vec3::from(matrix.transform_point3a(Vec3A::from(bind.0[v])));
+        out.1[v] = Vec3::from(normal_matrix_times(&matrix, Vec3A::from(bind.1[v])));
     }
 }
 
+/// `Σ weights[i] · palette[joints[i]]` with the last weight `1 - Σ weights`; starts from the
+/// first term rather than from zero (one matrix addition less per vertex).
 #[inline(always)]
-fn write(matrix: &Mat4, normal_matrix: &Mat3A, v: usize, bind: BindSlices, out: &mut OutSlices) {
-    out.0[v] = Vec3::from(matrix.transform_point3a(Vec3A::from(bind.0[v])));
-    out.1[v] = Vec3::from(*normal_matrix * Vec3A::from(bind.1[v]));
+fn blend<const J: usize, const W: usize>(palette: &[Mat4], joints: &[u16; J], weights: &[f32; W]) -> Mat4 {
+    let mut matrix = palette[joints[0] as usize] * weights[0];
+    let mut last = 1.0 - weights[0];
+    for i in 1..W {
+        matrix += palette[joints[i] as usize] * weights[i];
+        last -= weights[i];
+    }
+    matrix + palette[joints[W] as usize] * last
+}
+
+/// `normal_matrix(matrix) * n` in two cross products instead of three and a matrix product:
+/// with columns `c0, c1, c2` and `n = (x, y, z)`, the cofactor times `n` is
+/// `x (c1 × c2) + y (c2 × c0) + z (c0 × c1) = c1 × (x c2 − z c0) + y (c2 × c0)`, and the
+/// determinant `c0 · (c1 × c2) = c1 · (c2 × c0)` reuses the second cross product. Negated
+/// where the determinant is negative, as `normal_matrix` is.
+#[inline(always)]
+fn normal_matrix_times(matrix: &Mat4, n: Vec3A) -> Vec3A {
+    let c0 = Vec3A::from_vec4(matrix.x_axis);
+    let c1 = Vec3A::from_vec4(matrix.y_axis);
+    let c2 = Vec3A::from_vec4(matrix.z_axis);
+    let c2_c0 = c2.cross(c0);
+    let normal = c1.cross(c2 * n.x - c0 * n.z) + c2_c0 * n.y;
+    if c1.dot(c2_c0) < 0.0 { -normal } else { normal }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::skin::linear::skin_linear;
-    use crate::skin::palette::normal_palette;
+    use crate::skin::palette::{normal_matrix, normal_palette};
     use crate::skin::split::CHUNK_VERTICES;
     use glam::{Quat, Vec4};
 
@@ -262,6 +280,95 @@ mod tests {
                 "vertex {v}: {unit} {}",
                 expected.1[v]
             );
+        }
+    }
+
+    /// xorshift64: reproducible random inputs without a dependency.
+    struct Random(u64);
+
+    impl Random {
+        /// Uniform in `[low, high)`.
+        fn range(&mut self, low: f32, high: f32) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            low + (high - low) * (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+
+        fn vec3(&mut self, half: f32) -> Vec3 {
+            Vec3::new(
+                self.range(-half, half),
+                self.range(-half, half),
+                self.range(-half, half),
+            )
+        }
+    }
+
+    #[test]
+    fn matches_a_per_vertex_reference_over_random_inputs() {
+        let mut random = Random(0x9e37_79b9_7f4a_7c15);
+        // 13 joints (not a multiple of 4): rotations, non-uniform scales, some mirroring.
+        let palette: Vec<Mat4> = (0..13)
+            .map(|_| {
+                let axis = random.vec3(1.0).try_normalize().unwrap_or(Vec3::Y);
+                let rotation = Quat::from_axis_angle(axis, random.range(-3.1, 3.1));
+                let flip = |r: &mut Random| if r.range(0.0, 1.0) < 0.2 { -1.0 } else { 1.0 };
+                let scale = Vec3::new(
+                    random.range(0.3, 2.0) * flip(&mut random),
+                    random.range(0.3, 2.0),
+                    random.range(0.3, 2.0),
+                );
+                Mat4::from_scale_rotation_translation(scale, rotation, random.vec3(5.0))
+            })
+            .collect();
+        let mut normal_palette_ = vec![Mat3A::ZERO; palette.len()];
+        normal_palette(&palette, &mut normal_palette_);
+        // Every influence count from one to eight, in a random order, weights summing to 1.
+        let vertices = 3001;
+        let mut mesh = Mesh::new(vertices);
+        for v in 0..vertices {
+            let count = (random.range(0.0, 8.0) as usize).min(7) + 1;
+            let raw: Vec<f32> = (0..count).map(|_| random.range(0.05, 1.0)).collect();
+            let sum: f32 = raw.iter().sum();
+            let (mut joints, mut weights) = ([0u16; 8], [0f32; 8]);
+            for i in 0..count {
+                joints[i] = (random.range(0.0, 13.0) as u16).min(12);
+                weights[i] = raw[i] / sum;
+            }
+            mesh.joints[v] = [joints[0], joints[1], joints[2], joints[3]];
+            mesh.weights[v] = [weights[0], weights[1], weights[2], weights[3]];
+            mesh.joints_extra[v] = [joints[4], joints[5], joints[6], joints[7]];
+            mesh.weights_extra[v] = [weights[4], weights[5], weights[6], weights[7]];
+            mesh.positions[v] = random.vec3(2.0);
+            mesh.normals[v] = random.vec3(1.0).try_normalize().unwrap_or(Vec3::Z);
+        }
+        let split = InfluenceSplit::new(mesh.influences());
+        let mut out = (vec![Vec3::NAN; vertices], vec![Vec3::NAN; vertices]);
+        let output = SkinnedVertices {
+            positions: &mut out.0,
+            normals: &mut out.1,
+            tangents: &mut [],
+        };
+        skin_linear_split(
+            &palette,
+            &normal_palette_,
+            &split,
+            mesh.influences(),
+            mesh.bind(),
+            output,
+            None,
+        );
+        for v in 0..vertices {
+            let all = mesh.joints[v]
+                .iter()
+                .chain(&mesh.joints_extra[v])
+                .zip(mesh.weights[v].iter().chain(&mesh.weights_extra[v]));
+            let matrix = all.fold(Mat4::ZERO, |sum, (&j, &w)| sum + palette[j as usize] * w);
+            let position = matrix.transform_point3(mesh.positions[v]);
+            let normal = Vec3::from(normal_matrix(&matrix) * Vec3A::from(mesh.normals[v]));
+            let close = |a: Vec3, b: Vec3| (a - b).length() <= 2e-5 * (1.0 + b.length());
+            assert!(close(out.0[v], position), "vertex {v}: {} {position}", out.0[v]);
+            assert!(close(out.1[v], normal), "vertex {v}: {} {normal}", out.1[v]);
         }
     }
 
