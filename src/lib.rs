@@ -16,5 +16,7 @@ pub mod inspect;
 pub mod lint;
 pub mod render;
 pub mod skin;
+#[cfg(test)]
+mod test_shapes;
 pub mod ui;
 pub mod view;

@@ -225,9 +225,19 @@ mod tests {
             }
         }
 
-        /// Positions and normals by the split kernels.
+        /// Positions and normals by the split kernels, over the test palette.
         fn skin_split(&self, workers: Option<&Workers>) -> (Vec<Vec3>, Vec<Vec3>) {
             let (palette, normal_palette) = palette();
+            self.skin_split_over(&palette, &normal_palette, workers)
+        }
+
+        /// Positions and normals by the split kernels, over `palette`.
+        fn skin_split_over(
+            &self,
+            palette: &[Mat4],
+            normal_palette: &[Mat3A],
+            workers: Option<&Workers>,
+        ) -> (Vec<Vec3>, Vec<Vec3>) {
             let split = InfluenceSplit::new(self.influences());
             let mut out = (
                 vec![Vec3::NAN; self.positions.len()],
@@ -239,8 +249,8 @@ mod tests {
                 tangents: &mut [],
             };
             skin_linear_split(
-                &palette,
-                &normal_palette,
+                palette,
+                normal_palette,
                 &split,
                 self.influences(),
                 self.bind(),
@@ -342,22 +352,7 @@ mod tests {
             mesh.positions[v] = random.vec3(2.0);
             mesh.normals[v] = random.vec3(1.0).try_normalize().unwrap_or(Vec3::Z);
         }
-        let split = InfluenceSplit::new(mesh.influences());
-        let mut out = (vec![Vec3::NAN; vertices], vec![Vec3::NAN; vertices]);
-        let output = SkinnedVertices {
-            positions: &mut out.0,
-            normals: &mut out.1,
-            tangents: &mut [],
-        };
-        skin_linear_split(
-            &palette,
-            &normal_palette_,
-            &split,
-            mesh.influences(),
-            mesh.bind(),
-            output,
-            None,
-        );
+        let out = mesh.skin_split_over(&palette, &normal_palette_, None);
         for v in 0..vertices {
             let all = mesh.joints[v]
                 .iter()

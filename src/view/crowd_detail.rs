@@ -220,32 +220,8 @@ impl DetailOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_shapes::sphere;
     use glam::Mat4;
-
-    /// A UV sphere of radius 1 with its seam's vertices doubled (as a glTF exporter writes it).
-    fn sphere(stacks: u32, slices: u32) -> (Vec<Vec3>, Vec<u32>) {
-        let mut positions = Vec::new();
-        for stack in 0..=stacks {
-            let polar = stack as f32 / stacks as f32 * std::f32::consts::PI;
-            for slice in 0..=slices {
-                let azimuth = slice as f32 / slices as f32 * std::f32::consts::TAU;
-                positions.push(Vec3::new(
-                    polar.sin() * azimuth.cos(),
-                    polar.cos(),
-                    polar.sin() * azimuth.sin(),
-                ));
-            }
-        }
-        let row = slices + 1;
-        let mut indices = Vec::new();
-        for stack in 0..stacks {
-            for slice in 0..slices {
-                let a = stack * row + slice;
-                indices.extend([a, a + 1, a + row, a + 1, a + row + 1, a + row]);
-            }
-        }
-        (positions, indices)
-    }
 
     #[test]
     fn levels_halve_the_triangles_and_their_errors_grow() {
