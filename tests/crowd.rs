@@ -196,15 +196,11 @@ fn far_copies_draw_coarser_meshes_in_every_gpu_path() {
     }
 }
 
-/// The fraction of pixels that one of `a` and `b` covers (unlike the background, the top-left
-/// pixel) and the other does not.
+/// The fraction of pixels that one of `a` and `b` covers (`common::covered`) and the other
+/// does not.
 fn coverage_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
-    let covered = |image: &image::RgbaImage, p: &image::Rgba<u8>| {
-        let background = image.get_pixel(0, 0).0;
-        p.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12)
-    };
     let apart = (a.pixels().zip(b.pixels()))
-        .filter(|(p, q)| covered(a, p) != covered(b, q))
+        .filter(|(p, q)| common::covered(a, p) != common::covered(b, q))
         .count();
     apart as f64 / (a.width() * a.height()) as f64
 }
@@ -212,11 +208,8 @@ fn coverage_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
 /// The figures in `image`: 4-connected regions unlike the background (the top-left pixel)
 /// of at least `smallest` pixels.
 fn figures(image: &image::RgbaImage, smallest: usize) -> usize {
-    let background = image.get_pixel(0, 0).0;
     let (width, height) = (image.width() as usize, image.height() as usize);
-    let covered: Vec<bool> = (image.pixels())
-        .map(|p| p.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12))
-        .collect();
+    let covered: Vec<bool> = image.pixels().map(|p| common::covered(image, p)).collect();
     let mut seen = vec![false; covered.len()];
     let mut count = 0;
     for start in 0..covered.len() {

@@ -5,30 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use glam::Mat4;
 use rigscope::anim::{Pose, joint_extent};
 use rigscope::asset;
-
-/// Every glTF file under the sample assets, plus MD5's Bob.
-fn sample_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "gltf" || e == "glb") {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(&common::assets_dir().join("gltf"), &mut files);
-    files.sort();
-    files.push(common::assets_dir().join("md5/Bob/Bob.md5mesh"));
-    files
-}
 
 /// Each joint's model matrix by the definition, one joint at a time.
 fn reference(pose: &Pose) -> Vec<Mat4> {
@@ -64,7 +43,7 @@ fn worst_difference(pose: &Pose) -> (f32, usize) {
 fn every_joint_of_every_sample_pose_matches_the_per_joint_product() {
     let mut poses = 0;
     let mut joint_counts = Vec::new();
-    for file in sample_files() {
+    for file in common::all_rig_files() {
         let model = asset::load(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let rest = model.skeleton.rest_pose();
         joint_counts.push(rest.len());

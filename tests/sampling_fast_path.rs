@@ -5,30 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use glam::Vec4;
 use rigscope::anim::{ChannelTrack, Clip, Pose, joint_extent};
 use rigscope::asset;
-
-/// Every glTF file under the sample assets, plus MD5's Bob.
-fn sample_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "gltf" || e == "glb") {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(&common::assets_dir().join("gltf"), &mut files);
-    files.sort();
-    files.push(common::assets_dir().join("md5/Bob/Bob.md5mesh"));
-    files
-}
 
 /// The clip at `time` by each track on its own, written in channel order over `rest`.
 fn reference_sample(clip: &Clip, time: f32, rest: &Pose) -> Pose {
@@ -75,7 +54,7 @@ fn difference(a: &Pose, b: &Pose) -> (f32, f32) {
 #[test]
 fn fast_sampling_matches_each_track_on_every_sample_clip() {
     let mut clips_checked = 0;
-    for file in sample_files() {
+    for file in common::all_rig_files() {
         let model = asset::load(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let rest = model.skeleton.rest_pose();
         let size = joint_extent(&rest.to_model_matrices()).max(1e-3);

@@ -181,7 +181,7 @@ impl CrowdBuffers {
         for levels in self.levels.iter_mut().flatten() {
             levels.update(&self.order);
         }
-        let order = &self.order.order;
+        let order = &self.order;
         match self.source {
             SkinSource::StoragePalette => {
                 let block = crowd.palette_block();
@@ -195,8 +195,8 @@ impl CrowdBuffers {
                     let Some(mut staging) = queue.write_buffer_with(&chunk.matrices, 0, size) else {
                         continue;
                     };
-                    for (slot, &instance) in order[chunk.first..chunk.first + chunk.count].iter().enumerate() {
-                        let palette = &crowd.palettes()[instance as usize * block..][..block];
+                    for (slot, instance) in order.instances(chunk.first..chunk.first + chunk.count).enumerate() {
+                        let palette = &crowd.palettes()[instance * block..][..block];
                         staging
                             .slice(slot * block_bytes..(slot + 1) * block_bytes)
                             .copy_from_slice(bytemuck::cast_slice(palette));
@@ -208,8 +208,9 @@ impl CrowdBuffers {
                     let joints = skin.joints.len();
                     for chunk in chunks {
                         let blocks = self.scratch.chunks_mut(joints).take(chunk.count);
-                        for (&instance, block) in order[chunk.first..].iter().zip(blocks) {
-                            let matrices = crowd.instance_matrices(instance as usize);
+                        let instances = order.instances(chunk.first..chunk.first + chunk.count);
+                        for (instance, block) in instances.zip(blocks) {
+                            let matrices = crowd.instance_matrices(instance);
                             for (slot, &joint) in block.iter_mut().zip(&skin.joints) {
                                 *slot = matrices[joint];
                             }

@@ -151,12 +151,8 @@ impl SamePlace {
 /// The crowd's instances, nearest (most pixels per unit) first, for one frame's camera.
 #[derive(Default)]
 pub struct DetailOrder {
-    /// Instance indices, most pixels per unit first.
-    pub order: Vec<u32>,
-    /// Pixels per world unit at each instance (in `order`'s order, so non-increasing).
-    pixels_per_unit: Vec<f32>,
-    /// (pixels per unit, instance) while sorting.
-    sorting: Vec<(f32, u32)>,
+    /// (pixels per world unit, instance), most pixels first.
+    sorted: Vec<(f32, u32)>,
     /// The extent that a level's relative error is a fraction of, in world units.
     extent: f32,
 }
@@ -184,21 +180,24 @@ impl DetailOrder {
         let scale = projection.y_axis.y.abs() * height * 0.5;
         // How `w` grows with distance: 1 for perspective, 0 for orthographic projections.
         let perspective = projection.z_axis.w.abs();
-        self.sorting.clear();
+        self.sorted.clear();
         for (instance, offset) in offsets.enumerate() {
             let at = camera.view.transform_point3(center + offset).extend(1.0);
             // The nearest point of the copy's bounding sphere: a copy the camera is inside
             // of is as near as can be.
             let w = projection.row(3).dot(at) - radius * perspective;
             let pixels = if w > 1e-6 { scale / w } else { f32::INFINITY };
-            self.sorting.push((pixels, instance as u32));
+            self.sorted.push((pixels, instance as u32));
         }
-        self.sorting.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        self.order.clear();
-        self.order.extend(self.sorting.iter().map(|&(_, instance)| instance));
-        self.pixels_per_unit.clear();
-        self.pixels_per_unit
-            .extend(self.sorting.iter().map(|&(pixels, _)| pixels));
+        self.sorted.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    }
+
+    /// The instances at places `range` of the order (places past its end are left out).
+    pub fn instances(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = usize> + '_ {
+        let end = range.end.min(self.sorted.len());
+        self.sorted[range.start.min(end)..end]
+            .iter()
+            .map(|&(_, instance)| instance as usize)
     }
 
     /// Where each level's run of the order starts: `starts[0] = 0` (the whole mesh), then for
@@ -210,8 +209,8 @@ impl DetailOrder {
         for relative_error in relative_errors {
             let error = relative_error * self.extent;
             let first = self
-                .pixels_per_unit
-                .partition_point(|&pixels| error * pixels > MAX_ERROR_PIXELS);
+                .sorted
+                .partition_point(|&(pixels, _)| error * pixels > MAX_ERROR_PIXELS);
             starts.push(first as u32);
         }
     }
@@ -305,7 +304,7 @@ mod tests {
         let offsets = [40.0, 5.0, 320.0, 10.0, 0.0].map(|d| Vec3::new(0.0, 0.0, -d));
         let mut order = DetailOrder::default();
         order.update(&bounds, offsets.into_iter(), &camera(), 100.0);
-        assert_eq!(order.order, [4, 1, 3, 0, 2]);
+        assert_eq!(order.instances(0..5).collect::<Vec<_>>(), [4, 1, 3, 0, 2]);
         // The copies span √3 units; 100 px over 60° is 86.6 px per unit at distance 1.
         let pixels_at = |distance: f32| 86.6 / (distance - 3f32.sqrt() / 2.0);
         let error_at = |distance: f32| MAX_ERROR_PIXELS / pixels_at(distance) / 3f32.sqrt();

@@ -128,6 +128,13 @@ pub fn all_gltf_files() -> Vec<PathBuf> {
     files
 }
 
+/// Every sample rig: the glTF files (`all_gltf_files`) and MD5's Bob.
+pub fn all_rig_files() -> Vec<PathBuf> {
+    let mut files = all_gltf_files();
+    files.push(assets_dir().join("md5/Bob/Bob.md5mesh"));
+    files
+}
+
 /// The JSON part of a `.glb` or `.gltf` file, parsed independently of rigscope's loader.
 pub fn gltf_json(path: &Path) -> serde_json::Value {
     let bytes = std::fs::read(path).unwrap();
@@ -176,13 +183,15 @@ pub fn different_fraction(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
     different as f64 / (a.width() * a.height()) as f64
 }
 
+/// Whether `pixel` of `image` is unlike its top-left corner's (the background).
+pub fn covered(image: &image::RgbaImage, pixel: &image::Rgba<u8>) -> bool {
+    let background = image.get_pixel(0, 0).0;
+    pixel.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12)
+}
+
 /// Fraction of pixels unlike the top-left corner's (the background).
 pub fn coverage(image: &image::RgbaImage) -> f64 {
-    let background = image.get_pixel(0, 0).0;
-    let covered = image
-        .pixels()
-        .filter(|p| p.0.iter().zip(background.iter()).any(|(x, y)| x.abs_diff(*y) > 12))
-        .count();
+    let covered = image.pixels().filter(|p| covered(image, p)).count();
     covered as f64 / (image.width() * image.height()) as f64
 }
 
