@@ -5,7 +5,7 @@
 //! sum. `transpose` moves between that layout and one value per `Vec4`. Everything is SSE2 on
 //! x86-64 (glam's `Vec4`), with a portable fallback elsewhere.
 
-use glam::Vec4;
+use glam::{Vec4, Vec4Swizzles};
 
 use super::quat::nest3;
 
@@ -46,6 +46,20 @@ pub fn transpose([a, b, c, d]: [Vec4; 4]) -> [Vec4; 4] {
 fn transpose_portable(rows: [Vec4; 4]) -> [Vec4; 4] {
     let [a, b, c, d] = rows.map(|row| row.to_array());
     std::array::from_fn(|i| Vec4::new(a[i], b[i], c[i], d[i]))
+}
+
+/// Each lane of `v` broadcast to a whole vector: `[x x x x]`, `[y y y y]`, ...
+#[inline(always)]
+pub fn splat_lanes(v: Vec4) -> [Vec4; 4] {
+    [v.xxxx(), v.yyyy(), v.zzzz(), v.wwww()]
+}
+
+/// The dot products `a[i] · b[i]` of four pairs of vectors (one value per `Vec4`), as the
+/// lanes of one vector.
+#[inline(always)]
+pub fn dots(a: &[Vec4; 4], b: &[Vec4; 4]) -> Vec4 {
+    let [x, y, z, w] = transpose(std::array::from_fn(|i| a[i] * b[i]));
+    (x + y) + (z + w)
 }
 
 /// `a + (b - a) · t` per lane: glam's `lerp` for four vectors at once.
@@ -115,6 +129,14 @@ mod tests {
         assert_eq!(columns[1], Vec4::new(1.0, 5.0, 9.0, 13.0));
         assert_eq!(columns, transpose_portable(rows));
         assert_eq!(transpose(columns), rows);
+    }
+
+    #[test]
+    fn dots_and_splats_per_lane() {
+        let a = [1.0, 2.0, 3.0, 4.0].map(|f| Vec4::new(f, -f, 2.0 * f, 0.5));
+        let b = [Vec4::ONE, Vec4::X, Vec4::new(0.0, 1.0, 1.0, 2.0), Vec4::W];
+        assert_eq!(dots(&a, &b), Vec4::new(2.5, 2.0, 4.0, 0.5));
+        assert_eq!(splat_lanes(Vec4::new(1.0, 2.0, 3.0, 4.0))[2], Vec4::splat(3.0));
     }
 
     #[test]
