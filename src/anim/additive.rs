@@ -24,7 +24,7 @@ use super::blend::{JointMask, four, lane_weights, padded};
 use super::clip::{Clip, ClipCursor};
 use super::fast_slerp::{UniformT, nlerp_weights};
 use super::joint_group::{JointGroup, tail_weights};
-use super::lanes::{QuatLanes, transpose};
+use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
 use super::pose::Pose;
 use super::transform::Transform;
 
@@ -167,14 +167,21 @@ fn add_group(
     );
     let [rx, ry, rz, rw] = transpose(referenced.rotations);
     let inverse_reference = [-rx, -ry, -rz, rw];
-    let added_rotations = transpose(added.rotations);
+    // The products' first factors scaled by SUBNORMAL_GUARD (G), undone at the end.
+    let added_rotations = transpose(added.rotations).map(|component| component * SUBNORMAL_GUARD);
+    // G · delta.
     let delta = match space {
         AdditiveSpace::Parent => multiply(&added_rotations, &inverse_reference),
         AdditiveSpace::Local => multiply(&inverse_reference, &added_rotations),
     };
-    // identity · from + delta · to, normalised by the weights (for a unit delta).
-    let (from, to) = arc(delta[3], weights);
-    let scaled = [delta[0] * to, delta[1] * to, delta[2] * to, delta[3] * to + from];
+    // G · (identity · from + delta · to), normalised by the weights (for a unit delta).
+    let (from, to) = arc(delta[3] * SUBNORMAL_GUARD.recip(), weights);
+    let scaled = [
+        delta[0] * to,
+        delta[1] * to,
+        delta[2] * to,
+        delta[3] * to + from * SUBNORMAL_GUARD,
+    ];
     let input_rotations = transpose(input.rotations);
     let rotated = match space {
         AdditiveSpace::Parent => multiply(&scaled, &input_rotations),
@@ -182,7 +189,7 @@ fn add_group(
     };
     let tail_weights = tail_weights(weights);
     let result = JointGroup {
-        rotations: transpose(rotated),
+        rotations: transpose(rotated.map(|component| component * SUBNORMAL_GUARD.recip())),
         tail: std::array::from_fn(|i| input.tail[i] + (added.tail[i] - referenced.tail[i]) * tail_weights[i]),
     };
     result.store(out, weights, None);
