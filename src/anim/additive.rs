@@ -20,10 +20,10 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{JointMask, lane_weights};
+use super::blend::{JointMask, four, lane_weights, padded};
 use super::clip::{Clip, ClipCursor};
 use super::fast_slerp::{UniformT, nlerp_weights};
-use super::joint_group::{JointGroup, for_each_group, four, padded, tail_weights};
+use super::joint_group::{JointGroup, tail_weights};
 use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
 use super::pose::Pose;
 use super::transform::Transform;
@@ -124,21 +124,24 @@ impl Layer<'_> {
         weights: impl Fn(usize, usize) -> Vec4,
         arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
     ) {
-        let space = self.space;
-        if local.len() >= 4 {
-            for_each_group(local, None, |input, first| {
-                let group = first..first + 4;
-                let (added, references) = (four(&self.added[group.clone()]), four(&self.references[group]));
-                let weights = weights(first, 4);
-                (add_group(input, added, references, weights, &arc, space), weights)
-            });
-        } else if !local.is_empty() {
-            // One to three joints, padded with weight-0 identities.
-            let (count, weights) = (local.len(), weights(0, local.len()));
-            let mut lanes = padded(local);
-            let (added, references) = (padded(self.added), padded(self.references));
-            add_group(&lanes, &added, &references, weights, &arc, space).store(&mut lanes, weights, None, 0);
-            local.copy_from_slice(&lanes[..count]);
+        let full = local.len() / 4 * 4;
+        // Whole groups as fixed-size arrays (kept in registers), then the rest, padded.
+        for first in (0..full).step_by(4) {
+            let group = first..first + 4;
+            let (added, references) = (four(&self.added[group.clone()]), four(&self.references[group.clone()]));
+            let out: &mut [Transform; 4] = (&mut local[group]).try_into().expect("four joints");
+            add_group(out, added, references, weights(first, 4), &arc, self.space);
+        }
+        if full < local.len() {
+            let rest = full..local.len();
+            let mut out = padded(&local[rest.clone()]);
+            let (added, references) = (
+                padded(&self.added[rest.clone()]),
+                padded(&self.references[rest.clone()]),
+            );
+            let weights = weights(full, rest.len());
+            add_group(&mut out, &added, &references, weights, &arc, self.space);
+            local[rest.clone()].copy_from_slice(&out[..rest.len()]);
         }
     }
 }
@@ -147,18 +150,18 @@ impl Layer<'_> {
 /// identity to `q`, by `fast_slerp`'s corrected nlerp (within `fast_slerp::MAX_ANGLE_ERROR` of
 /// it), whose weights `arc` gives from the dot with the identity (`q`'s w) and the joints'
 /// weights. Rotations go through lanes for the products; translations and scales stay as
-/// they lie (`joint_group`). (Weight-0 lanes are for the caller's store to leave alone.)
+/// they lie (`joint_group`). Joints of weight 0 are left exactly as they are.
 #[inline(always)]
 fn add_group(
-    input: &[Transform; 4],
+    out: &mut [Transform; 4],
     add: &[Transform; 4],
     reference: &[Transform; 4],
     weights: Vec4,
     arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
     space: AdditiveSpace,
-) -> JointGroup {
+) {
     let (input, added, referenced) = (
-        JointGroup::load(input),
+        JointGroup::load(out),
         JointGroup::load(add),
         JointGroup::load(reference),
     );
@@ -185,10 +188,11 @@ fn add_group(
         AdditiveSpace::Local => multiply(&input_rotations, &scaled),
     };
     let tail_weights = tail_weights(weights);
-    JointGroup {
+    let result = JointGroup {
         rotations: transpose(rotated.map(|component| component * SUBNORMAL_GUARD.recip())),
         tail: std::array::from_fn(|i| input.tail[i] + (added.tail[i] - referenced.tail[i]) * tail_weights[i]),
-    }
+    };
+    result.store(out, weights, None);
 }
 
 /// Hamilton products `a · b` of four pairs of quaternions.
@@ -329,7 +333,7 @@ mod tests {
         for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
             let mut fast = out;
             let lanes = Vec4::from_array(weights);
-            add_group(&out, &add, &reference, lanes, nlerp_weights, space).store(&mut fast, lanes, None, 0);
+            add_group(&mut fast, &add, &reference, lanes, nlerp_weights, space);
             for lane in 0..4 {
                 let mut slow = out[lane];
                 add_joint(&mut slow, &add[lane], &reference[lane], weights[lane], space);

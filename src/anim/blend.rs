@@ -22,7 +22,7 @@
 use glam::Vec4;
 
 use super::fast_slerp::{UniformT, nlerp_weights};
-use super::joint_group::{JointGroup, for_each_group, four, padded, tail_weights};
+use super::joint_group::{JointGroup, tail_weights};
 use super::lanes::{dots, splat_lanes};
 use super::pose::{Hierarchy, Pose};
 use super::transform::Transform;
@@ -118,19 +118,20 @@ fn mix_groups(
 ) {
     // Joints past the end of any of the poses are left as they are.
     let joints = out.len().min(b.len()).min(a.map_or(usize::MAX, <[Transform]>::len));
-    let (out, a, b) = (&mut out[..joints], a.map(|a| &a[..joints]), &b[..joints]);
-    if joints >= 4 {
-        for_each_group(out, a, |current, first| {
-            let weights = weights(first, 4);
-            let from = a.map_or(current, |a| four(&a[first..first + 4]));
-            (mix4(from, four(&b[first..first + 4]), weights, &arc), weights)
-        });
-    } else if joints > 0 {
-        // One to three joints, padded with weight-0 identities.
-        let weights = weights(0, joints);
-        let mut lanes = padded(a.unwrap_or(out));
-        mix4(&lanes, &padded(b), weights, &arc).store(&mut lanes, weights, None, 0);
-        out.copy_from_slice(&lanes[..joints]);
+    let full = joints / 4 * 4;
+    // Whole groups as fixed-size arrays, so that the compiler keeps them in registers.
+    for first in (0..full).step_by(4) {
+        let group = first..first + 4;
+        let out: &mut [Transform; 4] = (&mut out[group.clone()]).try_into().expect("four joints");
+        let a = a.map(|a| four(&a[group.clone()]));
+        mix4(out, a, four(&b[group]), weights(first, 4), &arc);
+    }
+    if full < joints {
+        // The rest (one to three joints), padded with weight-0 identities.
+        let mut rest = padded(&a.unwrap_or(out)[full..joints]);
+        let weights = weights(full, joints - full);
+        mix4(&mut rest, None, &padded(&b[full..joints]), weights, &arc);
+        out[full..joints].copy_from_slice(&rest[..joints - full]);
     }
 }
 
@@ -144,19 +145,38 @@ pub(super) fn lane_weights(scale: f32, mask: Option<&JointMask>, first: usize, c
     })
 }
 
-/// `a[lane].mix(b[lane], weights[lane])`: rotations by the corrected nlerp of `fast_slerp` (its
-/// weights from `arc`), each quaternion mixed where it lies, translations and scales by lerp.
-/// (Weight-0 lanes are for the caller's store to leave alone.)
+/// One to three joints padded to a group of four with identities (given weight 0).
+pub(super) fn padded(joints: &[Transform]) -> [Transform; 4] {
+    let mut lanes = [Transform::IDENTITY; 4];
+    lanes[..joints.len()].copy_from_slice(joints);
+    lanes
+}
+
+/// A group of four joints as a fixed-size array (its copies then stay in registers).
+pub(super) fn four(joints: &[Transform]) -> &[Transform; 4] {
+    joints.try_into().expect("four joints")
+}
+
+/// `out[lane] ← a[lane].mix(b[lane], weights[lane])` (`a` is `out` when `None`): rotations by
+/// the corrected nlerp of `fast_slerp` (its weights from `arc`), mixed in place without
+/// transposing, translations and scales by lerp. Joints of weight 0 keep `a` exactly.
 #[inline(always)]
-fn mix4(a: &[Transform; 4], b: &[Transform; 4], weights: Vec4, arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4)) -> JointGroup {
-    let (from, to) = (JointGroup::load(a), JointGroup::load(b));
+fn mix4(
+    out: &mut [Transform; 4],
+    a: Option<&[Transform; 4]>,
+    b: &[Transform; 4],
+    weights: Vec4,
+    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
+) {
+    let (from, to) = (JointGroup::load(a.unwrap_or(out)), JointGroup::load(b));
     let (from_weights, to_weights) = arc(dots(&from.rotations, &to.rotations), weights);
     let (from_weights, to_weights) = (splat_lanes(from_weights), splat_lanes(to_weights));
     let tail_weights = tail_weights(weights);
-    JointGroup {
+    let mixed = JointGroup {
         rotations: std::array::from_fn(|i| from.rotations[i] * from_weights[i] + to.rotations[i] * to_weights[i]),
         tail: std::array::from_fn(|i| from.tail[i] + (to.tail[i] - from.tail[i]) * tail_weights[i]),
-    }
+    };
+    mixed.store(out, weights, a);
 }
 
 #[cfg(test)]

@@ -60,82 +60,24 @@ impl JointGroup {
         floats[9] = sz;
     }
 
-    /// Writes lanes `from_lane..4` whose weight is not 0; weight-0 lanes get `unweighted`'s
-    /// joints (`None` leaves them as they are). A branch per group, not per joint, when no
-    /// weight is 0.
+    /// Writes the lanes whose weight is not 0; the others get `unweighted` (`None` leaves them
+    /// as they are). A branch per group, not per joint, when no weight is 0.
     #[inline(always)]
-    pub fn store(
-        &self,
-        out: &mut [Transform; 4],
-        weights: Vec4,
-        unweighted: Option<&[Transform; 4]>,
-        from_lane: usize,
-    ) {
+    pub fn store(&self, out: &mut [Transform; 4], weights: Vec4, unweighted: Option<&[Transform; 4]>) {
         if !weights.cmpeq(Vec4::ZERO).any() {
-            for lane in from_lane..4 {
-                self.store_lane(lane, &mut out[lane]);
+            for (lane, joint) in out.iter_mut().enumerate() {
+                self.store_lane(lane, joint);
             }
             return;
         }
-        for lane in from_lane..4 {
+        for (lane, joint) in out.iter_mut().enumerate() {
             match unweighted {
-                _ if weights[lane] != 0.0 => self.store_lane(lane, &mut out[lane]),
-                Some(joints) => out[lane] = joints[lane],
+                _ if weights[lane] != 0.0 => self.store_lane(lane, joint),
+                Some(joints) => *joint = joints[lane],
                 None => {}
             }
         }
     }
-}
-
-/// Runs a four-joint kernel over all of `out` (at least four joints): `kernel(joints, first)`
-/// gives the new values of joints `first..first + 4` from `joints`, their values before any
-/// is written, with their weights; `JointGroup::store` writes them (`unweighted` is
-/// `store`'s, indexed like `out`). Two groups are computed before either is stored, so that
-/// their long chains of dependent steps overlap. A last one to three joints are done as the
-/// group of the last four joints, computed before anything is written and stored (only the
-/// lanes no other group wrote) at the end: nothing is padded or copied.
-#[inline(always)]
-pub(super) fn for_each_group(
-    out: &mut [Transform],
-    unweighted: Option<&[Transform]>,
-    kernel: impl Fn(&[Transform; 4], usize) -> (JointGroup, Vec4),
-) {
-    let joints = out.len();
-    let group_at = |out: &[Transform], first: usize| kernel(four(&out[first..first + 4]), first);
-    let store = |out: &mut [Transform], first: usize, (group, weights): (JointGroup, Vec4), from_lane: usize| {
-        let unweighted = unweighted.map(|joints| four(&joints[first..first + 4]));
-        let out: &mut [Transform; 4] = (&mut out[first..first + 4]).try_into().expect("four joints");
-        group.store(out, weights, unweighted, from_lane);
-    };
-    let end = (joints % 4 != 0).then(|| group_at(out, joints - 4));
-    let full = joints / 4 * 4;
-    let mut first = 0;
-    while first + 8 <= full {
-        let (one, two) = (group_at(out, first), group_at(out, first + 4));
-        store(out, first, one, 0);
-        store(out, first + 4, two, 0);
-        first += 8;
-    }
-    if first < full {
-        let one = group_at(out, first);
-        store(out, first, one, 0);
-    }
-    if let Some(end) = end {
-        store(out, joints - 4, end, 4 - joints % 4);
-    }
-}
-
-/// One to three joints padded to a group of four with identities (given weight 0).
-pub(super) fn padded(joints: &[Transform]) -> [Transform; 4] {
-    let mut lanes = [Transform::IDENTITY; 4];
-    lanes[..joints.len()].copy_from_slice(joints);
-    lanes
-}
-
-/// A group of four joints as a fixed-size array (its copies then stay in registers).
-#[inline(always)]
-pub(super) fn four(joints: &[Transform]) -> &[Transform; 4] {
-    joints.try_into().expect("four joints")
 }
 
 /// The weight of each tail vector: a joint's weight on its `(tx, ty, tz, sx)`, two joints'
@@ -170,32 +112,6 @@ mod tests {
     use glam::Vec3;
 
     #[test]
-    fn every_joint_is_done_once_from_its_values_before() {
-        // A kernel that records which joints it saw and doubles their x translation.
-        for joints in 4..=13usize {
-            let mut out: Vec<Transform> = (0..joints)
-                .map(|i| Transform::new(Vec3::new(i as f32, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE))
-                .collect();
-            let seen = std::cell::RefCell::new(Vec::new());
-            for_each_group(&mut out, None, |group, first| {
-                seen.borrow_mut().push(first);
-                let mut loaded = JointGroup::load(group);
-                loaded.tail = loaded.tail.map(|v| v * Vec4::new(2.0, 1.0, 1.0, 1.0));
-                loaded.tail[4] = Vec4::ONE;
-                loaded.tail[5] = Vec4::ONE;
-                (loaded, Vec4::ONE)
-            });
-            let xs: Vec<f32> = out.iter().map(|joint| joint.translation.x).collect();
-            let want: Vec<f32> = (0..joints).map(|i| 2.0 * i as f32).collect();
-            assert_eq!(xs, want, "{joints} joints: each doubled once");
-            let mut firsts = seen.into_inner();
-            firsts.sort_unstable();
-            let groups = joints.div_ceil(4);
-            assert_eq!(firsts.len(), groups, "{joints} joints");
-        }
-    }
-
-    #[test]
     fn loads_and_stores_every_field_of_every_lane() {
         let joint = |i: usize| {
             let f = i as f32 * 10.0;
@@ -210,24 +126,15 @@ mod tests {
         assert_eq!(group.tail[1], Vec4::new(14.0, 15.0, 16.0, 17.0));
         assert_eq!(group.tail[5], Vec4::new(28.0, 29.0, 38.0, 39.0));
         let mut out = [Transform::IDENTITY; 4];
-        group.store(&mut out, Vec4::ONE, None, 0);
+        group.store(&mut out, Vec4::ONE, None);
         assert_eq!(out, joints);
         // Weight-0 lanes take the unweighted joints, or stay.
         let mut kept = [Transform::IDENTITY; 4];
-        group.store(&mut kept, Vec4::new(1.0, 0.0, 0.5, 0.0), None, 0);
+        group.store(&mut kept, Vec4::new(1.0, 0.0, 0.5, 0.0), None);
         assert_eq!(kept, [joints[0], Transform::IDENTITY, joints[2], Transform::IDENTITY]);
         let others: [Transform; 4] = std::array::from_fn(|i| joint(i + 4));
-        group.store(&mut kept, Vec4::new(0.0, 1.0, 0.0, 1.0), Some(&others), 0);
+        group.store(&mut kept, Vec4::new(0.0, 1.0, 0.0, 1.0), Some(&others));
         assert_eq!(kept, [others[0], joints[1], others[2], joints[3]]);
-        // Only the lanes from `from_lane` on.
-        let mut last = [Transform::IDENTITY; 4];
-        group.store(&mut last, Vec4::ONE, None, 3);
-        assert_eq!(
-            last,
-            [Transform::IDENTITY, Transform::IDENTITY, Transform::IDENTITY, joints[3]]
-        );
-        group.store(&mut last, Vec4::new(1.0, 1.0, 0.0, 1.0), Some(&others), 1);
-        assert_eq!(last, [Transform::IDENTITY, joints[1], others[2], joints[3]]);
         let weights = tail_weights(Vec4::new(1.0, 2.0, 3.0, 4.0));
         assert_eq!(weights[2], Vec4::splat(3.0));
         assert_eq!(weights[5], Vec4::new(3.0, 3.0, 4.0, 4.0));
