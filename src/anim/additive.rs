@@ -20,7 +20,7 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{JointMask, four, lane_weights, padded};
+use super::blend::{JointMask, four, lane_weights, padded, unpad};
 use super::clip::{Clip, ClipCursor};
 use super::fast_slerp::{UniformT, nlerp_weights};
 use super::joint_group::{JointGroup, tail_weights};
@@ -141,7 +141,7 @@ impl Layer<'_> {
             );
             let weights = weights(full, rest.len());
             add_group(&mut out, &added, &references, weights, &arc, self.space);
-            local[rest.clone()].copy_from_slice(&out[..rest.len()]);
+            unpad(&out, &mut local[rest]);
         }
     }
 }

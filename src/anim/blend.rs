@@ -131,7 +131,7 @@ fn mix_groups(
         let mut rest = padded(&a.unwrap_or(out)[full..joints]);
         let weights = weights(full, joints - full);
         mix4(&mut rest, None, &padded(&b[full..joints]), weights, &arc);
-        out[full..joints].copy_from_slice(&rest[..joints - full]);
+        unpad(&rest, &mut out[full..joints]);
     }
 }
 
@@ -145,11 +145,21 @@ pub(super) fn lane_weights(scale: f32, mask: Option<&JointMask>, first: usize, c
     })
 }
 
-/// One to three joints padded to a group of four with identities (given weight 0).
+/// One to three joints padded to a group of four with identities (given weight 0). Lane by
+/// lane: a copy of a slice of variable length is a call to `memcpy`, a third of a group's time.
+#[inline(always)]
 pub(super) fn padded(joints: &[Transform]) -> [Transform; 4] {
-    let mut lanes = [Transform::IDENTITY; 4];
-    lanes[..joints.len()].copy_from_slice(joints);
-    lanes
+    std::array::from_fn(|lane| joints.get(lane).copied().unwrap_or(Transform::IDENTITY))
+}
+
+/// `padded`'s way back: its first `out.len()` lanes into `out`.
+#[inline(always)]
+pub(super) fn unpad(lanes: &[Transform; 4], out: &mut [Transform]) {
+    for (lane, joint) in lanes.iter().enumerate() {
+        if let Some(out) = out.get_mut(lane) {
+            *out = *joint;
+        }
+    }
 }
 
 /// A group of four joints as a fixed-size array (its copies then stay in registers).

@@ -51,7 +51,7 @@ impl JointGroup {
         let floats = floats_mut(joint);
         self.tail[lane].write_to_slice(&mut floats[4..8]);
         let pair = self.tail[4 + lane / 2];
-        let (sy, sz) = if lane % 2 == 0 {
+        let (sy, sz) = if lane.is_multiple_of(2) {
             (pair.x, pair.y)
         } else {
             (pair.z, pair.w)
