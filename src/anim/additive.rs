@@ -20,10 +20,11 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{JointMask, four, lane_weights, padded};
+use super::blend::{JointMask, four, lane_weights, padded, unpad};
 use super::clip::{Clip, ClipCursor};
-use super::fast_slerp::slerp_approx4;
-use super::lanes::{QuatLanes, inverse_sqrt, transpose};
+use super::fast_slerp::{UniformT, nlerp_weights};
+use super::joint_group::{JointGroup, tail_weights};
+use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
 use super::pose::Pose;
 use super::transform::Transform;
 
@@ -58,34 +59,30 @@ pub fn apply_additive(
     space: AdditiveSpace,
 ) {
     let joints = out.len().min(add.len()).min(reference.len());
-    let (added, references) = (&add.local()[..joints], &reference.local()[..joints]);
+    let poses = Layer {
+        added: &add.local()[..joints],
+        references: &reference.local()[..joints],
+        space,
+    };
     let local = &mut out.local_mut()[..joints];
-    let weights = |first: usize, count: usize| lane_weights(w, mask, first, count);
-    // Whole groups as fixed-size arrays (kept in registers), then the rest, padded.
-    let full = joints / 4 * 4;
-    for first in (0..full).step_by(4) {
-        let group = first..first + 4;
-        let out: &mut [Transform; 4] = (&mut local[group.clone()]).try_into().expect("four joints");
-        add_four(
-            out,
-            four(&added[group.clone()]),
-            four(&references[group]),
-            weights(first, 4),
-            space,
-        );
-    }
-    if full < joints {
-        let rest = full..joints;
-        let mut out = padded(&local[rest.clone()]);
-        let weights = weights(full, joints - full);
-        add_four(
-            &mut out,
-            &padded(&added[rest.clone()]),
-            &padded(&references[rest.clone()]),
-            weights,
-            space,
-        );
-        local[rest].copy_from_slice(&out[..joints - full]);
+    // Mask weights lie in [0, 1], so every joint's weight does when `w` does.
+    match (mask, (0.0..=1.0).contains(&w)) {
+        (_, false) => {
+            for (joint, out) in local.iter_mut().enumerate() {
+                let weight = w * mask.map_or(1.0, |mask| mask.weight(joint));
+                add_joint(out, &poses.added[joint], &poses.references[joint], weight, space);
+            }
+        }
+        // One weight for every joint: the rotation weights' polynomial is prepared once.
+        (None, true) => {
+            let uniform = UniformT::new(w);
+            poses.add_groups(local, |_, _| Vec4::splat(w), |dot, _| uniform.weights(dot));
+        }
+        (Some(mask), true) => poses.add_groups(
+            local,
+            |first, count| Vec4::from_array(lane_weights(w, Some(mask), first, count)),
+            nlerp_weights,
+        ),
     }
     let add_floats = |out: &mut [f32], add: &[f32], reference: &[f32]| {
         for ((out, add), reference) in out.iter_mut().zip(add).zip(reference) {
@@ -94,24 +91,6 @@ pub fn apply_additive(
     };
     add_floats(out.morph_weights_mut(), add.morph_weights(), reference.morph_weights());
     add_floats(out.properties_mut(), add.properties(), reference.properties());
-}
-
-/// Four joints: in lanes when every weight lies in [0, 1], else one by one.
-#[inline(always)]
-fn add_four(
-    out: &mut [Transform; 4],
-    add: &[Transform; 4],
-    reference: &[Transform; 4],
-    weights: [f32; 4],
-    space: AdditiveSpace,
-) {
-    if weights.iter().all(|w| (0.0..=1.0).contains(w)) {
-        add_group(out, add, reference, weights, space);
-    } else {
-        for lane in 0..4 {
-            add_joint(&mut out[lane], &add[lane], &reference[lane], weights[lane], space);
-        }
-    }
 }
 
 /// One joint, any weight: `q^w` by axis and angle.
@@ -128,48 +107,92 @@ fn add_joint(out: &mut Transform, add: &Transform, reference: &Transform, weight
     .normalize();
 }
 
-/// Up to four joints whose weights lie in [0, 1], in four-wide lanes: `q^w` is then the
-/// shortest-arc slerp from the identity to `q`, by `fast_slerp`'s corrected nlerp (within
-/// `fast_slerp::MAX_ANGLE_ERROR` of it).
+/// The joints of a layer and its reference, as many as the pose it is added to.
+struct Layer<'a> {
+    added: &'a [Transform],
+    references: &'a [Transform],
+    space: AdditiveSpace,
+}
+
+impl Layer<'_> {
+    /// Four joints at a time, for weights in [0, 1]: `weights(first, count)` gives those of
+    /// joints `first..first + count`, `arc` the rotation weights (see `add_group`).
+    #[inline(always)]
+    fn add_groups(
+        &self,
+        local: &mut [Transform],
+        weights: impl Fn(usize, usize) -> Vec4,
+        arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
+    ) {
+        let full = local.len() / 4 * 4;
+        // Whole groups as fixed-size arrays (kept in registers), then the rest, padded.
+        for first in (0..full).step_by(4) {
+            let group = first..first + 4;
+            let (added, references) = (four(&self.added[group.clone()]), four(&self.references[group.clone()]));
+            let out: &mut [Transform; 4] = (&mut local[group]).try_into().expect("four joints");
+            add_group(out, added, references, weights(first, 4), &arc, self.space);
+        }
+        if full < local.len() {
+            let rest = full..local.len();
+            let mut out = padded(&local[rest.clone()]);
+            let (added, references) = (
+                padded(&self.added[rest.clone()]),
+                padded(&self.references[rest.clone()]),
+            );
+            let weights = weights(full, rest.len());
+            add_group(&mut out, &added, &references, weights, &arc, self.space);
+            unpad(&out, &mut local[rest]);
+        }
+    }
+}
+
+/// Four joints whose weights lie in [0, 1]: `q^w` is then the shortest-arc slerp from the
+/// identity to `q`, by `fast_slerp`'s corrected nlerp (within `fast_slerp::MAX_ANGLE_ERROR` of
+/// it), whose weights `arc` gives from the dot with the identity (`q`'s w) and the joints'
+/// weights. Rotations go through lanes for the products; translations and scales stay as
+/// they lie (`joint_group`). Joints of weight 0 are left exactly as they are.
 #[inline(always)]
 fn add_group(
     out: &mut [Transform; 4],
     add: &[Transform; 4],
     reference: &[Transform; 4],
-    weights: [f32; 4],
+    weights: Vec4,
+    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
     space: AdditiveSpace,
 ) {
-    let rotations = |joints: &[Transform; 4]| transpose(std::array::from_fn(|lane| Vec4::from(joints[lane].rotation)));
-    let (input, added, [rx, ry, rz, rw]) = (rotations(out), rotations(add), rotations(reference));
+    let (input, added, referenced) = (
+        JointGroup::load(out),
+        JointGroup::load(add),
+        JointGroup::load(reference),
+    );
+    let [rx, ry, rz, rw] = transpose(referenced.rotations);
     let inverse_reference = [-rx, -ry, -rz, rw];
+    // The products' first factors scaled by SUBNORMAL_GUARD (G), undone at the end.
+    let added_rotations = transpose(added.rotations).map(|component| component * SUBNORMAL_GUARD);
+    // G · delta.
     let delta = match space {
-        AdditiveSpace::Parent => multiply(&added, &inverse_reference),
-        AdditiveSpace::Local => multiply(&inverse_reference, &added),
+        AdditiveSpace::Parent => multiply(&added_rotations, &inverse_reference),
+        AdditiveSpace::Local => multiply(&inverse_reference, &added_rotations),
     };
-    let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
-    let scaled = slerp_approx4(&identity, &delta, Vec4::from_array(weights));
+    // G · (identity · from + delta · to), normalised by the weights (for a unit delta).
+    let (from, to) = arc(delta[3] * SUBNORMAL_GUARD.recip(), weights);
+    let scaled = [
+        delta[0] * to,
+        delta[1] * to,
+        delta[2] * to,
+        delta[3] * to + from * SUBNORMAL_GUARD,
+    ];
+    let input_rotations = transpose(input.rotations);
     let rotated = match space {
-        AdditiveSpace::Parent => multiply(&scaled, &input),
-        AdditiveSpace::Local => multiply(&input, &scaled),
+        AdditiveSpace::Parent => multiply(&scaled, &input_rotations),
+        AdditiveSpace::Local => multiply(&input_rotations, &scaled),
     };
-    let [x, y, z, w] = rotated;
-    let length_recip = inverse_sqrt(x * x + y * y + z * z + w * w);
-    let rotations = transpose(rotated.map(|component| component * length_recip));
-    for lane in 0..4 {
-        let weight = weights[lane];
-        if weight == 0.0 {
-            continue;
-        }
-        // Translation and scale as one four- and one two-float vector (contiguous fields).
-        let (out_wide, out_narrow) = out[lane].translation_scale();
-        let (add_wide, add_narrow) = add[lane].translation_scale();
-        let (reference_wide, reference_narrow) = reference[lane].translation_scale();
-        out[lane] = Transform::from_translation_scale(
-            Quat::from_vec4(rotations[lane]),
-            out_wide + (add_wide - reference_wide) * weight,
-            out_narrow + (add_narrow - reference_narrow) * weight,
-        );
-    }
+    let tail_weights = tail_weights(weights);
+    let result = JointGroup {
+        rotations: transpose(rotated.map(|component| component * SUBNORMAL_GUARD.recip())),
+        tail: std::array::from_fn(|i| input.tail[i] + (added.tail[i] - referenced.tail[i]) * tail_weights[i]),
+    };
+    result.store(out, weights, None);
 }
 
 /// Hamilton products `a · b` of four pairs of quaternions.
@@ -309,7 +332,8 @@ mod tests {
         let weights = [0.0, 0.3, 0.75, 1.0];
         for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
             let mut fast = out;
-            add_group(&mut fast, &add, &reference, weights, space);
+            let lanes = Vec4::from_array(weights);
+            add_group(&mut fast, &add, &reference, lanes, nlerp_weights, space);
             for lane in 0..4 {
                 let mut slow = out[lane];
                 add_joint(&mut slow, &add[lane], &reference[lane], weights[lane], space);
@@ -394,6 +418,40 @@ mod tests {
         apply_additive(&mut masked, &add, &reference, 1.0, Some(&mask), AdditiveSpace::Local);
         assert_eq!(masked.local()[0], input.local()[0]);
         assert_ne!(masked.local()[1], input.local()[1]);
+    }
+
+    #[test]
+    fn random_poses_of_any_length_match_adding_each_joint() {
+        let mut numbers = crate::anim::fixtures::Numbers(9);
+        let bound = crate::anim::fast_slerp::MAX_ANGLE_ERROR as f64;
+        for joints in (1..=9).chain([26, 70]) {
+            for round in 0..12 {
+                let (input, add, reference) = (numbers.pose(joints), numbers.pose(joints), numbers.pose(joints));
+                // The group path's ends and inside, and the per-joint path outside [0, 1].
+                let w = [0.0, 1.0, numbers.next() as f32, -0.6, 1.7, numbers.next() as f32][round % 6];
+                let mask = JointMask::weights(numbers.mask(joints));
+                let space = [AdditiveSpace::Parent, AdditiveSpace::Local][round / 6];
+                for mask in [None, Some(&mask)] {
+                    let mut got = input.clone();
+                    apply_additive(&mut got, &add, &reference, w, mask, space);
+                    for (j, got) in got.local().iter().enumerate() {
+                        let weight = w * mask.map_or(1.0, |mask| mask.weight(j));
+                        let mut want = input.local()[j];
+                        add_joint(&mut want, &add.local()[j], &reference.local()[j], weight, space);
+                        let context = format!("{space:?}, {joints} joints, joint {j}, weight {weight}");
+                        if weight == 0.0 {
+                            assert_eq!(*got, input.local()[j], "{context}: weight 0 changes nothing");
+                            continue;
+                        }
+                        assert!(got.translation.abs_diff_eq(want.translation, 1e-5), "{context}");
+                        assert!(got.scale.abs_diff_eq(want.scale, 1e-5), "{context}");
+                        assert!((got.rotation.length() - 1.0).abs() < 1e-5, "{context}");
+                        let angle = crate::anim::fast_slerp::angle_apart(got.rotation, want.rotation);
+                        assert!(angle < bound, "{context}: {angle} rad off");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

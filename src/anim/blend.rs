@@ -7,7 +7,9 @@
 //!   with a corrected parameter (`fast_slerp`), far fewer steps than the exact polynomial.
 //!   `t = 0` leaves `a` exactly, `t = 1` (with `m_j = 1`) gives `b` exactly (up to the sign of
 //!   the shorter arc). `blend_into(out, a, b, t, mask)` writes the same into a third pose. Four
-//!   joints are mixed per SIMD instruction (`lanes`).
+//!   joints at a time (`joint_group`): their dots in one vector, the rotation weights for all
+//!   four at once, then each quaternion mixed where it lies and translations and scales lerped
+//!   as six vectors, with no transposes.
 //! - A mask gives each joint a weight `m_j` in [0, 1]. `JointMask::subtree(root)` blends
 //!   from a root joint: 1 on `root` and its descendants, 0 elsewhere, so joints outside the
 //!   subtree are untouched. `JointMask::weights` takes per-joint weights (clamped to [0, 1]).
@@ -17,10 +19,11 @@
 //!
 //! Blending happens in local space: model-space transforms are derived afterwards.
 
-use glam::{Quat, Vec4};
+use glam::Vec4;
 
-use super::fast_slerp::slerp_approx4;
-use super::lanes::transpose;
+use super::fast_slerp::{UniformT, nlerp_weights};
+use super::joint_group::{JointGroup, tail_weights};
+use super::lanes::{dots, splat_lanes};
 use super::pose::{Hierarchy, Pose};
 use super::transform::Transform;
 
@@ -87,26 +90,48 @@ fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
 
 /// `out[j] ← a[j].mix(b[j], t · m_j)` (`a` is `out` when `None`), four joints at a time.
 fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
+    match mask {
+        // One t for every joint: the rotation weights' polynomial is prepared once.
+        None => {
+            let uniform = UniformT::new(t);
+            mix_groups(out, a, b, |_, _| Vec4::splat(t), |dot, _| uniform.weights(dot));
+        }
+        Some(mask) => mix_groups(
+            out,
+            a,
+            b,
+            |first, count| Vec4::from_array(lane_weights(t, Some(mask), first, count)),
+            nlerp_weights,
+        ),
+    }
+}
+
+/// `mix_joints` with the weights of joints `first..first + count` from `weights`, and the
+/// rotation weights from `arc` (given the rotations' dots and the joints' weights).
+#[inline(always)]
+fn mix_groups(
+    out: &mut [Transform],
+    a: Option<&[Transform]>,
+    b: &[Transform],
+    weights: impl Fn(usize, usize) -> Vec4,
+    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
+) {
     // Joints past the end of any of the poses are left as they are.
     let joints = out.len().min(b.len()).min(a.map_or(usize::MAX, <[Transform]>::len));
-    let weights = |first: usize, count: usize| lane_weights(t, mask, first, count);
-    // Whole groups as fixed-size arrays, so that the compiler keeps them in registers.
     let full = joints / 4 * 4;
+    // Whole groups as fixed-size arrays, so that the compiler keeps them in registers.
     for first in (0..full).step_by(4) {
         let group = first..first + 4;
         let out: &mut [Transform; 4] = (&mut out[group.clone()]).try_into().expect("four joints");
-        mix4(
-            out,
-            a.map(|a| four(&a[group.clone()])),
-            four(&b[group]),
-            weights(first, 4),
-        );
+        let a = a.map(|a| four(&a[group.clone()]));
+        mix4(out, a, four(&b[group]), weights(first, 4), &arc);
     }
     if full < joints {
         // The rest (one to three joints), padded with weight-0 identities.
         let mut rest = padded(&a.unwrap_or(out)[full..joints]);
-        mix4(&mut rest, None, &padded(&b[full..joints]), weights(full, joints - full));
-        out[full..joints].copy_from_slice(&rest[..joints - full]);
+        let weights = weights(full, joints - full);
+        mix4(&mut rest, None, &padded(&b[full..joints]), weights, &arc);
+        unpad(&rest, &mut out[full..joints]);
     }
 }
 
@@ -120,11 +145,21 @@ pub(super) fn lane_weights(scale: f32, mask: Option<&JointMask>, first: usize, c
     })
 }
 
-/// One to three joints padded to a group of four with identities (given weight 0).
+/// One to three joints padded to a group of four with identities (given weight 0). Lane by
+/// lane: a copy of a slice of variable length is a call to `memcpy`, a third of a group's time.
+#[inline(always)]
 pub(super) fn padded(joints: &[Transform]) -> [Transform; 4] {
-    let mut lanes = [Transform::IDENTITY; 4];
-    lanes[..joints.len()].copy_from_slice(joints);
-    lanes
+    std::array::from_fn(|lane| joints.get(lane).copied().unwrap_or(Transform::IDENTITY))
+}
+
+/// `padded`'s way back: its first `out.len()` lanes into `out`.
+#[inline(always)]
+pub(super) fn unpad(lanes: &[Transform; 4], out: &mut [Transform]) {
+    for (lane, joint) in lanes.iter().enumerate() {
+        if let Some(out) = out.get_mut(lane) {
+            *out = *joint;
+        }
+    }
 }
 
 /// A group of four joints as a fixed-size array (its copies then stay in registers).
@@ -133,26 +168,25 @@ pub(super) fn four(joints: &[Transform]) -> &[Transform; 4] {
 }
 
 /// `out[lane] ← a[lane].mix(b[lane], weights[lane])` (`a` is `out` when `None`): rotations by
-/// the corrected nlerp of `fast_slerp`, translations and scales by lerp. Joints of weight 0
-/// keep `a` exactly.
+/// the corrected nlerp of `fast_slerp` (its weights from `arc`), mixed in place without
+/// transposing, translations and scales by lerp. Joints of weight 0 keep `a` exactly.
 #[inline(always)]
-fn mix4(out: &mut [Transform; 4], a: Option<&[Transform; 4]>, b: &[Transform; 4], weights: [f32; 4]) {
-    let rotations = |pose: &[Transform; 4]| transpose(std::array::from_fn(|lane| Vec4::from(pose[lane].rotation)));
-    let from = rotations(a.unwrap_or(out));
-    let rotations = transpose(slerp_approx4(&from, &rotations(b), Vec4::from_array(weights)));
-    for lane in 0..4 {
-        let (from, to, w) = (a.unwrap_or(out)[lane], &b[lane], weights[lane]);
-        if w != 0.0 {
-            // Translation and scale as one four- and one two-float lerp (contiguous fields).
-            let (from_wide, from_narrow) = from.translation_scale();
-            let (to_wide, to_narrow) = to.translation_scale();
-            let wide = from_wide + (to_wide - from_wide) * w;
-            let narrow = from_narrow + (to_narrow - from_narrow) * w;
-            out[lane] = Transform::from_translation_scale(Quat::from_vec4(rotations[lane]), wide, narrow);
-        } else if a.is_some() {
-            out[lane] = from;
-        }
-    }
+fn mix4(
+    out: &mut [Transform; 4],
+    a: Option<&[Transform; 4]>,
+    b: &[Transform; 4],
+    weights: Vec4,
+    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
+) {
+    let (from, to) = (JointGroup::load(a.unwrap_or(out)), JointGroup::load(b));
+    let (from_weights, to_weights) = arc(dots(&from.rotations, &to.rotations), weights);
+    let (from_weights, to_weights) = (splat_lanes(from_weights), splat_lanes(to_weights));
+    let tail_weights = tail_weights(weights);
+    let mixed = JointGroup {
+        rotations: std::array::from_fn(|i| from.rotations[i] * from_weights[i] + to.rotations[i] * to_weights[i]),
+        tail: std::array::from_fn(|i| from.tail[i] + (to.tail[i] - from.tail[i]) * tail_weights[i]),
+    };
+    mixed.store(out, weights, a);
 }
 
 #[cfg(test)]
@@ -231,6 +265,50 @@ mod tests {
         assert!(out.local()[1].translation.abs_diff_eq(Vec3::new(1.0, 0.0, 0.0), 1e-6));
         assert!(out.local()[2].translation.abs_diff_eq(Vec3::new(2.0, 0.0, 0.0), 1e-6));
         assert_eq!(out.local()[3], a.local()[3], "NaN weighs nothing");
+    }
+
+    #[test]
+    fn random_poses_of_any_length_match_mixing_each_joint() {
+        let mut numbers = crate::anim::fixtures::Numbers(42);
+        let bound = crate::anim::fast_slerp::MAX_ANGLE_ERROR as f64;
+        for joints in (1..=9).chain([26, 70]) {
+            for round in 0..20 {
+                let (a, b) = (numbers.pose(joints), numbers.pose(joints));
+                let t = [0.0, 1.0, numbers.next() as f32][round % 3];
+                // No mask, then a mask with zeros and ones (a different path each).
+                let mask = JointMask::weights(numbers.mask(joints));
+                for mask in [None, Some(&mask)] {
+                    let mut in_place = a.clone();
+                    blend(&mut in_place, &b, t, mask);
+                    let mut into = numbers.pose(joints);
+                    blend_into(&mut into, &a, &b, t, mask);
+                    assert_eq!(into, in_place, "{joints} joints: blend_into writes what blend does");
+                    for (j, got) in in_place.local().iter().enumerate() {
+                        let weight = t * mask.map_or(1.0, |mask| mask.weight(j));
+                        let (from, to) = (a.local()[j], b.local()[j]);
+                        let context = format!("{joints} joints, joint {j}, weight {weight}");
+                        if weight == 0.0 {
+                            assert_eq!(*got, from, "{context}: weight 0 keeps a exactly");
+                            continue;
+                        }
+                        let want = from.mix(&to, weight);
+                        assert!(got.translation.abs_diff_eq(want.translation, 1e-5), "{context}");
+                        assert!(got.scale.abs_diff_eq(want.scale, 1e-5), "{context}");
+                        assert!((got.rotation.length() - 1.0).abs() < 1e-5, "{context}");
+                        let angle = crate::anim::fast_slerp::angle_apart(got.rotation, want.rotation);
+                        assert!(angle < bound, "{context}: {angle} rad off slerp");
+                        if weight == 1.0 {
+                            let shorter = if from.rotation.dot(to.rotation) < 0.0 {
+                                -to.rotation
+                            } else {
+                                to.rotation
+                            };
+                            assert_eq!(got.rotation, shorter, "{context}: b's rotation exactly");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

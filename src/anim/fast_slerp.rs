@@ -10,10 +10,14 @@
 //! angle up to 180° and random `t`: the result is within [`MAX_ANGLE_ERROR`] radians of
 //! rotation from the true slerp. `t = 0` gives `a` and `t = 1` gives `±b` exactly (the sign of
 //! the shorter arc, as `slerp_shortest`).
+//!
+//! The functions give the two weights of the mix, not the mix: the callers mix in whichever
+//! layout their data has (four quaternions side by side, not transposed), and the
+//! normalisation is folded into the weights from the dot alone, which holds for unit inputs.
 
-use glam::Vec4;
+use glam::{BVec4A, Vec4};
 
-use super::lanes::{QuatLanes, inverse_sqrt};
+use super::lanes::inverse_sqrt;
 
 /// How far (rotation angle, radians) the result may be from the exact slerp.
 pub const MAX_ANGLE_ERROR: f32 = 1e-4;
@@ -23,12 +27,14 @@ const K0: [f32; 4] = [0.859056, -1.132611, 0.351524, -0.072982];
 const K2: [f32; 4] = [0.815693, -2.152928, 2.304294, -1.103618];
 const K4: [f32; 3] = [1.189466, -4.050767, 3.377424];
 
-/// Approximately `quat::slerp_shortest(a[lane], b[lane], t[lane])` per lane, normalised.
+/// The weights `(from, to)` per lane that make `a · from + b · to` approximately
+/// `quat::slerp_shortest(a, b, t)`, normalised, for four pairs of unit quaternions given their
+/// dot products `dot` (one pair per lane) and each lane's `t`. The caller does the mixing, so
+/// that it can keep its quaternions in whichever layout is cheapest.
 #[inline(always)]
-pub(super) fn slerp_approx4(a: &QuatLanes, b: &QuatLanes, t: Vec4) -> QuatLanes {
+pub(super) fn nlerp_weights(dot: Vec4, t: Vec4) -> (Vec4, Vec4) {
     // Sums and polynomials as trees (Estrin's scheme): shorter chains of dependent steps than
-    // Horner's (measured no slower, no faster on the benchmark's machine).
-    let dot = (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]);
+    // Horner's.
     let d = dot.abs();
     let d2 = d * d;
     let poly3 = |c: [f32; 4]| (Vec4::splat(c[0]) + d * c[1]) + (Vec4::splat(c[2]) + d * c[3]) * d2;
@@ -36,18 +42,58 @@ pub(super) fn slerp_approx4(a: &QuatLanes, b: &QuatLanes, t: Vec4) -> QuatLanes 
     let u = half * half;
     let k4 = (Vec4::splat(K4[0]) + d * K4[1]) + d2 * K4[2];
     let k = (poly3(K0) + u * poly3(K2)) + (u * u) * k4;
-    // t(t − ½)(t − 1) is zero at both ends, so t' is exactly 0 and 1 there.
-    let corrected = t + (t * half) * ((t - Vec4::ONE) * k);
-    // The sign of the dot picks the shorter arc: it goes onto b's weight.
+    let ends = t.cmpeq(Vec4::ZERO) | t.cmpeq(Vec4::ONE);
+    finish(t, (t * half) * (t - Vec4::ONE), k, dot, ends)
+}
+
+/// `nlerp_weights` with one `t` for every lane (blends without a mask): the part of `k` that
+/// depends on `t` alone is summed once, leaving a cubic in `d` per call.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct UniformT {
+    t: Vec4,
+    /// `t (t − ½)(t − 1)`.
+    bend: Vec4,
+    /// `k`'s coefficients in powers of `d`, at this `t`.
+    k: [Vec4; 4],
+    ends: BVec4A,
+}
+
+impl UniformT {
+    pub fn new(t: f32) -> Self {
+        let half = t - 0.5;
+        let u = half * half;
+        let quartic = |i: usize| K4.get(i).map_or(0.0, |c| c * u * u);
+        Self {
+            t: Vec4::splat(t),
+            bend: Vec4::splat(t * half * (t - 1.0)),
+            k: std::array::from_fn(|i| Vec4::splat(K0[i] + u * K2[i] + quartic(i))),
+            ends: BVec4A::splat(t == 0.0 || t == 1.0),
+        }
+    }
+
+    /// `nlerp_weights(dot, t)` for this `t`.
+    #[inline(always)]
+    pub fn weights(&self, dot: Vec4) -> (Vec4, Vec4) {
+        let d = dot.abs();
+        let [c0, c1, c2, c3] = self.k;
+        let k = (c0 + d * c1) + (c2 + d * c3) * (d * d);
+        finish(self.t, self.bend, k, dot, self.ends)
+    }
+}
+
+/// The weights from `t' = t + bend · k`: `b`'s weight takes the sign of the dot (the shorter
+/// arc), and both are divided by the length of the mix, which for unit quaternions is
+/// `√(from² + to² + 2 · from · to · dot)`. At the ends (`ends`) they are `(1, 0)` or `(0, ±1)`
+/// exactly, so the inputs come back untouched.
+#[inline(always)]
+fn finish(t: Vec4, bend: Vec4, k: Vec4, dot: Vec4, ends: BVec4A) -> (Vec4, Vec4) {
+    // bend is zero at both ends, so t' is exactly 0 and 1 there.
+    let corrected = t + bend * k;
     let to = corrected.copysign(dot);
     let from = Vec4::ONE - corrected;
-    let mixed: QuatLanes = std::array::from_fn(|i| a[i] * from + b[i] * to);
-    let length_squared = (mixed[0] * mixed[0] + mixed[1] * mixed[1]) + (mixed[2] * mixed[2] + mixed[3] * mixed[3]);
-    let inverse_length = inverse_sqrt(length_squared);
-    // At the ends `mixed` is exactly `a` or `±b` (one weight is 0, the other ±1): keep it
-    // unnormalised, so the inputs come back untouched.
-    let ends = t.cmpeq(Vec4::ZERO) | t.cmpeq(Vec4::ONE);
-    std::array::from_fn(|i| Vec4::select(ends, mixed[i], mixed[i] * inverse_length))
+    let length_squared = (from * from + to * to) + (from + from) * (to * dot);
+    let scale = Vec4::select(ends, Vec4::ONE, inverse_sqrt(length_squared));
+    (from * scale, to * scale)
 }
 
 /// The angle (radians) of the rotation between `a` and `b`, for the tests' bounds: from the
@@ -62,32 +108,9 @@ pub(crate) fn angle_apart(a: glam::Quat, b: glam::Quat) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::lanes::transpose;
+    use crate::anim::fixtures::Numbers;
+    use crate::anim::lanes::{dots, splat_lanes};
     use glam::{DQuat, Quat};
-
-    /// A deterministic stream of numbers in [0, 1) (no random crate in the core).
-    struct Numbers(u64);
-
-    impl Numbers {
-        fn next(&mut self) -> f64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (self.0 >> 11) as f64 / (1u64 << 53) as f64
-        }
-
-        fn quat(&mut self) -> DQuat {
-            // Uniform on the sphere of unit quaternions (Shoemake's method).
-            let (u1, u2, u3) = (
-                self.next(),
-                self.next() * std::f64::consts::TAU,
-                self.next() * std::f64::consts::TAU,
-            );
-            let (r1, r2) = ((1.0 - u1).sqrt(), u1.sqrt());
-            DQuat::from_xyzw(r1 * u2.sin(), r1 * u2.cos(), r2 * u3.sin(), r2 * u3.cos())
-        }
-    }
 
     /// Exact shortest-arc slerp in f64.
     fn slerp_f64(a: DQuat, b: DQuat, t: f64) -> DQuat {
@@ -99,10 +122,22 @@ mod tests {
         (a * ((1.0 - t) * theta).sin() + b * (t * theta).sin()) * (1.0 / theta.sin())
     }
 
-    fn run(a: [DQuat; 4], b: [DQuat; 4], t: [f64; 4]) -> [Quat; 4] {
-        let lanes = |q: [DQuat; 4]| transpose(q.map(|q| Vec4::from(q.as_quat())));
-        let t = Vec4::from_array(t.map(|t| t as f32));
-        transpose(slerp_approx4(&lanes(a), &lanes(b), t)).map(Quat::from_vec4)
+    /// Mixes four pairs by the weights that `weights` gives for their dots.
+    fn mix(a: [DQuat; 4], b: [DQuat; 4], weights: impl Fn(Vec4) -> (Vec4, Vec4)) -> [Quat; 4] {
+        let (a, b) = (a.map(|q| Vec4::from(q.as_quat())), b.map(|q| Vec4::from(q.as_quat())));
+        let (from, to) = weights(dots(&a, &b));
+        let (from, to) = (splat_lanes(from), splat_lanes(to));
+        std::array::from_fn(|i| Quat::from_vec4(a[i] * from[i] + b[i] * to[i]))
+    }
+
+    /// Per-lane `t`s, and the first lane's `t` for all four lanes through `UniformT`.
+    fn run(a: [DQuat; 4], b: [DQuat; 4], t: [f64; 4]) -> ([Quat; 4], [Quat; 4]) {
+        let per_lane = Vec4::from_array(t.map(|t| t as f32));
+        let uniform = UniformT::new(t[0] as f32);
+        (
+            mix(a, b, |dot| nlerp_weights(dot, per_lane)),
+            mix(a, b, |dot| uniform.weights(dot)),
+        )
     }
 
     #[test]
@@ -118,11 +153,14 @@ mod tests {
                 _ => numbers.quat(),
             });
             let t: [f64; 4] = std::array::from_fn(|_| numbers.next());
-            for (lane, got) in run(a, b, t).into_iter().enumerate() {
-                let want = slerp_f64(a[lane], b[lane], t[lane]);
-                assert!((got.length() - 1.0).abs() < 1e-6, "normalised");
-                let angle = angle_apart(want.as_quat(), got);
-                worst = worst.max(angle);
+            let (per_lane, uniform) = run(a, b, t);
+            for lane in 0..4 {
+                let checks = [(per_lane[lane], t[lane]), (uniform[lane], t[0])];
+                for (got, t) in checks {
+                    let want = slerp_f64(a[lane], b[lane], t);
+                    assert!((got.length() - 1.0).abs() < 1e-6, "normalised");
+                    worst = worst.max(angle_apart(want.as_quat(), got));
+                }
             }
         }
         assert!(worst < MAX_ANGLE_ERROR as f64, "off slerp by {worst} rad");
@@ -137,12 +175,20 @@ mod tests {
         let mut numbers = Numbers(7);
         let a: [DQuat; 4] = std::array::from_fn(|_| numbers.quat());
         let b: [DQuat; 4] = std::array::from_fn(|i| if i % 2 == 0 { -a[i].conjugate() } else { numbers.quat() });
-        let start = run(a, b, [0.0; 4]);
-        let end = run(a, b, [1.0; 4]);
+        // Each end in every lane, per lane and for all lanes at once.
+        let (start, start_uniform) = run(a, b, [0.0, 1.0, 0.0, 1.0]);
+        let (end, end_uniform) = run(a, b, [1.0, 0.0, 1.0, 0.0]);
         for lane in 0..4 {
-            assert_eq!(start[lane], a[lane].as_quat());
             let shorter = if a[lane].dot(b[lane]) < 0.0 { -b[lane] } else { b[lane] };
-            assert_eq!(end[lane], shorter.as_quat());
+            let (zero, one) = if lane % 2 == 0 {
+                (start[lane], end[lane])
+            } else {
+                (end[lane], start[lane])
+            };
+            assert_eq!(zero, a[lane].as_quat());
+            assert_eq!(one, shorter.as_quat());
+            assert_eq!(start_uniform[lane], a[lane].as_quat());
+            assert_eq!(end_uniform[lane], shorter.as_quat());
         }
     }
 }

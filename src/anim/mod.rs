@@ -13,6 +13,7 @@ pub mod fast_slerp;
 #[cfg(test)]
 mod fixtures;
 pub mod ik;
+mod joint_group;
 pub mod joint_match;
 mod key_block;
 pub mod key_times;

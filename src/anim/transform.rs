@@ -5,13 +5,13 @@
 //! `Mat4::from_scale_rotation_translation`. Rotations are glam (Hamilton) quaternions, so
 //! `a.rotation * b.rotation` applies `b` first.
 
-use glam::{Mat3, Mat4, Quat, Vec2, Vec3, Vec4};
+use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::quat::slerp_shortest;
 
 /// Laid out as the rotation (16-byte aligned) then the six floats of translation and scale
-/// back to back: the blends read and write those six as one four-float and one two-float
-/// vector (48 bytes in all, with no padding between fields).
+/// back to back (48 bytes in all, with no padding between fields): the blends read and write
+/// four joints as ten vectors (`joint_group`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct Transform {
@@ -77,24 +77,6 @@ impl Transform {
             translation: self.translation.lerp(other.translation, t),
             rotation: slerp_shortest(self.rotation, other.rotation, t),
             scale: self.scale.lerp(other.scale, t),
-        }
-    }
-
-    /// `(tx, ty, tz, sx)` and `(sy, sz)`: the six floats after the rotation (see the layout
-    /// note above), so that the blends lerp them as two vectors.
-    #[inline(always)]
-    pub(super) fn translation_scale(&self) -> (Vec4, Vec2) {
-        let (t, s) = (self.translation, self.scale);
-        (t.extend(s.x), Vec2::new(s.y, s.z))
-    }
-
-    /// The inverse of `translation_scale`, with a rotation.
-    #[inline(always)]
-    pub(super) fn from_translation_scale(rotation: Quat, wide: Vec4, narrow: Vec2) -> Self {
-        Transform {
-            rotation,
-            translation: wide.truncate(),
-            scale: Vec3::new(wide.w, narrow.x, narrow.y),
         }
     }
 
