@@ -106,6 +106,11 @@ fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t
     }
 }
 
+/// Groups whose rotation weights are computed before any of them is mixed: each group's weights
+/// are a long chain of dependent steps (dots, polynomial, inverse square root), and a batch of
+/// independent chains in a row lets the processor overlap them instead of waiting on each.
+const BATCH: usize = 8;
+
 /// `mix_joints` with the weights of joints `first..first + count` from `weights`, and the
 /// rotation weights from `arc` (given the rotations' dots and the joints' weights).
 #[inline(always)]
@@ -120,17 +125,28 @@ fn mix_groups(
     let joints = out.len().min(b.len()).min(a.map_or(usize::MAX, <[Transform]>::len));
     let full = joints / 4 * 4;
     // Whole groups as fixed-size arrays, so that the compiler keeps them in registers.
-    for first in (0..full).step_by(4) {
-        let group = first..first + 4;
-        let out: &mut [Transform; 4] = (&mut out[group.clone()]).try_into().expect("four joints");
-        let a = a.map(|a| four(&a[group.clone()]));
-        mix4(out, a, four(&b[group]), weights(first, 4), &arc);
+    for batch in (0..full).step_by(4 * BATCH) {
+        let firsts = (batch..full.min(batch + 4 * BATCH)).step_by(4);
+        let mut arcs = [(Vec4::ZERO, Vec4::ZERO); BATCH];
+        let from = a.unwrap_or(out);
+        for (arc_weights, first) in arcs.iter_mut().zip(firsts.clone()) {
+            let rotations = |joints: &[Transform]| rotations(four(&joints[first..first + 4]));
+            *arc_weights = arc(dots(&rotations(from), &rotations(b)), weights(first, 4));
+        }
+        for (&arc_weights, first) in arcs.iter().zip(firsts) {
+            let group = first..first + 4;
+            let out: &mut [Transform; 4] = (&mut out[group.clone()]).try_into().expect("four joints");
+            let a = a.map(|a| four(&a[group.clone()]));
+            mix4(out, a, four(&b[group]), weights(first, 4), arc_weights);
+        }
     }
     if full < joints {
         // The rest (one to three joints), padded with weight-0 identities.
         let mut rest = padded(&a.unwrap_or(out)[full..joints]);
         let weights = weights(full, joints - full);
-        mix4(&mut rest, None, &padded(&b[full..joints]), weights, &arc);
+        let b = padded(&b[full..joints]);
+        let arc_weights = arc(dots(&rotations(&rest), &rotations(&b)), weights);
+        mix4(&mut rest, None, &b, weights, arc_weights);
         unpad(&rest, &mut out[full..joints]);
     }
 }
@@ -162,24 +178,30 @@ pub(super) fn unpad(lanes: &[Transform; 4], out: &mut [Transform]) {
     }
 }
 
+/// The rotations of four joints, one per vector.
+#[inline(always)]
+fn rotations(joints: &[Transform; 4]) -> [Vec4; 4] {
+    joints.each_ref().map(|joint| Vec4::from(joint.rotation))
+}
+
 /// A group of four joints as a fixed-size array (its copies then stay in registers).
 pub(super) fn four(joints: &[Transform]) -> &[Transform; 4] {
     joints.try_into().expect("four joints")
 }
 
 /// `out[lane] ← a[lane].mix(b[lane], weights[lane])` (`a` is `out` when `None`): rotations by
-/// the corrected nlerp of `fast_slerp` (its weights from `arc`), mixed in place without
-/// transposing, translations and scales by lerp. Joints of weight 0 keep `a` exactly.
+/// the corrected nlerp of `fast_slerp` (whose weights `(from, to)` the caller computed from the
+/// rotations' dots), mixed in place without transposing, translations and scales by lerp.
+/// Joints of weight 0 keep `a` exactly.
 #[inline(always)]
 fn mix4(
     out: &mut [Transform; 4],
     a: Option<&[Transform; 4]>,
     b: &[Transform; 4],
     weights: Vec4,
-    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
+    (from_weights, to_weights): (Vec4, Vec4),
 ) {
     let (from, to) = (JointGroup::load(a.unwrap_or(out)), JointGroup::load(b));
-    let (from_weights, to_weights) = arc(dots(&from.rotations, &to.rotations), weights);
     let (from_weights, to_weights) = (splat_lanes(from_weights), splat_lanes(to_weights));
     let tail_weights = tail_weights(weights);
     let mixed = JointGroup {
