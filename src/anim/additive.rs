@@ -20,7 +20,7 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{JointMask, four, lane_weights, padded, unpad};
+use super::blend::{BATCH, JointMask, four, lane_weights, padded, unpad};
 use super::clip::{Clip, ClipCursor};
 use super::fast_slerp::{UniformT, nlerp_weights};
 use super::joint_group::{JointGroup, tail_weights};
@@ -116,7 +116,7 @@ struct Layer<'a> {
 
 impl Layer<'_> {
     /// Four joints at a time, for weights in [0, 1]: `weights(first, count)` gives those of
-    /// joints `first..first + count`, `arc` the rotation weights (see `add_group`).
+    /// joints `first..first + count`, `arc` the rotation weights (see `weighted_delta`).
     #[inline(always)]
     fn add_groups(
         &self,
@@ -125,12 +125,26 @@ impl Layer<'_> {
         arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
     ) {
         let full = local.len() / 4 * 4;
-        // Whole groups as fixed-size arrays (kept in registers), then the rest, padded.
-        for first in (0..full).step_by(4) {
-            let group = first..first + 4;
-            let (added, references) = (four(&self.added[group.clone()]), four(&self.references[group.clone()]));
-            let out: &mut [Transform; 4] = (&mut local[group]).try_into().expect("four joints");
-            add_group(out, added, references, weights(first, 4), &arc, self.space);
+        // Whole groups as fixed-size arrays (kept in registers), a batch of deltas before their
+        // products with the input (as `blend`'s batches), then the rest, padded.
+        let group = |first: usize| {
+            (
+                four(&self.added[first..first + 4]),
+                four(&self.references[first..first + 4]),
+            )
+        };
+        for batch in (0..full).step_by(4 * BATCH) {
+            let firsts = (batch..full.min(batch + 4 * BATCH)).step_by(4);
+            let mut deltas = [[Vec4::ZERO; 4]; BATCH];
+            for (delta, first) in deltas.iter_mut().zip(firsts.clone()) {
+                let (added, references) = group(first);
+                *delta = weighted_delta(added, references, weights(first, 4), &arc, self.space);
+            }
+            for (delta, first) in deltas.iter().zip(firsts) {
+                let (added, references) = group(first);
+                let out: &mut [Transform; 4] = (&mut local[first..first + 4]).try_into().expect("four joints");
+                add_delta(out, added, references, weights(first, 4), delta, self.space);
+            }
         }
         if full < local.len() {
             let rest = full..local.len();
@@ -140,7 +154,8 @@ impl Layer<'_> {
                 padded(&self.references[rest.clone()]),
             );
             let weights = weights(full, rest.len());
-            add_group(&mut out, &added, &references, weights, &arc, self.space);
+            let delta = weighted_delta(&added, &references, weights, &arc, self.space);
+            add_delta(&mut out, &added, &references, weights, &delta, self.space);
             unpad(&out, &mut local[rest]);
         }
     }
@@ -149,48 +164,59 @@ impl Layer<'_> {
 /// Four joints whose weights lie in [0, 1]: `q^w` is then the shortest-arc slerp from the
 /// identity to `q`, by `fast_slerp`'s corrected nlerp (within `fast_slerp::MAX_ANGLE_ERROR` of
 /// it), whose weights `arc` gives from the dot with the identity (`q`'s w) and the joints'
-/// weights. Rotations go through lanes for the products; translations and scales stay as
-/// they lie (`joint_group`). Joints of weight 0 are left exactly as they are.
+/// weights. Returns `G · delta^w` in lanes, where G is `SUBNORMAL_GUARD` (undone by
+/// `add_delta`), unnormalised (the nlerp's weights carry its length).
 #[inline(always)]
-fn add_group(
-    out: &mut [Transform; 4],
+fn weighted_delta(
     add: &[Transform; 4],
     reference: &[Transform; 4],
     weights: Vec4,
     arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
     space: AdditiveSpace,
-) {
-    let (input, added, referenced) = (
-        JointGroup::load(out),
-        JointGroup::load(add),
-        JointGroup::load(reference),
-    );
-    let [rx, ry, rz, rw] = transpose(referenced.rotations);
+) -> QuatLanes {
+    let rotations = |joints: &[Transform; 4]| transpose(joints.each_ref().map(|joint| Vec4::from(joint.rotation)));
+    let [rx, ry, rz, rw] = rotations(reference);
     let inverse_reference = [-rx, -ry, -rz, rw];
-    // The products' first factors scaled by SUBNORMAL_GUARD (G), undone at the end.
-    let added_rotations = transpose(added.rotations).map(|component| component * SUBNORMAL_GUARD);
+    // The products' first factors scaled by G.
+    let added = rotations(add).map(|component| component * SUBNORMAL_GUARD);
     // G · delta.
     let delta = match space {
-        AdditiveSpace::Parent => multiply(&added_rotations, &inverse_reference),
-        AdditiveSpace::Local => multiply(&inverse_reference, &added_rotations),
+        AdditiveSpace::Parent => multiply(&added, &inverse_reference),
+        AdditiveSpace::Local => multiply(&inverse_reference, &added),
     };
     // G · (identity · from + delta · to), normalised by the weights (for a unit delta).
     let (from, to) = arc(delta[3] * SUBNORMAL_GUARD.recip(), weights);
-    let scaled = [
+    [
         delta[0] * to,
         delta[1] * to,
         delta[2] * to,
         delta[3] * to + from * SUBNORMAL_GUARD,
-    ];
+    ]
+}
+
+/// `out ← delta^w · out` (or `out · delta^w`, by `space`) from `weighted_delta`'s lanes, and
+/// translations and scales by `w · (add − reference)`, kept where they lie (`joint_group`).
+/// Joints of weight 0 are left exactly as they are.
+#[inline(always)]
+fn add_delta(
+    out: &mut [Transform; 4],
+    add: &[Transform; 4],
+    reference: &[Transform; 4],
+    weights: Vec4,
+    delta: &QuatLanes,
+    space: AdditiveSpace,
+) {
+    let input = JointGroup::load(out);
+    let (added, referenced) = (JointGroup::load(add).tail, JointGroup::load(reference).tail);
     let input_rotations = transpose(input.rotations);
     let rotated = match space {
-        AdditiveSpace::Parent => multiply(&scaled, &input_rotations),
-        AdditiveSpace::Local => multiply(&input_rotations, &scaled),
+        AdditiveSpace::Parent => multiply(delta, &input_rotations),
+        AdditiveSpace::Local => multiply(&input_rotations, delta),
     };
     let tail_weights = tail_weights(weights);
     let result = JointGroup {
         rotations: transpose(rotated.map(|component| component * SUBNORMAL_GUARD.recip())),
-        tail: std::array::from_fn(|i| input.tail[i] + (added.tail[i] - referenced.tail[i]) * tail_weights[i]),
+        tail: std::array::from_fn(|i| input.tail[i] + (added[i] - referenced[i]) * tail_weights[i]),
     };
     result.store(out, weights, None);
 }
@@ -333,7 +359,8 @@ mod tests {
         for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
             let mut fast = out;
             let lanes = Vec4::from_array(weights);
-            add_group(&mut fast, &add, &reference, lanes, nlerp_weights, space);
+            let delta = weighted_delta(&add, &reference, lanes, nlerp_weights, space);
+            add_delta(&mut fast, &add, &reference, lanes, &delta, space);
             for lane in 0..4 {
                 let mut slow = out[lane];
                 add_joint(&mut slow, &add[lane], &reference[lane], weights[lane], space);

@@ -109,7 +109,7 @@ fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t
 /// Groups whose rotation weights are computed before any of them is mixed: each group's weights
 /// are a long chain of dependent steps (dots, polynomial, inverse square root), and a batch of
 /// independent chains in a row lets the processor overlap them instead of waiting on each.
-const BATCH: usize = 8;
+pub(super) const BATCH: usize = 8;
 
 /// `mix_joints` with the weights of joints `first..first + count` from `weights`, and the
 /// rotation weights from `arc` (given the rotations' dots and the joints' weights).
