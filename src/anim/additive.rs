@@ -20,7 +20,7 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{BATCH, JointMask, four, lane_weights, padded, unpad};
+use super::blend::{BATCH, JointMask, four, lane_weights, padded, rotations, unpad};
 use super::clip::{Clip, ClipCursor};
 use super::fast_slerp::{UniformT, nlerp_weights};
 use super::joint_group::{JointGroup, tail_weights};
@@ -174,11 +174,10 @@ fn weighted_delta(
     arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
     space: AdditiveSpace,
 ) -> QuatLanes {
-    let rotations = |joints: &[Transform; 4]| transpose(joints.each_ref().map(|joint| Vec4::from(joint.rotation)));
-    let [rx, ry, rz, rw] = rotations(reference);
+    let [rx, ry, rz, rw] = transpose(rotations(reference));
     let inverse_reference = [-rx, -ry, -rz, rw];
     // The products' first factors scaled by G.
-    let added = rotations(add).map(|component| component * SUBNORMAL_GUARD);
+    let added = transpose(rotations(add)).map(|component| component * SUBNORMAL_GUARD);
     // G · delta.
     let delta = match space {
         AdditiveSpace::Parent => multiply(&added, &inverse_reference),

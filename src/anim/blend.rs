@@ -180,7 +180,7 @@ pub(super) fn unpad(lanes: &[Transform; 4], out: &mut [Transform]) {
 
 /// The rotations of four joints, one per vector.
 #[inline(always)]
-fn rotations(joints: &[Transform; 4]) -> [Vec4; 4] {
+pub(super) fn rotations(joints: &[Transform; 4]) -> [Vec4; 4] {
     joints.each_ref().map(|joint| Vec4::from(joint.rotation))
 }
 
