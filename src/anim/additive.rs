@@ -20,7 +20,7 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{BATCH, JointMask, four, lane_weights, padded, rotations, unpad};
+use super::blend::{JointMask, four, in_batches, lane_weights, padded, rotations, unpad};
 use super::clip::{Clip, ClipCursor};
 use super::fast_slerp::{UniformT, nlerp_weights};
 use super::joint_group::{JointGroup, tail_weights};
@@ -126,26 +126,26 @@ impl Layer<'_> {
     ) {
         let full = local.len() / 4 * 4;
         // Whole groups as fixed-size arrays (kept in registers), a batch of deltas before their
-        // products with the input (as `blend`'s batches), then the rest, padded.
+        // products with the input (`blend::in_batches`), then the rest, padded.
         let group = |first: usize| {
             (
                 four(&self.added[first..first + 4]),
                 four(&self.references[first..first + 4]),
             )
         };
-        for batch in (0..full).step_by(4 * BATCH) {
-            let firsts = (batch..full.min(batch + 4 * BATCH)).step_by(4);
-            let mut deltas = [[Vec4::ZERO; 4]; BATCH];
-            for (delta, first) in deltas.iter_mut().zip(firsts.clone()) {
-                let (added, references) = group(first);
-                *delta = weighted_delta(added, references, weights(first, 4), &arc, self.space);
-            }
-            for (delta, first) in deltas.iter().zip(firsts) {
+        in_batches(
+            local,
+            full,
+            |_, first| {
+                let ((added, references), weights) = (group(first), weights(first, 4));
+                (weights, weighted_delta(added, references, weights, &arc, self.space))
+            },
+            |local, first, (weights, delta)| {
                 let (added, references) = group(first);
                 let out: &mut [Transform; 4] = (&mut local[first..first + 4]).try_into().expect("four joints");
-                add_delta(out, added, references, weights(first, 4), delta, self.space);
-            }
-        }
+                add_delta(out, added, references, weights, &delta, self.space);
+            },
+        );
         if full < local.len() {
             let rest = full..local.len();
             let mut out = padded(&local[rest.clone()]);
