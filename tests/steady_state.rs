@@ -131,8 +131,9 @@ fn sampling_and_skinning_allocate_nothing_per_frame() {
                 clip.sample(time, &mut pose, cursor);
                 // The four-joint blend and additive paths (a weight of 2 takes the other one).
                 blend_into(&mut mixed, &pose, rest, 0.5, None);
-                apply_additive(&mut mixed, &pose, rest, 0.5, None, AdditiveSpace::Parent);
-                apply_additive(&mut mixed, &pose, rest, 2.0, None, AdditiveSpace::Local);
+                // (Any pose of unit rotations is a valid delta.)
+                apply_additive(&mut mixed, &pose, 0.5, None, AdditiveSpace::Parent);
+                apply_additive(&mut mixed, &pose, 2.0, None, AdditiveSpace::Local);
                 deformer.update_all(&model, &pose, SkinningMethod::Linear);
             }
         }

@@ -17,11 +17,15 @@
 //! - The reference pose is the clip sampled at each track's first key (the default) or at a
 //!   chosen time. Joints the clip does not animate have no delta.
 //! - Morph-target weights and animated property values (`Pose::properties`) add `w·(add − ref)` too.
+//!
+//! A layer turns its clip into deltas from the reference once (`delta_clip`), when its settings
+//! change; each frame then samples the deltas and `apply_additive` adds them, `w` times.
 
 use glam::{Quat, Vec4};
 
 use super::blend::{JointMask, four, in_batches, lane_weights, padded, rotations, unpad};
 use super::clip::{Clip, ClipCursor};
+use super::delta_clip::{delta_clip, no_delta};
 use super::fast_slerp::{UniformT, nlerp_weights};
 use super::joint_group::{JointGroup, tail_weights};
 use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
@@ -49,173 +53,131 @@ pub fn scale_rotation(q: Quat, w: f32) -> Quat {
     }
 }
 
-/// Adds `w · (add − reference)` to `out`, per joint scaled by `mask`. Allocates nothing.
-pub fn apply_additive(
-    out: &mut Pose,
-    add: &Pose,
-    reference: &Pose,
-    w: f32,
-    mask: Option<&JointMask>,
-    space: AdditiveSpace,
-) {
-    let joints = out.len().min(add.len()).min(reference.len());
-    let poses = Layer {
-        added: &add.local()[..joints],
-        references: &reference.local()[..joints],
-        space,
-    };
-    let local = &mut out.local_mut()[..joints];
+/// Adds `w` times the deltas in `delta` (see `delta_clip`) to `out`, per joint scaled by `mask`.
+/// Allocates nothing.
+pub fn apply_additive(out: &mut Pose, delta: &Pose, w: f32, mask: Option<&JointMask>, space: AdditiveSpace) {
+    let joints = out.len().min(delta.len());
+    let (local, deltas) = (&mut out.local_mut()[..joints], &delta.local()[..joints]);
     // Mask weights lie in [0, 1], so every joint's weight does when `w` does.
     match (mask, (0.0..=1.0).contains(&w)) {
         (_, false) => {
-            for (joint, out) in local.iter_mut().enumerate() {
-                let weight = w * mask.map_or(1.0, |mask| mask.weight(joint));
-                add_joint(out, &poses.added[joint], &poses.references[joint], weight, space);
+            for (joint, (out, delta)) in local.iter_mut().zip(deltas).enumerate() {
+                add_joint(out, delta, w * mask.map_or(1.0, |mask| mask.weight(joint)), space);
             }
         }
         // One weight for every joint: the rotation weights' polynomial is prepared once.
         (None, true) => {
             let uniform = UniformT::new(w);
-            poses.add_groups(local, |_, _| Vec4::splat(w), |dot, _| uniform.weights(dot));
+            add_groups(
+                local,
+                deltas,
+                space,
+                |_, _| Vec4::splat(w),
+                |dot, _| uniform.weights(dot),
+            );
         }
-        (Some(mask), true) => poses.add_groups(
+        (Some(mask), true) => add_groups(
             local,
+            deltas,
+            space,
             |first, count| Vec4::from_array(lane_weights(w, Some(mask), first, count)),
             nlerp_weights,
         ),
     }
-    let add_floats = |out: &mut [f32], add: &[f32], reference: &[f32]| {
-        for ((out, add), reference) in out.iter_mut().zip(add).zip(reference) {
-            *out += (add - reference) * w;
+    let add_floats = |out: &mut [f32], delta: &[f32]| {
+        for (out, delta) in out.iter_mut().zip(delta) {
+            *out += delta * w;
         }
     };
-    add_floats(out.morph_weights_mut(), add.morph_weights(), reference.morph_weights());
-    add_floats(out.properties_mut(), add.properties(), reference.properties());
+    add_floats(out.morph_weights_mut(), delta.morph_weights());
+    add_floats(out.properties_mut(), delta.properties());
 }
 
 /// One joint, any weight: `q^w` by axis and angle.
-fn add_joint(out: &mut Transform, add: &Transform, reference: &Transform, weight: f32, space: AdditiveSpace) {
+fn add_joint(out: &mut Transform, delta: &Transform, weight: f32, space: AdditiveSpace) {
     if weight == 0.0 {
         return;
     }
-    out.translation += (add.translation - reference.translation) * weight;
-    out.scale += (add.scale - reference.scale) * weight;
+    out.translation += delta.translation * weight;
+    out.scale += delta.scale * weight;
+    let rotation = scale_rotation(delta.rotation, weight);
     out.rotation = match space {
-        AdditiveSpace::Parent => scale_rotation(add.rotation * reference.rotation.inverse(), weight) * out.rotation,
-        AdditiveSpace::Local => out.rotation * scale_rotation(reference.rotation.inverse() * add.rotation, weight),
+        AdditiveSpace::Parent => rotation * out.rotation,
+        AdditiveSpace::Local => out.rotation * rotation,
     }
     .normalize();
 }
 
-/// The joints of a layer and its reference, as many as the pose it is added to.
-struct Layer<'a> {
-    added: &'a [Transform],
-    references: &'a [Transform],
+/// Four joints at a time, for weights in [0, 1]: `weights(first, count)` gives those of joints
+/// `first..first + count`, `arc` the rotation weights (see `weighted_delta`).
+#[inline(always)]
+fn add_groups(
+    local: &mut [Transform],
+    deltas: &[Transform],
     space: AdditiveSpace,
-}
-
-impl Layer<'_> {
-    /// Four joints at a time, for weights in [0, 1]: `weights(first, count)` gives those of
-    /// joints `first..first + count`, `arc` the rotation weights (see `weighted_delta`).
-    #[inline(always)]
-    fn add_groups(
-        &self,
-        local: &mut [Transform],
-        weights: impl Fn(usize, usize) -> Vec4,
-        arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
-    ) {
-        let full = local.len() / 4 * 4;
-        // Whole groups as fixed-size arrays (kept in registers), a batch of deltas before their
-        // products with the input (`blend::in_batches`), then the rest, padded.
-        let group = |first: usize| {
-            (
-                four(&self.added[first..first + 4]),
-                four(&self.references[first..first + 4]),
-            )
-        };
-        in_batches(
-            local,
-            full,
-            |_, first| {
-                let ((added, references), weights) = (group(first), weights(first, 4));
-                (weights, weighted_delta(added, references, weights, &arc, self.space))
-            },
-            |local, first, (weights, delta)| {
-                let (added, references) = group(first);
-                let out: &mut [Transform; 4] = (&mut local[first..first + 4]).try_into().expect("four joints");
-                add_delta(out, added, references, weights, &delta, self.space);
-            },
-        );
-        if full < local.len() {
-            let rest = full..local.len();
-            let mut out = padded(&local[rest.clone()]);
-            let (added, references) = (
-                padded(&self.added[rest.clone()]),
-                padded(&self.references[rest.clone()]),
-            );
-            let weights = weights(full, rest.len());
-            let delta = weighted_delta(&added, &references, weights, &arc, self.space);
-            add_delta(&mut out, &added, &references, weights, &delta, self.space);
-            unpad(&out, &mut local[rest]);
-        }
+    weights: impl Fn(usize, usize) -> Vec4,
+    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
+) {
+    let full = local.len() / 4 * 4;
+    // Whole groups as fixed-size arrays (kept in registers), a batch of weighted deltas before
+    // their products with the input (`blend::in_batches`), then the rest, padded.
+    in_batches(
+        local,
+        full,
+        |_, first| {
+            let weights = weights(first, 4);
+            (weights, weighted_delta(four(&deltas[first..first + 4]), weights, &arc))
+        },
+        |local, first, (weights, rotation)| {
+            let out: &mut [Transform; 4] = (&mut local[first..first + 4]).try_into().expect("four joints");
+            add_delta(out, four(&deltas[first..first + 4]), weights, &rotation, space);
+        },
+    );
+    if full < local.len() {
+        let rest = full..local.len();
+        let (mut out, delta) = (padded(&local[rest.clone()]), padded(&deltas[rest.clone()]));
+        let weights = weights(full, rest.len());
+        let rotation = weighted_delta(&delta, weights, &arc);
+        add_delta(&mut out, &delta, weights, &rotation, space);
+        unpad(&out, &mut local[rest]);
     }
 }
 
 /// Four joints whose weights lie in [0, 1]: `q^w` is then the shortest-arc slerp from the
-/// identity to `q`, by `fast_slerp`'s corrected nlerp (within `fast_slerp::MAX_ANGLE_ERROR` of
-/// it), whose weights `arc` gives from the dot with the identity (`q`'s w) and the joints'
-/// weights. Returns `G · delta^w` in lanes, where G is `SUBNORMAL_GUARD` (undone by
-/// `add_delta`), unnormalised (the nlerp's weights carry its length).
+/// identity to the delta rotation `q`, by `fast_slerp`'s corrected nlerp (within
+/// `fast_slerp::MAX_ANGLE_ERROR` of it), whose weights `arc` gives from the dot with the
+/// identity (`q`'s w) and the joints' weights. Returns `G · q^w` in lanes, where G is
+/// `SUBNORMAL_GUARD` (undone by `add_delta`), unnormalised (the nlerp's weights carry its length).
 #[inline(always)]
-fn weighted_delta(
-    add: &[Transform; 4],
-    reference: &[Transform; 4],
-    weights: Vec4,
-    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
-    space: AdditiveSpace,
-) -> QuatLanes {
-    let [rx, ry, rz, rw] = transpose(rotations(reference));
-    let inverse_reference = [-rx, -ry, -rz, rw];
-    // The products' first factors scaled by G.
-    let added = transpose(rotations(add)).map(|component| component * SUBNORMAL_GUARD);
-    // G · delta.
-    let delta = match space {
-        AdditiveSpace::Parent => multiply(&added, &inverse_reference),
-        AdditiveSpace::Local => multiply(&inverse_reference, &added),
-    };
-    // G · (identity · from + delta · to), normalised by the weights (for a unit delta).
-    let (from, to) = arc(delta[3] * SUBNORMAL_GUARD.recip(), weights);
-    [
-        delta[0] * to,
-        delta[1] * to,
-        delta[2] * to,
-        delta[3] * to + from * SUBNORMAL_GUARD,
-    ]
+fn weighted_delta(delta: &[Transform; 4], weights: Vec4, arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4)) -> QuatLanes {
+    let [x, y, z, w] = transpose(rotations(delta));
+    let (from, to) = arc(w, weights);
+    // G · (identity · from + q · to).
+    let to = to * SUBNORMAL_GUARD;
+    [x * to, y * to, z * to, w * to + from * SUBNORMAL_GUARD]
 }
 
-/// `out ← delta^w · out` (or `out · delta^w`, by `space`) from `weighted_delta`'s lanes, and
-/// translations and scales by `w · (add − reference)`, kept where they lie (`joint_group`).
+/// `out ← q^w · out` (or `out · q^w`, by `space`) from `weighted_delta`'s lanes, and
+/// translations and scales plus `w` times their deltas, kept where they lie (`joint_group`).
 /// Joints of weight 0 are left exactly as they are.
 #[inline(always)]
 fn add_delta(
     out: &mut [Transform; 4],
-    add: &[Transform; 4],
-    reference: &[Transform; 4],
+    delta: &[Transform; 4],
     weights: Vec4,
-    delta: &QuatLanes,
+    rotation: &QuatLanes,
     space: AdditiveSpace,
 ) {
-    let input = JointGroup::load(out);
-    let (added, referenced) = (JointGroup::load(add).tail, JointGroup::load(reference).tail);
+    let (input, delta) = (JointGroup::load(out), JointGroup::load(delta).tail);
     let input_rotations = transpose(input.rotations);
     let rotated = match space {
-        AdditiveSpace::Parent => multiply(delta, &input_rotations),
-        AdditiveSpace::Local => multiply(&input_rotations, delta),
+        AdditiveSpace::Parent => multiply(rotation, &input_rotations),
+        AdditiveSpace::Local => multiply(&input_rotations, rotation),
     };
     let tail_weights = tail_weights(weights);
     let result = JointGroup {
         rotations: transpose(rotated.map(|component| component * SUBNORMAL_GUARD.recip())),
-        tail: std::array::from_fn(|i| input.tail[i] + (added[i] - referenced[i]) * tail_weights[i]),
+        tail: std::array::from_fn(|i| input.tail[i] + delta[i] * tail_weights[i]),
     };
     result.store(out, weights, None);
 }
@@ -240,17 +202,21 @@ pub struct AdditiveLayer {
     pub space: AdditiveSpace,
     reference_time: Option<f32>,
     mask_root: Option<usize>,
-    /// Made from the clip, reference time and mask root on first use.
+    /// Made from the clip, reference time, space and mask root on first use.
     prepared: Option<Prepared>,
-    cursor: ClipCursor,
 }
 
 /// What a layer derives from its settings, and its per-frame scratch.
 #[derive(Clone, Debug)]
 struct Prepared {
-    reference: Pose,
+    /// The space `deltas` were taken in (`space` is a public field, so it can change under it).
+    space: AdditiveSpace,
+    /// The clip as deltas from the reference pose.
+    deltas: Clip,
     mask: Option<JointMask>,
+    /// The deltas at the current time.
     sampled: Pose,
+    cursor: ClipCursor,
 }
 
 impl AdditiveLayer {
@@ -262,7 +228,6 @@ impl AdditiveLayer {
             reference_time: None,
             mask_root: None,
             prepared: None,
-            cursor: ClipCursor::default(),
         }
     }
 
@@ -273,7 +238,6 @@ impl AdditiveLayer {
     pub fn set_clip(&mut self, clip: usize) {
         self.clip = clip;
         self.prepared = None;
-        self.cursor = ClipCursor::default();
     }
 
     /// Clip time of the reference pose; `None` takes each track's first key.
@@ -296,21 +260,22 @@ impl AdditiveLayer {
         self.prepared = None;
     }
 
-    fn prepare(&self, clips: &[Clip], rest: &Pose) -> Prepared {
+    fn prepare(&self, clip: &Clip, rest: &Pose) -> Prepared {
         let mut reference = rest.clone();
-        if let Some(clip) = clips.get(self.clip) {
-            // Before the first key every track holds its first key's value.
-            let time = self.reference_time.unwrap_or(f32::NEG_INFINITY);
-            clip.sample(time, &mut reference, &mut clip.cursor());
-        }
+        // Before the first key every track holds its first key's value.
+        let time = self.reference_time.unwrap_or(f32::NEG_INFINITY);
+        clip.sample(time, &mut reference, &mut clip.cursor());
+        let deltas = delta_clip(clip, &reference, self.space);
         let mask = self
             .mask_root
             .filter(|&root| root < rest.len())
             .map(|root| JointMask::subtree(rest.hierarchy(), root));
         Prepared {
-            reference,
+            space: self.space,
+            cursor: deltas.cursor(),
+            deltas,
             mask,
-            sampled: rest.clone(),
+            sampled: no_delta(rest),
         }
     }
 
@@ -321,25 +286,42 @@ impl AdditiveLayer {
             return;
         };
         let prepared = match &mut self.prepared {
-            Some(prepared) => prepared,
-            None => self.prepared.insert(self.prepare(clips, rest)),
+            Some(prepared) if prepared.space == self.space => prepared,
+            _ => self.prepared.insert(self.prepare(clip, rest)),
         };
-        prepared.sampled.copy_from(rest);
-        clip.sample(time, &mut prepared.sampled, &mut self.cursor);
-        apply_additive(
-            out,
-            &prepared.sampled,
-            &prepared.reference,
-            self.weight,
-            prepared.mask.as_ref(),
-            self.space,
-        );
+        // The delta clip writes the same channels every time, and the others hold no delta.
+        (prepared.deltas).sample(time, &mut prepared.sampled, &mut prepared.cursor);
+        apply_additive(out, &prepared.sampled, self.weight, prepared.mask.as_ref(), self.space);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::anim::{Hierarchy, Transform};
+    use glam::Vec3;
+    use std::sync::Arc;
+
+    /// The delta of `add` from `reference`, joint by joint (what `delta_clip`'s samples hold).
+    fn delta(add: &Transform, reference: &Transform, space: AdditiveSpace) -> Transform {
+        let inverse = reference.rotation.inverse();
+        Transform::new(
+            add.translation - reference.translation,
+            match space {
+                AdditiveSpace::Parent => add.rotation * inverse,
+                AdditiveSpace::Local => inverse * add.rotation,
+            },
+            add.scale - reference.scale,
+        )
+    }
+
+    fn deltas(add: &Pose, reference: &Pose, space: AdditiveSpace) -> Pose {
+        let mut out = add.clone();
+        for (out, reference) in out.local_mut().iter_mut().zip(reference.local()) {
+            *out = delta(out, reference, space);
+        }
+        out
+    }
 
     #[test]
     fn four_joint_path_matches_axis_and_angle() {
@@ -352,17 +334,18 @@ mod tests {
             )
         };
         let out: [Transform; 4] = std::array::from_fn(|i| joint(i, 0.5));
-        let add: [Transform; 4] = std::array::from_fn(|i| joint(i, 1.0));
-        let reference: [Transform; 4] = std::array::from_fn(|i| joint(i, -0.4));
+        // Deltas of up to 2.4 rad, and one beyond half a turn given with w < 0.
+        let mut delta: [Transform; 4] = std::array::from_fn(|i| joint(i, 1.0));
+        delta[2].rotation = -delta[2].rotation;
         let weights = [0.0, 0.3, 0.75, 1.0];
         for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
             let mut fast = out;
             let lanes = Vec4::from_array(weights);
-            let delta = weighted_delta(&add, &reference, lanes, nlerp_weights, space);
-            add_delta(&mut fast, &add, &reference, lanes, &delta, space);
+            let rotation = weighted_delta(&delta, lanes, nlerp_weights);
+            add_delta(&mut fast, &delta, lanes, &rotation, space);
             for lane in 0..4 {
                 let mut slow = out[lane];
-                add_joint(&mut slow, &add[lane], &reference[lane], weights[lane], space);
+                add_joint(&mut slow, &delta[lane], weights[lane], space);
                 // Within the corrected nlerp's bound of the exact power.
                 let angle = crate::anim::fast_slerp::angle_apart(fast[lane].rotation, slow.rotation);
                 let bound = crate::anim::fast_slerp::MAX_ANGLE_ERROR as f64;
@@ -371,9 +354,6 @@ mod tests {
             }
         }
     }
-    use crate::anim::{Hierarchy, Transform};
-    use glam::Vec3;
-    use std::sync::Arc;
 
     fn pose(transforms: Vec<Transform>) -> Pose {
         let parents = (0..transforms.len())
@@ -394,24 +374,25 @@ mod tests {
     }
 
     #[test]
-    fn a_layer_that_is_its_own_reference_changes_nothing() {
-        let (input, add, _) = sample();
-        let mut out = input.clone();
-        apply_additive(&mut out, &add, &add, 1.0, None, AdditiveSpace::Parent);
-        for (a, b) in out.local().iter().zip(input.local()) {
-            assert!(a.translation.abs_diff_eq(b.translation, 1e-6) && a.rotation.abs_diff_eq(b.rotation, 1e-6));
+    fn no_delta_changes_nothing() {
+        let (input, _, _) = sample();
+        for w in [0.4, 1.0, 1.7] {
+            let mut out = input.clone();
+            apply_additive(&mut out, &no_delta(&input), w, None, AdditiveSpace::Parent);
+            assert_eq!(out, input, "weight {w}");
         }
     }
 
     #[test]
     fn weight_zero_is_a_no_op_and_one_adds_the_full_delta() {
         let (input, add, reference) = sample();
-        let mut zero = input.clone();
-        apply_additive(&mut zero, &add, &reference, 0.0, None, AdditiveSpace::Parent);
-        assert_eq!(zero, input);
         for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
+            let delta = deltas(&add, &reference, space);
+            let mut zero = input.clone();
+            apply_additive(&mut zero, &delta, 0.0, None, space);
+            assert_eq!(zero, input);
             let mut out = input.clone();
-            apply_additive(&mut out, &add, &reference, 1.0, None, space);
+            apply_additive(&mut out, &delta, 1.0, None, space);
             let (i, a, r) = (input.local()[0], add.local()[0], reference.local()[0]);
             let expected = match space {
                 AdditiveSpace::Parent => a.rotation * r.rotation.inverse() * i.rotation,
@@ -430,9 +411,10 @@ mod tests {
     #[test]
     fn negative_weights_subtract_and_masks_limit() {
         let (input, add, reference) = sample();
+        let delta = deltas(&add, &reference, AdditiveSpace::Parent);
         let mut there_and_back = input.clone();
-        apply_additive(&mut there_and_back, &add, &reference, 0.7, None, AdditiveSpace::Parent);
-        apply_additive(&mut there_and_back, &add, &reference, -0.7, None, AdditiveSpace::Parent);
+        apply_additive(&mut there_and_back, &delta, 0.7, None, AdditiveSpace::Parent);
+        apply_additive(&mut there_and_back, &delta, -0.7, None, AdditiveSpace::Parent);
         assert!(there_and_back.local()[0].rotation.dot(input.local()[0].rotation).abs() > 1.0 - 1e-5);
         assert!(
             there_and_back.local()[0]
@@ -441,7 +423,7 @@ mod tests {
         );
         let mask = JointMask::weights(vec![0.0, 1.0]);
         let mut masked = input.clone();
-        apply_additive(&mut masked, &add, &reference, 1.0, Some(&mask), AdditiveSpace::Local);
+        apply_additive(&mut masked, &delta, 1.0, Some(&mask), AdditiveSpace::Local);
         assert_eq!(masked.local()[0], input.local()[0]);
         assert_ne!(masked.local()[1], input.local()[1]);
     }
@@ -452,18 +434,18 @@ mod tests {
         let bound = crate::anim::fast_slerp::MAX_ANGLE_ERROR as f64;
         for joints in (1..=9).chain([26, 70]) {
             for round in 0..12 {
-                let (input, add, reference) = (numbers.pose(joints), numbers.pose(joints), numbers.pose(joints));
+                let (input, delta) = (numbers.pose(joints), numbers.pose(joints));
                 // The group path's ends and inside, and the per-joint path outside [0, 1].
                 let w = [0.0, 1.0, numbers.next() as f32, -0.6, 1.7, numbers.next() as f32][round % 6];
                 let mask = JointMask::weights(numbers.mask(joints));
                 let space = [AdditiveSpace::Parent, AdditiveSpace::Local][round / 6];
                 for mask in [None, Some(&mask)] {
                     let mut got = input.clone();
-                    apply_additive(&mut got, &add, &reference, w, mask, space);
+                    apply_additive(&mut got, &delta, w, mask, space);
                     for (j, got) in got.local().iter().enumerate() {
                         let weight = w * mask.map_or(1.0, |mask| mask.weight(j));
                         let mut want = input.local()[j];
-                        add_joint(&mut want, &add.local()[j], &reference.local()[j], weight, space);
+                        add_joint(&mut want, &delta.local()[j], weight, space);
                         let context = format!("{space:?}, {joints} joints, joint {j}, weight {weight}");
                         if weight == 0.0 {
                             assert_eq!(*got, input.local()[j], "{context}: weight 0 changes nothing");
@@ -478,6 +460,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_layer_follows_its_space_and_reference_time() {
+        use crate::anim::fixtures::Numbers;
+        use crate::anim::{Channel, ChannelTrack, Interpolation, Track};
+        let mut numbers = Numbers(3);
+        let keys: Vec<Quat> = (0..3).map(|_| numbers.quat().as_quat()).collect();
+        let track = Track::new(Interpolation::Linear, vec![0.0, 1.0, 2.0], keys.clone()).unwrap();
+        let clips = [Clip::new(
+            "turn".into(),
+            vec![Channel {
+                joint: 1,
+                track: ChannelTrack::Rotation(track.clone()),
+            }],
+        )];
+        let (input, _, _) = sample();
+        let rest = pose(vec![Transform::IDENTITY; 2]);
+        let mut layer = AdditiveLayer::new(0, 1.0);
+        let check = |layer: &mut AdditiveLayer, reference: Quat| {
+            let mut out = input.clone();
+            layer.apply(&clips, &rest, 1.5, &mut out);
+            let (i, a) = (input.local()[1].rotation, track.sample(1.5, &mut 0));
+            let expected = match layer.space {
+                AdditiveSpace::Parent => a * reference.inverse() * i,
+                AdditiveSpace::Local => i * reference.inverse() * a,
+            };
+            assert!(
+                out.local()[1].rotation.dot(expected).abs() > 1.0 - 1e-5,
+                "{:?}",
+                layer.space
+            );
+            assert_eq!(out.local()[0], input.local()[0], "joint 0 is not animated");
+        };
+        check(&mut layer, keys[0]);
+        // A change of space after the first frame takes effect on the next.
+        layer.space = AdditiveSpace::Local;
+        check(&mut layer, keys[0]);
+        layer.set_reference_time(Some(2.0));
+        check(&mut layer, keys[2]);
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod animator;
 pub mod blend;
 pub mod clip;
 pub mod crossfade;
+pub mod delta_clip;
 pub mod fast_slerp;
 #[cfg(test)]
 mod fixtures;

@@ -218,6 +218,25 @@ impl WeightsTrack {
         self.times[self.times.len() - 1]
     }
 
+    /// The same keys with `offset(i)` added to weight `i` of every key value (cubic-spline
+    /// tangents unchanged), so that sampling the result gives the samples plus the offsets.
+    /// Fails when a sum is not finite.
+    pub fn offset_keys(&self, offset: impl Fn(usize) -> f32) -> Result<Self, TrackError> {
+        let cubic = self.interpolation == Interpolation::CubicSpline;
+        // `values` is empty when `width` is 0.
+        let width = self.width.max(1);
+        let values = (self.values.iter().enumerate())
+            .map(|(i, &v)| {
+                if cubic && (i / width) % 3 != 1 {
+                    v
+                } else {
+                    v + offset(i % width)
+                }
+            })
+            .collect();
+        Self::new(self.interpolation, self.times.clone(), self.width, values)
+    }
+
     fn key(&self, value_index: usize) -> &[f32] {
         &self.values[value_index * self.width..(value_index + 1) * self.width]
     }
