@@ -109,7 +109,7 @@ fn add_joint(out: &mut Transform, delta: &Transform, weight: f32, space: Additiv
 }
 
 /// Four joints at a time, for weights in [0, 1]: `weights(first, count)` gives those of joints
-/// `first..first + count`, `arc` the rotation weights (see `weighted_delta`).
+/// `first..first + count`, `arc` the rotation weights (see `add_delta`).
 #[inline(always)]
 fn add_groups(
     local: &mut [Transform],
@@ -119,60 +119,52 @@ fn add_groups(
     arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
 ) {
     let full = local.len() / 4 * 4;
-    // Whole groups as fixed-size arrays (kept in registers), a batch of weighted deltas before
-    // their products with the input (`blend::in_batches`), then the rest, padded.
+    // The dot of each delta rotation with the identity is its w.
+    let dots = |deltas: &[Transform]| Vec4::from_array(std::array::from_fn(|i| deltas[i].rotation.w));
+    // Whole groups as fixed-size arrays (kept in registers); a batch's rotation weights before
+    // any of its joints is added to (`blend::in_batches`), then the rest, padded.
     in_batches(
         local,
         full,
-        |_, first| {
-            let weights = weights(first, 4);
-            (weights, weighted_delta(four(&deltas[first..first + 4]), weights, &arc))
-        },
-        |local, first, (weights, rotation)| {
+        |_, first| (dots(&deltas[first..first + 4]), weights(first, 4)),
+        |(dots, weights), _| (weights, arc(dots, weights)),
+        |local, first, (weights, arc_weights)| {
             let out: &mut [Transform; 4] = (&mut local[first..first + 4]).try_into().expect("four joints");
-            add_delta(out, four(&deltas[first..first + 4]), weights, &rotation, space);
+            add_delta(out, four(&deltas[first..first + 4]), weights, arc_weights, space);
         },
     );
     if full < local.len() {
         let rest = full..local.len();
         let (mut out, delta) = (padded(&local[rest.clone()]), padded(&deltas[rest.clone()]));
         let weights = weights(full, rest.len());
-        let rotation = weighted_delta(&delta, weights, &arc);
-        add_delta(&mut out, &delta, weights, &rotation, space);
+        add_delta(&mut out, &delta, weights, arc(dots(&delta), weights), space);
         unpad(&out, &mut local[rest]);
     }
 }
 
-/// Four joints whose weights lie in [0, 1]: `q^w` is then the shortest-arc slerp from the
-/// identity to the delta rotation `q`, by `fast_slerp`'s corrected nlerp (within
-/// `fast_slerp::MAX_ANGLE_ERROR` of it), whose weights `arc` gives from the dot with the
-/// identity (`q`'s w) and the joints' weights. Returns `G · q^w` in lanes, where G is
-/// `SUBNORMAL_GUARD` (undone by `add_delta`), unnormalised (the nlerp's weights carry its length).
-#[inline(always)]
-fn weighted_delta(delta: &[Transform; 4], weights: Vec4, arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4)) -> QuatLanes {
-    let [x, y, z, w] = transpose(rotations(delta));
-    let (from, to) = arc(w, weights);
-    // G · (identity · from + q · to).
-    let to = to * SUBNORMAL_GUARD;
-    [x * to, y * to, z * to, w * to + from * SUBNORMAL_GUARD]
-}
-
-/// `out ← q^w · out` (or `out · q^w`, by `space`) from `weighted_delta`'s lanes, and
-/// translations and scales plus `w` times their deltas, kept where they lie (`joint_group`).
-/// Joints of weight 0 are left exactly as they are.
+/// For four joints whose weights lie in [0, 1], `q^w` of each delta rotation `q` is the
+/// shortest-arc slerp from the identity to `q`, by `fast_slerp`'s corrected nlerp (within
+/// `fast_slerp::MAX_ANGLE_ERROR` of it), whose weights `(from, to)` the caller gives (`arc`
+/// of the dots with the identity, the deltas' w) with the normalisation folded in:
+/// `out ← q^w · out` (or `out · q^w`, by `space`), and translations and scales plus `w` times
+/// their deltas, kept where they lie (`joint_group`). Joints of weight 0 are left exactly as
+/// they are.
 #[inline(always)]
 fn add_delta(
     out: &mut [Transform; 4],
     delta: &[Transform; 4],
     weights: Vec4,
-    rotation: &QuatLanes,
+    (from, to): (Vec4, Vec4),
     space: AdditiveSpace,
 ) {
-    let (input, delta) = (JointGroup::load(out), JointGroup::load(delta).tail);
-    let input_rotations = transpose(input.rotations);
+    let ([x, y, z, w], input) = (transpose(rotations(delta)), JointGroup::load(out));
+    // G · (identity · from + q · to), G being `SUBNORMAL_GUARD`, undone after the product.
+    let to = to * SUBNORMAL_GUARD;
+    let rotation = [x * to, y * to, z * to, w * to + from * SUBNORMAL_GUARD];
+    let (input_rotations, delta) = (transpose(input.rotations), JointGroup::load(delta).tail);
     let rotated = match space {
-        AdditiveSpace::Parent => multiply(rotation, &input_rotations),
-        AdditiveSpace::Local => multiply(&input_rotations, rotation),
+        AdditiveSpace::Parent => multiply(&rotation, &input_rotations),
+        AdditiveSpace::Local => multiply(&input_rotations, &rotation),
     };
     let tail_weights = tail_weights(weights);
     let result = JointGroup {
@@ -341,8 +333,8 @@ mod tests {
         for space in [AdditiveSpace::Parent, AdditiveSpace::Local] {
             let mut fast = out;
             let lanes = Vec4::from_array(weights);
-            let rotation = weighted_delta(&delta, lanes, nlerp_weights);
-            add_delta(&mut fast, &delta, lanes, &rotation, space);
+            let dots = Vec4::from_array(delta.each_ref().map(|delta| delta.rotation.w));
+            add_delta(&mut fast, &delta, lanes, nlerp_weights(dots, lanes), space);
             for lane in 0..4 {
                 let mut slow = out[lane];
                 add_joint(&mut slow, &delta[lane], weights[lane], space);
