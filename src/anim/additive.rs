@@ -281,9 +281,16 @@ impl AdditiveLayer {
             Some(prepared) if prepared.space == self.space => prepared,
             _ => self.prepared.insert(self.prepare(clip, rest)),
         };
+        let Prepared {
+            deltas,
+            mask,
+            sampled,
+            cursor,
+            ..
+        } = prepared;
         // The delta clip writes the same channels every time, and the others hold no delta.
-        (prepared.deltas).sample(time, &mut prepared.sampled, &mut prepared.cursor);
-        apply_additive(out, &prepared.sampled, self.weight, prepared.mask.as_ref(), self.space);
+        deltas.sample(time, sampled, cursor);
+        apply_additive(out, sampled, self.weight, mask.as_ref(), self.space);
     }
 }
 
