@@ -15,6 +15,7 @@ use glam::{Quat, Vec3};
 use super::additive::AdditiveSpace;
 use super::clip::{Channel, ChannelTrack, Clip};
 use super::pose::Pose;
+use super::track::WeightsTrack;
 use super::transform::Transform;
 
 /// The delta of a joint that does not move: what joints the clip does not animate keep.
@@ -51,18 +52,20 @@ pub fn no_delta(like: &Pose) -> Pose {
 
 /// One channel's keys as deltas from `reference`'s value of the same property.
 fn delta_track(track: &ChannelTrack, joint: usize, reference: &Pose, space: AdditiveSpace) -> Option<ChannelTrack> {
-    let floats = |values: &[f32], offset: usize, width: usize| values.get(offset..)?.get(..width).map(<[f32]>::to_vec);
+    // Morph weights and property values: less the reference's floats from `offset` on.
+    let floats = |values: &[f32], offset: usize, track: &WeightsTrack| {
+        let from = values.get(offset..)?.get(..track.width())?;
+        track.offset_keys(|i| -from[i]).ok()
+    };
     Some(match track {
-        ChannelTrack::MorphWeights { offset, track } => {
-            let from = floats(reference.morph_weights(), *offset, track.width())?;
-            let track = track.offset_keys(|i| -from[i]).ok()?;
-            ChannelTrack::MorphWeights { offset: *offset, track }
-        }
-        ChannelTrack::Properties { offset, track } => {
-            let from = floats(reference.properties(), *offset, track.width())?;
-            let track = track.offset_keys(|i| -from[i]).ok()?;
-            ChannelTrack::Properties { offset: *offset, track }
-        }
+        ChannelTrack::MorphWeights { offset, track } => ChannelTrack::MorphWeights {
+            offset: *offset,
+            track: floats(reference.morph_weights(), *offset, track)?,
+        },
+        ChannelTrack::Properties { offset, track } => ChannelTrack::Properties {
+            offset: *offset,
+            track: floats(reference.properties(), *offset, track)?,
+        },
         ChannelTrack::Translation(track) => {
             let from = reference.local().get(joint)?.translation;
             ChannelTrack::Translation(track.map_keys(|v| v - from, |d| d).ok()?)
@@ -88,7 +91,7 @@ fn delta_track(track: &ChannelTrack, joint: usize, reference: &Pose, space: Addi
 mod tests {
     use super::*;
     use crate::anim::fixtures::Numbers;
-    use crate::anim::{Interpolation, Track, WeightsTrack};
+    use crate::anim::{Interpolation, Track};
 
     /// Three joints: joint 0 with linear translation and rotation, joint 1 with cubic-spline
     /// rotation and scale, joint 2 with stepped translation; two morph weights on a cubic
