@@ -14,9 +14,9 @@ use rigscope::asset::{self, SkinWeights};
 use rigscope::skin::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
 use rigscope::skin::linear::Influences;
 use rigscope::skin::linear::{BindVertices, SkinnedVertices, skin_linear};
-use rigscope::skin::palette::{normal_palette, skin_palette};
+use rigscope::skin::palette::{AffineRows, normal_palette, row_palette, skin_palette};
 use rigscope::skin::split::InfluenceSplit;
-use rigscope::skin::split_linear::skin_linear_split;
+use rigscope::skin::split_linear::{LinearPalette, skin_linear_split};
 use rigscope::skin::workers::{self, Workers};
 use rigscope::skin::{Deformer, SkinningMethod};
 
@@ -29,8 +29,12 @@ fn skinning(c: &mut Criterion) {
     let skin = &model.skins[0];
     let mut palette = vec![Mat4::IDENTITY; skin.joints.len()];
     skin_palette(&skin.joints, &skin.inverse_bind, &world, &mut palette);
-    let mut normal_matrices = vec![glam::Mat3A::IDENTITY; skin.joints.len()];
-    normal_palette(&palette, &mut normal_matrices);
+    let (normal_matrices, rows) = derived(&palette);
+    let linear_palette = LinearPalette {
+        matrices: &palette,
+        normals: &normal_matrices,
+        rows: &rows,
+    };
 
     let primitives: Vec<_> = model.meshes.iter().map(|m| &m.primitives[0]).collect();
     let vertices: usize = primitives.iter().map(|p| p.vertex_count()).sum();
@@ -78,15 +82,7 @@ fn skinning(c: &mut Criterion) {
     group.bench_function("linear blend split by influence count, positions + normals", |b| {
         b.iter(|| {
             skin_all(&|weights, input, output| {
-                skin_linear_split(
-                    &palette,
-                    &normal_matrices,
-                    split_of(weights),
-                    weights.into(),
-                    input,
-                    output,
-                    None,
-                )
+                skin_linear_split(linear_palette, split_of(weights), weights.into(), input, output, None)
             })
         })
     });
@@ -107,11 +103,21 @@ fn skinning(c: &mut Criterion) {
     group.finish();
 }
 
+/// `palette`'s normal matrices and rows.
+fn derived(palette: &[Mat4]) -> (Vec<glam::Mat3A>, Vec<AffineRows>) {
+    let mut normals = vec![glam::Mat3A::IDENTITY; palette.len()];
+    normal_palette(palette, &mut normals);
+    let mut rows = vec![[glam::Vec4::ZERO; 3]; palette.len()];
+    row_palette(palette, &mut rows);
+    (normals, rows)
+}
+
 /// A generated mesh: `vertices` vertices on a grid, each moved by four of `joints` joints
 /// (weights 0.4, 0.3, 0.2, 0.1), skinned by a palette of distinct rotations and translations.
 struct BigMesh {
     palette: Vec<Mat4>,
     normal_palette: Vec<glam::Mat3A>,
+    rows: Vec<AffineRows>,
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
     joints: Vec<[u16; 4]>,
@@ -126,12 +132,12 @@ impl BigMesh {
                 Mat4::from_rotation_translation(glam::Quat::from_rotation_y(angle), Vec3::new(0.0, j as f32, 0.0))
             })
             .collect();
-        let mut normal_matrices = vec![glam::Mat3A::IDENTITY; joints];
-        normal_palette(&palette, &mut normal_matrices);
+        let (normal_palette, rows) = derived(&palette);
         let joint = |v: usize, k: usize| ((v / 64 + k * 7) % joints) as u16;
         Self {
             palette,
-            normal_palette: normal_matrices,
+            normal_palette,
+            rows,
             positions: (0..vertices)
                 .map(|v| Vec3::new((v % 1000) as f32, (v / 1000) as f32, 0.0) * 0.01)
                 .collect(),
@@ -177,16 +183,12 @@ fn threads(c: &mut Criterion) {
                         normals: &mut normals,
                         tangents: &mut [],
                     };
-                    let palettes = (&mesh.palette[..], &mesh.normal_palette[..]);
-                    skin_linear_split(
-                        palettes.0,
-                        palettes.1,
-                        &split,
-                        mesh.influences(),
-                        input,
-                        output,
-                        workers,
-                    )
+                    let palette = LinearPalette {
+                        matrices: &mesh.palette,
+                        normals: &mesh.normal_palette,
+                        rows: &mesh.rows,
+                    };
+                    skin_linear_split(palette, &split, mesh.influences(), input, output, workers)
                 })
             });
         }

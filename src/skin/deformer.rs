@@ -7,9 +7,9 @@ use super::SkinningMethod;
 use super::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
 use super::linear::{BindVertices, SkinnedVertices, skin_linear, transform_rigid, unit_or_zero};
 use super::morph::morph;
-use super::palette::{normal_palette, skin_palette};
+use super::palette::{AffineRows, normal_palette, row_palette, skin_palette};
 use super::split::InfluenceSplit;
-use super::split_linear::skin_linear_split;
+use super::split_linear::{LinearPalette, skin_linear_split};
 use super::workers;
 use crate::anim::Pose;
 use crate::asset::{Model, Primitive};
@@ -56,9 +56,11 @@ pub struct Deformer {
     /// One palette per skin (bind space → model space per skin joint), and its normal matrices.
     palettes: Vec<Vec<Mat4>>,
     normal_palettes: Vec<Vec<Mat3A>>,
+    /// Each palette's rows (only kept up to date with linear blend skinning).
+    row_palettes: Vec<Vec<AffineRows>>,
     /// Each palette split for dual-quaternion skinning (only kept up to date with that method).
     dual_quat_palettes: Vec<Vec<DualQuatJoint>>,
-    /// Which skins the primitives posed this frame use (their normal and dual-quaternion
+    /// Which skins the primitives posed this frame use (their normal, row and dual-quaternion
     /// palettes are brought up to date).
     skins_used: Vec<bool>,
     primitives: Vec<PosedPrimitive>,
@@ -114,6 +116,11 @@ impl Deformer {
                 .iter()
                 .map(|s| vec![Mat3A::IDENTITY; s.joints.len()])
                 .collect(),
+            row_palettes: model
+                .skins
+                .iter()
+                .map(|s| vec![[Vec4::ZERO; 3]; s.joints.len()])
+                .collect(),
             dual_quat_palettes: model
                 .skins
                 .iter()
@@ -165,8 +172,11 @@ impl Deformer {
             let (positions, normals, tangents) = morphed_bind_vertices(primitive, morph_weights, &mut posed.morphed);
             let palette = instance.skin.map(|skin| {
                 (
-                    &self.palettes[skin],
-                    &self.normal_palettes[skin],
+                    LinearPalette {
+                        matrices: &self.palettes[skin],
+                        normals: &self.normal_palettes[skin],
+                        rows: &self.row_palettes[skin],
+                    },
                     &self.dual_quat_palettes[skin],
                 )
             });
@@ -182,16 +192,21 @@ impl Deformer {
             };
             let workers = (input.positions.len() >= self.parallel_min_vertices).then(workers::global);
             match (palette, &primitive.skin_weights) {
-                (Some((palette, normal_palette, dual_quats)), Some(weights)) => match (method, split) {
+                (Some((palette, dual_quats)), Some(weights)) => match (method, split) {
                     (SkinningMethod::Linear, Some(split)) => {
-                        skin_linear_split(palette, normal_palette, split, weights.into(), input, output, workers)
+                        skin_linear_split(palette, split, weights.into(), input, output, workers)
                     }
                     (SkinningMethod::Linear, None) => {
-                        skin_linear(palette, normal_palette, weights.into(), input, output)
+                        skin_linear(palette.matrices, palette.normals, weights.into(), input, output)
                     }
-                    (SkinningMethod::DualQuaternion, _) => {
-                        skin_dual_quat(palette, normal_palette, dual_quats, weights.into(), input, output)
-                    }
+                    (SkinningMethod::DualQuaternion, _) => skin_dual_quat(
+                        palette.matrices,
+                        palette.normals,
+                        dual_quats,
+                        weights.into(),
+                        input,
+                        output,
+                    ),
                 },
                 // Unskinned (or a skinned node whose primitive has no weights): the joint
                 // carries the mesh rigidly.
@@ -217,11 +232,12 @@ impl Deformer {
                 self.skins_used[skin] = true;
             }
         }
-        for ((((skin, palette), normals), dual_quats), used) in model
+        for (((((skin, palette), normals), rows), dual_quats), used) in model
             .skins
             .iter()
             .zip(&mut self.palettes)
             .zip(&mut self.normal_palettes)
+            .zip(&mut self.row_palettes)
             .zip(&mut self.dual_quat_palettes)
             .zip(&self.skins_used)
         {
@@ -230,8 +246,9 @@ impl Deformer {
                 continue;
             }
             normal_palette(palette, normals);
-            if method == SkinningMethod::DualQuaternion {
-                dual_quat_palette(palette, dual_quats);
+            match method {
+                SkinningMethod::Linear => row_palette(palette, rows),
+                SkinningMethod::DualQuaternion => dual_quat_palette(palette, dual_quats),
             }
         }
     }

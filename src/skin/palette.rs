@@ -1,7 +1,7 @@
 //! The skinning palette: one matrix per skin joint, mapping bind-space vertices to model space,
 //! and the matching normal matrices.
 
-use glam::{Mat3A, Mat4, Vec3A};
+use glam::{Mat3A, Mat4, Vec3A, Vec4};
 
 /// `out[i] = model[joints[i]] * inverse_bind[i]`: takes a vertex from the mesh's bind space
 /// into joint `i`'s space as bound, then out to model space as posed.
@@ -34,6 +34,19 @@ pub fn normal_palette(palette: &[Mat4], out: &mut [Mat3A]) {
     }
 }
 
+/// A palette matrix's first three rows: `(m_r0, m_r1, m_r2, t_r)` for `r` in x, y, z (the fourth
+/// row of an affine matrix is `(0, 0, 0, 1)`, and skinning ignores it). Blending three rows
+/// per joint takes three vector products where four columns take four.
+pub type AffineRows = [Vec4; 3];
+
+/// `out[i]` = the first three rows of `palette[i]`.
+pub fn row_palette(palette: &[Mat4], out: &mut [AffineRows]) {
+    for (out, matrix) in out.iter_mut().zip(palette) {
+        let rows = matrix.transpose();
+        *out = [rows.x_axis, rows.y_axis, rows.z_axis];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,6 +69,17 @@ mod tests {
         let mut out = [Mat4::ZERO];
         skin_palette(&[2], &inverse_bind, &model, &mut out);
         assert_eq!(out[0], Mat4::from_translation(Vec3::new(1.0, -1.0, 0.0)));
+    }
+
+    #[test]
+    fn rows_move_points_as_the_matrix_does() {
+        let matrix =
+            Mat4::from_scale_rotation_translation(Vec3::new(1.0, 3.0, 0.5), Quat::from_rotation_x(0.7), Vec3::X);
+        let mut rows = [[Vec4::ZERO; 3]];
+        row_palette(&[matrix], &mut rows);
+        let point = Vec3::new(0.3, -2.0, 5.0);
+        let by_rows = Vec3::from_array(rows[0].map(|row| row.dot(point.extend(1.0))));
+        assert!(by_rows.abs_diff_eq(matrix.transform_point3(point), 1e-5));
     }
 
     #[test]
