@@ -1,5 +1,5 @@
 //! The skinning palette: one matrix per skin joint, mapping bind-space vertices to model space,
-//! and the matching normal matrices.
+//! and what the kernels derive from it each frame: normal matrices and rows.
 
 use glam::{Mat3A, Mat4, Vec3A, Vec4};
 
