@@ -29,7 +29,7 @@ fn skinning(c: &mut Criterion) {
     let skin = &model.skins[0];
     let mut palette = vec![Mat4::IDENTITY; skin.joints.len()];
     skin_palette(&skin.joints, &skin.inverse_bind, &world, &mut palette);
-    let (normal_matrices, rows) = derived(&palette);
+    let (normal_matrices, rows) = normals_and_rows(&palette);
     let linear_palette = LinearPalette {
         matrices: &palette,
         normals: &normal_matrices,
@@ -104,7 +104,7 @@ fn skinning(c: &mut Criterion) {
 }
 
 /// `palette`'s normal matrices and rows.
-fn derived(palette: &[Mat4]) -> (Vec<glam::Mat3A>, Vec<AffineRows>) {
+fn normals_and_rows(palette: &[Mat4]) -> (Vec<glam::Mat3A>, Vec<AffineRows>) {
     let mut normals = vec![glam::Mat3A::IDENTITY; palette.len()];
     normal_palette(palette, &mut normals);
     let mut rows = vec![[glam::Vec4::ZERO; 3]; palette.len()];
@@ -132,7 +132,7 @@ impl BigMesh {
                 Mat4::from_rotation_translation(glam::Quat::from_rotation_y(angle), Vec3::new(0.0, j as f32, 0.0))
             })
             .collect();
-        let (normal_palette, rows) = derived(&palette);
+        let (normal_palette, rows) = normals_and_rows(&palette);
         let joint = |v: usize, k: usize| ((v / 64 + k * 7) % joints) as u16;
         Self {
             palette,

@@ -397,7 +397,7 @@ mod tests {
     }
 
     #[test]
-    fn every_processor_gets_the_same_result() {
+    fn avx_build_matches_the_baseline() {
         let mut numbers = crate::anim::fixtures::Numbers(7);
         for joints in [3, 26, 70] {
             let (a, b) = (numbers.pose(joints), numbers.pose(joints));

@@ -215,7 +215,8 @@ impl Deformer {
         }
     }
 
-    /// Every skin's palette; the normal (and, for dual quaternions, the split) palettes of the
+    /// Every skin's palette; the normal palettes, and the row (linear blend) or split (dual
+    /// quaternion) palettes, of the
     /// skins that the primitives `wanted` this frame use.
     fn update_palettes(
         &mut self,
