@@ -67,8 +67,8 @@ struct Joints<'a> {
 /// Skins one chunk into its slices of the outputs (`positions` and `normals` start at its
 /// first vertex), in AVX's encoding where the processor has it: the same operations, so the
 /// same results, but in three-operand forms, which drop the register copies that make up a
-/// fifth of the SSE build's instructions here (Xbot: blended vertices 6.7 -> 6.0 ns, rigid
-/// 2.4 -> 1.8).
+/// fifth of the SSE build's instructions here (Xbot, six rounds interleaved with the SSE2 build:
+/// blended vertices 6.64 -> 6.03 ns, rigid 2.46 -> 1.90).
 fn skin_chunk(joints: &Joints, chunk: &Chunk, input: &BindVertices, positions: &mut [Vec3], normals: &mut [Vec3]) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx") {
