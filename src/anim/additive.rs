@@ -23,14 +23,15 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{JointMask, four, in_batches, lane_weights, padded, rotations, unpad};
+use super::blend::{JointMask, batch_arc_weights, four, in_batches, lane_weights, padded, rotations, unpad};
 use super::clip::{Clip, ClipCursor};
 use super::delta_clip::{delta_clip, no_delta};
-use super::fast_slerp::{UniformT, nlerp_weights};
+use super::fast_slerp::{ArcWeights, PerLaneT, UniformT};
 use super::joint_group::{JointGroup, tail_weights};
 use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
 use super::pose::Pose;
 use super::transform::Transform;
+use super::wide::Wide;
 
 /// In whose frame a layer's rotation delta applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,22 +67,13 @@ pub fn apply_additive(out: &mut Pose, delta: &Pose, w: f32, mask: Option<&JointM
             }
         }
         // One weight for every joint: the rotation weights' polynomial is prepared once.
-        (None, true) => {
-            let uniform = UniformT::new(w);
-            add_groups(
-                local,
-                deltas,
-                space,
-                |_, _| Vec4::splat(w),
-                |dot, _| uniform.weights(dot),
-            );
-        }
+        (None, true) => add_groups(local, deltas, space, |_, _| Vec4::splat(w), &UniformT::new(w)),
         (Some(mask), true) => add_groups(
             local,
             deltas,
             space,
             |first, count| Vec4::from_array(lane_weights(w, Some(mask), first, count)),
-            nlerp_weights,
+            &PerLaneT,
         ),
     }
     let add_floats = |out: &mut [f32], delta: &[f32]| {
@@ -116,7 +108,7 @@ fn add_groups(
     deltas: &[Transform],
     space: AdditiveSpace,
     weights: impl Fn(usize, usize) -> Vec4,
-    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
+    arc: &impl ArcWeights,
 ) {
     let full = local.len() / 4 * 4;
     // The dot of each delta rotation with the identity is its w.
@@ -126,9 +118,13 @@ fn add_groups(
     in_batches(
         local,
         full,
-        |_, first| (dots(&deltas[first..first + 4]), weights(first, 4)),
-        |(dots, weights), _| (weights, arc(dots, weights)),
-        |local, first, (weights, arc_weights)| {
+        #[inline(always)]
+        |_, first| dots(&deltas[first..first + 4]),
+        #[inline(always)]
+        |dots, batch| batch_arc_weights(arc, dots, batch, &weights),
+        #[inline(always)]
+        |local, first, arc_weights| {
+            let weights = weights(first, 4);
             let out: &mut [Transform; 4] = (&mut local[first..first + 4]).try_into().expect("four joints");
             add_delta(out, four(&deltas[first..first + 4]), weights, arc_weights, space);
         },
@@ -137,7 +133,8 @@ fn add_groups(
         let rest = full..local.len();
         let (mut out, delta) = (padded(&local[rest.clone()]), padded(&deltas[rest.clone()]));
         let weights = weights(full, rest.len());
-        add_delta(&mut out, &delta, weights, arc(dots(&delta), weights), space);
+        let (Wide([from]), Wide([to])) = arc.weights(Wide([dots(&delta)]), Wide([weights]));
+        add_delta(&mut out, &delta, weights, (from, to), space);
         unpad(&out, &mut local[rest]);
     }
 }
@@ -341,7 +338,8 @@ mod tests {
             let mut fast = out;
             let lanes = Vec4::from_array(weights);
             let dots = Vec4::from_array(delta.each_ref().map(|delta| delta.rotation.w));
-            add_delta(&mut fast, &delta, lanes, nlerp_weights(dots, lanes), space);
+            let (Wide([from]), Wide([to])) = PerLaneT.weights(Wide([dots]), Wide([lanes]));
+            add_delta(&mut fast, &delta, lanes, (from, to), space);
             for lane in 0..4 {
                 let mut slow = out[lane];
                 add_joint(&mut slow, &delta[lane], weights[lane], space);

@@ -21,11 +21,12 @@
 
 use glam::Vec4;
 
-use super::fast_slerp::{UniformT, nlerp_weights};
+use super::fast_slerp::{ArcWeights, PerLaneT, UniformT};
 use super::joint_group::{JointGroup, tail_weights};
 use super::lanes::{dots, splat_lanes};
 use super::pose::{Hierarchy, Pose};
 use super::transform::Transform;
+use super::wide::Wide;
 
 /// A weight per joint, for blends and additive layers.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,39 +120,44 @@ fn mix_joints_baseline(
     mask: Option<&JointMask>,
 ) {
     match mask {
-        // One t for every joint: the rotation weights' polynomial is prepared once.
-        None => {
-            let uniform = UniformT::new(t);
-            mix_groups(out, a, b, |_, _| Vec4::splat(t), |dot, _| uniform.weights(dot));
+        // Every joint keeps `a`.
+        None if t == 0.0 => {
+            if let Some(a) = a {
+                let joints = out.len().min(a.len()).min(b.len());
+                out[..joints].copy_from_slice(&a[..joints]);
+            }
         }
+        // One t for every joint, and not 0: the rotation weights' polynomial is prepared once,
+        // and no joint is left as it is.
+        None => mix_groups(out, a, b, |_, _| Vec4::splat(t), &UniformT::new(t), false),
         Some(mask) => mix_groups(
             out,
             a,
             b,
             |first, count| Vec4::from_array(lane_weights(t, Some(mask), first, count)),
-            nlerp_weights,
+            &PerLaneT,
+            true,
         ),
     }
 }
 
 /// Groups whose rotation weights are computed before any of them is mixed: each group's weights
 /// are a long chain of dependent steps (dots, polynomial, inverse square root), and a batch of
-/// independent chains in a row lets the processor overlap them instead of waiting on each. The
-/// chains overlap only as far as the processor looks ahead (a few hundred instructions), so the
-/// loads that start them (the dots) are a loop of their own: the loop of the chains' long part
-/// is then short enough for all eight to be under way at once (Xbot `blend_into` 4.54 -> 4.09
-/// ns/joint).
-const BATCH: usize = 8;
+/// independent chains side by side (`wide`) lets the processor overlap them instead of waiting
+/// on each. The loads that start them (the dots) are a loop of their own, before the chains
+/// (Xbot `blend_into` 4.54 -> 4.09 ns/joint when the chains were still one after another).
+pub(super) const BATCH: usize = 8;
 
 /// The whole groups of four joints in `joints[..full]`, `BATCH` groups at a time: `load`
 /// (given the joints as they are and a group's first joint) for every group of the batch, then
-/// `prepare` on what `load` gave each, then `apply` to each with what `prepare` gave it.
+/// `prepare` on all that `load` gave and the batch's first joint (slots past the batch's groups
+/// hold `L::default()`), then `apply` to each group with what `prepare` gave it.
 #[inline(always)]
-pub(super) fn in_batches<J, L: Copy + Default, P: Copy + Default>(
+pub(super) fn in_batches<J, L: Copy + Default, P: Copy>(
     joints: &mut [J],
     full: usize,
     load: impl Fn(&[J], usize) -> L,
-    prepare: impl Fn(L, usize) -> P,
+    prepare: impl Fn([L; BATCH], usize) -> [P; BATCH],
     mut apply: impl FnMut(&mut [J], usize, P),
 ) {
     for batch in (0..full).step_by(4 * BATCH) {
@@ -160,40 +166,55 @@ pub(super) fn in_batches<J, L: Copy + Default, P: Copy + Default>(
         for (loaded, first) in loaded.iter_mut().zip(firsts.clone()) {
             *loaded = load(joints, first);
         }
-        let mut prepared = [P::default(); BATCH];
-        for ((prepared, &loaded), first) in prepared.iter_mut().zip(&loaded).zip(firsts.clone()) {
-            *prepared = prepare(loaded, first);
-        }
+        let prepared = prepare(loaded, batch);
         for (&prepared, first) in prepared.iter().zip(firsts) {
             apply(joints, first, prepared);
         }
     }
 }
 
+/// The rotation weights of `BATCH` groups, from their dots and the batch's first joint (each
+/// group's joint weights being `weights(first, 4)`), all at once (see `wide`).
+#[inline(always)]
+pub(super) fn batch_arc_weights(
+    arc: &impl ArcWeights,
+    dots: [Vec4; BATCH],
+    batch: usize,
+    weights: impl Fn(usize, usize) -> Vec4,
+) -> [(Vec4, Vec4); BATCH] {
+    let weights = Wide(std::array::from_fn(|group| weights(batch + 4 * group, 4)));
+    let (from, to) = arc.weights(Wide(dots), weights);
+    std::array::from_fn(|group| (from.0[group], to.0[group]))
+}
+
 /// `mix_joints` with the weights of joints `first..first + count` from `weights`, and the
-/// rotation weights from `arc` (given the rotations' dots and the joints' weights).
+/// rotation weights from `arc`; `some_unweighted` says whether a weight may be 0 (that joint
+/// then keeps `a`).
 #[inline(always)]
 fn mix_groups(
     out: &mut [Transform],
     a: Option<&[Transform]>,
     b: &[Transform],
     weights: impl Fn(usize, usize) -> Vec4,
-    arc: impl Fn(Vec4, Vec4) -> (Vec4, Vec4),
+    arc: &impl ArcWeights,
+    some_unweighted: bool,
 ) {
     // Joints past the end of any of the poses are left as they are.
     let joints = out.len().min(b.len()).min(a.map_or(usize::MAX, <[Transform]>::len));
     let full = joints / 4 * 4;
     // Whole groups as fixed-size arrays, so that the compiler keeps them in registers; their
-    // rotation weights a batch ahead of their mixing.
+    // rotation weights a batch ahead of their mixing. The closures are inlined, so that the AVX
+    // build compiles them with AVX (a closure of its own stays SSE2).
     in_batches(
         out,
         full,
+        #[inline(always)]
         |out, first| {
             let rotations = |joints: &[Transform]| rotations(four(&joints[first..first + 4]));
             dots(&rotations(a.unwrap_or(out)), &rotations(b))
         },
-        |dots, first| arc(dots, weights(first, 4)),
-        // Inlined, so that the AVX build compiles it with AVX (a closure of its own stays SSE2).
+        #[inline(always)]
+        |dots, batch| batch_arc_weights(arc, dots, batch, &weights),
         #[inline(always)]
         |out, first, arc_weights| {
             // Computed again rather than kept with the batch: keeping them measured 10% slower.
@@ -201,7 +222,7 @@ fn mix_groups(
             let group = first..first + 4;
             let out: &mut [Transform; 4] = (&mut out[group.clone()]).try_into().expect("four joints");
             let a = a.map(|a| four(&a[group.clone()]));
-            mix4(out, a, four(&b[group]), weights, arc_weights);
+            mix4(out, a, four(&b[group]), weights, arc_weights, some_unweighted);
         },
     );
     if full < joints {
@@ -209,8 +230,8 @@ fn mix_groups(
         let mut rest = padded(&a.unwrap_or(out)[full..joints]);
         let weights = weights(full, joints - full);
         let b = padded(&b[full..joints]);
-        let arc_weights = arc(dots(&rotations(&rest), &rotations(&b)), weights);
-        mix4(&mut rest, None, &b, weights, arc_weights);
+        let (Wide([from]), Wide([to])) = arc.weights(Wide([dots(&rotations(&rest), &rotations(&b))]), Wide([weights]));
+        mix4(&mut rest, None, &b, weights, (from, to), some_unweighted);
         unpad(&rest, &mut out[full..joints]);
     }
 }
@@ -256,7 +277,8 @@ pub(super) fn four(joints: &[Transform]) -> &[Transform; 4] {
 /// `out[lane] ← a[lane].mix(b[lane], weights[lane])` (`a` is `out` when `None`): rotations by
 /// the corrected nlerp of `fast_slerp` (whose weights `(from, to)` the caller computed from the
 /// rotations' dots), mixed in place without transposing, translations and scales by lerp.
-/// Joints of weight 0 keep `a` exactly.
+/// Joints of weight 0 keep `a` exactly, when `some_unweighted` says there may be any (else every
+/// joint is written without looking).
 #[inline(always)]
 fn mix4(
     out: &mut [Transform; 4],
@@ -264,6 +286,7 @@ fn mix4(
     b: &[Transform; 4],
     weights: Vec4,
     (from_weights, to_weights): (Vec4, Vec4),
+    some_unweighted: bool,
 ) {
     let (from, to) = (JointGroup::load(a.unwrap_or(out)), JointGroup::load(b));
     let (from_weights, to_weights) = (splat_lanes(from_weights), splat_lanes(to_weights));
@@ -272,7 +295,11 @@ fn mix4(
         rotations: std::array::from_fn(|i| from.rotations[i] * from_weights[i] + to.rotations[i] * to_weights[i]),
         tail: std::array::from_fn(|i| from.tail[i] + (to.tail[i] - from.tail[i]) * tail_weights[i]),
     };
-    mixed.store(out, weights, a);
+    if some_unweighted {
+        mixed.store(out, weights, a);
+    } else {
+        mixed.store_all(out);
+    }
 }
 
 #[cfg(test)]

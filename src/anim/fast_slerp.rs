@@ -18,6 +18,7 @@
 use glam::{BVec4A, Vec4};
 
 use super::lanes::inverse_sqrt;
+use super::wide::Wide;
 
 /// How far (rotation angle, radians) the result may be from the exact slerp.
 pub const MAX_ANGLE_ERROR: f32 = 1e-4;
@@ -27,22 +28,39 @@ const K0: [f32; 4] = [0.859056, -1.132611, 0.351524, -0.072982];
 const K2: [f32; 4] = [0.815693, -2.152928, 2.304294, -1.103618];
 const K4: [f32; 3] = [1.189466, -4.050767, 3.377424];
 
+/// The rotation weights `(from, to)` of a mix, given the rotations' dots and the mix's `t` per
+/// lane, for `N` groups of four pairs at once (see `wide`).
+pub(super) trait ArcWeights {
+    fn weights<const N: usize>(&self, dot: Wide<N>, t: Wide<N>) -> (Wide<N>, Wide<N>);
+}
+
+/// Each lane with its own `t`: `nlerp_weights`.
+pub(super) struct PerLaneT;
+
+impl ArcWeights for PerLaneT {
+    #[inline(always)]
+    fn weights<const N: usize>(&self, dot: Wide<N>, t: Wide<N>) -> (Wide<N>, Wide<N>) {
+        nlerp_weights(dot, t)
+    }
+}
+
 /// The weights `(from, to)` per lane that make `a · from + b · to` approximately
-/// `quat::slerp_shortest(a, b, t)`, normalised, for four pairs of unit quaternions given their
+/// `quat::slerp_shortest(a, b, t)`, normalised, for pairs of unit quaternions given their
 /// dot products `dot` (one pair per lane) and each lane's `t`. The caller does the mixing, so
 /// that it can keep its quaternions in whichever layout is cheapest.
 #[inline(always)]
-pub(super) fn nlerp_weights(dot: Vec4, t: Vec4) -> (Vec4, Vec4) {
+fn nlerp_weights<const N: usize>(dot: Wide<N>, t: Wide<N>) -> (Wide<N>, Wide<N>) {
     // Sums and polynomials as trees (Estrin's scheme): shorter chains of dependent steps than
     // Horner's.
-    let d = dot.abs();
+    let d = dot.map(Vec4::abs);
     let d2 = d * d;
-    let poly3 = |c: [f32; 4]| (Vec4::splat(c[0]) + d * c[1]) + (Vec4::splat(c[2]) + d * c[3]) * d2;
+    let poly3 =
+        |c: [f32; 4]| (d * Vec4::splat(c[1]) + Vec4::splat(c[0])) + (d * Vec4::splat(c[3]) + Vec4::splat(c[2])) * d2;
     let half = t - Vec4::splat(0.5);
     let u = half * half;
-    let k4 = (Vec4::splat(K4[0]) + d * K4[1]) + d2 * K4[2];
+    let k4 = (d * Vec4::splat(K4[1]) + Vec4::splat(K4[0])) + d2 * Vec4::splat(K4[2]);
     let k = (poly3(K0) + u * poly3(K2)) + (u * u) * k4;
-    let ends = t.cmpeq(Vec4::ZERO) | t.cmpeq(Vec4::ONE);
+    let ends = t.0.map(|t| t.cmpeq(Vec4::ZERO) | t.cmpeq(Vec4::ONE));
     finish(t, (t * half) * (t - Vec4::ONE), k, dot, ends)
 }
 
@@ -70,14 +88,16 @@ impl UniformT {
             ends: BVec4A::splat(t == 0.0 || t == 1.0),
         }
     }
+}
 
-    /// `nlerp_weights(dot, t)` for this `t`.
+/// `nlerp_weights(dot, t)` for this `t` (the `t` given is not read).
+impl ArcWeights for UniformT {
     #[inline(always)]
-    pub fn weights(&self, dot: Vec4) -> (Vec4, Vec4) {
-        let d = dot.abs();
+    fn weights<const N: usize>(&self, dot: Wide<N>, _: Wide<N>) -> (Wide<N>, Wide<N>) {
+        let d = dot.map(Vec4::abs);
         let [c0, c1, c2, c3] = self.k;
-        let k = (c0 + d * c1) + (c2 + d * c3) * (d * d);
-        finish(self.t, self.bend, k, dot, self.ends)
+        let k = (d * c1 + c0) + (d * c3 + c2) * (d * d);
+        finish(Wide::splat(self.t), Wide::splat(self.bend), k, dot, [self.ends; N])
     }
 }
 
@@ -86,13 +106,19 @@ impl UniformT {
 /// `√(from² + to² + 2 · from · to · dot)`. At the ends (`ends`) they are `(1, 0)` or `(0, ±1)`
 /// exactly, so the inputs come back untouched.
 #[inline(always)]
-fn finish(t: Vec4, bend: Vec4, k: Vec4, dot: Vec4, ends: BVec4A) -> (Vec4, Vec4) {
+fn finish<const N: usize>(
+    t: Wide<N>,
+    bend: Wide<N>,
+    k: Wide<N>,
+    dot: Wide<N>,
+    ends: [BVec4A; N],
+) -> (Wide<N>, Wide<N>) {
     // bend is zero at both ends, so t' is exactly 0 and 1 there.
     let corrected = t + bend * k;
-    let to = corrected.copysign(dot);
-    let from = Vec4::ONE - corrected;
+    let to = corrected.zip(dot, Vec4::copysign);
+    let from = Wide::splat(Vec4::ONE) - corrected;
     let length_squared = (from * from + to * to) + (from + from) * (to * dot);
-    let scale = Vec4::select(ends, Vec4::ONE, inverse_sqrt(length_squared));
+    let scale = length_squared.map(inverse_sqrt).unless(ends, Vec4::ONE);
     (from * scale, to * scale)
 }
 
@@ -123,9 +149,9 @@ mod tests {
     }
 
     /// Mixes four pairs by the weights that `weights` gives for their dots.
-    fn mix(a: [DQuat; 4], b: [DQuat; 4], weights: impl Fn(Vec4) -> (Vec4, Vec4)) -> [Quat; 4] {
+    fn mix(a: [DQuat; 4], b: [DQuat; 4], arc: impl ArcWeights, t: Vec4) -> [Quat; 4] {
         let (a, b) = (a.map(|q| Vec4::from(q.as_quat())), b.map(|q| Vec4::from(q.as_quat())));
-        let (from, to) = weights(dots(&a, &b));
+        let (Wide([from]), Wide([to])) = arc.weights(Wide([dots(&a, &b)]), Wide([t]));
         let (from, to) = (splat_lanes(from), splat_lanes(to));
         std::array::from_fn(|i| Quat::from_vec4(a[i] * from[i] + b[i] * to[i]))
     }
@@ -134,10 +160,7 @@ mod tests {
     fn run(a: [DQuat; 4], b: [DQuat; 4], t: [f64; 4]) -> ([Quat; 4], [Quat; 4]) {
         let per_lane = Vec4::from_array(t.map(|t| t as f32));
         let uniform = UniformT::new(t[0] as f32);
-        (
-            mix(a, b, |dot| nlerp_weights(dot, per_lane)),
-            mix(a, b, |dot| uniform.weights(dot)),
-        )
+        (mix(a, b, PerLaneT, per_lane), mix(a, b, uniform, Vec4::NAN))
     }
 
     #[test]

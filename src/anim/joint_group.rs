@@ -60,15 +60,20 @@ impl JointGroup {
         floats[9] = sz;
     }
 
+    /// Writes every lane.
+    #[inline(always)]
+    pub fn store_all(&self, out: &mut [Transform; 4]) {
+        for (lane, joint) in out.iter_mut().enumerate() {
+            self.store_lane(lane, joint);
+        }
+    }
+
     /// Writes the lanes whose weight is not 0; the others get `unweighted` (`None` leaves them
     /// as they are). A branch per group, not per joint, when no weight is 0.
     #[inline(always)]
     pub fn store(&self, out: &mut [Transform; 4], weights: Vec4, unweighted: Option<&[Transform; 4]>) {
         if !weights.cmpeq(Vec4::ZERO).any() {
-            for (lane, joint) in out.iter_mut().enumerate() {
-                self.store_lane(lane, joint);
-            }
-            return;
+            return self.store_all(out);
         }
         for (lane, joint) in out.iter_mut().enumerate() {
             match unweighted {
