@@ -14,7 +14,7 @@ use rigscope::asset::{self, SkinWeights};
 use rigscope::skin::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
 use rigscope::skin::linear::Influences;
 use rigscope::skin::linear::{BindVertices, SkinnedVertices, skin_linear};
-use rigscope::skin::palette::{AffineRows, normal_palette, row_palette, skin_palette};
+use rigscope::skin::palette::{AffineRows, normals_and_rows, skin_palette};
 use rigscope::skin::split::InfluenceSplit;
 use rigscope::skin::split_linear::{LinearPalette, skin_linear_split};
 use rigscope::skin::workers::{self, Workers};
@@ -101,15 +101,6 @@ fn skinning(c: &mut Criterion) {
         b.iter(|| deformer.update_all(&model, &pose, SkinningMethod::DualQuaternion))
     });
     group.finish();
-}
-
-/// `palette`'s normal matrices and rows.
-fn normals_and_rows(palette: &[Mat4]) -> (Vec<glam::Mat3A>, Vec<AffineRows>) {
-    let mut normals = vec![glam::Mat3A::IDENTITY; palette.len()];
-    normal_palette(palette, &mut normals);
-    let mut rows = vec![[glam::Vec4::ZERO; 3]; palette.len()];
-    row_palette(palette, &mut rows);
-    (normals, rows)
 }
 
 /// A generated mesh: `vertices` vertices on a grid, each moved by four of `joints` joints

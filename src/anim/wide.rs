@@ -5,7 +5,8 @@
 //! steps (polynomial, normalisation, inverse square root: some sixty cycles of latency), and a
 //! processor overlaps chains only as far as it can hold their waiting steps. Chains written one
 //! after another fill that room with the first chain's steps; written side by side, step by
-//! step, `N` chains are under way at once (Xbot `blend_into` 3.76 -> 3.59 ns/joint, `N` = 8).
+//! step, `N` chains are under way at once (`N` = 8: Xbot `blend_into` 3.76 -> 3.59 ns/joint in
+//! interleaved runs of a loop of it alone; see the README for the ozz harness's rounds).
 
 use std::array::from_fn;
 use std::ops::{Add, Mul, Sub};

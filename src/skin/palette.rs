@@ -47,6 +47,16 @@ pub fn row_palette(palette: &[Mat4], out: &mut [AffineRows]) {
     }
 }
 
+/// `palette`'s normal matrices and rows in new vectors, for one-off callers (benchmarks, tests);
+/// the deformer keeps its own and refreshes them each frame without allocating.
+pub fn normals_and_rows(palette: &[Mat4]) -> (Vec<Mat3A>, Vec<AffineRows>) {
+    let mut normals = vec![Mat3A::IDENTITY; palette.len()];
+    normal_palette(palette, &mut normals);
+    let mut rows = vec![[Vec4::ZERO; 3]; palette.len()];
+    row_palette(palette, &mut rows);
+    (normals, rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

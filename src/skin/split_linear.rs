@@ -343,7 +343,7 @@ fn normal_matrix_times(matrix: &Mat4, n: Vec3A) -> Vec3A {
 mod tests {
     use super::*;
     use crate::skin::linear::skin_linear;
-    use crate::skin::palette::{normal_matrix, normal_palette, row_palette};
+    use crate::skin::palette::{normal_matrix, normal_palette, normals_and_rows};
     use crate::skin::split::CHUNK_VERTICES;
     use glam::Quat;
 
@@ -379,13 +379,8 @@ mod tests {
 
     impl DerivedPalettes {
         fn of(palette: &[Mat4]) -> Self {
-            let mut derived = DerivedPalettes {
-                normals: vec![Mat3A::ZERO; palette.len()],
-                rows: vec![[Vec4::ZERO; 3]; palette.len()],
-            };
-            normal_palette(palette, &mut derived.normals);
-            row_palette(palette, &mut derived.rows);
-            derived
+            let (normals, rows) = normals_and_rows(palette);
+            DerivedPalettes { normals, rows }
         }
 
         fn palette<'a>(&'a self, matrices: &'a [Mat4]) -> LinearPalette<'a> {
