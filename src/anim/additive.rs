@@ -23,7 +23,7 @@
 
 use glam::{Quat, Vec4};
 
-use super::blend::{JointMask, batch_arc_weights, four, in_batches, lane_weights, padded, rotations, unpad};
+use super::blend::{JointMask, batch_arc_weights, in_batches, lane_weights, rotations};
 use super::clip::{Clip, ClipCursor};
 use super::delta_clip::{delta_clip, no_delta};
 use super::fast_slerp::{ArcWeights, PerLaneT, UniformT};
@@ -31,7 +31,6 @@ use super::joint_group::{JointGroup, tail_weights};
 use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
 use super::pose::Pose;
 use super::transform::Transform;
-use super::wide::Wide;
 
 /// In whose frame a layer's rotation delta applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,19 +57,27 @@ pub fn scale_rotation(q: Quat, w: f32) -> Quat {
 /// Allocates nothing.
 pub fn apply_additive(out: &mut Pose, delta: &Pose, w: f32, mask: Option<&JointMask>, space: AdditiveSpace) {
     let joints = out.len().min(delta.len());
-    let (local, deltas) = (&mut out.local_mut()[..joints], &delta.local()[..joints]);
     // Mask weights lie in [0, 1], so every joint's weight does when `w` does.
     match (mask, (0.0..=1.0).contains(&w)) {
         (_, false) => {
-            for (joint, (out, delta)) in local.iter_mut().zip(deltas).enumerate() {
+            let deltas = delta.local().iter();
+            for (joint, (out, delta)) in out.local_mut().iter_mut().zip(deltas).enumerate() {
                 add_joint(out, delta, w * mask.map_or(1.0, |mask| mask.weight(joint)), space);
             }
         }
         // One weight for every joint: the rotation weights' polynomial is prepared once.
-        (None, true) => add_groups(local, deltas, space, |_, _| Vec4::splat(w), &UniformT::new(w)),
+        (None, true) => add_groups(
+            out.groups_mut(),
+            delta.groups(),
+            joints,
+            space,
+            |_, _| Vec4::splat(w),
+            &UniformT::new(w),
+        ),
         (Some(mask), true) => add_groups(
-            local,
-            deltas,
+            out.groups_mut(),
+            delta.groups(),
+            joints,
             space,
             |first, count| Vec4::from_array(lane_weights(w, Some(mask), first, count)),
             &PerLaneT,
@@ -100,43 +107,33 @@ fn add_joint(out: &mut Transform, delta: &Transform, weight: f32, space: Additiv
     .normalize();
 }
 
-/// Four joints at a time, for weights in [0, 1]: `weights(first, count)` gives those of joints
-/// `first..first + count`, `arc` the rotation weights (see `add_delta`).
+/// The first `joints` joints four at a time, for weights in [0, 1]: `weights(first, count)`
+/// gives those of joints `first..first + count`, `arc` the rotation weights (see `add_delta`).
 #[inline(always)]
 fn add_groups(
-    local: &mut [Transform],
-    deltas: &[Transform],
+    local: &mut [[Transform; 4]],
+    deltas: &[[Transform; 4]],
+    joints: usize,
     space: AdditiveSpace,
     weights: impl Fn(usize, usize) -> Vec4,
     arc: &impl ArcWeights,
 ) {
-    let full = local.len() / 4 * 4;
-    // The dot of each delta rotation with the identity is its w.
-    let dots = |deltas: &[Transform]| Vec4::from_array(std::array::from_fn(|i| deltas[i].rotation.w));
-    // Whole groups as fixed-size arrays (kept in registers); a batch's rotation weights before
-    // any of its joints is added to (`blend::in_batches`), then the rest, padded.
+    // The dot of each delta rotation with the identity is its w. Groups as fixed-size arrays
+    // (kept in registers); a batch's rotation weights before any of its joints is added to
+    // (`blend::in_batches`).
     in_batches(
         local,
-        full,
+        joints,
         #[inline(always)]
-        |_, first| dots(&deltas[first..first + 4]),
+        |_, group| Vec4::from_array(deltas[group].each_ref().map(|delta| delta.rotation.w)),
         #[inline(always)]
-        |dots, batch| batch_arc_weights(arc, dots, batch, &weights),
+        |dots, members| batch_arc_weights(arc, dots, members, &weights),
         #[inline(always)]
-        |local, first, arc_weights| {
-            let weights = weights(first, 4);
-            let out: &mut [Transform; 4] = (&mut local[first..first + 4]).try_into().expect("four joints");
-            add_delta(out, four(&deltas[first..first + 4]), weights, arc_weights, space);
+        |local, group, lanes, arc_weights| {
+            let weights = weights(4 * group, lanes);
+            add_delta(&mut local[group], &deltas[group], lanes, weights, arc_weights, space);
         },
     );
-    if full < local.len() {
-        let rest = full..local.len();
-        let (mut out, delta) = (padded(&local[rest.clone()]), padded(&deltas[rest.clone()]));
-        let weights = weights(full, rest.len());
-        let (Wide([from]), Wide([to])) = arc.weights(Wide([dots(&delta)]), Wide([weights]));
-        add_delta(&mut out, &delta, weights, (from, to), space);
-        unpad(&out, &mut local[rest]);
-    }
 }
 
 /// For four joints whose weights lie in [0, 1], `q^w` of each delta rotation `q` is the
@@ -144,12 +141,13 @@ fn add_groups(
 /// `fast_slerp::MAX_ANGLE_ERROR` of it), whose weights `(from, to)` the caller gives (`arc`
 /// of the dots with the identity, the deltas' w) with the normalisation folded in:
 /// `out ← q^w · out` (or `out · q^w`, by `space`), and translations and scales plus `w` times
-/// their deltas, kept where they lie (`joint_group`). Joints of weight 0 are left exactly as
-/// they are.
+/// their deltas, kept where they lie (`joint_group`), for the first `lanes` lanes. Joints of
+/// weight 0, and lanes from `lanes` on, are left exactly as they are.
 #[inline(always)]
 fn add_delta(
     out: &mut [Transform; 4],
     delta: &[Transform; 4],
+    lanes: usize,
     weights: Vec4,
     (from, to): (Vec4, Vec4),
     space: AdditiveSpace,
@@ -168,7 +166,7 @@ fn add_delta(
         rotations: transpose(rotated.map(|component| component * SUBNORMAL_GUARD.recip())),
         tail: std::array::from_fn(|i| input.tail[i] + delta[i] * tail_weights[i]),
     };
-    result.store(out, weights, None);
+    result.store(out, lanes, weights, None);
 }
 
 /// Hamilton products `a · b` of four pairs of quaternions.
@@ -294,6 +292,7 @@ impl AdditiveLayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::anim::wide::Wide;
     use crate::anim::{Hierarchy, Transform};
     use glam::Vec3;
     use std::sync::Arc;
@@ -339,7 +338,7 @@ mod tests {
             let lanes = Vec4::from_array(weights);
             let dots = Vec4::from_array(delta.each_ref().map(|delta| delta.rotation.w));
             let (Wide([from]), Wide([to])) = PerLaneT.weights(Wide([dots]), Wide([lanes]));
-            add_delta(&mut fast, &delta, lanes, (from, to), space);
+            add_delta(&mut fast, &delta, 4, lanes, (from, to), space);
             for lane in 0..4 {
                 let mut slow = out[lane];
                 add_joint(&mut slow, &delta[lane], weights[lane], space);
@@ -439,6 +438,10 @@ mod tests {
                 for mask in [None, Some(&mask)] {
                     let mut got = input.clone();
                     apply_additive(&mut got, &delta, w, mask, space);
+                    assert!(
+                        crate::anim::fixtures::padding_is_untouched(&got),
+                        "{joints} joints: padding"
+                    );
                     for (j, got) in got.local().iter().enumerate() {
                         let weight = w * mask.map_or(1.0, |mask| mask.weight(j));
                         let mut want = input.local()[j];

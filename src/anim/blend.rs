@@ -19,6 +19,8 @@
 //!
 //! Blending happens in local space: model-space transforms are derived afterwards.
 
+use std::ops::Range;
+
 use glam::Vec4;
 
 use super::fast_slerp::{ArcWeights, PerLaneT, UniformT};
@@ -64,14 +66,16 @@ impl JointMask {
 
 /// `a ← mix(a, b, t · mask)`, per joint, in local space. Allocates nothing.
 pub fn blend(a: &mut Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
-    mix_joints(a.local_mut(), None, b.local(), t, mask);
+    let joints = a.len().min(b.len());
+    mix_joints(a.groups_mut(), None, b.groups(), joints, t, mask);
     mix_floats(a, None, b, t);
 }
 
 /// `out ← mix(a, b, t · mask)`: `blend` into a third pose (which must have as many joints and
 /// weights), so the caller need not copy `a` first. Allocates nothing.
 pub fn blend_into(out: &mut Pose, a: &Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
-    mix_joints(out.local_mut(), Some(a.local()), b.local(), t, mask);
+    let joints = out.len().min(a.len()).min(b.len());
+    mix_joints(out.groups_mut(), Some(a.groups()), b.groups(), joints, t, mask);
     mix_floats(out, Some(a), b, t);
 }
 
@@ -89,33 +93,49 @@ fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
     mix(out.properties_mut(), a.map(Pose::properties), b.properties());
 }
 
-/// `out[j] ← a[j].mix(b[j], t · m_j)` (`a` is `out` when `None`), four joints at a time, in
-/// AVX's encoding where the processor has it, as the skinning kernels are: the same operations
-/// in three-operand forms (six rounds interleaved with the SSE2 build: Xbot `blend_into` 4.05 ->
-/// 3.87 ns/joint, Fox 4.81 -> 4.72). Additive layers gained no more than the code's layout moves
-/// untouched paths (see the README), so they stay SSE2.
-fn mix_joints(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
+/// `out[j] ← a[j].mix(b[j], t · m_j)` for the first `joints` joints of the groups (`a` is `out`
+/// when `None`), four joints at a time, in AVX's encoding where the processor has it, as the
+/// skinning kernels are: the same operations in three-operand forms (six rounds interleaved
+/// with the SSE2 build: Xbot `blend_into` 4.05 -> 3.87 ns/joint, Fox 4.81 -> 4.72). Additive
+/// layers gained no more than the code's layout moves untouched paths (see the README), so
+/// they stay SSE2.
+fn mix_joints(
+    out: &mut [[Transform; 4]],
+    a: Option<&[[Transform; 4]]>,
+    b: &[[Transform; 4]],
+    joints: usize,
+    t: f32,
+    mask: Option<&JointMask>,
+) {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx") {
         // SAFETY: the processor has AVX (checked just above).
-        return unsafe { mix_joints_avx(out, a, b, t, mask) };
+        return unsafe { mix_joints_avx(out, a, b, joints, t, mask) };
     }
-    mix_joints_baseline(out, a, b, t, mask)
+    mix_joints_baseline(out, a, b, joints, t, mask)
 }
 
 /// `mix_joints_baseline` compiled for processors with AVX.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
-fn mix_joints_avx(out: &mut [Transform], a: Option<&[Transform]>, b: &[Transform], t: f32, mask: Option<&JointMask>) {
-    mix_joints_baseline(out, a, b, t, mask)
+fn mix_joints_avx(
+    out: &mut [[Transform; 4]],
+    a: Option<&[[Transform; 4]]>,
+    b: &[[Transform; 4]],
+    joints: usize,
+    t: f32,
+    mask: Option<&JointMask>,
+) {
+    mix_joints_baseline(out, a, b, joints, t, mask)
 }
 
 /// `mix_joints` for any processor: always inlined, so compiled for the features of its caller.
 #[inline(always)]
 fn mix_joints_baseline(
-    out: &mut [Transform],
-    a: Option<&[Transform]>,
-    b: &[Transform],
+    out: &mut [[Transform; 4]],
+    a: Option<&[[Transform; 4]]>,
+    b: &[[Transform; 4]],
+    joints: usize,
     t: f32,
     mask: Option<&JointMask>,
 ) {
@@ -123,17 +143,17 @@ fn mix_joints_baseline(
         // Every joint keeps `a`.
         None if t == 0.0 => {
             if let Some(a) = a {
-                let joints = out.len().min(a.len()).min(b.len());
-                out[..joints].copy_from_slice(&a[..joints]);
+                out.as_flattened_mut()[..joints].copy_from_slice(&a.as_flattened()[..joints]);
             }
         }
         // One t for every joint, and not 0: the rotation weights' polynomial is prepared once,
         // and no joint is left as it is.
-        None => mix_groups(out, a, b, |_, _| Vec4::splat(t), &UniformT::new(t), false),
+        None => mix_groups(out, a, b, joints, |_, _| Vec4::splat(t), &UniformT::new(t), false),
         Some(mask) => mix_groups(
             out,
             a,
             b,
+            joints,
             |first, count| Vec4::from_array(lane_weights(t, Some(mask), first, count)),
             &PerLaneT,
             true,
@@ -148,43 +168,80 @@ fn mix_joints_baseline(
 /// (Xbot `blend_into` 4.54 -> 4.09 ns/joint when the chains were still one after another).
 pub(super) const BATCH: usize = 8;
 
-/// The whole groups of four joints in `joints[..full]`, `BATCH` groups at a time: `load`
-/// (given the joints as they are and a group's first joint) for every group of the batch, then
-/// `prepare` on all that `load` gave and the batch's first joint (slots past the batch's groups
-/// hold `L::default()`), then `apply` to each group with what `prepare` gave it.
+/// The groups holding the first `joints` joints, `BATCH` groups at a time: `load` (given the
+/// groups as they are and a group's index) for every group of the batch, then `prepare` on all
+/// that `load` gave and the batch's groups (slots past them hold `L::default()`), then `apply`
+/// to each group with how many of its lanes are joints to write (4, or fewer in the last group)
+/// and what `prepare` gave it.
 #[inline(always)]
-pub(super) fn in_batches<J, L: Copy + Default, P: Copy>(
-    joints: &mut [J],
-    full: usize,
-    load: impl Fn(&[J], usize) -> L,
-    prepare: impl Fn([L; BATCH], usize) -> [P; BATCH],
-    mut apply: impl FnMut(&mut [J], usize, P),
+pub(super) fn in_batches<G, L: Copy + Default, P: Copy>(
+    groups: &mut [G],
+    joints: usize,
+    load: impl Fn(&[G], usize) -> L,
+    prepare: impl Fn([L; BATCH], Range<usize>) -> [P; BATCH],
+    mut apply: impl FnMut(&mut [G], usize, usize, P),
 ) {
-    for batch in (0..full).step_by(4 * BATCH) {
-        let firsts = (batch..full.min(batch + 4 * BATCH)).step_by(4);
+    let (count, full) = (joints.div_ceil(4), joints / 4);
+    let mut partial = None;
+    for batch in (0..count).step_by(BATCH) {
+        let members = batch..count.min(batch + BATCH);
         let mut loaded = [L::default(); BATCH];
-        for (loaded, first) in loaded.iter_mut().zip(firsts.clone()) {
-            *loaded = load(joints, first);
+        for (loaded, group) in loaded.iter_mut().zip(members.clone()) {
+            *loaded = load(groups, group);
         }
-        let prepared = prepare(loaded, batch);
-        for (&prepared, first) in prepared.iter().zip(firsts) {
-            apply(joints, first, prepared);
+        let prepared = prepare(loaded, members.clone());
+        for (&prepared, group) in prepared.iter().zip(members) {
+            if group < full {
+                apply(groups, group, 4, prepared);
+            } else {
+                partial = Some(prepared);
+            }
         }
+    }
+    // The last group's few joints apart, so that the loop's `apply` is compiled for four
+    // lanes (a lane count in the loop measured 5% slower on Xbot's blend).
+    if let Some(prepared) = partial {
+        apply(groups, full, joints - 4 * full, prepared);
     }
 }
 
-/// The rotation weights of `BATCH` groups, from their dots and the batch's first joint (each
-/// group's joint weights being `weights(first, 4)`), all at once (see `wide`).
+/// The rotation weights of a batch's groups (`members`, at most `BATCH`), from their dots (each
+/// group's joint weights being `weights(first joint, 4)`), all at once (see `wide`): as many
+/// side by side as a power of two needs to hold them, so that a short last batch does not
+/// compute eight.
 #[inline(always)]
 pub(super) fn batch_arc_weights(
     arc: &impl ArcWeights,
     dots: [Vec4; BATCH],
-    batch: usize,
+    members: Range<usize>,
     weights: impl Fn(usize, usize) -> Vec4,
 ) -> [(Vec4, Vec4); BATCH] {
-    let weights = Wide(std::array::from_fn(|group| weights(batch + 4 * group, 4)));
-    let (from, to) = arc.weights(Wide(dots), weights);
-    std::array::from_fn(|group| (from.0[group], to.0[group]))
+    let first = members.start;
+    match members.len() {
+        5.. => side_by_side::<8>(arc, dots, first, weights),
+        3..=4 => side_by_side::<4>(arc, dots, first, weights),
+        2 => side_by_side::<2>(arc, dots, first, weights),
+        _ => side_by_side::<1>(arc, dots, first, weights),
+    }
+}
+
+/// `batch_arc_weights` for the first `N` groups of the batch (the rest get zeros).
+#[inline(always)]
+fn side_by_side<const N: usize>(
+    arc: &impl ArcWeights,
+    dots: [Vec4; BATCH],
+    first: usize,
+    weights: impl Fn(usize, usize) -> Vec4,
+) -> [(Vec4, Vec4); BATCH] {
+    let weights: Wide<N> = Wide(std::array::from_fn(|group| weights(4 * (first + group), 4)));
+    let (from, to) = arc.weights(Wide(std::array::from_fn(|group| dots[group])), weights);
+    std::array::from_fn(|group| {
+        if group < N {
+            (from.0[group], to.0[group])
+        } else {
+            (Vec4::ZERO, Vec4::ZERO)
+        }
+    })
 }
 
 /// `mix_joints` with the weights of joints `first..first + count` from `weights`, and the
@@ -192,48 +249,40 @@ pub(super) fn batch_arc_weights(
 /// then keeps `a`).
 #[inline(always)]
 fn mix_groups(
-    out: &mut [Transform],
-    a: Option<&[Transform]>,
-    b: &[Transform],
+    out: &mut [[Transform; 4]],
+    a: Option<&[[Transform; 4]]>,
+    b: &[[Transform; 4]],
+    joints: usize,
     weights: impl Fn(usize, usize) -> Vec4,
     arc: &impl ArcWeights,
     some_unweighted: bool,
 ) {
-    // Joints past the end of any of the poses are left as they are.
-    let joints = out.len().min(b.len()).min(a.map_or(usize::MAX, <[Transform]>::len));
-    let full = joints / 4 * 4;
-    // Whole groups as fixed-size arrays, so that the compiler keeps them in registers; their
-    // rotation weights a batch ahead of their mixing. The closures are inlined, so that the AVX
-    // build compiles them with AVX (a closure of its own stays SSE2).
+    // Groups as fixed-size arrays, so that the compiler keeps them in registers; their rotation
+    // weights a batch ahead of their mixing. The closures are inlined, so that the AVX build
+    // compiles them with AVX (a closure of its own stays SSE2).
     in_batches(
         out,
-        full,
+        joints,
         #[inline(always)]
-        |out, first| {
-            let rotations = |joints: &[Transform]| rotations(four(&joints[first..first + 4]));
-            dots(&rotations(a.unwrap_or(out)), &rotations(b))
-        },
+        |out, group| dots(&rotations(&a.unwrap_or(out)[group]), &rotations(&b[group])),
         #[inline(always)]
-        |dots, batch| batch_arc_weights(arc, dots, batch, &weights),
+        |dots, members| batch_arc_weights(arc, dots, members, &weights),
         #[inline(always)]
-        |out, first, arc_weights| {
+        |out, group, lanes, arc_weights| {
             // Computed again rather than kept with the batch: keeping them measured 10% slower.
-            let weights = weights(first, 4);
-            let group = first..first + 4;
-            let out: &mut [Transform; 4] = (&mut out[group.clone()]).try_into().expect("four joints");
-            let a = a.map(|a| four(&a[group.clone()]));
-            mix4(out, a, four(&b[group]), weights, arc_weights, some_unweighted);
+            let weights = weights(4 * group, lanes);
+            let a = a.map(|a| &a[group]);
+            mix4(
+                &mut out[group],
+                a,
+                &b[group],
+                lanes,
+                weights,
+                arc_weights,
+                some_unweighted,
+            );
         },
     );
-    if full < joints {
-        // The rest (one to three joints), padded with weight-0 identities.
-        let mut rest = padded(&a.unwrap_or(out)[full..joints]);
-        let weights = weights(full, joints - full);
-        let b = padded(&b[full..joints]);
-        let (Wide([from]), Wide([to])) = arc.weights(Wide([dots(&rotations(&rest), &rotations(&b))]), Wide([weights]));
-        mix4(&mut rest, None, &b, weights, (from, to), some_unweighted);
-        unpad(&rest, &mut out[full..joints]);
-    }
 }
 
 /// The weights of joints `first..first + 4`: `scale` times each joint's mask weight, and 0 for
@@ -246,44 +295,23 @@ pub(super) fn lane_weights(scale: f32, mask: Option<&JointMask>, first: usize, c
     })
 }
 
-/// One to three joints padded to a group of four with identities (given weight 0). Lane by
-/// lane: a copy of a slice of variable length is a call to `memcpy`, a third of a group's time.
-#[inline(always)]
-pub(super) fn padded(joints: &[Transform]) -> [Transform; 4] {
-    std::array::from_fn(|lane| joints.get(lane).copied().unwrap_or(Transform::IDENTITY))
-}
-
-/// `padded`'s way back: its first `out.len()` lanes into `out`.
-#[inline(always)]
-pub(super) fn unpad(lanes: &[Transform; 4], out: &mut [Transform]) {
-    for (lane, joint) in lanes.iter().enumerate() {
-        if let Some(out) = out.get_mut(lane) {
-            *out = *joint;
-        }
-    }
-}
-
 /// The rotations of four joints, one per vector.
 #[inline(always)]
 pub(super) fn rotations(joints: &[Transform; 4]) -> [Vec4; 4] {
     joints.each_ref().map(|joint| Vec4::from(joint.rotation))
 }
 
-/// A group of four joints as a fixed-size array (its copies then stay in registers).
-pub(super) fn four(joints: &[Transform]) -> &[Transform; 4] {
-    joints.try_into().expect("four joints")
-}
-
-/// `out[lane] ← a[lane].mix(b[lane], weights[lane])` (`a` is `out` when `None`): rotations by
-/// the corrected nlerp of `fast_slerp` (whose weights `(from, to)` the caller computed from the
-/// rotations' dots), mixed in place without transposing, translations and scales by lerp.
-/// Joints of weight 0 keep `a` exactly, when `some_unweighted` says there may be any (else every
-/// joint is written without looking).
+/// `out[lane] ← a[lane].mix(b[lane], weights[lane])` for the first `lanes` lanes (`a` is `out`
+/// when `None`): rotations by the corrected nlerp of `fast_slerp` (whose weights `(from, to)`
+/// the caller computed from the rotations' dots), mixed in place without transposing,
+/// translations and scales by lerp. Joints of weight 0 keep `a` exactly, when `some_unweighted`
+/// says there may be any (else every lane is written without looking).
 #[inline(always)]
 fn mix4(
     out: &mut [Transform; 4],
     a: Option<&[Transform; 4]>,
     b: &[Transform; 4],
+    lanes: usize,
     weights: Vec4,
     (from_weights, to_weights): (Vec4, Vec4),
     some_unweighted: bool,
@@ -295,8 +323,8 @@ fn mix4(
         rotations: std::array::from_fn(|i| from.rotations[i] * from_weights[i] + to.rotations[i] * to_weights[i]),
         tail: std::array::from_fn(|i| from.tail[i] + (to.tail[i] - from.tail[i]) * tail_weights[i]),
     };
-    if some_unweighted {
-        mixed.store(out, weights, a);
+    if some_unweighted || lanes < 4 {
+        mixed.store(out, lanes, weights, a);
     } else {
         mixed.store_all(out);
     }
@@ -396,6 +424,8 @@ mod tests {
                     let mut into = numbers.pose(joints);
                     blend_into(&mut into, &a, &b, t, mask);
                     assert_eq!(into, in_place, "{joints} joints: blend_into writes what blend does");
+                    let untouched = crate::anim::fixtures::padding_is_untouched;
+                    assert!(untouched(&into) && untouched(&in_place), "{joints} joints: padding");
                     for (j, got) in in_place.local().iter().enumerate() {
                         let weight = t * mask.map_or(1.0, |mask| mask.weight(j));
                         let (from, to) = (a.local()[j], b.local()[j]);
@@ -427,15 +457,16 @@ mod tests {
     #[test]
     fn avx_build_matches_the_baseline() {
         let mut numbers = crate::anim::fixtures::Numbers(7);
-        for joints in [3, 26, 70] {
+        // Batches of one, four (three groups), eight and two groups side by side.
+        for joints in [3, 12, 26, 70] {
             let (a, b) = (numbers.pose(joints), numbers.pose(joints));
             let mask = JointMask::weights(numbers.mask(joints));
             // In place (`blend`) and from a third pose (`blend_into`).
             for (mask, into) in [(None, false), (Some(&mask), false), (None, true), (Some(&mask), true)] {
                 let (mut dispatched, mut baseline) = (a.clone(), a.clone());
-                let from = into.then_some(b.local());
-                mix_joints(dispatched.local_mut(), from, a.local(), 0.3, mask);
-                mix_joints_baseline(baseline.local_mut(), from, a.local(), 0.3, mask);
+                let from = into.then_some(b.groups());
+                mix_joints(dispatched.groups_mut(), from, a.groups(), joints, 0.3, mask);
+                mix_joints_baseline(baseline.groups_mut(), from, a.groups(), joints, 0.3, mask);
                 assert_eq!(dispatched, baseline, "{joints} joints, into a third pose: {into}");
             }
         }

@@ -18,6 +18,14 @@ pub fn moving_clip(name: &str, from: Vec3, to: Vec3, duration: f32) -> Clip {
     )
 }
 
+/// Whether the lanes padding `pose`'s last group of four are still identities (the writers of
+/// groups must leave them as they are).
+pub fn padding_is_untouched(pose: &Pose) -> bool {
+    pose.groups().as_flattened()[pose.len()..]
+        .iter()
+        .all(|lane| *lane == Transform::IDENTITY)
+}
+
 /// The rest pose of a single joint at the origin.
 pub fn one_joint_rest() -> Pose {
     Pose::new(

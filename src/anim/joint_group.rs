@@ -68,14 +68,15 @@ impl JointGroup {
         }
     }
 
-    /// Writes the lanes whose weight is not 0; the others get `unweighted` (`None` leaves them
-    /// as they are). A branch per group, not per joint, when no weight is 0.
+    /// Writes the first `lanes` lanes, where their weight is not 0; the others of them get
+    /// `unweighted` (`None` leaves them as they are), and lanes from `lanes` on are left as
+    /// they are. A branch per group, not per joint, when all four lanes are written.
     #[inline(always)]
-    pub fn store(&self, out: &mut [Transform; 4], weights: Vec4, unweighted: Option<&[Transform; 4]>) {
-        if !weights.cmpeq(Vec4::ZERO).any() {
+    pub fn store(&self, out: &mut [Transform; 4], lanes: usize, weights: Vec4, unweighted: Option<&[Transform; 4]>) {
+        if lanes == 4 && !weights.cmpeq(Vec4::ZERO).any() {
             return self.store_all(out);
         }
-        for (lane, joint) in out.iter_mut().enumerate() {
+        for (lane, joint) in out.iter_mut().enumerate().take(lanes) {
             match unweighted {
                 _ if weights[lane] != 0.0 => self.store_lane(lane, joint),
                 Some(joints) => *joint = joints[lane],
@@ -131,15 +132,22 @@ mod tests {
         assert_eq!(group.tail[1], Vec4::new(14.0, 15.0, 16.0, 17.0));
         assert_eq!(group.tail[5], Vec4::new(28.0, 29.0, 38.0, 39.0));
         let mut out = [Transform::IDENTITY; 4];
-        group.store(&mut out, Vec4::ONE, None);
+        group.store(&mut out, 4, Vec4::ONE, None);
         assert_eq!(out, joints);
         // Weight-0 lanes take the unweighted joints, or stay.
         let mut kept = [Transform::IDENTITY; 4];
-        group.store(&mut kept, Vec4::new(1.0, 0.0, 0.5, 0.0), None);
+        group.store(&mut kept, 4, Vec4::new(1.0, 0.0, 0.5, 0.0), None);
         assert_eq!(kept, [joints[0], Transform::IDENTITY, joints[2], Transform::IDENTITY]);
         let others: [Transform; 4] = std::array::from_fn(|i| joint(i + 4));
-        group.store(&mut kept, Vec4::new(0.0, 1.0, 0.0, 1.0), Some(&others));
+        group.store(&mut kept, 4, Vec4::new(0.0, 1.0, 0.0, 1.0), Some(&others));
         assert_eq!(kept, [others[0], joints[1], others[2], joints[3]]);
+        // Lanes from `lanes` on are left as they are, whatever their weight.
+        let mut first_two = [Transform::IDENTITY; 4];
+        group.store(&mut first_two, 2, Vec4::new(1.0, 0.0, 1.0, 1.0), Some(&others));
+        assert_eq!(
+            first_two,
+            [joints[0], others[1], Transform::IDENTITY, Transform::IDENTITY]
+        );
         let weights = tail_weights(Vec4::new(1.0, 2.0, 3.0, 4.0));
         assert_eq!(weights[2], Vec4::splat(3.0));
         assert_eq!(weights[5], Vec4::new(3.0, 3.0, 4.0, 4.0));
