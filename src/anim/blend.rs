@@ -24,7 +24,7 @@ use std::ops::Range;
 use glam::Vec4;
 
 use super::fast_slerp::{ArcWeights, PerLaneT, UniformT};
-use super::joint_group::{JointGroup, tail_weights};
+use super::joint_group::JointGroup;
 use super::lanes::{dots, splat_lanes};
 use super::pose::{Hierarchy, Pose};
 use super::transform::Transform;
@@ -96,9 +96,8 @@ fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
 /// `out[j] ← a[j].mix(b[j], t · m_j)` for the first `joints` joints of the groups (`a` is `out`
 /// when `None`), four joints at a time, in AVX's encoding where the processor has it, as the
 /// skinning kernels are: the same operations in three-operand forms (six rounds interleaved
-/// with the SSE2 build: Xbot `blend_into` 4.05 -> 3.87 ns/joint, Fox 4.81 -> 4.72). Additive
-/// layers gained no more than the code's layout moves untouched paths (see the README), so
-/// they stay SSE2.
+/// with the SSE2 build: Xbot `blend_into` 4.05 -> 3.87 ns/joint, Fox 4.81 -> 4.72), and each
+/// joint's translation and scale as one 256-bit vector (`joint_group`).
 fn mix_joints(
     out: &mut [[Transform; 4]],
     a: Option<&[[Transform; 4]]>,
@@ -318,10 +317,9 @@ fn mix4(
 ) {
     let (from, to) = (JointGroup::load(a.unwrap_or(out)), JointGroup::load(b));
     let (from_weights, to_weights) = (splat_lanes(from_weights), splat_lanes(to_weights));
-    let tail_weights = tail_weights(weights);
     let mixed = JointGroup {
         rotations: std::array::from_fn(|i| from.rotations[i] * from_weights[i] + to.rotations[i] * to_weights[i]),
-        tail: std::array::from_fn(|i| from.tail[i] + (to.tail[i] - from.tail[i]) * tail_weights[i]),
+        tails: from.lerp_tails(&to.tails, weights),
     };
     if some_unweighted || lanes < 4 {
         mixed.store(out, lanes, weights, a);

@@ -19,11 +19,7 @@ use super::track::WeightsTrack;
 use super::transform::Transform;
 
 /// The delta of a joint that does not move: what joints the clip does not animate keep.
-const NO_DELTA: Transform = Transform {
-    translation: Vec3::ZERO,
-    rotation: Quat::IDENTITY,
-    scale: Vec3::ZERO,
-};
+const NO_DELTA: Transform = Transform::new(Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);
 
 /// `clip` as deltas from `reference`. Channels that name joints or weights `reference` does not
 /// have are left out (sampling would skip them), and so are channels whose deltas overflow

@@ -9,15 +9,34 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::quat::slerp_shortest;
 
-/// Laid out as the rotation (16-byte aligned) then the six floats of translation and scale
-/// back to back (48 bytes in all, with no padding between fields): the blends read and write
-/// four joints as ten vectors (`joint_group`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Laid out as the rotation (16-byte aligned), the six floats of translation and scale back to
+/// back, and two floats of padding kept at zero (48 bytes in all, every one initialised): the
+/// blends read and write a joint as its rotation and eight floats (`joint_group`), which the
+/// compiler mixes as one 256-bit vector where the processor has AVX.
+#[derive(Clone, Copy)]
 #[repr(C)]
 pub struct Transform {
     pub rotation: Quat,
     pub translation: Vec3,
     pub scale: Vec3,
+    /// Zero (mixes of zeros stay zero); neither compared nor printed.
+    padding: [f32; 2],
+}
+
+impl PartialEq for Transform {
+    fn eq(&self, other: &Self) -> bool {
+        (self.rotation, self.translation, self.scale) == (other.rotation, other.translation, other.scale)
+    }
+}
+
+impl std::fmt::Debug for Transform {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transform")
+            .field("rotation", &self.rotation)
+            .field("translation", &self.translation)
+            .field("scale", &self.scale)
+            .finish()
+    }
 }
 
 impl Default for Transform {
@@ -27,17 +46,14 @@ impl Default for Transform {
 }
 
 impl Transform {
-    pub const IDENTITY: Self = Self {
-        translation: Vec3::ZERO,
-        rotation: Quat::IDENTITY,
-        scale: Vec3::ONE,
-    };
+    pub const IDENTITY: Self = Self::new(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE);
 
-    pub fn new(translation: Vec3, rotation: Quat, scale: Vec3) -> Self {
+    pub const fn new(translation: Vec3, rotation: Quat, scale: Vec3) -> Self {
         Self {
             translation,
             rotation,
             scale,
+            padding: [0.0; 2],
         }
     }
 
@@ -45,11 +61,11 @@ impl Transform {
     /// Exact when scales are uniform; with non-uniform scale under rotation the true product
     /// has shear, which TRS cannot hold (use `to_mat4` products for skinning).
     pub fn combine(&self, child: &Transform) -> Transform {
-        Transform {
-            translation: self.translation + self.rotation * (self.scale * child.translation),
-            rotation: (self.rotation * child.rotation).normalize(),
-            scale: self.scale * child.scale,
-        }
+        Transform::new(
+            self.translation + self.rotation * (self.scale * child.translation),
+            (self.rotation * child.rotation).normalize(),
+            self.scale * child.scale,
+        )
     }
 
     /// The transform that undoes this one: `t.combine(&t.inverse())` is the identity. Exact for
@@ -63,21 +79,17 @@ impl Transform {
             safe_recip(self.scale.y),
             safe_recip(self.scale.z),
         );
-        Transform {
-            translation: inv_rotation * -self.translation * inv_scale,
-            rotation: inv_rotation,
-            scale: inv_scale,
-        }
+        Transform::new(inv_rotation * -self.translation * inv_scale, inv_rotation, inv_scale)
     }
 
     /// Blends from `self` (t = 0) to `other` (t = 1): translation and scale linearly, rotation
     /// by slerp along the shortest path.
     pub fn mix(&self, other: &Transform, t: f32) -> Transform {
-        Transform {
-            translation: self.translation.lerp(other.translation, t),
-            rotation: slerp_shortest(self.rotation, other.rotation, t),
-            scale: self.scale.lerp(other.scale, t),
-        }
+        Transform::new(
+            self.translation.lerp(other.translation, t),
+            slerp_shortest(self.rotation, other.rotation, t),
+            self.scale.lerp(other.scale, t),
+        )
     }
 
     /// The matrix mapping child space to parent space.
@@ -95,11 +107,7 @@ impl Transform {
         } else {
             rotation_of_degenerate(matrix)
         };
-        Transform {
-            translation,
-            rotation,
-            scale,
-        }
+        Transform::new(translation, rotation, scale)
     }
 
     /// Applies the transform to a point.

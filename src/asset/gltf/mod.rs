@@ -392,7 +392,7 @@ fn node_transform(
         ));
     }
     let rotation = animation::normalize_or_identity(rotation);
-    Ok(Transform { rotation, ..transform })
+    Ok(Transform::new(transform.translation, rotation, transform.scale))
 }
 
 fn load_instances(
