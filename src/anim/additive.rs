@@ -31,6 +31,7 @@ use super::joint_group::JointGroup;
 use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
 use super::pose::Pose;
 use super::transform::Transform;
+use super::wide::Avx;
 
 /// In whose frame a layer's rotation delta applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,17 +90,18 @@ fn add_weighted_joints(
     space: AdditiveSpace,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx") {
-        // SAFETY: the processor has AVX (checked just above).
-        return unsafe { add_weighted_joints_avx(out, deltas, joints, w, mask, space) };
+    if let Some(avx) = Avx::detect() {
+        // SAFETY: the processor has AVX (`avx` is the proof).
+        return unsafe { add_weighted_joints_avx(avx, out, deltas, joints, w, mask, space) };
     }
-    add_weighted_joints_baseline(out, deltas, joints, w, mask, space)
+    add_weighted_joints_baseline(None, out, deltas, joints, w, mask, space)
 }
 
 /// `add_weighted_joints_baseline` compiled for processors with AVX.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
 fn add_weighted_joints_avx(
+    avx: Avx,
     out: &mut [[Transform; 4]],
     deltas: &[[Transform; 4]],
     joints: usize,
@@ -107,13 +109,14 @@ fn add_weighted_joints_avx(
     mask: Option<&JointMask>,
     space: AdditiveSpace,
 ) {
-    add_weighted_joints_baseline(out, deltas, joints, w, mask, space)
+    add_weighted_joints_baseline(Some(avx), out, deltas, joints, w, mask, space)
 }
 
 /// `add_weighted_joints` for any processor: always inlined, so compiled for the features of
-/// its caller.
+/// its caller (`avx` is given where that caller has AVX).
 #[inline(always)]
 fn add_weighted_joints_baseline(
+    avx: Option<Avx>,
     out: &mut [[Transform; 4]],
     deltas: &[[Transform; 4]],
     joints: usize,
@@ -123,8 +126,17 @@ fn add_weighted_joints_baseline(
 ) {
     match mask {
         // One weight for every joint: the rotation weights' polynomial is prepared once.
-        None => add_groups(out, deltas, joints, space, |_, _| Vec4::splat(w), &UniformT::new(w)),
+        None => add_groups(
+            avx,
+            out,
+            deltas,
+            joints,
+            space,
+            |_, _| Vec4::splat(w),
+            &UniformT::new(w),
+        ),
         Some(mask) => add_groups(
+            avx,
             out,
             deltas,
             joints,
@@ -154,6 +166,7 @@ fn add_joint(out: &mut Transform, delta: &Transform, weight: f32, space: Additiv
 /// gives those of joints `first..first + count`, `arc` the rotation weights (see `add_delta`).
 #[inline(always)]
 fn add_groups(
+    avx: Option<Avx>,
     local: &mut [[Transform; 4]],
     deltas: &[[Transform; 4]],
     joints: usize,
@@ -170,7 +183,7 @@ fn add_groups(
         #[inline(always)]
         |_, group| Vec4::from_array(deltas[group].each_ref().map(|delta| delta.rotation.w)),
         #[inline(always)]
-        |dots, members| batch_arc_weights(arc, dots, members, &weights),
+        |dots, members| batch_arc_weights(avx, arc, dots, members, &weights),
         #[inline(always)]
         |local, group, lanes, arc_weights| {
             let weights = weights(4 * group, lanes);
@@ -475,7 +488,7 @@ mod tests {
             for (mask, space) in [(None, AdditiveSpace::Parent), (Some(&mask), AdditiveSpace::Local)] {
                 let (mut dispatched, mut baseline) = (input.clone(), input.clone());
                 add_weighted_joints(dispatched.groups_mut(), delta.groups(), joints, 0.3, mask, space);
-                add_weighted_joints_baseline(baseline.groups_mut(), delta.groups(), joints, 0.3, mask, space);
+                add_weighted_joints_baseline(None, baseline.groups_mut(), delta.groups(), joints, 0.3, mask, space);
                 assert_eq!(dispatched, baseline, "{joints} joints, {space:?}");
             }
         }

@@ -17,8 +17,7 @@
 
 use glam::{BVec4A, Vec4};
 
-use super::lanes::inverse_sqrt;
-use super::wide::Wide;
+use super::wide::{Lanes, Wide};
 
 /// How far (rotation angle, radians) the result may be from the exact slerp.
 pub const MAX_ANGLE_ERROR: f32 = 1e-4;
@@ -29,9 +28,9 @@ const K2: [f32; 4] = [0.815693, -2.152928, 2.304294, -1.103618];
 const K4: [f32; 3] = [1.189466, -4.050767, 3.377424];
 
 /// The rotation weights `(from, to)` of a mix, given the rotations' dots and the mix's `t` per
-/// lane, for `N` groups of four pairs at once (see `wide`).
+/// lane, for `N` registers of groups of four pairs at once (see `wide`).
 pub(super) trait ArcWeights {
-    fn weights<const N: usize>(&self, dot: Wide<N>, t: Wide<N>) -> (Wide<N>, Wide<N>);
+    fn weights<R: Lanes, const N: usize>(&self, dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>);
 }
 
 /// Each lane with its own `t`: `nlerp_weights`.
@@ -39,7 +38,7 @@ pub(super) struct PerLaneT;
 
 impl ArcWeights for PerLaneT {
     #[inline(always)]
-    fn weights<const N: usize>(&self, dot: Wide<N>, t: Wide<N>) -> (Wide<N>, Wide<N>) {
+    fn weights<R: Lanes, const N: usize>(&self, dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
         nlerp_weights(dot, t)
     }
 }
@@ -49,19 +48,32 @@ impl ArcWeights for PerLaneT {
 /// dot products `dot` (one pair per lane) and each lane's `t`. The caller does the mixing, so
 /// that it can keep its quaternions in whichever layout is cheapest.
 #[inline(always)]
-fn nlerp_weights<const N: usize>(dot: Wide<N>, t: Wide<N>) -> (Wide<N>, Wide<N>) {
+fn nlerp_weights<R: Lanes, const N: usize>(dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
+    // Functions rather than closures, which stay out of line where an `Avx8` must not (`wide`).
+    let like = dot.0[0];
     // Sums and polynomials as trees (Estrin's scheme): shorter chains of dependent steps than
     // Horner's.
-    let d = dot.map(Vec4::abs);
+    let d = dot.map(R::abs);
     let d2 = d * d;
-    let poly3 =
-        |c: [f32; 4]| (d * Vec4::splat(c[1]) + Vec4::splat(c[0])) + (d * Vec4::splat(c[3]) + Vec4::splat(c[2])) * d2;
-    let half = t - Vec4::splat(0.5);
+    let half = t - splat(like, 0.5);
     let u = half * half;
-    let k4 = (d * Vec4::splat(K4[1]) + Vec4::splat(K4[0])) + d2 * Vec4::splat(K4[2]);
-    let k = (poly3(K0) + u * poly3(K2)) + (u * u) * k4;
-    let ends = t.0.map(|t| t.cmpeq(Vec4::ZERO) | t.cmpeq(Vec4::ONE));
-    finish(t, (t * half) * (t - Vec4::ONE), k, dot, ends)
+    let k4 = (d * splat(like, K4[1]) + splat(like, K4[0])) + d2 * splat(like, K4[2]);
+    let k = (cubic(K0, d, d2) + u * cubic(K2, d, d2)) + (u * u) * k4;
+    let ends = t.ends();
+    finish(t, (t * half) * (t - splat(like, 1.0)), k, dot, ends)
+}
+
+/// A register of `like`'s kind with every lane `x`.
+#[inline(always)]
+fn splat<R: Lanes>(like: R, x: f32) -> R {
+    like.splat4(Vec4::splat(x))
+}
+
+/// `c[0] + c[1] d + c[2] d² + c[3] d³`, given `d` and `d²`.
+#[inline(always)]
+fn cubic<R: Lanes, const N: usize>(c: [f32; 4], d: Wide<R, N>, d2: Wide<R, N>) -> Wide<R, N> {
+    let like = d.0[0];
+    (d * splat(like, c[1]) + splat(like, c[0])) + (d * splat(like, c[3]) + splat(like, c[2])) * d2
 }
 
 /// `nlerp_weights` with one `t` for every lane (blends without a mask): the part of `k` that
@@ -93,11 +105,14 @@ impl UniformT {
 /// `nlerp_weights(dot, t)` for this `t` (the `t` given is not read).
 impl ArcWeights for UniformT {
     #[inline(always)]
-    fn weights<const N: usize>(&self, dot: Wide<N>, _: Wide<N>) -> (Wide<N>, Wide<N>) {
-        let d = dot.map(Vec4::abs);
+    fn weights<R: Lanes, const N: usize>(&self, dot: Wide<R, N>, _: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
+        let like = dot.0[0];
+        let d = dot.map(R::abs);
         let [c0, c1, c2, c3] = self.k;
+        let [c0, c1, c2, c3] = [like.splat4(c0), like.splat4(c1), like.splat4(c2), like.splat4(c3)];
         let k = (d * c1 + c0) + (d * c3 + c2) * (d * d);
-        finish(Wide::splat(self.t), Wide::splat(self.bend), k, dot, [self.ends; N])
+        let (t, bend) = (like.splat4(self.t), like.splat4(self.bend));
+        finish(Wide::splat(t), Wide::splat(bend), k, dot, [like.mask4(self.ends); N])
     }
 }
 
@@ -106,19 +121,20 @@ impl ArcWeights for UniformT {
 /// `√(from² + to² + 2 · from · to · dot)`. At the ends (`ends`) they are `(1, 0)` or `(0, ±1)`
 /// exactly, so the inputs come back untouched.
 #[inline(always)]
-fn finish<const N: usize>(
-    t: Wide<N>,
-    bend: Wide<N>,
-    k: Wide<N>,
-    dot: Wide<N>,
-    ends: [BVec4A; N],
-) -> (Wide<N>, Wide<N>) {
+fn finish<R: Lanes, const N: usize>(
+    t: Wide<R, N>,
+    bend: Wide<R, N>,
+    k: Wide<R, N>,
+    dot: Wide<R, N>,
+    ends: [R::Mask; N],
+) -> (Wide<R, N>, Wide<R, N>) {
+    let one = dot.0[0].splat4(Vec4::ONE);
     // bend is zero at both ends, so t' is exactly 0 and 1 there.
     let corrected = t + bend * k;
-    let to = corrected.zip(dot, Vec4::copysign);
-    let from = Wide::splat(Vec4::ONE) - corrected;
+    let to = corrected.zip(dot, R::copysign);
+    let from = Wide::splat(one) - corrected;
     let length_squared = (from * from + to * to) + (from + from) * (to * dot);
-    let scale = length_squared.map(inverse_sqrt).unless(ends, Vec4::ONE);
+    let scale = length_squared.map(R::inverse_sqrt).unless(ends, one);
     (from * scale, to * scale)
 }
 

@@ -1,4 +1,4 @@
-//! `N` SIMD vectors that every operation acts on together, one step for all `N` before the
+//! `N` SIMD registers that every operation acts on together, one step for all `N` before the
 //! next step.
 //!
 //! For the blends' rotation weights: each group of four joints needs a long chain of dependent
@@ -7,39 +7,250 @@
 //! after another fill that room with the first chain's steps; written side by side, step by
 //! step, `N` chains are under way at once (`N` = 8: Xbot `blend_into` 3.76 -> 3.59 ns/joint in
 //! interleaved runs of a loop of it alone; see the README for the ozz harness's rounds).
+//!
+//! A register is a `Vec4` (one group's four lanes) or, where the processor has AVX, an `Avx8`
+//! holding two groups, which halves the instructions of a batch's chains.
 
-use std::array::from_fn;
 use std::ops::{Add, Mul, Sub};
 
 use glam::{BVec4A, Vec4};
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Wide<const N: usize>(pub [Vec4; N]);
+/// A register of f32 lanes in groups of four, one group per group of joints.
+pub(super) trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+    type Mask: Copy;
+    /// A register of this kind (`self` says which) with `v` in every group of four lanes.
+    fn splat4(self, v: Vec4) -> Self;
+    fn abs(self) -> Self;
+    /// The magnitude of `self` with the sign of `sign`, per lane.
+    fn copysign(self, sign: Self) -> Self;
+    /// `1 / √x` per lane, as `lanes::inverse_sqrt` computes it.
+    fn inverse_sqrt(self) -> Self;
+    /// The lanes equal to 0 or 1.
+    fn is_end(self) -> Self::Mask;
+    /// `mask` in every group of four lanes (of a register of this kind).
+    fn mask4(self, mask: BVec4A) -> Self::Mask;
+    /// `if_true` where `mask` is set, `self` elsewhere.
+    fn unless(self, mask: Self::Mask, if_true: Self) -> Self;
+}
 
-impl<const N: usize> Wide<N> {
+impl Lanes for Vec4 {
+    type Mask = BVec4A;
+
     #[inline(always)]
-    pub fn splat(v: Vec4) -> Self {
+    fn splat4(self, v: Vec4) -> Self {
+        v
+    }
+
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Vec4::abs(self)
+    }
+
+    #[inline(always)]
+    fn copysign(self, sign: Self) -> Self {
+        Vec4::copysign(self, sign)
+    }
+
+    #[inline(always)]
+    fn inverse_sqrt(self) -> Self {
+        super::lanes::inverse_sqrt(self)
+    }
+
+    #[inline(always)]
+    fn is_end(self) -> BVec4A {
+        self.cmpeq(Vec4::ZERO) | self.cmpeq(Vec4::ONE)
+    }
+
+    #[inline(always)]
+    fn mask4(self, mask: BVec4A) -> BVec4A {
+        mask
+    }
+
+    #[inline(always)]
+    fn unless(self, mask: BVec4A, if_true: Self) -> Self {
+        Vec4::select(mask, if_true, self)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(super) use avx::{Avx, Avx8};
+
+/// Where there is no AVX to prove, no proof can be made.
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Avx {}
+
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use std::arch::x86_64::*;
+    use std::ops::{Add, Mul, Sub};
+
+    use glam::{BVec4A, Vec4};
+
+    use super::Lanes;
+
+    /// Proof that the processor has AVX: made only by `detect`.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Avx(());
+
+    impl Avx {
+        pub fn detect() -> Option<Self> {
+            std::is_x86_feature_detected!("avx").then_some(Self(()))
+        }
+    }
+
+    /// Two groups of four lanes in one 256-bit register. One exists only where the processor
+    /// has AVX (`pair` takes the proof, every other one is made from one), which is what makes
+    /// the AVX instructions of its operations sound. Each lane gets the same operations as a
+    /// `Vec4` lane, in the same order, so the results are the same bits.
+    #[derive(Clone, Copy)]
+    pub struct Avx8(__m256);
+
+    impl Avx8 {
+        #[inline(always)]
+        pub fn pair(_: Avx, low: Vec4, high: Vec4) -> Self {
+            // SAFETY: `Avx` proves the processor has AVX.
+            Self(unsafe { _mm256_set_m128(high.into(), low.into()) })
+        }
+
+        /// The two groups: `[low, high]`.
+        #[inline(always)]
+        pub fn halves(self) -> [Vec4; 2] {
+            // SAFETY: an `Avx8` exists only where the processor has AVX (see the type).
+            unsafe {
+                [
+                    _mm256_castps256_ps128(self.0).into(),
+                    _mm256_extractf128_ps::<1>(self.0).into(),
+                ]
+            }
+        }
+    }
+
+    /// The AVX form of a `Vec4` operation: `$op` on the registers.
+    macro_rules! lanewise {
+        ($trait:ident, $method:ident, $op:ident) => {
+            impl $trait for Avx8 {
+                type Output = Self;
+                #[inline(always)]
+                fn $method(self, other: Self) -> Self {
+                    // SAFETY: an `Avx8` exists only where the processor has AVX.
+                    Self(unsafe { $op(self.0, other.0) })
+                }
+            }
+        };
+    }
+    lanewise!(Add, add, _mm256_add_ps);
+    lanewise!(Sub, sub, _mm256_sub_ps);
+    lanewise!(Mul, mul, _mm256_mul_ps);
+
+    impl Lanes for Avx8 {
+        type Mask = Avx8;
+
+        #[inline(always)]
+        fn splat4(self, v: Vec4) -> Self {
+            // SAFETY: `self` exists, so the processor has AVX.
+            Self(unsafe { _mm256_set_m128(v.into(), v.into()) })
+        }
+
+        #[inline(always)]
+        fn abs(self) -> Self {
+            // SAFETY: as in `splat4`. Clears the sign bit, as `Vec4::abs`.
+            Self(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+        }
+
+        #[inline(always)]
+        fn copysign(self, sign: Self) -> Self {
+            // SAFETY: as in `splat4`. The sign bit of `sign`, the rest of `self`.
+            Self(unsafe {
+                let mask = _mm256_set1_ps(-0.0);
+                _mm256_or_ps(_mm256_andnot_ps(mask, self.0), _mm256_and_ps(mask, sign.0))
+            })
+        }
+
+        #[inline(always)]
+        fn inverse_sqrt(self) -> Self {
+            // SAFETY: as in `splat4`. The estimate and Newton step of `lanes::inverse_sqrt`.
+            let estimate = Self(unsafe { _mm256_rsqrt_ps(self.0) });
+            let (half, three_halves) = (self.splat4(Vec4::splat(0.5)), self.splat4(Vec4::splat(1.5)));
+            estimate * (three_halves - half * self * estimate * estimate)
+        }
+
+        #[inline(always)]
+        fn is_end(self) -> Avx8 {
+            // SAFETY: as in `splat4`.
+            Self(unsafe {
+                let zero = _mm256_cmp_ps::<_CMP_EQ_OQ>(self.0, _mm256_setzero_ps());
+                _mm256_or_ps(zero, _mm256_cmp_ps::<_CMP_EQ_OQ>(self.0, _mm256_set1_ps(1.0)))
+            })
+        }
+
+        #[inline(always)]
+        fn mask4(self, mask: BVec4A) -> Avx8 {
+            let mask = __m128::from(mask);
+            // SAFETY: as in `splat4`.
+            Self(unsafe { _mm256_set_m128(mask, mask) })
+        }
+
+        #[inline(always)]
+        fn unless(self, mask: Avx8, if_true: Self) -> Self {
+            // SAFETY: as in `splat4`.
+            Self(unsafe { _mm256_blendv_ps(self.0, if_true.0, mask.0) })
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Wide<R, const N: usize>(pub [R; N]);
+
+/// Loops rather than `array::map` and `from_fn`: those go through helpers the compiler may keep
+/// out of line, and an `Avx8` operation left in a function not compiled for AVX is a call
+/// (measured four times slower).
+impl<R: Lanes, const N: usize> Wide<R, N> {
+    #[inline(always)]
+    pub fn splat(v: R) -> Self {
         Self([v; N])
     }
 
     #[inline(always)]
-    pub fn map(self, f: impl Fn(Vec4) -> Vec4) -> Self {
-        Self(self.0.map(f))
+    pub fn map(self, f: impl Fn(R) -> R) -> Self {
+        let mut out = self.0;
+        for register in &mut out {
+            *register = f(*register);
+        }
+        Self(out)
     }
 
     #[inline(always)]
-    pub fn zip(self, other: Self, f: impl Fn(Vec4, Vec4) -> Vec4) -> Self {
-        Self(from_fn(|i| f(self.0[i], other.0[i])))
+    pub fn zip(self, other: Self, f: impl Fn(R, R) -> R) -> Self {
+        let mut out = self.0;
+        for (register, other) in out.iter_mut().zip(other.0) {
+            *register = f(*register, other);
+        }
+        Self(out)
+    }
+
+    /// `R::is_end` of each register.
+    #[inline(always)]
+    pub fn ends(self) -> [R::Mask; N] {
+        let mut out = [self.0[0].is_end(); N];
+        for (mask, register) in out.iter_mut().zip(self.0) {
+            *mask = register.is_end();
+        }
+        out
     }
 
     /// Per lane, `if_true` where `mask` is set and `self` elsewhere.
     #[inline(always)]
-    pub fn unless(self, mask: [BVec4A; N], if_true: Vec4) -> Self {
-        Self(from_fn(|i| Vec4::select(mask[i], if_true, self.0[i])))
+    pub fn unless(self, mask: [R::Mask; N], if_true: R) -> Self {
+        let mut out = self.0;
+        for (register, mask) in out.iter_mut().zip(mask) {
+            *register = register.unless(mask, if_true);
+        }
+        Self(out)
     }
 }
 
-impl<const N: usize> Add for Wide<N> {
+impl<R: Lanes, const N: usize> Add for Wide<R, N> {
     type Output = Self;
     #[inline(always)]
     fn add(self, other: Self) -> Self {
@@ -47,7 +258,7 @@ impl<const N: usize> Add for Wide<N> {
     }
 }
 
-impl<const N: usize> Sub for Wide<N> {
+impl<R: Lanes, const N: usize> Sub for Wide<R, N> {
     type Output = Self;
     #[inline(always)]
     fn sub(self, other: Self) -> Self {
@@ -55,7 +266,7 @@ impl<const N: usize> Sub for Wide<N> {
     }
 }
 
-impl<const N: usize> Mul for Wide<N> {
+impl<R: Lanes, const N: usize> Mul for Wide<R, N> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, other: Self) -> Self {
@@ -63,29 +274,29 @@ impl<const N: usize> Mul for Wide<N> {
     }
 }
 
-/// Every vector times the same one.
-impl<const N: usize> Mul<Vec4> for Wide<N> {
+/// Every register times the same one.
+impl<R: Lanes, const N: usize> Mul<R> for Wide<R, N> {
     type Output = Self;
     #[inline(always)]
-    fn mul(self, other: Vec4) -> Self {
+    fn mul(self, other: R) -> Self {
         self.map(|a| a * other)
     }
 }
 
-/// Every vector minus the same one.
-impl<const N: usize> Sub<Vec4> for Wide<N> {
+/// Every register minus the same one.
+impl<R: Lanes, const N: usize> Sub<R> for Wide<R, N> {
     type Output = Self;
     #[inline(always)]
-    fn sub(self, other: Vec4) -> Self {
+    fn sub(self, other: R) -> Self {
         self.map(|a| a - other)
     }
 }
 
-/// Every vector plus the same one.
-impl<const N: usize> Add<Vec4> for Wide<N> {
+/// Every register plus the same one.
+impl<R: Lanes, const N: usize> Add<R> for Wide<R, N> {
     type Output = Self;
     #[inline(always)]
-    fn add(self, other: Vec4) -> Self {
+    fn add(self, other: R) -> Self {
         self.map(|a| a + other)
     }
 }
@@ -104,7 +315,7 @@ mod tests {
         assert_eq!((a * Vec4::splat(3.0)).0[1], Vec4::new(3.0, 6.0, 9.0, 12.0));
         assert_eq!((a + Vec4::X).0[0], Vec4::new(2.0, 1.0, 1.0, 1.0));
         assert_eq!((a - Vec4::X).0[0], Vec4::new(0.0, 1.0, 1.0, 1.0));
-        assert_eq!(Wide::<3>::splat(Vec4::W).0[2], Vec4::W);
+        assert_eq!(Wide::<_, 3>::splat(Vec4::W).0[2], Vec4::W);
         let mask = [
             BVec4A::new(true, false, false, false),
             BVec4A::new(false, false, false, true),
@@ -112,6 +323,43 @@ mod tests {
         assert_eq!(
             a.unless(mask, Vec4::ZERO).0,
             [Vec4::new(0.0, 1.0, 1.0, 1.0), Vec4::new(1.0, 2.0, 3.0, 0.0)]
+        );
+    }
+
+    /// Every `Avx8` operation gives, in each half, the bits the `Vec4` one does.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx_registers_match_vec4_lane_for_lane() {
+        let Some(avx) = Avx::detect() else { return };
+        let (a, b) = (Vec4::new(-0.5, 0.0, 1.0, 3.0), Vec4::new(2.0, -1.0, 1e-20, -0.0));
+        let (x, y) = (Avx8::pair(avx, a, b), Avx8::pair(avx, b, a));
+        let same = |wide: Avx8, narrow: [Vec4; 2], what: &str| {
+            let bits = |v: [Vec4; 2]| v.map(|v| v.to_array().map(f32::to_bits));
+            assert_eq!(bits(wide.halves()), bits(narrow), "{what}");
+        };
+        same(x + y, [a + b, b + a], "add");
+        same(x - y, [a - b, b - a], "sub");
+        same(x * y, [a * b, b * a], "mul");
+        same(x.splat4(a), [a, a], "splat4");
+        same(x.abs(), [a.abs(), b.abs()], "abs");
+        same(x.copysign(y), [a.copysign(b), b.copysign(a)], "copysign");
+        let positive = Avx8::pair(avx, a.abs() + Vec4::ONE, b.abs() + Vec4::ONE);
+        let narrow = [
+            Lanes::inverse_sqrt(a.abs() + Vec4::ONE),
+            Lanes::inverse_sqrt(b.abs() + Vec4::ONE),
+        ];
+        same(positive.inverse_sqrt(), narrow, "inverse_sqrt");
+        let ends = [a.is_end(), b.is_end()];
+        same(
+            x.unless(x.is_end(), y),
+            [a.unless(ends[0], b), b.unless(ends[1], a)],
+            "is_end, unless",
+        );
+        let mask = BVec4A::new(true, false, true, false);
+        same(
+            x.unless(x.mask4(mask), y),
+            [a.unless(mask, b), b.unless(mask, a)],
+            "mask4",
         );
     }
 }
