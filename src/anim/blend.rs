@@ -273,21 +273,10 @@ fn side_by_side_avx(
     first: usize,
     weights: impl Fn(usize, usize) -> Vec4,
 ) -> [(Vec4, Vec4); BATCH] {
-    // Loops, not `from_fn`: see `wide`.
-    let mut paired = [(Avx8::pair(avx, dots[0], dots[1]), Avx8::pair(avx, dots[0], dots[1])); BATCH / 2];
-    for (i, (dots_pair, weights_pair)) in paired.iter_mut().enumerate() {
-        let weights = |group: usize| weights(4 * (first + group), 4);
-        *dots_pair = Avx8::pair(avx, dots[2 * i], dots[2 * i + 1]);
-        *weights_pair = Avx8::pair(avx, weights(2 * i), weights(2 * i + 1));
-    }
-    let (from, to) = arc.weights(Wide(paired.map(|pair| pair.0)), Wide(paired.map(|pair| pair.1)));
-    let mut out = [(Vec4::ZERO, Vec4::ZERO); BATCH];
-    for (i, (from, to)) in from.0.into_iter().zip(to.0).enumerate() {
-        let ([from_low, from_high], [to_low, to_high]) = (from.halves(), to.halves());
-        out[2 * i] = (from_low, to_low);
-        out[2 * i + 1] = (from_high, to_high);
-    }
-    out
+    let weights = std::array::from_fn(|group| weights(4 * (first + group), 4));
+    let (from, to) = arc.weights(Wide(Avx8::pairs(avx, dots)), Wide(Avx8::pairs(avx, weights)));
+    let (from, to) = (Avx8::unpair(from.0), Avx8::unpair(to.0));
+    std::array::from_fn(|group| (from[group], to[group]))
 }
 
 /// `mix_joints` with the weights of joints `first..first + count` from `weights`, and the

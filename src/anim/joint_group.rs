@@ -96,10 +96,10 @@ impl JointGroup {
 #[inline(always)]
 fn floats(joint: &Transform) -> &[f32; 12] {
     // SAFETY: `Transform` is `repr(C)`: a `Quat` (four f32) at offset 0, two `Vec3`s (three
-    // f32 each) at offsets 16 and 28 and, filling the 48 bytes (asserted above), two f32 of padding, 48 bytes
-    // with no gaps, so it is twelve initialised f32s, and its alignment (16) is a multiple of
-    // f32's. The reference borrows `joint`, so the memory stays valid and unaliased by writers
-    // for its lifetime.
+    // f32 each) at offsets 16 and 28, then its two f32 of padding, 48 bytes with no gaps
+    // (asserted above), so it is twelve initialised f32s, and its alignment (16) is a multiple
+    // of f32's. The reference borrows `joint`, so the memory stays valid and unaliased by
+    // writers for its lifetime.
     unsafe { &*std::ptr::from_ref(joint).cast::<[f32; 12]>() }
 }
 

@@ -124,6 +124,27 @@ mod avx {
                 ]
             }
         }
+
+        /// Eight groups as four registers, two groups each in order (loops, not `from_fn`:
+        /// see `Wide`).
+        #[inline(always)]
+        pub fn pairs(avx: Avx, groups: [Vec4; 8]) -> [Self; 4] {
+            let mut out = [Self::pair(avx, groups[0], groups[1]); 4];
+            for (i, register) in out.iter_mut().enumerate().skip(1) {
+                *register = Self::pair(avx, groups[2 * i], groups[2 * i + 1]);
+            }
+            out
+        }
+
+        /// `pairs`'s way back.
+        #[inline(always)]
+        pub fn unpair(registers: [Self; 4]) -> [Vec4; 8] {
+            let mut out = [Vec4::ZERO; 8];
+            for (i, register) in registers.into_iter().enumerate() {
+                [out[2 * i], out[2 * i + 1]] = register.halves();
+            }
+            out
+        }
     }
 
     /// The AVX form of a `Vec4` operation: `$op` on the registers.
