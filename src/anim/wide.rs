@@ -382,5 +382,8 @@ mod tests {
             [a.unless(mask, b), b.unless(mask, a)],
             "mask4",
         );
+        let groups: [Vec4; 8] = std::array::from_fn(|i| Vec4::splat(i as f32));
+        assert_eq!(Avx8::pairs(avx, groups)[1].halves(), [groups[2], groups[3]], "pairs");
+        assert_eq!(Avx8::unpair(Avx8::pairs(avx, groups)), groups, "unpair");
     }
 }
