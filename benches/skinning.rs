@@ -14,7 +14,7 @@ use rigscope::asset::{self, SkinWeights};
 use rigscope::skin::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
 use rigscope::skin::linear::Influences;
 use rigscope::skin::linear::{BindVertices, SkinnedVertices, skin_linear};
-use rigscope::skin::palette::{AffineRows, normals_and_rows, skin_palette};
+use rigscope::skin::palette::{PaletteRows, normals_and_rows, skin_palette};
 use rigscope::skin::split::InfluenceSplit;
 use rigscope::skin::split_linear::{LinearPalette, skin_linear_split};
 use rigscope::skin::workers::{self, Workers};
@@ -108,7 +108,7 @@ fn skinning(c: &mut Criterion) {
 struct BigMesh {
     palette: Vec<Mat4>,
     normal_palette: Vec<glam::Mat3A>,
-    rows: Vec<AffineRows>,
+    rows: Vec<PaletteRows>,
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
     joints: Vec<[u16; 4]>,

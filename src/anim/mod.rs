@@ -30,7 +30,7 @@ pub mod skeleton;
 pub mod sync_blend;
 pub mod track;
 pub mod transform;
-mod wide;
+pub(crate) mod wide;
 
 pub use additive::{AdditiveLayer, AdditiveSpace};
 pub use animator::Animator;

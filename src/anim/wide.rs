@@ -8,15 +8,16 @@
 //! step, `N` chains are under way at once (`N` = 8: Xbot `blend_into` 3.76 -> 3.59 ns/joint in
 //! interleaved runs of a loop of it alone; see the README for the ozz harness's rounds).
 //!
-//! A register is a `Vec4` (one group's four lanes) or, where the processor has AVX, an `Avx8`
-//! holding two groups, which halves the instructions of a batch's chains.
+//! A register ([`Lanes`]) is a `Vec4` (one group's four lanes) or, where the processor has AVX
+//! and FMA, an `Avx8` holding two groups, which halves the instructions of a batch's chains. The
+//! CPU skinning's blended vertices use the same registers (`skin::vertex_lanes`).
 
 use std::ops::{Add, Mul, Sub};
 
 use glam::{BVec4A, Vec4};
 
 /// A register of f32 lanes in groups of four, one group per group of joints.
-pub(super) trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+pub(crate) trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
     type Mask: Copy;
     /// A register of this kind (`self` says which) with `v` in every group of four lanes.
     fn splat4(self, v: Vec4) -> Self;
@@ -31,6 +32,17 @@ pub(super) trait Lanes: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Out
     fn mask4(self, mask: BVec4A) -> Self::Mask;
     /// `if_true` where `mask` is set, `self` elsewhere.
     fn unless(self, mask: Self::Mask, if_true: Self) -> Self;
+    /// The lanes below zero.
+    fn is_negative(self) -> Self::Mask;
+    /// `self * a + b`, fused (one rounding) in an `Avx8`.
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// `self * a - b`, fused in an `Avx8`.
+    fn mul_sub(self, a: Self, b: Self) -> Self;
+    /// `a * b + c` on `Vec4`s, fused where registers of this kind (`self` says which) fuse.
+    fn mul_add_vec4(self, a: Vec4, b: Vec4, c: Vec4) -> Vec4;
+    /// Each group of four lanes transposed: lane `j` of group `g` of output `i` is lane `i`
+    /// of group `g` of input `j`.
+    fn transpose4(registers: [Self; 4]) -> [Self; 4];
 }
 
 impl Lanes for Vec4 {
@@ -70,15 +82,40 @@ impl Lanes for Vec4 {
     fn unless(self, mask: BVec4A, if_true: Self) -> Self {
         Vec4::select(mask, if_true, self)
     }
+
+    #[inline(always)]
+    fn is_negative(self) -> BVec4A {
+        self.cmplt(Vec4::ZERO)
+    }
+
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        self * a + b
+    }
+
+    #[inline(always)]
+    fn mul_sub(self, a: Self, b: Self) -> Self {
+        self * a - b
+    }
+
+    #[inline(always)]
+    fn mul_add_vec4(self, a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
+        a * b + c
+    }
+
+    #[inline(always)]
+    fn transpose4(registers: [Self; 4]) -> [Self; 4] {
+        super::lanes::transpose(registers)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use avx::{Avx, Avx8};
+pub(crate) use avx::{Avx, Avx8};
 
 /// Where there is no AVX to prove, no proof can be made.
 #[cfg(not(target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Avx {}
+pub(crate) enum Avx {}
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
@@ -89,20 +126,23 @@ mod avx {
 
     use super::Lanes;
 
-    /// Proof that the processor has AVX: made only by `detect`.
+    /// Proof that the processor has AVX and FMA (which came together from 2013 on; the few
+    /// processors with AVX alone take the baseline code): made only by `detect`.
     #[derive(Clone, Copy, Debug)]
     pub struct Avx(());
 
     impl Avx {
         pub fn detect() -> Option<Self> {
-            std::is_x86_feature_detected!("avx").then_some(Self(()))
+            let found = std::is_x86_feature_detected!("avx") && std::is_x86_feature_detected!("fma");
+            found.then_some(Self(()))
         }
     }
 
     /// Two groups of four lanes in one 256-bit register. One exists only where the processor
-    /// has AVX (`pair` takes the proof, every other one is made from one), which is what makes
-    /// the AVX instructions of its operations sound. Each lane gets the same operations as a
-    /// `Vec4` lane, in the same order, so the results are the same bits.
+    /// has AVX and FMA (`pair` takes the proof, every other one is made from one), which is
+    /// what makes the AVX and FMA instructions of its operations sound. Each lane gets the same
+    /// operations as a `Vec4` lane, in the same order, so the results are the same bits, except
+    /// that `mul_add` and `mul_sub` round once where a `Vec4` rounds twice.
     #[derive(Clone, Copy)]
     pub struct Avx8(__m256);
 
@@ -111,6 +151,12 @@ mod avx {
         pub fn pair(_: Avx, low: Vec4, high: Vec4) -> Self {
             // SAFETY: `Avx` proves the processor has AVX.
             Self(unsafe { _mm256_set_m128(high.into(), low.into()) })
+        }
+
+        /// The proof that this register's existence carries.
+        #[inline(always)]
+        pub fn avx(self) -> Avx {
+            Avx(())
         }
 
         /// The two groups: `[low, high]`.
@@ -216,6 +262,45 @@ mod avx {
         fn unless(self, mask: Avx8, if_true: Self) -> Self {
             // SAFETY: as in `splat4`.
             Self(unsafe { _mm256_blendv_ps(self.0, if_true.0, mask.0) })
+        }
+
+        #[inline(always)]
+        fn mul_add(self, a: Self, b: Self) -> Self {
+            // SAFETY: as in `splat4` (the processor has FMA too).
+            Self(unsafe { _mm256_fmadd_ps(self.0, a.0, b.0) })
+        }
+
+        #[inline(always)]
+        fn mul_sub(self, a: Self, b: Self) -> Self {
+            // SAFETY: as in `mul_add`.
+            Self(unsafe { _mm256_fmsub_ps(self.0, a.0, b.0) })
+        }
+
+        #[inline(always)]
+        fn mul_add_vec4(self, a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
+            // SAFETY: as in `mul_add`.
+            unsafe { _mm_fmadd_ps(a.into(), b.into(), c.into()) }.into()
+        }
+
+        #[inline(always)]
+        fn is_negative(self) -> Avx8 {
+            // SAFETY: as in `splat4`.
+            Self(unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, _mm256_setzero_ps()) })
+        }
+
+        #[inline(always)]
+        fn transpose4([a, b, c, d]: [Self; 4]) -> [Self; 4] {
+            // SAFETY: as in `splat4`. `lanes::transpose`'s steps; each acts within each half.
+            unsafe {
+                let (ab_lo, ab_hi) = (_mm256_unpacklo_ps(a.0, b.0), _mm256_unpackhi_ps(a.0, b.0));
+                let (cd_lo, cd_hi) = (_mm256_unpacklo_ps(c.0, d.0), _mm256_unpackhi_ps(c.0, d.0));
+                [
+                    Self(_mm256_shuffle_ps::<0x44>(ab_lo, cd_lo)),
+                    Self(_mm256_shuffle_ps::<0xee>(ab_lo, cd_lo)),
+                    Self(_mm256_shuffle_ps::<0x44>(ab_hi, cd_hi)),
+                    Self(_mm256_shuffle_ps::<0xee>(ab_hi, cd_hi)),
+                ]
+            }
         }
     }
 }
@@ -347,7 +432,8 @@ mod tests {
         );
     }
 
-    /// Every `Avx8` operation gives, in each half, the bits the `Vec4` one does.
+    /// Every `Avx8` operation gives, in each half, the bits the `Vec4` one does (the fused
+    /// ones within their one rounding).
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx_registers_match_vec4_lane_for_lane() {
@@ -382,6 +468,32 @@ mod tests {
             [a.unless(mask, b), b.unless(mask, a)],
             "mask4",
         );
+        same(
+            x.unless(x.is_negative(), y),
+            [a.unless(a.is_negative(), b), b.unless(b.is_negative(), a)],
+            "is_negative",
+        );
+        let (c, d) = (Vec4::new(5.0, 6.0, 7.0, 8.0), Vec4::new(-1.0, -2.0, -3.0, -4.0));
+        let transposed = Avx8::transpose4([x, y, Avx8::pair(avx, c, d), Avx8::pair(avx, d, c)]);
+        let narrow = [Vec4::transpose4([a, b, c, d]), Vec4::transpose4([b, a, d, c])];
+        for (i, register) in transposed.into_iter().enumerate() {
+            same(register, [narrow[0][i], narrow[1][i]], "transpose4");
+        }
+        // Fused: one rounding, so within an ulp of the two-step `Vec4` results here.
+        let close = |wide: Avx8, narrow: [Vec4; 2], what: &str| {
+            let [low, high] = wide.halves();
+            assert!(
+                low.abs_diff_eq(narrow[0], 1e-6) && high.abs_diff_eq(narrow[1], 1e-6),
+                "{what}"
+            );
+        };
+        let z = Avx8::pair(avx, c, d);
+        let narrow = [Lanes::mul_add(a, b, c), Lanes::mul_add(b, a, d)];
+        close(x.mul_add(y, z), narrow, "mul_add");
+        let narrow = [Lanes::mul_sub(a, b, c), Lanes::mul_sub(b, a, d)];
+        close(x.mul_sub(y, z), narrow, "mul_sub");
+        let fused = x.mul_add_vec4(a, b, c);
+        assert!(fused.abs_diff_eq(a * b + c, 1e-6), "mul_add_vec4");
         let groups: [Vec4; 8] = std::array::from_fn(|i| Vec4::splat(i as f32));
         assert_eq!(Avx8::pairs(avx, groups)[1].halves(), [groups[2], groups[3]], "pairs");
         assert_eq!(Avx8::unpair(Avx8::pairs(avx, groups)), groups, "unpair");

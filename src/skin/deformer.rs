@@ -7,7 +7,7 @@ use super::SkinningMethod;
 use super::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
 use super::linear::{BindVertices, SkinnedVertices, skin_linear, transform_rigid, unit_or_zero};
 use super::morph::morph;
-use super::palette::{AffineRows, normal_palette, row_palette, skin_palette};
+use super::palette::{PaletteRows, normal_palette, row_palette, skin_palette};
 use super::split::InfluenceSplit;
 use super::split_linear::{LinearPalette, skin_linear_split};
 use super::workers;
@@ -57,7 +57,7 @@ pub struct Deformer {
     palettes: Vec<Vec<Mat4>>,
     normal_palettes: Vec<Vec<Mat3A>>,
     /// Each palette's rows (only kept up to date with linear blend skinning).
-    row_palettes: Vec<Vec<AffineRows>>,
+    row_palettes: Vec<Vec<PaletteRows>>,
     /// Each palette split for dual-quaternion skinning (only kept up to date with that method).
     dual_quat_palettes: Vec<Vec<DualQuatJoint>>,
     /// Which skins the primitives posed this frame use (their normal, row and dual-quaternion
@@ -119,7 +119,7 @@ impl Deformer {
             row_palettes: model
                 .skins
                 .iter()
-                .map(|s| vec![[Vec4::ZERO; 3]; s.joints.len()])
+                .map(|s| vec![PaletteRows([Vec4::ZERO; 3]); s.joints.len()])
                 .collect(),
             dual_quat_palettes: model
                 .skins

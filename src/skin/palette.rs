@@ -39,20 +39,26 @@ pub fn normal_palette(palette: &[Mat4], out: &mut [Mat3A]) {
 /// per joint takes three vector products where four columns take four.
 pub type AffineRows = [Vec4; 3];
 
+/// A palette matrix's `AffineRows` in 64 bytes, so that a joint's index becomes its entry's
+/// offset in one shift (48 bytes take two instructions, for each joint of each vertex).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(align(64))]
+pub struct PaletteRows(pub AffineRows);
+
 /// `out[i]` = the first three rows of `palette[i]`.
-pub fn row_palette(palette: &[Mat4], out: &mut [AffineRows]) {
+pub fn row_palette(palette: &[Mat4], out: &mut [PaletteRows]) {
     for (out, matrix) in out.iter_mut().zip(palette) {
         let rows = matrix.transpose();
-        *out = [rows.x_axis, rows.y_axis, rows.z_axis];
+        *out = PaletteRows([rows.x_axis, rows.y_axis, rows.z_axis]);
     }
 }
 
 /// `palette`'s normal matrices and rows in new vectors, for one-off callers (benchmarks, tests);
 /// the deformer keeps its own and refreshes them each frame without allocating.
-pub fn normals_and_rows(palette: &[Mat4]) -> (Vec<Mat3A>, Vec<AffineRows>) {
+pub fn normals_and_rows(palette: &[Mat4]) -> (Vec<Mat3A>, Vec<PaletteRows>) {
     let mut normals = vec![Mat3A::IDENTITY; palette.len()];
     normal_palette(palette, &mut normals);
-    let mut rows = vec![[Vec4::ZERO; 3]; palette.len()];
+    let mut rows = vec![PaletteRows([Vec4::ZERO; 3]); palette.len()];
     row_palette(palette, &mut rows);
     (normals, rows)
 }
@@ -85,10 +91,10 @@ mod tests {
     fn rows_move_points_as_the_matrix_does() {
         let matrix =
             Mat4::from_scale_rotation_translation(Vec3::new(1.0, 3.0, 0.5), Quat::from_rotation_x(0.7), Vec3::X);
-        let mut rows = [[Vec4::ZERO; 3]];
+        let mut rows = [PaletteRows([Vec4::ZERO; 3])];
         row_palette(&[matrix], &mut rows);
         let point = Vec3::new(0.3, -2.0, 5.0);
-        let by_rows = Vec3::from_array(rows[0].map(|row| row.dot(point.extend(1.0))));
+        let by_rows = Vec3::from_array(rows[0].0.map(|row| row.dot(point.extend(1.0))));
         assert!(by_rows.abs_diff_eq(matrix.transform_point3(point), 1e-5));
     }
 

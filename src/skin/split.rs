@@ -1,8 +1,7 @@
 //! A primitive's influences regrouped for fast linear blend skinning, once, when a
 //! [`Deformer`](super::Deformer) is made: as ozz-animation's mesh tools do, vertices are
 //! split by how many joints move them (one, two, three, four, more), so each count has a
-//! kernel without per-vertex branches, reads only the influences it uses, and takes its last
-//! weight as one minus the others (weights sum to 1; see `asset::SkinWeights`).
+//! kernel without per-vertex branches that reads only the influences it uses.
 //!
 //! The vertex range is cut into chunks of [`CHUNK_VERTICES`] consecutive vertices, each split
 //! on its own: chunks are the unit that threads share (each writes its own slice of the
@@ -15,20 +14,54 @@ use super::linear::Influences;
 /// large enough that a chunk's call overhead is lost in its work; at most `u16::MAX + 1`.
 pub const CHUNK_VERTICES: usize = 8192;
 
-/// Vertices moved by `J` joints: their indices in the chunk, joints, and the first `W = J - 1`
-/// weights (the last is one minus their sum).
+/// Vertices moved by `J` joints: their indices in the chunk, joints and weights.
+///
+/// The skinning kernels read the vertices' attributes and the joints' palette entries without
+/// a bounds check each, after checking `vertex_end` and `joint_end` once. That is sound
+/// because only `push` writes the fields: the three lists are equally long, every vertex is
+/// below `vertex_end` and every joint below `joint_end`.
 #[derive(Clone, Debug, Default)]
-pub struct Group<const J: usize, const W: usize> {
-    pub vertices: Vec<u16>,
-    pub joints: Vec<[u16; J]>,
-    pub weights: Vec<[f32; W]>,
+pub struct Group<const J: usize> {
+    vertices: Vec<u16>,
+    joints: Vec<[u16; J]>,
+    weights: Vec<[f32; J]>,
+    vertex_end: usize,
+    joint_end: usize,
 }
 
-impl<const J: usize, const W: usize> Group<J, W> {
+impl<const J: usize> Group<J> {
     fn push(&mut self, vertex: u16, joints: &[u16], weights: &[f32]) {
+        let joints: [u16; J] = std::array::from_fn(|i| joints[i]);
+        self.vertex_end = self.vertex_end.max(usize::from(vertex) + 1);
+        self.joint_end = (joints.iter().copied().map(usize::from)).fold(self.joint_end, |end, j| end.max(j + 1));
         self.vertices.push(vertex);
-        self.joints.push(std::array::from_fn(|i| joints[i]));
+        self.joints.push(joints);
         self.weights.push(std::array::from_fn(|i| weights[i]));
+    }
+
+    /// Each vertex's index in the chunk.
+    pub fn vertices(&self) -> &[u16] {
+        &self.vertices
+    }
+
+    /// Each vertex's joints, strongest first.
+    pub fn joints(&self) -> &[[u16; J]] {
+        &self.joints
+    }
+
+    /// Each vertex's weights, in the order of its joints.
+    pub fn weights(&self) -> &[[f32; J]] {
+        &self.weights
+    }
+
+    /// One past the highest vertex index.
+    pub fn vertex_end(&self) -> usize {
+        self.vertex_end
+    }
+
+    /// One past the highest joint index.
+    pub fn joint_end(&self) -> usize {
+        self.joint_end
     }
 
     pub fn len(&self) -> usize {
@@ -57,9 +90,9 @@ pub struct Chunk {
     pub start: usize,
     pub len: usize,
     pub one: Vec<RigidRun>,
-    pub two: Group<2, 1>,
-    pub three: Group<3, 2>,
-    pub four: Group<4, 3>,
+    pub two: Group<2>,
+    pub three: Group<3>,
+    pub four: Group<4>,
     /// Vertices with five to eight influences, skinned from the primitive's own arrays.
     pub more: Vec<u16>,
 }
@@ -176,14 +209,23 @@ mod tests {
         };
         let run = |start, len, joint| RigidRun { start, len, joint };
         assert_eq!(chunk.one, [run(0, 1, 3), run(4, 1, 9)], "no weights: the first joint");
-        assert_eq!(chunk.two.vertices, [1]);
-        assert_eq!((chunk.two.joints[0], chunk.two.weights[0]), ([1, 2], [0.75]));
-        assert_eq!(chunk.three.vertices, [2]);
-        assert_eq!((chunk.three.joints[0], chunk.three.weights[0]), ([1, 2, 5], [0.5, 0.3]));
+        assert_eq!(chunk.two.vertices(), [1]);
         assert_eq!(
-            (chunk.four.joints[0], chunk.four.weights[0]),
-            ([4, 5, 6, 7], [0.4, 0.3, 0.2])
+            (chunk.two.joints(), chunk.two.weights()),
+            (&[[1, 2]][..], &[[0.75, 0.25]][..])
         );
+        assert_eq!(chunk.three.vertices(), [2]);
+        assert_eq!(
+            (chunk.three.joints(), chunk.three.weights()),
+            (&[[1, 2, 5]][..], &[[0.5, 0.3, 0.2]][..])
+        );
+        assert_eq!(
+            (chunk.four.joints(), chunk.four.weights()),
+            (&[[4, 5, 6, 7]][..], &[[0.4, 0.3, 0.2, 0.1]][..])
+        );
+        let ends = |group: &Group<3>| (group.vertex_end(), group.joint_end());
+        assert_eq!(ends(&chunk.three), (3, 6));
+        assert_eq!(ends(&Group::default()), (0, 0));
         assert_eq!(chunk.more, [5]);
     }
 

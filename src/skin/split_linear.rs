@@ -12,9 +12,12 @@
 use glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
 
 use super::linear::{BindVertices, Influences, SkinnedVertices};
-use super::palette::AffineRows;
+use super::palette::{AffineRows, PaletteRows};
 use super::split::{Chunk, Group, InfluenceSplit, RigidRun};
+use super::vertex_lanes::{Lanes3, Lanes3x4, StepMatrices, VertexLanes};
 use super::workers::Workers;
+#[cfg(target_arch = "x86_64")]
+use crate::anim::wide::{Avx, Avx8};
 
 /// What the kernels read per palette joint: its matrix, normal matrix and rows, all three
 /// derived from the same palette this frame and as long as it (rigid vertices read the first
@@ -25,7 +28,7 @@ pub struct LinearPalette<'a> {
     /// `palette::normal_matrix` of each matrix.
     pub normals: &'a [Mat3A],
     /// `palette::row_palette` of the matrices.
-    pub rows: &'a [AffineRows],
+    pub rows: &'a [PaletteRows],
 }
 
 /// Skins the positions and normals of every vertex of `split` (made from `influences`, whose
@@ -65,29 +68,38 @@ struct Joints<'a> {
 }
 
 /// Skins one chunk into its slices of the outputs (`positions` and `normals` start at its
-/// first vertex), in AVX's encoding where the processor has it: the same operations, so the
-/// same results, but in three-operand forms, which drop the register copies that make up a
-/// fifth of the SSE build's instructions here (Xbot, six rounds interleaved with the SSE2 build:
-/// blended vertices 6.64 -> 6.03 ns, rigid 2.46 -> 1.90).
+/// first vertex), eight blended vertices at a time in 256-bit registers, products and sums
+/// fused, where the processor has AVX and FMA; four at a time in SSE's registers elsewhere.
 fn skin_chunk(joints: &Joints, chunk: &Chunk, input: &BindVertices, positions: &mut [Vec3], normals: &mut [Vec3]) {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx") {
-        // SAFETY: the processor has AVX (checked just above).
-        return unsafe { skin_chunk_avx(joints, chunk, input, positions, normals) };
+    if let Some(avx) = Avx::detect() {
+        // SAFETY: the processor has AVX and FMA (`avx` proves it).
+        return unsafe { skin_chunk_avx(avx, joints, chunk, input, positions, normals) };
     }
-    skin_chunk_baseline(joints, chunk, input, positions, normals);
+    skin_chunk_with(Vec4::ZERO, joints, chunk, input, positions, normals);
 }
 
-/// `skin_chunk_baseline` compiled for processors with AVX.
+/// `skin_chunk_with` over `Avx8` registers, compiled for processors with AVX and FMA (whose
+/// three-operand encodings also drop the register copies of SSE's two-operand ones).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-fn skin_chunk_avx(joints: &Joints, chunk: &Chunk, input: &BindVertices, positions: &mut [Vec3], normals: &mut [Vec3]) {
-    skin_chunk_baseline(joints, chunk, input, positions, normals);
+#[target_feature(enable = "avx,fma")]
+fn skin_chunk_avx(
+    avx: Avx,
+    joints: &Joints,
+    chunk: &Chunk,
+    input: &BindVertices,
+    positions: &mut [Vec3],
+    normals: &mut [Vec3],
+) {
+    let lanes = Avx8::pair(avx, Vec4::ZERO, Vec4::ZERO);
+    skin_chunk_with(lanes, joints, chunk, input, positions, normals);
 }
 
-/// `skin_chunk` for any processor: always inlined, so compiled for the features of its caller.
+/// `skin_chunk` with blended vertices in registers of `lanes`'s kind: always inlined, so
+/// compiled for the features of its caller.
 #[inline(always)]
-fn skin_chunk_baseline(
+fn skin_chunk_with<R: VertexLanes<Q>, const Q: usize>(
+    lanes: R,
     joints: &Joints,
     chunk: &Chunk,
     input: &BindVertices,
@@ -99,9 +111,9 @@ fn skin_chunk_baseline(
     let out = &mut (positions, normals);
     let palette = &joints.palette;
     skin_one(palette, &chunk.one, bind, out);
-    skin_blended(palette, &chunk.two, bind, out);
-    skin_blended(palette, &chunk.three, bind, out);
-    skin_blended(palette, &chunk.four, bind, out);
+    skin_blended(lanes, palette, &chunk.two, bind, out);
+    skin_blended(lanes, palette, &chunk.three, bind, out);
+    skin_blended(lanes, palette, &chunk.four, bind, out);
     for &vertex in &chunk.more {
         let (offset, v) = (vertex as usize, chunk.start + vertex as usize);
         let influences = &joints.influences;
@@ -138,190 +150,138 @@ fn skin_one(palette: &LinearPalette, runs: &[RigidRun], bind: BindSlices, out: &
     }
 }
 
-/// Vertices moved by `J` joints: the weighted sum of their matrices, the last weight being one
-/// minus the others. Four vertices at a time (see `skin_quad`); the last one to three are
-/// padded to four with copies of the last, whose results land on it again.
+/// Vertices moved by `J` joints: the weighted sum of their matrices. `4 × Q` vertices at a
+/// time (see `skin_step`); the last ones are padded with copies of the last, whose results
+/// land on it again.
+///
+/// Panics if the group's vertices or joints reach past the chunk or the palette (never for a
+/// split made from the same influences as the palette's skin).
 #[inline(always)]
-fn skin_blended<const J: usize, const W: usize>(
+fn skin_blended<R: VertexLanes<Q>, const Q: usize, const J: usize>(
+    lanes: R,
     palette: &LinearPalette,
-    group: &Group<J, W>,
+    group: &Group<J>,
     bind: BindSlices,
     out: &mut OutSlices,
 ) {
-    // All four slices as long as the chunk, so that one check of a vertex index covers them.
+    // All four slices as long as the chunk, so that one check of the group's vertices covers them.
     let len = bind.0.len();
     let bind = (bind.0, &bind.1[..len]);
     let out = &mut (&mut out.0[..len], &mut out.1[..len]);
-    let (vertices, vertices_rest) = group.vertices.as_chunks::<4>();
-    let (joints, joints_rest) = group.joints.as_chunks::<4>();
-    let (weights, weights_rest) = group.weights.as_chunks::<4>();
-    for ((vertices, joints), weights) in vertices.iter().zip(joints).zip(weights) {
-        skin_quad(palette.rows, vertices, joints, weights, bind, out);
+    assert!(group.vertex_end() <= len, "a blended vertex past the chunk's end");
+    assert!(
+        group.joint_end() <= palette.rows.len(),
+        "a blended vertex's joint past the palette"
+    );
+    let (vertices, joints, weights) = (group.vertices(), group.joints(), group.weights());
+    let steps = whole_steps(vertices)
+        .iter()
+        .zip(whole_steps(joints))
+        .zip(whole_steps(weights));
+    for ((vertices, joints), weights) in steps {
+        // SAFETY: every vertex of the group is below `len` and every joint below the rows'
+        // length (checked above; `Group` keeps both below its ends).
+        unsafe { skin_step(lanes, palette.rows, vertices, joints, weights, bind, out) };
     }
-    let rest = vertices_rest.len().min(joints_rest.len()).min(weights_rest.len());
-    if rest > 0 {
-        let lane = |k: usize| k.min(rest - 1);
-        let vertices = std::array::from_fn(|k| vertices_rest[lane(k)]);
-        let joints = std::array::from_fn(|k| joints_rest[lane(k)]);
-        let weights = std::array::from_fn(|k| weights_rest[lane(k)]);
-        skin_quad(palette.rows, &vertices, &joints, &weights, bind, out);
+    let done = whole_steps::<_, Q>(vertices).len() * 4 * Q;
+    if group.len() > done {
+        let (vertices, joints, weights) = (
+            padded_step(&vertices[done..]),
+            padded_step(&joints[done..]),
+            padded_step(&weights[done..]),
+        );
+        // SAFETY: as above; the padding repeats the group's own values.
+        unsafe { skin_step(lanes, palette.rows, &vertices, &joints, &weights, bind, out) };
     }
 }
 
-/// Four vertices moved by `J` joints each: each one's matrix blended as three rows, then the
-/// four transposed, so that positions and cofactor normals are computed for all four at once,
-/// one vector per coordinate: one instruction does the same product for all four.
+/// `values` in steps of `4 × Q`, leaving out the last partial step.
 #[inline(always)]
-fn skin_quad<const J: usize, const W: usize>(
-    rows: &[AffineRows],
-    vertices: &[u16; 4],
-    joints: &[[u16; J]; 4],
-    weights: &[[f32; W]; 4],
+fn whole_steps<T, const Q: usize>(values: &[T]) -> &[[[T; 4]; Q]] {
+    values.as_chunks::<4>().0.as_chunks::<Q>().0
+}
+
+/// One to `4 × Q - 1` values as a step, padded with copies of the last.
+#[inline(always)]
+fn padded_step<T: Copy, const Q: usize>(values: &[T]) -> [[T; 4]; Q] {
+    let last = values.len() - 1;
+    std::array::from_fn(|g| std::array::from_fn(|k| values[(g * 4 + k).min(last)]))
+}
+
+/// `4 × Q` vertices moved by `J` joints each: each one's matrix blended as three rows, then
+/// transposed so that positions and cofactor normals are computed for all of them at once,
+/// one register per coordinate: one instruction does the same product for every vertex.
+///
+/// # Safety
+///
+/// Every vertex is below the length of all four slices of `bind` and `out`, and every joint
+/// below `rows.len()`.
+#[inline(always)]
+unsafe fn skin_step<R: VertexLanes<Q>, const Q: usize, const J: usize>(
+    lanes: R,
+    rows: &[PaletteRows],
+    vertices: &[[u16; 4]; Q],
+    joints: &[[[u16; J]; 4]; Q],
+    weights: &[[[f32; J]; 4]; Q],
     bind: BindSlices,
     out: &mut OutSlices,
 ) {
-    let blend = |k: usize| blend_rows(rows, &joints[k], &weights[k]);
-    let matrices = Lanes3x4::from_rows(&[blend(0), blend(1), blend(2), blend(3)]);
-    let vertices = vertices.map(usize::from);
-    let position = matrices.transform_point(Lanes3::gather(bind.0, vertices));
-    let normal = matrices.normal_times(Lanes3::gather(bind.1, vertices));
-    position.scatter(out.0, vertices);
-    normal.scatter(out.1, vertices);
-}
-
-/// `Σ weights[i] · rows[joints[i]]` with the last weight `1 - Σ weights`; starts from the
-/// first term rather than from zero (one addition less per row).
-#[inline(always)]
-fn blend_rows<const J: usize, const W: usize>(
-    rows: &[AffineRows],
-    joints: &[u16; J],
-    weights: &[f32; W],
-) -> AffineRows {
-    let weighted = |joint: u16, weight: f32| {
-        let [x, y, z] = rows[joint as usize];
-        [x * weight, y * weight, z * weight]
+    let influences = StepInfluences {
+        lanes,
+        rows,
+        joints,
+        weights,
     };
-    let add = |sum: AffineRows, term: AffineRows| [sum[0] + term[0], sum[1] + term[1], sum[2] + term[2]];
-    let mut sum = weighted(joints[0], weights[0]);
-    let mut last = 1.0 - weights[0];
-    for i in 1..W {
-        sum = add(sum, weighted(joints[i], weights[i]));
-        last -= weights[i];
-    }
-    add(sum, weighted(joints[W], last))
-}
-
-/// Four vertices' 3-vectors, one vector per coordinate: lane `k` is vertex `k`'s.
-#[derive(Clone, Copy)]
-struct Lanes3 {
-    x: Vec4,
-    y: Vec4,
-    z: Vec4,
-}
-
-impl Lanes3 {
-    #[inline(always)]
-    fn gather(values: &[Vec3], vertices: [usize; 4]) -> Self {
-        let [a, b, c, d] = vertices.map(|v| Vec4::from((values[v], 0.0)));
-        let lanes = Mat4::from_cols(a, b, c, d).transpose();
-        Self {
-            x: lanes.x_axis,
-            y: lanes.y_axis,
-            z: lanes.z_axis,
-        }
-    }
-
-    #[inline(always)]
-    fn scatter(self, values: &mut [Vec3], vertices: [usize; 4]) {
-        let columns = Mat4::from_cols(self.x, self.y, self.z, Vec4::ZERO).transpose();
-        for (k, v) in vertices.into_iter().enumerate() {
-            values[v] = columns.col(k).truncate();
-        }
-    }
-
-    #[inline(always)]
-    fn cross(self, other: Self) -> Self {
-        Self {
-            x: self.y * other.z - self.z * other.y,
-            y: self.z * other.x - self.x * other.z,
-            z: self.x * other.y - self.y * other.x,
-        }
-    }
-
-    #[inline(always)]
-    fn dot(self, other: Self) -> Vec4 {
-        self.x * other.x + self.y * other.y + self.z * other.z
-    }
-
-    #[inline(always)]
-    fn times(self, lanes: Vec4) -> Self {
-        Self {
-            x: self.x * lanes,
-            y: self.y * lanes,
-            z: self.z * lanes,
-        }
-    }
-
-    #[inline(always)]
-    fn plus(self, other: Self) -> Self {
-        Self {
-            x: self.x + other.x,
-            y: self.y + other.y,
-            z: self.z + other.z,
-        }
-    }
-
-    #[inline(always)]
-    fn minus(self, other: Self) -> Self {
-        Self {
-            x: self.x - other.x,
-            y: self.y - other.y,
-            z: self.z - other.z,
-        }
+    let matrices = Lanes3x4::from_rows(lanes, &influences);
+    // SAFETY: the vertices are in bounds of all four slices (the caller's promise).
+    unsafe {
+        let position = matrices.transform_point(Lanes3::gather(lanes, bind.0, vertices));
+        let normal = matrices.normal_times(Lanes3::gather(lanes, bind.1, vertices));
+        position.scatter(out.0, vertices);
+        normal.scatter(out.1, vertices);
     }
 }
 
-/// Four vertices' 3×4 matrices as their columns in `Lanes3`.
-struct Lanes3x4 {
-    columns: [Lanes3; 3],
-    translation: Lanes3,
+/// A step's vertices' joints and weights, and the palette rows they blend. Made only by
+/// `skin_step`, whose caller promises that every joint is below `rows.len()`.
+struct StepInfluences<'a, R, const Q: usize, const J: usize> {
+    lanes: R,
+    rows: &'a [PaletteRows],
+    joints: &'a [[[u16; J]; 4]; Q],
+    weights: &'a [[[f32; J]; 4]; Q],
 }
 
-impl Lanes3x4 {
+impl<R: VertexLanes<Q>, const Q: usize, const J: usize> StepMatrices for StepInfluences<'_, R, Q, J> {
+    /// `Σ weights[i] · rows[joints[i]]`, starting from the first term rather than from zero
+    /// (one addition less per row).
     #[inline(always)]
-    fn from_rows(rows: &[AffineRows; 4]) -> Self {
-        // Row r of the four matrices, transposed: element (r, c) of each, one vector per c.
-        let row = |r: usize| Mat4::from_cols(rows[0][r], rows[1][r], rows[2][r], rows[3][r]).transpose();
-        let [x, y, z] = [row(0), row(1), row(2)];
-        let column = |c: usize| Lanes3 {
-            x: x.col(c),
-            y: y.col(c),
-            z: z.col(c),
-        };
-        Self {
-            columns: [column(0), column(1), column(2)],
-            translation: column(3),
+    fn rows(&self, g: usize, k: usize) -> AffineRows {
+        let (joints, weights) = (&self.joints[g][k], &self.weights[g][k]);
+        // SAFETY: every joint is below `rows.len()` (see the type).
+        let row = |joint: u16| unsafe { self.rows.get_unchecked(usize::from(joint)).0 };
+        let [x, y, z] = row(joints[0]);
+        let mut sum = [x * weights[0], y * weights[0], z * weights[0]];
+        for (&joint, &weight) in joints[1..].iter().zip(&weights[1..]) {
+            sum = plus_weighted(self.lanes, sum, row(joint), weight);
         }
+        sum
     }
+}
 
-    #[inline(always)]
-    fn transform_point(&self, p: Lanes3) -> Lanes3 {
-        let [c0, c1, c2] = self.columns;
-        c0.times(p.x)
-            .plus(c1.times(p.y))
-            .plus(c2.times(p.z))
-            .plus(self.translation)
-    }
-
-    /// `normal_matrix_times` on four vertices.
-    #[inline(always)]
-    fn normal_times(&self, n: Lanes3) -> Lanes3 {
-        let [c0, c1, c2] = self.columns;
-        let c2_c0 = c2.cross(c0);
-        let normal = c1.cross(c2.times(n.x).minus(c0.times(n.z))).plus(c2_c0.times(n.y));
-        let sign = Vec4::select(c1.dot(c2_c0).cmplt(Vec4::ZERO), Vec4::NEG_ONE, Vec4::ONE);
-        normal.times(sign)
-    }
+/// `sum + rows · weight`, fused where the registers' kind fuses.
+#[inline(always)]
+fn plus_weighted<R: VertexLanes<Q>, const Q: usize>(
+    lanes: R,
+    sum: AffineRows,
+    rows: AffineRows,
+    weight: f32,
+) -> AffineRows {
+    let weight = Vec4::splat(weight);
+    [
+        lanes.mul_add_vec4(rows[0], weight, sum[0]),
+        lanes.mul_add_vec4(rows[1], weight, sum[1]),
+        lanes.mul_add_vec4(rows[2], weight, sum[2]),
+    ]
 }
 
 /// `normal_matrix(matrix) * n` in two cross products instead of three and a matrix product:
@@ -374,7 +334,7 @@ mod tests {
     /// A palette's normal matrices and rows.
     struct DerivedPalettes {
         normals: Vec<Mat3A>,
-        rows: Vec<AffineRows>,
+        rows: Vec<PaletteRows>,
     }
 
     impl DerivedPalettes {
@@ -575,8 +535,9 @@ mod tests {
     fn groups_of_every_length_match_the_reference() {
         let (palette, _) = palette();
         for count in 2..=4 {
-            // Zero to nine vertices: no group of four, whole groups, and padded rests of 1-3.
-            for vertices in 0..10 {
+            // Zero to seventeen vertices: whole steps of four and of eight (one and two), and
+            // padded rests of one to seven.
+            for vertices in 0..18 {
                 let mut mesh = Mesh::new(vertices);
                 for v in 0..vertices {
                     let weights = [0.4, 0.3, 0.2, 0.1].map(|w| w * 4.0 / count as f32);
@@ -616,8 +577,10 @@ mod tests {
         assert!(normals[1].abs_diff_eq(expected, 1e-5), "{} {expected}", normals[1]);
     }
 
+    /// The AVX build fuses multiplications and additions (one rounding where the baseline
+    /// rounds twice), so it agrees with the baseline to within float rounding, not bit for bit.
     #[test]
-    fn avx_build_matches_the_baseline() {
+    fn avx_build_agrees_with_the_baseline() {
         let mesh = Mesh::new(CHUNK_VERTICES + 100);
         let (palette, _) = palette();
         let derived = DerivedPalettes::of(&palette);
@@ -628,14 +591,17 @@ mod tests {
         let split = InfluenceSplit::new(mesh.influences());
         let baseline = split.chunks.iter().map(|chunk| {
             let mut out = (vec![Vec3::NAN; chunk.len], vec![Vec3::NAN; chunk.len]);
-            skin_chunk_baseline(&joints, chunk, &mesh.bind(), &mut out.0, &mut out.1);
+            skin_chunk_with(Vec4::ZERO, &joints, chunk, &mesh.bind(), &mut out.0, &mut out.1);
             out
         });
         let (positions, normals) = mesh.skin_split(None);
+        let close = |a: Vec3, b: Vec3| (a - b).length() <= 1e-5 * (1.0 + b.length());
         for (chunk, (chunk_positions, chunk_normals)) in split.chunks.iter().zip(baseline) {
-            let range = chunk.start..chunk.start + chunk.len;
-            assert_eq!(positions[range.clone()], chunk_positions[..]);
-            assert_eq!(normals[range], chunk_normals[..]);
+            for offset in 0..chunk.len {
+                let v = chunk.start + offset;
+                assert!(close(positions[v], chunk_positions[offset]), "vertex {v}");
+                assert!(close(normals[v], chunk_normals[offset]), "vertex {v}");
+            }
         }
     }
 
@@ -644,6 +610,16 @@ mod tests {
         let mesh = Mesh::new(CHUNK_VERTICES * 5 + 3);
         let workers = Workers::new(3);
         assert_eq!(mesh.skin_split(Some(&workers)), mesh.skin_split(None));
+    }
+
+    /// The kernels read the palette without a bounds check per joint: a palette shorter than
+    /// the split's joints must stop them before any read.
+    #[test]
+    #[should_panic(expected = "joint past the palette")]
+    fn a_palette_shorter_than_the_joints_panics() {
+        let mesh = Mesh::new(8);
+        let (palette, _) = palette();
+        mesh.skin_split_over(&palette[..3], None);
     }
 
     #[test]
