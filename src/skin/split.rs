@@ -33,7 +33,10 @@ impl<const J: usize> Group<J> {
     fn push(&mut self, vertex: u16, joints: &[u16], weights: &[f32]) {
         let joints: [u16; J] = std::array::from_fn(|i| joints[i]);
         self.vertex_end = self.vertex_end.max(usize::from(vertex) + 1);
-        self.joint_end = (joints.iter().copied().map(usize::from)).fold(self.joint_end, |end, j| end.max(j + 1));
+        self.joint_end = joints
+            .iter()
+            .map(|&j| usize::from(j) + 1)
+            .fold(self.joint_end, usize::max);
         self.vertices.push(vertex);
         self.joints.push(joints);
         self.weights.push(std::array::from_fn(|i| weights[i]));
@@ -44,7 +47,7 @@ impl<const J: usize> Group<J> {
         &self.vertices
     }
 
-    /// Each vertex's joints, strongest first.
+    /// Each vertex's joints: its influences of non-zero weight, in the file's order.
     pub fn joints(&self) -> &[[u16; J]] {
         &self.joints
     }
