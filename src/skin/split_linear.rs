@@ -174,16 +174,14 @@ fn skin_blended<R: VertexLanes<Q>, const Q: usize, const J: usize>(
         "a blended vertex's joint past the palette"
     );
     let (vertices, joints, weights) = (group.vertices(), group.joints(), group.weights());
-    let steps = whole_steps(vertices)
-        .iter()
-        .zip(whole_steps(joints))
-        .zip(whole_steps(weights));
+    let whole = whole_steps::<_, Q>(vertices);
+    let steps = whole.iter().zip(whole_steps(joints)).zip(whole_steps(weights));
     for ((vertices, joints), weights) in steps {
         // SAFETY: every vertex of the group is below `len` and every joint below the rows'
         // length (checked above; `Group` keeps both below its ends).
         unsafe { skin_step(lanes, palette.rows, vertices, joints, weights, bind, out) };
     }
-    let done = whole_steps::<_, Q>(vertices).len() * 4 * Q;
+    let done = whole.len() * 4 * Q;
     if group.len() > done {
         let (vertices, joints, weights) = (
             padded_step(&vertices[done..]),
