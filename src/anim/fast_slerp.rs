@@ -17,6 +17,7 @@
 
 use glam::{BVec4A, Vec4};
 
+use super::lanes::splat_lanes;
 use super::wide::{Lanes, Wide};
 
 /// How far (rotation angle, radians) the result may be from the exact slerp.
@@ -92,11 +93,14 @@ impl UniformT {
     pub fn new(t: f32) -> Self {
         let half = t - 0.5;
         let u = half * half;
-        let quartic = |i: usize| K4.get(i).map_or(0.0, |c| c * u * u);
+        // The four coefficients as the lanes of one vector (each call's setup: a few vector
+        // steps, not a scalar loop), in the same order of steps, so the same bits.
+        let [k4, k4d, k4d2] = K4;
+        let k = (Vec4::from(K0) + u * Vec4::from(K2)) + (Vec4::new(k4, k4d, k4d2, 0.0) * u) * u;
         Self {
             t: Vec4::splat(t),
             bend: Vec4::splat(t * half * (t - 1.0)),
-            k: std::array::from_fn(|i| Vec4::splat(K0[i] + u * K2[i] + quartic(i))),
+            k: splat_lanes(k),
             ends: BVec4A::splat(t == 0.0 || t == 1.0),
         }
     }
@@ -151,7 +155,7 @@ pub(crate) fn angle_apart(a: glam::Quat, b: glam::Quat) -> f64 {
 mod tests {
     use super::*;
     use crate::anim::fixtures::Numbers;
-    use crate::anim::lanes::{dots, splat_lanes};
+    use crate::anim::lanes::dots;
     use glam::{DQuat, Quat};
 
     /// Exact shortest-arc slerp in f64.
