@@ -60,16 +60,30 @@ struct VertexOut {
     @location(5) color: vec4<f32>,
 };
 
+// A copy's placement (EXT_mesh_gpu_instancing: src/render/model_buffers.rs), world → world
+// after skinning; the identity for draws that are not copied.
+struct CopyIn {
+    @location(10) x: vec4<f32>,
+    @location(11) y: vec4<f32>,
+    @location(12) z: vec4<f32>,
+    @location(13) w: vec4<f32>,
+};
+
+fn copy_matrix(c: CopyIn) -> mat4x4<f32> {
+    return mat4x4<f32>(c.x, c.y, c.z, c.w);
+}
+
 @vertex
 fn vs_main(
     v: VertexIn,
     @location(7) view_value: f32,
     @location(8) uv1: vec2<f32>,
     @location(9) color: vec4<f32>,
+    copy: CopyIn,
     @builtin(instance_index) instance: u32,
 ) -> VertexOut {
     select_instance(instance);
-    let m = vertex_matrix(v);
+    let m = copy_matrix(copy) * vertex_matrix(v);
     let world = m * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
     out.clip = frame.view_proj * world;
@@ -87,9 +101,9 @@ fn vs_main(
 }
 
 @vertex
-fn vs_shadow(v: VertexIn, @builtin(instance_index) instance: u32) -> @builtin(position) vec4<f32> {
+fn vs_shadow(v: VertexIn, copy: CopyIn, @builtin(instance_index) instance: u32) -> @builtin(position) vec4<f32> {
     select_instance(instance);
-    let world = vertex_matrix(v) * vec4<f32>(v.position, 1.0);
+    let world = copy_matrix(copy) * vertex_matrix(v) * vec4<f32>(v.position, 1.0);
     return frame.light_view_proj * world;
 }
 

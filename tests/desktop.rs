@@ -84,7 +84,11 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
     let entry = std::fs::read_to_string(&desktop).unwrap();
     let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_rigscope")).unwrap();
     assert!(entry.contains(&format!("Exec={} %f", exe.display())), "{entry}");
-    assert!(entry.contains("MimeType=model/gltf-binary;model/gltf+json;model/x-md5mesh;\n"));
+    assert!(
+        entry.contains(
+            "MimeType=model/gltf-binary;model/gltf+json;model/x-vrm;model/x-vrm-animation;model/x-md5mesh;\n"
+        )
+    );
     let thumbnailer = std::fs::read_to_string(data.join("thumbnailers/rigscope.thumbnailer")).unwrap();
     assert!(thumbnailer.starts_with("[Thumbnailer Entry]\n"));
     assert!(thumbnailer.contains(&format!("Exec={} thumbnail %i %o --size %s", exe.display())));
@@ -95,6 +99,8 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
     for glob in [
         "model/gltf-binary:*.glb",
         "model/gltf+json:*.gltf",
+        "model/x-vrm:*.vrm",
+        "model/x-vrm-animation:*.vrma",
         "model/x-md5mesh:*.md5mesh",
         "model/x-md5anim:*.md5anim",
     ] {
@@ -106,6 +112,7 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
     assert!(mimeapps.contains("model/gltf-binary=blender.desktop;"));
     assert!(mimeapps.contains("model/gltf+json=rigscope.desktop;"), "{mimeapps}");
     assert!(mimeapps.contains("model/x-md5mesh=rigscope.desktop;"), "{mimeapps}");
+    assert!(mimeapps.contains("model/x-vrm=rigscope.desktop;"), "{mimeapps}");
     assert!(
         !mimeapps.contains("md5anim"),
         "an animation alone is not opened: {mimeapps}"

@@ -588,6 +588,7 @@ fn the_camera_list_looks_through_a_file_camera_and_back() {
     let mut model = demo_model();
     model.cameras.push(Camera {
         name: "dolly".into(),
+        index: 0,
         joint: 0,
         projection: Projection::Orthographic {
             xmag: 1.0,

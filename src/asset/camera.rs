@@ -5,6 +5,9 @@
 pub struct Camera {
     /// The camera's name in the file, or "camera N" (N: its index in the file's cameras).
     pub name: String,
+    /// Its index among the file's cameras (glTF `cameras[index]`: what `--camera N` names).
+    /// A camera that several nodes use is listed once per node, with the same index.
+    pub index: usize,
     /// The joint whose model matrix places the camera.
     pub joint: usize,
     pub projection: Projection,

@@ -129,6 +129,7 @@ pub fn demo_model() -> Model {
             mesh: 0,
             skin: Some(0),
         }],
+        copies: Vec::new(),
         materials: vec![Material {
             name: "clay".into(),
             base_color: Vec4::new(0.80, 0.55, 0.35, 1.0),
@@ -139,6 +140,8 @@ pub fn demo_model() -> Model {
         images: Vec::new(),
         lights: Vec::new(),
         clips: vec![idle(), walk(), run(), wave(), look_around()],
+        scenes: Vec::new(),
+        scene: None,
         cameras: Vec::new(),
         properties: Default::default(),
         extensions_used: Vec::new(),

@@ -40,6 +40,9 @@ pub enum LoadErrorKind {
     /// Something the file describes is wrong: `object` names it.
     #[error("{object}: {problem}")]
     Invalid { object: String, problem: String },
+    /// The scene asked for is not one of the file's.
+    #[error("no scene '{wanted}' ({scenes})")]
+    NoSuchScene { wanted: String, scenes: String },
     #[error("its mesh instances add up to {0} vertices, more than rigscope poses ({MAX_POSED_VERTICES})")]
     TooManyVertices(usize),
 }

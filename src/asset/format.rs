@@ -10,6 +10,10 @@ pub enum Format {
     GltfBinary,
     /// glTF 2.0 JSON (`.gltf`), recognised by a leading JSON object.
     GltfJson,
+    /// A VRM avatar (`.vrm`): a GLB file with the VRM extensions.
+    Vrm,
+    /// A VRM animation (`.vrma`): a GLB file of joints and one clip, without a mesh.
+    VrmAnimation,
     /// Doom 3 MD5 mesh (`.md5mesh`).
     Md5Mesh,
     /// Doom 3 MD5 animation (`.md5anim`): added to an open MD5 model, not opened alone.
@@ -30,7 +34,7 @@ pub struct FormatInfo {
 }
 
 /// In the order of `Format`'s variants (`Format::info` indexes it).
-pub const FORMATS: [FormatInfo; 4] = [
+pub const FORMATS: [FormatInfo; 6] = [
     FormatInfo {
         format: Format::GltfBinary,
         extension: "glb",
@@ -43,6 +47,20 @@ pub const FORMATS: [FormatInfo; 4] = [
         extension: "gltf",
         mime_type: "model/gltf+json",
         description: "glTF model",
+        is_model: true,
+    },
+    FormatInfo {
+        format: Format::Vrm,
+        extension: "vrm",
+        mime_type: "model/x-vrm",
+        description: "VRM avatar",
+        is_model: true,
+    },
+    FormatInfo {
+        format: Format::VrmAnimation,
+        extension: "vrma",
+        mime_type: "model/x-vrm-animation",
+        description: "VRM animation",
         is_model: true,
     },
     FormatInfo {
@@ -79,10 +97,12 @@ impl Format {
     }
 
     /// The format of `bytes` read from `path`: by content first (the GLB magic, a JSON
-    /// object: glTF whatever the file is called), then by extension.
+    /// object: glTF whatever the file is called), then by extension. A GLB file named `.vrm`
+    /// or `.vrma` is that kind of GLB file.
     pub fn detect(path: &Path, bytes: &[u8]) -> Option<Self> {
         if bytes.starts_with(GLB_MAGIC) {
-            Some(Self::GltfBinary)
+            let named = Self::from_extension(path).filter(|f| f.is_glb());
+            Some(named.unwrap_or(Self::GltfBinary))
         } else if bytes.trim_ascii_start().starts_with(b"{") {
             Some(Self::GltfJson)
         } else {
@@ -90,8 +110,14 @@ impl Format {
         }
     }
 
+    /// Read by the glTF loader: glTF itself and the formats made of it.
     pub fn is_gltf(self) -> bool {
-        matches!(self, Self::GltfBinary | Self::GltfJson)
+        self == Self::GltfJson || self.is_glb()
+    }
+
+    /// A GLB container (binary glTF), whatever the file is called.
+    pub fn is_glb(self) -> bool {
+        matches!(self, Self::GltfBinary | Self::Vrm | Self::VrmAnimation)
     }
 }
 
@@ -137,6 +163,13 @@ mod tests {
             Some(Format::Md5Anim)
         );
         assert_eq!(Format::detect(Path::new("notes.txt"), b"hello"), None);
+        assert_eq!(Format::detect(Path::new("a.VRM"), b"glTF\x02\0\0\0"), Some(Format::Vrm));
+        assert_eq!(
+            Format::detect(Path::new("wave.vrma"), b"glTF\x02\0\0\0"),
+            Some(Format::VrmAnimation)
+        );
+        // A .vrm that is glTF JSON is read as what it is.
+        assert_eq!(Format::detect(Path::new("a.vrm"), b"{}"), Some(Format::GltfJson));
     }
 
     #[test]
@@ -148,7 +181,10 @@ mod tests {
                 Some(info.format)
             );
         }
-        assert_eq!(model_extensions().collect::<Vec<_>>(), ["glb", "gltf", "md5mesh"]);
+        assert_eq!(
+            model_extensions().collect::<Vec<_>>(),
+            ["glb", "gltf", "vrm", "vrma", "md5mesh"]
+        );
         assert!(is_model_file(Path::new("a/b.GLB")) && !is_model_file(Path::new("a/walk.md5anim")));
     }
 }

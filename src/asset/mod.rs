@@ -29,8 +29,8 @@ pub use format::Format;
 pub use gltf::extensions::{UnsupportedExtension, unsupported as unsupported_extensions};
 pub use light::{LightKind, PunctualLight};
 pub use model::{
-    DecodedGeometry, Image, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, Skin, SkinWeights, Topology,
-    VertexAttribute, VertexRepair,
+    DecodedGeometry, Image, InstanceCopies, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, SceneInfo,
+    Skin, SkinWeights, Topology, VertexAttribute, VertexRepair,
 };
 pub use texture::TextureRef;
 
@@ -40,13 +40,41 @@ pub fn file_name(path: &Path) -> String {
         .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Loads a model from disk (external buffers and images are resolved next to it).
+/// Which of a file's scenes to show (glTF files may hold several; other formats hold one,
+/// which only `FileDefault` names).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SceneChoice {
+    /// The file's `scene`, else its first.
+    #[default]
+    FileDefault,
+    /// A scene's name, else its index written out (what the command line takes).
+    Named(String),
+    Index(usize),
+}
+
+impl std::fmt::Display for SceneChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Self::FileDefault => write!(f, "default"),
+            Self::Named(name) => write!(f, "{name}"),
+            Self::Index(index) => write!(f, "{index}"),
+        }
+    }
+}
+
+/// Loads a model from disk (external buffers and images are resolved next to it), showing
+/// the file's default scene.
 pub fn load(path: &Path) -> Result<Model, LoadError> {
+    load_scene(path, &SceneChoice::FileDefault)
+}
+
+/// Loads a model from disk showing the scene `scene` chooses.
+pub fn load_scene(path: &Path, scene: &SceneChoice) -> Result<Model, LoadError> {
     let bytes = std::fs::read(path).map_err(|e| LoadError {
         path: path.to_path_buf(),
         kind: LoadErrorKind::Read(e.to_string()),
     })?;
-    load_bytes(path, &bytes)
+    load_bytes_scene(path, &bytes, scene)
 }
 
 /// Adds the `.md5anim` at `path` to `model` (an MD5 model) as a clip named by its file stem.
@@ -69,12 +97,20 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
 
 /// Loads a model from the contents of `path` already in memory.
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
+    load_bytes_scene(path, bytes, &SceneChoice::FileDefault)
+}
+
+fn load_bytes_scene(path: &Path, bytes: &[u8], scene: &SceneChoice) -> Result<Model, LoadError> {
     let format = Format::detect(path, bytes);
     let result = match format {
-        Some(Format::GltfBinary | Format::GltfJson) => gltf::load(path, bytes),
+        Some(format) if format.is_gltf() => gltf::load(path, bytes, format, scene),
+        Some(_) if *scene != SceneChoice::FileDefault => Err(LoadErrorKind::NoSuchScene {
+            wanted: scene.to_string(),
+            scenes: "the file has one, unnamed".into(),
+        }),
         Some(Format::Md5Mesh) => md5::load(path, bytes),
         Some(Format::Md5Anim) => Err(LoadErrorKind::AnimationWithoutMesh),
-        None => {
+        _ => {
             let extension = path
                 .extension()
                 .map(|e| e.to_string_lossy().to_ascii_lowercase())

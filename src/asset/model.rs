@@ -34,11 +34,17 @@ pub struct Model {
     pub skins: Vec<Skin>,
     pub meshes: Vec<Mesh>,
     pub instances: Vec<MeshInstance>,
+    /// Mesh instances drawn as many copies (glTF's EXT_mesh_gpu_instancing), by instance.
+    pub copies: Vec<InstanceCopies>,
     pub materials: Vec<Material>,
     pub images: Vec<Image>,
     /// KHR_lights_punctual lights, one per node that holds one.
     pub lights: Vec<PunctualLight>,
     pub clips: Vec<Clip>,
+    /// The file's scenes (glTF; empty for a file without any, and for other formats).
+    pub scenes: Vec<SceneInfo>,
+    /// The scene shown: only its nodes were loaded (none: every node of the file).
+    pub scene: Option<usize>,
     /// The file's cameras, one per node that carries one.
     pub cameras: Vec<Camera>,
     /// Material, texture-transform, camera and light properties the clips animate, and node
@@ -55,6 +61,15 @@ pub struct Model {
     pub key_repairs: Vec<KeyRepair>,
     /// Geometry decoded from Draco or meshopt compression (glTF).
     pub decoded_geometry: Vec<DecodedGeometry>,
+}
+
+/// One of a file's scenes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SceneInfo {
+    /// The file's name for it, or "Scene N".
+    pub name: String,
+    /// How many nodes it lists (its roots).
+    pub root_nodes: usize,
 }
 
 /// Rotation keys of one channel that had to be normalised.
@@ -85,6 +100,11 @@ impl Model {
             }
         }
         seen.iter().filter(|&&s| s).count()
+    }
+
+    /// The copies mesh instance `instance` is drawn as (none: it is drawn once, as it is).
+    pub fn copies_of(&self, instance: usize) -> Option<&InstanceCopies> {
+        self.copies.iter().find(|c| c.instance == instance)
     }
 
     /// Which entries of `Pose::morph_weights` drive the morph targets of `instance` (those of
@@ -188,6 +208,30 @@ pub struct MeshInstance {
     pub joint: usize,
     pub mesh: usize,
     pub skin: Option<usize>,
+}
+
+/// A mesh instance drawn as copies (EXT_mesh_gpu_instancing) in place of itself: each copy is
+/// the instance as posed, moved by its transform within the space of the instance's joint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstanceCopies {
+    /// Index into `Model::instances`.
+    pub instance: usize,
+    /// Per copy, its placement in the joint's space (translation × rotation × scale).
+    pub transforms: Vec<Mat4>,
+    /// The per-copy attributes of the application's own (`_ID`, ...), which are not drawn.
+    pub custom: Vec<String>,
+}
+
+impl InstanceCopies {
+    /// Each copy's world → world matrix when the instance's joint has model matrix `joint`:
+    /// `joint × transform × joint⁻¹`, applied to the instance's posed (world-space) vertices.
+    /// This places a static mesh's copies at `joint × transform × vertex`, as the extension
+    /// says, and moves a skinned mesh's copies the same way within the joint's space.
+    pub fn placements(&self, joint: Mat4) -> impl Iterator<Item = Mat4> + '_ {
+        // A joint scaled to nothing has no space to move copies in: they stay where it is.
+        let inverse = (joint.determinant().abs() > f32::MIN_POSITIVE).then(|| joint.inverse());
+        (self.transforms.iter()).map(move |t| inverse.map_or(Mat4::IDENTITY, |inverse| joint * *t * inverse))
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -222,14 +222,22 @@ mod tests {
     fn directories_expand_to_their_models_and_files_stay_as_given() {
         let dir = std::env::temp_dir().join(format!("rigscope-batch-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("b/c")).unwrap();
-        for file in ["a.glb", "b/c/d.GLTF", "b/e.md5mesh", "b/e.md5anim", "notes.txt"] {
+        for file in [
+            "a.glb",
+            "b/c/d.GLTF",
+            "b/e.md5mesh",
+            "b/e.md5anim",
+            "b/f.vrm",
+            "b/g.vrma",
+            "notes.txt",
+        ] {
             std::fs::write(dir.join(file), b"").unwrap();
         }
         let inputs = expand(&[dir.clone(), PathBuf::from("/no/such.glb")]);
         let relative: Vec<_> = inputs.iter().map(|i| i.relative.clone()).collect();
         assert_eq!(
             relative,
-            ["a.glb", "b/c/d.GLTF", "b/e.md5mesh", "such.glb"].map(PathBuf::from)
+            ["a.glb", "b/c/d.GLTF", "b/e.md5mesh", "b/f.vrm", "b/g.vrma", "such.glb"].map(PathBuf::from)
         );
         assert_eq!(inputs[0].path, dir.join("a.glb"));
         assert!(is_batch(std::slice::from_ref(&dir)));

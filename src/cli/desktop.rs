@@ -52,6 +52,7 @@ fn mime_package() -> String {
                 );
             }
             Format::GltfJson => xml += "    <sub-class-of type=\"application/json\"/>\n",
+            Format::Vrm | Format::VrmAnimation => xml += "    <sub-class-of type=\"model/gltf-binary\"/>\n",
             Format::Md5Mesh | Format::Md5Anim => xml += "    <sub-class-of type=\"text/plain\"/>\n",
         }
         xml += &format!("    <glob pattern=\"*.{}\"/>\n  </mime-type>\n", info.extension);
@@ -429,7 +430,15 @@ mod tests {
         let before = "[Added Associations]\ntext/plain=gedit.desktop;\n\n[Default Applications]\nmodel/gltf-binary=blender.desktop;\n\n[Removed Associations]\n";
         std::fs::write(&path, before).unwrap();
         let added = set_defaults(&path, before).unwrap();
-        assert_eq!(added, ["model/gltf+json", "model/x-md5mesh"]);
+        assert_eq!(
+            added,
+            [
+                "model/gltf+json",
+                "model/x-vrm",
+                "model/x-vrm-animation",
+                "model/x-md5mesh"
+            ]
+        );
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
             text.contains("model/gltf-binary=blender.desktop;"),

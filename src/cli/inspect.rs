@@ -16,6 +16,8 @@ use crate::view::counted;
 #[derive(Serialize)]
 struct Report {
     file: String,
+    /// The file's scenes (glTF), and which one the rest of the report describes.
+    scenes: Vec<SceneReport>,
     nodes: usize,
     hierarchy_depth: usize,
     /// Joints some skin uses, and nodes some clip animates (each once).
@@ -50,8 +52,18 @@ struct Report {
 }
 
 #[derive(Serialize)]
+struct SceneReport {
+    name: String,
+    root_nodes: usize,
+    /// The scene shown (and reported): only its nodes were loaded.
+    shown: bool,
+}
+
+#[derive(Serialize)]
 struct CameraReport {
     name: String,
+    /// Its index among the file's cameras (what `render --camera N` names).
+    index: usize,
     node: NodeRef,
     /// "perspective" or "orthographic".
     kind: &'static str,
@@ -120,6 +132,10 @@ struct InstanceReport {
     name: String,
     mesh: usize,
     skin: Option<usize>,
+    /// EXT_mesh_gpu_instancing: how many copies it is drawn as (none: once, as it is).
+    copies: Option<usize>,
+    /// Per-copy attributes of the application's own that the file gives (`_ID`, ...).
+    custom_copy_attributes: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -186,6 +202,13 @@ fn report(model: &Model) -> Report {
     let instance_primitives = || model.instances.iter().flat_map(|i| &model.meshes[i.mesh].primitives);
     Report {
         file: model.path.display().to_string(),
+        scenes: (model.scenes.iter().enumerate())
+            .map(|(index, scene)| SceneReport {
+                name: scene.name.clone(),
+                root_nodes: scene.root_nodes,
+                shown: model.scene == Some(index),
+            })
+            .collect(),
         nodes: model.skeleton.len(),
         hierarchy_depth: model.skeleton.hierarchy().depth(),
         skinned_joints: model.skinned_joint_count(),
@@ -218,13 +241,17 @@ fn report(model: &Model) -> Report {
         instances: model
             .instances
             .iter()
-            .map(|i| {
+            .enumerate()
+            .map(|(index, i)| {
                 let node = node_ref(model, i.joint);
+                let copies = model.copies_of(index);
                 InstanceReport {
                     node: node.node,
                     name: node.name,
                     mesh: i.mesh,
                     skin: i.skin,
+                    copies: copies.map(|c| c.transforms.len()),
+                    custom_copy_attributes: copies.map_or_else(Vec::new, |c| c.custom.clone()),
                 }
             })
             .collect(),
@@ -318,6 +345,7 @@ fn camera_report(model: &Model, camera: &Camera) -> CameraReport {
     };
     CameraReport {
         name: camera.name.clone(),
+        index: camera.index,
         node: node_ref(model, camera.joint),
         kind: camera.kind(),
         projection,
@@ -389,6 +417,15 @@ fn primitive_report(model: &Model, primitive: &Primitive, in_file: Option<&Vec<V
 
 fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "{}", report.file)?;
+    for (index, scene) in report.scenes.iter().enumerate() {
+        writeln!(
+            out,
+            "  scene {index} '{}': {}{}",
+            scene.name,
+            counted(scene.root_nodes, "root node", "root nodes"),
+            if scene.shown { " (shown)" } else { "" }
+        )?;
+    }
     writeln!(
         out,
         "  {} (depth {}): {}, {}",
@@ -418,6 +455,21 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         counted(report.materials.len(), "material", "materials"),
         counted(report.images, "image", "images")
     )?;
+    for instance in &report.instances {
+        let Some(copies) = instance.copies else { continue };
+        let custom = match instance.custom_copy_attributes.as_slice() {
+            [] => String::new(),
+            names => format!(", with {} per instance (not drawn)", names.join(", ")),
+        };
+        writeln!(
+            out,
+            "  node {} '{}' draws mesh {} as {} (EXT_mesh_gpu_instancing{custom})",
+            instance.node,
+            instance.name,
+            instance.mesh,
+            counted(copies, "instance", "instances")
+        )?;
+    }
     image_report::write_text(&report.image_formats, &report.material_variants, out)?;
     for skin in &report.skins {
         writeln!(
@@ -486,11 +538,11 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out, "    animates {pointer}")?;
         }
     }
-    for (index, camera) in report.cameras.iter().enumerate() {
+    for camera in &report.cameras {
         writeln!(
             out,
-            "  camera {index} '{}': {}, {}, on node {} '{}'",
-            camera.name, camera.kind, camera.projection, camera.node.node, camera.node.name
+            "  camera {} '{}': {}, {}, on node {} '{}'",
+            camera.index, camera.name, camera.kind, camera.projection, camera.node.node, camera.node.name
         )?;
     }
     for (index, light) in report.lights.iter().enumerate() {

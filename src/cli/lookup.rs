@@ -55,17 +55,18 @@ pub fn find_joint(model: &Model, wanted: &str) -> anyhow::Result<usize> {
     Err(anyhow!("{file}: no joint '{wanted}'{}", suggestion(wanted, &names)))
 }
 
-/// One of the file's cameras by name, or else by index (as `inspect` lists them); the error
-/// lists the cameras there are.
+/// One of the file's cameras (an entry of `Model::cameras`) by name, or else by the file's
+/// camera index (`cameras[N]` in glTF, as `inspect` lists them; a camera that several nodes
+/// use is seen from its first node); the error lists the cameras there are.
 pub(super) fn find_camera(model: &Model, wanted: &str) -> anyhow::Result<usize> {
     let cameras = &model.cameras;
     if let Some(index) = cameras.iter().position(|c| c.name == wanted) {
         return Ok(index);
     }
     if let Ok(index) = wanted.trim().parse::<usize>()
-        && index < cameras.len()
+        && let Some(found) = cameras.iter().position(|c| c.index == index)
     {
-        return Ok(index);
+        return Ok(found);
     }
     let file = model.path.display();
     if cameras.is_empty() {
@@ -73,8 +74,7 @@ pub(super) fn find_camera(model: &Model, wanted: &str) -> anyhow::Result<usize> 
     }
     let listed: Vec<String> = cameras
         .iter()
-        .enumerate()
-        .map(|(index, camera)| format!("{index} '{}'", camera.name))
+        .map(|camera| format!("{} '{}'", camera.index, camera.name))
         .collect();
     bail!(
         "{file}: no camera '{wanted}' (the file's cameras: {})",

@@ -17,7 +17,7 @@ use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::anim::Pose;
 use crate::app::frame_clock::{FrameTimings, WARM_UP_FRAMES};
 use crate::asset::demo::demo_model;
-use crate::asset::{self, Model};
+use crate::asset::{self, Model, SceneChoice};
 use crate::inspect::{PoseMode, TrailTime};
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
@@ -33,6 +33,10 @@ pub struct RenderArgs {
     /// Where to write the PNG.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Show this scene of the file, by name or index (as `inspect` lists them); by default
+    /// the file's own default scene.
+    #[arg(long, value_name = "SCENE", requires = "file")]
+    pub scene: Option<String>,
     #[command(flatten)]
     pub clip: ClipArgs,
     #[command(flatten)]
@@ -48,7 +52,8 @@ pub struct RenderArgs {
     /// How skinned vertices blend their joints.
     #[arg(long, value_enum, default_value_t = SkinMethodArg::Linear)]
     pub skin_method: SkinMethodArg,
-    /// Draw the skeleton over the mesh (and IK chains' targets and limits).
+    /// Draw the skeleton over the mesh (and IK chains' targets and limits); a file without
+    /// meshes always shows its skeleton.
     #[arg(long)]
     pub skeleton: bool,
     /// Draw the triangle edges.
@@ -104,7 +109,10 @@ pub(super) fn parse_size(text: &str) -> Result<(u32, u32), String> {
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let mut model = match &args.file {
-        Some(file) => asset::load(file)?,
+        Some(file) => {
+            let scene = args.scene.clone().map_or(SceneChoice::FileDefault, SceneChoice::Named);
+            asset::load_scene(file, &scene)?
+        }
         None => demo_model(),
     };
     args.clips_from.apply(&mut model)?;
@@ -122,7 +130,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let view = ViewOptions {
         gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
         skinning_method: args.skin_method.into(),
-        skeleton: args.skeleton,
+        skeleton: args.skeleton || model.instances.is_empty(),
         wireframe: args.wireframe,
         grid: !args.no_grid,
         vertex_view,

@@ -96,7 +96,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
     let mut renderer = SceneRenderer::new(&gpu);
     light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
     let view = ViewOptions {
-        skeleton: args.skeleton,
+        skeleton: args.skeleton || model.instances.is_empty(),
         wireframe: args.wireframe,
         grid: !args.no_grid,
         lighting: args.lighting.lighting(&model),

@@ -24,7 +24,7 @@ use super::crowd_levels::DrawLevels;
 use super::gpu::Gpu;
 use super::gpu_skins::skin_group;
 use super::layouts::Layouts;
-use super::model_buffers::{DrawBuffers, ModelBuffers};
+use super::model_buffers::{DrawBuffers, ModelBuffers, filled_buffer};
 use super::skin_source::SkinSource;
 use crate::anim::Pose;
 use crate::asset::Model;
@@ -72,6 +72,9 @@ pub struct CrowdBuffers {
     levels: Vec<Option<DrawLevels>>,
     /// This frame's instances, nearest first: the order their matrices are written in.
     order: DetailOrder,
+    /// An identity copy placement per instance: a crowd draws a node's mesh once per instance,
+    /// without the node's own copies (EXT_mesh_gpu_instancing).
+    single_copies: wgpu::Buffer,
 }
 
 impl CrowdBuffers {
@@ -148,6 +151,9 @@ impl CrowdBuffers {
             cpu: buffers.draws.iter().map(|_| None).collect(),
             levels,
             order: DetailOrder::default(),
+            single_copies: filled_buffer(device, "crowd copies", instances, wgpu::BufferUsages::VERTEX, |_| {
+                Mat4::IDENTITY
+            }),
         }
     }
 
@@ -315,6 +321,7 @@ impl CrowdBuffers {
         (indices, count, detailed): (&wgpu::Buffer, u32, bool),
         gpu_skinning: bool,
     ) {
+        pass.set_vertex_buffer(7, self.single_copies.slice(..));
         if let Some(skin) = draw.skin.filter(|_| draw.on_gpu(gpu_skinning)) {
             let levels = self.levels[index].as_ref().filter(|_| detailed);
             pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);

@@ -47,6 +47,9 @@ pub struct DrawBuffers {
     /// A simplified copy of the triangles, drawn in their place at Fast quality, for dense
     /// meshes (made when first asked for: see `ModelBuffers::simplify_dense_meshes`).
     pub simplified: Option<(wgpu::Buffer, u32)>,
+    /// Its copies' placements and how many there are (EXT_mesh_gpu_instancing), rewritten
+    /// each frame from its joint's model matrix; none for a draw drawn once.
+    pub copies: Option<(wgpu::Buffer, u32)>,
     pub material: usize,
     pub topology: Topology,
     /// Its material is drawn double-sided (single-sided triangles are back-face culled).
@@ -96,6 +99,10 @@ pub struct ModelBuffers {
     /// the blocks' stride (`DrawUniform::in_crowd`). Draws the GPU does not skin are then
     /// posed per instance on the CPU, in world space.
     pub crowd_blocks: Option<Vec<[u32; 2]>>,
+    /// One identity placement: the copy of every draw drawn once.
+    single_copy: wgpu::Buffer,
+    /// The placements of one draw's copies as they are computed (as long as the most copies).
+    copy_scratch: Vec<Mat4>,
 }
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -104,7 +111,7 @@ fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usag
 
 /// A buffer of `count` values, `value(i)` at `i`, written straight into the buffer's mapped
 /// memory: no copy of a big mesh's attributes is assembled first.
-fn filled_buffer<T: bytemuck::Pod>(
+pub(super) fn filled_buffer<T: bytemuck::Pod>(
     device: &wgpu::Device,
     label: &str,
     count: usize,
@@ -267,6 +274,11 @@ impl ModelBuffers {
                 DrawSlot::Ghost,
                 &DrawUniform::new(ghost_placement, Skinning::None, Look::Ghost(GHOST_COLOR)),
             );
+            let copies = model.copies_of(instance_index).map(|copies| {
+                let count = copies.transforms.len();
+                let usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
+                (zeroed_buffer::<Mat4>(device, "copies", count, usage), count as u32)
+            });
             draws.push(DrawBuffers {
                 positions: buffer(device, "positions", &primitive.positions, vertex_usage),
                 normals: buffer(device, "normals", &primitive.normals, vertex_usage),
@@ -292,6 +304,7 @@ impl ModelBuffers {
                 index_count: indices.len() as u32,
                 edges: None,
                 simplified: None,
+                copies,
                 material,
                 topology: primitive.topology,
                 double_sided: model.materials.get(material).is_some_and(|m| m.double_sided),
@@ -311,6 +324,7 @@ impl ModelBuffers {
         }
         uniforms.upload_all(queue);
         let largest = draws.iter().map(|d| d.vertex_count).max().unwrap_or(0);
+        let most_copies = model.copies.iter().map(|c| c.transforms.len()).max().unwrap_or(0);
         Self {
             draws,
             skins,
@@ -323,6 +337,8 @@ impl ModelBuffers {
             variant_shown: None,
             simplified: false,
             crowd_blocks: None,
+            single_copy: buffer(device, "single copy", &[Mat4::IDENTITY], wgpu::BufferUsages::VERTEX),
+            copy_scratch: Vec::with_capacity(most_copies),
         }
     }
 
@@ -428,6 +444,11 @@ impl ModelBuffers {
                 queue.write_buffer(&draw.posed_positions, 0, bytemuck::cast_slice(&posed.positions));
                 queue.write_buffer(&draw.posed_normals, 0, bytemuck::cast_slice(&posed.normals));
             }
+            if let (Some((buffer, _)), Some(copies)) = (&draw.copies, model.copies_of(draw.instance)) {
+                self.copy_scratch.clear();
+                self.copy_scratch.extend(copies.placements(model_matrices[draw.joint]));
+                queue.write_buffer(buffer, 0, bytemuck::cast_slice(&self.copy_scratch));
+            }
         }
         self.uniforms.upload_frame(queue);
     }
@@ -468,6 +489,25 @@ impl ModelBuffers {
     }
 }
 
+impl ModelBuffers {
+    /// The vertex buffers draw `index` reads in `slot` (the mesh shaders' slots 0 to 7), and
+    /// how many copies of it to draw: its copies in the lit, wireframe and shadow passes, one
+    /// in the bind-pose ghost and the skinning capture.
+    pub fn vertex_buffers(&self, index: usize, slot: DrawSlot, gpu_skinning: bool) -> ([&wgpu::Buffer; 8], u32) {
+        let draw = &self.draws[index];
+        let [positions, normals, uvs, influences, values, uvs1, colors] = draw.vertex_buffers(slot, gpu_skinning);
+        let copies = draw
+            .copies
+            .as_ref()
+            .filter(|_| !matches!(slot, DrawSlot::Ghost | DrawSlot::Capture));
+        let (copy_buffer, count) = copies.map_or((&self.single_copy, 1), |(buffer, count)| (buffer, *count));
+        (
+            [positions, normals, uvs, influences, values, uvs1, colors, copy_buffer],
+            count,
+        )
+    }
+}
+
 impl DrawBuffers {
     /// Skinned on the GPU this frame.
     pub fn on_gpu(&self, gpu_skinning: bool) -> bool {
@@ -480,8 +520,8 @@ impl DrawBuffers {
         self.morphed || (self.skin.is_some() && !self.on_gpu(gpu_skinning))
     }
 
-    /// The vertex buffers a draw in `slot` reads, in the skinning shaders' slots 0 to 6.
-    pub fn vertex_buffers(&self, slot: DrawSlot, gpu_skinning: bool) -> [&wgpu::Buffer; 7] {
+    /// The per-vertex buffers a draw in `slot` reads, in the skinning shaders' slots 0 to 6.
+    fn vertex_buffers(&self, slot: DrawSlot, gpu_skinning: bool) -> [&wgpu::Buffer; 7] {
         let cpu = slot != DrawSlot::Ghost && self.uses_cpu_vertices(gpu_skinning);
         let (positions, normals) = if cpu {
             (&self.posed_positions, &self.posed_normals)

@@ -54,9 +54,10 @@ impl MeshPipelines {
 }
 
 /// Vertex buffers of the skinning shaders: positions, normals, texture coordinates,
-/// influences, and (mesh.wgsl's locations 7 to 9) the vertex view's value, the second
-/// texture coordinates and the vertex colours.
-pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 7] = [
+/// influences, (mesh.wgsl's locations 7 to 9) the vertex view's value, the second texture
+/// coordinates and the vertex colours, and per instance (locations 10 to 13) the copy's
+/// placement matrix (EXT_mesh_gpu_instancing; one identity for draws that are not copied).
+pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 8] = [
     Some(wgpu::VertexBufferLayout {
         array_stride: 12,
         step_mode: wgpu::VertexStepMode::Vertex,
@@ -91,6 +92,11 @@ pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 7] = [
         array_stride: 16,
         step_mode: wgpu::VertexStepMode::Vertex,
         attributes: &wgpu::vertex_attr_array![9 => Float32x4],
+    }),
+    Some(wgpu::VertexBufferLayout {
+        array_stride: 64,
+        step_mode: wgpu::VertexStepMode::Instance,
+        attributes: &wgpu::vertex_attr_array![10 => Float32x4, 11 => Float32x4, 12 => Float32x4, 13 => Float32x4],
     }),
 ];
 

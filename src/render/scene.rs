@@ -307,7 +307,8 @@ impl SceneRenderer {
                 .filter(|(_, d)| d.drawable && !d.hidden && (all || d.topology == Topology::Triangles));
             for (index, draw) in drawn {
                 pass.set_pipeline(pipeline(draw));
-                for (slot, buffer) in draw.vertex_buffers(slot, view.gpu_skinning).into_iter().enumerate() {
+                let (vertex_buffers, copies) = buffers.vertex_buffers(index, slot, view.gpu_skinning);
+                for (slot, buffer) in vertex_buffers.into_iter().enumerate() {
                     pass.set_vertex_buffer(slot as u32, buffer.slice(..));
                 }
                 let uniform = buffers.uniforms.offset(index, slot);
@@ -338,7 +339,7 @@ impl SceneRenderer {
                     }
                     None => {
                         pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                        pass.draw_indexed(0..count, 0, 0..1);
+                        pass.draw_indexed(0..count, 0, 0..copies);
                     }
                 }
             }

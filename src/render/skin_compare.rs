@@ -117,7 +117,8 @@ impl SkinCompare {
             pass.set_pipeline(&self.pipeline);
             for (index, (draw, group)) in buffers.draws.iter().zip(&target.groups).enumerate() {
                 let Some((group, _)) = group else { continue };
-                for (slot, buffer) in draw.vertex_buffers(DrawSlot::Capture, true).into_iter().enumerate() {
+                let (vertex_buffers, _) = buffers.vertex_buffers(index, DrawSlot::Capture, true);
+                for (slot, buffer) in vertex_buffers.into_iter().enumerate() {
                     pass.set_vertex_buffer(slot as u32, buffer.slice(..));
                 }
                 let offset = buffers.uniforms.offset(index, DrawSlot::Capture);

@@ -96,6 +96,7 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(error) = &state.load_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
+    scene_picker(ui, state);
     clips_from::offer_prompt(ui, state);
     watch_section(ui, state);
     extensions_section(ui, state);
@@ -108,6 +109,28 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 ui.label(RichText::new(note).color(Color32::from_rgb(240, 200, 90)));
             }
         });
+    }
+}
+
+/// The file's scenes, when it has several: choosing one shows it (only its nodes are loaded).
+fn scene_picker(ui: &mut egui::Ui, state: &mut ViewerState) {
+    let model = &state.model;
+    let (Some(shown), true) = (model.scene, model.scenes.len() > 1) else {
+        return;
+    };
+    let mut chosen = shown;
+    ui.horizontal(|ui| {
+        ui.label("Scene");
+        egui::ComboBox::from_id_salt("scene")
+            .selected_text(&model.scenes[shown].name)
+            .show_ui(ui, |ui| {
+                for (index, scene) in model.scenes.iter().enumerate() {
+                    ui.selectable_value(&mut chosen, index, &scene.name);
+                }
+            });
+    });
+    if chosen != shown {
+        state.show_scene(chosen);
     }
 }
 

@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::state::ViewerState;
 use crate::anim::{AdditiveLayer, Clip, IkLayer, MorphOverride, Player, Skeleton};
-use crate::asset::{self, Format, Model};
+use crate::asset::{self, Format, Model, SceneChoice};
 
 /// Whether the open file is watched, and what the last reload did.
 #[derive(Clone, Debug)]
@@ -78,9 +78,30 @@ impl ViewerState {
     /// `.md5anim` or other file whose clips were added to the model is added again. On failure the model stays and
     /// `watching.note` says why.
     pub fn reload(&mut self) {
+        let scene = self.model.scene.map_or(SceneChoice::FileDefault, SceneChoice::Index);
+        let name = asset::file_name(&self.model.path);
+        let done = format!("Reloaded {name} at {}", utc_time_of_day(SystemTime::now()));
+        self.load_again(&scene, done, format!("reloading {name} failed"));
+    }
+
+    /// Shows scene `index` of the open file in place of the one shown, keeping what still
+    /// applies as a reload does.
+    pub fn show_scene(&mut self, index: usize) {
+        let name = asset::file_name(&self.model.path);
+        let scene_name = self.model.scenes.get(index).map_or("?", |s| s.name.as_str());
+        let done = format!("Showing scene '{scene_name}' of {name}");
+        self.load_again(
+            &SceneChoice::Index(index),
+            done,
+            format!("showing scene {index} of {name} failed"),
+        );
+    }
+
+    /// Reads the open model's file again with scene `scene`; `watching.note` becomes `done`, or
+    /// `failed` and why.
+    fn load_again(&mut self, scene: &SceneChoice, done: String, failed: String) {
         let path = self.model.path.clone();
-        let name = asset::file_name(&path);
-        let loaded = asset::load(&path).and_then(|mut model| {
+        let loaded = asset::load_scene(&path, scene).and_then(|mut model| {
             let added = self
                 .model
                 .source_files
@@ -90,7 +111,7 @@ impl ViewerState {
             for file in added {
                 match Format::from_extension(&file) {
                     Some(Format::Md5Anim) => asset::add_md5_animation(&mut model, &file)?,
-                    Some(Format::GltfBinary | Format::GltfJson | Format::Md5Mesh) => {
+                    Some(format) if format.is_gltf() || format == Format::Md5Mesh => {
                         asset::add_clips_from(&mut model, &file)?;
                     }
                     _ => {}
@@ -102,13 +123,13 @@ impl ViewerState {
             Ok(model) => {
                 self.replace_model_keeping_settings(model);
                 self.watching.note = Some(ReloadNote {
-                    text: format!("Reloaded {name} at {}", utc_time_of_day(SystemTime::now())),
+                    text: done,
                     failed: false,
                 });
             }
             Err(error) => {
                 self.watching.note = Some(ReloadNote {
-                    text: format!("reloading {name} failed: {error}"),
+                    text: format!("{failed}: {error}"),
                     failed: true,
                 });
             }

@@ -282,11 +282,11 @@ impl ViewerState {
     }
 
     /// What to draw this frame: the view toggles, with the inspection's vertex view, and the
-    /// skeleton while an end joint is being picked.
+    /// skeleton while an end joint is being picked or when there is no mesh to draw.
     pub fn view_options(&self) -> ViewOptions {
         let mut view = self.view;
         view.vertex_view = self.inspection.vertex_view();
-        view.skeleton |= self.ik_editor.picking;
+        view.skeleton |= self.ik_editor.picking || self.model.instances.is_empty();
         view
     }
 
@@ -441,6 +441,7 @@ mod tests {
         let head = state.model.skeleton.find("head").unwrap();
         state.model.cameras.push(Camera {
             name: "head cam".into(),
+            index: 0,
             joint: head,
             projection: Projection::Perspective {
                 yfov: 0.7,

@@ -22,6 +22,18 @@ impl Bounds {
         }
     }
 
+    /// The box's eight corners (meaningless for an empty box).
+    pub fn corners(&self) -> [Vec3; 8] {
+        let (a, b) = (self.min, self.max);
+        [0, 1, 2, 3, 4, 5, 6, 7].map(|i| {
+            Vec3::new(
+                if i & 1 == 0 { a.x } else { b.x },
+                if i & 2 == 0 { a.y } else { b.y },
+                if i & 4 == 0 { a.z } else { b.z },
+            )
+        })
+    }
+
     pub fn is_empty(&self) -> bool {
         self.min.x > self.max.x
     }

@@ -81,6 +81,7 @@ mod tests {
     fn camera(projection: Projection) -> Camera {
         Camera {
             name: "test".into(),
+            index: 0,
             joint: 0,
             projection,
         }

@@ -4,14 +4,15 @@
 use super::bounds::Bounds;
 use crate::anim::{Clip, Pose};
 use crate::asset::Model;
-use crate::skin::{Deformer, SkinningMethod};
+use crate::skin::{Deformer, SkinningMethod, posed_order};
 
 /// Samples per clip when measuring its bounds.
 const SAMPLES: usize = 32;
 
 /// Bounds of what is drawn over `clip`, sampled evenly, or in the rest pose when there is no
-/// clip: the posed vertices, or the joints of a model without any vertex (a skeleton). Joints
-/// do not count beside a mesh: a camera or light node far away would shrink the model.
+/// clip: the posed vertices (and the boxes of each instance's copies, EXT_mesh_gpu_instancing),
+/// or the joints of a model without any vertex (a skeleton), those the clip moves. Joints do
+/// not count beside a mesh: a camera or light node far away would shrink the model.
 /// Vertices are skinned by linear blending whatever the view uses: the framing stays put when
 /// the method changes (dual quaternions move vertices far less than the margin around a
 /// framed model).
@@ -19,13 +20,24 @@ pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Defor
     let mut bounds = Bounds::EMPTY;
     let mut pose = model.skeleton.rest_pose().clone();
     let skeleton_only = model.vertex_count() == 0;
+    let framed_joints = skeleton_only.then(|| moved_joints(model, clip));
     let mut measure = |pose: &Pose, deformer: &mut Deformer| {
         deformer.update_all(model, pose, SkinningMethod::Linear);
-        for posed in deformer.primitives() {
-            posed.positions.iter().for_each(|p| bounds.include(*p));
+        for ((instance, _), posed) in posed_order(model).zip(deformer.primitives()) {
+            let mut own = Bounds::EMPTY;
+            posed.positions.iter().for_each(|p| own.include(*p));
+            match model.copies_of(instance).filter(|_| !own.is_empty()) {
+                Some(copies) => {
+                    let joint = deformer.model_matrices()[model.instances[instance].joint];
+                    for placement in copies.placements(joint) {
+                        (own.corners().iter()).for_each(|c| bounds.include(placement.transform_point3(*c)));
+                    }
+                }
+                None => own.corners().iter().for_each(|c| bounds.include(*c)),
+            }
         }
-        if skeleton_only {
-            for matrix in deformer.model_matrices() {
+        if let Some(framed) = &framed_joints {
+            for (matrix, _) in deformer.model_matrices().iter().zip(framed).filter(|(_, f)| **f) {
                 bounds.include(matrix.w_axis.truncate());
             }
         }
@@ -42,4 +54,26 @@ pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Defor
         None => measure(&pose, deformer),
     }
     bounds
+}
+
+/// Per joint, whether `clip` moves it: it or an ancestor is animated. Every joint when there is
+/// no clip or the clip animates none.
+fn moved_joints(model: &Model, clip: Option<&Clip>) -> Vec<bool> {
+    let skeleton = &model.skeleton;
+    let mut moved = vec![false; skeleton.len()];
+    for channel in clip.map_or(&[][..], Clip::channels) {
+        if let Some(flag) = moved.get_mut(channel.joint) {
+            *flag = true;
+        }
+    }
+    if !moved.contains(&true) {
+        return vec![true; skeleton.len()];
+    }
+    // Parents come first.
+    for joint in 0..skeleton.len() {
+        if let Some(parent) = skeleton.parent(joint) {
+            moved[joint] |= moved[parent];
+        }
+    }
+    moved
 }

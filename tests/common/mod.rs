@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 pub mod animated_scene;
+pub mod draco_encode;
 pub mod morph_face;
 pub mod pipeline;
 pub mod quad;

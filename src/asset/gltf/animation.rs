@@ -7,6 +7,7 @@ use gltf_json::validation::Checked;
 
 use super::accessor::Accessors;
 use super::pointer::{ChannelSlot, PointerChannel};
+use super::scenes::NodeJoints;
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, WeightsTrack};
 use crate::asset::LoadErrorKind;
 use crate::asset::model::KeyRepair;
@@ -32,11 +33,12 @@ struct SamplerKeys {
     output: usize,
 }
 
-/// Loads an animation as a clip. `joint_of_node` maps file node indices to skeleton joints.
+/// Loads an animation as a clip. `joint_of_node` maps file node indices to skeleton joints;
+/// channels on nodes outside the scene shown are left out.
 pub fn load_clip(
     accessors: &Accessors,
     file: FileAnimation,
-    joint_of_node: &[usize],
+    joint_of_node: &NodeJoints,
     skeleton: &Skeleton,
     warnings: &mut Vec<String>,
     key_repairs: &mut Vec<KeyRepair>,
@@ -57,9 +59,12 @@ pub fn load_clip(
         let sampler_index = channel.sampler.value();
         let keys = sampler_keys(accessors, animation, index, sampler_index, &object, warnings)?;
         let node = channel.target.node.value();
-        let joint = *joint_of_node
-            .get(node)
-            .ok_or_else(|| context(format!("node {node} does not exist")))?;
+        if node >= joint_of_node.node_count() {
+            return Err(context(format!("node {node} does not exist")));
+        }
+        let Some(joint) = joint_of_node.get(node) else {
+            continue;
+        };
         let Some(SamplerKeys {
             interpolation,
             times,

@@ -6,17 +6,18 @@ use gltf_json::Root;
 use gltf_json::camera::Type;
 use gltf_json::validation::Checked;
 
+use super::scenes::NodeJoints;
 use crate::asset::camera::{Camera, Projection};
 
-/// The cameras the nodes of `root` carry, in node order; `joint_of_node` maps file nodes to
-/// joints.
-pub fn load_cameras(root: &Root, joint_of_node: &[usize], warnings: &mut Vec<String>) -> Vec<Camera> {
+/// The cameras the loaded nodes of `root` carry, in node order; `joint_of_node` maps file
+/// nodes to joints.
+pub fn load_cameras(root: &Root, joint_of_node: &NodeJoints, warnings: &mut Vec<String>) -> Vec<Camera> {
     let mut cameras = Vec::new();
     for (node_index, node) in root.nodes.iter().enumerate() {
-        let Some(index) = node.camera.map(|c| c.value()) else {
+        let (Some(index), Some(joint)) = (node.camera.map(|c| c.value()), joint_of_node.get(node_index)) else {
             continue;
         };
-        let (Some(json), Some(&joint)) = (root.cameras.get(index), joint_of_node.get(node_index)) else {
+        let Some(json) = root.cameras.get(index) else {
             warnings.push(format!(
                 "/nodes/{node_index}/camera: camera {index} does not exist (no camera here)"
             ));
@@ -26,6 +27,7 @@ pub fn load_cameras(root: &Root, joint_of_node: &[usize], warnings: &mut Vec<Str
         match projection(json) {
             Ok(projection) => cameras.push(Camera {
                 name,
+                index,
                 joint,
                 projection,
             }),
@@ -119,7 +121,7 @@ mod tests {
                 {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": -1, "znear": 0, "zfar": 0}}]"#,
         );
         let mut warnings = Vec::new();
-        let cameras = load_cameras(&root, &[0, 1, 2], &mut warnings);
+        let cameras = load_cameras(&root, &NodeJoints::new(&[0, 1, 2], 3), &mut warnings);
         assert_eq!(cameras.len(), 1);
         assert_eq!(cameras[0].name, "eye");
         assert_eq!(
@@ -157,7 +159,7 @@ mod tests {
         ] {
             let cameras = format!(r#"[{{"type": "perspective", "perspective": {perspective}}}]"#);
             let mut warnings = Vec::new();
-            assert!(load_cameras(&root(&cameras), &[0], &mut warnings).is_empty());
+            assert!(load_cameras(&root(&cameras), &NodeJoints::new(&[0], 1), &mut warnings).is_empty());
             assert!(warnings[0].contains(problem), "{warnings:?}");
         }
     }

@@ -119,7 +119,7 @@ pub fn is_glb(bytes: &[u8]) -> bool {
 
 /// Parses `bytes` (the contents of `path`) and loads its buffers.
 pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadErrorKind> {
-    let named_glb = Format::from_extension(path) == Some(Format::GltfBinary);
+    let named_glb = Format::from_extension(path).is_some_and(Format::is_glb);
     let (json, bin) = if is_glb(bytes) {
         split_glb(bytes).map_err(|problem| LoadErrorKind::invalid("the GLB container", problem))?
     } else if named_glb && !bytes.trim_ascii_start().starts_with(b"{") {

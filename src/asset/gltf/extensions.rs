@@ -7,6 +7,7 @@ use crate::asset::LoadErrorKind;
 
 /// Extensions rigscope reads (KHR_animation_pointer: the pointers `pointer` lists).
 pub const SUPPORTED: &[&str] = &[
+    "EXT_mesh_gpu_instancing",
     "EXT_meshopt_compression",
     "EXT_texture_webp",
     "KHR_animation_pointer",

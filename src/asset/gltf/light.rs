@@ -6,10 +6,11 @@ use gltf_json::Root;
 use gltf_json::extensions::scene::khr_lights_punctual::{Light, Type};
 use gltf_json::validation::Checked;
 
+use super::scenes::NodeJoints;
 use crate::asset::{LightKind, PunctualLight};
 
-/// The lights of the nodes that hold one; `joint_of_node` maps file nodes to joints.
-pub fn load_lights(root: &Root, joint_of_node: &[usize], warnings: &mut Vec<String>) -> Vec<PunctualLight> {
+/// The lights of the loaded nodes that hold one; `joint_of_node` maps file nodes to joints.
+pub fn load_lights(root: &Root, joint_of_node: &NodeJoints, warnings: &mut Vec<String>) -> Vec<PunctualLight> {
     let declared: &[Light] = root
         .extensions
         .as_ref()
@@ -17,7 +18,8 @@ pub fn load_lights(root: &Root, joint_of_node: &[usize], warnings: &mut Vec<Stri
         .map_or(&[], |l| l.lights.as_slice());
     let mut lights = Vec::new();
     for (node, json) in root.nodes.iter().enumerate() {
-        let Some(reference) = json.extensions.as_ref().and_then(|e| e.khr_lights_punctual.as_ref()) else {
+        let reference = json.extensions.as_ref().and_then(|e| e.khr_lights_punctual.as_ref());
+        let (Some(reference), Some(joint)) = (reference, joint_of_node.get(node)) else {
             continue;
         };
         let index = reference.light.value();
@@ -26,7 +28,7 @@ pub fn load_lights(root: &Root, joint_of_node: &[usize], warnings: &mut Vec<Stri
             warnings.push(format!("{object}: light {index} does not exist (left out)"));
             continue;
         };
-        match light_of(light, index, joint_of_node[node]) {
+        match light_of(light, index, joint) {
             Ok(light) => lights.push(light),
             Err(problem) => warnings.push(format!(
                 "/extensions/KHR_lights_punctual/lights/{index}: {problem} (left out)"

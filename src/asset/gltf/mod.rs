@@ -13,11 +13,13 @@ mod camera;
 mod compressed;
 mod container;
 pub mod extensions;
+mod gpu_instancing;
 mod json;
 mod light;
 mod material;
 mod mesh;
 mod pointer;
+mod scenes;
 mod target_names;
 mod variants;
 
@@ -28,29 +30,36 @@ use gltf_json::Root;
 
 use crate::anim::transform::is_trs;
 use crate::anim::{JointDesc, Skeleton, Transform};
-use crate::asset::LoadErrorKind;
 use crate::asset::format::Format;
-use crate::asset::model::{Mesh, MeshInstance, Model, Skin};
+use crate::asset::model::{InstanceCopies, Mesh, MeshInstance, Model, Skin};
+use crate::asset::{LoadErrorKind, SceneChoice};
 use accessor::Accessors;
+use scenes::NodeJoints;
 
-pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
+/// Loads `bytes` (the contents of `path`, detected as `format`: glTF or a format made of it),
+/// showing the scene `scene` chooses.
+pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> Result<Model, LoadErrorKind> {
     let mut container = container::open(path, bytes)?;
     let mut warnings = container.warnings.clone();
     extensions::check(&container.root, &mut warnings)?;
     let decoded = compressed::decode(&container)?;
     container.decoded_views = decoded.views;
     container.decoded_accessors = decoded.accessors;
+    warnings.extend(decoded.warnings);
+    for (accessor, count) in decoded.recounted {
+        container.root.accessors[accessor].count = gltf_json::validation::USize64(count as u64);
+    }
     let container = container;
     let root = &container.root;
     let accessors = Accessors::new(&container);
 
-    let (file_node, parent_node) = parents_first_order(root)?;
-    let mut joint_of_node = vec![0; root.nodes.len()];
-    for (joint, &node) in file_node.iter().enumerate() {
-        joint_of_node[node] = joint;
-    }
+    let (order, parent_node) = parents_first_order(root)?;
+    let (scenes, shown_scene) = scenes::choose(root, scene)?;
+    let taken = scenes::nodes_taken(root, &parent_node, shown_scene);
+    let file_node: Vec<usize> = order.into_iter().filter(|&node| taken[node]).collect();
+    let joint_of_node = NodeJoints::new(&file_node, root.nodes.len());
 
-    let skins = load_skins(root, &accessors, &joint_of_node)?;
+    let (skins, skin_of_file) = load_skins(root, &accessors, &joint_of_node)?;
     let skeleton = build_skeleton(
         root,
         &file_node,
@@ -61,7 +70,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         &mut warnings,
     )?;
 
-    let instances = load_instances(root, &joint_of_node, &mut warnings)?;
+    let (instances, copies) = load_instances(root, &accessors, &joint_of_node, &skin_of_file, &mut warnings)?;
     let cameras = camera::load_cameras(root, &joint_of_node, &mut warnings);
     let materials = material::load_materials(root, &mut warnings)?;
     let images = material::load_images(&container, &mut warnings)?;
@@ -116,6 +125,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     let scene = pointer::Scene {
         root,
         joint_of_node: &joint_of_node,
+        joint_count: file_node.len(),
         materials: &materials,
         meshes: &meshes,
         instances: &instances,
@@ -161,20 +171,19 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
     Ok(Model {
         path: path.to_path_buf(),
         source_files,
-        format: Some(if container::is_glb(bytes) {
-            Format::GltfBinary
-        } else {
-            Format::GltfJson
-        }),
+        format: Some(format),
         skeleton,
         file_node,
         skins,
         meshes,
         instances,
+        copies,
         materials,
         images,
         lights,
         clips,
+        scenes,
+        scene: shown_scene,
         cameras,
         properties: resolved.properties,
         extensions_used: root.extensions_used.clone(),
@@ -227,19 +236,34 @@ fn parents_first_order(root: &Root) -> Result<(Vec<usize>, Vec<Option<usize>>), 
     Ok((order, parent))
 }
 
-fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Result<Vec<Skin>, LoadErrorKind> {
+/// The skins whose joints the shown scene took (the others are used only by meshes outside
+/// it), and per file skin, its index among them.
+fn load_skins(
+    root: &Root,
+    accessors: &Accessors,
+    joint_of_node: &NodeJoints,
+) -> Result<(Vec<Skin>, Vec<Option<usize>>), LoadErrorKind> {
     let mut skins = Vec::with_capacity(root.skins.len());
+    let mut skin_of_file = vec![None; root.skins.len()];
     for (index, skin) in root.skins.iter().enumerate() {
         let context = |problem: String| LoadErrorKind::invalid(format!("/skins/{index}"), problem);
         if skin.joints.is_empty() {
             return Err(context("it has no joints".into()));
         }
-        let joints = skin
+        if let Some(node) = skin
             .joints
             .iter()
-            .map(|node| joint_of_node.get(node.value()).copied())
+            .map(|n| n.value())
+            .find(|&n| n >= joint_of_node.node_count())
+        {
+            return Err(context(format!("a joint names node {node}, which does not exist")));
+        }
+        let Some(joints) = (skin.joints.iter())
+            .map(|node| joint_of_node.get(node.value()))
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| context("a joint names a node that does not exist".into()))?;
+        else {
+            continue; // a skin of meshes outside the scene shown
+        };
         if joints.len() > u16::MAX as usize + 1 {
             return Err(context(format!(
                 "{} joints is more than glTF's 16-bit joint indices reach",
@@ -264,12 +288,13 @@ fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Re
         };
         let inverse_bind_given = skin.inverse_bind_matrices.is_some();
         let root_joint = match skin.skeleton {
-            Some(node) => *joint_of_node
+            Some(node) => joint_of_node
                 .get(node.value())
                 .ok_or_else(|| context("its skeleton root does not exist".into()))?,
             // Parents-first order: the smallest joint index is the topmost joint.
             None => joints.iter().copied().min().unwrap_or(0),
         };
+        skin_of_file[index] = Some(skins.len());
         skins.push(Skin {
             name: skin.name.clone().unwrap_or_else(|| format!("Skin {index}")),
             joints,
@@ -278,14 +303,14 @@ fn load_skins(root: &Root, accessors: &Accessors, joint_of_node: &[usize]) -> Re
             root: root_joint,
         });
     }
-    Ok(skins)
+    Ok((skins, skin_of_file))
 }
 
 fn build_skeleton(
     root: &Root,
     file_node: &[usize],
     parent_node: &[Option<usize>],
-    joint_of_node: &[usize],
+    joint_of_node: &NodeJoints,
     skins: &[Skin],
     input_bytes: usize,
     warnings: &mut Vec<String>,
@@ -313,7 +338,10 @@ fn build_skeleton(
     for (joint, &node_index) in file_node.iter().enumerate() {
         let node = &root.nodes[node_index];
         let rest = node_transform(node_index, node, warnings)?;
-        let parent = parent_node[node_index].map(|p| joint_of_node[p] as u32);
+        // The scene took every ancestor of a node it took.
+        let parent = parent_node[node_index]
+            .and_then(|p| joint_of_node.get(p))
+            .map(|p| p as u32);
         let target_count = node.mesh.and_then(|m| root.meshes.get(m.value())).map_or(0, |mesh| {
             mesh.primitives
                 .iter()
@@ -395,13 +423,20 @@ fn node_transform(
     Ok(Transform::new(transform.translation, rotation, transform.scale))
 }
 
+/// The meshes of the nodes the shown scene took, in joint order, and the copies of those
+/// drawn as many (EXT_mesh_gpu_instancing); `skin_of_file` maps file skins to the model's.
 fn load_instances(
     root: &Root,
-    joint_of_node: &[usize],
+    accessors: &Accessors,
+    joint_of_node: &NodeJoints,
+    skin_of_file: &[Option<usize>],
     warnings: &mut Vec<String>,
-) -> Result<Vec<MeshInstance>, LoadErrorKind> {
+) -> Result<(Vec<MeshInstance>, Vec<InstanceCopies>), LoadErrorKind> {
     let mut instances = Vec::new();
     for (index, node) in root.nodes.iter().enumerate() {
+        let Some(joint) = joint_of_node.get(index) else {
+            continue;
+        };
         let skin = node.skin.map(|s| s.value());
         if let Some(skin) = skin
             && skin >= root.skins.len()
@@ -423,12 +458,23 @@ fn load_instances(
                 format!("mesh {mesh} does not exist"),
             ));
         }
-        instances.push(MeshInstance {
-            joint: joint_of_node[index],
+        let instance = MeshInstance {
+            joint,
             mesh,
-            skin,
-        });
+            // The scene took the joints of its meshes' skins, so their skins were loaded.
+            skin: skin.and_then(|s| skin_of_file[s]),
+        };
+        let copies = gpu_instancing::load_copies(accessors, index, node.extensions.as_ref(), warnings);
+        instances.push((instance, copies));
     }
-    instances.sort_by_key(|i| i.joint);
-    Ok(instances)
+    instances.sort_by_key(|(instance, _)| instance.joint);
+    let copies = (instances.iter().enumerate())
+        .filter_map(|(index, (_, copies))| {
+            Some(InstanceCopies {
+                instance: index,
+                ..copies.clone()?
+            })
+        })
+        .collect();
+    Ok((instances.into_iter().map(|(instance, _)| instance).collect(), copies))
 }

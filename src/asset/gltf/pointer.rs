@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use gltf_json::Root;
 
+use super::scenes::NodeJoints;
 use crate::asset::animated::{
     AnimatedProperties, CameraField, LightField, MaterialField, PropertySlot, PropertyTarget,
 };
@@ -33,7 +34,9 @@ pub struct PointerChannel {
 /// What the pointers are resolved against.
 pub struct Scene<'a> {
     pub root: &'a Root,
-    pub joint_of_node: &'a [usize],
+    pub joint_of_node: &'a NodeJoints,
+    /// The skeleton's joints.
+    pub joint_count: usize,
     pub materials: &'a [Material],
     pub meshes: &'a [Mesh],
     pub instances: &'a [MeshInstance],
@@ -109,9 +112,9 @@ pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], warnings: &mut V
         }
         channel_slots.push(resolved);
     }
-    let mut hidden = vec![false; scene.joint_of_node.len()];
+    let mut hidden = vec![false; scene.joint_count];
     for (node, visible) in scene.node_visible.iter().enumerate() {
-        if let (Some(false), Some(&joint)) = (visible, scene.joint_of_node.get(node)) {
+        if let (Some(false), Some(joint)) = (visible, scene.joint_of_node.get(node)) {
             hidden[joint] = true;
         }
     }
@@ -150,20 +153,20 @@ impl Holders {
         let mut cameras = vec![Vec::new(); scene.root.cameras.len()];
         let mut lights = vec![Vec::new(); declared_lights.map_or(0, |l| l.lights.len())];
         // A node holds at most one camera and one light: its entries, by joint.
-        let mut camera_of_joint = vec![None; scene.joint_of_node.len()];
+        let mut camera_of_joint = vec![None; scene.joint_count];
         for (entry, camera) in scene.cameras.iter().enumerate() {
             if let Some(slot) = camera_of_joint.get_mut(camera.joint) {
                 *slot = Some(entry);
             }
         }
-        let mut light_of_joint = vec![None; scene.joint_of_node.len()];
+        let mut light_of_joint = vec![None; scene.joint_count];
         for (entry, light) in scene.lights.iter().enumerate() {
             if let Some(slot) = light_of_joint.get_mut(light.joint) {
                 *slot = Some(entry);
             }
         }
         for (node, json) in scene.root.nodes.iter().enumerate() {
-            let Some(&joint) = scene.joint_of_node.get(node) else {
+            let Some(joint) = scene.joint_of_node.get(node) else {
                 continue;
             };
             let camera = json.camera.map(|c| c.value());
@@ -201,8 +204,8 @@ fn target_of(scene: &Scene, holders: &Holders, pointer: &str) -> Result<Property
             light_property(scene, holders, index, rest)
         }
         ["nodes", index, "extensions", "KHR_node_visibility", "visible"] => {
-            let node = parse_index(index, scene.joint_of_node.len(), "node")?;
-            let joint = scene.joint_of_node[node];
+            let node = parse_index(index, scene.joint_of_node.node_count(), "node")?;
+            let joint = (scene.joint_of_node.get(node)).ok_or("its node is not in the scene shown")?;
             let visible = scene.node_visible.get(node).copied().flatten().unwrap_or(true);
             Ok(Property {
                 target: PropertyTarget::Visible { joint },

@@ -32,7 +32,10 @@ pub struct Decoded {
     /// Per accessor a Draco primitive supplies, its elements tightly packed in the accessor's
     /// own component type.
     pub accessors: HashMap<usize, Vec<u8>>,
+    /// Accessors whose `count` differs from what Draco decoded: (accessor, decoded count).
+    pub recounted: Vec<(usize, usize)>,
     pub report: Vec<DecodedGeometry>,
+    pub warnings: Vec<String>,
 }
 
 /// The decoded bytes still allowed.
@@ -47,6 +50,11 @@ impl Budget {
             .saturating_mul(DECODE_FACTOR)
             .saturating_add(DECODE_ALLOWANCE);
         Self { total, left: total }
+    }
+
+    /// The bytes still allowed.
+    pub(super) fn left(&self) -> usize {
+        self.left
     }
 
     /// Takes `bytes` from the budget, or says why the file may not decode that much.
@@ -96,7 +104,7 @@ pub fn decode(container: &Container) -> Result<Decoded, LoadErrorKind> {
             let names = (container.attribute_names.get(mesh_index))
                 .and_then(|m| m.get(primitive_index))
                 .map_or(&[][..], Vec::as_slice);
-            let report = draco::decode_primitive(
+            let primitive = draco::decode_primitive(
                 container,
                 primitive,
                 names,
@@ -105,7 +113,13 @@ pub fn decode(container: &Container) -> Result<Decoded, LoadErrorKind> {
                 &mut decoded.accessors,
             )
             .map_err(|problem| LoadErrorKind::invalid(&object, problem))?;
-            decoded.report.push(DecodedGeometry { object, ..report });
+            decoded.recounted.extend(primitive.recounted);
+            let warnings = primitive.warnings.iter().map(|w| format!("{object}: {w}"));
+            decoded.warnings.extend(warnings);
+            decoded.report.push(DecodedGeometry {
+                object,
+                ..primitive.report
+            });
         }
     }
     Ok(decoded)
