@@ -205,10 +205,6 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
             "/meshes/0/primitives/0/attributes/POSITION: accessor 0: buffer view 0 uses buffer 0, which cannot be read (cannot read 'missing.bin'",
         ),
         (
-            r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":10,"uri":"data:application/octet-stream;base64,AAAA"}]}"#,
-            "declares 10 bytes",
-        ),
-        (
             r#"{"asset":{"version":"2.0"},"nodes":[{"skin":0}]}"#,
             "/nodes/0/skin: skin 0 does not exist",
         ),
@@ -221,7 +217,14 @@ fn bad_references_are_errors_that_say_what_is_wrong() {
             error.starts_with("case.gltf: ") && error.contains(expected),
             "{json}: {error}"
         );
-    }
+    } // A buffer shorter than it declares is read as far as it goes (exporters miscount their
+    // padding): only the views past its end are errors.
+    let short = r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":10,"uri":"data:application/octet-stream;base64,AAAA"}]}"#;
+    let model = asset::load_bytes(Path::new("case.gltf"), short.as_bytes()).unwrap();
+    assert_eq!(
+        model.warnings,
+        ["/buffers/0: it declares 10 bytes but only 3 are there (the views that fit are read)"]
+    );
 }
 
 #[test]

@@ -130,6 +130,7 @@ pub fn demo_model() -> Model {
             skin: Some(0),
         }],
         copies: Vec::new(),
+        value_joints: Vec::new(),
         materials: vec![Material {
             name: "clay".into(),
             base_color: Vec4::new(0.80, 0.55, 0.35, 1.0),

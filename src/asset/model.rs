@@ -29,6 +29,9 @@ pub struct Model {
     /// viewer watches them to reload the model when one changes.
     pub source_files: Vec<PathBuf>,
     pub skeleton: Skeleton,
+    /// Joints that only carry values, not bones (a VRM animation's expression and look-at
+    /// nodes): the skeleton is drawn and framed without them.
+    pub value_joints: Vec<usize>,
     /// For each joint, its index among the file's nodes (what `inspect` and `pose` print).
     pub file_node: Vec<usize>,
     pub skins: Vec<Skin>,

@@ -484,7 +484,8 @@ fn casts_shadows(view: &ViewOptions) -> bool {
 /// The skeleton: bones as parent → child lines, joints as small squares.
 fn draw_skeleton(overlay: &mut Overlay, input: &FrameInput) {
     let matrices = input.model_matrices;
-    for (joint, matrix) in matrices.iter().enumerate() {
+    let bones = (matrices.iter().enumerate()).filter(|(joint, _)| !input.model.value_joints.contains(joint));
+    for (joint, matrix) in bones {
         let position = matrix.w_axis.truncate();
         if let Some(parent) = input.model.skeleton.parent(joint) {
             overlay.line(matrices[parent].w_axis.truncate(), position, BONE_COLOR);

@@ -119,16 +119,13 @@ fn scene_picker(ui: &mut egui::Ui, state: &mut ViewerState) {
         return;
     };
     let mut chosen = shown;
-    ui.horizontal(|ui| {
-        ui.label("Scene");
-        egui::ComboBox::from_id_salt("scene")
-            .selected_text(&model.scenes[shown].name)
-            .show_ui(ui, |ui| {
-                for (index, scene) in model.scenes.iter().enumerate() {
-                    ui.selectable_value(&mut chosen, index, &scene.name);
-                }
-            });
-    });
+    egui::ComboBox::from_label("Scene")
+        .selected_text(&model.scenes[shown].name)
+        .show_ui(ui, |ui| {
+            for (index, scene) in model.scenes.iter().enumerate() {
+                ui.selectable_value(&mut chosen, index, &scene.name);
+            }
+        });
     if chosen != shown {
         state.show_scene(chosen);
     }

@@ -11,8 +11,8 @@ const SAMPLES: usize = 32;
 
 /// Bounds of what is drawn over `clip`, sampled evenly, or in the rest pose when there is no
 /// clip: the posed vertices (and the boxes of each instance's copies, EXT_mesh_gpu_instancing),
-/// or the joints of a model without any vertex (a skeleton), those the clip moves. Joints do
-/// not count beside a mesh: a camera or light node far away would shrink the model.
+/// or the bones of a model without any vertex (a skeleton). Joints do not count beside a mesh:
+/// a camera or light node far away would shrink the model.
 /// Vertices are skinned by linear blending whatever the view uses: the framing stays put when
 /// the method changes (dual quaternions move vertices far less than the margin around a
 /// framed model).
@@ -20,7 +20,7 @@ pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Defor
     let mut bounds = Bounds::EMPTY;
     let mut pose = model.skeleton.rest_pose().clone();
     let skeleton_only = model.vertex_count() == 0;
-    let framed_joints = skeleton_only.then(|| moved_joints(model, clip));
+    let framed_joints = skeleton_only.then(|| bones(model));
     let mut measure = |pose: &Pose, deformer: &mut Deformer| {
         deformer.update_all(model, pose, SkinningMethod::Linear);
         for ((instance, _), posed) in posed_order(model).zip(deformer.primitives()) {
@@ -56,24 +56,11 @@ pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Defor
     bounds
 }
 
-/// Per joint, whether `clip` moves it: it or an ancestor is animated. Every joint when there is
-/// no clip or the clip animates none.
-fn moved_joints(model: &Model, clip: Option<&Clip>) -> Vec<bool> {
-    let skeleton = &model.skeleton;
-    let mut moved = vec![false; skeleton.len()];
-    for channel in clip.map_or(&[][..], Clip::channels) {
-        if let Some(flag) = moved.get_mut(channel.joint) {
-            *flag = true;
-        }
+/// Per joint, whether it is a bone: every joint but those that only carry values.
+fn bones(model: &Model) -> Vec<bool> {
+    let mut bones = vec![true; model.skeleton.len()];
+    for &joint in &model.value_joints {
+        bones[joint] = false;
     }
-    if !moved.contains(&true) {
-        return vec![true; skeleton.len()];
-    }
-    // Parents come first.
-    for joint in 0..skeleton.len() {
-        if let Some(parent) = skeleton.parent(joint) {
-            moved[joint] |= moved[parent];
-        }
-    }
-    moved
+    bones
 }

@@ -55,90 +55,18 @@ pub fn load_clip(
     for (position, channel) in animation.channels.iter().enumerate() {
         let number = channel_numbers.get(position).copied().unwrap_or(position);
         let object = format!("/animations/{index}/channels/{number}");
-        let context = |problem: String| LoadErrorKind::invalid(&object, problem);
-        let sampler_index = channel.sampler.value();
-        let keys = sampler_keys(accessors, animation, index, sampler_index, &object, warnings)?;
-        let node = channel.target.node.value();
-        if node >= joint_of_node.node_count() {
-            return Err(context(format!("node {node} does not exist")));
+        let file = FileChannel {
+            animation: index,
+            json: animation,
+            channel,
+            object: &object,
+        };
+        // A channel that cannot be read does not keep the rest of the clip from playing.
+        match node_channel(accessors, file, joint_of_node, skeleton, warnings, key_repairs) {
+            Ok(Some(channel)) => channels.push(channel),
+            Ok(None) => {}
+            Err(error) => warnings.push(format!("{error} (channel not played)")),
         }
-        let Some(joint) = joint_of_node.get(node) else {
-            continue;
-        };
-        let Some(SamplerKeys {
-            interpolation,
-            times,
-            output,
-        }) = keys
-        else {
-            continue;
-        };
-        let sampler_object = format!("/animations/{index}/samplers/{sampler_index}");
-        let output_error = |e: String| LoadErrorKind::invalid(format!("{sampler_object}/output"), e);
-        let track_error = |e: crate::anim::TrackError| LoadErrorKind::invalid(&sampler_object, e.to_string());
-        let vec3_track = |times: Vec<f32>| -> Result<Track<Vec3>, LoadErrorKind> {
-            let values = read_vec3(accessors, output).map_err(output_error)?;
-            Track::new(interpolation, times, values).map_err(track_error)
-        };
-        let track = match channel.target.path {
-            Checked::Valid(Property::Translation) => ChannelTrack::Translation(vec3_track(times)?),
-            Checked::Valid(Property::Scale) => ChannelTrack::Scale(vec3_track(times)?),
-            Checked::Valid(Property::Rotation) => {
-                let raw = accessors.read_f32::<4>(output).map_err(output_error)?;
-                let mut not_unit = 0;
-                let rotations = raw
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, q)| {
-                        let q = Quat::from_array(q);
-                        // Cubic-spline tangents are not rotations; only key values must be unit.
-                        let is_value = interpolation != Interpolation::CubicSpline || i % 3 == 1;
-                        if !is_value {
-                            return q;
-                        }
-                        if (q.length() - 1.0).abs() > UNIT_TOLERANCE {
-                            not_unit += 1;
-                        }
-                        normalize_or_identity(q)
-                    })
-                    .collect();
-                if not_unit > 0 {
-                    key_repairs.push(KeyRepair {
-                        clip: index,
-                        joint,
-                        not_unit,
-                    });
-                    warnings.push(format!(
-                        "{object}: {not_unit} rotation keys were not unit quaternions (normalised)"
-                    ));
-                }
-                ChannelTrack::Rotation(Track::new(interpolation, times, rotations).map_err(track_error)?)
-            }
-            Checked::Valid(Property::MorphTargetWeights) => {
-                let range = skeleton.morph_weight_range(joint);
-                if range.is_empty() {
-                    warnings.push(format!(
-                        "{object}: it animates morph weights of node {node}, which has no morph targets (ignored)"
-                    ));
-                    continue;
-                }
-                let values: Vec<f32> = accessors
-                    .read_f32::<1>(output)
-                    .map_err(output_error)?
-                    .into_iter()
-                    .map(|[w]| w)
-                    .collect();
-                ChannelTrack::MorphWeights {
-                    offset: range.start,
-                    track: WeightsTrack::new(interpolation, times, range.len(), values).map_err(track_error)?,
-                }
-            }
-            Checked::Invalid => {
-                warnings.push(format!("{object}: unknown target path (ignored)"));
-                continue;
-            }
-        };
-        channels.push(Channel { joint, track });
     }
     for (channel, slot) in pointer_channels.iter().zip(pointer_slots) {
         let Some(slot) = slot else { continue };
@@ -150,6 +78,116 @@ pub fn load_clip(
         }
     }
     Ok(Clip::new(name, channels))
+}
+
+/// One channel of an animation as the file has it, and its JSON pointer.
+struct FileChannel<'a> {
+    animation: usize,
+    json: &'a gltf_json::Animation,
+    channel: &'a gltf_json::animation::Channel,
+    object: &'a str,
+}
+
+/// A channel targeting a node's transform or morph weights; none (with a warning where it is
+/// worth one) when there is nothing to play.
+fn node_channel(
+    accessors: &Accessors,
+    file: FileChannel,
+    joint_of_node: &NodeJoints,
+    skeleton: &Skeleton,
+    warnings: &mut Vec<String>,
+    key_repairs: &mut Vec<KeyRepair>,
+) -> Result<Option<Channel>, LoadErrorKind> {
+    let FileChannel {
+        animation: index,
+        json: animation,
+        channel,
+        object,
+    } = file;
+    let context = |problem: String| LoadErrorKind::invalid(object, problem);
+    let sampler_index = channel.sampler.value();
+    let keys = sampler_keys(accessors, animation, index, sampler_index, &object, warnings)?;
+    let node = channel.target.node.value();
+    if node >= joint_of_node.node_count() {
+        return Err(context(format!("node {node} does not exist")));
+    }
+    let Some(joint) = joint_of_node.get(node) else {
+        return Ok(None);
+    };
+    let Some(SamplerKeys {
+        interpolation,
+        times,
+        output,
+    }) = keys
+    else {
+        return Ok(None);
+    };
+    let sampler_object = format!("/animations/{index}/samplers/{sampler_index}");
+    let output_error = |e: String| LoadErrorKind::invalid(format!("{sampler_object}/output"), e);
+    let track_error = |e: crate::anim::TrackError| LoadErrorKind::invalid(&sampler_object, e.to_string());
+    let vec3_track = |times: Vec<f32>| -> Result<Track<Vec3>, LoadErrorKind> {
+        let values = read_vec3(accessors, output).map_err(output_error)?;
+        Track::new(interpolation, times, values).map_err(track_error)
+    };
+    let track = match channel.target.path {
+        Checked::Valid(Property::Translation) => ChannelTrack::Translation(vec3_track(times)?),
+        Checked::Valid(Property::Scale) => ChannelTrack::Scale(vec3_track(times)?),
+        Checked::Valid(Property::Rotation) => {
+            let raw = accessors.read_f32::<4>(output).map_err(output_error)?;
+            let mut not_unit = 0;
+            let rotations = raw
+                .into_iter()
+                .enumerate()
+                .map(|(i, q)| {
+                    let q = Quat::from_array(q);
+                    // Cubic-spline tangents are not rotations; only key values must be unit.
+                    let is_value = interpolation != Interpolation::CubicSpline || i % 3 == 1;
+                    if !is_value {
+                        return q;
+                    }
+                    if (q.length() - 1.0).abs() > UNIT_TOLERANCE {
+                        not_unit += 1;
+                    }
+                    normalize_or_identity(q)
+                })
+                .collect();
+            if not_unit > 0 {
+                key_repairs.push(KeyRepair {
+                    clip: index,
+                    joint,
+                    not_unit,
+                });
+                warnings.push(format!(
+                    "{object}: {not_unit} rotation keys were not unit quaternions (normalised)"
+                ));
+            }
+            ChannelTrack::Rotation(Track::new(interpolation, times, rotations).map_err(track_error)?)
+        }
+        Checked::Valid(Property::MorphTargetWeights) => {
+            let range = skeleton.morph_weight_range(joint);
+            if range.is_empty() {
+                warnings.push(format!(
+                    "{object}: it animates morph weights of node {node}, which has no morph targets (ignored)"
+                ));
+                return Ok(None);
+            }
+            let values: Vec<f32> = accessors
+                .read_f32::<1>(output)
+                .map_err(output_error)?
+                .into_iter()
+                .map(|[w]| w)
+                .collect();
+            ChannelTrack::MorphWeights {
+                offset: range.start,
+                track: WeightsTrack::new(interpolation, times, range.len(), values).map_err(track_error)?,
+            }
+        }
+        Checked::Invalid => {
+            warnings.push(format!("{object}: unknown target path (ignored)"));
+            return Ok(None);
+        }
+    };
+    Ok(Some(Channel { joint, track }))
 }
 
 /// The interpolation, key times and output accessor of sampler `sampler_index`; none (with a

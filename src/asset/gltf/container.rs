@@ -145,6 +145,7 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
         let data: Cow<'a, [u8]> = match (&buffer.uri, index, bin) {
             (Some(uri), _, _) => match read_uri(&base_dir, uri) {
                 Ok(data) => {
+                    warnings.extend(backslash_note(uri).map(|note| format!("/buffers/{index}: {note}")));
                     input_bytes += data.len();
                     Cow::Owned(data)
                 }
@@ -161,14 +162,13 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<Container<'a>, LoadError
                 continue;
             }
         };
+        // Exporters pad buffers without counting the padding, or count it without writing it:
+        // the views that fit in the data are read, those past it fail when they are read.
         let declared = buffer.byte_length.0;
         if (data.len() as u64) < declared {
-            return Err(LoadErrorKind::invalid(
-                format!("/buffers/{index}"),
-                format!(
-                    "it declares {declared} bytes but only {} are there (truncated file?)",
-                    data.len()
-                ),
+            warnings.push(format!(
+                "/buffers/{index}: it declares {declared} bytes but only {} are there (the views that fit are read)",
+                data.len()
             ));
         }
         buffers.push(Ok(data));
@@ -264,14 +264,29 @@ pub fn read_uri(base_dir: &Path, uri: &str) -> Result<Vec<u8>, String> {
     std::fs::read(&path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
 }
 
-/// The file a URI that is not a `data:` URI names: a path relative to `base_dir`.
+/// The file a URI that is not a `data:` URI names: a path relative to `base_dir`. Windows
+/// exporters write `\` between folders (`textures\wood.png`): where no file has the name as
+/// written, `\` is read as `/`, as a browser reads it for three.js.
 pub fn uri_file(base_dir: &Path, uri: &str) -> Result<PathBuf, String> {
     let relative =
         String::from_utf8(percent_decode(uri)?).map_err(|_| format!("URI '{uri}' is not UTF-8 after %-decoding"))?;
     if uri.contains("://") || Path::new(&relative).is_absolute() {
         return Err(format!("URI '{uri}' is not a relative file path"));
     }
-    Ok(base_dir.join(&relative))
+    let path = base_dir.join(&relative);
+    let slashes = base_dir.join(relative.replace('\\', "/"));
+    Ok(if !path.exists() && slashes.exists() {
+        slashes
+    } else {
+        path
+    })
+}
+
+/// What to say of a URI that separates folders with `\` (which `uri_file` reads as `/`).
+pub fn backslash_note(uri: &str) -> Option<String> {
+    let backslash = uri.contains('\\') || uri.to_ascii_lowercase().contains("%5c");
+    (backslash && !uri.starts_with("data:"))
+        .then(|| format!("its uri '{uri}' separates folders with '\\' (read as '/')"))
 }
 
 /// Decodes `%XX` escapes (glTF URIs are RFC 3986 references).

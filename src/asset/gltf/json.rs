@@ -1,8 +1,9 @@
 //! The glTF JSON → `gltf_json::Root`, accepting what the Khronos glTF-Validator accepts, and
 //! naming the JSON pointer of anything that cannot be read.
 //!
-//! gltf-json is stricter than the specification in a few places, so the JSON tree is adjusted
-//! before the typed parse:
+//! Exporters' quirks that read one sensible way are read that way first, with a warning each
+//! (`quirks`). gltf-json is also stricter than the specification in a few places, so the JSON
+//! tree is adjusted before the typed parse:
 //! - whole numbers written with a fraction (`1.0` where the schema wants an integer) become
 //!   integers; JSON has one number type and the validator accepts them;
 //! - `extras` that are not objects are dropped (any JSON value is allowed; rigscope reads only
@@ -20,6 +21,7 @@ use gltf_json::Root;
 use serde_json::{Map, Value};
 
 use super::pointer::PointerChannel;
+use super::quirks;
 use super::target_names::{WrittenNames, written_names};
 use crate::asset::LoadErrorKind;
 
@@ -45,6 +47,28 @@ pub type AttributeNames = Vec<Vec<Vec<(String, Option<u64>)>>>;
 
 /// Parses a glTF JSON document.
 pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
+    let mut warnings = Vec::new();
+    // .NET writers start their text with a UTF-8 byte-order mark, which JSON does not allow.
+    let json = match json.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => {
+            warnings.push("the JSON starts with a byte-order mark (ignored)".to_string());
+            rest
+        }
+        None => json,
+    };
+    // Some writers pad a GLB's JSON chunk with NUL bytes where glTF asks for spaces.
+    let padding = json
+        .iter()
+        .rev()
+        .take_while(|&&b| b == 0 || b.is_ascii_whitespace())
+        .count();
+    let json = match json[..json.len() - padding].ends_with(b"}") && json[json.len() - padding..].contains(&0) {
+        true => {
+            warnings.push("the JSON is padded with NUL bytes (ignored)".to_string());
+            &json[..json.len() - padding]
+        }
+        false => json,
+    };
     let mut value: Value = serde_json::from_slice(json).map_err(|e| LoadErrorKind::Json(e.to_string()))?;
     if !value.is_object() {
         return Err(LoadErrorKind::invalid(
@@ -52,14 +76,22 @@ pub fn parse(json: &[u8]) -> Result<Document, LoadErrorKind> {
             format!("it is {}, but a glTF file is one JSON object", kind_of(&value)),
         ));
     }
+    if let Some(version) = value.pointer("/asset/version").and_then(Value::as_str)
+        && version.starts_with("1.")
+    {
+        return Err(LoadErrorKind::invalid(
+            "/asset/version",
+            format!("the file is glTF {version}; rigscope reads glTF 2.0"),
+        ));
+    }
     integral_floats_to_integers(&mut value);
     drop_non_object_extras(&mut value);
+    quirks::mend(&mut value, &mut warnings);
     if let Some(Value::Array(scenes)) = value.get_mut("scenes") {
         for scene in scenes.iter_mut().filter_map(Value::as_object_mut) {
             scene.entry("nodes").or_insert_with(|| Value::Array(Vec::new()));
         }
     }
-    let mut warnings = Vec::new();
     let mut pointer_channels = Vec::new();
     let channel_numbers = resolve_channel_targets(&mut value, &mut pointer_channels, &mut warnings);
     let node_visible = node_visibility(&value);

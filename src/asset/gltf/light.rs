@@ -59,8 +59,10 @@ fn light_of(light: &Light, index: usize, joint: usize) -> Result<PunctualLight, 
         (Checked::Valid(Type::Directional), _) => LightKind::Directional,
         (Checked::Valid(Type::Point), _) => LightKind::Point,
         (Checked::Valid(Type::Spot), spot) => {
-            let spot = spot.clone().unwrap_or_default();
-            let (inner, outer) = (spot.inner_cone_angle, spot.outer_cone_angle);
+            // Without its `spot` object, the extension's default cone (as three.js reads it).
+            let (inner, outer) = spot.as_ref().map_or((0.0, std::f32::consts::FRAC_PI_4), |s| {
+                (s.inner_cone_angle, s.outer_cone_angle)
+            });
             let right_angle = std::f32::consts::FRAC_PI_2;
             if !(inner >= 0.0 && inner < outer && outer <= right_angle) {
                 return Err(format!(

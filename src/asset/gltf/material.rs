@@ -9,7 +9,7 @@ use gltf_json::material::AlphaMode as JsonAlphaMode;
 use gltf_json::texture::{MagFilter, MinFilter, WrappingMode};
 use gltf_json::validation::Checked;
 
-use super::container::{Container, read_uri};
+use super::container::{Container, backslash_note, read_uri};
 use crate::asset::LoadErrorKind;
 use crate::asset::TextureRef;
 use crate::asset::model::{AlphaMode, Image, Material};
@@ -286,12 +286,16 @@ pub fn load_images(container: &Container, warnings: &mut Vec<String>) -> Result<
     let mut view_bytes: HashMap<usize, Arc<[u8]>> = HashMap::new();
     for (index, image) in root.images.iter().enumerate() {
         let bytes: Arc<[u8]> = match (&image.uri, image.buffer_view) {
-            (Some(uri), _) => read_uri(&container.base_dir, uri)
-                .unwrap_or_else(|e| {
+            (Some(uri), _) => match read_uri(&container.base_dir, uri) {
+                Ok(bytes) => {
+                    warnings.extend(backslash_note(uri).map(|note| format!("/images/{index}: {note}")));
+                    bytes.into()
+                }
+                Err(e) => {
                     warnings.push(format!("/images/{index}: {e}"));
-                    Vec::new()
-                })
-                .into(),
+                    Arc::from([])
+                }
+            },
             (None, Some(view)) => match container.view_unavailable(view.value()) {
                 // Like a missing image file: the model is still worth looking at.
                 Some(why) => {
@@ -311,10 +315,10 @@ pub fn load_images(container: &Container, warnings: &mut Vec<String>) -> Result<
                 },
             },
             (None, None) => {
-                return Err(LoadErrorKind::invalid(
-                    format!("/images/{index}"),
-                    "it has neither a uri nor a buffer view",
+                warnings.push(format!(
+                    "/images/{index}: it has neither a uri nor a buffer view (not shown)"
                 ));
+                Arc::from([])
             }
         };
         images.push(Image {

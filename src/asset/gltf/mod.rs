@@ -19,9 +19,11 @@ mod light;
 mod material;
 mod mesh;
 mod pointer;
+mod quirks;
 mod scenes;
 mod target_names;
 mod variants;
+mod vrm_animation;
 
 use std::path::Path;
 
@@ -59,7 +61,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
     let file_node: Vec<usize> = order.into_iter().filter(|&node| taken[node]).collect();
     let joint_of_node = NodeJoints::new(&file_node, root.nodes.len());
 
-    let (skins, skin_of_file) = load_skins(root, &accessors, &joint_of_node)?;
+    let (skins, skin_of_file) = load_skins(root, &accessors, &joint_of_node, &mut warnings)?;
     let skeleton = build_skeleton(
         root,
         &file_node,
@@ -84,6 +86,9 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         }
     }
     let mut meshes = Vec::with_capacity(root.meshes.len());
+    // A primitive that cannot be read leaves the others showing; a file none of whose
+    // primitives can be read is refused with the first one's problem.
+    let (mut first_failure, mut any_read) = (None, false);
     for (index, mesh) in root.meshes.iter().enumerate() {
         let mut primitives = Vec::with_capacity(mesh.primitives.len());
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
@@ -93,7 +98,17 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
                 primitives.push(mesh::empty());
                 continue;
             }
-            let mut loaded = mesh::load_primitive(&accessors, &object, primitive, materials.len(), joint_limit[index])?;
+            let loaded = mesh::load_primitive(&accessors, &object, primitive, materials.len(), joint_limit[index]);
+            let mut loaded = match loaded {
+                Ok(loaded) => loaded,
+                Err(error) => {
+                    warnings.push(format!("{error} (primitive not drawn)"));
+                    first_failure.get_or_insert(error);
+                    primitives.push(mesh::empty());
+                    continue;
+                }
+            };
+            any_read = true;
             loaded.variant_materials = variants::load_mappings(
                 primitive.extensions.as_ref().map(|e| &e.others),
                 &object,
@@ -122,6 +137,9 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         });
     }
 
+    if let (Some(failure), false) = (first_failure, any_read) {
+        return Err(failure);
+    }
     let scene = pointer::Scene {
         root,
         joint_of_node: &joint_of_node,
@@ -172,6 +190,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         path: path.to_path_buf(),
         source_files,
         format: Some(format),
+        value_joints: vrm_animation::value_joints(root, &joint_of_node),
         skeleton,
         file_node,
         skins,
@@ -242,13 +261,17 @@ fn load_skins(
     root: &Root,
     accessors: &Accessors,
     joint_of_node: &NodeJoints,
+    warnings: &mut Vec<String>,
 ) -> Result<(Vec<Skin>, Vec<Option<usize>>), LoadErrorKind> {
     let mut skins = Vec::with_capacity(root.skins.len());
     let mut skin_of_file = vec![None; root.skins.len()];
     for (index, skin) in root.skins.iter().enumerate() {
         let context = |problem: String| LoadErrorKind::invalid(format!("/skins/{index}"), problem);
         if skin.joints.is_empty() {
-            return Err(context("it has no joints".into()));
+            warnings.push(format!(
+                "/skins/{index}: it has no joints (its meshes are drawn unskinned)"
+            ));
+            continue;
         }
         if let Some(node) = skin
             .joints
