@@ -290,9 +290,10 @@ fn camera_numbers_are_the_files_own() {
             {"name": "front", "type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}},
             {"name": "side", "type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}
         ]);
+        let half = std::f32::consts::FRAC_1_SQRT_2;
         json["nodes"] = json!([
             {"children": [1, 2, 3]},
-            {"camera": 1, "translation": [6.0, 0.0, 0.0], "rotation": [0.0, 0.7071068, 0.0, 0.7071068]},
+            {"camera": 1, "translation": [6.0, 0.0, 0.0], "rotation": [0.0, half, 0.0, half]},
             {"camera": 0, "translation": [0.0, 0.0, 6.0]},
             {"mesh": 0}
         ]);

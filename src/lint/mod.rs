@@ -5,11 +5,12 @@
 //! engine has to guess); warnings are things that often go wrong; notes are worth knowing.
 //!
 //! The rules, one per `Rule`, live in `skin.rs` (weights, inverse bind matrices, bind pose),
-//! `hierarchy.rs` (scale along joint chains, transforms on skinned mesh nodes) and `clips.rs`
-//! (rotation keys, loop seams) and `extensions.rs` (extensions the file needs that rigscope
-//! does not read).
+//! `hierarchy.rs` (scale along joint chains, transforms on skinned mesh nodes), `clips.rs`
+//! (rotation keys, loop seams), `extensions.rs` (extensions the file needs that rigscope
+//! does not read) and `copies.rs` (meshes drawn as copies that cannot be seen or are mirrored).
 
 mod clips;
+mod copies;
 mod extensions;
 mod hierarchy;
 mod skin;
@@ -51,6 +52,8 @@ pub enum Rule {
     LoopSeamJump,
     UnsupportedRequiredExtension,
     UnsupportedExtension,
+    CopyScaledToNothing,
+    MirroredCopy,
 }
 
 impl Rule {
@@ -68,7 +71,9 @@ impl Rule {
             | Self::SkinnedMeshNodeTransform
             | Self::RotationKeysNotUnit
             | Self::LoopSeamJump
-            | Self::UnsupportedRequiredExtension => Severity::Warning,
+            | Self::UnsupportedRequiredExtension
+            | Self::CopyScaledToNothing
+            | Self::MirroredCopy => Severity::Warning,
             Self::ZeroWeightInfluence
             | Self::UnusedJoint
             | Self::NonUniformScale
@@ -131,6 +136,7 @@ pub fn lint(model: &Model) -> Vec<Finding> {
     hierarchy::check(model, &rest, &mut findings);
     clips::check(model, &rest, &mut findings);
     extensions::check(model, &mut findings);
+    copies::check(model, &mut findings);
     let mut list: Vec<Finding> = findings
         .merged
         .into_iter()

@@ -106,7 +106,7 @@ fn node_channel(
     } = file;
     let context = |problem: String| LoadErrorKind::invalid(object, problem);
     let sampler_index = channel.sampler.value();
-    let keys = sampler_keys(accessors, animation, index, sampler_index, &object, warnings)?;
+    let keys = sampler_keys(accessors, animation, index, sampler_index, object, warnings)?;
     let node = channel.target.node.value();
     if node >= joint_of_node.node_count() {
         return Err(context(format!("node {node} does not exist")));
