@@ -475,28 +475,10 @@ fn inspect_says_what_meshopt_decoded_to() {
     assert!(text.contains("decoded 9 compressed objects in all"), "{text}");
 }
 
-/// `glb` with its JSON chunk changed by `edit` (the BIN chunk kept as it is).
-fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
-    let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
-    edit(&mut json);
-    let mut text = serde_json::to_vec(&json).unwrap();
-    text.resize(text.len().div_ceil(4) * 4, b' ');
-    let rest = &glb[20 + json_length..];
-    let mut out = b"glTF".to_vec();
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&((20 + text.len() + rest.len()) as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend(text);
-    out.extend_from_slice(rest);
-    out
-}
-
 /// The error loading `file` edited by `edit` gives.
 fn load_error(file: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
     let path = compressed(file);
-    let bytes = edit_glb(&std::fs::read(&path).unwrap(), edit);
+    let bytes = common::edit_glb(&std::fs::read(&path).unwrap(), edit);
     match asset::load_bytes(&path, &bytes) {
         Ok(_) => panic!("{file} loaded after the edit"),
         Err(error) => error.to_string(),
@@ -525,7 +507,7 @@ fn declared_counts_that_differ_from_the_draco_data_give_way_to_it_with_a_warning
     // large, allocates nothing.
     let path = compressed("Fox-draco.glb");
     for (accessor, count) in [(1, 400_000_000u64), (2, 435)] {
-        let bytes = edit_glb(&std::fs::read(&path).unwrap(), |json| {
+        let bytes = common::edit_glb(&std::fs::read(&path).unwrap(), |json| {
             json["accessors"][accessor]["count"] = count.into()
         });
         let model = asset::load_bytes(&path, &bytes).unwrap();
@@ -611,7 +593,7 @@ fn an_optional_meshopt_extension_reads_the_fallback_when_it_has_data() {
 #[test]
 fn an_optional_meshopt_extension_decodes_when_the_fallback_has_no_data() {
     let path = compressed("Fox-meshopt.glb");
-    let bytes = edit_glb(&std::fs::read(&path).unwrap(), |json| {
+    let bytes = common::edit_glb(&std::fs::read(&path).unwrap(), |json| {
         json["extensionsRequired"] = serde_json::json!(["KHR_mesh_quantization"]);
     });
     let optional = asset::load_bytes(&path, &bytes).unwrap();
@@ -627,7 +609,7 @@ fn khr_meshopt_compression_reads_the_same_streams() {
     let original = std::fs::read(&path).unwrap();
     let text = String::from_utf8_lossy(&original[20..]).replace("EXT_meshopt_compression", "KHR_meshopt_compression");
     let json_length = u32::from_le_bytes(original[12..16].try_into().unwrap()) as usize;
-    let bytes = edit_glb(&original, |json| {
+    let bytes = common::edit_glb(&original, |json| {
         *json = serde_json::from_str(&text[..json_length]).unwrap();
     });
     let khr = asset::load_bytes(&path, &bytes).unwrap();

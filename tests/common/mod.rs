@@ -148,6 +148,24 @@ pub fn gltf_json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&json).unwrap()
 }
 
+/// `glb` with its JSON chunk changed by `edit` (the BIN chunk kept as it is).
+pub fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
+    edit(&mut json);
+    let mut text = serde_json::to_vec(&json).unwrap();
+    text.resize(text.len().div_ceil(4) * 4, b' ');
+    let rest = &glb[20 + json_length..];
+    let mut out = b"glTF".to_vec();
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((20 + text.len() + rest.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend(text);
+    out.extend_from_slice(rest);
+    out
+}
+
 /// A base64 `data:` URI holding `bytes`, for glTF files the tests write themselves.
 pub fn data_uri(bytes: &[u8]) -> String {
     use base64::Engine;

@@ -221,40 +221,40 @@ fn respelled(written: &Value, known: &[&'static str], default: &'static str) -> 
     Some(matching.copied().unwrap_or(default))
 }
 
+/// Member `key` of `object` (at JSON pointer `pointer`) spelled as glTF spells one of `known`
+/// (`what` names the kind of value in the warning).
+fn respell(object: &mut Value, key: &str, (known, default, what): Spellings, pointer: String, found: &mut Found) {
+    let Some(written) = object.get(key).cloned() else {
+        return;
+    };
+    let Some(read) = respelled(&written, known, default) else {
+        return;
+    };
+    object[key] = read.into();
+    let warning = format!("{pointer}/{key}: {written} is not a glTF {what} ({read} used)");
+    found.add(Kind::Spelling, warning);
+}
+
+/// The spellings glTF has for a value, the one to read in place of an unknown one, and what
+/// the value is.
+type Spellings = (&'static [&'static str], &'static str, &'static str);
+
+const INTERPOLATIONS: Spellings = (&["LINEAR", "STEP", "CUBICSPLINE"], "LINEAR", "interpolation");
+const ALPHA_MODES: Spellings = (&["OPAQUE", "MASK", "BLEND"], "OPAQUE", "alpha mode");
+
 fn read_interpolations(root: &mut Value, found: &mut Found) {
     for (index, animation) in entries(root, "animations") {
         let samplers = animation.get_mut("samplers").and_then(Value::as_array_mut);
         for (sampler_index, sampler) in samplers.into_iter().flatten().enumerate() {
-            let Some(written) = sampler.get("interpolation").cloned() else {
-                continue;
-            };
-            let Some(read) = respelled(&written, &["LINEAR", "STEP", "CUBICSPLINE"], "LINEAR") else {
-                continue;
-            };
-            sampler["interpolation"] = read.into();
-            let object = format!("/animations/{index}/samplers/{sampler_index}/interpolation");
-            found.add(
-                Kind::Spelling,
-                format!("{object}: {written} is not a glTF interpolation ({read} used)"),
-            );
+            let pointer = format!("/animations/{index}/samplers/{sampler_index}");
+            respell(sampler, "interpolation", INTERPOLATIONS, pointer, found);
         }
     }
 }
 
 fn read_alpha_modes(root: &mut Value, found: &mut Found) {
     for (index, material) in entries(root, "materials") {
-        let Some(written) = material.get("alphaMode").cloned() else {
-            continue;
-        };
-        let Some(read) = respelled(&written, &["OPAQUE", "MASK", "BLEND"], "OPAQUE") else {
-            continue;
-        };
-        material["alphaMode"] = read.into();
-        let object = format!("/materials/{index}/alphaMode");
-        found.add(
-            Kind::Spelling,
-            format!("{object}: {written} is not a glTF alpha mode ({read} used)"),
-        );
+        respell(material, "alphaMode", ALPHA_MODES, format!("/materials/{index}"), found);
     }
 }
 
