@@ -43,7 +43,9 @@ pub enum LoadErrorKind {
     /// The scene asked for is not one of the file's.
     #[error("no scene '{wanted}' ({scenes})")]
     NoSuchScene { wanted: String, scenes: String },
-    #[error("its mesh instances add up to {0} vertices, more than rigscope poses ({MAX_POSED_VERTICES})")]
+    #[error(
+        "its mesh instances (and their copies) add up to {0} vertices, more than rigscope poses ({MAX_POSED_VERTICES})"
+    )]
     TooManyVertices(usize),
 }
 

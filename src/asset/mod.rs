@@ -129,25 +129,52 @@ fn load_bytes_scene(path: &Path, bytes: &[u8], scene: &SceneChoice) -> Result<Mo
     })
 }
 
-/// The most vertices all mesh instances together may have: posing keeps a copy of each
-/// instance's vertices, so a small file that instances a big mesh many times must not be able
-/// to ask for unbounded memory.
+/// The most vertices all mesh instances together may have, each counted once per copy
+/// (EXT_mesh_gpu_instancing): posing keeps a copy of each instance's vertices and every copy is
+/// drawn, so a small file that instances a big mesh many times must not be able to ask for
+/// unbounded memory or work.
 pub const MAX_POSED_VERTICES: usize = 1 << 25;
 
 fn check_posed_size(model: Model) -> Result<Model, LoadErrorKind> {
-    let posed: usize = model
-        .instances
-        .iter()
-        .map(|i| {
-            model.meshes[i.mesh]
+    let posed: usize = (model.instances.iter().enumerate())
+        .map(|(index, i)| {
+            let vertices: usize = model.meshes[i.mesh]
                 .primitives
                 .iter()
                 .map(Primitive::vertex_count)
-                .sum::<usize>()
+                .sum();
+            let copies = model.copies_of(index).map_or(1, |c| c.transforms.len());
+            vertices.saturating_mul(copies)
         })
         .fold(0, usize::saturating_add);
     if posed > MAX_POSED_VERTICES {
         return Err(LoadErrorKind::TooManyVertices(posed));
     }
     Ok(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Mat4;
+
+    use super::*;
+
+    #[test]
+    fn copies_count_towards_the_vertices_a_file_may_ask_for() {
+        let mut model = demo::demo_model();
+        let vertices = model.vertex_count();
+        let copies = |count: usize| InstanceCopies {
+            instance: 0,
+            transforms: vec![Mat4::IDENTITY; count],
+            custom: Vec::new(),
+        };
+        model.copies = vec![copies(MAX_POSED_VERTICES / vertices)];
+        let model = check_posed_size(model).unwrap();
+        let mut too_many = model.clone();
+        too_many.copies = vec![copies(MAX_POSED_VERTICES / vertices + 1)];
+        assert!(matches!(
+            check_posed_size(too_many),
+            Err(LoadErrorKind::TooManyVertices(_))
+        ));
+    }
 }

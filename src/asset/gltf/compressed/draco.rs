@@ -86,7 +86,11 @@ pub fn decode_primitive(
     let connectivity_only = attributes.is_empty().then(|| {
         let position = names.iter().find(|(name, _)| name == "POSITION");
         let count = position.and_then(|(_, a)| container.root.accessors.get(usize::try_from((*a)?).ok()?));
-        with_points(compressed, count.map_or(0, |a| a.count.0 as usize))
+        // A count no file of this size could hold is left to fail as the stream says.
+        let vertices = count
+            .map(|a| a.count.0)
+            .filter(|&c| c <= container.input_bytes as u64)?;
+        with_points(compressed, vertices as usize)
     });
     let mesh = run_decoder(
         connectivity_only.flatten().as_deref().unwrap_or(compressed),
