@@ -433,6 +433,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         scenes: Vec::new(),
         scene: None,
         copies: Vec::new(),
+        file_facts: Vec::new(),
         value_joints: Vec::new(),
         cameras: Vec::new(),
         properties: Default::default(),

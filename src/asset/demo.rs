@@ -130,6 +130,7 @@ pub fn demo_model() -> Model {
             skin: Some(0),
         }],
         copies: Vec::new(),
+        file_facts: Vec::new(),
         value_joints: Vec::new(),
         materials: vec![Material {
             name: "clay".into(),

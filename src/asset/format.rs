@@ -18,6 +18,10 @@ pub enum Format {
     Md5Mesh,
     /// Doom 3 MD5 animation (`.md5anim`): added to an open MD5 model, not opened alone.
     Md5Anim,
+    /// Autodesk FBX (`.fbx`), binary (recognised by its magic) or ASCII.
+    Fbx,
+    /// Wavefront OBJ (`.obj`, with its `.mtl`).
+    Obj,
 }
 
 /// What is known of a format.
@@ -34,7 +38,7 @@ pub struct FormatInfo {
 }
 
 /// In the order of `Format`'s variants (`Format::info` indexes it).
-pub const FORMATS: [FormatInfo; 6] = [
+pub const FORMATS: [FormatInfo; 8] = [
     FormatInfo {
         format: Format::GltfBinary,
         extension: "glb",
@@ -77,7 +81,24 @@ pub const FORMATS: [FormatInfo; 6] = [
         description: "Doom 3 MD5 animation",
         is_model: false,
     },
+    FormatInfo {
+        format: Format::Fbx,
+        extension: "fbx",
+        mime_type: "application/vnd.autodesk.fbx",
+        description: "Autodesk FBX model",
+        is_model: true,
+    },
+    FormatInfo {
+        format: Format::Obj,
+        extension: "obj",
+        mime_type: "model/obj",
+        description: "Wavefront OBJ model",
+        is_model: true,
+    },
 ];
+
+/// The first bytes of a binary FBX file.
+pub const FBX_MAGIC: &[u8] = b"Kaydara FBX Binary";
 
 /// The first four bytes of a GLB file.
 pub const GLB_MAGIC: &[u8; 4] = b"glTF";
@@ -97,10 +118,12 @@ impl Format {
     }
 
     /// The format of `bytes` read from `path`: by content first (the GLB magic, a JSON
-    /// object: glTF whatever the file is called), then by extension. A GLB file named `.vrm`
-    /// or `.vrma` is that kind of GLB file.
+    /// object: glTF whatever the file is called; the binary FBX magic), then by extension. A
+    /// GLB file named `.vrm` or `.vrma` is that kind of GLB file.
     pub fn detect(path: &Path, bytes: &[u8]) -> Option<Self> {
-        if bytes.starts_with(GLB_MAGIC) {
+        if bytes.starts_with(FBX_MAGIC) {
+            Some(Self::Fbx)
+        } else if bytes.starts_with(GLB_MAGIC) {
             let named = Self::from_extension(path).filter(|f| f.is_glb());
             Some(named.unwrap_or(Self::GltfBinary))
         } else if bytes.trim_ascii_start().starts_with(b"{") {
@@ -170,6 +193,12 @@ mod tests {
         );
         // A .vrm that is glTF JSON is read as what it is.
         assert_eq!(Format::detect(Path::new("a.vrm"), b"{}"), Some(Format::GltfJson));
+        assert_eq!(
+            Format::detect(Path::new("walk.bin"), b"Kaydara FBX Binary  \0"),
+            Some(Format::Fbx)
+        );
+        assert_eq!(Format::detect(Path::new("walk.FBX"), b"; FBX 7.4.0"), Some(Format::Fbx));
+        assert_eq!(Format::detect(Path::new("box.obj"), b"v 0 0 0"), Some(Format::Obj));
     }
 
     #[test]
@@ -183,7 +212,7 @@ mod tests {
         }
         assert_eq!(
             model_extensions().collect::<Vec<_>>(),
-            ["glb", "gltf", "vrm", "vrma", "md5mesh"]
+            ["glb", "gltf", "vrm", "vrma", "md5mesh", "fbx", "obj"]
         );
         assert!(is_model_file(Path::new("a/b.GLB")) && !is_model_file(Path::new("a/walk.md5anim")));
     }

@@ -10,6 +10,7 @@ pub mod camera;
 pub mod clips_from;
 pub mod demo;
 mod error;
+mod fbx;
 pub mod format;
 pub mod geometry;
 mod gltf;
@@ -109,6 +110,7 @@ fn load_bytes_scene(path: &Path, bytes: &[u8], scene: &SceneChoice) -> Result<Mo
             scenes: "the file has one, unnamed".into(),
         }),
         Some(Format::Md5Mesh) => md5::load(path, bytes),
+        Some(format @ (Format::Fbx | Format::Obj)) => fbx::load(path, bytes, format),
         Some(Format::Md5Anim) => Err(LoadErrorKind::AnimationWithoutMesh),
         _ => {
             let extension = path

@@ -24,6 +24,9 @@ pub struct Model {
     pub path: PathBuf,
     /// The format it was read in (none for a model made in memory, like the demo rig).
     pub format: Option<Format>,
+    /// What the file says of itself that the model does not otherwise show, one sentence each
+    /// (FBX: its version and writer, its axes and units and what they were converted to).
+    pub file_facts: Vec<String>,
     /// Every file the model was read from: `path`, then the external buffers and images it
     /// names (glTF) or its `.md5anim` files (MD5), whether or not they could be read. The
     /// viewer watches them to reload the model when one changes.

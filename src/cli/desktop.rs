@@ -25,7 +25,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::asset::format::{FORMATS, Format, GLB_MAGIC, model_formats};
+use crate::asset::format::{FBX_MAGIC, FORMATS, Format, GLB_MAGIC, model_formats};
 
 const DESKTOP_ID: &str = "rigscope.desktop";
 const MANIFEST: &str = "rigscope/installed.json";
@@ -55,7 +55,13 @@ fn mime_package() -> String {
             }
             Format::GltfJson => xml += "    <sub-class-of type=\"application/json\"/>\n",
             Format::Vrm | Format::VrmAnimation => xml += "    <sub-class-of type=\"model/gltf-binary\"/>\n",
-            Format::Md5Mesh | Format::Md5Anim => xml += "    <sub-class-of type=\"text/plain\"/>\n",
+            Format::Md5Mesh | Format::Md5Anim | Format::Obj => xml += "    <sub-class-of type=\"text/plain\"/>\n",
+            Format::Fbx => {
+                let magic = String::from_utf8_lossy(FBX_MAGIC);
+                xml += &format!(
+                    "    <magic priority=\"60\">\n      <match type=\"string\" offset=\"0\" value=\"{magic}\"/>\n    </magic>\n"
+                );
+            }
         }
         xml += &format!("    <glob pattern=\"*.{}\"/>\n  </mime-type>\n", info.extension);
     }

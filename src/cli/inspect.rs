@@ -16,6 +16,8 @@ use crate::view::counted;
 #[derive(Serialize)]
 struct Report {
     file: String,
+    /// What the file says of itself (FBX: version, writer, axes and units converted).
+    file_facts: Vec<String>,
     /// The file's scenes (glTF), and which one the rest of the report describes.
     scenes: Vec<SceneReport>,
     nodes: usize,
@@ -202,6 +204,7 @@ fn report(model: &Model) -> Report {
     let instance_primitives = || model.instances.iter().flat_map(|i| &model.meshes[i.mesh].primitives);
     Report {
         file: model.path.display().to_string(),
+        file_facts: model.file_facts.clone(),
         scenes: (model.scenes.iter().enumerate())
             .map(|(index, scene)| SceneReport {
                 name: scene.name.clone(),
@@ -417,6 +420,9 @@ fn primitive_report(model: &Model, primitive: &Primitive, in_file: Option<&Vec<V
 
 fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "{}", report.file)?;
+    for fact in &report.file_facts {
+        writeln!(out, "  {fact}")?;
+    }
     for (index, scene) in report.scenes.iter().enumerate() {
         writeln!(
             out,

@@ -111,7 +111,7 @@ impl ViewerState {
             for file in added {
                 match Format::from_extension(&file) {
                     Some(Format::Md5Anim) => asset::add_md5_animation(&mut model, &file)?,
-                    Some(format) if format.is_gltf() || format == Format::Md5Mesh => {
+                    Some(format) if format.info().is_model => {
                         asset::add_clips_from(&mut model, &file)?;
                     }
                     _ => {}

@@ -190,6 +190,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         path: path.to_path_buf(),
         source_files,
         format: Some(format),
+        file_facts: Vec::new(),
         value_joints: vrm_animation::value_joints(root, &joint_of_node),
         skeleton,
         file_node,

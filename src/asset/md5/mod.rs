@@ -72,6 +72,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
             .collect(),
         skeleton,
         copies: Vec::new(),
+        file_facts: Vec::new(),
         value_joints: Vec::new(),
         skins: vec![skin],
         meshes,

@@ -1,0 +1,139 @@
+//! FBX animation stacks → clips, one per stack, baked by ufbx.
+//!
+//! FBX curves have tangent forms glTF lacks (Maya's and 3ds Max's auto, user and broken
+//! tangents, weighted tangents), and a node's transform is composed from several of them
+//! (rotation orders, pre- and post-rotation, pivots, layers blended or added). ufbx evaluates
+//! all of it exactly and bakes each animated node's translation, rotation and scale: a key at
+//! every key time of the file's curves, and where a curve is not linear, more keys at the
+//! file's frame rate. The clip interpolates linearly between them (rotations by slerp), so a
+//! curve is exact at the keys and at every frame, and between frames off by at most
+//! `|f''| · h² / 8` (h: one frame), the error of linear interpolation. Blend shape channel
+//! weights are baked the same way. Times start at the stack's start.
+
+use glam::Vec3;
+
+use super::mesh::{MorphChannel, shape_weights};
+use super::nodes::Nodes;
+use super::{quat, vec3};
+use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, WeightsTrack};
+
+/// The frame rate clips are baked at when the file does not say.
+const DEFAULT_RATE: f64 = 30.0;
+
+/// Every animation stack as a clip; a stack that cannot be baked is left out with a warning.
+/// `memory_limit` bounds what baking may allocate.
+pub fn load_clips(
+    scene: &ufbx::Scene,
+    nodes: &Nodes,
+    skeleton: &Skeleton,
+    morph_channels: &[MorphChannel],
+    memory_limit: usize,
+    warnings: &mut Vec<String>,
+) -> Vec<Clip> {
+    let rate = match scene.settings.frames_per_second {
+        fps if fps.is_finite() && fps > 0.0 => fps,
+        _ => DEFAULT_RATE,
+    };
+    let allocator = || ufbx::AllocatorOpts {
+        memory_limit,
+        ..Default::default()
+    };
+    let mut clips = Vec::with_capacity(scene.anim_stacks.len());
+    for stack in &scene.anim_stacks {
+        let options = ufbx::BakeOpts {
+            temp_allocator: allocator(),
+            result_allocator: allocator(),
+            resample_rate: rate,
+            trim_start_time: true,
+            ..Default::default()
+        };
+        let name = stack.element.name.to_string();
+        match ufbx::bake_anim(scene, &stack.anim, options) {
+            // A stack that animates nothing (Mixamo's "Take 001") is no clip.
+            Ok(baked) => {
+                let clip = clip(&name, &baked, scene, nodes, skeleton, morph_channels, warnings);
+                if !clip.channels().is_empty() {
+                    clips.push(clip);
+                }
+            }
+            Err(error) => warnings.push(format!(
+                "animation stack '{name}': it cannot be baked ({}) (left out)",
+                error.description
+            )),
+        }
+    }
+    clips
+}
+
+fn clip(
+    name: &str,
+    baked: &ufbx::BakedAnim,
+    scene: &ufbx::Scene,
+    nodes: &Nodes,
+    skeleton: &Skeleton,
+    morph_channels: &[MorphChannel],
+    warnings: &mut Vec<String>,
+) -> Clip {
+    let mut channels = Vec::new();
+    let mut problems = 0;
+    for node in &baked.nodes {
+        let Some(joint) = scene.nodes.get(node.typed_id as usize).and_then(|n| nodes.joint(n)) else {
+            continue;
+        };
+        let times = |keys: &mut dyn Iterator<Item = f64>| -> Vec<f32> { keys.map(|t| t as f32).collect() };
+        let vec3_track = |keys: &[ufbx::BakedVec3]| {
+            let values: Vec<Vec3> = keys.iter().map(|k| vec3(k.value)).collect();
+            Track::new(Interpolation::Linear, times(&mut keys.iter().map(|k| k.time)), values)
+        };
+        let rotations = &node.rotation_keys;
+        let rotation_values = rotations.iter().map(|k| quat(k.value).normalize()).collect();
+        let tracks = [
+            vec3_track(&node.translation_keys).map(ChannelTrack::Translation),
+            Track::new(
+                Interpolation::Linear,
+                times(&mut rotations.iter().map(|k| k.time)),
+                rotation_values,
+            )
+            .map(ChannelTrack::Rotation),
+            vec3_track(&node.scale_keys).map(ChannelTrack::Scale),
+        ];
+        for track in tracks {
+            match track {
+                Ok(track) => channels.push(Channel { joint, track }),
+                Err(_) => problems += 1,
+            }
+        }
+    }
+    for channel in morph_channels {
+        let element = baked.elements.iter().find(|e| e.element_id == channel.element);
+        let percent = element.and_then(|e| e.props.iter().find(|p| p.name == "DeformPercent"));
+        let Some(keys) = percent.map(|p| &p.keys) else { continue };
+        let times: Vec<f32> = keys.iter().map(|k| k.time as f32).collect();
+        // FBX keys the channel in percent; each key spreads over the channel's shapes.
+        let values: Vec<f32> = (keys.iter())
+            .flat_map(|k| shape_weights(&channel.shapes, k.value.x as f32 / 100.0))
+            .collect();
+        for &(joint, first) in &channel.weights {
+            let offset = skeleton.morph_weight_range(joint).start + first;
+            let track = WeightsTrack::new(
+                Interpolation::Linear,
+                times.clone(),
+                channel.shapes.len(),
+                values.clone(),
+            );
+            match track {
+                Ok(track) => channels.push(Channel {
+                    joint,
+                    track: ChannelTrack::MorphWeights { offset, track },
+                }),
+                Err(_) => problems += 1,
+            }
+        }
+    }
+    if problems > 0 {
+        warnings.push(format!(
+            "animation stack '{name}': {problems} curves baked to values that are not numbers (left out)"
+        ));
+    }
+    Clip::new(name.to_string(), channels)
+}

@@ -1,0 +1,437 @@
+//! FBX and OBJ meshes → `Mesh`es, their instances, skins and morph targets.
+//!
+//! - Faces are triangulated (ufbx's ear clipping) and split by material into primitives. A
+//!   vertex is one combination of control point, normal, UV, second UV and colour (as the file
+//!   indexes them), so vertices are shared wherever the file shares them. V is flipped: FBX
+//!   and OBJ put v = 0 at the bottom of an image, glTF at the top.
+//! - Normals the file lacks are computed (area-weighted).
+//! - A mesh's first skin deformer is its skin: each cluster is a joint, its geometry→bone matrix
+//!   the inverse bind matrix, its bind→world matrix the joint's bind pose; a control point's
+//!   cluster weights become its influences (the strongest 8, normalised, as glTF's are).
+//! - Blend shapes become morph targets: one per blend channel, named by it; a channel with
+//!   in-between shapes has a target per shape (named "channel@weight"), and a channel weight
+//!   `w` between two shapes' weights blends those two (as Maya, 3ds Max and ufbx do).
+
+use glam::{Mat4, Vec2, Vec3, Vec4};
+
+use super::nodes::Nodes;
+use super::{mat4, vec2, vec3, vec4};
+use crate::asset::LoadErrorKind;
+use crate::asset::geometry::{build_skin_weights, compute_normals};
+use crate::asset::model::{Mesh, MeshInstance, MorphTarget, Primitive, Skin, Topology};
+
+/// Morph target values (vertices × targets) a mesh may expand its blend shapes to: sparse in
+/// the file, they are dense in a morph target, so a small file could otherwise ask for any size.
+const MAX_MORPH_VALUES: usize = 1 << 26;
+
+/// Where a blend channel's weight goes: the morph weights of each node that draws its mesh,
+/// spread over its shapes (`shapes`: each shape's full weight, in increasing order).
+pub struct MorphChannel {
+    /// The channel's `element_id`.
+    pub element: u32,
+    /// Per node drawing the mesh: (its joint, the channel's first morph weight).
+    pub weights: Vec<(usize, usize)>,
+    pub shapes: Vec<f32>,
+}
+
+/// Everything the meshes give the model.
+pub struct Built {
+    pub meshes: Vec<Mesh>,
+    pub instances: Vec<MeshInstance>,
+    pub skins: Vec<Skin>,
+    /// Per joint, the default weights of its mesh's morph targets (empty without).
+    pub morph_targets_of_node: Vec<Vec<f32>>,
+    /// Per joint, its bind pose (joint → model space) from a skin cluster that binds it.
+    pub bind_model: Vec<Option<Mat4>>,
+    pub morph_channels: Vec<MorphChannel>,
+}
+
+pub fn load_meshes(scene: &ufbx::Scene, nodes: &Nodes, warnings: &mut Vec<String>) -> Result<Built, LoadErrorKind> {
+    let mut built = Built {
+        meshes: Vec::with_capacity(scene.meshes.len()),
+        instances: Vec::new(),
+        skins: Vec::new(),
+        morph_targets_of_node: vec![Vec::new(); nodes.len()],
+        bind_model: vec![None; nodes.len()],
+        morph_channels: Vec::new(),
+    };
+    for mesh in &scene.meshes {
+        let mesh_index = built.meshes.len();
+        let object = format!("mesh '{}'", mesh.element.name);
+        let joints_drawing: Vec<usize> = mesh.element.instances.iter().filter_map(|n| nodes.joint(n)).collect();
+        let skin = mesh.skin_deformers.first().map(|deformer| {
+            let skin = skin_of(deformer, nodes, joints_drawing.first().copied(), &mut built.bind_model);
+            if matches!(
+                deformer.skinning_method,
+                ufbx::SkinningMethod::DualQuaternion | ufbx::SkinningMethod::BlendedDqLinear
+            ) {
+                warnings.push(format!(
+                    "{object}: the file skins it with dual quaternions (choose them in the viewer's Skinning, or --skin-method)"
+                ));
+            }
+            built.skins.push(skin);
+            built.skins.len() - 1
+        });
+        let shapes = Shapes::of(mesh, &object)?;
+        let primitives = primitives(scene, mesh, &shapes, skin.map(|s| &built.skins[s]));
+        for (index, primitive) in primitives.iter().enumerate() {
+            if let Some(weights) = &primitive.skin_weights {
+                weights.report_repairs(&format!("{object} primitive {index}"), warnings);
+            }
+        }
+        for &joint in &joints_drawing {
+            built.morph_targets_of_node[joint] = shapes.default_weights.clone();
+            built.instances.push(MeshInstance {
+                joint,
+                mesh: mesh_index,
+                skin,
+            });
+        }
+        for channel in &shapes.channels {
+            built.morph_channels.push(MorphChannel {
+                element: channel.element,
+                weights: joints_drawing.iter().map(|&joint| (joint, channel.first)).collect(),
+                shapes: channel.shapes.clone(),
+            });
+        }
+        built.meshes.push(Mesh {
+            name: mesh_name(mesh),
+            primitives,
+            attributes: Vec::new(),
+            target_names: shapes.names,
+        });
+    }
+    built.instances.sort_by_key(|i| i.joint);
+    Ok(built)
+}
+
+/// The mesh's name, or its first node's when the mesh has none (most exporters name only nodes).
+fn mesh_name(mesh: &ufbx::Mesh) -> String {
+    let named = (!mesh.element.name.is_empty()).then(|| mesh.element.name.to_string());
+    let node = || mesh.element.instances.iter().next().map(|n| n.element.name.to_string());
+    named.or_else(node).unwrap_or_else(|| "Mesh".into())
+}
+
+/// The skin a deformer describes; records each bound joint's bind pose in `bind_model`. A
+/// cluster without a bone binds to `fallback` (the mesh's node) with no weight of its own.
+fn skin_of(
+    deformer: &ufbx::SkinDeformer,
+    nodes: &Nodes,
+    fallback: Option<usize>,
+    bind_model: &mut [Option<Mat4>],
+) -> Skin {
+    let mut joints = Vec::with_capacity(deformer.clusters.len());
+    let mut inverse_bind = Vec::with_capacity(deformer.clusters.len());
+    for cluster in &deformer.clusters {
+        let joint = cluster.bone_node.as_ref().and_then(|bone| nodes.joint(bone));
+        let Some(joint) = joint.or(fallback) else {
+            joints.push(0);
+            inverse_bind.push(Mat4::IDENTITY);
+            continue;
+        };
+        joints.push(joint);
+        inverse_bind.push(mat4(&cluster.geometry_to_bone));
+        if let Some(slot @ None) = bind_model.get_mut(joint) {
+            *slot = Some(mat4(&cluster.bind_to_world));
+        }
+    }
+    Skin {
+        name: deformer.element.name.to_string(),
+        root: joints.iter().copied().min().unwrap_or(0),
+        joints,
+        inverse_bind,
+        inverse_bind_given: true,
+    }
+}
+
+/// One blend channel's place among the mesh's morph targets.
+struct Channel {
+    element: u32,
+    /// Its first target's index.
+    first: usize,
+    /// Each of its shapes' full weight (0 to 1), increasing.
+    shapes: Vec<f32>,
+}
+
+/// A mesh's blend shapes as dense deltas over its control points.
+struct Shapes {
+    /// Per target, per control point: position and normal deltas (normals empty when the
+    /// shape has none).
+    deltas: Vec<(Vec<Vec3>, Vec<Vec3>)>,
+    names: Vec<String>,
+    channels: Vec<Channel>,
+    default_weights: Vec<f32>,
+}
+
+impl Shapes {
+    fn of(mesh: &ufbx::Mesh, object: &str) -> Result<Self, LoadErrorKind> {
+        let mut shapes = Shapes {
+            deltas: Vec::new(),
+            names: Vec::new(),
+            channels: Vec::new(),
+            default_weights: Vec::new(),
+        };
+        let points = mesh.num_vertices;
+        for channel in mesh.blend_deformers.iter().flat_map(|d| d.channels.iter()) {
+            let mut keyframes: Vec<&ufbx::BlendKeyframe> = channel.keyframes.iter().collect();
+            keyframes.sort_by(|a, b| a.target_weight.total_cmp(&b.target_weight));
+            let weights: Vec<f32> = keyframes.iter().map(|k| k.target_weight as f32).collect();
+            let first = shapes.deltas.len();
+            if (first + keyframes.len()).saturating_mul(points) > MAX_MORPH_VALUES {
+                return Err(LoadErrorKind::invalid(
+                    object,
+                    format!(
+                        "its blend shapes expand to more than {MAX_MORPH_VALUES} vertex deltas ({} shapes of {points} vertices)",
+                        first + keyframes.len()
+                    ),
+                ));
+            }
+            for keyframe in &keyframes {
+                let name = match keyframes.len() {
+                    1 => channel.element.name.to_string(),
+                    _ => format!("{}@{}", channel.element.name, keyframe.target_weight),
+                };
+                shapes.names.push(name);
+                shapes.deltas.push(dense_deltas(&keyframe.shape, points));
+            }
+            shapes
+                .default_weights
+                .extend(shape_weights(&weights, channel.weight as f32));
+            shapes.channels.push(Channel {
+                element: channel.element.element_id,
+                first,
+                shapes: weights,
+            });
+        }
+        Ok(shapes)
+    }
+}
+
+/// A shape's offsets, per control point.
+fn dense_deltas(shape: &ufbx::BlendShape, points: usize) -> (Vec<Vec3>, Vec<Vec3>) {
+    let mut positions = vec![Vec3::ZERO; points];
+    let mut normals = vec![Vec3::ZERO; if shape.normal_offsets.is_empty() { 0 } else { points }];
+    for (i, &vertex) in shape.offset_vertices.iter().enumerate() {
+        let weight = shape.offset_weights.get(i).map_or(1.0, |&w| w as f32);
+        if let Some(slot) = positions.get_mut(vertex as usize) {
+            *slot += vec3(shape.position_offsets[i]) * weight;
+        }
+        if let (Some(slot), Some(offset)) = (normals.get_mut(vertex as usize), shape.normal_offsets.get(i)) {
+            *slot += vec3(*offset) * weight;
+        }
+    }
+    (positions, normals)
+}
+
+/// The weights of a channel's shapes (full weights `shapes`, increasing) at channel weight
+/// `weight`: between two shapes' weights, the two blend linearly; below the first, it alone
+/// scales from 0; past the last, the last goes on scaling.
+pub fn shape_weights(shapes: &[f32], weight: f32) -> Vec<f32> {
+    let mut out = vec![0.0; shapes.len()];
+    let Some(&last) = shapes.last() else { return out };
+    match shapes.iter().position(|&s| weight <= s) {
+        Some(0) => out[0] = if shapes[0] != 0.0 { weight / shapes[0] } else { 1.0 },
+        Some(i) => {
+            let t = (weight - shapes[i - 1]) / (shapes[i] - shapes[i - 1]);
+            out[i - 1] = 1.0 - t;
+            out[i] = t;
+        }
+        None => out[shapes.len() - 1] = if last != 0.0 { weight / last } else { 1.0 },
+    }
+    out
+}
+
+/// The mesh's primitives: per material it uses, its triangles, and the lines and points its
+/// faces of two and one corners make (OBJ files draw lines and point clouds that way).
+fn primitives(scene: &ufbx::Scene, mesh: &ufbx::Mesh, shapes: &Shapes, skin: Option<&Skin>) -> Vec<Primitive> {
+    let mut corners = vec![0u32; mesh.max_face_triangles * 3];
+    let mut primitives = Vec::with_capacity(mesh.material_parts.len());
+    for part in &mesh.material_parts {
+        let mut builders = [Topology::Triangles, Topology::Lines, Topology::Points].map(Builder::new);
+        for &face in &part.face_indices {
+            let Some(&face) = mesh.faces.get(face as usize) else {
+                continue;
+            };
+            match face.num_indices {
+                0 => {}
+                1 => builders[2].add(mesh, &[face.index_begin]),
+                2 => builders[1].add(mesh, &[face.index_begin, face.index_begin + 1]),
+                _ => {
+                    let triangles = mesh.triangulate_face(&mut corners, face) as usize;
+                    builders[0].add(mesh, &corners[..triangles * 3]);
+                }
+            }
+        }
+        let material = (mesh.materials.get(part.index as usize)).map(|m| m.element.typed_id as usize);
+        for builder in builders.into_iter().filter(|b| !b.indices.is_empty()) {
+            primitives.push(builder.finish(mesh, shapes, skin, material, scene));
+        }
+    }
+    primitives
+}
+
+/// What makes a face corner a vertex of its own: its control point and its attributes' values
+/// (exporters often store a normal per corner even where neighbouring corners share it).
+fn corner_key(mesh: &ufbx::Mesh, corner: usize) -> [u64; 12] {
+    let bits = |v: f64| v.to_bits();
+    // An attribute the mesh lacks counts as zeros.
+    let normal = if mesh.vertex_normal.exists {
+        mesh.vertex_normal[corner]
+    } else {
+        Default::default()
+    };
+    let uv = if mesh.vertex_uv.exists {
+        mesh.vertex_uv[corner]
+    } else {
+        Default::default()
+    };
+    let color = if mesh.vertex_color.exists {
+        mesh.vertex_color[corner]
+    } else {
+        Default::default()
+    };
+    let uv1 = (mesh.uv_sets.get(1))
+        .filter(|s| s.vertex_uv.exists)
+        .map(|s| s.vertex_uv[corner])
+        .unwrap_or_default();
+    [
+        u64::from(mesh.vertex_indices[corner]),
+        bits(normal.x),
+        bits(normal.y),
+        bits(normal.z),
+        bits(uv.x),
+        bits(uv.y),
+        bits(uv1.x),
+        bits(uv1.y),
+        bits(color.x),
+        bits(color.y),
+        bits(color.z),
+        bits(color.w),
+    ]
+}
+
+/// One primitive's vertices as they are gathered.
+struct Builder {
+    topology: Topology,
+    /// Each corner's vertex, by what makes it one (`corner_key`).
+    vertex_of: std::collections::HashMap<[u64; 12], u32>,
+    control_points: Vec<u32>,
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    uvs: Vec<Vec2>,
+    uvs1: Vec<Vec2>,
+    colors: Vec<Vec4>,
+    indices: Vec<u32>,
+}
+
+impl Builder {
+    fn new(topology: Topology) -> Self {
+        Self {
+            topology,
+            vertex_of: Default::default(),
+            control_points: Vec::new(),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: Vec::new(),
+            uvs1: Vec::new(),
+            colors: Vec::new(),
+            indices: Vec::new(),
+        }
+    }
+
+    /// Adds the face corners `corners` (whole triangles, lines or points) as indices, sharing
+    /// the vertices of corners alike.
+    fn add(&mut self, mesh: &ufbx::Mesh, corners: &[u32]) {
+        for &corner in corners {
+            let key = corner_key(mesh, corner as usize);
+            let next = self.control_points.len() as u32;
+            let vertex = match self.vertex_of.get(&key) {
+                Some(&vertex) => vertex,
+                None => {
+                    self.vertex_of.insert(key, next);
+                    self.push(mesh, corner as usize);
+                    next
+                }
+            };
+            self.indices.push(vertex);
+        }
+    }
+
+    fn push(&mut self, mesh: &ufbx::Mesh, corner: usize) {
+        let flip = |uv: Vec2| Vec2::new(uv.x, 1.0 - uv.y);
+        self.control_points.push(mesh.vertex_indices[corner]);
+        self.positions.push(vec3(mesh.vertex_position[corner]));
+        if mesh.vertex_normal.exists {
+            self.normals
+                .push(vec3(mesh.vertex_normal[corner]).try_normalize().unwrap_or(Vec3::Z));
+        }
+        if mesh.vertex_uv.exists {
+            self.uvs.push(flip(vec2(mesh.vertex_uv[corner])));
+        }
+        if let Some(set) = mesh.uv_sets.get(1).filter(|s| s.vertex_uv.exists) {
+            self.uvs1.push(flip(vec2(set.vertex_uv[corner])));
+        }
+        if mesh.vertex_color.exists {
+            self.colors.push(vec4(mesh.vertex_color[corner]));
+        }
+    }
+
+    fn finish(
+        self,
+        mesh: &ufbx::Mesh,
+        shapes: &Shapes,
+        skin: Option<&Skin>,
+        material: Option<usize>,
+        scene: &ufbx::Scene,
+    ) -> Primitive {
+        let normals_computed = self.normals.is_empty();
+        let normals = match (normals_computed, self.topology) {
+            (false, _) => self.normals,
+            (true, Topology::Triangles) => compute_normals(&self.positions, &self.indices),
+            (true, _) => vec![Vec3::Z; self.positions.len()],
+        };
+        let control_points = &self.control_points;
+        let skin_weights = skin.and(mesh.skin_deformers.first()).map(|deformer| {
+            build_skin_weights(control_points.len(), deformer.clusters.len(), |vertex, out| {
+                let Some(weights) = deformer.vertices.get(control_points[vertex] as usize) else {
+                    return;
+                };
+                let begin = weights.weight_begin as usize;
+                let range = begin..begin + weights.num_weights as usize;
+                let weights = deformer.weights.get(range).into_iter().flatten();
+                out.extend(weights.map(|w| (w.cluster_index, w.weight as f32)));
+            })
+        });
+        let pick = |values: &[Vec3]| -> Vec<Vec3> {
+            if values.is_empty() {
+                return Vec::new();
+            }
+            control_points
+                .iter()
+                .map(|&p| values.get(p as usize).copied().unwrap_or_default())
+                .collect()
+        };
+        let morph_targets = (shapes.deltas.iter())
+            .map(|(positions, normals)| MorphTarget {
+                positions: pick(positions),
+                normals: pick(normals),
+                tangents: Vec::new(),
+            })
+            .collect();
+        Primitive {
+            topology: self.topology,
+            indices: self.indices,
+            positions: self.positions,
+            normals,
+            normals_computed,
+            tangents: Vec::new(),
+            uvs: self.uvs,
+            uvs1: self.uvs1,
+            colors: self.colors,
+            skin_weights,
+            morph_targets,
+            material: material.filter(|&m| m < scene.materials.len()),
+            variant_materials: Vec::new(),
+        }
+    }
+}
