@@ -86,7 +86,7 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
     assert!(entry.contains(&format!("Exec={} %f", exe.display())), "{entry}");
     assert!(
         entry.contains(
-            "MimeType=model/gltf-binary;model/gltf+json;model/x-vrm;model/x-vrm-animation;model/x-md5mesh;\n"
+            "MimeType=model/gltf-binary;model/gltf+json;model/x-vrm;model/x-vrm-animation;model/x-md5mesh;application/vnd.autodesk.fbx;model/obj;\n"
         )
     );
     let thumbnailer = std::fs::read_to_string(data.join("thumbnailers/rigscope.thumbnailer")).unwrap();
@@ -103,6 +103,8 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
         "model/x-vrm-animation:*.vrma",
         "model/x-md5mesh:*.md5mesh",
         "model/x-md5anim:*.md5anim",
+        "application/vnd.autodesk.fbx:*.fbx",
+        "model/obj:*.obj",
     ] {
         assert!(globs.contains(glob), "{glob} in {globs}");
     }

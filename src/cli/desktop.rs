@@ -444,7 +444,9 @@ mod tests {
                 "model/gltf+json",
                 "model/x-vrm",
                 "model/x-vrm-animation",
-                "model/x-md5mesh"
+                "model/x-md5mesh",
+                "application/vnd.autodesk.fbx",
+                "model/obj"
             ]
         );
         let text = std::fs::read_to_string(&path).unwrap();
