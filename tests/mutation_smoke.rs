@@ -117,6 +117,37 @@ fn mutated_compressed_models_never_panic_or_hang() {
     assert!(loaded > 0, "none of {inputs} mutated compressed inputs loaded");
 }
 
+/// Mutated inputs per FBX and OBJ seed: ufbx and the FBX loader see cut, flipped and spliced
+/// binary records, deflated-size fields, ASCII numbers and OBJ indices.
+const FBX_MUTATIONS_EACH: usize = 400;
+
+#[test]
+fn mutated_fbx_and_obj_files_never_panic_or_hang() {
+    use common::fbx_file;
+    let dir = common::temp_dir("mutated-fbx");
+    let bar = fbx_file::skinned_bar(&fbx_file::METRES_Y_UP);
+    let cube = "mtllib cube.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 1\nvn 0 0 1\n\
+                usemtl Red\nf 1/1/1 2/2/1 3/2/1 4/1/1\nf -4 -3 -2\nl 1 2 3\np 4\n";
+    std::fs::write(dir.join("cube.mtl"), "newmtl Red\nKd 1 0 0\nd 0.5\n").unwrap();
+    let seeds = [
+        ("bar.fbx", fbx_file::to_binary(&bar)),
+        ("bar-ascii.fbx", fbx_file::to_ascii(&bar).into_bytes()),
+        ("cube.obj", cube.as_bytes().to_vec()),
+    ];
+    let mut random = common::Lcg(SEED);
+    let mut loaded = 0;
+    for (seed, (name, bytes)) in seeds.iter().enumerate() {
+        let path = dir.join(name);
+        for input in 0..FBX_MUTATIONS_EACH {
+            let mutated = mutate(bytes, &mut random);
+            loaded += usize::from(load_and_exercise(&path, &mutated, seed * FBX_MUTATIONS_EACH + input));
+        }
+    }
+    let inputs = seeds.len() * FBX_MUTATIONS_EACH;
+    eprintln!("{inputs} mutated FBX and OBJ inputs, {loaded} loaded");
+    assert!(loaded > inputs / 10, "only {loaded} of {inputs} mutated inputs loaded");
+}
+
 /// Loads `mutated` (a mutation of the file at `path`) and runs the pipeline on it: whether it
 /// loaded. Fails the test if anything panics (keeping the input as number `input`) or takes
 /// longer than two seconds.

@@ -22,7 +22,7 @@ use crate::inspect::CurveSet;
 
 #[derive(Args, Debug)]
 pub struct CurvesArgs {
-    /// The model (.glb, .gltf, .vrm, .vrma, .md5mesh).
+    /// The model (.glb, .gltf, .vrm, .vrma, .fbx, .obj, .md5mesh).
     pub file: PathBuf,
     /// The clip, by name or index (the first clip by default).
     #[arg(long)]

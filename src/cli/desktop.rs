@@ -3,12 +3,13 @@
 //!
 //! Installed under the XDG data directory ($XDG_DATA_HOME or ~/.local/share for --user,
 //! /usr/local/share for --system):
-//! - `applications/rigscope.desktop`: the application, for .glb, .gltf, .vrm, .vrma and
-//!   .md5mesh files;
+//! - `applications/rigscope.desktop`: the application, for .glb, .gltf, .vrm, .vrma, .fbx,
+//!   .obj and .md5mesh files;
 //! - `icons/hicolor/scalable/apps/rigscope.svg`;
 //! - `mime/packages/rigscope.xml`: model/gltf-binary (*.glb, and the "glTF" magic),
 //!   model/gltf+json (*.gltf), model/x-vrm (*.vrm) and model/x-vrm-animation (*.vrma), both
-//!   GLB, model/x-md5mesh and model/x-md5anim (an MD5 animation is not opened
+//!   GLB, application/vnd.autodesk.fbx (*.fbx, and the "Kaydara FBX Binary" magic),
+//!   model/obj (*.obj), model/x-md5mesh and model/x-md5anim (an MD5 animation is not opened
 //!   on its own: it is added to an open model);
 //! - `thumbnailers/rigscope.thumbnailer`: `rigscope thumbnail %i %o --size %s`, for the types
 //!   the application opens;

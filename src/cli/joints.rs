@@ -18,7 +18,7 @@ use crate::inspect::{JointFacts, JointReport, PoseMode};
 
 #[derive(Args, Debug)]
 pub struct JointsArgs {
-    /// The model (.glb, .gltf, .vrm, .vrma, .md5mesh).
+    /// The model (.glb, .gltf, .vrm, .vrma, .fbx, .obj, .md5mesh).
     pub file: PathBuf,
     /// The pose and the clip whose animated joints are marked (the first clip by default).
     #[command(flatten)]

@@ -110,7 +110,7 @@ pub enum Command {
     /// Summarise a model: nodes, skins, meshes, influences, clips, morph targets, extensions,
     /// and what the loader had to repair.
     Inspect {
-        /// Models (.glb, .gltf, .vrm, .vrma, .md5mesh), or directories to search for them; several are
+        /// Models (.glb, .gltf, .vrm, .vrma, .fbx, .obj, .md5mesh), or directories to search for them; several are
         /// processed in parallel.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -121,7 +121,7 @@ pub enum Command {
     /// Check rigs for problems (weights, inverse bind matrices, bind pose, scale, rotation keys,
     /// loop seams); exit status 1 when any model has errors.
     Lint {
-        /// Models (.glb, .gltf, .vrm, .vrma, .md5mesh), or directories to search for them; several are
+        /// Models (.glb, .gltf, .vrm, .vrma, .fbx, .obj, .md5mesh), or directories to search for them; several are
         /// linted in parallel.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -151,7 +151,7 @@ pub enum Command {
     /// seams), as JSON, CSV or a PNG plot.
     Curves(curves::CurvesArgs),
     /// Register rigscope with the Linux desktop: application entry, icon, MIME types for .glb,
-    /// .gltf, .vrm, .vrma, .md5mesh and .md5anim, and a thumbnailer.
+    /// .gltf, .vrm, .vrma, .fbx, .obj, .md5mesh and .md5anim, and a thumbnailer.
     InstallDesktop(desktop::DesktopArgs),
     /// Remove exactly what install-desktop installed.
     UninstallDesktop(desktop::DesktopArgs),

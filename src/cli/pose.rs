@@ -14,7 +14,7 @@ use crate::skin::{Deformer, PosedPrimitive};
 
 #[derive(Args, Debug)]
 pub struct PoseArgs {
-    /// The model (.glb, .gltf, .vrm, .vrma or .md5mesh).
+    /// The model (.glb, .gltf, .vrm, .vrma, .fbx, .obj or .md5mesh).
     pub file: PathBuf,
     #[command(flatten)]
     pub clip: ClipArgs,

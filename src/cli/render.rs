@@ -28,7 +28,7 @@ use crate::view::{ViewOptions, Viewport};
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
-    /// The model (.glb, .gltf, .vrm, .vrma or .md5mesh); without one, the built-in demo rig.
+    /// The model (.glb, .gltf, .vrm, .vrma, .fbx, .obj or .md5mesh); without one, the built-in demo rig.
     pub file: Option<PathBuf>,
     /// Where to write the PNG.
     #[arg(short, long)]

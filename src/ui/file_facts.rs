@@ -1,5 +1,6 @@
-//! What the panel says about the file itself: the glTF extensions it uses and requires (those
-//! rigscope does not read stand out as warnings) and each primitive's vertex attributes.
+//! What the panel says about the file itself: what the loader learnt of it (an FBX file's
+//! version, writer and axes), the glTF extensions it uses and requires (those rigscope does not
+//! read stand out as warnings) and each primitive's vertex attributes.
 
 use egui::{Color32, RichText};
 
@@ -7,6 +8,13 @@ use super::state::ViewerState;
 use crate::asset::unsupported_extensions;
 
 const WARNING: Color32 = Color32::from_rgb(240, 200, 90);
+
+/// The loader's facts about the file, one line each (`inspect` prints the same).
+pub fn facts_section(ui: &mut egui::Ui, state: &ViewerState) {
+    for fact in &state.model.file_facts {
+        ui.label(RichText::new(fact).weak());
+    }
+}
 
 /// Every extension the file names, and a warning line for each one rigscope does not read,
 /// shown open: a picture drawn without an extension may be wrong.

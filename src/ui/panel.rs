@@ -11,7 +11,7 @@ use super::crowd_panel::crowd_controls;
 use super::curve_panel;
 use super::export_panel::export_section;
 use super::file_browser;
-use super::file_facts::{attributes_section, extensions_section};
+use super::file_facts::{attributes_section, extensions_section, facts_section};
 use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
@@ -99,6 +99,7 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     scene_picker(ui, state);
     clips_from::offer_prompt(ui, state);
     watch_section(ui, state);
+    facts_section(ui, state);
     extensions_section(ui, state);
     attributes_section(ui, state);
     lint_section(ui, state);

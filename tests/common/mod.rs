@@ -3,6 +3,7 @@
 
 pub mod animated_scene;
 pub mod draco_encode;
+pub mod fbx_file;
 pub mod morph_face;
 pub mod pipeline;
 pub mod quad;

@@ -144,14 +144,14 @@ fn facts(scene: &ufbx::Scene, format: Format) -> Vec<String> {
                 true => metadata.creator.to_string(),
                 false => format!("{} {} {}", application.vendor, application.name, application.version),
             };
-            facts.push(format!(
-                "FBX {} {encoding}, written by {}",
-                metadata.version,
-                creator.trim()
-            ));
+            let writer = match creator.trim() {
+                "" => "a program it does not name",
+                named => named,
+            };
+            facts.push(format!("FBX {} {encoding}, written by {writer}", metadata.version));
         }
     }
-    facts.push(conversion(settings.original_axis_up, settings.original_unit_meters));
+    facts.push(conversion(settings.axes.up, settings.unit_meters));
     if format == Format::Fbx {
         let stacks: Vec<String> = scene
             .anim_stacks
