@@ -1,6 +1,7 @@
 //! FBX files written by tests, in both encodings: a tree of nodes written as ASCII text (what
 //! Maya and MotionBuilder write on request) or as binary (what every exporter writes by
-//! default). `skinned_bar` builds a small rig through every part of the format the loader reads.
+//! default). `skinned_bar` builds a small rig through every part of the format the loader reads;
+//! `only_objects` cuts it down (to a motion-only file, say).
 
 /// One property of an FBX node.
 #[derive(Clone)]
@@ -23,6 +24,26 @@ pub struct Node {
     pub name: &'static str,
     pub props: Vec<Prop>,
     pub children: Vec<Node>,
+}
+
+impl Node {
+    /// Whether this is the object with id `id`.
+    pub fn is_object(&self, id: i64) -> bool {
+        matches!(self.props.first(), Some(Prop::Long(n)) if *n == id)
+    }
+
+    /// The first child named `name`.
+    pub fn child_mut(&mut self, name: &str) -> &mut Node {
+        let found = self.children.iter_mut().find(|c| c.name == name);
+        found.unwrap_or_else(|| panic!("no {name} under {}", self.name))
+    }
+}
+
+/// The object with id `id` among a file's `Objects`.
+pub fn object_mut(nodes: &mut [Node], id: i64) -> &mut Node {
+    let objects = nodes.iter_mut().find(|n| n.name == "Objects").expect("Objects");
+    let found = objects.children.iter_mut().find(|o| o.is_object(id));
+    found.unwrap_or_else(|| panic!("no object {id}"))
 }
 
 pub fn node(name: &'static str, props: Vec<Prop>, children: Vec<Node>) -> Node {
@@ -158,6 +179,51 @@ fn write_prop(prop: &Prop, out: &mut Vec<u8>) {
     }
 }
 
+/// An animation curve with two keys, at `times`, linear (flag 4) or constant (flag 2).
+fn curve(n: i64, times: [i64; 2], values: Vec<f32>, flags: i32) -> Node {
+    node(
+        "AnimationCurve",
+        vec![Prop::Long(n), Prop::Named("AnimCurve", String::new()), s("")],
+        vec![
+            leaf("Default", Prop::Double(0.0)),
+            leaf("KeyVer", Prop::Int(4009)),
+            leaf("KeyTime", Prop::Longs(times.to_vec())),
+            leaf("KeyValueFloat", Prop::Floats(values)),
+            leaf("KeyAttrFlags", Prop::Ints(vec![flags])),
+            leaf("KeyAttrDataFloat", Prop::Floats(vec![0.0; 4])),
+            leaf("KeyAttrRefCount", Prop::Ints(vec![2])),
+        ],
+    )
+}
+
+fn curve_node(n: i64, name: &str, values: Vec<Node>) -> Node {
+    node(
+        "AnimationCurveNode",
+        vec![Prop::Long(n), Prop::Named("AnimCurveNode", name.to_string()), s("")],
+        vec![properties(values)],
+    )
+}
+
+/// A curve node of a vector property (`T`, `R`, `S`), `value` on each axis where no curve is.
+fn xyz_curve_node(n: i64, name: &str, value: f64) -> Node {
+    let axis = |name: &str| p(name, "Number", &[value]);
+    curve_node(n, name, vec![axis("d|X"), axis("d|Y"), axis("d|Z")])
+}
+
+/// A connection of object `child` to object `parent`.
+fn oo(child: i64, parent: i64) -> Node {
+    node("C", vec![s("OO"), Prop::Long(child), Prop::Long(parent)], Vec::new())
+}
+
+/// A connection of object `child` to a property of object `parent`.
+fn op(child: i64, parent: i64, property: &str) -> Node {
+    node(
+        "C",
+        vec![s("OP"), Prop::Long(child), Prop::Long(parent), s(property)],
+        Vec::new(),
+    )
+}
+
 /// How the file states its axes and unit.
 pub struct Space {
     /// 1 for +Y up (Maya, Mixamo), 2 for +Z up (3ds Max, Blender's own axes).
@@ -175,7 +241,7 @@ pub const METRES_Y_UP: Space = Space {
 /// +Z), red, skinned to `Root` (at the origin) and its child `Tip` (at height 1): the bottom row
 /// follows Root, the middle row half each, the top row Tip. A blend shape channel `Bulge` moves
 /// the middle row 0.5 along +Z. The stack `Bend` turns Tip from 0° to 90° about +Z and the
-/// bulge from 0 to 100% in one second, both linearly.
+/// bulge from 0 to 100% in one second, both linearly, and hides the bar from 0.5 s on.
 pub fn skinned_bar(space: &Space) -> Vec<Node> {
     let positions = vec![
         -0.2, 0.0, 0.0, 0.2, 0.0, 0.0, -0.2, 1.0, 0.0, 0.2, 1.0, 0.0, -0.2, 2.0, 0.0, 0.2, 2.0, 0.0,
@@ -208,32 +274,6 @@ pub fn skinned_bar(space: &Space) -> Vec<Node> {
                 leaf("TransformLink", Prop::Doubles(translation(bone_height))),
             ],
         )
-    };
-    let curve = |n: i64, values: Vec<f32>| {
-        node(
-            "AnimationCurve",
-            vec![id(n), Prop::Named("AnimCurve", String::new()), s("")],
-            vec![
-                leaf("Default", Prop::Double(0.0)),
-                leaf("KeyVer", Prop::Int(4009)),
-                leaf("KeyTime", Prop::Longs(vec![0, SECOND])),
-                leaf("KeyValueFloat", Prop::Floats(values)),
-                leaf("KeyAttrFlags", Prop::Ints(vec![4])), // linear
-                leaf("KeyAttrDataFloat", Prop::Floats(vec![0.0; 4])),
-                leaf("KeyAttrRefCount", Prop::Ints(vec![2])),
-            ],
-        )
-    };
-    let curve_node = |n: i64, name: &str, values: Vec<Node>| {
-        node(
-            "AnimationCurveNode",
-            vec![id(n), Prop::Named("AnimCurveNode", name.to_string()), s("")],
-            vec![properties(values)],
-        )
-    };
-    let oo = |child: i64, parent: i64| node("C", vec![s("OO"), id(child), id(parent)], Vec::new());
-    let op = |child: i64, parent: i64, property: &str| {
-        node("C", vec![s("OP"), id(child), id(parent), s(property)], Vec::new())
     };
 
     let layer_element = |kind: &str| {
@@ -386,18 +426,12 @@ pub fn skinned_bar(space: &Space) -> Vec<Node> {
                     vec![id(51), Prop::Named("AnimLayer", "Base".into()), s("")],
                     Vec::new(),
                 ),
-                curve_node(
-                    52,
-                    "R",
-                    vec![
-                        p("d|X", "Number", &[0.0]),
-                        p("d|Y", "Number", &[0.0]),
-                        p("d|Z", "Number", &[0.0]),
-                    ],
-                ),
-                curve(53, vec![0.0, 90.0]),
+                xyz_curve_node(52, "R", 0.0),
+                curve(53, [0, SECOND], vec![0.0, 90.0], 4),
                 curve_node(54, "DeformPercent", vec![p("d|DeformPercent", "Number", &[0.0])]),
-                curve(55, vec![0.0, 100.0]),
+                curve(55, [0, SECOND], vec![0.0, 100.0], 4),
+                curve_node(56, "Visibility", vec![p("d|Visibility", "Number", &[1.0])]),
+                curve(57, [0, SECOND / 2], vec![1.0, 0.0], 2),
             ],
         ),
         node(
@@ -424,7 +458,81 @@ pub fn skinned_bar(space: &Space) -> Vec<Node> {
                 op(53, 52, "d|Z"),
                 op(54, 41, "DeformPercent"),
                 op(55, 54, "d|DeformPercent"),
+                oo(56, 51),
+                op(56, 1, "Visibility"),
+                op(57, 56, "d|Visibility"),
             ],
         ),
     ]
+}
+
+/// `nodes` with only the objects whose ids are in `keep` (0 is the scene root) and the
+/// connections between them: e.g. a rig's joints and animation without its mesh, as Mixamo's
+/// "without skin" downloads are.
+pub fn only_objects(nodes: &[Node], keep: &[i64]) -> Vec<Node> {
+    let id = |prop: Option<&Prop>| match prop {
+        Some(Prop::Long(n)) => Some(*n),
+        _ => None,
+    };
+    let kept = |prop: Option<&Prop>| id(prop).is_some_and(|n| n == 0 || keep.contains(&n));
+    let mut nodes = nodes.to_vec();
+    for section in &mut nodes {
+        match section.name {
+            "Objects" => section.children.retain(|object| kept(object.props.first())),
+            "Connections" => section
+                .children
+                .retain(|c| kept(c.props.get(1)) && kept(c.props.get(2))),
+            _ => {}
+        }
+    }
+    nodes
+}
+
+/// The bar of `skinned_bar` as Maya rigs its joints (segment scale compensation): `Tip`
+/// does not inherit `Root`'s scale (`InheritType` 2) but sits where it puts it, and the stack
+/// `Bend` also grows `Root` from scale 1 to 2 in its second. The stack runs from 1 s to 2 s of
+/// the file's time, as a file's later stacks do.
+pub fn compensating_bar(space: &Space) -> Vec<Node> {
+    let mut nodes = skinned_bar(space);
+    for section in &mut nodes {
+        match section.name {
+            "Objects" => {
+                for object in &mut section.children {
+                    match object.name {
+                        "AnimationStack" => {
+                            object.children = vec![properties(vec![
+                                p("LocalStart", "KTime", &[SECOND as f64]),
+                                p("LocalStop", "KTime", &[2.0 * SECOND as f64]),
+                            ])]
+                        }
+                        "AnimationCurve" => {
+                            for child in object.children.iter_mut().filter(|c| c.name == "KeyTime") {
+                                if let Some(Prop::Longs(times)) = child.props.first_mut() {
+                                    times.iter_mut().for_each(|t| *t += SECOND);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let tip = section.children.iter_mut().find(|o| o.is_object(3)).expect("Tip");
+                tip.child_mut("Properties70")
+                    .children
+                    .push(p("InheritType", "enum", &[2.0]));
+                section.children.push(xyz_curve_node(58, "S", 1.0));
+                for n in 59..=61 {
+                    section.children.push(curve(n, [SECOND, 2 * SECOND], vec![1.0, 2.0], 4));
+                }
+            }
+            "Connections" => section.children.extend([
+                oo(58, 51),
+                op(58, 2, "Lcl Scaling"),
+                op(59, 58, "d|X"),
+                op(60, 58, "d|Y"),
+                op(61, 58, "d|Z"),
+            ]),
+            _ => {}
+        }
+    }
+    nodes
 }

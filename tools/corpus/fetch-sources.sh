@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fetches the corpus files taken from public repositories: every MANIFEST.tsv row whose source
-# is `owner/repo:path` (not `GENERATED: ...`) is copied from that repository at the row's commit
-# to CORPUS_DIR/<row path>; a .gltf also gets the .bin and image files it names, beside it as
-# its URIs say.
+# Fetches the corpus files taken from public repositories: every MANIFEST.tsv and
+# FBX-MANIFEST.tsv row whose source is `owner/repo:path` (not `GENERATED: ...`) is copied from
+# that repository at the row's commit to CORPUS_DIR/<row path>; a .gltf also gets the .bin and
+# image files it names, beside it as its URIs say, and an .obj the .mtl files it names and their
+# images where the repository has them (some OBJ files name files that were never there).
 #
 #   tools/corpus/fetch-sources.sh CORPUS_DIR
 #
@@ -66,6 +67,35 @@ for key in ('buffers', 'images'):
 EOF
 }
 
+# The .mtl files an .obj names, or the images an .mtl names, one per line: the name as a
+# relative path <TAB> path in the repository.
+obj_dependencies() {
+  python3 - "$1" "$2" <<'EOF'
+import posixpath, sys
+text, repo_path = open(sys.argv[1], 'rb').read().decode('utf-8', 'replace'), sys.argv[2]
+for line in text.splitlines():
+    words = line.split()
+    if not words or not (words[0] == 'mtllib' or words[0].startswith('map_') or words[0] in ('bump', 'disp', 'norm')):
+        continue
+    names = words[1:] if words[0] == 'mtllib' else words[-1:]
+    for name in names:
+        rel = posixpath.normpath(name.replace('\\', '/'))
+        if not rel.startswith('../') and not rel.startswith('/'):
+            print(rel + '\t' + posixpath.normpath(posixpath.join(posixpath.dirname(repo_path), rel)))
+EOF
+}
+
+# The files beside an .obj: its .mtl files, then their images; best effort.
+copy_obj_sidecars() {
+  local dir=$1 commit=$2 repo_path=$3 dest=$4 rel dep_path
+  while IFS=$'\t' read -r rel dep_path; do
+    [ -n "$rel" ] || continue
+    copy "$dir" "$commit" "$dep_path" "$(dirname "$dest")/$rel" 2>/dev/null || continue
+    [[ $rel == *.mtl ]] && copy_obj_sidecars "$dir" "$commit" "$dep_path" "$(dirname "$dest")/$rel"
+  done < <(obj_dependencies "$dest" "$repo_path")
+  return 0
+}
+
 while IFS=$'\t' read -r path source commit _; do
   case $source in GENERATED:*) continue ;; esac
   repo=${source%%:*} repo_path=${source#*:}
@@ -81,6 +111,8 @@ while IFS=$'\t' read -r path source commit _; do
       else
         status=failed
       fi
+    elif [[ $path == *.obj ]]; then
+      copy_obj_sidecars "$dir" "$commit" "$repo_path" "$dest"
     fi
   else
     status=failed
@@ -90,7 +122,7 @@ while IFS=$'\t' read -r path source commit _; do
   else
     echo "FAILED  $path ($repo@$commit:$repo_path)" >&2; failed=$((failed + 1))
   fi
-done < <(tail -n +2 "$here/MANIFEST.tsv")
+done < <(tail -q -n +2 "$here/MANIFEST.tsv" "$here/FBX-MANIFEST.tsv")
 
 echo "fetched $ok files; $failed failed"
 [ $failed = 0 ]

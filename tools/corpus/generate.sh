@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the "generated here" part of rigscope's external test corpus (see README.md):
 # gltf-transform Draco, meshopt, quantize, weld and instance variants, gltfpack variants,
-# KTX2 variants (ktx2-encoder) and, where `blender` is on PATH, Blender round-trips.
+# KTX2 variants (ktx2-encoder) and, where `blender` is on PATH, Blender round-trips and Blender's
+# FBX exports (FBX-MANIFEST.tsv).
 #
 #   tools/corpus/generate.sh CORPUS_DIR [NAME...]
 #
@@ -15,14 +16,14 @@
 # The npm tools are installed, at the versions in package-lock.json, into
 # $RIGSCOPE_CORPUS_TOOLS (default ${XDG_CACHE_HOME:-$HOME/.cache}/rigscope-corpus-tools),
 # never into the repository. RIGSCOPE_CORPUS_STEPS picks the steps (default: all of
-# "draco variants instance gltfpack ktx2 blender").
+# "draco variants instance gltfpack ktx2 blender fbx").
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 assets=${RIGSCOPE_ASSETS:-$repo/../shared/assets}
 tools=${RIGSCOPE_CORPUS_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/rigscope-corpus-tools}
-steps=" ${RIGSCOPE_CORPUS_STEPS:-draco variants instance gltfpack ktx2 blender} "
+steps=" ${RIGSCOPE_CORPUS_STEPS:-draco variants instance gltfpack ktx2 blender fbx} "
 
 [ $# -ge 1 ] || { echo "usage: $0 CORPUS_DIR [NAME...]" >&2; exit 2; }
 corpus=$1; shift
@@ -34,27 +35,30 @@ only=" $* "
 # and what is made from it.
 INPUTS='
 AnimatedCube                shared AnimatedCube/glTF/AnimatedCube.gltf                           draco,variants,gltfpack,ktx2,blender
-AnimatedMorphCube           shared AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb           draco,variants,gltfpack,blender
+AnimatedMorphCube           shared AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb           draco,variants,gltfpack,blender,fbx
 AnimatedMorphCube-Quantized shared AnimatedMorphCube/glTF-Quantized/AnimatedMorphCube.gltf       draco,variants,gltfpack,blender
 AnimatedTriangle            shared AnimatedTriangle/glTF/AnimatedTriangle.gltf                   draco,variants,gltfpack,blender
 BoxAnimated                 shared BoxAnimated/glTF-Binary/BoxAnimated.glb                       draco,variants,gltfpack,blender
-CesiumMan                   shared CesiumMan/glTF-Binary/CesiumMan.glb                           draco,variants,gltfpack,ktx2,blender
+CesiumMan                   shared CesiumMan/glTF-Binary/CesiumMan.glb                           draco,variants,gltfpack,ktx2,blender,fbx
 CesiumMilkTruck             shared CesiumMilkTruck/glTF-Binary/CesiumMilkTruck.glb               draco,variants,gltfpack,ktx2,blender
-Fox                         shared Fox/glTF-Binary/Fox.glb                                       draco,variants,gltfpack,ktx2,blender
+Fox                         shared Fox/glTF-Binary/Fox.glb                                       draco,variants,gltfpack,ktx2,blender,fbx
 InterpolationTest           shared InterpolationTest/glTF-Binary/InterpolationTest.glb           draco,variants,gltfpack,blender
-RiggedFigure                shared RiggedFigure/glTF-Binary/RiggedFigure.glb                     draco,variants,gltfpack,blender
-RiggedSimple                shared RiggedSimple/glTF-Binary/RiggedSimple.glb                     draco,variants,gltfpack,blender
+RiggedFigure                shared RiggedFigure/glTF-Binary/RiggedFigure.glb                     draco,variants,gltfpack,blender,fbx
+RiggedSimple                shared RiggedSimple/glTF-Binary/RiggedSimple.glb                     draco,variants,gltfpack,blender,fbx
 SimpleMorph                 shared SimpleMorph/glTF/SimpleMorph.gltf                             draco,variants,gltfpack,blender
-SimpleSkin                  shared SimpleSkin/glTF/SimpleSkin.gltf                               draco,variants,gltfpack,blender
+SimpleSkin                  shared SimpleSkin/glTF/SimpleSkin.gltf                               draco,variants,gltfpack,blender,fbx
 SimpleSkin-Embedded         shared SimpleSkin/glTF-Embedded/SimpleSkin.gltf                      draco,variants,gltfpack,blender
 SimpleSparseAccessor        shared SimpleSparseAccessor/glTF/SimpleSparseAccessor.gltf           draco,variants,gltfpack,blender
-Xbot                        shared Xbot/Xbot.glb                                                 draco,variants,gltfpack,blender
-BrainStem                   corpus khronos-sample-models/BrainStem/BrainStem.glb                 draco,variants,gltfpack,blender
-RobotExpressive             corpus three-js-examples/RobotExpressive.glb                         draco,variants,gltfpack,blender
-Michelle                    corpus three-js-examples/Michelle.glb                                draco,variants,gltfpack,ktx2,blender
-mannequiny                  corpus godot-demos/mannequiny.glb                                    draco,variants,gltfpack
-rpm-halfBodyAPIv2           corpus rpm-visage/halfBodyAPIv2.glb                                  draco,variants,gltfpack,ktx2,blender
-godot-platformer-player     corpus godot-demos/platformer/player.glb                             draco,variants,gltfpack,blender
+Xbot                        shared Xbot/Xbot.glb                                                 draco,variants,gltfpack,blender,fbx
+BrainStem                   corpus khronos-sample-models/BrainStem/BrainStem.glb                 draco,variants,gltfpack,blender,fbx
+RobotExpressive             corpus three-js-examples/RobotExpressive.glb                         draco,variants,gltfpack,blender,fbx
+Michelle                    corpus three-js-examples/Michelle.glb                                draco,variants,gltfpack,ktx2,blender,fbx
+mannequiny                  corpus godot-demos/mannequiny.glb                                    draco,variants,gltfpack,fbx
+rpm-halfBodyAPIv2           corpus rpm-visage/halfBodyAPIv2.glb                                  draco,variants,gltfpack,ktx2,blender,fbx
+godot-platformer-player     corpus godot-demos/platformer/player.glb                             draco,variants,gltfpack,blender,fbx
+AnimatedMorphSphere         corpus khronos-sample-models/AnimatedMorphSphere/AnimatedMorphSphere.glb fbx
+Soldier                     corpus three-js-examples/Soldier.glb                                 fbx
+UinoMan                     corpus t3d-js/UinoMan/UinoMan.gltf                                   fbx
 SimpleMeshes                corpus khronos-sample-models/SimpleMeshes/SimpleMeshes.gltf          instance
 2CylinderEngine             corpus khronos-sample-models/2CylinderEngine-Draco/2CylinderEngine.gltf instance
 Buggy                       corpus khronos-sample-models/Buggy-Draco/Buggy.gltf                  instance
@@ -64,7 +68,7 @@ ShapeCollection             corpus gltf-transform/ShapeCollection.glb           
 # --- bookkeeping -------------------------------------------------------------------------
 
 declare -A listed=()
-while IFS=$'\t' read -r path _; do listed[$path]=1; done < <(tail -n +2 "$here/MANIFEST.tsv")
+while IFS=$'\t' read -r path _; do listed[$path]=1; done < <(tail -q -n +2 "$here/MANIFEST.tsv" "$here/FBX-MANIFEST.tsv")
 wrote=0 failed=0 dropped=0 missing=0
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 
@@ -196,13 +200,31 @@ blender_roundtrip() {
   done
 }
 
+# Blender's FBX export (binary FBX 7400, animations baked): what most FBX files users have look
+# like, with the glTF they came from to compare against. Fox also without the exporter's key
+# simplification.
+blender_fbx() {
+  local name=$1 in=$2 rel extra
+  for rel in "fbx-blender-export/$name.fbx" "fbx-blender-export/$name-nosimplify.fbx"; do
+    wanted "$rel" || continue
+    extra=; [[ $rel == *-nosimplify.fbx ]] && extra=nosimplify
+    clear_output "$rel"
+    blender -b --factory-startup --python "$here/blender-fbx.py" -- "$in" "$corpus/$rel" $extra >"$log" 2>&1 || true
+    if [ -s "$corpus/$rel" ]; then
+      echo "wrote   $rel"; wrote=$((wrote + 1))
+    else
+      echo "FAILED  $rel: blender FBX export of $in" >&2; tail -n 5 "$log" >&2; failed=$((failed + 1))
+    fi
+  done
+}
+
 # --- main ----------------------------------------------------------------------------------
 
 install_npm_tools
-if [[ $steps == *" blender "* ]]; then
+if [[ $steps == *" blender "* || $steps == *" fbx "* ]]; then
   if ! command -v blender >/dev/null; then
-    echo "note: blender is not on PATH; skipping the Blender round-trips"
-    steps=${steps/ blender / }
+    echo "note: blender is not on PATH; skipping the Blender round-trips and FBX exports"
+    steps=${steps/ blender / }; steps=${steps/ fbx / }
   elif ! blender --version 2>/dev/null | grep -q '^Blender 3\.4\.1'; then
     echo "note: the corpus used Blender 3.4.1; this is $(blender --version 2>/dev/null | head -n 1), so its round-trips will differ"
   fi
@@ -227,6 +249,7 @@ while read -r name where path makes; do
       gltfpack) gltfpack_variants "$name" "$in" ;;
       ktx2) ktx2_variants "$name" "$in" ;;
       blender) blender_roundtrip "$name" "$in" ;;
+      fbx) blender_fbx "$name" "$in" ;;
     esac
   done
 done <<<"$INPUTS"

@@ -8,12 +8,14 @@
 //! file's frame rate. The clip interpolates linearly between them (rotations by slerp), so a
 //! curve is exact at the keys and at every frame, and between frames off by at most
 //! `|f''| · h² / 8` (h: one frame), the error of linear interpolation. Blend shape channel
-//! weights are baked the same way. Times start at the stack's start.
+//! weights are baked the same way, and node visibility steps (`visibility`). Times start at
+//! the stack's start.
 
 use glam::Vec3;
 
 use super::mesh::{MorphChannel, shape_weights};
 use super::nodes::Nodes;
+use super::visibility::VisibilitySlots;
 use super::{quat, vec3};
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, WeightsTrack};
 
@@ -21,13 +23,15 @@ use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, W
 const DEFAULT_RATE: f64 = 30.0;
 
 /// Every animation stack as a clip; a stack that cannot be baked is left out with a warning.
-/// `memory_limit` bounds what baking may allocate.
+/// `memory_limit` bounds what baking may allocate; `visibility` gets a slot per node whose
+/// visibility some stack animates.
 pub fn load_clips(
     scene: &ufbx::Scene,
     nodes: &Nodes,
     skeleton: &Skeleton,
     morph_channels: &[MorphChannel],
     memory_limit: usize,
+    visibility: &mut VisibilitySlots,
     warnings: &mut Vec<String>,
 ) -> Vec<Clip> {
     let rate = match scene.settings.frames_per_second {
@@ -51,7 +55,14 @@ pub fn load_clips(
         match ufbx::bake_anim(scene, &stack.anim, options) {
             // A stack that animates nothing (Mixamo's "Take 001") is no clip.
             Ok(baked) => {
-                let clip = clip(&name, &baked, scene, nodes, skeleton, morph_channels, warnings);
+                let sources = Sources {
+                    scene,
+                    anim: &stack.anim,
+                    nodes,
+                    skeleton,
+                    morph_channels,
+                };
+                let clip = clip(&name, &baked, &sources, visibility, warnings);
                 if !clip.channels().is_empty() {
                     clips.push(clip);
                 }
@@ -65,15 +76,60 @@ pub fn load_clips(
     clips
 }
 
+/// The translation keys of a node under a parent whose scale it does not inherit (Maya's
+/// segment scale compensation), where that scale is animated. ufbx keeps such a parent's scale
+/// on a scale helper node and places the node by it, but its bake looks the helper's baked scale
+/// up at the file's time where it is kept at the stack's (`trim_start_time`): in a stack that
+/// starts after 0, the node moved by the wrong scale. Such a translation is evaluated again,
+/// at its keys and the helper's. `None` for every other node.
+fn compensated_translation(
+    node: &ufbx::BakedNode,
+    baked: &ufbx::BakedAnim,
+    sources: &Sources,
+) -> Option<Vec<(f64, Vec3)>> {
+    let scene_node = sources.scene.nodes.get(node.typed_id as usize)?;
+    let helper = (scene_node.parent.as_ref())
+        .filter(|_| !scene_node.is_scale_helper)
+        .and_then(|parent| parent.scale_helper.as_ref())
+        .and_then(|helper| baked.nodes.iter().find(|n| n.typed_id == helper.element.typed_id))
+        .filter(|helper| !helper.constant_scale)?;
+    // Only the stack's own times: the bake also gives such a node keys shifted before it.
+    let mut times: Vec<f64> = (node.translation_keys.iter())
+        .chain(helper.scale_keys.iter())
+        .map(|k| k.time)
+        .filter(|&time| time >= 0.0)
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    // Baked times start at the stack's start (`trim_start_time`).
+    let start = sources.anim.time_begin.max(0.0);
+    let translation = |time: f64| ufbx::evaluate_transform(sources.anim, scene_node, time + start).translation;
+    Some(times.into_iter().map(|time| (time, vec3(translation(time)))).collect())
+}
+
+/// What a baked stack's nodes and elements are looked up in.
+struct Sources<'a> {
+    scene: &'a ufbx::Scene,
+    anim: &'a ufbx::Anim,
+    nodes: &'a Nodes,
+    skeleton: &'a Skeleton,
+    morph_channels: &'a [MorphChannel],
+}
+
 fn clip(
     name: &str,
     baked: &ufbx::BakedAnim,
-    scene: &ufbx::Scene,
-    nodes: &Nodes,
-    skeleton: &Skeleton,
-    morph_channels: &[MorphChannel],
+    sources: &Sources,
+    visibility: &mut VisibilitySlots,
     warnings: &mut Vec<String>,
 ) -> Clip {
+    let Sources {
+        scene,
+        nodes,
+        skeleton,
+        morph_channels,
+        ..
+    } = *sources;
     let mut channels = Vec::new();
     let mut problems = 0;
     for node in &baked.nodes {
@@ -81,21 +137,25 @@ fn clip(
             continue;
         };
         let times = |keys: &mut dyn Iterator<Item = f64>| -> Vec<f32> { keys.map(|t| t as f32).collect() };
-        let vec3_track = |keys: &[ufbx::BakedVec3]| {
-            let values: Vec<Vec3> = keys.iter().map(|k| vec3(k.value)).collect();
-            Track::new(Interpolation::Linear, times(&mut keys.iter().map(|k| k.time)), values)
+        let vec3_track = |keys: Vec<(f64, Vec3)>| {
+            let (times, values): (Vec<f32>, Vec<Vec3>) = keys.into_iter().map(|(t, v)| (t as f32, v)).unzip();
+            Track::new(Interpolation::Linear, times, values)
         };
+        let baked_keys = |keys: &[ufbx::BakedVec3]| keys.iter().map(|k| (k.time, vec3(k.value))).collect();
         let rotations = &node.rotation_keys;
         let rotation_values = rotations.iter().map(|k| quat(k.value).normalize()).collect();
         let tracks = [
-            vec3_track(&node.translation_keys).map(ChannelTrack::Translation),
+            vec3_track(
+                compensated_translation(node, baked, sources).unwrap_or_else(|| baked_keys(&node.translation_keys)),
+            )
+            .map(ChannelTrack::Translation),
             Track::new(
                 Interpolation::Linear,
                 times(&mut rotations.iter().map(|k| k.time)),
                 rotation_values,
             )
             .map(ChannelTrack::Rotation),
-            vec3_track(&node.scale_keys).map(ChannelTrack::Scale),
+            vec3_track(baked_keys(&node.scale_keys)).map(ChannelTrack::Scale),
         ];
         for track in tracks {
             match track {
@@ -126,6 +186,21 @@ fn clip(
                     joint,
                     track: ChannelTrack::MorphWeights { offset, track },
                 }),
+                Err(_) => problems += 1,
+            }
+        }
+    }
+    for element in &baked.elements {
+        let node = scene
+            .elements
+            .get(element.element_id as usize)
+            .and_then(|e| ufbx::as_node(e));
+        let Some(joint) = node.and_then(|n| nodes.joint(n)) else {
+            continue;
+        };
+        for prop in element.props.iter().filter(|p| p.name == "Visibility") {
+            match visibility.channel(joint, &prop.keys) {
+                Ok(channel) => channels.push(channel),
                 Err(_) => problems += 1,
             }
         }

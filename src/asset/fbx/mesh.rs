@@ -57,17 +57,19 @@ pub fn load_meshes(scene: &ufbx::Scene, nodes: &Nodes, warnings: &mut Vec<String
     };
     for mesh in &scene.meshes {
         let mesh_index = built.meshes.len();
-        let object = format!("mesh '{}'", mesh.element.name);
+        let name = mesh_name(mesh);
+        let object = format!("mesh '{name}'");
         let joints_drawing: Vec<usize> = mesh.element.instances.iter().filter_map(|n| nodes.joint(n)).collect();
         let skin = mesh.skin_deformers.first().map(|deformer| {
             let skin = skin_of(deformer, nodes, joints_drawing.first().copied(), &mut built.bind_model);
-            if matches!(
-                deformer.skinning_method,
-                ufbx::SkinningMethod::DualQuaternion | ufbx::SkinningMethod::BlendedDqLinear
-            ) {
-                warnings.push(format!(
+            match deformer.skinning_method {
+                ufbx::SkinningMethod::DualQuaternion => warnings.push(format!(
                     "{object}: the file skins it with dual quaternions (choose them in the viewer's Skinning, or --skin-method)"
-                ));
+                )),
+                ufbx::SkinningMethod::BlendedDqLinear => warnings.push(format!(
+                    "{object}: the file mixes linear and dual-quaternion skinning per vertex, which rigscope does not (drawn linear; dual quaternions: the viewer's Skinning, or --skin-method)"
+                )),
+                _ => {}
             }
             built.skins.push(skin);
             built.skins.len() - 1
@@ -95,7 +97,7 @@ pub fn load_meshes(scene: &ufbx::Scene, nodes: &Nodes, warnings: &mut Vec<String
             });
         }
         built.meshes.push(Mesh {
-            name: mesh_name(mesh),
+            name,
             primitives,
             attributes: Vec::new(),
             target_names: shapes.names,
@@ -114,6 +116,8 @@ fn mesh_name(mesh: &ufbx::Mesh) -> String {
 
 /// The skin a deformer describes; records each bound joint's bind pose in `bind_model`. A
 /// cluster without a bone binds to `fallback` (the mesh's node) with no weight of its own.
+/// Where the file leaves vertices without weight, `fallback` is also one more joint, last,
+/// that holds them where the mesh puts them, as Maya, Blender and ufbx leave them.
 fn skin_of(
     deformer: &ufbx::SkinDeformer,
     nodes: &Nodes,
@@ -135,13 +139,28 @@ fn skin_of(
             *slot = Some(mat4(&cluster.bind_to_world));
         }
     }
+    let root = joints.iter().copied().min().unwrap_or(0);
+    if let Some(node) = fallback.filter(|_| has_unweighted_vertices(deformer)) {
+        joints.push(node);
+        inverse_bind.push(Mat4::IDENTITY);
+    }
     Skin {
         name: deformer.element.name.to_string(),
-        root: joints.iter().copied().min().unwrap_or(0),
+        root,
         joints,
         inverse_bind,
         inverse_bind_given: true,
     }
+}
+
+fn has_unweighted_vertices(deformer: &ufbx::SkinDeformer) -> bool {
+    (deformer.vertices.iter()).any(|v| unweighted(deformer, v))
+}
+
+fn unweighted(deformer: &ufbx::SkinDeformer, vertex: &ufbx::SkinVertex) -> bool {
+    let begin = vertex.weight_begin as usize;
+    let weights = deformer.weights.get(begin..begin + vertex.num_weights as usize);
+    weights.is_none_or(|w| w.iter().all(|w| w.weight <= 0.0))
 }
 
 /// One blend channel's place among the mesh's morph targets.
@@ -391,15 +410,23 @@ impl Builder {
             (true, _) => vec![Vec3::Z; self.positions.len()],
         };
         let control_points = &self.control_points;
-        let skin_weights = skin.and(mesh.skin_deformers.first()).map(|deformer| {
-            build_skin_weights(control_points.len(), deformer.clusters.len(), |vertex, out| {
+        let deformer = mesh.skin_deformers.first();
+        let skin_weights = skin.zip(deformer).map(|(skin, deformer)| {
+            // The joint after the clusters, where `skin_of` added one, is the mesh's own node.
+            let mesh_node = (skin.joints.len() > deformer.clusters.len()).then_some(deformer.clusters.len() as u32);
+            build_skin_weights(control_points.len(), skin.joints.len(), |vertex, out| {
                 let Some(weights) = deformer.vertices.get(control_points[vertex] as usize) else {
                     return;
                 };
-                let begin = weights.weight_begin as usize;
-                let range = begin..begin + weights.num_weights as usize;
-                let weights = deformer.weights.get(range).into_iter().flatten();
-                out.extend(weights.map(|w| (w.cluster_index, w.weight as f32)));
+                match mesh_node {
+                    Some(node) if unweighted(deformer, weights) => out.push((node, 1.0)),
+                    _ => {
+                        let begin = weights.weight_begin as usize;
+                        let range = begin..begin + weights.num_weights as usize;
+                        let weights = deformer.weights.get(range).into_iter().flatten();
+                        out.extend(weights.map(|w| (w.cluster_index, w.weight as f32)));
+                    }
+                }
             })
         });
         let pick = |values: &[Vec3]| -> Vec<Vec3> {

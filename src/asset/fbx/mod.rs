@@ -9,7 +9,8 @@
 //! - every node under the file's root is a joint, parents first (`nodes`);
 //! - each mesh is triangulated and split by material into primitives, and skinned by its skin
 //!   deformer's clusters, morphed by its blend shapes (`mesh`);
-//! - every animation stack is a clip, baked by ufbx (`anim`);
+//! - every animation stack is a clip, baked by ufbx (`anim`), and node visibility hides nodes
+//!   at rest and in clips (`visibility`);
 //! - materials through ufbx's PBR mapping, embedded and external textures, cameras and lights
 //!   (`material`, `scene_objects`).
 //!
@@ -20,6 +21,7 @@ mod material;
 mod mesh;
 mod nodes;
 mod scene_objects;
+mod visibility;
 
 use std::path::Path;
 
@@ -75,7 +77,18 @@ pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErro
     let materials = material::load_materials(&scene, &textures);
     let built = mesh::load_meshes(&scene, &nodes, &mut warnings)?;
     let skeleton = nodes.skeleton(&scene, &built.morph_targets_of_node, built.bind_model)?;
-    let clips = anim::load_clips(&scene, &nodes, &skeleton, &built.morph_channels, limit, &mut warnings);
+    let mut visibility = visibility::VisibilitySlots::default();
+    let clips = anim::load_clips(
+        &scene,
+        &nodes,
+        &skeleton,
+        &built.morph_channels,
+        limit,
+        &mut visibility,
+        &mut warnings,
+    );
+    let (properties, property_rest) = visibility.finish(&scene, &nodes, &mut warnings);
+    let skeleton = skeleton.with_properties(property_rest);
     let cameras = scene_objects::cameras(&scene, &nodes, &mut warnings);
     let lights = scene_objects::lights(&scene, &nodes, &mut warnings);
 
@@ -98,7 +111,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErro
         scenes: Vec::new(),
         scene: None,
         cameras,
-        properties: Default::default(),
+        properties,
         extensions_used: Vec::new(),
         extensions_required: Vec::new(),
         material_variants: Vec::new(),

@@ -60,6 +60,11 @@ impl Nodes {
             .flatten()
     }
 
+    /// The node of `joint`.
+    pub fn node<'a>(&self, scene: &'a ufbx::Scene, joint: usize) -> Option<&'a ufbx::Node> {
+        scene.nodes.get(*self.node_of_joint.get(joint)?).map(|n| &**n)
+    }
+
     /// The skeleton: each joint's name, parent and rest transform, the bind pose the skins
     /// give (`bind_model`, per joint), and the morph weights of the nodes whose meshes have
     /// morph targets (`morph_weights`, per joint).
