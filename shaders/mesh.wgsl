@@ -256,6 +256,19 @@ fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
     return diffuse + specular;
 }
 
+// The triangle's own normal, for flat-shaded draws: from how the position changes across the
+// pixel, so it follows morphs and skinning on the CPU and GPU paths alike. Turned towards the
+// viewer, then flipped on back faces as `fs_main` flips the vertex normal there; `fallback`
+// where the triangle is too small for a direction.
+fn flat_normal(world: vec3<f32>, v: vec3<f32>, front: bool, fallback: vec3<f32>) -> vec3<f32> {
+    let across = cross(dpdx(world), dpdy(world));
+    if (dot(across, across) < 1e-30) {
+        return fallback;
+    }
+    let g = normalize(across);
+    return select(-g, g, dot(g, v) >= 0.0) * select(-1.0, 1.0, front);
+}
+
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     // Inspection colours read the same at any exposure.
@@ -265,7 +278,12 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     }
     let l = normalize(frame.light_direction.xyz);
     let v = normalize(frame.camera_position.xyz - in.world);
-    let facing = select(-1.0, 1.0, front) * normalize(in.normal);
+    // A branch, not a select: a software rasteriser computes both sides of a select.
+    var normal = in.normal;
+    if (draw.flat_shaded == 1u) {
+        normal = flat_normal(in.world, v, front, in.normal);
+    }
+    let facing = select(-1.0, 1.0, front) * normalize(normal);
     if (draw.style == STYLE_GHOST) {
         // The ghost: faint where it faces the camera, stronger at its outline.
         let rim = 1.0 - abs(dot(facing, v));
@@ -285,7 +303,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let mr = material_sample(1u, metallic_roughness_texture, metallic_roughness_sampler, uv0, uv1, one);
     let occlusion_sample = material_sample(3u, occlusion_texture, occlusion_sampler, uv0, uv1, one).r;
     let emissive_sample = material_sample(4u, emissive_texture, emissive_sampler, uv0, uv1, one).rgb;
-    var n = mapped_normal(in.normal, in.world, texture_uv(2u, uv0, uv1));
+    var n = mapped_normal(normal, in.world, texture_uv(2u, uv0, uv1));
     var base = material.base_color * in.color * base_sample;
     if (material.flags.y == ALPHA_OPAQUE) {
         base.a = 1.0;

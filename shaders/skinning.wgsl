@@ -31,7 +31,8 @@ struct Draw {
     skinning: u32,
     style: u32,
     ramp: u32,
-    unused: u32,
+    // 1: shaded with each triangle's own normal (mesh.wgsl, `flat_normal`).
+    flat_shaded: u32,
     wire_color: vec4<f32>,
     // A crowd's instanced draws (src/render/crowd_buffers.rs): x: where the draw's skin starts
     // in an instance's block of matrices, y: matrices from one instance's block to the next

@@ -35,7 +35,7 @@ fn inspect_summarises_a_rigged_model() {
     assert!(text.contains("24 joints"), "{text}");
     assert!(text.contains("up to 4 influences"), "{text}");
     assert!(text.contains("clip 'Walk': 0.708 s, 21 channels"), "{text}");
-    assert!(text.contains("NORMAL (computed)"), "{text}");
+    assert!(text.contains("NORMAL (computed: flat, per face)"), "{text}");
 
     assert!(
         text.contains("26 nodes (depth 8): 24 skinned joints, 20 animated nodes"),

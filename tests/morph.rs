@@ -286,7 +286,8 @@ fn the_viewer_starts_with_morph_weights_set() {
         .flat_map(|x| (0..800).map(move |y| (x, y)))
         .filter(|&(x, y)| held.get_pixel(x, y) != wide.get_pixel(x, y))
         .count();
-    assert!(changed > 100_000, "only {changed} pixels of the view changed");
+    // The box is shaded flat (its file has no normals): what changes is where it reaches.
+    assert!(changed > 30_000, "only {changed} pixels of the view changed");
 
     let output = viewer(&[face, "--morph", "Face:Happy=1"], &dir.join("never.png"));
     assert!(!output.status.success());

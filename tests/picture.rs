@@ -63,11 +63,15 @@ impl Buffers {
     fn mesh(&mut self, mesh: &MeshData) -> String {
         let flat = |v: &[Vec3]| v.iter().flat_map(|p| p.to_array()).collect::<Vec<f32>>();
         let position = self.floats(&flat(&mesh.positions), "VEC3");
-        let normal = self.floats(&flat(&mesh.normals), "VEC3");
+        // A mesh without normals is written without NORMAL.
+        let normal = match mesh.normals.is_empty() {
+            true => String::new(),
+            false => format!(r#""NORMAL":{},"#, self.floats(&flat(&mesh.normals), "VEC3")),
+        };
         let uvs: Vec<f32> = mesh.uvs.iter().flat_map(|p| p.to_array()).collect();
         let uv = self.floats(&uvs, "VEC2");
         let indices = self.indices(&mesh.indices);
-        format!(r#""attributes":{{"POSITION":{position},"NORMAL":{normal},"TEXCOORD_0":{uv}}},"indices":{indices}"#)
+        format!(r#""attributes":{{"POSITION":{position},{normal}"TEXCOORD_0":{uv}}},"indices":{indices}"#)
     }
 
     /// The whole file: `rest` holds the JSON members after the buffers and accessors
@@ -90,9 +94,13 @@ struct MeshData {
     indices: Vec<u32>,
 }
 
-/// A UV sphere of radius 1 at the origin, wound counter-clockwise seen from outside.
+/// A smooth UV sphere of radius 1 at the origin, wound counter-clockwise seen from outside.
 fn sphere() -> MeshData {
-    let (stacks, slices) = (48u32, 96u32);
+    uv_sphere(48, 96)
+}
+
+/// A UV sphere of radius 1 at the origin, of `stacks` × `slices` quads.
+fn uv_sphere(stacks: u32, slices: u32) -> MeshData {
     let mut mesh = MeshData {
         positions: Vec::new(),
         normals: Vec::new(),
@@ -155,8 +163,13 @@ fn file(name: &str, json: &str) -> PathBuf {
 
 /// One sphere with `material` (JSON).
 fn sphere_model(name: &str, material: &str) -> Model {
+    mesh_model(name, &sphere(), material)
+}
+
+/// One mesh with `material` (JSON).
+fn mesh_model(name: &str, mesh: &MeshData, material: &str) -> Model {
     let mut buffers = Buffers::default();
-    let primitive = buffers.mesh(&sphere());
+    let primitive = buffers.mesh(mesh);
     load(
         name,
         &buffers.gltf(&format!(
@@ -270,6 +283,41 @@ fn a_white_sphere_is_not_blown_out_and_shades_smoothly() {
         brightest - darkest > 100.0,
         "light and shade differ: {brightest} to {darkest}"
     );
+}
+
+#[test]
+fn a_mesh_without_normals_is_shaded_flat_face_by_face() {
+    // glTF: "When normals are not specified, client implementations MUST calculate flat
+    // normals." A low-poly sphere with and without NORMAL, lit alike.
+    let mut renderer = Renderer::new();
+    let material = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":1}}"#;
+    let mut faceted = uv_sphere(6, 8);
+    let smooth = mesh_model("low-poly-smooth", &faceted, material);
+    faceted.normals.clear();
+    let flat = mesh_model("low-poly-flat", &faceted, material);
+    assert!(flat.meshes[0].primitives[0].flat_shaded && !smooth.meshes[0].primitives[0].flat_shaded);
+
+    // Down the middle of the sphere (where it differs from the background): a level stretch
+    // of luminance per face when flat, a gradient of many small steps when smooth.
+    let column = |image: &image::RgbaImage| -> Vec<f32> {
+        let x = SIZE.0 / 2 + 7;
+        let background = luminance(image.get_pixel(x, 0));
+        (0..SIZE.1)
+            .map(|y| luminance(image.get_pixel(x, y)))
+            .skip_while(|&l| (l - background).abs() < 2.0)
+            .take_while(|&l| (l - background).abs() >= 2.0)
+            .collect()
+    };
+    let level_stretches = |column: &[f32]| 1 + column.windows(2).filter(|w| (w[1] - w[0]).abs() >= 1.0).count();
+    let view = plain(Lighting::default());
+    let (flat_image, smooth_image) = (renderer.render(&flat, &view), renderer.render(&smooth, &view));
+    save(&flat_image, "low-poly-flat");
+    save(&smooth_image, "low-poly-smooth");
+    let (flat_column, smooth_column) = (column(&flat_image), column(&smooth_image));
+    assert!(flat_column.len() > 80, "the column crosses the sphere: {flat_column:?}");
+    let (flat_count, smooth_count) = (level_stretches(&flat_column), level_stretches(&smooth_column));
+    assert!(flat_count <= 16, "flat: a level stretch per face: {flat_column:?}");
+    assert!(smooth_count >= 40, "smooth: a gradient: {smooth_column:?}");
 }
 
 #[test]
@@ -429,6 +477,74 @@ fn vertex_colours_of_every_accessor_kind_load() {
         warning.contains("COLOR_0") && warning.ends_with("(primitive not drawn)"),
         "{warning}"
     );
+}
+
+/// Two quads facing +Z, one behind the other: at z = 0 with material `front` (JSON), at z = −1
+/// with `back`; the file lists the front one first when `front_first`.
+fn quad_behind_quad(name: &str, front: &str, back: &str, front_first: bool) -> Model {
+    let mut buffers = Buffers::default();
+    let primitive = buffers.mesh(&quad());
+    let (front_node, back_node) = (r#"{"mesh":0}"#, r#"{"mesh":1,"translation":[0,0,-1]}"#);
+    let nodes = match front_first {
+        true => format!("{front_node},{back_node}"),
+        false => format!("{back_node},{front_node}"),
+    };
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""meshes":[{{"primitives":[{{{primitive},"material":0}}]}},{{"primitives":[{{{primitive},"material":1}}]}}],"materials":[{front},{back}],"nodes":[{nodes}],"scenes":[{{"nodes":[0,1]}}]"#
+        )),
+    )
+}
+
+/// A blended material of `color` (RGBA), single- or `double_sided`.
+fn glass(color: [f32; 4], double_sided: bool) -> String {
+    format!(
+        r#"{{"pbrMetallicRoughness":{{"baseColorFactor":{color:?},"metallicFactor":0}},"alphaMode":"BLEND","doubleSided":{double_sided}}}"#
+    )
+}
+
+#[test]
+fn what_is_behind_a_transparent_surface_shows_through_it_in_any_file_order() {
+    // Opaque surfaces are drawn first; blended ones after them, back to front, without
+    // writing depth: the red quad shows through the blue glass whichever the file lists first.
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    let centre = |image: &image::RgbaImage| image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
+    let mut pictures = Vec::new();
+    let red = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,0,0,1],"metallicFactor":0}}"#;
+    for (transparent_first, double_sided) in [(true, false), (false, false), (true, true)] {
+        let name = format!("glass-{transparent_first}-{double_sided}");
+        let blue_glass = glass([0.2, 0.4, 1.0, 0.3], double_sided);
+        let model = quad_behind_quad(&name, &blue_glass, red, transparent_first);
+        let image = renderer.render(&model, &view);
+        save(&image, &name);
+        let [r, g, b, _] = centre(&image);
+        assert!(
+            r > 90 && r > b + 30 && b > g,
+            "{name}: red seen through blue glass at the centre: {:?}",
+            [r, g, b]
+        );
+        pictures.push(image);
+    }
+    assert!(
+        mean_difference(&pictures[0], &pictures[1]) < 0.5,
+        "the file's order does not matter"
+    );
+
+    // Two glasses: the nearer one is drawn last, over the farther, whatever the file's order.
+    let (blue, red) = (glass([0.0, 0.0, 1.0, 0.6], false), glass([1.0, 0.0, 0.0, 0.6], false));
+    for front_first in [true, false] {
+        let name = format!("two-glasses-{front_first}");
+        let image = renderer.render(&quad_behind_quad(&name, &blue, &red, front_first), &view);
+        save(&image, &name);
+        let [r, _, b, _] = centre(&image);
+        assert!(
+            b > r + 20,
+            "{name}: the near blue glass over the far red one: {:?}",
+            [r, b]
+        );
+    }
 }
 
 /// A single quad, with `material` (JSON) and the node's `placement` (JSON members), facing

@@ -258,6 +258,10 @@ pub struct Primitive {
     pub normals: Vec<Vec3>,
     /// True when the file had no normals and they were computed (area-weighted).
     pub normals_computed: bool,
+    /// Shaded with one normal per triangle, the posed triangle's own (so it follows morphs
+    /// and skinning): what glTF requires where a primitive has no NORMAL, and how Blender and
+    /// three.js draw OBJ faces without normals. `normals` then serve the vertex views only.
+    pub flat_shaded: bool,
     /// xyz tangent and w handedness; empty when the file has none.
     pub tangents: Vec<Vec4>,
     /// TEXCOORD_0; empty when the file has none.

@@ -368,7 +368,7 @@ fn attribute_reports(primitive: &Primitive, in_file: Option<&Vec<VertexAttribute
             .collect();
         if primitive.normals_computed {
             reports.push(AttributeReport {
-                semantic: "NORMAL (computed)".into(),
+                semantic: computed_normals(primitive).into(),
                 layout: None,
             });
         }
@@ -376,7 +376,7 @@ fn attribute_reports(primitive: &Primitive, in_file: Option<&Vec<VertexAttribute
     }
     let mut names = vec!["POSITION"];
     names.push(if primitive.normals_computed {
-        "NORMAL (computed)"
+        computed_normals(primitive)
     } else {
         "NORMAL"
     });
@@ -566,4 +566,12 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "  warning: {warning}")?;
     }
     Ok(())
+}
+
+/// How the normals a file lacks are made: per face (`flat_shaded`) or smoothed.
+fn computed_normals(primitive: &Primitive) -> &'static str {
+    match primitive.flat_shaded {
+        true => "NORMAL (computed: flat, per face)",
+        false => "NORMAL (computed: smooth)",
+    }
 }

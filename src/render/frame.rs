@@ -6,7 +6,8 @@
 //! 1. palettes per skin (model matrix × inverse bind matrix) and CPU skinning of the draws
 //!    the GPU does not skin (`ModelView::pose`);
 //! 2. the GPU upload: the skins' matrices (palettes in a storage buffer, or the `pose` uniform
-//!    array), every draw's uniform, CPU-skinned vertices (`ModelView::upload`);
+//!    array), every draw's uniform, CPU-skinned vertices; and the blended draws sorted back
+//!    to front (`ModelView::upload`);
 //! 3. only for the CPU-vs-GPU difference view: the GPU's skinning read back and compared, in a
 //!    submission of its own (`ModelView::measure_skin_difference`);
 //! 4. for a crowd: every instance's matrices, nearest first with each draw's level of detail

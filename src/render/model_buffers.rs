@@ -2,7 +2,7 @@
 //! uniform, the materials, and the vertex view's values. Made once per loaded model; a frame
 //! rewrites the uniforms, the skins' matrices and the CPU-posed vertex buffers.
 
-use glam::{Mat4, Vec2, Vec4};
+use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use super::animated::AnimatedState;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
@@ -11,6 +11,7 @@ use super::layouts::Layouts;
 use super::simplified::simplified_triangles;
 use super::textures::{MaterialBinding, MaterialTextures};
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
+use crate::asset::model::AlphaMode;
 use crate::asset::{Material, Model, Topology};
 use crate::inspect::VertexView;
 use crate::inspect::skin_difference::NOT_MEASURED;
@@ -54,10 +55,17 @@ pub struct DrawBuffers {
     pub topology: Topology,
     /// Its material is drawn double-sided (single-sided triangles are back-face culled).
     pub double_sided: bool,
+    /// Its material blends (alpha mode BLEND): drawn after the opaque draws, back to front.
+    pub blended: bool,
+    /// The middle of its vertices' bounding box, in its mesh's space: what the blended draws
+    /// are sorted by.
+    pub center: Vec3,
     /// Its placement this frame mirrors it (a negative determinant flips the winding).
     pub mirrored: bool,
     /// Points and lines without normals in the file: drawn in their colours, unlit.
     pub unlit: bool,
+    /// Shaded with each triangle's own normal (`Primitive::flat_shaded`).
+    pub flat_shaded: bool,
     /// The skin that deforms it, if any.
     pub skin: Option<usize>,
     /// The GPU can skin this draw: it is skinned, has no morph targets, and its skin fits
@@ -103,6 +111,10 @@ pub struct ModelBuffers {
     single_copy: wgpu::Buffer,
     /// The placements of one draw's copies as they are computed (as long as the most copies).
     copy_scratch: Vec<Mat4>,
+    /// The blended draws, farthest from the camera first (`sort_blended`).
+    pub blend_order: Vec<usize>,
+    /// The blended draws' depths as they are sorted.
+    blend_depths: Vec<(f32, usize)>,
 }
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -189,6 +201,24 @@ impl StagingFlush<'_> {
             self.pending = 0;
         }
     }
+}
+
+/// Whether `material` (an index into the model's materials; past them, the default material)
+/// blends.
+fn blends(model: &Model, material: usize) -> bool {
+    model
+        .materials
+        .get(material)
+        .is_some_and(|m| m.alpha == AlphaMode::Blend)
+}
+
+/// The middle of the bounding box of `positions` (the origin for none).
+fn bounding_center(positions: &[Vec3]) -> Vec3 {
+    let Some(&first) = positions.first() else {
+        return Vec3::ZERO;
+    };
+    let (min, max) = (positions.iter()).fold((first, first), |(min, max), &p| (min.min(p), max.max(p)));
+    (min + max) / 2.0
 }
 
 /// Each undirected triangle edge once, as line-list indices.
@@ -308,8 +338,11 @@ impl ModelBuffers {
                 material,
                 topology: primitive.topology,
                 double_sided: model.materials.get(material).is_some_and(|m| m.double_sided),
+                blended: blends(model, material),
+                center: bounding_center(&primitive.positions),
                 mirrored: false,
                 unlit: !triangles && primitive.normals_computed,
+                flat_shaded: primitive.flat_shaded,
                 skin,
                 gpu_skinnable,
                 morphed: !primitive.morph_targets.is_empty(),
@@ -324,6 +357,7 @@ impl ModelBuffers {
         }
         uniforms.upload_all(queue);
         let largest = draws.iter().map(|d| d.vertex_count).max().unwrap_or(0);
+        let blended = draws.iter().filter(|d| d.blended).count();
         let most_copies = model.copies.iter().map(|c| c.transforms.len()).max().unwrap_or(0);
         Self {
             draws,
@@ -339,7 +373,27 @@ impl ModelBuffers {
             crowd_blocks: None,
             single_copy: buffer(device, "single copy", &[Mat4::IDENTITY], wgpu::BufferUsages::VERTEX),
             copy_scratch: Vec::with_capacity(most_copies),
+            blend_order: Vec::with_capacity(blended),
+            blend_depths: Vec::with_capacity(blended),
         }
+    }
+
+    /// Orders the blended draws back to front as `view` (world → view) sees their centres,
+    /// placed by `model_matrices`: renderers draw transparent surfaces so, each over what is
+    /// behind it. A skinned draw is placed by its node as the others are; surfaces that
+    /// interleave are as right as one order per draw can make them.
+    pub fn sort_blended(&mut self, model_matrices: &[Mat4], view: &Mat4) {
+        self.blend_depths.clear();
+        for (index, draw) in self.draws.iter().enumerate().filter(|(_, d)| d.blended) {
+            let placement = model_matrices.get(draw.joint).copied().unwrap_or(Mat4::IDENTITY);
+            // The camera looks down −Z: the farthest draw has the lowest z.
+            let depth = view.transform_point3(placement.transform_point3(draw.center)).z;
+            self.blend_depths.push((depth, index));
+        }
+        self.blend_depths.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        self.blend_order.clear();
+        self.blend_order
+            .extend(self.blend_depths.iter().map(|&(_, index)| index));
     }
 
     /// Makes every draw's wireframe edges, once (sorting a big mesh's edges takes a while and
@@ -423,7 +477,7 @@ impl ModelBuffers {
             let look = view_look.unwrap_or(if draw.unlit { Look::Unlit } else { Look::Lit });
             let skinning = Skinning::on_gpu(draw.on_gpu(gpu_skinning), view.skinning_method);
             let uniform = |look| {
-                let uniform = DrawUniform::new(model_matrix, skinning, look);
+                let uniform = DrawUniform::new(model_matrix, skinning, look).flat_shaded(draw.flat_shaded);
                 match crowd_block.filter(|_| draw.on_gpu(gpu_skinning)) {
                     Some(block) => uniform.in_crowd(block),
                     None => uniform,
@@ -462,6 +516,7 @@ impl ModelBuffers {
             let primitive = &model.meshes[mesh].primitives[draw.primitive];
             draw.material = primitive.material_in(variant).unwrap_or(default_material);
             draw.double_sided = model.materials.get(draw.material).is_some_and(|m| m.double_sided);
+            draw.blended = blends(model, draw.material);
         }
         self.variant_shown = variant;
     }

@@ -83,6 +83,7 @@ impl ModelView {
             &self.deformer,
             input.view,
         );
+        buffers.sort_blended(input.model_matrices, &input.camera.view);
         (buffers.animated).upload_materials(&gpu.queue, input.model, input.pose, &buffers.materials);
     }
 

@@ -38,6 +38,17 @@ pub struct MeshPipelines {
     double_sided: [wgpu::RenderPipeline; 2],
     points: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
+    /// Blended triangles, which test depth but do not write it: indexed by `BlendedFaces`,
+    /// then by `mirrored as usize`.
+    blended: [[wgpu::RenderPipeline; 2]; 2],
+}
+
+/// Which faces of a blended (transparent) surface a draw shows. A double-sided one is drawn
+/// twice, its back faces first, so that its far side shows through its near side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BlendedFaces {
+    Front = 0,
+    Back = 1,
 }
 
 impl MeshPipelines {
@@ -50,6 +61,11 @@ impl MeshPipelines {
             Topology::Triangles if double_sided => &self.double_sided[mirrored as usize],
             Topology::Triangles => &self.culled[mirrored as usize],
         }
+    }
+
+    /// The pipeline for `faces` of blended triangles whose placement is `mirrored`.
+    pub fn for_blended(&self, faces: BlendedFaces, mirrored: bool) -> &wgpu::RenderPipeline {
+        &self.blended[faces as usize][mirrored as usize]
     }
 }
 
@@ -126,6 +142,8 @@ enum MeshKind {
     /// Lit surfaces (or points, lines), back faces culled when `cull`, winding flipped when
     /// `mirrored`.
     Lit { cull: bool, mirrored: bool },
+    /// Lit blended surfaces: `faces` drawn (the others culled), depth tested, not written.
+    Blended { faces: BlendedFaces, mirrored: bool },
     /// The wireframe.
     Wire,
     /// The bind-pose ghost: translucent, over everything, back faces culled.
@@ -208,11 +226,26 @@ impl Pipelines {
         let mesh_pipeline = |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| {
             // Mirrored draws' front faces wind clockwise; the shader's `front_facing` follows,
             // so double-sided back faces are lit with the flipped normal.
-            let (cull, mirrored, depth_stencil) = match kind {
-                MeshKind::Lit { cull, mirrored } => (cull, mirrored, depth(true, wgpu::CompareFunction::LessEqual)),
+            let (cull_mode, mirrored, depth_stencil) = match kind {
+                MeshKind::Lit { cull, mirrored } => (
+                    cull.then_some(wgpu::Face::Back),
+                    mirrored,
+                    depth(true, wgpu::CompareFunction::LessEqual),
+                ),
+                MeshKind::Blended { faces, mirrored } => {
+                    let culled = match faces {
+                        BlendedFaces::Front => wgpu::Face::Back,
+                        BlendedFaces::Back => wgpu::Face::Front,
+                    };
+                    (Some(culled), mirrored, depth(false, wgpu::CompareFunction::LessEqual))
+                }
                 // Edges lie on the surface: they test depth but do not write it.
-                MeshKind::Wire => (false, false, depth(false, wgpu::CompareFunction::LessEqual)),
-                MeshKind::Ghost => (true, false, depth(false, wgpu::CompareFunction::Always)),
+                MeshKind::Wire => (None, false, depth(false, wgpu::CompareFunction::LessEqual)),
+                MeshKind::Ghost => (
+                    Some(wgpu::Face::Back),
+                    false,
+                    depth(false, wgpu::CompareFunction::Always),
+                ),
             };
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
@@ -230,7 +263,7 @@ impl Pipelines {
                     } else {
                         wgpu::FrontFace::Ccw
                     },
-                    cull_mode: cull.then_some(wgpu::Face::Back),
+                    cull_mode,
                     ..Default::default()
                 },
                 depth_stencil,
@@ -278,6 +311,10 @@ impl Pipelines {
                 }),
                 points: mesh_pipeline("points", wgpu::PrimitiveTopology::PointList, uncull),
                 lines: mesh_pipeline("lines", wgpu::PrimitiveTopology::LineList, uncull),
+                blended: [BlendedFaces::Front, BlendedFaces::Back].map(|faces| {
+                    [false, true]
+                        .map(|mirrored| mesh_pipeline("blended mesh", triangles, MeshKind::Blended { faces, mirrored }))
+                }),
             },
             wire: mesh_pipeline("wireframe", wgpu::PrimitiveTopology::LineList, MeshKind::Wire),
             ghost: mesh_pipeline("bind-pose ghost", triangles, MeshKind::Ghost),

@@ -17,7 +17,7 @@ use super::layouts::Layouts;
 use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
-use super::pipelines::{DEPTH_FORMAT, Pipelines, SCENE_FORMAT};
+use super::pipelines::{BlendedFaces, DEPTH_FORMAT, Pipelines, SCENE_FORMAT};
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::{SceneTarget, depth_texture};
@@ -294,54 +294,57 @@ impl SceneRenderer {
         view: &ViewOptions,
         crowd: Option<&CrowdBuffers>,
     ) {
+        let drawable = |draw: &DrawBuffers, all: bool| {
+            draw.drawable && !draw.hidden && (all || draw.topology == Topology::Triangles)
+        };
+        // Draw `index` with its uniform in `slot`, by `pipeline`.
+        let draw_one = |pass: &mut wgpu::RenderPass, slot: DrawSlot, index: usize, pipeline: &wgpu::RenderPipeline| {
+            let draw = &buffers.draws[index];
+            pass.set_pipeline(pipeline);
+            let (vertex_buffers, copies) = buffers.vertex_buffers(index, slot, view.gpu_skinning);
+            for (slot, buffer) in vertex_buffers.into_iter().enumerate() {
+                pass.set_vertex_buffer(slot as u32, buffer.slice(..));
+            }
+            let uniform = buffers.uniforms.offset(index, slot);
+            pass.set_bind_group(1, buffers.skins.group(draw.skin), &[uniform]);
+            pass.set_bind_group(2, &buffers.materials[draw.material].group, &[]);
+            let (indices, count) = match (slot, &draw.simplified) {
+                (DrawSlot::Wire, _) => match &draw.edges {
+                    Some((edges, count)) => (edges, *count),
+                    None => return,
+                },
+                (DrawSlot::Solid, Some((simplified, count))) if self.quality.simplify_dense_meshes => {
+                    (simplified, *count)
+                }
+                _ => (&draw.indices, draw.index_count),
+            };
+            // The bind-pose ghost is one, at instance 0's place.
+            match crowd.filter(|_| slot != DrawSlot::Ghost) {
+                Some(crowd) => {
+                    // The wireframe shows every edge of every copy.
+                    let detailed = slot == DrawSlot::Solid && view.crowd_detail;
+                    crowd.record_draw(
+                        pass,
+                        (index, draw),
+                        uniform,
+                        (indices, count, detailed),
+                        view.gpu_skinning,
+                    );
+                }
+                None => {
+                    pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..count, 0, 0..copies);
+                }
+            }
+        };
         // Every drawable primitive with its uniform in `slot`: only triangles unless `all`
         // (the lit pass also draws points and lines). `pipeline` picks the draw's pipeline.
         let draw_meshes = |pass: &mut wgpu::RenderPass,
                            slot: DrawSlot,
                            all: bool,
                            pipeline: &dyn Fn(&DrawBuffers) -> &'s wgpu::RenderPipeline| {
-            let drawn = buffers
-                .draws
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| d.drawable && !d.hidden && (all || d.topology == Topology::Triangles));
-            for (index, draw) in drawn {
-                pass.set_pipeline(pipeline(draw));
-                let (vertex_buffers, copies) = buffers.vertex_buffers(index, slot, view.gpu_skinning);
-                for (slot, buffer) in vertex_buffers.into_iter().enumerate() {
-                    pass.set_vertex_buffer(slot as u32, buffer.slice(..));
-                }
-                let uniform = buffers.uniforms.offset(index, slot);
-                pass.set_bind_group(1, buffers.skins.group(draw.skin), &[uniform]);
-                pass.set_bind_group(2, &buffers.materials[draw.material].group, &[]);
-                let (indices, count) = match (slot, &draw.simplified) {
-                    (DrawSlot::Wire, _) => match &draw.edges {
-                        Some((edges, count)) => (edges, *count),
-                        None => continue,
-                    },
-                    (DrawSlot::Solid, Some((simplified, count))) if self.quality.simplify_dense_meshes => {
-                        (simplified, *count)
-                    }
-                    _ => (&draw.indices, draw.index_count),
-                };
-                // The bind-pose ghost is one, at instance 0's place.
-                match crowd.filter(|_| slot != DrawSlot::Ghost) {
-                    Some(crowd) => {
-                        // The wireframe shows every edge of every copy.
-                        let detailed = slot == DrawSlot::Solid && view.crowd_detail;
-                        crowd.record_draw(
-                            pass,
-                            (index, draw),
-                            uniform,
-                            (indices, count, detailed),
-                            view.gpu_skinning,
-                        );
-                    }
-                    None => {
-                        pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                        pass.draw_indexed(0..count, 0, 0..copies);
-                    }
-                }
+            for (index, draw) in buffers.draws.iter().enumerate().filter(|(_, d)| drawable(d, all)) {
+                draw_one(pass, slot, index, pipeline(draw));
             }
         };
 
@@ -398,10 +401,30 @@ impl SceneRenderer {
             pass.draw(0..6, 0..1);
         }
         if view.mesh {
+            // Opaque and masked surfaces first, writing depth; then blended ones from the
+            // farthest to the nearest, testing depth without writing it, so that whatever
+            // is behind a transparent surface shows through it whatever the file's order.
             let mesh = &self.pipelines.mesh;
-            draw_meshes(&mut pass, DrawSlot::Solid, true, &|draw| {
-                mesh.for_draw(draw.topology, draw.double_sided, draw.mirrored)
-            });
+            let lit = |draw: &DrawBuffers| mesh.for_draw(draw.topology, draw.double_sided, draw.mirrored);
+            for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| drawable(d, true) && !d.blended) {
+                draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
+            }
+            for &index in &buffers.blend_order {
+                let draw = &buffers.draws[index];
+                if !drawable(draw, true) {
+                    continue;
+                }
+                if draw.topology != Topology::Triangles {
+                    draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
+                    continue;
+                }
+                if draw.double_sided {
+                    let back = mesh.for_blended(BlendedFaces::Back, draw.mirrored);
+                    draw_one(&mut pass, DrawSlot::Solid, index, back);
+                }
+                let front = mesh.for_blended(BlendedFaces::Front, draw.mirrored);
+                draw_one(&mut pass, DrawSlot::Solid, index, front);
+            }
         }
         if view.wireframe {
             draw_meshes(&mut pass, DrawSlot::Wire, false, &|_| &self.pipelines.wire);

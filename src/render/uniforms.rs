@@ -87,7 +87,8 @@ pub struct DrawUniform {
     pub skinning: u32,
     pub style: u32,
     pub ramp: u32,
-    pub unused: u32,
+    /// 1: shade with the triangle's own normal (`Primitive::flat_shaded`).
+    pub flat_shaded: u32,
     pub wire_color: [f32; 4],
     /// A crowd's instanced draws: x: the skin's first matrix in an instance's block, y:
     /// matrices per instance block (0: not a crowd); see `select_instance` in skinning.wgsl.
@@ -153,10 +154,16 @@ impl DrawUniform {
             skinning: skinning as u32,
             style,
             ramp,
-            unused: 0,
+            flat_shaded: 0,
             wire_color: color.to_array(),
             crowd: [0; 4],
         }
+    }
+
+    /// The draw shaded flat, with each triangle's own normal, or not.
+    pub fn flat_shaded(mut self, flat: bool) -> Self {
+        self.flat_shaded = flat as u32;
+        self
     }
 
     /// The draw instanced over a crowd: its skin starts at matrix `start` of an instance's

@@ -451,6 +451,11 @@ impl Builder {
             positions: self.positions,
             normals,
             normals_computed,
+            // Faces without normals are flat unless the file smooths them (OBJ's `s`), as
+            // Blender and three.js draw them.
+            flat_shaded: normals_computed
+                && self.topology == Topology::Triangles
+                && !mesh.face_smoothing.iter().any(|&smooth| smooth),
             tangents: Vec::new(),
             uvs: self.uvs,
             uvs1: self.uvs1,

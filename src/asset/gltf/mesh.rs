@@ -253,6 +253,9 @@ pub fn load_primitive(
         positions,
         normals,
         normals_computed,
+        // glTF 2.0, meshes: "When normals are not specified, client implementations MUST
+        // calculate flat normals."
+        flat_shaded: normals_computed && topology == Topology::Triangles,
         tangents,
         uvs,
         uvs1,
