@@ -184,3 +184,70 @@ fn the_ticks_are_the_clips_keys_or_the_selected_joints() {
     harness.run();
     assert_eq!(drawn_ticks(&harness), head_keys.len(), "the selected joint's ticks");
 }
+
+#[test]
+fn a_cross_fade_into_a_shorter_clip_runs_its_whole_time_under_the_timeline() {
+    // From idle (3 s) at 1.5 s into wave (1.2 s), fading for 1.5 s, with the timeline drawn
+    // every frame: it shows wave and wave's time, and never turns idle's later time into a
+    // scrub that would end the fade. Paused, the fade runs all the same.
+    for playing in [true, false] {
+        let mut harness = harness();
+        {
+            let state = harness.state_mut();
+            let clips = state.model.clips.clone();
+            state.player.scrub(1.5, &clips);
+            state.player.playing = playing;
+            state.player.fade_time = 1.5;
+            state.player.select(Some(3));
+        }
+        for _ in 0..10 {
+            harness.state_mut().advance(0.1);
+            harness.run();
+        }
+        let state = harness.state();
+        let fades: Vec<(usize, f32)> = state.player.animator.crossfade.fades().collect();
+        assert_eq!(fades.len(), 1, "playing {playing}: still fading at 1.0 s of 1.5 s");
+        assert!(
+            (fades[0].1 - 1.0 / 1.5).abs() < 1e-3,
+            "playing {playing}: weight {}",
+            fades[0].1
+        );
+        harness.get_by_label("wave");
+        // On the track, the clip it leaves, that clip's time, and the blend.
+        let from_idle = if playing {
+            "from idle 2.500 s, 67%"
+        } else {
+            "from idle 1.500 s, 67%"
+        };
+        assert!(
+            painted(&harness, from_idle),
+            "playing {playing}: {from_idle} on the track"
+        );
+        let expected = if playing { 1.0 } else { 0.0 };
+        assert!(
+            (clip_time(&harness) - expected).abs() < 1e-3,
+            "playing {playing}: the timeline shows wave's time"
+        );
+    }
+}
+
+#[test]
+fn play_starts_a_finished_once_clip_again() {
+    // As in Blender and Maya: at the end of a Once clip the button offers Play, and playing
+    // starts the clip again from its start.
+    let mut harness = harness();
+    harness.get_by_label("Once").click();
+    harness.run();
+    harness.state_mut().advance(3.5);
+    harness.run();
+    let state = harness.state();
+    assert!(
+        state.player.playing && state.player.finished(&state.model.clips),
+        "idle (3 s) played out"
+    );
+    harness.get_by_label("Play").click();
+    harness.run();
+    assert!(harness.state().player.playing);
+    assert!(clip_time(&harness) < 1e-6, "from its start");
+    harness.get_by_label("Pause");
+}

@@ -115,6 +115,11 @@ impl CrossFade {
         self.base.as_ref().map_or(0.0, |b| b.time)
     }
 
+    /// The target clip's playback time: the last fade's clip's, or the base clip's.
+    pub fn target_time(&self) -> f32 {
+        self.fades.last().map_or_else(|| self.time(), |f| f.playing.time)
+    }
+
     /// Ends every fade at once: the target becomes the base clip, keeping its time.
     pub fn settle(&mut self) {
         if let Some(last) = self.fades.pop() {

@@ -91,11 +91,40 @@ impl Player {
         crossfade.set_time(time);
     }
 
-    /// The base clip's time as its tracks see it.
+    /// A Once clip played to its end (to its start, playing backwards), no fade running:
+    /// nothing moves until it is played again.
+    pub fn finished(&self, clips: &[Clip]) -> bool {
+        let crossfade = &self.animator.crossfade;
+        let Some(clip) = crossfade.target().and_then(|c| clips.get(c)) else {
+            return false;
+        };
+        let time = crossfade.target_time();
+        let at_end = if self.speed >= 0.0 {
+            time >= clip.duration()
+        } else {
+            time <= 0.0
+        };
+        self.animator.mode == Playback::Once && crossfade.fades().next().is_none() && at_end
+    }
+
+    /// Play/pause (the button, Space), as in Blender and Maya: playing a finished Once clip
+    /// starts it again from its start (its end, playing backwards).
+    pub fn toggle_play(&mut self, clips: &[Clip]) {
+        if self.finished(clips) {
+            let duration = self.clip().and_then(|c| clips.get(c)).map_or(0.0, Clip::duration);
+            self.scrub(if self.speed >= 0.0 { 0.0 } else { duration }, clips);
+            self.playing = true;
+        } else {
+            self.playing = !self.playing;
+        }
+    }
+
+    /// The time of the clip playing, or being faded to (`clip`), as its tracks see it: what
+    /// the timeline shows beside that clip's name and length.
     pub fn clip_time(&self, clips: &[Clip]) -> f32 {
         let crossfade = &self.animator.crossfade;
-        match crossfade.base().and_then(|c| clips.get(c)) {
-            Some(clip) => self.animator.mode.clip_time(crossfade.time(), clip.duration()),
+        match crossfade.target().and_then(|c| clips.get(c)) {
+            Some(clip) => self.animator.mode.clip_time(crossfade.target_time(), clip.duration()),
             None => 0.0,
         }
     }
@@ -158,6 +187,10 @@ mod tests {
         assert!((player.clip_time(&clips) - 0.25).abs() < 1e-5, "backwards");
         player.advance(1.0, &clips);
         assert_eq!(player.clip_time(&clips), 0.0, "once holds the start");
+        assert!(player.finished(&clips));
+        player.toggle_play(&clips);
+        assert!(player.playing && !player.finished(&clips), "play starts it again");
+        assert!((player.clip_time(&clips) - 1.0).abs() < 1e-5, "from its end, backwards");
     }
 
     #[test]

@@ -257,7 +257,7 @@ impl ViewerState {
     pub fn shortcut(&mut self, shortcut: Shortcut) {
         let (clips, rate) = (&self.model.clips, self.key_rate());
         match shortcut {
-            Shortcut::PlayPause => self.player.playing = !self.player.playing,
+            Shortcut::PlayPause => self.player.toggle_play(clips),
             Shortcut::StepBack => self.player.step(-1.0, rate, clips),
             Shortcut::StepForward => self.player.step(1.0, rate, clips),
             Shortcut::ResetView => self.requests.reset_camera = true,

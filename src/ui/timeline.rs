@@ -21,6 +21,8 @@ const RULER_COLOR: Color32 = Color32::from_gray(120);
 /// The colour of the key ticks on the scrubber.
 pub const TICK_COLOR: Color32 = Color32::from_rgb(250, 180, 80);
 const PLAYHEAD_COLOR: Color32 = Color32::from_rgb(90, 160, 255);
+/// The cross-fade's note on the track.
+const FADE_COLOR: Color32 = Color32::from_rgb(230, 190, 110);
 
 /// Draws the timeline at the bottom of `ui`'s free area.
 pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
@@ -38,6 +40,16 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
 /// The clip the timeline shows: the one playing, or being faded to.
 fn shown_clip(state: &ViewerState) -> Option<&Clip> {
     state.player.clip().and_then(|c| state.model.clips.get(c))
+}
+
+/// While a cross-fade runs: "from CLIP 1.234 s, 40%", the clip under the fades with its time and
+/// the newest fade's weight.
+fn fade_text(state: &ViewerState) -> Option<String> {
+    let crossfade = &state.player.animator.crossfade;
+    let (_, weight) = crossfade.fades().last()?;
+    let from = crossfade.base().and_then(|c| state.model.clips.get(c))?;
+    let time = state.player.mode().clip_time(crossfade.time(), from.duration());
+    Some(format!("from {} {time:.3} s, {:.0}%", from.name(), 100.0 * weight))
 }
 
 /// The times of the tick marks: the keys of the selected joint's channels when a joint is
@@ -88,13 +100,17 @@ fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
     {
         state.player.step(-1.0, rate, clips);
     }
-    let label = if state.player.playing { "Pause" } else { "Play" };
+    // A finished Once clip shows Play: playing it starts it again.
+    let label = match state.player.playing && !state.player.finished(clips) {
+        true => "Pause",
+        false => "Play",
+    };
     if ui
         .add(egui::Button::new(label).min_size(Vec2::new(52.0, 0.0)))
         .on_hover_text("Space")
         .clicked()
     {
-        state.player.playing = !state.player.playing;
+        state.player.toggle_play(clips);
     }
     if ui
         .button("Step >")
@@ -114,8 +130,10 @@ fn time_fields(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: 
     let response = ui
         .add_enabled(
             duration > 0.0,
+            // Shown as it is: a value out of range clamped would count as an edit, a scrub.
             egui::DragValue::new(&mut time)
                 .range(0.0..=duration)
+                .clamp_existing_to_range(false)
                 .speed(1.0 / rate)
                 .fixed_decimals(3)
                 .suffix(" s"),
@@ -133,6 +151,7 @@ fn time_fields(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: 
             duration > 0.0,
             egui::DragValue::new(&mut frame)
                 .range(0.0..=last_frame)
+                .clamp_existing_to_range(false)
                 .speed(0.25)
                 .fixed_decimals(0),
         )
@@ -179,6 +198,17 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
     painter.vline(x, rect.y_range(), Stroke::new(2.0, PLAYHEAD_COLOR));
     let head = Rect::from_center_size(Pos2::new(x, rect.top() + 4.0), Vec2::new(9.0, 8.0));
     painter.rect_filled(head, 2.0, PLAYHEAD_COLOR);
+    // A cross-fade: what it leaves and how far it is, at the track's right end.
+    if let Some(fade) = fade_text(state) {
+        let corner = Pos2::new(rect.right() - 4.0, rect.bottom() - 2.0);
+        painter.text(
+            corner,
+            Align2::RIGHT_BOTTOM,
+            fade,
+            FontId::proportional(11.0),
+            FADE_COLOR,
+        );
+    }
     if response.hovered() {
         painter.rect_stroke(rect, 3.0, Stroke::new(1.0, RULER_COLOR), StrokeKind::Inside);
     }
