@@ -194,21 +194,20 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
         let x = span.x_at(key);
         painter.vline(x, ticks_top..=rect.bottom() - 3.0, Stroke::new(1.0, TICK_COLOR));
     }
+    // A cross-fade: what it leaves and how far it is, at the track's right end, under the
+    // playhead.
+    if let Some(fade) = fade_text(state) {
+        let galley = painter.layout_no_wrap(fade, FontId::proportional(11.0), FADE_COLOR);
+        let corner = Pos2::new(rect.right() - 4.0, rect.bottom() - 2.0);
+        let text_rect = Align2::RIGHT_BOTTOM.anchor_size(corner, galley.size());
+        // On the track's colour, so the key ticks do not run through it.
+        painter.rect_filled(text_rect.expand(2.0), 2.0, TRACK_COLOR);
+        painter.galley(text_rect.min, galley, FADE_COLOR);
+    }
     let x = span.x_at(state.player.clip_time(&state.model.clips));
     painter.vline(x, rect.y_range(), Stroke::new(2.0, PLAYHEAD_COLOR));
     let head = Rect::from_center_size(Pos2::new(x, rect.top() + 4.0), Vec2::new(9.0, 8.0));
     painter.rect_filled(head, 2.0, PLAYHEAD_COLOR);
-    // A cross-fade: what it leaves and how far it is, at the track's right end.
-    if let Some(fade) = fade_text(state) {
-        let corner = Pos2::new(rect.right() - 4.0, rect.bottom() - 2.0);
-        painter.text(
-            corner,
-            Align2::RIGHT_BOTTOM,
-            fade,
-            FontId::proportional(11.0),
-            FADE_COLOR,
-        );
-    }
     if response.hovered() {
         painter.rect_stroke(rect, 3.0, Stroke::new(1.0, RULER_COLOR), StrokeKind::Inside);
     }
