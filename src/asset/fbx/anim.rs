@@ -91,7 +91,13 @@ fn compensated_translation(
     let helper = (scene_node.parent.as_ref())
         .filter(|_| !scene_node.is_scale_helper)
         .and_then(|parent| parent.scale_helper.as_ref())
-        .and_then(|helper| baked.nodes.iter().find(|n| n.typed_id == helper.element.typed_id))
+        // ufbx sorts baked nodes by node: a search, not a scan per node.
+        .and_then(|helper| {
+            let index = baked
+                .nodes
+                .binary_search_by_key(&helper.element.typed_id, |n| n.typed_id);
+            index.ok().map(|i| &baked.nodes[i])
+        })
         .filter(|helper| !helper.constant_scale)?;
     // Only the stack's own times: the bake also gives such a node keys shifted before it.
     let mut times: Vec<f64> = (node.translation_keys.iter())

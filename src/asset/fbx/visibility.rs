@@ -3,6 +3,8 @@
 //! it off), and a stack's Visibility curves step a node between shown and hidden. Each
 //! animated node's visibility is one property slot, named `NODE.Visibility`.
 
+use std::collections::HashMap;
+
 use super::nodes::Nodes;
 use crate::anim::{Channel, ChannelTrack, Interpolation, WeightsTrack};
 use crate::asset::animated::{AnimatedProperties, PropertySlot, PropertyTarget};
@@ -12,18 +14,17 @@ use crate::asset::animated::{AnimatedProperties, PropertySlot, PropertyTarget};
 pub struct VisibilitySlots {
     /// Per slot, the joint it shows or hides.
     joints: Vec<usize>,
+    /// Per joint with a slot, its slot (a file may animate many nodes' visibility).
+    slot_of_joint: HashMap<usize, usize>,
 }
 
 impl VisibilitySlots {
     /// The channel of a baked `Visibility` property of `joint`'s node, stepping between 0 and 1.
     pub fn channel(&mut self, joint: usize, keys: &[ufbx::BakedVec3]) -> Result<Channel, String> {
-        let offset = match self.joints.iter().position(|&j| j == joint) {
-            Some(offset) => offset,
-            None => {
-                self.joints.push(joint);
-                self.joints.len() - 1
-            }
-        };
+        let offset = *self.slot_of_joint.entry(joint).or_insert_with(|| {
+            self.joints.push(joint);
+            self.joints.len() - 1
+        });
         let times: Vec<f32> = keys.iter().map(|k| k.time as f32).collect();
         let values = keys.iter().map(|k| if k.value.x >= 0.5 { 1.0 } else { 0.0 }).collect();
         let track = WeightsTrack::new(Interpolation::Step, times, 1, values).map_err(|e| e.to_string())?;
