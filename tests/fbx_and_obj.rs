@@ -491,6 +491,15 @@ fn obj_files_load_with_their_materials_faces_and_lines() {
     assert_eq!(extent, Vec3::splat(0.5), "OBJ numbers are taken as metres, +Y up");
     assert_eq!(model.file_facts[0], "Wavefront OBJ");
 
+    // Faces without normals are drawn flat, as Blender and three.js draw them, unless the
+    // file smooths them (`s 1`).
+    let report = common::succeed(&["inspect", path.to_str().unwrap()]);
+    assert!(report.contains("NORMAL (computed: flat, per face)"), "{report}");
+    let obj = std::fs::read_to_string(&path).unwrap();
+    let smoothed = write(&dir, "smoothed.obj", obj.replace("usemtl Blue\n", "usemtl Blue\ns 1\n"));
+    let report = common::succeed(&["inspect", smoothed.to_str().unwrap()]);
+    assert!(report.contains("NORMAL (computed: smooth)"), "{report}");
+
     std::fs::remove_file(dir.join("cube.mtl")).unwrap();
     let without = asset::load(&path).unwrap();
     assert_eq!(without.triangle_count(), 12, "a missing MTL leaves the shapes");
