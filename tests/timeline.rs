@@ -7,7 +7,7 @@ mod common;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
-use rigscope::anim::{Playback, key_rate};
+use rigscope::anim::{Clip, Playback, key_rate};
 use rigscope::asset::demo::demo_model;
 use rigscope::ui::timeline::{TICK_COLOR, tick_times};
 use rigscope::ui::{ViewerState, panel};
@@ -250,4 +250,46 @@ fn play_starts_a_finished_once_clip_again() {
     assert!(harness.state().player.playing);
     assert!(clip_time(&harness) < 1e-6, "from its start");
     harness.get_by_label("Pause");
+}
+
+/// The glyphs egui painted for the text `text` in the last frame.
+fn painted_glyphs(harness: &Harness<'static, ViewerState>, text: &str) -> Vec<egui::epaint::text::Glyph> {
+    let output = harness.output();
+    let galley = output
+        .shapes
+        .iter()
+        .find_map(|clipped| match &clipped.shape {
+            egui::Shape::Text(shape) if shape.galley.text() == text => Some(shape.galley.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{text:?} was not painted"));
+    galley.rows.iter().flat_map(|row| row.glyphs.iter().cloned()).collect()
+}
+
+#[test]
+fn a_clip_named_in_chinese_is_drawn_with_real_glyphs() {
+    // The demo's idle renamed "待机动作" (idle motion): four characters egui's own fonts lack.
+    let name = "待机动作";
+    let mut model = demo_model();
+    model.clips[0] = Clip::new(name.to_owned(), model.clips[0].channels().to_vec());
+    // egui_kittest fails a test whose text needs a glyph no font has.
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_context_setup(rigscope::ui::system_fonts::install)
+        .build_ui_state(
+            |ui, state: &mut ViewerState| {
+                panel::show(ui, state);
+            },
+            ViewerState::new(model),
+        );
+    let discovered = harness.ctx.fonts(|fonts| fonts.discovered_fonts().to_vec());
+    assert!(!discovered.is_empty(), "a system font was found for the Chinese name");
+    // Without a font for them every character would be the one replacement glyph ("tofu"),
+    // the same picture four times: real glyphs are four different pictures, with ink.
+    let glyphs = painted_glyphs(&harness, name);
+    assert_eq!(glyphs.iter().map(|g| g.chr).collect::<String>(), name);
+    let pictures: std::collections::HashSet<_> =
+        glyphs.iter().map(|g| (g.uv_rect.min, g.uv_rect.max)).collect();
+    assert_eq!(pictures.len(), 4, "four characters, four glyph pictures: {glyphs:?}");
+    assert!(glyphs.iter().all(|g| g.uv_rect.max[0] > g.uv_rect.min[0]), "each glyph has ink");
 }

@@ -27,6 +27,7 @@ impl EguiLayer {
     /// egui for `window`, painting into images of `format`.
     pub fn new(window: &Window, gpu: &Gpu, format: wgpu::TextureFormat) -> Self {
         let ctx = egui::Context::default();
+        crate::ui::system_fonts::install(&ctx);
         let state = egui_winit::State::new(
             ctx.clone(),
             egui::ViewportId::ROOT,

@@ -18,6 +18,7 @@ mod morph_panel;
 pub mod panel;
 pub mod reload;
 pub mod state;
+pub mod system_fonts;
 pub mod timeline;
 pub mod trail_panel;
 mod variant_panel;
