@@ -294,3 +294,54 @@ fn the_viewer_starts_with_morph_weights_set() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("mesh 'Face' has no morph target 'Happy'"), "{stderr}");
 }
+
+/// The face with its three targets repeated five times (15 targets), named like a face rig's
+/// left and right shapes, and no clip.
+fn write_long_named_face(dir: &std::path::Path) -> PathBuf {
+    let names: Vec<String> = (0..5)
+        .flat_map(|group| ["mouthLowerDown_L", "mouthLowerDown_R", "browInnerUp"].map(|n| format!("{n}{group}")))
+        .collect();
+    let extras = serde_json::json!({ "targetNames": names }).to_string();
+    let mut document: serde_json::Value = serde_json::from_str(&common::morph_face::morph_face_gltf(&extras)).unwrap();
+    document.as_object_mut().unwrap().remove("animations");
+    let primitive = &mut document["meshes"][0]["primitives"][0];
+    let targets = primitive["targets"].as_array().unwrap().clone();
+    primitive["targets"] = serde_json::Value::Array(targets.iter().cycle().take(15).cloned().collect());
+    document["meshes"][0].as_object_mut().unwrap().remove("weights");
+    let path = dir.join("long-names.gltf");
+    std::fs::write(&path, document.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn long_target_names_wrap_whole_in_the_panel_and_a_filter_finds_them() {
+    let mut state = ViewerState::new(demo_model());
+    state.open(&write_long_named_face(&temp_dir("morph-long-names")));
+    assert_eq!(state.load_error, None);
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        state,
+    );
+    // The side panel is 300 points wide: every name's label lies inside it, whole (the _L and
+    // _R that tell two targets apart are not cut off).
+    for name in ["mouthLowerDown_L0", "mouthLowerDown_R0", "mouthLowerDown_R4"] {
+        let label = harness.get(By::new().role(Role::Label).label_contains(name));
+        let rect = label.rect();
+        assert!(rect.right() <= 300.0, "{name} runs past the panel: {rect:?}");
+        harness.get(morph_slider(name));
+    }
+    assert_eq!(harness.query_all(By::new().role(Role::Slider).label_contains("mouthLowerDown")).count(), 10);
+    // 15 targets: a filter.
+    harness.get(By::new().label("Filter morph targets")).click();
+    harness.run();
+    harness.get(By::new().label("Filter morph targets")).type_text("_r");
+    harness.run();
+    let shown: Vec<String> = harness
+        .query_all(By::new().role(Role::Slider).label_contains("mouth"))
+        .map(|slider| slider.accesskit_node().label().unwrap_or_default())
+        .collect();
+    assert_eq!(shown.len(), 5, "only the right-hand shapes: {shown:?}");
+    assert!(shown.iter().all(|label| label.contains("_R")), "{shown:?}");
+}

@@ -5,7 +5,7 @@ mod common;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, Queryable};
+use egui_kittest::kittest::{By, NodeT, Queryable};
 use rigscope::asset::demo::demo_model;
 use rigscope::skin::SkinningMethod;
 use rigscope::ui::frame_stats::FrameStats;
@@ -77,6 +77,13 @@ fn the_cross_fade_slider_sets_the_fade_time() {
     harness.get(slider("cross-fade")).set_value_accesskit(0.8);
     harness.run();
     assert_eq!(harness.state().player.fade_time, 0.8);
+    // The slider's track ends at 5 s; a longer time can be typed, and none below 0.
+    harness.get(slider("cross-fade")).set_value_accesskit(8.0);
+    harness.run();
+    assert_eq!(harness.state().player.fade_time, 8.0);
+    harness.get(slider("cross-fade")).set_value_accesskit(-1.0);
+    harness.run();
+    assert_eq!(harness.state().player.fade_time, 0.0);
 }
 
 #[test]
@@ -174,6 +181,15 @@ fn additive_layers_are_added_edited_and_removed() {
     let layer = |h: &Harness<'static, ViewerState>| h.state().player.animator.layers[0].clone();
     assert_eq!(harness.state().player.animator.layers.len(), 1);
     assert_eq!(layer(&harness).clip(), 4, "look around, the demo's additive clip");
+    assert_eq!(layer(&harness).weight, 1.0);
+    // With look around itself playing, a new layer takes another clip: the motion would double.
+    harness.state_mut().player.select(Some(4));
+    harness.run();
+    harness.get_by_label("Add layer").click();
+    harness.run();
+    assert_eq!(harness.state().player.animator.layers[1].clip(), 3, "wave, the last clip not playing");
+    harness.get_by_label("Remove layer 2").click();
+    harness.run();
 
     harness.get(slider("layer 1 weight")).set_value_accesskit(-0.5);
     harness.run();
@@ -214,12 +230,18 @@ fn additive_layers_are_added_edited_and_removed() {
 fn blend_weights_mix_clips_in_step() {
     let mut harness = harness();
     assert!(!harness.state().player.animator.sync_blend.is_active());
+    harness.get_by_label_contains("Off: the clip list plays");
+    let idle_row = |h: &Harness<'static, ViewerState>| h.get_by_label_contains("idle  (").accesskit_node().toggled() == Some(egui::accesskit::Toggled::True);
+    assert!(idle_row(&harness), "the list shows idle playing");
     harness.get(slider("walk weight")).set_value_accesskit(1.0);
     harness.get(slider("run weight")).set_value_accesskit(0.5);
     harness.run();
     let blend = &harness.state().player.animator.sync_blend;
     assert_eq!((blend.weight(1), blend.weight(2)), (1.0, 0.5));
     harness.get_by_label_contains("cycles in step");
+    // The list no longer shows idle as playing, and says what does.
+    assert!(!idle_row(&harness));
+    harness.get_by_label_contains("The blend of Blend weights plays instead");
     // The blend is what plays: the pose differs from idle's.
     let state = harness.state_mut();
     state.advance(0.3);
@@ -228,6 +250,13 @@ fn blend_weights_mix_clips_in_step() {
     state.player.animator.sync_blend.set_weight(2, 0.0);
     state.advance(0.0);
     assert_ne!(blended, state.pose);
+    // Choosing a clip in the list ends the blend.
+    state.player.animator.sync_blend.set_weight(1, 1.0);
+    harness.run();
+    harness.get_by_label_contains("wave  (").click();
+    harness.run();
+    assert!(!harness.state().player.animator.sync_blend.is_active());
+    assert_eq!(harness.state().player.clip(), Some(3));
 }
 
 #[test]
@@ -791,4 +820,96 @@ fn the_crowd_controls_set_the_size_the_variety_the_seed_and_the_detail() {
     harness.run();
     harness.state_mut().advance(0.1);
     assert!(harness.state().crowd.shown().is_none(), "one: the model alone");
+}
+
+/// CesiumMan in the viewer, framed in an 800 x 600 view: 22 nodes, of which 19 are joints of
+/// its skin and 3 are not (the scene's root, the armature object, the mesh's node).
+fn cesium_man() -> (ViewerState, rigscope::view::Viewport) {
+    let mut state = ViewerState::new(demo_model());
+    state.open(&common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb"));
+    assert_eq!(state.load_error, None);
+    state.advance(0.0);
+    let points = state.joint_matrices.iter().map(|m| m.w_axis.truncate());
+    let bounds = rigscope::view::Bounds {
+        min: points.clone().fold(glam::Vec3::MAX, glam::Vec3::min),
+        max: points.fold(glam::Vec3::MIN, glam::Vec3::max),
+    };
+    let mut camera = rigscope::view::OrbitCamera::default();
+    camera.frame(&bounds, 800.0 / 600.0);
+    let view = rigscope::view::Viewport::new(&camera.camera_view(800.0 / 600.0), 800.0, 600.0);
+    (state, view)
+}
+
+fn pixel_of(state: &ViewerState, view: &rigscope::view::Viewport, joint: usize) -> glam::Vec2 {
+    view.to_pixels(state.joint_matrices[joint].w_axis.truncate()).unwrap()
+}
+
+#[test]
+fn picking_names_the_joint_under_the_pointer_and_says_when_a_click_misses() {
+    let (mut state, view) = cesium_man();
+    let facts = &state.inspection.facts;
+    let nodes: Vec<usize> = (0..facts.rig.len()).filter(|&j| !facts.in_rig(j)).collect();
+    assert_eq!(nodes.len(), 3, "three nodes are not joints of the skin");
+    let knee = state.model.skeleton.find("leg_joint_L_2").unwrap();
+    // Hovering near a joint names it; away from every joint, nothing.
+    let near_knee = pixel_of(&state, &view, knee) + glam::Vec2::new(4.0, 3.0);
+    state.hover_in_view(Some((near_knee, &view)));
+    assert_eq!(state.inspection.hovered, Some(knee));
+    state.hover_in_view(Some((glam::Vec2::new(2.0, 2.0), &view)));
+    assert_eq!(state.inspection.hovered, None);
+    // A click on the knee picks it; a click on empty ground says so and keeps the selection.
+    assert!(state.click_in_view(near_knee, &view));
+    assert_eq!(state.inspection.selected, Some(knee));
+    assert!(!state.click_in_view(glam::Vec2::new(2.0, 2.0), &view));
+    assert_eq!(state.inspection.selected, Some(knee));
+    // Nodes that are not rig joints are never picked, even clicked dead on.
+    for node in nodes {
+        if let Some(pixel) = view.to_pixels(state.joint_matrices[node].w_axis.truncate()) {
+            state.click_in_view(pixel, &view);
+            assert_ne!(state.inspection.selected, Some(node), "{} was picked", state.model.skeleton.name(node));
+        }
+    }
+    state.click_in_view(glam::Vec2::new(2.0, 2.0), &view);
+    state.view.skeleton = false;
+    let harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        state,
+    );
+    harness.get_by_label("No joint within 14 pixels of the click (turn on Skeleton under Display to see where they are).");
+    // The tree marks the nodes that are not rig joints.
+    assert_eq!(harness.query_all_by_label("node").count(), 1 + 3, "the legend and three rows");
+}
+
+#[test]
+fn ik_ends_are_rig_joints_and_ik_errors_are_in_plain_words() {
+    let (mut state, view) = cesium_man();
+    let editor = &state.ik_editor;
+    let skeleton = &state.model.skeleton;
+    let torso = skeleton.find("Skeleton_torso_joint_1").unwrap();
+    for joint in 0..skeleton.len() {
+        let is_end = editor.ends[joint];
+        let expected = state.inspection.facts.in_rig(joint) && joint != torso;
+        assert_eq!(is_end, expected, "{}: offered as an IK end {is_end}", skeleton.name(joint));
+    }
+    assert!(editor.ends[editor.new_end], "the first end offered is one");
+    // A chain asked of a node at the top says why in words.
+    let root = (0..skeleton.len()).find(|&j| skeleton.parent(j).is_none()).unwrap();
+    state.add_ik_chain(root, 2);
+    let error = state.ik_editor.error.clone().unwrap();
+    assert!(error.contains("is a root, with no joint above it"), "{error}");
+    assert!(!error.contains("joint 0"), "no joint numbers: {error}");
+    let knee = state.model.skeleton.find("leg_joint_L_2").unwrap();
+    state.add_ik_chain(knee, 40);
+    let error = state.ik_editor.error.clone().unwrap();
+    assert!(error.contains("too few for a chain of 40 bones"), "{error}");
+    // Picking in the view asks for no more bones than the picked joint has rig joints above.
+    state.ik_editor.new_length = 40;
+    state.ik_editor.picking = true;
+    let near_knee = pixel_of(&state, &view, knee);
+    assert!(state.press_in_view(near_knee, &view));
+    assert_eq!(state.ik_editor.error, None);
+    let chain = &state.player.animator.ik[0].chain;
+    assert_eq!((chain.end(), chain.bones()), (knee, state.ik_editor.depths[knee]));
 }

@@ -6,14 +6,18 @@ mod common;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, Queryable};
+use egui_kittest::kittest::{By, NodeT, Queryable};
 use rigscope::anim::{Clip, Playback, key_rate};
 use rigscope::asset::demo::demo_model;
 use rigscope::ui::timeline::{TICK_COLOR, tick_times};
 use rigscope::ui::{ViewerState, panel};
 
 fn harness() -> Harness<'static, ViewerState> {
-    Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_ui_state(
+    harness_of_size(1280.0, 800.0)
+}
+
+fn harness_of_size(width: f32, height: f32) -> Harness<'static, ViewerState> {
+    Harness::builder().with_size(egui::vec2(width, height)).build_ui_state(
         |ui, state: &mut ViewerState| {
             panel::show(ui, state);
         },
@@ -48,6 +52,8 @@ fn the_timeline_shows_the_clip_its_time_and_its_frame() {
     harness.get_by_label("idle");
     harness.get_by_label("/ 3.000 s");
     harness.get_by_label("/ 72 @ 24 fps");
+    let pause = harness.get_by_label("Pause").rect();
+    assert!(harness.get(field("time")).rect().top() < pause.bottom(), "one row in a wide window");
     assert!(painted(&harness, "0.000"));
     harness.get_by_label("Pause").click();
     harness.run();
@@ -273,7 +279,7 @@ fn a_clip_named_in_chinese_is_drawn_with_real_glyphs() {
     let mut model = demo_model();
     model.clips[0] = Clip::new(name.to_owned(), model.clips[0].channels().to_vec());
     // egui_kittest fails a test whose text needs a glyph no font has.
-    let mut harness = Harness::builder()
+    let harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_context_setup(rigscope::ui::system_fonts::install)
         .build_ui_state(
@@ -292,4 +298,51 @@ fn a_clip_named_in_chinese_is_drawn_with_real_glyphs() {
         glyphs.iter().map(|g| (g.uv_rect.min, g.uv_rect.max)).collect();
     assert_eq!(pictures.len(), 4, "four characters, four glyph pictures: {glyphs:?}");
     assert!(glyphs.iter().all(|g| g.uv_rect.max[0] > g.uv_rect.min[0]), "each glyph has ink");
+}
+
+#[test]
+fn in_an_800_by_500_window_the_timeline_stays_inside_the_view() {
+    let mut harness = harness_of_size(800.0, 500.0);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 500.0));
+    for label in ["speed", "time", "frame"] {
+        let rect = harness.get(field(label)).rect();
+        assert!(window.contains_rect(rect), "the {label} field at {rect:?} is outside the window");
+    }
+    for label in ["Pause", "Step >", "Ping-pong"] {
+        let rect = harness.get_by_label(label).rect();
+        assert!(window.contains_rect(rect), "{label} at {rect:?} is outside the window");
+    }
+    let pause = harness.get_by_label("Pause").rect();
+    assert!(harness.get(field("time")).rect().top() > pause.bottom(), "the time fields on a second row");
+    let scrubber = harness.get_by_label("Timeline scrubber").rect();
+    assert!(window.contains_rect(scrubber), "the scrubber at {scrubber:?} runs past the window");
+    // Its right end is the clip's end: pressing there scrubs to the last instant.
+    harness.get_by_label("Pause").click();
+    harness.run();
+    let end = egui::pos2(scrubber.right() - 1.0, scrubber.center().y);
+    harness.hover_at(end);
+    harness.event(egui::Event::PointerButton {
+        pos: end,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+    assert!((clip_time(&harness) - 3.0).abs() < 1e-3, "the right end is idle's 3 s: {}", clip_time(&harness));
+}
+
+#[test]
+fn without_a_clip_the_transport_is_disabled() {
+    let mut model = demo_model();
+    model.clips.clear();
+    let harness = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        ViewerState::new(model),
+    );
+    for label in ["< Step", "Play", "Step >", "Loop", "Once", "Ping-pong"] {
+        let node = harness.get_by_label(label);
+        assert!(node.accesskit_node().is_disabled(), "{label} is enabled over an empty track");
+    }
 }

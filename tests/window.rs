@@ -11,9 +11,16 @@ fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
 
 /// The screenshot after 8 frames, and what rigscope wrote to stderr.
 fn screenshot_and_stderr(args: &[&str], name: &str) -> (image::RgbaImage, String) {
+    screenshot_on_screen("1440x900", args, name)
+}
+
+/// The screenshot after 8 frames on a screen of `size` ("WIDTHxHEIGHT"), and what rigscope
+/// wrote to stderr.
+fn screenshot_on_screen(size: &str, args: &[&str], name: &str) -> (image::RgbaImage, String) {
     let path = common::temp_dir(&format!("window-{name}")).join(name);
+    let screen = format!("-screen 0 {size}x24");
     let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
+        .args(["-a", "-s", &screen, env!("CARGO_BIN_EXE_rigscope")])
         .args(args)
         .args(["--screenshot-after-frames", "8", path.to_str().unwrap()])
         .output()
@@ -55,6 +62,15 @@ fn the_window_shows_a_model_and_exits_cleanly() {
     // The panel (left) is egui's dark grey, not the scene's background.
     let panel = image.get_pixel(5, 790).0;
     assert!(panel[0] > 15 && panel[0] < 60, "panel pixel {panel:?}");
+}
+
+#[test]
+fn on_a_small_screen_the_window_opens_smaller() {
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let (image, _) = screenshot_on_screen("1024x600", &[fox.to_str().unwrap()], "small-screen.png");
+    assert_eq!(image.dimensions(), (922, 540), "90% of a 1024 x 600 screen");
+    let covered = scene_coverage(&image);
+    assert!(covered > 0.1, "the view shows little: {:.1}%", covered * 100.0);
 }
 
 #[test]

@@ -39,6 +39,11 @@ impl SyncBlend {
         self.weights[clip] = if weight > 0.0 { weight } else { 0.0 };
     }
 
+    /// Every weight back to 0: the blend ends.
+    pub fn clear(&mut self) {
+        self.weights.fill(0.0);
+    }
+
     pub fn is_active(&self) -> bool {
         self.weights.iter().any(|&w| w > 0.0)
     }

@@ -117,7 +117,7 @@ impl ClipExport {
     /// Completes the file; returns what the panel says about it.
     pub fn finish(self) -> anyhow::Result<String> {
         self.video.finish()?;
-        Ok(format!("wrote {} ({} frames)", self.path.display(), self.plan.frames))
+        Ok(written_note(&self.path, self.plan.frames))
     }
 
     fn render_next(
@@ -222,9 +222,17 @@ impl super::Running {
     }
 }
 
+/// What the panel says of a finished export: the whole path, since a bare name went to the
+/// directory rigscope was started in.
+fn written_note(path: &std::path::Path, frames: u32) -> String {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    format!("wrote {} ({frames} frames)", path.display())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::asset::demo::demo_model;
 
     #[test]
@@ -256,5 +264,12 @@ mod tests {
         }
         assert_eq!(written, frames);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_note_names_the_folder_a_bare_name_went_to() {
+        let here = std::env::current_dir().unwrap();
+        let note = written_note(std::path::Path::new("clip.gif"), 12);
+        assert_eq!(note, format!("wrote {} (12 frames)", here.join("clip.gif").display()));
     }
 }

@@ -32,7 +32,7 @@ use crate::asset::demo::demo_model;
 use crate::cli::MorphArgs;
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
-use crate::render::joint_gizmo::draw_selected_joint;
+use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
 use crate::render::trail_gizmo::draw_trails;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
 use crate::ui::file_browser::Purpose;
@@ -551,6 +551,9 @@ impl Running {
         gizmos.clear();
         let state = &self.state;
         let bounds = &self.model_view.bounds;
+        if let Some(matrix) = state.inspection.hovered.and_then(|j| state.joint_matrices.get(j)) {
+            draw_hovered_joint(gizmos, matrix);
+        }
         if let Some(joint) = state.inspection.selected {
             let parent = state.model.skeleton.parent(joint);
             draw_selected_joint(gizmos, &state.joint_matrices, parent, joint, bounds);

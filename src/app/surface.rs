@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use anyhow::{Context, anyhow};
+use winit::dpi::LogicalSize;
 use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
 
@@ -41,11 +42,17 @@ pub struct FrameImage {
 }
 
 impl Surface {
-    /// Opens a 1280 x 800 window and the graphics device that draws into it.
+    /// Opens a 1280 x 800 window (smaller where the screen is) and the graphics device that
+    /// draws into it.
     pub fn open(event_loop: &ActiveEventLoop) -> anyhow::Result<(Gpu, SceneRenderer, Self)> {
+        let screen = event_loop
+            .primary_monitor()
+            .or_else(|| event_loop.available_monitors().next())
+            .map(|monitor| monitor.size().to_logical::<f64>(monitor.scale_factor()));
         let attributes = Window::default_attributes()
             .with_title("rigscope")
-            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
+            .with_inner_size(first_window_size(screen))
+            .with_min_inner_size(SMALLEST_WINDOW);
         let window = Arc::new(
             event_loop
                 .create_window(attributes)
@@ -195,6 +202,28 @@ impl Surface {
 
 /// The window's format: a plain 8-bit one when offered (the scene's image is copied into it
 /// as it is and egui paints gamma-encoded colours), else the first.
+/// The size the window opens at where the screen has room for it (logical pixels).
+const FIRST_WINDOW: LogicalSize<f64> = LogicalSize::new(1280.0, 800.0);
+/// The smallest window the panel, the timeline and a useful 3D view fit in.
+const SMALLEST_WINDOW: LogicalSize<f64> = LogicalSize::new(800.0, 500.0);
+
+/// The window's first size on a screen of `screen` (unknown: `None`): 1280 x 800 where that
+/// fits, else 90% of the screen (room for its bars and the window's frame), never below the
+/// smallest window.
+fn first_window_size(screen: Option<LogicalSize<f64>>) -> LogicalSize<f64> {
+    let Some(screen) = screen else {
+        return FIRST_WINDOW;
+    };
+    let fit = |wanted: f64, room: f64, least: f64| match wanted <= room {
+        true => wanted,
+        false => (0.9 * room).round().max(least),
+    };
+    LogicalSize::new(
+        fit(FIRST_WINDOW.width, screen.width, SMALLEST_WINDOW.width),
+        fit(FIRST_WINDOW.height, screen.height, SMALLEST_WINDOW.height),
+    )
+}
+
 fn window_format(formats: &[wgpu::TextureFormat]) -> Option<wgpu::TextureFormat> {
     let plain = [wgpu::TextureFormat::Rgba8Unorm, wgpu::TextureFormat::Bgra8Unorm];
     plain
@@ -218,4 +247,20 @@ fn screenshot_image(device: &wgpu::Device, format: wgpu::TextureFormat, width: u
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_window_fits_the_screen() {
+        let size = |w, h| first_window_size(Some(LogicalSize::new(w, h)));
+        assert_eq!(size(1920.0, 1080.0), FIRST_WINDOW);
+        assert_eq!(size(1280.0, 800.0), FIRST_WINDOW, "exactly room for it");
+        assert_eq!(size(1024.0, 600.0), LogicalSize::new(922.0, 540.0));
+        assert_eq!(size(1366.0, 768.0), LogicalSize::new(1280.0, 691.0));
+        assert_eq!(size(640.0, 480.0), SMALLEST_WINDOW, "never below the smallest window");
+        assert_eq!(first_window_size(None), FIRST_WINDOW);
+    }
 }

@@ -148,9 +148,17 @@ impl ViewInput {
                 } else if self.panning {
                     state.file_camera = None;
                     camera.pan(delta.x, delta.y, viewport[3] as f32);
+                } else {
+                    // The joint a click would pick, named in the view.
+                    let over_view = view_takes(ViewEvent::Press, Some(position), viewport, egui);
+                    let (cursor, view) = view_cursor(position, state, camera);
+                    state.hover_in_view(over_view.then_some((cursor, &view)));
                 }
             }
-            WindowEvent::CursorLeft { .. } => self.pointer = None,
+            WindowEvent::CursorLeft { .. } => {
+                self.pointer = None;
+                state.hover_in_view(None);
+            }
             WindowEvent::MouseWheel { delta, .. } if takes(ViewEvent::Wheel) => {
                 let steps = match delta {
                     MouseScrollDelta::LineDelta(_, y) => *y,

@@ -87,6 +87,20 @@ pub struct KeyRepair {
 }
 
 impl Model {
+    /// Writes into `mask`, per joint, whether it belongs to the rig: a joint of some skin, or
+    /// any node where the model has no skin (a rig of nodes moving rigid meshes). Scene roots,
+    /// armature objects and mesh nodes beside a skinned rig are not rig joints: the skeleton
+    /// view draws them apart, and neither picking nor IK offers them.
+    pub fn rig_joints(&self, mask: &mut Vec<bool>) {
+        mask.clear();
+        mask.resize(self.skeleton.len(), self.skins.is_empty());
+        for &joint in self.skins.iter().flat_map(|skin| &skin.joints) {
+            if let Some(in_rig) = mask.get_mut(joint) {
+                *in_rig = true;
+            }
+        }
+    }
+
     /// Joints that some skin deforms meshes with, each counted once.
     pub fn skinned_joint_count(&self) -> usize {
         self.distinct_joints(self.skins.iter().flat_map(|s| s.joints.iter().copied()))

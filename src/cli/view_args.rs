@@ -100,7 +100,7 @@ pub fn draw_bone_names(
 ) {
     let painter = TextPainter::new();
     let size = (image.height() as f32 / 50.0).clamp(10.0, 18.0);
-    for (joint, pixel) in named_joints(matrices, view, all, selected) {
+    for (joint, pixel) in named_joints(matrices, view, all, [selected, None]) {
         let at = pixel + Vec2::new(5.0, -size * 0.5);
         let name = model.skeleton.name(joint);
         let color = if selected == Some(joint) {

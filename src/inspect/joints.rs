@@ -13,6 +13,9 @@ pub struct JointFacts {
     pub children: Vec<Vec<usize>>,
     /// The joints without a parent.
     pub roots: Vec<usize>,
+    /// Per joint, whether it is a rig joint (`Model::rig_joints`): the others are nodes that
+    /// are not picked or offered as IK ends.
+    pub rig: Vec<bool>,
     /// Each joint's skins (indices into `Model::skins`).
     pub skins: Vec<Vec<usize>>,
     /// How many vertices each joint moves with a weight above zero (over all skinned meshes).
@@ -81,13 +84,21 @@ impl JointFacts {
                 animated
             })
             .collect();
+        let mut rig = Vec::new();
+        model.rig_joints(&mut rig);
         Self {
             children,
             roots,
+            rig,
             skins,
             vertices,
             animated,
         }
+    }
+
+    /// Whether `joint` is a rig joint (`Model::rig_joints`).
+    pub fn in_rig(&self, joint: usize) -> bool {
+        self.rig.get(joint).copied().unwrap_or(false)
     }
 
     /// Whether `clip` animates `joint` (false without a clip).

@@ -15,6 +15,15 @@ const AXIS_COLORS: [Vec4; 3] = [
 /// Half size of the selected joint's square, in clip units per w (about 6 pixels on 800).
 const SELECTED_SIZE: f32 = 0.014;
 
+/// The joint under the pointer: a yellow square a little larger than the selected joint's.
+const HOVERED_COLOR: Vec4 = Vec4::new(1.0, 0.85, 0.2, 1.0);
+const HOVERED_SIZE: f32 = 0.018;
+
+/// Adds the joint under the pointer, at `matrix`, to `overlay`.
+pub fn draw_hovered_joint(overlay: &mut Overlay, matrix: &Mat4) {
+    overlay.square(matrix.w_axis.truncate(), HOVERED_COLOR, HOVERED_SIZE);
+}
+
 /// Adds `joint` (whose parent is `parent`) of the pose with model matrices `matrices` to
 /// `overlay`, its axes a tenth of the size of `bounds` (the region the model moves in) long.
 /// The axes show directions only: a scaled joint's axes are as long as anyone else's.

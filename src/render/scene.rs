@@ -40,6 +40,10 @@ const BONE_COLOR: Vec4 = Vec4::new(1.0, 0.75, 0.1, 1.0);
 const JOINT_COLOR: Vec4 = Vec4::new(0.2, 0.9, 1.0, 1.0);
 /// Half the side of a joint's square, in clip units per w (about 4 pixels at 800 px).
 const JOINT_SIZE: f32 = 0.01;
+/// Nodes that are not rig joints (scene roots, armature objects, mesh nodes), and the lines to
+/// them: dim, smaller, so the rig reads apart from the scene around it.
+const NODE_COLOR: Vec4 = Vec4::new(0.55, 0.55, 0.6, 0.8);
+const NODE_SIZE: f32 = 0.006;
 
 pub struct SceneRenderer {
     pub layouts: Layouts,
@@ -63,6 +67,9 @@ pub struct SceneRenderer {
     ground_group: wgpu::BindGroup,
     overlay_buffer: OverlayBuffer,
     skeleton: Overlay,
+    /// Per joint, whether it is a rig joint (`Model::rig_joints`), refilled for each frame's
+    /// skeleton into the same memory.
+    rig_joints: Vec<bool>,
     /// What the caller wants drawn over the scene this frame (IK targets, constraints), in
     /// model space; kept until the caller clears it.
     pub gizmos: Overlay,
@@ -144,6 +151,7 @@ impl SceneRenderer {
             ground_group,
             overlay_buffer: OverlayBuffer::new(device),
             skeleton: Overlay::default(),
+            rig_joints: Vec::new(),
             gizmos: Overlay::default(),
             skin_compare: None,
             lights: AnimatedLights::default(),
@@ -279,7 +287,8 @@ impl SceneRenderer {
             .write_buffer(&self.ground_uniform, 0, bytemuck::bytes_of(&ground));
         self.skeleton.clear();
         if input.view.skeleton {
-            draw_skeleton(&mut self.skeleton, input);
+            input.model.rig_joints(&mut self.rig_joints);
+            draw_skeleton(&mut self.skeleton, input, &self.rig_joints);
         }
         self.overlay_buffer.write(gpu, [&self.skeleton, &self.gizmos], aspect);
     }
@@ -505,15 +514,22 @@ fn casts_shadows(view: &ViewOptions) -> bool {
 }
 
 /// The skeleton: bones as parent → child lines, joints as small squares.
-fn draw_skeleton(overlay: &mut Overlay, input: &FrameInput) {
+/// The rig's joints as squares and its bones as lines; the other nodes (`rig_joints` false)
+/// dim and smaller.
+fn draw_skeleton(overlay: &mut Overlay, input: &FrameInput, rig_joints: &[bool]) {
     let matrices = input.model_matrices;
     let bones = (matrices.iter().enumerate()).filter(|(joint, _)| !input.model.value_joints.contains(joint));
+    let in_rig = |joint: usize| rig_joints.get(joint).copied().unwrap_or(true);
     for (joint, matrix) in bones {
         let position = matrix.w_axis.truncate();
         if let Some(parent) = input.model.skeleton.parent(joint) {
-            overlay.line(matrices[parent].w_axis.truncate(), position, BONE_COLOR);
+            let color = if in_rig(parent) && in_rig(joint) { BONE_COLOR } else { NODE_COLOR };
+            overlay.line(matrices[parent].w_axis.truncate(), position, color);
         }
-        overlay.square(position, JOINT_COLOR, JOINT_SIZE);
+        match in_rig(joint) {
+            true => overlay.square(position, JOINT_COLOR, JOINT_SIZE),
+            false => overlay.square(position, NODE_COLOR, NODE_SIZE),
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use crate::view::{CameraView, Viewport, named_joints};
 
 const NAME_COLOR: Color32 = Color32::from_rgb(235, 235, 240);
 const SELECTED_COLOR: Color32 = Color32::from_rgb(255, 230, 80);
+const HOVERED_COLOR: Color32 = Color32::from_rgb(255, 215, 50);
 
 /// A joint's name and where its text starts (left, vertically centred), in points.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,19 +18,23 @@ pub struct Label<'a> {
     pub color: Color32,
 }
 
-/// The names to write: every joint's with "Bone names" on, else the selected joint's only;
+/// The names to write: every joint's with "Bone names" on, else the selected joint's and the
+/// one under the pointer's;
 /// `view` is the 3D view's rectangle in points, as `camera` sees it. Joints behind the camera
 /// get none.
 pub fn labels<'a>(state: &'a ViewerState, camera: &CameraView, view: Rect) -> Vec<Label<'a>> {
-    let selected = state.inspection.selected;
+    let (selected, hovered) = (state.inspection.selected, state.inspection.hovered);
     let viewport = Viewport::new(camera, view.width(), view.height());
-    named_joints(&state.joint_matrices, &viewport, state.inspection.bone_names, selected)
+    let picked = [selected, hovered];
+    named_joints(&state.joint_matrices, &viewport, state.inspection.bone_names, picked)
         .map(|(joint, pixel)| Label {
             joint,
             name: state.model.skeleton.name(joint),
             at: view.min + egui::vec2(pixel.x + 6.0, pixel.y),
             color: if selected == Some(joint) {
                 SELECTED_COLOR
+            } else if hovered == Some(joint) {
+                HOVERED_COLOR
             } else {
                 NAME_COLOR
             },
@@ -39,7 +44,8 @@ pub fn labels<'a>(state: &'a ViewerState, camera: &CameraView, view: Rect) -> Ve
 
 /// Paints `labels` with a dark shadow, so they read over any background, clipped to `view`.
 pub fn show(ctx: &egui::Context, state: &ViewerState, camera: &CameraView, view: Rect) {
-    if !state.inspection.bone_names && state.inspection.selected.is_none() {
+    let inspection = &state.inspection;
+    if !inspection.bone_names && inspection.selected.is_none() && inspection.hovered.is_none() {
         return;
     }
     let painter = ctx.layer_painter(LayerId::background()).with_clip_rect(view);

@@ -4,6 +4,8 @@
 
 use glam::{Mat4, Vec2, Vec3};
 
+use super::inspection::rig_joint_at;
+use crate::anim::ik::ChainError;
 use crate::anim::{IkLayer, Skeleton};
 use crate::asset::Model;
 use crate::view::{PICK_RADIUS, Viewport};
@@ -19,13 +21,18 @@ pub struct IkEditor {
     pub picking: bool,
     /// End joint and bone count of the next chain to add.
     pub new_end: usize,
+    /// Shows only the end joints whose names contain it (any case) in the end joint list.
+    pub end_filter: String,
     pub new_length: usize,
     /// The chain whose target is being dragged.
     pub dragging: Option<usize>,
     /// Why the last chain could not be added.
     pub error: Option<String>,
-    /// Each joint's number of ancestors (the most bones a chain ending there can have).
+    /// Each joint's number of rig joints (`Model::rig_joints`) above it, up to the first node
+    /// that is not one: the most bones a chain ending there can have.
     pub depths: Vec<usize>,
+    /// Per joint, whether a chain may end there: a rig joint with a rig joint above it.
+    pub ends: Vec<bool>,
     /// The target sliders run from -range to range in each axis: twice the distance of the
     /// rest pose's farthest joint from the origin (at least 1).
     pub target_range: f32,
@@ -35,8 +42,20 @@ impl IkEditor {
     /// The editor for `model`: the next chain ends at its deepest joint (a hand, a toe, a
     /// tail's tip), so Add works at once.
     pub fn new(model: &Model) -> Self {
-        let depths = model.skeleton.hierarchy().depths();
-        let deepest = (0..depths.len()).max_by_key(|&j| (depths[j], std::cmp::Reverse(j)));
+        let mut rig = Vec::new();
+        model.rig_joints(&mut rig);
+        let skeleton = &model.skeleton;
+        // Parents come before their children, so a parent's count is known first.
+        let mut depths = vec![0; skeleton.len()];
+        for joint in 0..skeleton.len() {
+            if let Some(parent) = skeleton.parent(joint).filter(|&p| rig[p] && rig[joint]) {
+                depths[joint] = depths[parent] + 1;
+            }
+        }
+        let ends: Vec<bool> = depths.iter().map(|&depth| depth > 0).collect();
+        let deepest = (0..depths.len())
+            .filter(|&j| ends[j])
+            .max_by_key(|&j| (depths[j], std::cmp::Reverse(j)));
         let farthest = model
             .skeleton
             .rest_pose()
@@ -49,12 +68,29 @@ impl IkEditor {
             show_constraints: false,
             picking: false,
             new_end: deepest.unwrap_or(0),
+            end_filter: String::new(),
             new_length: 2,
             dragging: None,
             error: None,
             depths,
+            ends,
             target_range: (farthest * 2.0).max(1.0),
         }
+    }
+}
+
+/// Why a chain ending at the joint `name` cannot be made, said the way the panel's user thinks
+/// of it (names and bones, not joint numbers).
+fn chain_error_in_words(name: &str, error: &ChainError) -> String {
+    match *error {
+        ChainError::TooLong { ancestors: 0, .. } => {
+            format!("{name} is a root, with no joint above it: a chain must end further down (a hand, a foot)")
+        }
+        ChainError::TooLong { length, ancestors, .. } => format!(
+            "{name} has {ancestors} joint{} above it, too few for a chain of {length} bones: choose at most {ancestors}",
+            if ancestors == 1 { "" } else { "s" },
+        ),
+        _ => format!("{name}: {error}"),
     }
 }
 
@@ -74,7 +110,7 @@ impl IkEditor {
                 chains.push(layer);
                 self.error = None;
             }
-            Err(error) => self.error = Some(format!("{}: {error}", skeleton.name(end))),
+            Err(error) => self.error = Some(chain_error_in_words(skeleton.name(end), &error)),
         }
     }
 
@@ -89,18 +125,19 @@ impl IkEditor {
         (cursor, view): (Vec2, &Viewport),
     ) -> bool {
         if self.show_targets {
-            let targets = chains.iter().map(|layer| layer.target);
+            let targets = chains.iter().map(|layer| layer.target).enumerate();
             if let Some(chain) = view.nearest(targets, cursor, PICK_RADIUS) {
                 self.dragging = Some(chain);
                 return true;
             }
         }
         if self.picking {
-            let joints = joint_matrices.iter().map(|m| m.w_axis.truncate());
-            if let Some(joint) = view.nearest(joints, cursor, PICK_RADIUS) {
+            if let Some(joint) = rig_joint_at(&self.ends, joint_matrices, (cursor, view)) {
                 self.picking = false;
                 self.new_end = joint;
-                self.add_chain(chains, skeleton, joint_matrices, (joint, self.new_length));
+                // As many bones as asked for, where the joint has that many rig joints above.
+                let length = self.new_length.min(self.depths[joint]).max(1);
+                self.add_chain(chains, skeleton, joint_matrices, (joint, length));
                 return true;
             }
         }

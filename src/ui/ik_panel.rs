@@ -5,6 +5,7 @@
 use egui::Color32;
 use glam::Vec3;
 
+use super::ik_edit::IkEditor;
 use super::state::ViewerState;
 use crate::anim::{IkLayer, JointConstraint, Skeleton, Solver};
 
@@ -13,21 +14,12 @@ const MAX_ITERATIONS: u32 = 500;
 
 pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let skeleton = &state.model.skeleton;
-    if skeleton.len() < 2 {
-        ui.label("(no joint chains in this model)");
+    if !state.ik_editor.ends.contains(&true) {
+        ui.label("(no joint chains in this model: no rig joint has a joint above it)");
         return;
     }
     let editor = &mut state.ik_editor;
-    egui::ComboBox::from_label("IK end joint")
-        .selected_text(skeleton.name(editor.new_end))
-        .height(400.0)
-        .show_ui(ui, |ui| {
-            for joint in 0..skeleton.len() {
-                // Indented by depth, so the list reads as the hierarchy.
-                let text = format!("{}{}", "  ".repeat(editor.depths[joint]), skeleton.name(joint));
-                ui.selectable_value(&mut editor.new_end, joint, text);
-            }
-        });
+    end_joint_list(ui, skeleton, editor);
     let ancestors = editor.depths[editor.new_end].max(1);
     editor.new_length = editor.new_length.clamp(1, ancestors);
     ui.add(egui::Slider::new(&mut editor.new_length, 1..=ancestors).text("IK bones"));
@@ -60,6 +52,30 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         state.player.animator.ik.remove(index);
         state.ik_editor.dragging = None;
     }
+}
+
+/// The end joint of the next chain: the rig joints with a joint above them, as the hierarchy
+/// (indented by depth), or those whose names contain the filter.
+fn end_joint_list(ui: &mut egui::Ui, skeleton: &Skeleton, editor: &mut IkEditor) {
+    egui::ComboBox::from_label("IK end joint")
+        .selected_text(skeleton.name(editor.new_end))
+        .height(400.0)
+        .show_ui(ui, |ui| {
+            let filter_box = egui::TextEdit::singleline(&mut editor.end_filter).hint_text("filter: name contains");
+            let label = ui.label("Filter IK end joints");
+            ui.add(filter_box).labelled_by(label.id);
+            let filter = editor.end_filter.trim().to_lowercase();
+            let ends = (0..skeleton.len()).filter(|&joint| editor.ends[joint]);
+            for joint in ends {
+                let name = skeleton.name(joint);
+                if filter.is_empty() {
+                    let text = format!("{}{name}", "  ".repeat(editor.depths[joint]));
+                    ui.selectable_value(&mut editor.new_end, joint, text);
+                } else if name.to_lowercase().contains(&filter) {
+                    ui.selectable_value(&mut editor.new_end, joint, name);
+                }
+            }
+        });
 }
 
 /// One chain's controls, labelled "chain N ..."; returns true when it should be removed.

@@ -25,6 +25,10 @@ pub struct Inspection {
     /// Children, skins, vertex counts and animated joints (made once per model).
     pub facts: JointFacts,
     pub selected: Option<usize>,
+    /// The rig joint under the pointer in the view (named there, and picked by a click).
+    pub hovered: Option<usize>,
+    /// The last click in the view found no joint near it (said in the panel until the next).
+    pub click_missed: bool,
     /// The tree opens down to the selected joint and scrolls to it, once its row is drawn
     /// (after a pick in the view, or "Select parent").
     pub reveal: bool,
@@ -42,6 +46,8 @@ impl Inspection {
         Self {
             facts: JointFacts::new(model),
             selected: None,
+            hovered: None,
+            click_missed: false,
             reveal: false,
             filter: String::new(),
             pose_mode: PoseMode::Animated,
@@ -61,17 +67,23 @@ impl Inspection {
         }
     }
 
-    /// A click (press and release without dragging) at `cursor` in `view`: selects the joint
-    /// of `joint_matrices` within `PICK_RADIUS` pixels, nearest first, and shows it in the
-    /// tree. Returns whether one was there.
+    /// A click (press and release without dragging) at `cursor` in `view`: selects the rig
+    /// joint of `joint_matrices` within `PICK_RADIUS` pixels, nearest first, and shows it in
+    /// the tree; a miss is noted for the panel to say. Returns whether one was there.
     pub fn click(&mut self, joint_matrices: &[Mat4], cursor: Vec2, view: &Viewport) -> bool {
-        let joints = joint_matrices.iter().map(|m| m.w_axis.truncate());
-        let Some(joint) = view.nearest(joints, cursor, PICK_RADIUS) else {
-            return false;
-        };
-        self.selected = Some(joint);
-        self.reveal = true;
-        true
+        let joint = rig_joint_at(&self.facts.rig, joint_matrices, (cursor, view));
+        self.click_missed = joint.is_none();
+        if joint.is_some() {
+            self.selected = joint;
+            self.reveal = true;
+        }
+        joint.is_some()
+    }
+
+    /// The pointer moved to `cursor` in `view` (`None`: it left the view, or is busy orbiting
+    /// or dragging): the rig joint a click would pick there.
+    pub fn hover(&mut self, joint_matrices: &[Mat4], cursor: Option<(Vec2, &Viewport)>) {
+        self.hovered = cursor.and_then(|at| rig_joint_at(&self.facts.rig, joint_matrices, at));
     }
 
     /// The vertex view the colours ask for: `None` for the materials, and for a joint's
@@ -86,6 +98,15 @@ impl Inspection {
             MeshColors::SkinDifference => Some(VertexView::SkinDifference),
         }
     }
+}
+
+/// The joint of `joint_matrices` that is a rig joint (`rig`) and lies within `PICK_RADIUS`
+/// pixels of `cursor` in `view`, nearest first.
+pub fn rig_joint_at(rig: &[bool], joint_matrices: &[Mat4], (cursor, view): (Vec2, &Viewport)) -> Option<usize> {
+    let joints = (joint_matrices.iter().enumerate())
+        .filter(|&(joint, _)| rig.get(joint).copied().unwrap_or(false))
+        .map(|(joint, matrix)| (joint, matrix.w_axis.truncate()));
+    view.nearest(joints, cursor, PICK_RADIUS)
 }
 
 #[cfg(test)]

@@ -9,9 +9,16 @@ use super::inspection::Inspection;
 use super::state::ViewerState;
 use crate::anim::Skeleton;
 use crate::inspect::{JointFacts, JointReport, TrsReport};
+use crate::view::PICK_RADIUS;
 
 const SKIN_COLOR: Color32 = Color32::from_rgb(120, 200, 255);
 const ANIMATED_COLOR: Color32 = Color32::from_rgb(250, 180, 80);
+/// Nodes that are not rig joints, as the skeleton view draws them.
+const NODE_COLOR: Color32 = Color32::from_rgb(150, 150, 160);
+const MISSED_COLOR: Color32 = Color32::from_rgb(240, 200, 90);
+/// What a node that is not a rig joint is.
+const NODE_NOTE: &str = "A node that is not a joint of any skin (a scene root, an armature object, a mesh): \
+    drawn dim in the skeleton view, not picked there and not offered as an IK end";
 /// Tree levels open when a model is opened.
 const OPEN_LEVELS: usize = 3;
 
@@ -36,7 +43,19 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                     .on_hover_text("in a skin and moves vertices");
                 ui.label(RichText::new("anim").small().color(ANIMATED_COLOR))
                     .on_hover_text("animated by the current clip");
+                if state.inspection.facts.rig.contains(&false) {
+                    ui.label(RichText::new("node").small().color(NODE_COLOR))
+                        .on_hover_text(NODE_NOTE);
+                }
             });
+            if state.inspection.click_missed {
+                let hint = match state.view_options().skeleton {
+                    true => "",
+                    false => " (turn on Skeleton under Display to see where they are)",
+                };
+                let text = format!("No joint within {PICK_RADIUS:.0} pixels of the click{hint}.");
+                ui.label(RichText::new(text).color(MISSED_COLOR));
+            }
             if let Some(joint) = state.inspection.selected.filter(|_| state.inspection.reveal) {
                 open_down_to(ui.ctx(), state, joint);
             }
@@ -147,6 +166,9 @@ impl Tree<'_> {
         if self.facts.is_animated(self.clip, joint) {
             ui.label(RichText::new("anim").small().color(ANIMATED_COLOR));
         }
+        if !self.facts.in_rig(joint) {
+            ui.label(RichText::new("node").small().color(NODE_COLOR)).on_hover_text(NODE_NOTE);
+        }
     }
 }
 
@@ -154,7 +176,11 @@ fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
     let poses = (state.pose.local(), state.joint_matrices.as_slice());
     let report = JointReport::new(&state.model, &state.inspection.facts, state.player.clip(), poses, joint);
     ui.label(RichText::new(&report.name).strong());
-    ui.label(format!("joint {} (file node {})", report.index, report.node));
+    match state.inspection.facts.in_rig(joint) {
+        true => ui.label(format!("joint {} (file node {})", report.index, report.node)),
+        false => ui.label(format!("node {} (file node {}), not a rig joint", report.index, report.node))
+            .on_hover_text(NODE_NOTE),
+    };
     ui.horizontal_wrapped(|ui| {
         ui.label(format!("parent: {}", report.parent.as_deref().unwrap_or("(root)")));
         if let Some(parent) = state.model.skeleton.parent(joint)
@@ -177,19 +203,17 @@ fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
         "not animated by the current clip"
     });
     ui.label(format!("bone length: {:.4}", report.bone_length));
-    egui::Grid::new("joint transforms").striped(true).show(ui, |ui| {
-        ui.label("");
-        ui.label("local");
-        ui.label("world");
-        ui.end_row();
-        let (local, world) = (cells(&report.local), cells(&report.world));
-        for ((name, local), world) in ["T", "R°", "q", "S"].into_iter().zip(local).zip(world) {
-            ui.label(name);
-            ui.label(local);
-            ui.label(world);
-            ui.end_row();
-        }
-    });
+    // Local and world one above the other, so both fit the panel's width.
+    for (space, trs) in [("local", &report.local), ("world", &report.world)] {
+        ui.label(RichText::new(space).strong());
+        egui::Grid::new(("joint transform", space)).striped(true).show(ui, |ui| {
+            for (name, value) in ["T", "R°", "q", "S"].into_iter().zip(cells(trs)) {
+                ui.label(name);
+                ui.label(value);
+                ui.end_row();
+            }
+        });
+    }
     if ui.button("Clear selection").clicked() {
         state.inspection.selected = None;
     }

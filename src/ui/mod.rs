@@ -7,6 +7,7 @@ pub mod curve_panel;
 pub mod export_panel;
 pub mod file_browser;
 mod file_facts;
+mod filter_field;
 pub mod frame_stats;
 pub mod ik_edit;
 mod ik_panel;

@@ -5,6 +5,7 @@
 
 use egui::RichText;
 
+use super::filter_field::{FILTER_FROM, filter_field};
 use super::state::ViewerState;
 use crate::anim::MorphMode;
 use crate::asset::{MeshInstance, Model};
@@ -13,6 +14,21 @@ use crate::asset::{MeshInstance, Model};
 /// (to exaggerate a target, or push it the other way).
 const OVERRIDE_RANGE: std::ops::RangeInclusive<f32> = 0.0..=1.0;
 const ADD_RANGE: std::ops::RangeInclusive<f32> = -1.0..=1.0;
+/// The sliders' track (points): narrow, so the name beside it has room.
+const SLIDER_WIDTH: f32 = 90.0;
+
+
+/// `name`, then `note` small and dim, as one text that wraps.
+fn name_and_note(ui: &egui::Ui, name: &str, note: &str) -> egui::text::LayoutJob {
+    let style = ui.style();
+    let mut job = egui::text::LayoutJob::default();
+    RichText::new(name).append_to(&mut job, style, egui::FontSelection::Default, egui::Align::Center);
+    RichText::new(format!("  {note}"))
+        .small()
+        .weak()
+        .append_to(&mut job, style, egui::FontSelection::Default, egui::Align::Center);
+    job
+}
 
 /// The mesh instances of `model` that have morph targets.
 fn morphed(model: &Model) -> impl Iterator<Item = &MeshInstance> {
@@ -46,6 +62,11 @@ pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             morphs.reset();
         }
     });
+    let targets: usize = morphed(model).map(|instance| model.morph_weight_range(instance).len()).sum();
+    let filter = match targets > FILTER_FROM {
+        true => filter_field(ui, "Filter morph targets"),
+        false => String::new(),
+    };
     let effective = state.pose.morph_weights();
     for instance in morphed(model) {
         let mesh = &model.meshes[instance.mesh];
@@ -58,6 +79,9 @@ pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label(title);
         for (target, index) in model.morph_weight_range(instance).enumerate() {
             let name = mesh.target_names.get(target).map_or("?", String::as_str);
+            if !name.to_lowercase().contains(&filter) {
+                continue;
+            }
             let in_effect = effective.get(index).copied().unwrap_or(0.0);
             let (mut value, range) = match (morphs.get(index), morphs.mode) {
                 (Some(set), MorphMode::Override) => (set, OVERRIDE_RANGE),
@@ -65,18 +89,20 @@ pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 (None, MorphMode::Override) => (in_effect, OVERRIDE_RANGE),
                 (None, MorphMode::Add) => (0.0, ADD_RANGE),
             };
+            // The slider first and the name after it, wrapped rather than cut: the end of a
+            // name (its _L or _R) is often what tells two targets apart.
+            let touched = if morphs.get(index).is_some() { "set" } else { "animated" };
             ui.horizontal(|ui| {
-                ui.push_id(index, |ui| {
-                    let slider = egui::Slider::new(&mut value, range)
-                        .clamping(egui::SliderClamping::Never)
-                        .fixed_decimals(2)
-                        .text(name);
-                    if ui.add(slider).changed() {
-                        morphs.set(index, value);
-                    }
-                });
-                let touched = if morphs.get(index).is_some() { "set" } else { "animated" };
-                ui.label(RichText::new(format!("= {in_effect:.2} ({touched})")).small());
+                ui.spacing_mut().slider_width = SLIDER_WIDTH;
+                let slider = egui::Slider::new(&mut value, range)
+                    .clamping(egui::SliderClamping::Never)
+                    .fixed_decimals(2);
+                let slider = ui.push_id(index, |ui| ui.add(slider)).inner;
+                let text = name_and_note(ui, name, &format!("= {in_effect:.2} ({touched})"));
+                let label = ui.add(egui::Label::new(text).wrap());
+                if slider.labelled_by(label.id).changed() {
+                    morphs.set(index, value);
+                }
             });
         }
     }

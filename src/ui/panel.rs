@@ -11,6 +11,7 @@ use super::crowd_panel::crowd_controls;
 use super::curve_panel;
 use super::export_panel::export_section;
 use super::file_browser;
+use super::filter_field::{FILTER_FROM, filter_field};
 use super::file_facts::{attributes_section, extensions_section, facts_section};
 use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
@@ -25,6 +26,9 @@ use super::watch_panel::watch_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace};
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
+
+/// Where the cross-fade slider ends (seconds); a longer time can be typed.
+const FADE_SLIDER_END: f32 = 5.0;
 
 /// The side panel's width when the viewer opens (points); the user may drag it wider or
 /// narrower, but its content never widens it.
@@ -180,26 +184,46 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if state.model.clips.is_empty() {
         ui.label("(no clips: rest pose)");
     }
-    let current = state.player.clip();
+    // While the blend plays, no clip of the list does.
+    let blending = state.player.animator.sync_blend.is_active();
+    let current = state.player.clip().filter(|_| !blending);
+    let filter = match state.model.clips.len() > FILTER_FROM {
+        true => filter_field(ui, "Filter clips"),
+        false => String::new(),
+    };
     let mut chosen = None;
     for (index, clip) in state.model.clips.iter().enumerate() {
+        if !clip.name().to_lowercase().contains(&filter) {
+            continue;
+        }
         let text = format!("{}  ({:.2} s)", clip.name(), clip.duration());
-        if ui.selectable_label(current == Some(index), text).clicked() {
+        let row = egui::Button::selectable(current == Some(index), text).wrap();
+        if ui.add(row).clicked() {
             chosen = Some(index);
         }
     }
-    if ui.selectable_label(current.is_none(), "(rest pose)").clicked() {
+    if ui.selectable_label(current.is_none() && !blending, "(rest pose)").clicked() {
+        state.player.animator.sync_blend.clear();
         state.player.select(None);
     }
     if let Some(index) = chosen {
+        state.player.animator.sync_blend.clear();
         state.player.select(Some(index));
+    }
+    if blending {
+        ui.label(RichText::new("The blend of Blend weights plays instead; choosing a clip here ends it.").weak());
     }
     clips_from::reports(ui, state);
     ui.add(
-        egui::Slider::new(&mut state.player.fade_time, 0.0..=2.0)
+        egui::Slider::new(&mut state.player.fade_time, 0.0..=FADE_SLIDER_END)
+            .clamping(egui::SliderClamping::Never)
             .fixed_decimals(2)
             .text("cross-fade (s)"),
-    );
+    )
+    .on_hover_text(format!(
+        "The time a newly chosen clip takes to blend in: drag up to {FADE_SLIDER_END:.0} s, or type a longer one"
+    ));
+    state.player.fade_time = state.player.fade_time.max(0.0);
     // The fade queue: the base clip, then each fade over it with its weight.
     let crossfade = &state.player.animator.crossfade;
     if crossfade.fades().next().is_some() {
@@ -230,6 +254,8 @@ fn blend_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     }
     if sync_blend.is_active() {
         ui.label(format!("blending, cycles in step (phase {:.2})", sync_blend.phase()));
+    } else {
+        ui.label(RichText::new("Off: the clip list plays. A weight here blends clips with their cycles in step.").weak());
     }
 }
 
@@ -306,12 +332,15 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         state.player.animator.layers.remove(index);
     }
     if ui.button("Add layer").clicked() {
-        // The last clip is often the additive one (the demo's "look around").
-        state
-            .player
-            .animator
-            .layers
-            .push(AdditiveLayer::new(clips.len() - 1, 1.0));
+        // The last clip other than the one playing (often the additive one, as the demo's
+        // "look around"); with no other clip, at weight 0, so the motion does not double.
+        let playing = state.player.clip();
+        let other = (0..clips.len()).rev().find(|&clip| Some(clip) != playing);
+        let layer = match other {
+            Some(clip) => AdditiveLayer::new(clip, 1.0),
+            None => AdditiveLayer::new(clips.len() - 1, 0.0),
+        };
+        state.player.animator.layers.push(layer);
     }
 }
 

@@ -338,6 +338,11 @@ impl ViewerState {
         self.ik_editor.release();
     }
 
+    /// The pointer moved to `cursor` in the view (`None`: off the view): notes the joint under it.
+    pub fn hover_in_view(&mut self, cursor: Option<(Vec2, &Viewport)>) {
+        self.inspection.hover(&self.joint_matrices, cursor);
+    }
+
     /// A click (press and release without dragging) at `cursor`: selects the joint there.
     pub fn click_in_view(&mut self, cursor: Vec2, view: &Viewport) -> bool {
         self.inspection.click(&self.joint_matrices, cursor, view)

@@ -58,37 +58,81 @@ pub fn tick_times(clip: &Clip, selected_joint: Option<usize>) -> Vec<f32> {
     key_times(clip, selected_joint)
 }
 
+/// The controls above the scrubber: the clip's name, then the transport, loop mode, speed and
+/// time. Where the view is too narrow for them in one row (a 1024 x 600 screen, or a widened
+/// panel) the speed and time go to a second row, so that nothing runs past the window.
 fn controls_row(ui: &mut egui::Ui, state: &mut ViewerState) {
     let rate = state.key_rate();
     let duration = shown_clip(state).map_or(0.0, Clip::duration);
+    // The widths the two groups of controls took when last drawn (the first frame assumes
+    // they fit).
+    let widths_id = ui.make_persistent_id("timeline control widths");
+    let [transport_width, time_width] =
+        ui.data(|data| data.get_temp::<[f32; 2]>(widths_id)).unwrap_or_default();
+    let spacing = ui.spacing().item_spacing.x;
+    let one_row = ui.available_width() >= transport_width + time_width + LEAST_NAME_WIDTH;
+    let mut widths = [transport_width, time_width];
     ui.horizontal(|ui| {
-        let name = shown_clip(state).map_or("(rest pose)", Clip::name);
-        ui.add(egui::Label::new(egui::RichText::new(name).strong()).truncate())
-            .on_hover_text("The clip on the timeline (choose one in the panel's Clips)");
-        ui.separator();
-        transport_buttons(ui, state, rate);
-        ui.separator();
-        for (label, mode) in [
-            ("Loop", Playback::Loop),
-            ("Once", Playback::Once),
-            ("Ping-pong", Playback::PingPong),
-        ] {
-            ui.selectable_value(&mut state.player.animator.mode, mode, label);
+        let controls = transport_width + if one_row { time_width } else { 0.0 };
+        clip_name(ui, state, ui.available_width() - controls - spacing);
+        // Without a clip there is nothing to play.
+        let transport_group = ui.add_enabled_ui(duration > 0.0, |ui| {
+            ui.horizontal(|ui| transport_and_loop(ui, state, rate)).response
+        });
+        widths[0] = transport_group.response.rect.width() + spacing;
+        if one_row {
+            let time_group = ui.horizontal(|ui| {
+                ui.separator();
+                speed_and_time(ui, state, duration, rate);
+            });
+            widths[1] = time_group.response.rect.width() + spacing;
         }
-        ui.separator();
-        let label = ui.label("speed");
-        ui.add(
-            egui::DragValue::new(&mut state.player.speed)
-                .range(-4.0..=4.0)
-                .speed(0.01)
-                .fixed_decimals(2)
-                .suffix("×"),
-        )
-        .labelled_by(label.id)
-        .on_hover_text("Playback speed; negative plays backwards");
-        ui.separator();
-        time_fields(ui, state, duration, rate);
     });
+    if !one_row {
+        ui.horizontal(|ui| speed_and_time(ui, state, duration, rate));
+    }
+    ui.data_mut(|data| data.insert_temp(widths_id, widths));
+}
+
+/// The least room the clip's name keeps in a one-row timeline (points).
+const LEAST_NAME_WIDTH: f32 = 90.0;
+
+/// The name of the clip on the timeline, cut short with "…" to `width` (the whole name on hover).
+fn clip_name(ui: &mut egui::Ui, state: &ViewerState, width: f32) {
+    let name = shown_clip(state).map_or("(rest pose)", Clip::name);
+    ui.scope(|ui| {
+        ui.set_max_width(width.max(LEAST_NAME_WIDTH));
+        ui.add(egui::Label::new(egui::RichText::new(name).strong()).truncate())
+            .on_hover_text(format!("{name}: the clip on the timeline (choose one in the panel's Clips)"));
+    });
+    ui.separator();
+}
+
+fn transport_and_loop(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
+    transport_buttons(ui, state, rate);
+    ui.separator();
+    for (label, mode) in [
+        ("Loop", Playback::Loop),
+        ("Once", Playback::Once),
+        ("Ping-pong", Playback::PingPong),
+    ] {
+        ui.selectable_value(&mut state.player.animator.mode, mode, label);
+    }
+}
+
+fn speed_and_time(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: f32) {
+    let label = ui.label("speed");
+    ui.add(
+        egui::DragValue::new(&mut state.player.speed)
+            .range(-4.0..=4.0)
+            .speed(0.01)
+            .fixed_decimals(2)
+            .suffix("×"),
+    )
+    .labelled_by(label.id)
+    .on_hover_text("Playback speed; negative plays backwards");
+    ui.separator();
+    time_fields(ui, state, duration, rate);
 }
 
 fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
@@ -100,8 +144,9 @@ fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
     {
         state.player.step(-1.0, rate, clips);
     }
-    // A finished Once clip shows Play: playing it starts it again.
-    let label = match state.player.playing && !state.player.finished(clips) {
+    // A finished Once clip shows Play: playing it starts it again. Nothing plays without a clip.
+    let playing = state.player.playing && state.player.clip().is_some() && !state.player.finished(clips);
+    let label = match playing {
         true => "Pause",
         false => "Play",
     };

@@ -63,10 +63,10 @@ impl Viewport {
         point.is_finite().then_some(point)
     }
 
-    /// The point of `points` whose image lies nearest `pixel`, within `radius` pixels.
-    pub fn nearest(&self, points: impl Iterator<Item = Vec3>, pixel: Vec2, radius: f32) -> Option<usize> {
+    /// The key of the point of `points` (key, point) whose image lies nearest `pixel`, within
+    /// `radius` pixels.
+    pub fn nearest(&self, points: impl Iterator<Item = (usize, Vec3)>, pixel: Vec2, radius: f32) -> Option<usize> {
         points
-            .enumerate()
             .filter_map(|(i, p)| Some((i, self.to_pixels(p)?.distance(pixel))))
             .filter(|&(_, d)| d <= radius)
             .min_by(|a, b| a.1.total_cmp(&b.1))
@@ -111,7 +111,7 @@ mod tests {
         let up = view.to_pixels(Vec3::Y).unwrap();
         assert!(up.y < 300.0, "+Y is up on screen");
         let points = [Vec3::new(5.0, 0.0, 0.0), Vec3::ZERO, Vec3::Y];
-        assert_eq!(view.nearest(points.into_iter(), Vec2::new(402.0, 299.0), 10.0), Some(1));
-        assert_eq!(view.nearest(points.into_iter(), Vec2::new(10.0, 10.0), 10.0), None);
+        assert_eq!(view.nearest(points.into_iter().enumerate(), Vec2::new(402.0, 299.0), 10.0), Some(1));
+        assert_eq!(view.nearest(points.into_iter().enumerate(), Vec2::new(10.0, 10.0), 10.0), None);
     }
 }
