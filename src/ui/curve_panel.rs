@@ -8,7 +8,7 @@
 //! The curves are worked out when the joint, the clip or the model changes, not per frame.
 
 use egui::{Color32, RichText, Role, TextStyle, WidgetInfo};
-use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, VLine};
+use egui_plot::{GridInput, Legend, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, VLine, uniform_grid_spacer};
 
 use super::state::ViewerState;
 use crate::asset::Model;
@@ -191,6 +191,7 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
         .include_x(set.duration)
         .include_y(low)
         .include_y(high)
+        .y_grid_spacer(uniform_grid_spacer(value_steps))
         .show(ui, |plot| {
             for curve in set.curves.iter().filter(|c| c.group == group) {
                 plot_curve(plot, set, curve);
@@ -205,6 +206,24 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
         .response
         .widget_info(|| WidgetInfo::labeled(Role::Canvas, true, &label));
     response.inner.map(|point| (point.x as f32).clamp(0.0, set.duration))
+}
+
+/// The value axis's grid steps, finest first: labelled lines a round 1, 2 or 5 × 10ⁿ apart,
+/// about four across the plot. (egui_plot's default steps by powers of ten only, so a curve
+/// between -90 and 20 got one label, 0.)
+fn value_steps(input: GridInput) -> [f64; 3] {
+    let span = (input.bounds.1 - input.bounds.0).abs();
+    let labelled = round_step(span / 4.0);
+    [labelled / 5.0, labelled / 2.0, labelled]
+}
+
+/// The smallest of 1, 2 and 5 × 10ⁿ at least `least` (1 for a zero, negative or odd one).
+fn round_step(least: f64) -> f64 {
+    if !(least.is_finite() && least > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(least.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|&step| step >= least).unwrap_or(10.0 * power)
 }
 
 /// The value range a group's plot shows at least: its curves' range, widened for a curve
@@ -275,4 +294,22 @@ fn problem_list(ui: &mut egui::Ui, set: &CurveSet, height: f32) {
                 }
             });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_axis_steps_are_round_and_label_a_few_lines() {
+        let steps = |low: f64, high: f64| value_steps(GridInput { bounds: (low, high), base_step_size: 1.0 });
+        // A quarter of the span, rounded up to 1, 2 or 5 × 10ⁿ.
+        assert_eq!(steps(-95.0, 25.0), [10.0, 25.0, 50.0], "labels at -50, 0 (not 0 alone)");
+        assert_eq!(steps(0.0, 41.0), [4.0, 10.0, 20.0]);
+        assert_eq!(steps(42.1, 43.9), [0.1, 0.25, 0.5], "a curve sitting at 43 gets labels there");
+        assert_eq!(round_step(0.0), 1.0);
+        assert_eq!(round_step(f64::NAN), 1.0);
+        assert_eq!(round_step(3.0), 5.0);
+        assert_eq!(round_step(7.0), 10.0);
+    }
 }

@@ -271,9 +271,15 @@ fn ruler(painter: &egui::Painter, span: &Span, rate: f32) {
             span.rect.top()..=span.rect.top() + RULER_HEIGHT,
             Stroke::new(1.0, RULER_COLOR),
         );
+        // Right of its mark, but left of it at the strip's right end, so the last label shows
+        // whole.
+        let (at, align) = match x + RULER_SPACING / 2.0 > span.rect.right() {
+            false => (x + 3.0, Align2::LEFT_TOP),
+            true => (x - 3.0, Align2::RIGHT_TOP),
+        };
         painter.text(
-            Pos2::new(x + 3.0, span.rect.top() + 1.0),
-            Align2::LEFT_TOP,
+            Pos2::new(at, span.rect.top() + 1.0),
+            align,
             format!("{frame:.0}"),
             font.clone(),
             RULER_COLOR,
