@@ -75,7 +75,7 @@ fn sliders_override_the_animated_weights_and_move_the_vertices() {
     );
     let top = top_of_face(harness.state());
     assert!((top - (1.0 + ANGRY_LIFT)).abs() < 1e-5, "the posed top is at {top}");
-    harness.get_by_label_contains("= 1.00 (set)");
+    harness.get(By::new().role(Role::Label).label_contains("Angry  = 1.00 (set)"));
 
     // Playing on does not move an overridden weight.
     harness.state_mut().advance(0.25);

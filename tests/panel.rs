@@ -383,7 +383,7 @@ fn ik_chains_are_added_edited_and_removed() {
     // A chain longer than the joint's ancestry is refused with a message.
     harness.state_mut().add_ik_chain(skeleton.find("hips").unwrap(), 4);
     harness.run();
-    harness.get_by_label_contains("hips: a chain of 4 bones");
+    harness.get_by_label_contains("hips has 1 joint above it, too few for a chain of 4 bones");
 }
 
 #[test]
