@@ -54,21 +54,23 @@ fn softbox(azimuth: f32, elevation: f32, center: vec2<f32>, size: vec2<f32>, sof
     return 1.0 - smoothstep(0.0, soft, length(edge));
 }
 
-// The built-in neutral studio: a grey room, lighter overhead, a darker floor, with a large
-// key softbox front-right, a fill front-left, a rim light behind and a soft overhead panel.
+// The built-in neutral studio: a light grey room, lighter overhead, a darker floor, with a
+// large key softbox front-right, a fill front-left, a rim light behind and a soft overhead
+// panel. As bright overall as three.js's RoomEnvironment (a mean radiance of about 1), so a
+// metal has a room to reflect rather than black, and the softboxes give it highlights.
 // Neutral in colour, so materials show their own.
 @fragment
 fn fs_studio(in: FullscreenOut) -> @location(0) vec4<f32> {
     let d = equirect_direction(in.uv);
     let azimuth = atan2(d.x, d.z);
     let elevation = asin(clamp(d.y, -1.0, 1.0));
-    let wall = mix(0.05, 0.16, smoothstep(-0.1, 0.9, d.y));
-    let floor = 0.03 + 0.02 * smoothstep(-1.0, -0.2, d.y);
+    let wall = mix(0.2, 0.45, smoothstep(-0.1, 0.9, d.y));
+    let floor = 0.12 + 0.06 * smoothstep(-1.0, -0.2, d.y);
     var radiance = select(floor, wall, d.y > -0.02);
-    radiance += 2.5 * softbox(azimuth, elevation, vec2<f32>(0.9, 0.8), vec2<f32>(0.35, 0.25), 0.12);
-    radiance += 1.0 * softbox(azimuth, elevation, vec2<f32>(-0.9, 0.25), vec2<f32>(0.3, 0.3), 0.15);
-    radiance += 2.0 * softbox(azimuth, elevation, vec2<f32>(3.0, 0.35), vec2<f32>(0.25, 0.15), 0.1);
-    radiance += 0.8 * softbox(azimuth, elevation, vec2<f32>(0.0, 1.45), vec2<f32>(3.2, 0.2), 0.2);
+    radiance += 9.0 * softbox(azimuth, elevation, vec2<f32>(0.9, 0.8), vec2<f32>(0.35, 0.25), 0.12);
+    radiance += 4.0 * softbox(azimuth, elevation, vec2<f32>(-0.9, 0.25), vec2<f32>(0.3, 0.3), 0.15);
+    radiance += 6.0 * softbox(azimuth, elevation, vec2<f32>(3.0, 0.35), vec2<f32>(0.25, 0.15), 0.1);
+    radiance += 3.0 * softbox(azimuth, elevation, vec2<f32>(0.0, 1.45), vec2<f32>(3.2, 0.2), 0.2);
     return vec4<f32>(vec3<f32>(radiance), 1.0);
 }
 

@@ -243,17 +243,24 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
     return sum;
 }
 
-// Radiance reflected from the environment: irradiance × diffuse colour, and the prefiltered
-// radiance in the mirror direction scaled by the split-sum table (with the roughness-aware
-// Fresnel term the glTF Sample Viewer uses).
+// Radiance reflected from the environment: the prefiltered radiance in the mirror direction
+// scaled by the split-sum table (with the roughness-aware Fresnel term the glTF Sample Viewer
+// uses), plus the light a rough surface scatters more than once between its microfacets
+// (Fdez-Agüera 2019, as three.js and Filament add it: without it rough metals are about 30%
+// too dark); the diffuse colour lit by the irradiance takes what the specular leaves.
 fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
     let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
     let brdf = environment_brdf(n_dot_v, roughness);
     let fresnel_roughness = max(vec3<f32>(1.0 - roughness), s.f0) - s.f0;
     let k_s = s.f0 + fresnel_roughness * pow(1.0 - n_dot_v, 5.0);
-    let specular = environment_radiance(reflect(-s.v, s.n), roughness) * (k_s * brdf.x + brdf.y);
-    let diffuse = environment_irradiance(s.n) * s.diffuse;
-    return diffuse + specular;
+    let single = k_s * brdf.x + brdf.y;
+    let missing = 1.0 - (brdf.x + brdf.y);
+    let f_average = s.f0 + (1.0 - s.f0) / 21.0;
+    let multiple = single * f_average * missing / (1.0 - missing * f_average);
+    let irradiance = environment_irradiance(s.n);
+    let scattered = single + multiple;
+    let diffuse = irradiance * s.diffuse * (1.0 - max(max(scattered.r, scattered.g), scattered.b));
+    return diffuse + environment_radiance(reflect(-s.v, s.n), roughness) * single + irradiance * multiple;
 }
 
 // The triangle's own normal, for flat-shaded draws: from how the position changes across the

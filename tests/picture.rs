@@ -747,7 +747,8 @@ fn the_files_lights_light_the_model() {
     let file_lit = renderer.render(&point, &with(Lights::File));
     let studio_lit = renderer.render(&point, &with(Lights::Studio));
     save(&file_lit, "point-light");
-    assert!(redness(&file_lit) > 40.0, "the red light shows: {}", redness(&file_lit));
+    // (Over the studio environment, as bright as three.js's RoomEnvironment.)
+    assert!(redness(&file_lit) > 25.0, "the red light shows: {}", redness(&file_lit));
     assert!(
         redness(&studio_lit).abs() < 10.0,
         "the studio is neutral: {}",
@@ -767,7 +768,7 @@ fn the_files_lights_light_the_model() {
     let away = renderer.render(&spot("spot-away", "[0,1,0,0]"), &with(Lights::File));
     let towards = renderer.render(&spot("spot-towards", "[0,0,0,1]"), &with(Lights::File));
     assert!(redness(&away) < 10.0, "aimed away: {}", redness(&away));
-    assert!(redness(&towards) > 40.0, "aimed at it: {}", redness(&towards));
+    assert!(redness(&towards) > 25.0, "aimed at it: {}", redness(&towards));
     // A directional light shines down its node's −Z wherever the node is: onto the +Z side
     // the camera sees, or, turned half a turn, onto the far side.
     let directional = |name: &str, rotation: &str| {
@@ -782,7 +783,7 @@ fn the_files_lights_light_the_model() {
     let front = renderer.render(&directional("directional-front", "[0,0,0,1]"), &with(Lights::File));
     let back = renderer.render(&directional("directional-back", "[0,1,0,0]"), &with(Lights::File));
     assert!(
-        redness(&front) > 40.0,
+        redness(&front) > 25.0,
         "lit side towards the camera: {}",
         redness(&front)
     );
@@ -1174,4 +1175,78 @@ fn fast_quality_draws_dense_meshes_simplified_and_they_look_the_same() {
     // The copy is drawn (the pictures differ) and looks like the mesh (barely).
     assert!(difference > 0.0, "the simplified copy was not drawn");
     assert!(difference < 0.5, "the simplified sphere looks different: {difference}");
+}
+
+/// The mean sRGB luminance (0-255) of the pixels that differ from the background (the corner).
+fn mean_luminance_of_model(image: &image::RgbaImage) -> f32 {
+    let background = *image.get_pixel(0, 0);
+    let model: Vec<f32> = image
+        .pixels()
+        .filter(|p| (0..3).map(|c| p[c].abs_diff(background[c]) as u32).sum::<u32>() > 6)
+        .map(luminance)
+        .collect();
+    model.iter().sum::<f32>() / model.len().max(1) as f32
+}
+
+#[test]
+fn the_default_look_is_as_bright_as_three_js_and_metals_read_as_metal() {
+    // three.js r187 (../shared/peer-three, RoomEnvironment, Neutral tone mapping) drew these
+    // spheres with a mean sRGB luminance of 244.7 (white, roughness 0.5), 211.5 (a metal,
+    // roughness 0.4) and 238.8 (the metal at roughness 1). rigscope's default look is within
+    // 20% of each: a metal reflects a room, not black, and a rough metal keeps the energy its
+    // microfacets scatter more than once.
+    let mut renderer = Renderer::new();
+    let metal = |roughness: f32| {
+        format!(r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0.95,0.93,0.88,1],"metallicFactor":1,"roughnessFactor":{roughness}}}}}"#)
+    };
+    let cases = [
+        ("look-white", r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":0.5}}"#.to_owned(), 244.7),
+        ("look-metal", metal(0.4), 211.5),
+        ("look-rough-metal", metal(1.0), 238.8),
+    ];
+    for (name, material, three_js) in cases {
+        let image = renderer.render(&sphere_model(name, &material), &plain(Lighting::default()));
+        save(&image, name);
+        let mean = mean_luminance_of_model(&image);
+        let ratio = mean / three_js;
+        assert!((0.8..=1.2).contains(&ratio), "{name}: {mean:.1} is {ratio:.2} of three.js's {three_js}");
+    }
+}
+
+#[test]
+fn rough_metal_shows_no_seams_of_the_environment_cube() {
+    // The smallest levels of the prefiltered cube map were 8 and 4 texels a side, and a rough
+    // metal sphere showed their faces' edges as creases: a jump in the slope of its shading.
+    // The largest second difference of luminance (3 pixels apart) inside the sphere was 9-12
+    // levels then and is about 3 now; its smooth shading alone gives 2-3.
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting {
+        exposure: -1.5,
+        ..Lighting::default()
+    });
+    for roughness in [0.85, 1.0] {
+        let material = format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0.95,0.93,0.88,1],"metallicFactor":1,"roughnessFactor":{roughness}}}}}"#
+        );
+        let model = sphere_model("rough-metal", &material);
+        let pose = model.skeleton.rest_pose().clone();
+        let image = render_image(&renderer.gpu, &mut renderer.scene, &model, &pose, None, (600, 600), &view).unwrap();
+        save(&image, &format!("rough-metal-{roughness}"));
+        let lum = |x: u32, y: u32| luminance(image.get_pixel(x, y));
+        let covered = image.pixels().filter(|p| luminance(p) > 30.0).count() as f32;
+        let (center, radius) = (300.0, (covered / std::f32::consts::PI).sqrt());
+        let mut worst: f32 = 0.0;
+        for y in 3..597 {
+            for x in 3..597 {
+                if (x as f32 - center).hypot(y as f32 - center) > 0.85 * radius {
+                    continue;
+                }
+                let across = (lum(x + 3, y) - 2.0 * lum(x, y) + lum(x - 3, y)).abs();
+                let down = (lum(x, y + 3) - 2.0 * lum(x, y) + lum(x, y - 3)).abs();
+                worst = worst.max(across).max(down);
+            }
+        }
+        assert!(radius > 100.0, "the sphere is drawn: radius {radius}");
+        assert!(worst <= 5.0, "roughness {roughness}: a crease of {worst} levels");
+    }
 }

@@ -22,9 +22,11 @@ const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// The built-in studio's radiance image.
 const STUDIO_SIZE: (u32, u32) = (512, 256);
 /// The side of a specular cube face at its first level; each further level halves it, for
-/// roughness up to 1.
+/// roughness up to 1 at 16 texels a side. (Levels of 8 and 4 texels drew the cube's faces and
+/// texels as creases on rough metal: bilinear filtering over so few texels is visibly
+/// piecewise.)
 const SPECULAR_SIZE: u32 = 128;
-const SPECULAR_LEVELS: u32 = 6;
+const SPECULAR_LEVELS: u32 = 4;
 /// Spherical-harmonic coefficients of the irradiance (orders 0 to 2).
 const IRRADIANCE_COEFFICIENTS: u32 = 9;
 /// The irradiance image's format: the bits of four floats per texel, which the uniform buffer
