@@ -18,3 +18,26 @@ fn smith_visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {
     let sum = ggxv + ggxl;
     return select(0.0, 0.5 / sum, sum > 0.0);
 }
+
+// The sheen's microfacet distribution ("Charlie", Estevez and Kulla 2017).
+fn charlie_distribution(n_dot_h: f32, roughness: f32) -> f32 {
+    let inverse_alpha = 1.0 / max(roughness * roughness, 1e-4);
+    let sin2 = max(1.0 - n_dot_h * n_dot_h, 0.0078125);
+    return (2.0 + inverse_alpha) * pow(sin2, inverse_alpha * 0.5) / (2.0 * PI);
+}
+
+// The sheen's visibility term (Neubelt and Pettineo 2013), as three.js and Filament use it.
+fn neubelt_visibility(n_dot_l: f32, n_dot_v: f32) -> f32 {
+    return clamp(1.0 / (4.0 * (n_dot_l + n_dot_v - n_dot_l * n_dot_v)), 0.0, 1.0);
+}
+
+// The sheen's directional albedo under an environment, fitted (three.js's IBLSheenBRDF, times
+// π: `environment_irradiance` is already over π).
+fn sheen_environment_brdf(n_dot_v: f32, roughness: f32) -> f32 {
+    let r2 = roughness * roughness;
+    let smooth_sheen = roughness < 0.25;
+    let a = select(-8.48 * r2 + 14.3 * roughness - 9.95, -339.2 * r2 + 161.4 * roughness - 25.9, smooth_sheen);
+    let b = select(1.97 * r2 - 3.27 * roughness + 0.72, 44.0 * r2 - 23.7 * roughness + 3.26, smooth_sheen);
+    let dg = exp(a * n_dot_v + b) + select(0.1 * (roughness - 0.25), 0.0, smooth_sheen);
+    return clamp(dg, 0.0, PI);
+}

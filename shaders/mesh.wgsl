@@ -36,6 +36,14 @@ struct Material {
     flags: vec4<u32>,
     // Per texture, in that order, two rows of its KHR_texture_transform matrix.
     transforms: array<vec4<f32>, 10>,
+    // rgb: the dielectric's F0 (KHR_materials_ior and _specular), or with specular-glossiness
+    // its specular factor; w: the dielectric's F90.
+    specular: vec4<f32>,
+    // rgb: the sheen's colour (black: none), w: its roughness (KHR_materials_sheen).
+    sheen: vec4<f32>,
+    // x: the clearcoat's strength (0: none), y: its roughness (KHR_materials_clearcoat);
+    // z: 1 for KHR_materials_pbrSpecularGlossiness, w: its glossiness factor.
+    coat: vec4<f32>,
 };
 
 @group(2) @binding(0) var<uniform> material: Material;
@@ -193,6 +201,9 @@ struct Surface {
     v: vec3<f32>,
     diffuse: vec3<f32>,
     f0: vec3<f32>,
+    // Reflectance at grazing angles: 1, but the specular factor for a KHR_materials_specular
+    // dielectric.
+    f90: f32,
     alpha: f32,
 };
 
@@ -207,7 +218,7 @@ fn direct_light(s: Surface, l: vec3<f32>, radiance: vec3<f32>) -> vec3<f32> {
     let h = normalize(l + s.v);
     let n_dot_v = max(dot(s.n, s.v), 1e-4);
     let v_dot_h = max(dot(s.v, h), 0.0);
-    let fresnel = s.f0 + (1.0 - s.f0) * pow(1.0 - v_dot_h, 5.0);
+    let fresnel = s.f0 + (s.f90 - s.f0) * pow(1.0 - v_dot_h, 5.0);
     let specular = fresnel * ggx_distribution(max(dot(s.n, h), 0.0), s.alpha) * smith_visibility(n_dot_l, n_dot_v, s.alpha);
     let diffuse = (1.0 - fresnel) * s.diffuse / PI;
     return (diffuse + specular) * radiance * n_dot_l;
@@ -251,9 +262,9 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
 fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
     let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
     let brdf = environment_brdf(n_dot_v, roughness);
-    let fresnel_roughness = max(vec3<f32>(1.0 - roughness), s.f0) - s.f0;
+    let fresnel_roughness = max(vec3<f32>(s.f90 - roughness), s.f0) - s.f0;
     let k_s = s.f0 + fresnel_roughness * pow(1.0 - n_dot_v, 5.0);
-    let single = k_s * brdf.x + brdf.y;
+    let single = k_s * brdf.x + s.f90 * brdf.y;
     let missing = 1.0 - (brdf.x + brdf.y);
     let f_average = s.f0 + (1.0 - s.f0) / 21.0;
     let multiple = single * f_average * missing / (1.0 - missing * f_average);
@@ -323,26 +334,94 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (material.flags.z == 1u || draw.style == STYLE_UNLIT) {
         return vec4<f32>(base.rgb, base.a);
     }
-    let metallic = clamp(material.factors.x * mr.b, 0.0, 1.0);
-    let roughness = clamp(material.factors.y * mr.g, 0.04, 1.0);
     if (!front) {
         n = -n;
     }
     var surface: Surface;
     surface.n = n;
     surface.v = v;
-    surface.diffuse = base.rgb * (1.0 - metallic);
-    surface.f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
+    var roughness: f32;
+    if (material.coat.z == 1.0) {
+        // KHR_materials_pbrSpecularGlossiness: the texture holds the specular colour (sRGB)
+        // and the glossiness; the diffuse colour gives way to the specular.
+        let specular = material.specular.rgb * srgb_to_linear(mr.rgb);
+        roughness = clamp(1.0 - material.coat.w * mr.a, 0.04, 1.0);
+        surface.f0 = specular;
+        surface.f90 = 1.0;
+        surface.diffuse = base.rgb * (1.0 - max(max(specular.r, specular.g), specular.b));
+    } else {
+        let metallic = clamp(material.factors.x * mr.b, 0.0, 1.0);
+        roughness = clamp(material.factors.y * mr.g, 0.04, 1.0);
+        surface.diffuse = base.rgb * (1.0 - metallic);
+        surface.f0 = mix(material.specular.rgb, base.rgb, metallic);
+        surface.f90 = mix(material.specular.w, 1.0, metallic);
+    }
     surface.alpha = roughness * roughness;
 
+    // 3 × 3 filtered shadow taps: soft enough, and a third of the 5 × 5 taps' cost on a
+    // software rasteriser.
+    let key = shadowed_key_light(in.world);
     var color = vec3<f32>(0.0);
-    if (frame.light_direction.w > 0.0) {
-        // 3 × 3 filtered taps: soft enough, and a third of the 5 × 5 taps' cost on a
-        // software rasteriser.
-        let shadow = shadow_factor(in.world, i32(frame.shadow.z), 2.5, 0.002);
-        color += direct_light(surface, l, vec3<f32>(frame.light_direction.w * shadow));
+    if (key > 0.0) {
+        color += direct_light(surface, l, vec3<f32>(key));
     }
     color += punctual_lights(surface, in.world);
-    color += environment_light(surface, roughness) * (1.0 + material.emissive.w * (occlusion_sample - 1.0));
+    let occlusion = 1.0 + material.emissive.w * (occlusion_sample - 1.0);
+    color += environment_light(surface, roughness) * occlusion;
+    // The layers over the base, as three.js composes them: sheen, then the clearcoat (each
+    // a uniform branch, skipped by materials without it).
+    if (max(max(material.sheen.r, material.sheen.g), material.sheen.b) > 0.0) {
+        color = sheen_layer(surface, color, l, occlusion, key);
+    }
+    if (material.coat.x > 0.0) {
+        let coat_normal = select(-1.0, 1.0, front) * normalize(normal);
+        color = clearcoat_layer(surface, color, coat_normal, l, occlusion, key);
+    }
     return vec4<f32>(color + material.emissive.rgb * emissive_sample, base.a);
+}
+
+// The key light's radiance reaching `world` (0 without the key light).
+fn shadowed_key_light(world: vec3<f32>) -> f32 {
+    if (frame.light_direction.w <= 0.0) {
+        return 0.0;
+    }
+    return frame.light_direction.w * shadow_factor(world, i32(frame.shadow.z), 2.5, 0.002);
+}
+
+// KHR_materials_sheen over `base` (the lit base): the base dimmed by the sheen's albedo, plus
+// the sheen lit by the key light and the environment. (The file's lights add no sheen.)
+fn sheen_layer(s: Surface, base: vec3<f32>, l: vec3<f32>, occlusion: f32, key: f32) -> vec3<f32> {
+    let color = material.sheen.rgb;
+    let roughness = max(material.sheen.w, 0.07);
+    let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
+    var sheen = environment_irradiance(s.n) * color * sheen_environment_brdf(n_dot_v, roughness) * occlusion;
+    let n_dot_l = dot(s.n, l);
+    if (key > 0.0 && n_dot_l > 0.0) {
+        let n_dot_h = clamp(dot(s.n, normalize(l + s.v)), 0.0, 1.0);
+        let brdf = charlie_distribution(n_dot_h, roughness) * neubelt_visibility(n_dot_l, n_dot_v);
+        sheen += color * brdf * key * n_dot_l;
+    }
+    let albedo_scaling = 1.0 - 0.157 * max(max(color.r, color.g), color.b);
+    return base * albedo_scaling + sheen;
+}
+
+// KHR_materials_clearcoat over `base`: a clear dielectric coat (F0 0.04) on the geometry's
+// normal `n`, reflecting the key light and the environment, with the base seen through what
+// it does not reflect.
+fn clearcoat_layer(s: Surface, base: vec3<f32>, n: vec3<f32>, l: vec3<f32>, occlusion: f32, key: f32) -> vec3<f32> {
+    let strength = material.coat.x;
+    let roughness = clamp(material.coat.y, 0.04, 1.0);
+    let alpha = roughness * roughness;
+    let n_dot_v = clamp(dot(n, s.v), 1e-4, 1.0);
+    let brdf = environment_brdf(n_dot_v, roughness);
+    var coat = environment_radiance(reflect(-s.v, n), roughness) * (0.04 * brdf.x + brdf.y) * occlusion;
+    let n_dot_l = dot(n, l);
+    if (key > 0.0 && n_dot_l > 0.0) {
+        let h = normalize(l + s.v);
+        let fresnel = 0.04 + 0.96 * pow(1.0 - max(dot(s.v, h), 0.0), 5.0);
+        let specular = fresnel * ggx_distribution(max(dot(n, h), 0.0), alpha) * smith_visibility(n_dot_l, n_dot_v, alpha);
+        coat += vec3<f32>(specular * key * n_dot_l);
+    }
+    let fresnel_view = 0.04 + 0.96 * pow(1.0 - n_dot_v, 5.0);
+    return base * (1.0 - strength * fresnel_view) + coat * strength;
 }

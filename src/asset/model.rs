@@ -435,6 +435,54 @@ pub struct Material {
     pub double_sided: bool,
     /// KHR_materials_unlit: the base colour as it is, without lighting.
     pub unlit: bool,
+    /// What the KHR_materials_* extensions add.
+    pub layers: MaterialLayers,
+}
+
+/// What the KHR_materials_* extensions add to the metallic-roughness model; the defaults add
+/// nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialLayers {
+    /// KHR_materials_ior: the dielectric's index of refraction (1.5).
+    pub ior: f32,
+    /// KHR_materials_specular: the strength (1) and colour (white) of the dielectric's
+    /// specular reflection.
+    pub specular: f32,
+    pub specular_color: Vec3,
+    /// KHR_materials_sheen: the sheen's colour (black: none) and roughness.
+    pub sheen_color: Vec3,
+    pub sheen_roughness: f32,
+    /// KHR_materials_clearcoat: the coat's strength (0: none) and roughness.
+    pub clearcoat: f32,
+    pub clearcoat_roughness: f32,
+    /// KHR_materials_pbrSpecularGlossiness, which replaces metallic and roughness: the
+    /// diffuse colour is `Material::base_color` (and its texture `base_color_texture`), the
+    /// specular-glossiness texture sits in `metallic_roughness_texture`'s place.
+    pub specular_glossiness: Option<SpecularGlossiness>,
+}
+
+impl Default for MaterialLayers {
+    fn default() -> Self {
+        Self {
+            ior: 1.5,
+            specular: 1.0,
+            specular_color: Vec3::ONE,
+            sheen_color: Vec3::ZERO,
+            sheen_roughness: 0.0,
+            clearcoat: 0.0,
+            clearcoat_roughness: 0.0,
+            specular_glossiness: None,
+        }
+    }
+}
+
+/// KHR_materials_pbrSpecularGlossiness's factors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpecularGlossiness {
+    /// Linear RGB F0.
+    pub specular: Vec3,
+    /// 1 − roughness.
+    pub glossiness: f32,
 }
 
 impl Default for Material {
@@ -456,6 +504,7 @@ impl Default for Material {
             alpha: AlphaMode::Opaque,
             double_sided: false,
             unlit: false,
+            layers: MaterialLayers::default(),
         }
     }
 }

@@ -178,7 +178,8 @@ impl Pipelines {
             "mesh",
             layouts.skin_source,
             &format!(
-                "{}\n{}",
+                "{}\n{}\n{}",
+                fullscreen::SRGB,
                 include_str!("../../shaders/brdf.wgsl"),
                 include_str!("../../shaders/mesh.wgsl")
             ),

@@ -5,7 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
-use crate::asset::model::AlphaMode;
+use crate::asset::model::{AlphaMode, MaterialLayers};
 use crate::asset::texture::MaterialTexture;
 use crate::asset::{LightKind, Material, PunctualLight};
 use crate::inspect::Ramp;
@@ -196,6 +196,14 @@ pub struct MaterialUniform {
     pub flags: [u32; 4],
     /// Two rows of each texture's KHR_texture_transform matrix.
     pub transforms: [[f32; 4]; 10],
+    /// rgb: the dielectric's F0 (from KHR_materials_ior and _specular), or with
+    /// specular-glossiness its specular factor; w: the dielectric's F90 (the specular factor).
+    pub specular: [f32; 4],
+    /// rgb: the sheen's colour (black: none), w: its roughness.
+    pub sheen: [f32; 4],
+    /// x: the clearcoat's strength (0: none), y: its roughness, z: 1 for specular-glossiness,
+    /// w: the glossiness factor.
+    pub coat: [f32; 4],
 }
 
 impl MaterialUniform {
@@ -207,6 +215,7 @@ impl MaterialUniform {
             AlphaMode::Mask { cutoff } => (1, cutoff),
             AlphaMode::Blend => (2, 0.0),
         };
+        let layers = &material.layers;
         let mut has = 0;
         let mut second_set = 0;
         let mut transforms = [[0.0; 4]; 10];
@@ -232,8 +241,27 @@ impl MaterialUniform {
             factors: [material.metallic, material.roughness, material.normal_scale, cutoff],
             flags: [has, mode, material.unlit as u32, second_set],
             transforms,
+            specular: specular_uniform(&material.layers),
+            sheen: layers.sheen_color.extend(layers.sheen_roughness).to_array(),
+            coat: [
+                layers.clearcoat,
+                layers.clearcoat_roughness,
+                layers.specular_glossiness.is_some() as u32 as f32,
+                layers.specular_glossiness.map_or(1.0, |sg| sg.glossiness),
+            ],
         }
     }
+}
+
+/// `Material::specular` in mesh.wgsl: the dielectric's F0 and F90, or the specular-glossiness
+/// specular factor (F90 1).
+fn specular_uniform(layers: &MaterialLayers) -> [f32; 4] {
+    if let Some(sg) = layers.specular_glossiness {
+        return sg.specular.extend(1.0).to_array();
+    }
+    let reflectance = ((layers.ior - 1.0) / (layers.ior + 1.0)).powi(2);
+    let f0 = (reflectance * layers.specular_color).min(Vec3::ONE) * layers.specular;
+    f0.extend(layers.specular).to_array()
 }
 
 /// `Ground` in ground.wgsl.
@@ -272,7 +300,7 @@ mod tests {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
         assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 3 + 16 * 5 + 64 * MAX_LIGHTS);
         assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16 + 16);
-        assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 10);
+        assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 10 + 16 * 3);
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
         assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);

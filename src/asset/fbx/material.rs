@@ -122,6 +122,7 @@ fn load_material(material: &ufbx::Material, images: &[Option<usize>]) -> Materia
         },
         double_sided: false,
         unlit: false,
+        layers: Default::default(),
     }
 }
 

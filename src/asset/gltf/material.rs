@@ -10,6 +10,7 @@ use gltf_json::texture::{MagFilter, MinFilter, WrappingMode};
 use gltf_json::validation::Checked;
 
 use super::container::{Container, backslash_note, read_uri};
+use super::material_layers;
 use crate::asset::LoadErrorKind;
 use crate::asset::TextureRef;
 use crate::asset::model::{AlphaMode, Image, Material};
@@ -20,19 +21,36 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
     let mut materials = Vec::with_capacity(root.materials.len());
     for (index, material) in root.materials.iter().enumerate() {
         let object = format!("/materials/{index}");
+        let pbr = &material.pbr_metallic_roughness;
+        let extensions = material.extensions.as_ref();
+        let (layers, specular_glossiness) = material_layers::load(extensions.map(|e| &e.others), &object, warnings);
         let mut texture = |property: &str, info: Option<TextureInfo>| match info {
             Some(info) => texture_ref(root, info, &format!("{object}/{property}"), warnings),
             None => Ok(None),
         };
-        let pbr = &material.pbr_metallic_roughness;
-        let base_color_texture = texture(
-            "pbrMetallicRoughness/baseColorTexture",
-            pbr.base_color_texture.as_ref().map(info),
-        )?;
-        let metallic_roughness_texture = texture(
-            "pbrMetallicRoughness/metallicRoughnessTexture",
-            pbr.metallic_roughness_texture.as_ref().map(info),
-        )?;
+        // Specular-glossiness puts its diffuse texture in the base colour's place and its
+        // specular-glossiness texture in the metallic-roughness texture's.
+        let (base_color_texture, metallic_roughness_texture) = match &specular_glossiness {
+            Some(json) => {
+                let at = "extensions/KHR_materials_pbrSpecularGlossiness";
+                let diffuse = json.diffuse_texture.as_ref().map(json_info);
+                let specular = json.specular_glossiness_texture.as_ref().map(json_info);
+                (
+                    texture(&format!("{at}/diffuseTexture"), diffuse)?,
+                    texture(&format!("{at}/specularGlossinessTexture"), specular)?,
+                )
+            }
+            None => (
+                texture(
+                    "pbrMetallicRoughness/baseColorTexture",
+                    pbr.base_color_texture.as_ref().map(info),
+                )?,
+                texture(
+                    "pbrMetallicRoughness/metallicRoughnessTexture",
+                    pbr.metallic_roughness_texture.as_ref().map(info),
+                )?,
+            ),
+        };
         let normal_texture = texture(
             "normalTexture",
             material.normal_texture.as_ref().map(|t| TextureInfo {
@@ -50,12 +68,19 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
             }),
         )?;
         let emissive_texture = texture("emissiveTexture", material.emissive_texture.as_ref().map(info))?;
-        let base_color = Vec4::from(pbr.base_color_factor.0);
+        let base_color = match &specular_glossiness {
+            Some(json) => material_layers::diffuse_factor(json).ok_or_else(|| {
+                LoadErrorKind::invalid(
+                    format!("{object}/extensions/KHR_materials_pbrSpecularGlossiness/diffuseFactor"),
+                    "it is not made of finite numbers",
+                )
+            })?,
+            None => Vec4::from(pbr.base_color_factor.0),
+        };
         let emissive = Vec3::from(material.emissive_factor.0);
         if !base_color.is_finite() || !emissive.is_finite() {
             return Err(LoadErrorKind::invalid(object, "its colours are not finite numbers"));
         }
-        let extensions = material.extensions.as_ref();
         let emissive_strength = extensions
             .and_then(|e| e.emissive_strength.as_ref())
             .map_or(1.0, |s| s.emissive_strength.0);
@@ -97,6 +122,7 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
             },
             double_sided: material.double_sided,
             unlit: extensions.is_some_and(|e| e.unlit.is_some()),
+            layers,
         });
     }
     Ok(materials)
@@ -107,6 +133,14 @@ fn info(info: &gltf_json::texture::Info) -> TextureInfo<'_> {
         texture: info.index.value(),
         tex_coord: info.tex_coord,
         extensions: info.extensions.as_ref().map(|e| &e.others),
+    }
+}
+
+fn json_info(info: &material_layers::JsonTextureInfo) -> TextureInfo<'_> {
+    TextureInfo {
+        texture: info.index,
+        tex_coord: info.tex_coord,
+        extensions: info.extensions.as_ref(),
     }
 }
 

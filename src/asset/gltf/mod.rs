@@ -17,6 +17,7 @@ mod gpu_instancing;
 mod json;
 mod light;
 mod material;
+mod material_layers;
 mod mesh;
 mod pointer;
 mod quirks;
