@@ -46,6 +46,10 @@ struct Material {
     coat: vec4<f32>,
 };
 
+// On in the pipelines for materials with a sheen or a clear coat (src/render/pipelines.rs):
+// every other material's shader leaves the layers out.
+override MATERIAL_LAYERS: bool = false;
+
 @group(2) @binding(0) var<uniform> material: Material;
 @group(2) @binding(1) var base_color_texture: texture_2d<f32>;
 @group(2) @binding(2) var metallic_roughness_texture: texture_2d<f32>;
@@ -368,12 +372,11 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     color += punctual_lights(surface, in.world);
     let occlusion = 1.0 + material.emissive.w * (occlusion_sample - 1.0);
     color += environment_light(surface, roughness) * occlusion;
-    // The layers over the base, as three.js composes them: sheen, then the clearcoat (each
-    // a uniform branch, skipped by materials without it).
-    if (max(max(material.sheen.r, material.sheen.g), material.sheen.b) > 0.0) {
+    // The layers over the base, as three.js composes them: sheen, then the clearcoat.
+    if (MATERIAL_LAYERS && max(max(material.sheen.r, material.sheen.g), material.sheen.b) > 0.0) {
         color = sheen_layer(surface, color, l, occlusion, key);
     }
-    if (material.coat.x > 0.0) {
+    if (MATERIAL_LAYERS && material.coat.x > 0.0) {
         let coat_normal = select(-1.0, 1.0, front) * normalize(normal);
         color = clearcoat_layer(surface, color, coat_normal, l, occlusion, key);
     }

@@ -461,6 +461,13 @@ pub struct MaterialLayers {
     pub specular_glossiness: Option<SpecularGlossiness>,
 }
 
+impl MaterialLayers {
+    /// A sheen or a clear coat is drawn over the base.
+    pub fn has_layers(&self) -> bool {
+        self.sheen_color.max_element() > 0.0 || self.clearcoat > 0.0
+    }
+}
+
 impl Default for MaterialLayers {
     fn default() -> Self {
         Self {

@@ -2,6 +2,7 @@
 //! MSAA sample count and a `DEPTH_FORMAT` depth buffer; the blit pipeline writes the window.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use super::fullscreen;
 use super::layouts::Layouts;
@@ -33,14 +34,39 @@ pub struct Pipelines {
 /// as authored or mirrored (a node with a negative determinant: front faces wind clockwise),
 /// and points and lines.
 pub struct MeshPipelines {
+    plain: LitTriangles,
+    /// The same with mesh.wgsl's `MATERIAL_LAYERS` on, for materials with a sheen or a clear
+    /// coat: made when a draw first needs them. Every other material's shader leaves the
+    /// layers' code out (a software rasteriser runs a branch's body even where no pixel
+    /// takes it: 10% of a frame), and start-up does not wait for a second compile.
+    layered: OnceLock<LitTriangles>,
+    maker: MeshPipelineMaker,
+    points: wgpu::RenderPipeline,
+    lines: wgpu::RenderPipeline,
+}
+
+/// Lit triangles of one variant of mesh.wgsl.
+struct LitTriangles {
     /// Indexed by `mirrored as usize`.
     culled: [wgpu::RenderPipeline; 2],
     double_sided: [wgpu::RenderPipeline; 2],
-    points: wgpu::RenderPipeline,
-    lines: wgpu::RenderPipeline,
     /// Blended triangles, which test depth but do not write it: indexed by `BlendedFaces`,
     /// then by `mirrored as usize`.
     blended: [[wgpu::RenderPipeline; 2]; 2],
+}
+
+impl LitTriangles {
+    fn new(maker: &MeshPipelineMaker, layered: bool) -> Self {
+        let triangles = wgpu::PrimitiveTopology::TriangleList;
+        let lit = |label: &str, kind: MeshKind| maker.pipeline(label, triangles, kind, layered);
+        Self {
+            culled: [false, true].map(|mirrored| lit("mesh", MeshKind::Lit { cull: true, mirrored })),
+            double_sided: [false, true]
+                .map(|mirrored| lit("double-sided mesh", MeshKind::Lit { cull: false, mirrored })),
+            blended: [BlendedFaces::Front, BlendedFaces::Back]
+                .map(|faces| [false, true].map(|mirrored| lit("blended mesh", MeshKind::Blended { faces, mirrored }))),
+        }
+    }
 }
 
 /// Which faces of a blended (transparent) surface a draw shows. A double-sided one is drawn
@@ -51,23 +77,119 @@ pub enum BlendedFaces {
     Back = 1,
 }
 
+/// How a draw is lit: its material's faces and layers, and its placement's winding.
+#[derive(Clone, Copy, Debug)]
+pub struct DrawShading {
+    /// Single-sided triangles are back-face culled.
+    pub double_sided: bool,
+    /// The material has a sheen or a clear coat (`MaterialBinding::layered`).
+    pub layered: bool,
+    /// Placed by a node with a negative determinant.
+    pub mirrored: bool,
+}
+
 impl MeshPipelines {
-    /// The pipeline for a draw of `topology` whose material is `double_sided` (single-sided
-    /// triangles are back-face culled) and whose placement is `mirrored`.
-    pub fn for_draw(&self, topology: Topology, double_sided: bool, mirrored: bool) -> &wgpu::RenderPipeline {
+    /// The pipeline for a draw of `topology` shaded as `shading` says.
+    pub fn for_draw(&self, topology: Topology, shading: DrawShading) -> &wgpu::RenderPipeline {
+        let lit = self.lit(shading.layered);
         match topology {
             Topology::Points => &self.points,
             Topology::Lines => &self.lines,
-            Topology::Triangles if double_sided => &self.double_sided[mirrored as usize],
-            Topology::Triangles => &self.culled[mirrored as usize],
+            Topology::Triangles if shading.double_sided => &lit.double_sided[shading.mirrored as usize],
+            Topology::Triangles => &lit.culled[shading.mirrored as usize],
         }
     }
 
-    /// The pipeline for `faces` of blended triangles whose placement is `mirrored`.
-    pub fn for_blended(&self, faces: BlendedFaces, mirrored: bool) -> &wgpu::RenderPipeline {
-        &self.blended[faces as usize][mirrored as usize]
+    /// The pipeline for `faces` of blended triangles shaded as `shading` says.
+    pub fn for_blended(&self, faces: BlendedFaces, shading: DrawShading) -> &wgpu::RenderPipeline {
+        &self.lit(shading.layered).blended[faces as usize][shading.mirrored as usize]
+    }
+
+    fn lit(&self, layered: bool) -> &LitTriangles {
+        match layered {
+            true => self.layered.get_or_init(|| LitTriangles::new(&self.maker, true)),
+            false => &self.plain,
+        }
     }
 }
+
+/// Makes pipelines of mesh.wgsl, whenever they are first needed.
+struct MeshPipelineMaker {
+    device: wgpu::Device,
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    multisample: wgpu::MultisampleState,
+}
+
+impl MeshPipelineMaker {
+    /// A pipeline of `topology` for `kind` of draw; `layered` turns on the material layers.
+    fn pipeline(&self, label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind, layered: bool) -> wgpu::RenderPipeline {
+        // Mirrored draws' front faces wind clockwise; the shader's `front_facing` follows,
+        // so double-sided back faces are lit with the flipped normal.
+        let (cull_mode, mirrored, depth_stencil) = match kind {
+            MeshKind::Lit { cull, mirrored } => (
+                cull.then_some(wgpu::Face::Back),
+                mirrored,
+                depth(true, wgpu::CompareFunction::LessEqual),
+            ),
+            MeshKind::Blended { faces, mirrored } => {
+                let culled = match faces {
+                    BlendedFaces::Front => wgpu::Face::Back,
+                    BlendedFaces::Back => wgpu::Face::Front,
+                };
+                (Some(culled), mirrored, depth(false, wgpu::CompareFunction::LessEqual))
+            }
+            // Edges lie on the surface: they test depth but do not write it.
+            MeshKind::Wire => (None, false, depth(false, wgpu::CompareFunction::LessEqual)),
+            MeshKind::Ghost => (
+                Some(wgpu::Face::Back),
+                false,
+                depth(false, wgpu::CompareFunction::Always),
+            ),
+        };
+        let constants: &[(&str, f64)] = if layered { &[("MATERIAL_LAYERS", 1.0)] } else { &[] };
+        self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&self.layout),
+            vertex: wgpu::VertexState {
+                module: &self.module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &MESH_BUFFERS,
+            },
+            primitive: wgpu::PrimitiveState {
+                topology,
+                front_face: if mirrored {
+                    wgpu::FrontFace::Cw
+                } else {
+                    wgpu::FrontFace::Ccw
+                },
+                cull_mode,
+                ..Default::default()
+            },
+            depth_stencil,
+            multisample: self.multisample,
+            fragment: Some(wgpu::FragmentState {
+                module: &self.module,
+                entry_point: Some("fs_main"),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    ..Default::default()
+                },
+                targets: &SCENE_TARGET,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    }
+}
+
+/// The scene's colour target: linear HDR, alpha-blended.
+const SCENE_TARGET: [Option<wgpu::ColorTargetState>; 1] = [Some(wgpu::ColorTargetState {
+    format: SCENE_FORMAT,
+    blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+    write_mask: wgpu::ColorWrites::ALL,
+})];
 
 /// Vertex buffers of the skinning shaders: positions, normals, texture coordinates,
 /// influences, (mesh.wgsl's locations 7 to 9) the vertex view's value, the second texture
@@ -224,56 +346,6 @@ impl Pipelines {
                 targets,
             })
         }
-        let mesh_pipeline = |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| {
-            // Mirrored draws' front faces wind clockwise; the shader's `front_facing` follows,
-            // so double-sided back faces are lit with the flipped normal.
-            let (cull_mode, mirrored, depth_stencil) = match kind {
-                MeshKind::Lit { cull, mirrored } => (
-                    cull.then_some(wgpu::Face::Back),
-                    mirrored,
-                    depth(true, wgpu::CompareFunction::LessEqual),
-                ),
-                MeshKind::Blended { faces, mirrored } => {
-                    let culled = match faces {
-                        BlendedFaces::Front => wgpu::Face::Back,
-                        BlendedFaces::Back => wgpu::Face::Front,
-                    };
-                    (Some(culled), mirrored, depth(false, wgpu::CompareFunction::LessEqual))
-                }
-                // Edges lie on the surface: they test depth but do not write it.
-                MeshKind::Wire => (None, false, depth(false, wgpu::CompareFunction::LessEqual)),
-                MeshKind::Ghost => (
-                    Some(wgpu::Face::Back),
-                    false,
-                    depth(false, wgpu::CompareFunction::Always),
-                ),
-            };
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&mesh_layout),
-                vertex: wgpu::VertexState {
-                    module: &mesh_shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &MESH_BUFFERS,
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology,
-                    front_face: if mirrored {
-                        wgpu::FrontFace::Cw
-                    } else {
-                        wgpu::FrontFace::Ccw
-                    },
-                    cull_mode,
-                    ..Default::default()
-                },
-                depth_stencil,
-                multisample,
-                fragment: fragment(&mesh_shader, &target),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
         let overlay_layout = pipeline_layout(&[&layouts.frame]);
         let overlay_pipeline = |label: &str, topology: wgpu::PrimitiveTopology| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -303,22 +375,18 @@ impl Pipelines {
             cull: false,
             mirrored: false,
         };
+        let maker = MeshPipelineMaker {
+            device: device.clone(),
+            module: mesh_shader.clone(),
+            layout: mesh_layout.clone(),
+            multisample,
+        };
+        let plain = |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| {
+            maker.pipeline(label, topology, kind, false)
+        };
         Self {
-            mesh: MeshPipelines {
-                culled: [false, true]
-                    .map(|mirrored| mesh_pipeline("mesh", triangles, MeshKind::Lit { cull: true, mirrored })),
-                double_sided: [false, true].map(|mirrored| {
-                    mesh_pipeline("double-sided mesh", triangles, MeshKind::Lit { cull: false, mirrored })
-                }),
-                points: mesh_pipeline("points", wgpu::PrimitiveTopology::PointList, uncull),
-                lines: mesh_pipeline("lines", wgpu::PrimitiveTopology::LineList, uncull),
-                blended: [BlendedFaces::Front, BlendedFaces::Back].map(|faces| {
-                    [false, true]
-                        .map(|mirrored| mesh_pipeline("blended mesh", triangles, MeshKind::Blended { faces, mirrored }))
-                }),
-            },
-            wire: mesh_pipeline("wireframe", wgpu::PrimitiveTopology::LineList, MeshKind::Wire),
-            ghost: mesh_pipeline("bind-pose ghost", triangles, MeshKind::Ghost),
+            wire: plain("wireframe", wgpu::PrimitiveTopology::LineList, MeshKind::Wire),
+            ghost: plain("bind-pose ghost", triangles, MeshKind::Ghost),
             shadow: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("shadow"),
                 layout: Some(&mesh_layout),
@@ -380,6 +448,13 @@ impl Pipelines {
             }),
             overlay_lines: overlay_pipeline("bones", wgpu::PrimitiveTopology::LineList),
             overlay_points: overlay_pipeline("joints", wgpu::PrimitiveTopology::TriangleList),
+            mesh: MeshPipelines {
+                plain: LitTriangles::new(&maker, false),
+                layered: OnceLock::new(),
+                points: plain("points", wgpu::PrimitiveTopology::PointList, uncull),
+                lines: plain("lines", wgpu::PrimitiveTopology::LineList, uncull),
+                maker,
+            },
         }
     }
 }

@@ -17,7 +17,7 @@ use super::layouts::Layouts;
 use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
-use super::pipelines::{BlendedFaces, DEPTH_FORMAT, Pipelines, SCENE_FORMAT};
+use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, Pipelines, SCENE_FORMAT};
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::{SceneTarget, depth_texture};
@@ -414,7 +414,12 @@ impl SceneRenderer {
             // farthest to the nearest, testing depth without writing it, so that whatever
             // is behind a transparent surface shows through it whatever the file's order.
             let mesh = &self.pipelines.mesh;
-            let lit = |draw: &DrawBuffers| mesh.for_draw(draw.topology, draw.double_sided, draw.mirrored);
+            let shading = |draw: &DrawBuffers| DrawShading {
+                double_sided: draw.double_sided,
+                layered: buffers.materials.get(draw.material).is_some_and(|m| m.layered),
+                mirrored: draw.mirrored,
+            };
+            let lit = |draw: &DrawBuffers| mesh.for_draw(draw.topology, shading(draw));
             for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| drawable(d, true) && !d.blended) {
                 draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
             }
@@ -428,10 +433,10 @@ impl SceneRenderer {
                     continue;
                 }
                 if draw.double_sided {
-                    let back = mesh.for_blended(BlendedFaces::Back, draw.mirrored);
+                    let back = mesh.for_blended(BlendedFaces::Back, shading(draw));
                     draw_one(&mut pass, DrawSlot::Solid, index, back);
                 }
-                let front = mesh.for_blended(BlendedFaces::Front, draw.mirrored);
+                let front = mesh.for_blended(BlendedFaces::Front, shading(draw));
                 draw_one(&mut pass, DrawSlot::Solid, index, front);
             }
         }

@@ -214,6 +214,7 @@ impl MaterialTextures {
             group,
             uniform: buffer,
             present,
+            layered: material.layers.has_layers(),
         }
     }
 }
@@ -224,6 +225,8 @@ pub struct MaterialBinding {
     pub group: wgpu::BindGroup,
     pub uniform: wgpu::Buffer,
     pub present: [bool; 5],
+    /// The material has a sheen or a clear coat: its draws use the layered pipelines.
+    pub layered: bool,
 }
 
 fn colour_space(srgb: bool) -> &'static str {
