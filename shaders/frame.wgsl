@@ -35,7 +35,8 @@ struct Frame {
     // highest mip level.
     environment: vec4<f32>,
     // x: 2^exposure (colours meant to read the same at any exposure divide by it),
-    // y: how many of `lights` are used.
+    // y: how many of `lights` are used, z: the material channel shown (`CHANNEL_*` in
+    // mesh.wgsl; 0: the lit picture).
     exposure_lights: vec4<f32>,
     lights: array<Light, MAX_LIGHTS>,
 };

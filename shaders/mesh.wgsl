@@ -335,6 +335,15 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         }
         base.a = 1.0;
     }
+    let channel = u32(frame.exposure_lights.z);
+    if (channel != CHANNEL_NONE) {
+        let alpha = material.base_color.a * in.color.a * base_sample.a;
+        let geometric = select(-1.0, 1.0, front) * normalize(normal);
+        let shading = select(-n, n, front);
+        let emissive = material.emissive.rgb * emissive_sample;
+        let inputs = ChannelInputs(base.rgb, alpha, mr, occlusion_sample, emissive, geometric, shading, uv0, uv1);
+        return vec4<f32>(channel_color(channel, inputs), 1.0);
+    }
     if (material.flags.z == 1u || draw.style == STYLE_UNLIT) {
         return vec4<f32>(base.rgb, base.a);
     }
@@ -381,6 +390,55 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         color = clearcoat_layer(surface, color, coat_normal, l, occlusion, key);
     }
     return vec4<f32>(color + material.emissive.rgb * emissive_sample, base.a);
+}
+
+// The material debug views (src/view/material_channel.rs, in its order): one input of the
+// lighting as it is. The frame draws them without exposure or tone curve, so a value v shows
+// as the sRGB level v (colours as authored).
+const CHANNEL_NONE: u32 = 0u;
+const CHANNEL_BASE_COLOR: u32 = 1u;
+const CHANNEL_ALPHA: u32 = 2u;
+const CHANNEL_METALLIC: u32 = 3u;
+const CHANNEL_ROUGHNESS: u32 = 4u;
+const CHANNEL_OCCLUSION: u32 = 5u;
+const CHANNEL_EMISSIVE: u32 = 6u;
+const CHANNEL_GEOMETRIC_NORMAL: u32 = 7u;
+const CHANNEL_SHADING_NORMAL: u32 = 8u;
+const CHANNEL_TEX_COORD_0: u32 = 9u;
+
+struct ChannelInputs {
+    base: vec3<f32>,
+    alpha: f32,
+    metallic_roughness: vec4<f32>,
+    occlusion: f32,
+    emissive: vec3<f32>,
+    geometric_normal: vec3<f32>,
+    shading_normal: vec3<f32>,
+    uv0: vec2<f32>,
+    uv1: vec2<f32>,
+};
+
+fn channel_color(channel: u32, c: ChannelInputs) -> vec3<f32> {
+    let mr = c.metallic_roughness;
+    let specular_glossiness = material.coat.z == 1.0;
+    let metallic = select(clamp(material.factors.x * mr.b, 0.0, 1.0), 0.0, specular_glossiness);
+    let roughness = select(
+        clamp(material.factors.y * mr.g, 0.0, 1.0),
+        clamp(1.0 - material.coat.w * mr.a, 0.0, 1.0),
+        specular_glossiness
+    );
+    switch channel {
+        case CHANNEL_BASE_COLOR: { return c.base; }
+        case CHANNEL_ALPHA: { return srgb_to_linear(vec3<f32>(c.alpha)); }
+        case CHANNEL_METALLIC: { return srgb_to_linear(vec3<f32>(metallic)); }
+        case CHANNEL_ROUGHNESS: { return srgb_to_linear(vec3<f32>(roughness)); }
+        case CHANNEL_OCCLUSION: { return srgb_to_linear(vec3<f32>(c.occlusion)); }
+        case CHANNEL_EMISSIVE: { return min(c.emissive, vec3<f32>(1.0)); }
+        case CHANNEL_GEOMETRIC_NORMAL: { return srgb_to_linear(c.geometric_normal * 0.5 + 0.5); }
+        case CHANNEL_SHADING_NORMAL: { return srgb_to_linear(c.shading_normal * 0.5 + 0.5); }
+        case CHANNEL_TEX_COORD_0: { return srgb_to_linear(vec3<f32>(fract(c.uv0), 0.0)); }
+        default: { return srgb_to_linear(vec3<f32>(fract(c.uv1), 0.0)); }
+    }
 }
 
 // The key light's radiance reaching `world` (0 without the key light).

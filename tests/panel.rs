@@ -913,3 +913,20 @@ fn ik_ends_are_rig_joints_and_ik_errors_are_in_plain_words() {
     let chain = &state.player.animator.ik[0].chain;
     assert_eq!((chain.end(), chain.bones()), (knee, state.ik_editor.depths[knee]));
 }
+
+#[test]
+fn the_material_channel_is_chosen_in_the_rig_inspection() {
+    let mut harness = harness();
+    assert_eq!(harness.state().view_options().channel, None);
+    harness.get_by_label("Material channel").click();
+    harness.run();
+    harness.get_by_label("Roughness").click();
+    harness.run();
+    let channel = harness.state().view_options().channel;
+    assert_eq!(channel, Some(rigscope::view::MaterialChannel::Roughness));
+    harness.get_by_label("Material channel").click();
+    harness.run();
+    harness.get_by_label("Lit (off)").click();
+    harness.run();
+    assert_eq!(harness.state().view_options().channel, None);
+}

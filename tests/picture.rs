@@ -13,7 +13,7 @@ use rigscope::asset::demo::demo_model;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
 use rigscope::render::{Gpu, SceneRenderer};
-use rigscope::view::{Lighting, Lights, Quality, ViewOptions};
+use rigscope::view::{Lighting, Lights, MaterialChannel, Quality, ViewOptions};
 
 const SIZE: (u32, u32) = (320, 240);
 
@@ -1334,4 +1334,72 @@ fn material_extension_values_out_of_range_are_warnings_and_their_textures_are_na
     let layers = &model.materials[0].layers;
     assert_eq!((layers.sheen_color, layers.sheen_roughness), (glam::Vec3::ZERO, 0.5));
     assert_eq!((layers.clearcoat, layers.ior), (0.0, 1.5));
+}
+
+#[test]
+fn each_material_channel_shows_its_input_as_it_is() {
+    // Metallic 0.25 and roughness 0.75 show as the levels 64 and 191 (no exposure, no tone
+    // curve), the base colour as authored, alpha 0.5 as 128, no occlusion texture as white,
+    // emissive (0, 0.5, 0) as its sRGB encoding (188), whatever the exposure asked for.
+    let mut renderer = Renderer::new();
+    let model = sphere_model(
+        "channels",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,0,0,0.5],"metallicFactor":0.25,"roughnessFactor":0.75},"emissiveFactor":[0,0.5,0]}"#,
+    );
+    let mut centre = |channel: MaterialChannel| -> [u8; 3] {
+        let view = ViewOptions {
+            channel: Some(channel),
+            ..plain(Lighting {
+                exposure: 2.0,
+                ..Lighting::default()
+            })
+        };
+        let image = renderer.render(&model, &view);
+        save(&image, &format!("channel-{}", channel.label()));
+        let p = image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
+        [p[0], p[1], p[2]]
+    };
+    let near = |got: [u8; 3], want: [u8; 3]| got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 2);
+    for (channel, want) in [
+        (MaterialChannel::BaseColor, [255, 0, 0]),
+        (MaterialChannel::Alpha, [128, 128, 128]),
+        (MaterialChannel::Metallic, [64, 64, 64]),
+        (MaterialChannel::Roughness, [191, 191, 191]),
+        (MaterialChannel::Occlusion, [255, 255, 255]),
+        (MaterialChannel::Emissive, [0, 188, 0]),
+    ] {
+        let got = centre(channel);
+        assert!(near(got, want), "{}: {got:?}, not {want:?}", channel.label());
+    }
+    // The normal at the sphere's centre points at the camera: a unit vector as colour, the
+    // same before and after the (absent) normal map.
+    let geometric = centre(MaterialChannel::GeometricNormal);
+    let normal = geometric.map(|c| c as f32 / 255.0 * 2.0 - 1.0);
+    let length = normal.iter().map(|c| c * c).sum::<f32>().sqrt();
+    assert!((length - 1.0).abs() < 0.05, "a unit normal: {geometric:?}");
+    assert!(normal[2] > 0.5, "facing the camera, which looks from +Z: {normal:?}");
+    assert!(near(centre(MaterialChannel::ShadingNormal), geometric));
+    // Texture coordinates: v runs down the sphere (green grows from top to bottom).
+    let view = ViewOptions {
+        channel: Some(MaterialChannel::TexCoord0),
+        ..plain(Lighting::default())
+    };
+    let image = renderer.render(&model, &view);
+    let green = |y: u32| image.get_pixel(SIZE.0 / 2, y)[1];
+    assert!(green(SIZE.1 / 2 + 60) > green(SIZE.1 / 2 - 60) + 40, "v grows downwards");
+    // The command line: `render --channel`.
+    let out = common::temp_dir("channel-cli").join("metallic.png");
+    common::succeed(&[
+        "render",
+        model.path.to_str().unwrap(),
+        "--channel",
+        "metallic",
+        "--no-grid",
+        "--size",
+        "64x64",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let written = image::open(&out).unwrap().to_rgba8();
+    assert!(near([written.get_pixel(32, 32)[0]; 3], [64; 3]), "{:?}", written.get_pixel(32, 32));
 }

@@ -24,7 +24,7 @@ use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::still::{StillRenderer, Viewpoint};
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::image_detail::simplify_for_still;
-use crate::view::{ViewOptions, Viewport};
+use crate::view::{MaterialChannel, ViewOptions, Viewport};
 
 #[derive(Args, Debug)]
 pub struct RenderArgs {
@@ -138,6 +138,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         lighting: args.lighting.lighting(&model),
         material_variant: args.variant.resolve(&model)?,
         crowd_detail: !args.full_detail,
+        channel: args.inspect.channel.map(MaterialChannel::from),
         ..ViewOptions::default()
     };
     if !args.full_detail {

@@ -10,7 +10,7 @@ use super::lookup::find_joint;
 use super::text::TextPainter;
 use crate::asset::Model;
 use crate::inspect::{PoseMode, VertexView};
-use crate::view::{Viewport, named_joints};
+use crate::view::{MaterialChannel, Viewport, named_joints};
 
 #[derive(Args, Debug, Default)]
 pub struct ViewArgs {
@@ -32,6 +32,54 @@ pub struct ViewArgs {
     /// Write each joint's name next to it (without it, only the selected joint's).
     #[arg(long)]
     pub bone_names: bool,
+    /// Draw one input of the lighting instead of the lit picture, as it is (no exposure or
+    /// tone curve: a value v is the sRGB level v), to check which texture is in which slot.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub channel: Option<ChannelArg>,
+}
+
+/// `--channel`'s names for `MaterialChannel`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ChannelArg {
+    /// The base colour (factor × texture × vertex colour), as authored.
+    BaseColor,
+    /// Alpha, black 0 to white 1.
+    Alpha,
+    /// Metallic, black 0 to white 1 (0 with specular-glossiness).
+    Metallic,
+    /// Roughness, black 0 to white 1 (1 − glossiness with specular-glossiness).
+    Roughness,
+    /// The occlusion texture (white without one).
+    Occlusion,
+    /// Emissive colour × strength, clipped at 1.
+    Emissive,
+    /// The vertex normal as colour (x red, y green, z blue; −1 is 0, 1 is 1).
+    GeometricNormal,
+    /// The normal after the normal map, as colour.
+    ShadingNormal,
+    /// TEXCOORD_0 (u red, v green, their fraction).
+    #[value(name = "texcoord0")]
+    TexCoord0,
+    /// TEXCOORD_1.
+    #[value(name = "texcoord1")]
+    TexCoord1,
+}
+
+impl From<ChannelArg> for MaterialChannel {
+    fn from(arg: ChannelArg) -> Self {
+        match arg {
+            ChannelArg::BaseColor => Self::BaseColor,
+            ChannelArg::Alpha => Self::Alpha,
+            ChannelArg::Metallic => Self::Metallic,
+            ChannelArg::Roughness => Self::Roughness,
+            ChannelArg::Occlusion => Self::Occlusion,
+            ChannelArg::Emissive => Self::Emissive,
+            ChannelArg::GeometricNormal => Self::GeometricNormal,
+            ChannelArg::ShadingNormal => Self::ShadingNormal,
+            ChannelArg::TexCoord0 => Self::TexCoord0,
+            ChannelArg::TexCoord1 => Self::TexCoord1,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, ValueEnum)]

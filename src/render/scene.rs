@@ -24,7 +24,7 @@ use super::target::{SceneTarget, depth_texture};
 use super::tone_map::ToneMap;
 use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS};
 use crate::asset::Topology;
-use crate::view::{Bounds, Lights, Quality, QualitySettings, ViewOptions};
+use crate::view::{Bounds, Lights, MaterialChannel, Quality, QualitySettings, ViewOptions};
 
 /// Direction towards the key light.
 const LIGHT_DIRECTION: Vec3 = Vec3::new(0.45, 1.0, 0.35);
@@ -226,7 +226,7 @@ impl SceneRenderer {
     /// (it sizes the ground, the grid and the shadow); `aspect` is the target's.
     pub fn prepare(&mut self, gpu: &Gpu, input: &FrameInput, bounds: &Bounds, aspect: f32) {
         let camera = input.camera;
-        let lighting = &input.view.lighting;
+        let lighting = &input.view.shown_lighting();
         let view_proj = camera.view_projection();
         let mut lights = [LightUniform::default(); MAX_LIGHTS];
         let mut light_count = 0;
@@ -264,7 +264,12 @@ impl SceneRenderer {
                 rotation.sin(),
                 Environment::MAX_LEVEL,
             ],
-            exposure_lights: [lighting.exposure_scale(), light_count as f32, 0.0, 0.0],
+            exposure_lights: [
+                lighting.exposure_scale(),
+                light_count as f32,
+                input.view.channel.map_or(0, MaterialChannel::shader_code) as f32,
+                0.0,
+            ],
             lights,
         };
         gpu.queue
@@ -459,7 +464,7 @@ impl SceneRenderer {
             encoder,
             &target.tone_map_group,
             &target.resolved_view,
-            view.lighting.tone_mapping,
+            view.shown_lighting().tone_mapping,
         );
     }
 }

@@ -8,6 +8,7 @@ use super::inspection::MeshColors;
 use super::state::ViewerState;
 use super::trail_panel::trails_section;
 use crate::inspect::PoseMode;
+use crate::view::MaterialChannel;
 use crate::inspect::skin_difference::{LOUD, QUIET};
 
 pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
@@ -56,9 +57,26 @@ pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.radio_value(&mut inspection.colors, colors, text).on_hover_text(hint);
     }
     legend(ui, state);
+    material_channel(ui, state);
     egui::CollapsingHeader::new("Motion trails")
         .default_open(true)
         .show(ui, |ui| trails_section(ui, state));
+}
+
+/// A material debug view: one input of the lighting instead of the lit picture (a vertex view
+/// chosen above still colours the mesh instead).
+fn material_channel(ui: &mut egui::Ui, state: &mut ViewerState) {
+    let shown = state.view.channel;
+    egui::ComboBox::from_label("Material channel")
+        .selected_text(shown.map_or("Lit (off)", MaterialChannel::label))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut state.view.channel, None, "Lit (off)");
+            for channel in MaterialChannel::ALL {
+                ui.selectable_value(&mut state.view.channel, Some(channel), channel.label());
+            }
+        })
+        .response
+        .on_hover_text("One input of the lighting as it is (a value v shows as the level v, no tone curve): which texture is in which slot");
 }
 
 /// What the colours mean, and the numbers behind them.

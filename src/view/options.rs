@@ -1,6 +1,7 @@
 //! What the scene shows: the toggles the panel and the command line set, read by the renderer.
 
-use super::lighting::Lighting;
+use super::lighting::{Lighting, ToneMapping};
+use super::material_channel::MaterialChannel;
 use crate::inspect::VertexView;
 use crate::skin::SkinningMethod;
 
@@ -28,6 +29,8 @@ pub struct ViewOptions {
     /// A crowd's far copies draw coarser copies of their meshes, within half a pixel
     /// (`crowd_detail`); off: every copy draws every triangle.
     pub crowd_detail: bool,
+    /// One input of the lighting drawn instead of the lit picture, without tone mapping.
+    pub channel: Option<MaterialChannel>,
 }
 
 impl Default for ViewOptions {
@@ -44,11 +47,25 @@ impl Default for ViewOptions {
             lighting: Lighting::default(),
             material_variant: None,
             crowd_detail: true,
+            channel: None,
         }
     }
 }
 
 impl ViewOptions {
+    /// The lighting as the picture uses it: a material channel is drawn as it is, with no
+    /// exposure and no tone curve.
+    pub fn shown_lighting(&self) -> Lighting {
+        match self.channel {
+            Some(_) => Lighting {
+                exposure: 0.0,
+                tone_mapping: ToneMapping::None,
+                ..self.lighting
+            },
+            None => self.lighting,
+        }
+    }
+
     /// The CPU-vs-GPU difference view is shown (it measures both skinnings every frame).
     pub fn measures_skin_difference(&self) -> bool {
         self.vertex_view == Some(VertexView::SkinDifference)

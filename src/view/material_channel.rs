@@ -1,0 +1,62 @@
+//! Material debug views, as the glTF Sample Viewer has them: one input of the lighting shown
+//! as it is, so a technical artist can see which texture went into which slot.
+
+/// One input of the lighting, drawn instead of the lit picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialChannel {
+    /// The base colour (factor × texture × vertex colour), as authored.
+    BaseColor,
+    /// Its alpha, black (0) to white (1).
+    Alpha,
+    /// Metallic and roughness, black (0) to white (1): with specular-glossiness, metallic is
+    /// 0 and roughness is 1 − glossiness.
+    Metallic,
+    Roughness,
+    /// The occlusion texture's value (white without one).
+    Occlusion,
+    /// Emissive colour × strength (clipped at 1).
+    Emissive,
+    /// The interpolated vertex normal, and the normal lighting uses (after the normal map),
+    /// each as colour: x → red, y → green, z → blue, from −1 (0) to 1 (1).
+    GeometricNormal,
+    ShadingNormal,
+    /// Texture coordinates: u → red, v → green, their fraction (a repeat shows as a repeat).
+    TexCoord0,
+    TexCoord1,
+}
+
+impl MaterialChannel {
+    pub const ALL: [MaterialChannel; 10] = [
+        Self::BaseColor,
+        Self::Alpha,
+        Self::Metallic,
+        Self::Roughness,
+        Self::Occlusion,
+        Self::Emissive,
+        Self::GeometricNormal,
+        Self::ShadingNormal,
+        Self::TexCoord0,
+        Self::TexCoord1,
+    ];
+
+    /// What the panel calls it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::BaseColor => "Base colour",
+            Self::Alpha => "Alpha",
+            Self::Metallic => "Metallic",
+            Self::Roughness => "Roughness",
+            Self::Occlusion => "Occlusion",
+            Self::Emissive => "Emissive",
+            Self::GeometricNormal => "Geometric normal",
+            Self::ShadingNormal => "Shading normal (normal map)",
+            Self::TexCoord0 => "Texture coordinates 0",
+            Self::TexCoord1 => "Texture coordinates 1",
+        }
+    }
+
+    /// Its number in mesh.wgsl (`CHANNEL_*`; 0 is the lit picture).
+    pub fn shader_code(self) -> u32 {
+        self as u32 + 1
+    }
+}
