@@ -1179,13 +1179,8 @@ fn fast_quality_draws_dense_meshes_simplified_and_they_look_the_same() {
 
 /// The mean sRGB luminance (0-255) of the pixels that differ from the background (the corner).
 fn mean_luminance_of_model(image: &image::RgbaImage) -> f32 {
-    let background = *image.get_pixel(0, 0);
-    let model: Vec<f32> = image
-        .pixels()
-        .filter(|p| (0..3).map(|c| p[c].abs_diff(background[c]) as u32).sum::<u32>() > 6)
-        .map(luminance)
-        .collect();
-    model.iter().sum::<f32>() / model.len().max(1) as f32
+    let [r, g, b] = mean_colour_of_model(image);
+    0.2126 * r + 0.7152 * g + 0.0722 * b
 }
 
 #[test]
