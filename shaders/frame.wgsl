@@ -36,7 +36,8 @@ struct Frame {
     environment: vec4<f32>,
     // x: 2^exposure (colours meant to read the same at any exposure divide by it),
     // y: how many of `lights` are used, z: the material channel shown (`CHANNEL_*` in
-    // mesh.wgsl; 0: the lit picture).
+    // mesh.wgsl; 0: the lit picture), w: 1 + the slot of the light in `lights` whose shadow
+    // the map holds (0: the key light's, or none).
     exposure_lights: vec4<f32>,
     lights: array<Light, MAX_LIGHTS>,
 };

@@ -236,7 +236,12 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
         let light = frame.lights[i];
         let kind = u32(light.direction_kind.w);
         if (kind == LIGHT_DIRECTIONAL) {
-            sum += direct_light(s, -light.direction_kind.xyz, light.radiance.rgb);
+            // The brightest directional light casts the meshes' shadow.
+            var shadow = 1.0;
+            if (i + 1u == u32(frame.exposure_lights.w)) {
+                shadow = shadow_factor(world, i32(frame.shadow.z), 2.5, 0.002);
+            }
+            sum += direct_light(s, -light.direction_kind.xyz, light.radiance.rgb * shadow);
             continue;
         }
         let to_light = light.position_range.xyz - world;

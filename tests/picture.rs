@@ -1398,3 +1398,51 @@ fn each_material_channel_shows_its_input_as_it_is() {
     let written = image::open(&out).unwrap().to_rgba8();
     assert!(near([written.get_pixel(32, 32)[0]; 3], [64; 3]), "{:?}", written.get_pixel(32, 32));
 }
+
+#[test]
+fn the_files_brightest_directional_light_casts_the_shadow() {
+    // A sphere over a grey floor (the quad turned face up, 3 below it, 8 across), lit by the
+    // file's sun shining down and towards −Z (60° below the horizon) and a weaker one
+    // shining straight down, the environment dimmed. Seen from above, the floor beyond the
+    // sphere's −Z side lies in the strong sun's shadow and the floor on its +Z side does not.
+    let mut buffers = Buffers::default();
+    let ball = buffers.mesh(&sphere());
+    let floor = buffers.mesh(&quad());
+    let path = file(
+        "sun-shadow",
+        &buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_lights_punctual"],
+            "extensions":{{"KHR_lights_punctual":{{"lights":[
+                {{"type":"directional","intensity":0.3}},{{"type":"directional","intensity":3}}]}}}},
+            "meshes":[{{"primitives":[{{{ball},"material":0}}]}},{{"primitives":[{{{floor},"material":0}}]}}],
+            "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.3,0.3,0.3,1],"metallicFactor":0,"roughnessFactor":1}}}}],
+            "nodes":[{{"mesh":0}},
+                {{"mesh":1,"translation":[0,-3,0],"rotation":[-0.7071068,0,0,0.7071068],"scale":[4,4,1]}},
+                {{"rotation":[-0.7071068,0,0,0.7071068],"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}},
+                {{"rotation":[-0.5,0,0,0.8660254],"extensions":{{"KHR_lights_punctual":{{"light":1}}}}}}],
+            "scenes":[{{"nodes":[0,1,2,3]}}]"#
+        )),
+    );
+    let out = path.with_file_name("top.png");
+    common::succeed(&[
+        "render",
+        path.to_str().unwrap(),
+        "--view",
+        "top",
+        "--no-grid",
+        "--environment-intensity",
+        "0.1",
+        "--size",
+        "200x200",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let image = image::open(&out).unwrap().to_rgba8();
+    save(&image, "sun-shadow");
+    // Along the picture's middle column: the floor on either side of the sphere (13 pixels
+    // a unit), 1.9 units from the middle each way.
+    let column: Vec<f32> = (0..200).map(|y| luminance(image.get_pixel(100, y))).collect();
+    let (near_side, far_side) = (column[100 - 25], column[100 + 25]);
+    let (dark, light) = (near_side.min(far_side), near_side.max(far_side));
+    assert!(dark < 0.6 * light, "one side in the sun's shadow: {near_side} and {far_side}");
+}

@@ -58,6 +58,8 @@ pub struct SceneRenderer {
     frame_group: wgpu::BindGroup,
     shadow_pass_frame_group: wgpu::BindGroup,
     shadow_view: wgpu::TextureView,
+    /// The meshes cast a shadow this frame (`prepare` decides, `record` draws the map).
+    casts_shadow: bool,
     /// What the shadow pass binds in the shadow map's place, and the shadow lookup's sampler.
     shadow_stand_in: wgpu::TextureView,
     shadow_sampler: wgpu::Sampler,
@@ -147,6 +149,7 @@ impl SceneRenderer {
             sample_count,
             frame_uniform,
             shadow_view,
+            casts_shadow: false,
             ground_uniform,
             ground_group,
             overlay_buffer: OverlayBuffer::new(device),
@@ -237,17 +240,27 @@ impl SceneRenderer {
             }
         }
         let studio = lighting.lights == Lights::Studio;
+        // The light whose shadow the meshes cast: the studio's key light, or the file's
+        // brightest directional light (`shadowed`: its slot).
+        let shadowed = (!studio)
+            .then(|| brightest_directional(&lights[..light_count]))
+            .flatten();
+        let towards_shadow_light = match shadowed {
+            Some(slot) => -Vec3::from_slice(&lights[slot].direction_kind[..3]),
+            None => LIGHT_DIRECTION,
+        };
+        self.casts_shadow = input.view.mesh && (studio || shadowed.is_some());
         let rotation = lighting.environment_rotation.to_radians();
         let frame = FrameUniform {
             view_proj: view_proj.to_cols_array_2d(),
             inverse_view_proj: view_proj.inverse().to_cols_array_2d(),
-            light_view_proj: light_view_projection(bounds).to_cols_array_2d(),
+            light_view_proj: light_view_projection(bounds, towards_shadow_light).to_cols_array_2d(),
             camera_position: camera.eye.extend(1.0).to_array(),
             light_direction: LIGHT_DIRECTION
                 .normalize()
                 .extend(if studio { KEY_LIGHT } else { 0.0 })
                 .to_array(),
-            shadow: if casts_shadows(input.view) {
+            shadow: if self.casts_shadow {
                 let [model_reach, ground_reach] = self.quality.shadow_filter_reach;
                 [
                     1.0,
@@ -268,7 +281,7 @@ impl SceneRenderer {
                 lighting.exposure_scale(),
                 light_count as f32,
                 input.view.channel.map_or(0, MaterialChannel::shader_code) as f32,
-                0.0,
+                shadowed.map_or(0, |slot| slot + 1) as f32,
             ],
             lights,
         };
@@ -362,7 +375,7 @@ impl SceneRenderer {
             }
         };
 
-        if casts_shadows(view) {
+        if self.casts_shadow {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow"),
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
@@ -518,9 +531,16 @@ fn shadow_map(device: &wgpu::Device, size: u32) -> wgpu::TextureView {
     depth_texture(device, "shadow map", (size, size), 1, usage)
 }
 
-/// The meshes cast the key light's shadow whenever they are drawn in the studio lighting.
-fn casts_shadows(view: &ViewOptions) -> bool {
-    view.mesh && view.lighting.lights == Lights::Studio
+/// The slot of the brightest directional light among `lights` (by the luminance of its
+/// colour × intensity), if there is one.
+fn brightest_directional(lights: &[LightUniform]) -> Option<usize> {
+    let luminance = |light: &LightUniform| {
+        let [r, g, b, _] = light.radiance;
+        0.2126 * r + 0.7152 * g + 0.0722 * b
+    };
+    (0..lights.len())
+        .filter(|&slot| lights[slot].is_directional() && luminance(&lights[slot]) > 0.0)
+        .max_by(|&a, &b| luminance(&lights[a]).total_cmp(&luminance(&lights[b])))
 }
 
 /// The skeleton: bones as parent → child lines, joints as small squares.
@@ -543,17 +563,19 @@ fn draw_skeleton(overlay: &mut Overlay, input: &FrameInput, rig_joints: &[bool])
     }
 }
 
-/// World → light clip space: an orthographic view along the key light that covers `bounds`
-/// and the ground around it.
-pub fn light_view_projection(bounds: &Bounds) -> Mat4 {
+/// World → light clip space: an orthographic view along a directional light (`towards`: the
+/// direction to it) that covers `bounds` and the ground around it.
+pub fn light_view_projection(bounds: &Bounds, towards: Vec3) -> Mat4 {
     let center = if bounds.is_empty() { Vec3::ZERO } else { bounds.center() };
     let radius = if bounds.is_empty() {
         1.0
     } else {
         bounds.radius().max(1e-3) * 1.5
     };
-    let direction = LIGHT_DIRECTION.normalize();
-    let view = look_at_mat4(center + direction * radius * 3.0, center, Vec3::Y);
+    let direction = towards.normalize_or(LIGHT_DIRECTION.normalize());
+    // Straight up or down, +Y cannot be the view's up.
+    let up = if direction.cross(Vec3::Y).length_squared() < 1e-6 { Vec3::Z } else { Vec3::Y };
+    let view = look_at_mat4(center + direction * radius * 3.0, center, up);
     directx::orthographic(-radius, radius, -radius, radius, radius * 0.5, radius * 6.0) * view
 }
 

@@ -48,6 +48,12 @@ pub struct LightUniform {
     pub cone: [f32; 4],
 }
 
+impl LightUniform {
+    pub fn is_directional(&self) -> bool {
+        self.direction_kind[3] == LIGHT_DIRECTIONAL
+    }
+}
+
 /// `LIGHT_*` in frame.wgsl.
 const LIGHT_DIRECTIONAL: f32 = 0.0;
 const LIGHT_POINT: f32 = 1.0;
