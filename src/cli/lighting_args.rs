@@ -14,7 +14,8 @@ use crate::view::{Lighting, Lights, ToneMapping};
 #[derive(Args, Debug, Clone)]
 pub struct LightingArgs {
     /// Light the model with the studio key light (with its shadow) or with the file's
-    /// KHR_lights_punctual lights [default: the file's when it has any].
+    /// KHR_lights_punctual lights (the brightest directional one casts the shadow) [default:
+    /// the file's when it has any].
     #[arg(long, value_enum)]
     pub lights: Option<LightsArg>,
     /// An equirectangular Radiance .hdr image to light the scene with, instead of the

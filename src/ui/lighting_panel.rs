@@ -18,7 +18,7 @@ pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 Lights::File,
                 format!("File's lights ({file_lights})"),
             )
-            .on_hover_text("The file's KHR_lights_punctual lights (no shadows)")
+            .on_hover_text("The file's KHR_lights_punctual lights (the brightest directional one casts the shadow)")
             .on_disabled_hover_text("The file has no lights");
         });
     });
