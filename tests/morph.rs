@@ -332,7 +332,12 @@ fn long_target_names_wrap_whole_in_the_panel_and_a_filter_finds_them() {
         assert!(rect.right() <= 300.0, "{name} runs past the panel: {rect:?}");
         harness.get(morph_slider(name));
     }
-    assert_eq!(harness.query_all(By::new().role(Role::Slider).label_contains("mouthLowerDown")).count(), 10);
+    assert_eq!(
+        harness
+            .query_all(By::new().role(Role::Slider).label_contains("mouthLowerDown"))
+            .count(),
+        10
+    );
     // 15 targets: a filter.
     harness.get(By::new().label("Filter morph targets")).click();
     harness.run();

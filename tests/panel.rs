@@ -187,7 +187,11 @@ fn additive_layers_are_added_edited_and_removed() {
     harness.run();
     harness.get_by_label("Add layer").click();
     harness.run();
-    assert_eq!(harness.state().player.animator.layers[1].clip(), 3, "wave, the last clip not playing");
+    assert_eq!(
+        harness.state().player.animator.layers[1].clip(),
+        3,
+        "wave, the last clip not playing"
+    );
     harness.get_by_label("Remove layer 2").click();
     harness.run();
 
@@ -231,7 +235,9 @@ fn blend_weights_mix_clips_in_step() {
     let mut harness = harness();
     assert!(!harness.state().player.animator.sync_blend.is_active());
     harness.get_by_label_contains("Off: the clip list plays");
-    let idle_row = |h: &Harness<'static, ViewerState>| h.get_by_label_contains("idle  (").accesskit_node().toggled() == Some(egui::accesskit::Toggled::True);
+    let idle_row = |h: &Harness<'static, ViewerState>| {
+        h.get_by_label_contains("idle  (").accesskit_node().toggled() == Some(egui::accesskit::Toggled::True)
+    };
     assert!(idle_row(&harness), "the list shows idle playing");
     harness.get(slider("walk weight")).set_value_accesskit(1.0);
     harness.get(slider("run weight")).set_value_accesskit(0.5);
@@ -866,7 +872,12 @@ fn picking_names_the_joint_under_the_pointer_and_says_when_a_click_misses() {
     for node in nodes {
         if let Some(pixel) = view.to_pixels(state.joint_matrices[node].w_axis.truncate()) {
             state.click_in_view(pixel, &view);
-            assert_ne!(state.inspection.selected, Some(node), "{} was picked", state.model.skeleton.name(node));
+            assert_ne!(
+                state.inspection.selected,
+                Some(node),
+                "{} was picked",
+                state.model.skeleton.name(node)
+            );
         }
     }
     state.click_in_view(glam::Vec2::new(2.0, 2.0), &view);
@@ -877,9 +888,14 @@ fn picking_names_the_joint_under_the_pointer_and_says_when_a_click_misses() {
         },
         state,
     );
-    harness.get_by_label("No joint within 14 pixels of the click (turn on Skeleton under Display to see where they are).");
+    harness
+        .get_by_label("No joint within 14 pixels of the click (turn on Skeleton under Display to see where they are).");
     // The tree marks the nodes that are not rig joints.
-    assert_eq!(harness.query_all_by_label("node").count(), 1 + 3, "the legend and three rows");
+    assert_eq!(
+        harness.query_all_by_label("node").count(),
+        1 + 3,
+        "the legend and three rows"
+    );
 }
 
 #[test]
@@ -891,7 +907,12 @@ fn ik_ends_are_rig_joints_and_ik_errors_are_in_plain_words() {
     for joint in 0..skeleton.len() {
         let is_end = editor.ends[joint];
         let expected = state.inspection.facts.in_rig(joint) && joint != torso;
-        assert_eq!(is_end, expected, "{}: offered as an IK end {is_end}", skeleton.name(joint));
+        assert_eq!(
+            is_end,
+            expected,
+            "{}: offered as an IK end {is_end}",
+            skeleton.name(joint)
+        );
     }
     assert!(editor.ends[editor.new_end], "the first end offered is one");
     // A chain asked of a node at the top says why in words.

@@ -1192,10 +1192,17 @@ fn the_default_look_is_as_bright_as_three_js_and_metals_read_as_metal() {
     // microfacets scatter more than once.
     let mut renderer = Renderer::new();
     let metal = |roughness: f32| {
-        format!(r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0.95,0.93,0.88,1],"metallicFactor":1,"roughnessFactor":{roughness}}}}}"#)
+        format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0.95,0.93,0.88,1],"metallicFactor":1,"roughnessFactor":{roughness}}}}}"#
+        )
     };
     let cases = [
-        ("look-white", r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":0.5}}"#.to_owned(), 244.7),
+        (
+            "look-white",
+            r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":0.5}}"#
+                .to_owned(),
+            244.7,
+        ),
         ("look-metal", metal(0.4), 211.5),
         ("look-rough-metal", metal(1.0), 238.8),
     ];
@@ -1204,7 +1211,10 @@ fn the_default_look_is_as_bright_as_three_js_and_metals_read_as_metal() {
         save(&image, name);
         let mean = mean_luminance_of_model(&image);
         let ratio = mean / three_js;
-        assert!((0.8..=1.2).contains(&ratio), "{name}: {mean:.1} is {ratio:.2} of three.js's {three_js}");
+        assert!(
+            (0.8..=1.2).contains(&ratio),
+            "{name}: {mean:.1} is {ratio:.2} of three.js's {three_js}"
+        );
     }
 }
 
@@ -1225,7 +1235,16 @@ fn rough_metal_shows_no_seams_of_the_environment_cube() {
         );
         let model = sphere_model("rough-metal", &material);
         let pose = model.skeleton.rest_pose().clone();
-        let image = render_image(&renderer.gpu, &mut renderer.scene, &model, &pose, None, (600, 600), &view).unwrap();
+        let image = render_image(
+            &renderer.gpu,
+            &mut renderer.scene,
+            &model,
+            &pose,
+            None,
+            (600, 600),
+            &view,
+        )
+        .unwrap();
         save(&image, &format!("rough-metal-{roughness}"));
         let lum = |x: u32, y: u32| luminance(image.get_pixel(x, y));
         let covered = image.pixels().filter(|p| luminance(p) > 30.0).count() as f32;
@@ -1266,8 +1285,14 @@ fn material_extensions_change_the_picture_as_they_say() {
     let mut renderer = Renderer::new();
     let view = plain(Lighting::default());
     let mut draw = |name: &str, pbr: &str, extension: &str| {
-        let with = sphere_model(name, &format!(r#"{{"pbrMetallicRoughness":{pbr},"extensions":{{{extension}}}}}"#));
-        let without = sphere_model(&format!("{name}-without"), &format!(r#"{{"pbrMetallicRoughness":{pbr}}}"#));
+        let with = sphere_model(
+            name,
+            &format!(r#"{{"pbrMetallicRoughness":{pbr},"extensions":{{{extension}}}}}"#),
+        );
+        let without = sphere_model(
+            &format!("{name}-without"),
+            &format!(r#"{{"pbrMetallicRoughness":{pbr}}}"#),
+        );
         assert!(with.warnings.is_empty(), "{name}: {:?}", with.warnings);
         let (with, without) = (renderer.render(&with, &view), renderer.render(&without, &view));
         save(&with, name);
@@ -1277,14 +1302,20 @@ fn material_extensions_change_the_picture_as_they_say() {
     let green = r#"{"baseColorFactor":[0.1,0.3,0.1,1],"metallicFactor":0,"roughnessFactor":0.2}"#;
     // A higher index of refraction reflects more.
     let (with, without) = draw("ior", green, r#""KHR_materials_ior":{"ior":2.6}"#);
-    assert!(luma(with) > luma(without) + 5.0, "ior 2.6: {with:?} against {without:?}");
+    assert!(
+        luma(with) > luma(without) + 5.0,
+        "ior 2.6: {with:?} against {without:?}"
+    );
     // A weak, reddish specular reflects less, and what it reflects is red.
     let (with, without) = draw(
         "specular",
         green,
         r#""KHR_materials_specular":{"specularFactor":0.2,"specularColorFactor":[1,0.3,0.3]}"#,
     );
-    assert!(luma(with) < luma(without) - 3.0, "weak specular: {with:?} against {without:?}");
+    assert!(
+        luma(with) < luma(without) - 3.0,
+        "weak specular: {with:?} against {without:?}"
+    );
     // An orange sheen on dark blue cloth glows orange at the silhouette.
     let cloth = r#"{"baseColorFactor":[0.05,0.05,0.2,1],"metallicFactor":0,"roughnessFactor":1}"#;
     let (with, without) = draw(
@@ -1292,7 +1323,10 @@ fn material_extensions_change_the_picture_as_they_say() {
         cloth,
         r#""KHR_materials_sheen":{"sheenColorFactor":[1,0.6,0.1],"sheenRoughnessFactor":0.4}"#,
     );
-    assert!(with[0] - with[2] > without[0] - without[2] + 5.0, "orange sheen: {with:?} against {without:?}");
+    assert!(
+        with[0] - with[2] > without[0] - without[2] + 5.0,
+        "orange sheen: {with:?} against {without:?}"
+    );
     // A glossy clear coat on rough red paint adds a sharp reflection of the studio.
     let paint = r#"{"baseColorFactor":[0.6,0.05,0.05,1],"metallicFactor":0,"roughnessFactor":0.8}"#;
     let (with, without) = draw(
@@ -1300,7 +1334,10 @@ fn material_extensions_change_the_picture_as_they_say() {
         paint,
         r#""KHR_materials_clearcoat":{"clearcoatFactor":1,"clearcoatRoughnessFactor":0.05}"#,
     );
-    assert!((luma(with) - luma(without)).abs() > 3.0, "clear coat: {with:?} against {without:?}");
+    assert!(
+        (luma(with) - luma(without)).abs() > 3.0,
+        "clear coat: {with:?} against {without:?}"
+    );
     // Specular-glossiness replaces the metallic-roughness colour: red diffuse, not the blue
     // base colour a reader without it draws.
     let (with, without) = draw(
@@ -1308,7 +1345,10 @@ fn material_extensions_change_the_picture_as_they_say() {
         r#"{"baseColorFactor":[0,0,1,1]}"#,
         r#""KHR_materials_pbrSpecularGlossiness":{"diffuseFactor":[0.8,0.15,0.1,1],"specularFactor":[0.05,0.05,0.05],"glossinessFactor":0.3}"#,
     );
-    assert!(with[0] > with[2] + 40.0 && without[2] > without[0], "{with:?} against {without:?}");
+    assert!(
+        with[0] > with[2] + 40.0 && without[2] > without[0],
+        "{with:?} against {without:?}"
+    );
 }
 
 #[test]
@@ -1381,7 +1421,10 @@ fn each_material_channel_shows_its_input_as_it_is() {
     };
     let image = renderer.render(&model, &view);
     let green = |y: u32| image.get_pixel(SIZE.0 / 2, y)[1];
-    assert!(green(SIZE.1 / 2 + 60) > green(SIZE.1 / 2 - 60) + 40, "v grows downwards");
+    assert!(
+        green(SIZE.1 / 2 + 60) > green(SIZE.1 / 2 - 60) + 40,
+        "v grows downwards"
+    );
     // The command line: `render --channel`.
     let out = common::temp_dir("channel-cli").join("metallic.png");
     common::succeed(&[
@@ -1396,7 +1439,11 @@ fn each_material_channel_shows_its_input_as_it_is() {
         out.to_str().unwrap(),
     ]);
     let written = image::open(&out).unwrap().to_rgba8();
-    assert!(near([written.get_pixel(32, 32)[0]; 3], [64; 3]), "{:?}", written.get_pixel(32, 32));
+    assert!(
+        near([written.get_pixel(32, 32)[0]; 3], [64; 3]),
+        "{:?}",
+        written.get_pixel(32, 32)
+    );
 }
 
 #[test]
@@ -1444,5 +1491,8 @@ fn the_files_brightest_directional_light_casts_the_shadow() {
     let column: Vec<f32> = (0..200).map(|y| luminance(image.get_pixel(100, y))).collect();
     let (near_side, far_side) = (column[100 - 25], column[100 + 25]);
     let (dark, light) = (near_side.min(far_side), near_side.max(far_side));
-    assert!(dark < 0.6 * light, "one side in the sun's shadow: {near_side} and {far_side}");
+    assert!(
+        dark < 0.6 * light,
+        "one side in the sun's shadow: {near_side} and {far_side}"
+    );
 }

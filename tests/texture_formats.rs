@@ -420,7 +420,10 @@ fn one_image_in_a_colour_slot_and_a_data_slot_is_read_in_both() {
     let (red_plain, red_occluded) = (brightness(&plain, 0.4, 0.4), brightness(&occluded, 0.4, 0.4));
     // Occlusion 0.08 in the blue quadrant takes most of the light; 0.9 in the red one takes
     // a tenth of the environment's.
-    assert!(blue_occluded * 10 < blue_plain * 6, "blue: {blue_plain} → {blue_occluded}");
+    assert!(
+        blue_occluded * 10 < blue_plain * 6,
+        "blue: {blue_plain} → {blue_occluded}"
+    );
     assert!(red_occluded * 100 > red_plain * 85, "red: {red_plain} → {red_occluded}");
 }
 

@@ -53,7 +53,10 @@ fn the_timeline_shows_the_clip_its_time_and_its_frame() {
     harness.get_by_label("/ 3.000 s");
     harness.get_by_label("/ 72 @ 24 fps");
     let pause = harness.get_by_label("Pause").rect();
-    assert!(harness.get(field("time")).rect().top() < pause.bottom(), "one row in a wide window");
+    assert!(
+        harness.get(field("time")).rect().top() < pause.bottom(),
+        "one row in a wide window"
+    );
     assert!(painted(&harness, "0.000"));
     harness.get_by_label("Pause").click();
     harness.run();
@@ -294,10 +297,12 @@ fn a_clip_named_in_chinese_is_drawn_with_real_glyphs() {
     // the same picture four times: real glyphs are four different pictures, with ink.
     let glyphs = painted_glyphs(&harness, name);
     assert_eq!(glyphs.iter().map(|g| g.chr).collect::<String>(), name);
-    let pictures: std::collections::HashSet<_> =
-        glyphs.iter().map(|g| (g.uv_rect.min, g.uv_rect.max)).collect();
+    let pictures: std::collections::HashSet<_> = glyphs.iter().map(|g| (g.uv_rect.min, g.uv_rect.max)).collect();
     assert_eq!(pictures.len(), 4, "four characters, four glyph pictures: {glyphs:?}");
-    assert!(glyphs.iter().all(|g| g.uv_rect.max[0] > g.uv_rect.min[0]), "each glyph has ink");
+    assert!(
+        glyphs.iter().all(|g| g.uv_rect.max[0] > g.uv_rect.min[0]),
+        "each glyph has ink"
+    );
 }
 
 #[test]
@@ -306,16 +311,25 @@ fn in_an_800_by_500_window_the_timeline_stays_inside_the_view() {
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 500.0));
     for label in ["speed", "time", "frame"] {
         let rect = harness.get(field(label)).rect();
-        assert!(window.contains_rect(rect), "the {label} field at {rect:?} is outside the window");
+        assert!(
+            window.contains_rect(rect),
+            "the {label} field at {rect:?} is outside the window"
+        );
     }
     for label in ["Pause", "Step >", "Ping-pong"] {
         let rect = harness.get_by_label(label).rect();
         assert!(window.contains_rect(rect), "{label} at {rect:?} is outside the window");
     }
     let pause = harness.get_by_label("Pause").rect();
-    assert!(harness.get(field("time")).rect().top() > pause.bottom(), "the time fields on a second row");
+    assert!(
+        harness.get(field("time")).rect().top() > pause.bottom(),
+        "the time fields on a second row"
+    );
     let scrubber = harness.get_by_label("Timeline scrubber").rect();
-    assert!(window.contains_rect(scrubber), "the scrubber at {scrubber:?} runs past the window");
+    assert!(
+        window.contains_rect(scrubber),
+        "the scrubber at {scrubber:?} runs past the window"
+    );
     // Its right end is the clip's end: pressing there scrubs to the last instant.
     harness.get_by_label("Pause").click();
     harness.run();
@@ -328,7 +342,11 @@ fn in_an_800_by_500_window_the_timeline_stays_inside_the_view() {
         modifiers: egui::Modifiers::NONE,
     });
     harness.run();
-    assert!((clip_time(&harness) - 3.0).abs() < 1e-3, "the right end is idle's 3 s: {}", clip_time(&harness));
+    assert!(
+        (clip_time(&harness) - 3.0).abs() < 1e-3,
+        "the right end is idle's 3 s: {}",
+        clip_time(&harness)
+    );
 }
 
 #[test]
@@ -343,6 +361,9 @@ fn without_a_clip_the_transport_is_disabled() {
     );
     for label in ["< Step", "Play", "Step >", "Loop", "Once", "Ping-pong"] {
         let node = harness.get_by_label(label);
-        assert!(node.accesskit_node().is_disabled(), "{label} is enabled over an empty track");
+        assert!(
+            node.accesskit_node().is_disabled(),
+            "{label} is enabled over an empty track"
+        );
     }
 }

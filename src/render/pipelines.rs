@@ -123,7 +123,13 @@ struct MeshPipelineMaker {
 
 impl MeshPipelineMaker {
     /// A pipeline of `topology` for `kind` of draw; `layered` turns on the material layers.
-    fn pipeline(&self, label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind, layered: bool) -> wgpu::RenderPipeline {
+    fn pipeline(
+        &self,
+        label: &str,
+        topology: wgpu::PrimitiveTopology,
+        kind: MeshKind,
+        layered: bool,
+    ) -> wgpu::RenderPipeline {
         // Mirrored draws' front faces wind clockwise; the shader's `front_facing` follows,
         // so double-sided back faces are lit with the flipped normal.
         let (cull_mode, mirrored, depth_stencil) = match kind {

@@ -553,7 +553,11 @@ fn draw_skeleton(overlay: &mut Overlay, input: &FrameInput, rig_joints: &[bool])
     for (joint, matrix) in bones {
         let position = matrix.w_axis.truncate();
         if let Some(parent) = input.model.skeleton.parent(joint) {
-            let color = if in_rig(parent) && in_rig(joint) { BONE_COLOR } else { NODE_COLOR };
+            let color = if in_rig(parent) && in_rig(joint) {
+                BONE_COLOR
+            } else {
+                NODE_COLOR
+            };
             overlay.line(matrices[parent].w_axis.truncate(), position, color);
         }
         match in_rig(joint) {
@@ -574,7 +578,11 @@ pub fn light_view_projection(bounds: &Bounds, towards: Vec3) -> Mat4 {
     };
     let direction = towards.normalize_or(LIGHT_DIRECTION.normalize());
     // Straight up or down, +Y cannot be the view's up.
-    let up = if direction.cross(Vec3::Y).length_squared() < 1e-6 { Vec3::Z } else { Vec3::Y };
+    let up = if direction.cross(Vec3::Y).length_squared() < 1e-6 {
+        Vec3::Z
+    } else {
+        Vec3::Y
+    };
     let view = look_at_mat4(center + direction * radius * 3.0, center, up);
     directx::orthographic(-radius, radius, -radius, radius, radius * 0.5, radius * 6.0) * view
 }

@@ -29,7 +29,9 @@ pub struct FrameUniform {
     /// x: intensity, y, z: cos and sin of the rotation about +Y, w: the specular map's
     /// highest mip level.
     pub environment: [f32; 4],
-    /// x: 2^exposure, y: how many of `lights` are used.
+    /// x: 2^exposure, y: how many of `lights` are used, z: the material channel shown
+    /// (`MaterialChannel::shader_code`, 0: the lit picture), w: 1 + the slot of the light whose
+    /// shadow the map holds (0: the key light's, or none).
     pub exposure_lights: [f32; 4],
     pub lights: [LightUniform; MAX_LIGHTS],
 }

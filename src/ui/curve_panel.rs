@@ -223,7 +223,11 @@ fn round_step(least: f64) -> f64 {
         return 1.0;
     }
     let power = 10f64.powf(least.log10().floor());
-    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|&step| step >= least).unwrap_or(10.0 * power)
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&step| step >= least)
+        .unwrap_or(10.0 * power)
 }
 
 /// The value range a group's plot shows at least: its curves' range, widened for a curve
@@ -302,11 +306,20 @@ mod tests {
 
     #[test]
     fn value_axis_steps_are_round_and_label_a_few_lines() {
-        let steps = |low: f64, high: f64| value_steps(GridInput { bounds: (low, high), base_step_size: 1.0 });
+        let steps = |low: f64, high: f64| {
+            value_steps(GridInput {
+                bounds: (low, high),
+                base_step_size: 1.0,
+            })
+        };
         // A quarter of the span, rounded up to 1, 2 or 5 × 10ⁿ.
         assert_eq!(steps(-95.0, 25.0), [10.0, 25.0, 50.0], "labels at -50, 0 (not 0 alone)");
         assert_eq!(steps(0.0, 41.0), [4.0, 10.0, 20.0]);
-        assert_eq!(steps(42.1, 43.9), [0.1, 0.25, 0.5], "a curve sitting at 43 gets labels there");
+        assert_eq!(
+            steps(42.1, 43.9),
+            [0.1, 0.25, 0.5],
+            "a curve sitting at 43 gets labels there"
+        );
         assert_eq!(round_step(0.0), 1.0);
         assert_eq!(round_step(f64::NAN), 1.0);
         assert_eq!(round_step(3.0), 5.0);

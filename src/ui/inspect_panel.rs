@@ -8,8 +8,8 @@ use super::inspection::MeshColors;
 use super::state::ViewerState;
 use super::trail_panel::trails_section;
 use crate::inspect::PoseMode;
-use crate::view::MaterialChannel;
 use crate::inspect::skin_difference::{LOUD, QUIET};
+use crate::view::MaterialChannel;
 
 pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let inspection = &mut state.inspection;

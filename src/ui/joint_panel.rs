@@ -167,7 +167,8 @@ impl Tree<'_> {
             ui.label(RichText::new("anim").small().color(ANIMATED_COLOR));
         }
         if !self.facts.in_rig(joint) {
-            ui.label(RichText::new("node").small().color(NODE_COLOR)).on_hover_text(NODE_NOTE);
+            ui.label(RichText::new("node").small().color(NODE_COLOR))
+                .on_hover_text(NODE_NOTE);
         }
     }
 }
@@ -178,7 +179,11 @@ fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
     ui.label(RichText::new(&report.name).strong());
     match state.inspection.facts.in_rig(joint) {
         true => ui.label(format!("joint {} (file node {})", report.index, report.node)),
-        false => ui.label(format!("node {} (file node {}), not a rig joint", report.index, report.node))
+        false => ui
+            .label(format!(
+                "node {} (file node {}), not a rig joint",
+                report.index, report.node
+            ))
             .on_hover_text(NODE_NOTE),
     };
     ui.horizontal_wrapped(|ui| {
@@ -206,13 +211,15 @@ fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
     // Local and world one above the other, so both fit the panel's width.
     for (space, trs) in [("local", &report.local), ("world", &report.world)] {
         ui.label(RichText::new(space).strong());
-        egui::Grid::new(("joint transform", space)).striped(true).show(ui, |ui| {
-            for (name, value) in ["T", "R°", "q", "S"].into_iter().zip(cells(trs)) {
-                ui.label(name);
-                ui.label(value);
-                ui.end_row();
-            }
-        });
+        egui::Grid::new(("joint transform", space))
+            .striped(true)
+            .show(ui, |ui| {
+                for (name, value) in ["T", "R°", "q", "S"].into_iter().zip(cells(trs)) {
+                    ui.label(name);
+                    ui.label(value);
+                    ui.end_row();
+                }
+            });
     }
     if ui.button("Clear selection").clicked() {
         state.inspection.selected = None;

@@ -17,16 +17,17 @@ const ADD_RANGE: std::ops::RangeInclusive<f32> = -1.0..=1.0;
 /// The sliders' track (points): narrow, so the name beside it has room.
 const SLIDER_WIDTH: f32 = 90.0;
 
-
 /// `name`, then `note` small and dim, as one text that wraps.
 fn name_and_note(ui: &egui::Ui, name: &str, note: &str) -> egui::text::LayoutJob {
     let style = ui.style();
     let mut job = egui::text::LayoutJob::default();
     RichText::new(name).append_to(&mut job, style, egui::FontSelection::Default, egui::Align::Center);
-    RichText::new(format!("  {note}"))
-        .small()
-        .weak()
-        .append_to(&mut job, style, egui::FontSelection::Default, egui::Align::Center);
+    RichText::new(format!("  {note}")).small().weak().append_to(
+        &mut job,
+        style,
+        egui::FontSelection::Default,
+        egui::Align::Center,
+    );
     job
 }
 
@@ -62,7 +63,9 @@ pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             morphs.reset();
         }
     });
-    let targets: usize = morphed(model).map(|instance| model.morph_weight_range(instance).len()).sum();
+    let targets: usize = morphed(model)
+        .map(|instance| model.morph_weight_range(instance).len())
+        .sum();
     let filter = match targets > FILTER_FROM {
         true => filter_field(ui, "Filter morph targets"),
         false => String::new(),

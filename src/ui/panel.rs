@@ -11,8 +11,8 @@ use super::crowd_panel::crowd_controls;
 use super::curve_panel;
 use super::export_panel::export_section;
 use super::file_browser;
-use super::filter_field::{FILTER_FROM, filter_field};
 use super::file_facts::{attributes_section, extensions_section, facts_section};
+use super::filter_field::{FILTER_FROM, filter_field};
 use super::ik_panel::ik_section;
 use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
@@ -202,7 +202,10 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             chosen = Some(index);
         }
     }
-    if ui.selectable_label(current.is_none() && !blending, "(rest pose)").clicked() {
+    if ui
+        .selectable_label(current.is_none() && !blending, "(rest pose)")
+        .clicked()
+    {
         state.player.animator.sync_blend.clear();
         state.player.select(None);
     }
@@ -255,7 +258,9 @@ fn blend_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if sync_blend.is_active() {
         ui.label(format!("blending, cycles in step (phase {:.2})", sync_blend.phase()));
     } else {
-        ui.label(RichText::new("Off: the clip list plays. A weight here blends clips with their cycles in step.").weak());
+        ui.label(
+            RichText::new("Off: the clip list plays. A weight here blends clips with their cycles in step.").weak(),
+        );
     }
 }
 

@@ -589,6 +589,9 @@ mod tests {
         state.add_ik_chain(hips, 5);
         assert!(state.player.animator.ik.is_empty());
         let error = state.ik_editor.error.clone().unwrap();
-        assert_eq!(error, "hips has 1 joint above it, too few for a chain of 5 bones: choose at most 1");
+        assert_eq!(
+            error,
+            "hips has 1 joint above it, too few for a chain of 5 bones: choose at most 1"
+        );
     }
 }

@@ -54,15 +54,23 @@ impl SystemFonts {
             let font = database.with_face_data(id, |data, index| {
                 let face = ttf_parser::Face::parse(data, index).ok()?;
                 face.glyph_index(character)?;
-                Some(FontData { index, ..FontData::from_owned(data.to_vec()) })
+                Some(FontData {
+                    index,
+                    ..FontData::from_owned(data.to_vec())
+                })
             })??;
-            let name = database.face(id).map_or_else(String::new, |face| face.post_script_name.clone());
+            let name = database
+                .face(id)
+                .map_or_else(String::new, |face| face.post_script_name.clone());
             Some(FontInsert {
                 name: format!("system: {name}"),
                 data: font,
                 families: [FontFamily::Proportional, FontFamily::Monospace]
                     .into_iter()
-                    .map(|family| InsertFontFamily { family, priority: FontPriority::Lowest })
+                    .map(|family| InsertFontFamily {
+                        family,
+                        priority: FontPriority::Lowest,
+                    })
                     .collect(),
             })
         })

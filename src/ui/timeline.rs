@@ -67,8 +67,7 @@ fn controls_row(ui: &mut egui::Ui, state: &mut ViewerState) {
     // The widths the two groups of controls took when last drawn (the first frame assumes
     // they fit).
     let widths_id = ui.make_persistent_id("timeline control widths");
-    let [transport_width, time_width] =
-        ui.data(|data| data.get_temp::<[f32; 2]>(widths_id)).unwrap_or_default();
+    let [transport_width, time_width] = ui.data(|data| data.get_temp::<[f32; 2]>(widths_id)).unwrap_or_default();
     let spacing = ui.spacing().item_spacing.x;
     let one_row = ui.available_width() >= transport_width + time_width + LEAST_NAME_WIDTH;
     let mut widths = [transport_width, time_width];
@@ -103,7 +102,9 @@ fn clip_name(ui: &mut egui::Ui, state: &ViewerState, width: f32) {
     ui.scope(|ui| {
         ui.set_max_width(width.max(LEAST_NAME_WIDTH));
         ui.add(egui::Label::new(egui::RichText::new(name).strong()).truncate())
-            .on_hover_text(format!("{name}: the clip on the timeline (choose one in the panel's Clips)"));
+            .on_hover_text(format!(
+                "{name}: the clip on the timeline (choose one in the panel's Clips)"
+            ));
     });
     ui.separator();
 }

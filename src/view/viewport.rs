@@ -111,7 +111,13 @@ mod tests {
         let up = view.to_pixels(Vec3::Y).unwrap();
         assert!(up.y < 300.0, "+Y is up on screen");
         let points = [Vec3::new(5.0, 0.0, 0.0), Vec3::ZERO, Vec3::Y];
-        assert_eq!(view.nearest(points.into_iter().enumerate(), Vec2::new(402.0, 299.0), 10.0), Some(1));
-        assert_eq!(view.nearest(points.into_iter().enumerate(), Vec2::new(10.0, 10.0), 10.0), None);
+        assert_eq!(
+            view.nearest(points.into_iter().enumerate(), Vec2::new(402.0, 299.0), 10.0),
+            Some(1)
+        );
+        assert_eq!(
+            view.nearest(points.into_iter().enumerate(), Vec2::new(10.0, 10.0), 10.0),
+            None
+        );
     }
 }

@@ -125,8 +125,7 @@ pub fn load(
                 let at = pointer("KHR_materials_specular");
                 layers.specular = unit_or(specular.specular_factor, 1.0, (&at, "specularFactor"), warnings);
                 let colour = specular.specular_color_factor;
-                layers.specular_color =
-                    colour_or(colour, Vec3::ONE, f32::MAX, (&at, "specularColorFactor"), warnings);
+                layers.specular_color = colour_or(colour, Vec3::ONE, f32::MAX, (&at, "specularColorFactor"), warnings);
                 if specular.specular_texture.is_some() || specular.specular_color_texture.is_some() {
                     textures_not_drawn.push("KHR_materials_specular");
                 }
@@ -155,8 +154,7 @@ pub fn load(
                 let at = pointer("KHR_materials_clearcoat");
                 layers.clearcoat = unit_or(coat.clearcoat_factor, 0.0, (&at, "clearcoatFactor"), warnings);
                 let roughness = coat.clearcoat_roughness_factor;
-                layers.clearcoat_roughness =
-                    unit_or(roughness, 0.0, (&at, "clearcoatRoughnessFactor"), warnings);
+                layers.clearcoat_roughness = unit_or(roughness, 0.0, (&at, "clearcoatRoughnessFactor"), warnings);
                 if coat.clearcoat_texture.is_some()
                     || coat.clearcoat_roughness_texture.is_some()
                     || coat.clearcoat_normal_texture.is_some()
@@ -167,21 +165,22 @@ pub fn load(
             Err(error) => unreadable("KHR_materials_clearcoat", error, warnings),
         }
     }
-    let specular_glossiness = read("KHR_materials_pbrSpecularGlossiness").and_then(|value| {
-        match serde_json::from_value::<JsonSpecularGlossiness>(value) {
-            Ok(json) => {
-                let at = pointer("KHR_materials_pbrSpecularGlossiness");
-                let specular = colour_or(json.specular_factor, Vec3::ONE, 1.0, (&at, "specularFactor"), warnings);
-                let glossiness = unit_or(json.glossiness_factor, 1.0, (&at, "glossinessFactor"), warnings);
-                layers.specular_glossiness = Some(SpecularGlossiness { specular, glossiness });
-                Some(json)
+    let specular_glossiness =
+        read("KHR_materials_pbrSpecularGlossiness").and_then(|value| {
+            match serde_json::from_value::<JsonSpecularGlossiness>(value) {
+                Ok(json) => {
+                    let at = pointer("KHR_materials_pbrSpecularGlossiness");
+                    let specular = colour_or(json.specular_factor, Vec3::ONE, 1.0, (&at, "specularFactor"), warnings);
+                    let glossiness = unit_or(json.glossiness_factor, 1.0, (&at, "glossinessFactor"), warnings);
+                    layers.specular_glossiness = Some(SpecularGlossiness { specular, glossiness });
+                    Some(json)
+                }
+                Err(error) => {
+                    unreadable("KHR_materials_pbrSpecularGlossiness", error, warnings);
+                    None
+                }
             }
-            Err(error) => {
-                unreadable("KHR_materials_pbrSpecularGlossiness", error, warnings);
-                None
-            }
-        }
-    });
+        });
     for name in textures_not_drawn {
         warnings.push(format!(
             "{}: its textures are not drawn yet (drawn with its factors)",
@@ -204,7 +203,9 @@ fn unit_or(value: f32, default: f32, (at, property): (&str, &str), warnings: &mu
     if (0.0..=1.0).contains(&value) {
         return value;
     }
-    warnings.push(format!("{at}/{property}: {value} is not a number from 0 to 1 ({default} used)"));
+    warnings.push(format!(
+        "{at}/{property}: {value} is not a number from 0 to 1 ({default} used)"
+    ));
     default
 }
 
@@ -220,6 +221,8 @@ fn colour_or(
     if colour.is_finite() && colour.min_element() >= 0.0 && colour.max_element() <= most {
         return colour;
     }
-    warnings.push(format!("{at}/{property}: {rgb:?} is not a colour of numbers from 0 to {most} ({default} used)"));
+    warnings.push(format!(
+        "{at}/{property}: {rgb:?} is not a colour of numbers from 0 to {most} ({default} used)"
+    ));
     default
 }
