@@ -24,6 +24,7 @@ mod morph_args;
 mod pose;
 pub mod render;
 mod sheet;
+mod shell_docs;
 mod text;
 mod thumbnail;
 mod trail_args;
@@ -49,7 +50,7 @@ pub use morph_args::MorphArgs;
 #[command(
     name = "rigscope",
     version,
-    about = "Look at skinned, animated 3D models (glTF 2.0, Doom 3 MD5)"
+    about = "Look at skinned, animated 3D models (glTF 2.0 and VRM, FBX, OBJ, Doom 3 MD5)"
 )]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
@@ -155,6 +156,18 @@ pub enum Command {
     InstallDesktop(desktop::DesktopArgs),
     /// Remove exactly what install-desktop installed.
     UninstallDesktop(desktop::DesktopArgs),
+    /// The manual page (roff, for man), made from these commands' own help.
+    Man {
+        /// Write a page per command (rigscope.1, rigscope-render.1, ...) into this folder
+        /// instead of printing rigscope's.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
+    /// The completion script for a shell (bash, zsh, fish, elvish or powershell).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// How skinned vertices blend their joints (see `skin::SkinningMethod`).
@@ -232,6 +245,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Curves(args)) => curves::run(&args, out),
         Some(Command::InstallDesktop(args)) => desktop::install(&args, out),
         Some(Command::UninstallDesktop(args)) => desktop::uninstall(&args, out),
+        Some(Command::Man { out_dir }) => shell_docs::man(out_dir.as_deref(), out),
+        Some(Command::Completions { shell }) => {
+            shell_docs::completions(shell, out);
+            Ok(())
+        }
         None => {
             let screenshot = match cli.screenshot_after_frames.as_deref() {
                 Some([frames, path]) => {
