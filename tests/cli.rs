@@ -579,7 +579,11 @@ fn a_sheet_of_a_model_without_clips_draws_its_rest_pose_once_and_says_so() {
 #[test]
 fn the_manual_pages_and_the_completions_come_from_the_commands_themselves() {
     let page = common::succeed(&["man"]);
-    assert!(page.contains(".TH rigscope 1"), "a manual page, section 1: {}", &page[..200.min(page.len())]);
+    assert!(
+        page.contains(".TH rigscope 1"),
+        "a manual page, section 1: {}",
+        &page[..200.min(page.len())]
+    );
     for command in ["render", "install\\-desktop", "completions"] {
         assert!(page.contains(command), "the page lists {command}");
     }
@@ -588,9 +592,16 @@ fn the_manual_pages_and_the_completions_come_from_the_commands_themselves() {
     let render = std::fs::read_to_string(dir.join("rigscope-render.1")).unwrap();
     assert!(render.contains("\\-\\-channel"), "render's page has its options");
     assert!(dir.join("rigscope.1").exists() && dir.join("rigscope-install-desktop.1").exists());
-    for (shell, mark) in [("bash", "complete -F"), ("zsh", "#compdef rigscope"), ("fish", "complete -c rigscope")] {
+    for (shell, mark) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef rigscope"),
+        ("fish", "complete -c rigscope"),
+    ] {
         let script = common::succeed(&["completions", shell]);
         assert!(script.contains(mark), "{shell}: {}", &script[..200.min(script.len())]);
-        assert!(script.contains("install-desktop") && script.contains("channel"), "{shell} completes commands and options");
+        assert!(
+            script.contains("install-desktop") && script.contains("channel"),
+            "{shell} completes commands and options"
+        );
     }
 }
