@@ -376,12 +376,10 @@ impl Running {
         } else {
             0.0
         };
-        let was_moving = self.state.player.is_moving();
-        self.state.advance(dt);
         // The panel was laid out before this step: when a fade or a Once clip has just ended,
         // one more frame shows it ended (else a paused fade's panel stays at 95% until the
         // mouse moves).
-        self.redraw_wanted |= was_moving && !self.state.player.is_moving();
+        self.redraw_wanted |= self.state.advance(dt);
         // The scene: palettes, skinning, upload, (difference read-back,) passes.
         self.update_gizmos();
         let view = self.state.view_options();

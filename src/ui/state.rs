@@ -290,8 +290,11 @@ impl ViewerState {
         view
     }
 
-    /// Advances playback by `dt` seconds of wall time and poses the model.
-    pub fn advance(&mut self, dt: f32) {
+    /// Advances playback by `dt` seconds of wall time and poses the model. Returns true when
+    /// the motion stopped in this step (a fade or a Once clip ended, playing or paused): a
+    /// panel laid out before the step must be drawn once more to show that it ended.
+    pub fn advance(&mut self, dt: f32) -> bool {
+        let was_moving = self.player.is_moving();
         self.player.advance(dt, &self.model.clips);
         self.player
             .pose(&self.model.clips, self.model.skeleton.rest_pose(), &mut self.pose);
@@ -308,6 +311,7 @@ impl ViewerState {
         if (self.crowd).advance(&self.model, clip_dt, &self.joint_matrices, document) {
             self.requests.frame_model = true;
         }
+        was_moving && !self.player.is_moving()
     }
 }
 
@@ -580,6 +584,18 @@ mod tests {
         let hand = state.joint_matrices[wrist].w_axis.truncate();
         assert!(state.player.animator.ik[0].outcome.reached);
         assert!(hand.distance(target) < 1e-2, "the wrist reaches the dragged target");
+    }
+
+    #[test]
+    fn the_step_that_ends_a_paused_fade_says_so() {
+        // The demo plays idle; paused, it fades to walk.
+        let mut state = ViewerState::new(demo_model());
+        state.player.playing = false;
+        state.player.fade_time = 0.5;
+        state.player.select(Some(1));
+        assert!(!state.advance(0.2), "still fading");
+        assert!(state.advance(0.4), "the fade ends in this step");
+        assert!(!state.advance(0.1), "nothing moves after it");
     }
 
     #[test]
