@@ -951,3 +951,68 @@ fn the_material_channel_is_chosen_in_the_rig_inspection() {
     harness.run();
     assert_eq!(harness.state().view_options().channel, None);
 }
+
+#[test]
+fn a_long_clip_list_has_a_filter() {
+    // The demo's five clips, then fifteen more: past twelve, the list gets a filter.
+    let mut model = demo_model();
+    let copies: Vec<rigscope::anim::Clip> = (0..15)
+        .map(|i| rigscope::anim::Clip::new(format!("take {i}"), model.clips[1].channels().to_vec()))
+        .collect();
+    model.clips.extend(copies);
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state);
+        },
+        ViewerState::new(model),
+    );
+    let rows = |h: &Harness<'static, ViewerState>| h.query_all_by_label_contains("take 1").count();
+    assert_eq!(rows(&harness), 6, "take 1 and takes 10 to 14");
+    harness.get(By::new().label("Filter clips")).click();
+    harness.run();
+    harness.get(By::new().label("Filter clips")).type_text("TAKE 12");
+    harness.run();
+    assert_eq!(rows(&harness), 1, "only take 12, found in any case");
+    assert!(
+        harness.query_by_label_contains("idle  (").is_none(),
+        "the demo's clips are filtered out"
+    );
+    harness.get_by_label_contains("take 12  (").click();
+    harness.run();
+    assert_eq!(harness.state().player.clip(), Some(5 + 12));
+}
+
+#[test]
+fn the_ik_end_joint_list_has_a_filter() {
+    let mut harness = harness();
+    harness.get_by_label("IK end joint").click();
+    harness.run();
+    let shoulders = |h: &Harness<'static, ViewerState>| h.query_all_by_label_contains("shoulder.L").count();
+    let listed = shoulders(&harness);
+    // The field in the list's popup (found by its accessible name among the text fields).
+    let is_filter = |n: &egui_kittest::Node<'_>| n.accesskit_node().label().as_deref() == Some("Filter IK end joints");
+    harness
+        .query_all(By::new().role(Role::TextInput))
+        .find(is_filter)
+        .unwrap()
+        .click();
+    harness.run();
+    harness
+        .query_all(By::new().role(Role::TextInput))
+        .find(is_filter)
+        .unwrap()
+        .type_text("wrist");
+    harness.run();
+    assert_eq!(shoulders(&harness), listed - 1, "the list drops shoulder.L");
+    harness.get_by_label("wrist.R").click();
+    harness.run();
+    let wrist = harness.state().model.skeleton.find("wrist.R");
+    assert_eq!(Some(harness.state().ik_editor.new_end), wrist);
+    let open = harness
+        .query_all(By::new().role(Role::TextInput))
+        .any(|n| is_filter(&n));
+    assert!(
+        !open,
+        "choosing a joint closes the list (typing in its filter does not)"
+    );
+}

@@ -60,20 +60,26 @@ fn end_joint_list(ui: &mut egui::Ui, skeleton: &Skeleton, editor: &mut IkEditor)
     egui::ComboBox::from_label("IK end joint")
         .selected_text(skeleton.name(editor.new_end))
         .height(400.0)
+        // Typing in the filter must not close the list; choosing a joint does.
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
         .show_ui(ui, |ui| {
             let filter_box = egui::TextEdit::singleline(&mut editor.end_filter).hint_text("filter: name contains");
             let label = ui.label("Filter IK end joints");
             ui.add(filter_box).labelled_by(label.id);
             let filter = editor.end_filter.trim().to_lowercase();
             let ends = (0..skeleton.len()).filter(|&joint| editor.ends[joint]);
+            let mut chosen = false;
             for joint in ends {
                 let name = skeleton.name(joint);
                 if filter.is_empty() {
                     let text = format!("{}{name}", "  ".repeat(editor.depths[joint]));
-                    ui.selectable_value(&mut editor.new_end, joint, text);
+                    chosen |= ui.selectable_value(&mut editor.new_end, joint, text).clicked();
                 } else if name.to_lowercase().contains(&filter) {
-                    ui.selectable_value(&mut editor.new_end, joint, name);
+                    chosen |= ui.selectable_value(&mut editor.new_end, joint, name).clicked();
                 }
+            }
+            if chosen {
+                ui.close();
             }
         });
 }
