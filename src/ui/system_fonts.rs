@@ -34,7 +34,7 @@ impl SystemFonts {
             database.load_system_fonts();
             let mut faces: Vec<&fontdb::FaceInfo> = database.faces().collect();
             // Regular upright proportional faces read best beside egui's own font.
-            faces.sort_by_key(|face| {
+            faces.sort_by_cached_key(|face| {
                 (
                     face.style != fontdb::Style::Normal,
                     face.weight.0.abs_diff(fontdb::Weight::NORMAL.0),

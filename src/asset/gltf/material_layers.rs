@@ -102,14 +102,14 @@ pub fn load(
     let Some(extensions) = extensions else {
         return (layers, None);
     };
-    let read = |name: &str| extensions.get(name).cloned();
+    let read = |name: &str| extensions.get(name);
     let pointer = |name: &str| format!("{object}/extensions/{name}");
     let unreadable = |name: &str, error: serde_json::Error, warnings: &mut Vec<String>| {
         warnings.push(format!("{}: {error} (drawn without it)", pointer(name)));
     };
     let mut textures_not_drawn = Vec::new();
     if let Some(value) = read("KHR_materials_ior") {
-        match serde_json::from_value::<Ior>(value) {
+        match Ior::deserialize(value) {
             // 0 is the specification's "no reflection at all"; otherwise 1 or more.
             Ok(Ior { ior }) if ior == 0.0 || (ior.is_finite() && ior >= 1.0) => layers.ior = ior,
             Ok(Ior { ior }) => warnings.push(format!(
@@ -120,7 +120,7 @@ pub fn load(
         }
     }
     if let Some(value) = read("KHR_materials_specular") {
-        match serde_json::from_value::<Specular>(value) {
+        match Specular::deserialize(value) {
             Ok(specular) => {
                 let at = pointer("KHR_materials_specular");
                 layers.specular = unit_or(specular.specular_factor, 1.0, (&at, "specularFactor"), warnings);
@@ -134,7 +134,7 @@ pub fn load(
         }
     }
     if let Some(value) = read("KHR_materials_sheen") {
-        match serde_json::from_value::<Sheen>(value) {
+        match Sheen::deserialize(value) {
             Ok(sheen) => {
                 let at = pointer("KHR_materials_sheen");
                 let colour = sheen.sheen_color_factor;
@@ -149,7 +149,7 @@ pub fn load(
         }
     }
     if let Some(value) = read("KHR_materials_clearcoat") {
-        match serde_json::from_value::<Clearcoat>(value) {
+        match Clearcoat::deserialize(value) {
             Ok(coat) => {
                 let at = pointer("KHR_materials_clearcoat");
                 layers.clearcoat = unit_or(coat.clearcoat_factor, 0.0, (&at, "clearcoatFactor"), warnings);
@@ -165,22 +165,21 @@ pub fn load(
             Err(error) => unreadable("KHR_materials_clearcoat", error, warnings),
         }
     }
-    let specular_glossiness =
-        read("KHR_materials_pbrSpecularGlossiness").and_then(|value| {
-            match serde_json::from_value::<JsonSpecularGlossiness>(value) {
-                Ok(json) => {
-                    let at = pointer("KHR_materials_pbrSpecularGlossiness");
-                    let specular = colour_or(json.specular_factor, Vec3::ONE, 1.0, (&at, "specularFactor"), warnings);
-                    let glossiness = unit_or(json.glossiness_factor, 1.0, (&at, "glossinessFactor"), warnings);
-                    layers.specular_glossiness = Some(SpecularGlossiness { specular, glossiness });
-                    Some(json)
-                }
-                Err(error) => {
-                    unreadable("KHR_materials_pbrSpecularGlossiness", error, warnings);
-                    None
-                }
+    let specular_glossiness = read("KHR_materials_pbrSpecularGlossiness").and_then(|value| {
+        match JsonSpecularGlossiness::deserialize(value) {
+            Ok(json) => {
+                let at = pointer("KHR_materials_pbrSpecularGlossiness");
+                let specular = colour_or(json.specular_factor, Vec3::ONE, 1.0, (&at, "specularFactor"), warnings);
+                let glossiness = unit_or(json.glossiness_factor, 1.0, (&at, "glossinessFactor"), warnings);
+                layers.specular_glossiness = Some(SpecularGlossiness { specular, glossiness });
+                Some(json)
             }
-        });
+            Err(error) => {
+                unreadable("KHR_materials_pbrSpecularGlossiness", error, warnings);
+                None
+            }
+        }
+    });
     for name in textures_not_drawn {
         warnings.push(format!(
             "{}: its textures are not drawn yet (drawn with its factors)",
