@@ -12,6 +12,7 @@ pub mod anim;
 pub mod app;
 pub mod asset;
 pub mod cli;
+pub mod export;
 pub mod inspect;
 pub mod lint;
 pub mod render;

@@ -1,14 +1,21 @@
+//! The launcher: a command line with a command runs it headless; without one, the viewer opens.
+
 use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use rigscope::cli::{Cli, run};
+use rigscope::{app, cli};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = run(cli, &mut out).and_then(|()| Ok(out.flush()?));
+    let arguments = cli::Cli::parse();
+    let result = match arguments.command {
+        Some(command) => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            cli::run(command, &mut out).and_then(|()| Ok(out.flush()?))
+        }
+        None => arguments.viewer_options().and_then(app::run),
+    };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

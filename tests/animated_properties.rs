@@ -10,9 +10,9 @@ use std::path::PathBuf;
 
 use common::animated_scene::{BASE_COLOR, VISIBLE, close, load, pointer, pose_at, value, write};
 use glam::{Vec2, Vec3, Vec4};
-use rigscope::asset::model::AlphaMode;
+use rigscope::asset::material::AlphaMode;
 use rigscope::asset::{self, Projection};
-use rigscope::inspect::curves::{CurveGroup, CurveSet};
+use rigscope::inspect::{CurveGroup, CurveSet};
 
 #[test]
 fn every_property_kind_samples_as_its_interpolation_says() {

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use rigscope::asset::model::AlphaMode;
+use rigscope::asset::material::AlphaMode;
 use rigscope::asset::{self, Model};
 use serde_json::{Value, json};
 

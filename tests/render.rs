@@ -364,7 +364,8 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
     use glam::{Vec2, Vec3, Vec4};
     use rigscope::anim::{JointDesc, Skeleton, Transform};
     use rigscope::asset::TextureRef;
-    use rigscope::asset::model::{Image, Material, Mesh, MeshInstance, Primitive, Topology};
+    use rigscope::asset::material::Material;
+    use rigscope::asset::model::{Image, Mesh, MeshInstance, Primitive, Topology};
     let mut png = Vec::new();
     let pixel = image::RgbaImage::from_pixel(4, 4, image::Rgba([normal_rgb[0], normal_rgb[1], normal_rgb[2], 255]));
     pixel

@@ -25,6 +25,7 @@ use glam::{Quat, Vec4};
 
 use super::blend::{JointMask, batch_arc_weights, in_batches, lane_weights, rotations};
 use super::clip::{Clip, ClipCursor};
+pub use super::delta_clip::AdditiveSpace;
 use super::delta_clip::{delta_clip, no_delta};
 use super::fast_slerp::{ArcWeights, PerLaneT, UniformT};
 use super::joint_group::JointGroup;
@@ -32,16 +33,6 @@ use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
 use super::pose::Pose;
 use super::transform::Transform;
 use super::wide::Avx;
-
-/// In whose frame a layer's rotation delta applies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum AdditiveSpace {
-    /// `r = (r_add · r_ref⁻¹)^w · r_in`.
-    #[default]
-    Parent,
-    /// `r = r_in · (r_ref⁻¹ · r_add)^w`.
-    Local,
-}
 
 /// `q^w`: the rotation of `q` (on the shortest arc) with its angle scaled by `w`.
 pub fn scale_rotation(q: Quat, w: f32) -> Quat {

@@ -12,11 +12,20 @@
 
 use glam::{Quat, Vec3};
 
-use super::additive::AdditiveSpace;
 use super::clip::{Channel, ChannelTrack, Clip};
 use super::pose::Pose;
 use super::track::WeightsTrack;
 use super::transform::Transform;
+
+/// In whose frame a layer's rotation delta applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AdditiveSpace {
+    /// `r = (r_add · r_ref⁻¹)^w · r_in`.
+    #[default]
+    Parent,
+    /// `r = r_in · (r_ref⁻¹ · r_add)^w`.
+    Local,
+}
 
 /// The delta of a joint that does not move: what joints the clip does not animate keep.
 const NO_DELTA: Transform = Transform::new(Vec3::ZERO, Quat::IDENTITY, Vec3::ZERO);

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use glam::{Quat, Vec3, Vec4};
 
-use super::clip::{Channel, ChannelTrack};
+use super::channel::{Channel, ChannelTrack};
 use super::keys::{Interpolation, KeySpan};
 use super::lanes::{lerp3, slerp_shortest4, transpose};
 use super::transform::Transform;

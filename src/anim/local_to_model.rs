@@ -237,9 +237,4 @@ mod tests {
             "joint 6 follows its parent in the tail"
         );
     }
-
-    #[test]
-    fn writes_nothing_for_no_joints() {
-        local_to_model(&[], &[], &mut []);
-    }
 }

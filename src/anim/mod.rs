@@ -7,7 +7,8 @@
 pub mod additive;
 pub mod animator;
 pub mod blend;
-pub mod clip;
+mod channel;
+mod clip;
 pub mod crossfade;
 pub mod delta_clip;
 pub mod fast_slerp;

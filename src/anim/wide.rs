@@ -6,7 +6,7 @@
 //! processor overlaps chains only as far as it can hold their waiting steps. Chains written one
 //! after another fill that room with the first chain's steps; written side by side, step by
 //! step, `N` chains are under way at once (`N` = 8: Xbot `blend_into` 3.76 -> 3.59 ns/joint in
-//! interleaved runs of a loop of it alone; see the README for the ozz harness's rounds).
+//! interleaved runs of a loop of it alone; see docs/PERFORMANCE.md for the ozz harness's rounds).
 //!
 //! A register ([`Lanes`]) is a `Vec4` (one group's four lanes) or, where the processor has AVX
 //! and FMA, an `Avx8` holding two groups, which halves the instructions of a batch's chains. The

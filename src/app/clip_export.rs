@@ -1,5 +1,5 @@
 //! The viewer's "Export clip…" job: the clip playing, from its start over its duration, as
-//! the view shows it, written frame by frame (`cli::video_file`) a few frames per viewer
+//! the view shows it, written frame by frame (`export::video_file`) a few frames per viewer
 //! frame so the window stays responsive.
 //!
 //! What is exported is the animator's whole state at the start, played forward at the
@@ -19,8 +19,8 @@ use glam::Mat4;
 use super::file_dialog;
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
-use crate::cli::frame_plan::FramePlan;
-use crate::cli::video_file::VideoFile;
+use crate::export::frame_plan::FramePlan;
+use crate::export::video_file::VideoFile;
 use crate::inspect::PoseMode;
 use crate::render::capture::read_rgba;
 use crate::render::{FrameInput, Gpu, ModelView, SceneRenderer, SceneTarget, render_frame};

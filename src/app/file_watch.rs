@@ -15,7 +15,7 @@ use std::time::Duration;
 use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{DebounceEventResult, DebouncedEventKind, Debouncer, new_debouncer};
 
-use crate::ui::reload::absolute;
+use crate::ui::state::reload::absolute;
 
 /// How long a file must stay unchanged before it counts as changed.
 pub const SETTLE_TIME: Duration = Duration::from_millis(250);

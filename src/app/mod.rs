@@ -18,8 +18,8 @@ mod run_report;
 mod surface;
 mod view_input;
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Instant;
 
 use anyhow::Context;
 use clip_export::ClipExport;
@@ -29,7 +29,8 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy}
 use winit::window::WindowId;
 
 use crate::asset::demo::demo_model;
-use crate::cli::MorphArgs;
+use crate::inspect::lookup::find_joint;
+use crate::inspect::morph_lookup::morph_overrides;
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
@@ -37,8 +38,7 @@ use crate::render::trail_gizmo::draw_trails;
 use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
 use crate::ui::file_browser::Purpose;
 use crate::ui::{ViewerState, bone_labels, panel};
-use crate::view::crowd::CrowdOptions;
-use crate::view::{Bounds, Lighting, Lights, OrbitCamera, Quality};
+use crate::view::{Bounds, Lighting, OrbitCamera, Quality, ViewerOptions};
 use egui_layer::EguiLayer;
 use file_watch::FileWatch;
 use frame_clock::FrameClock;
@@ -46,43 +46,10 @@ use run_report::RunReport;
 use surface::{NoFrame, Surface};
 use view_input::ViewInput;
 
-#[derive(Clone, Debug, Default)]
-pub struct AppOptions {
-    /// The model to open; the built-in demo rig when absent.
-    pub file: Option<PathBuf>,
-    /// Save the window's image after this many frames to this PNG, then exit (for tests).
-    pub screenshot: Option<(u32, PathBuf)>,
-    /// Time this many frames (after a warm-up), print their statistics as JSON, then exit.
-    pub benchmark_frames: Option<usize>,
-    /// Copies of the model to draw (`--crowd`; a count of 1: the model alone).
-    pub crowd: CrowdOptions,
-    /// The lighting to start with; its lights are `lights`, or the model's default.
-    pub lighting: Lighting,
-    pub lights: Option<Lights>,
-    /// An equirectangular .hdr to light the scene with instead of the built-in studio.
-    pub environment: Option<PathBuf>,
-    /// The rendering quality; by default `Fast` on a software rasteriser, else `Best`.
-    pub quality: Option<Quality>,
-    /// Open with playback paused.
-    pub paused: bool,
-    /// The joint to select at start, as the command line names it.
-    pub select: Option<String>,
-    /// Open with the curve view shown.
-    pub curves: bool,
-    /// Close after this long and print what was drawn as JSON (for tests and scripts).
-    pub exit_after: Option<Duration>,
-    /// Morph weights to start with, as if set in the panel.
-    pub morph: MorphArgs,
-    /// Files whose clips are added to the model, retargeted (`--clips-from`).
-    pub clips_from: Vec<PathBuf>,
-    /// The material variant to start with, by name (`--variant`).
-    pub variant: Option<String>,
-}
-
 /// Opens the viewer and runs until the window closes. A file that cannot be opened leaves the
 /// demo rig on screen with the error in the panel (and on stderr): someone who double-clicked
 /// a broken file sees why.
-pub fn run(options: AppOptions) -> anyhow::Result<()> {
+pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
     let mut state = ViewerState::new(demo_model());
     if let Some(path) = &options.file {
         state.open(path);
@@ -128,7 +95,7 @@ pub fn run(options: AppOptions) -> anyhow::Result<()> {
 }
 
 struct App {
-    options: AppOptions,
+    options: ViewerOptions,
     /// What to show, until the window exists.
     state: Option<ViewerState>,
     proxy: EventLoopProxy<()>,
@@ -240,14 +207,14 @@ impl Running {
     fn new(
         event_loop: &ActiveEventLoop,
         mut state: ViewerState,
-        options: &AppOptions,
+        options: &ViewerOptions,
         proxy: EventLoopProxy<()>,
     ) -> anyhow::Result<Self> {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
-        state.morphs = options.morph.overrides(&state.model)?;
+        state.morphs = morph_overrides(&state.model, &options.morph)?;
         if let Some(joint) = &options.select {
-            let joint = crate::cli::find_joint(&state.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
+            let joint = find_joint(&state.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
             state.inspection.selected = Some(joint);
             state.inspection.reveal = true;
         }
@@ -315,7 +282,7 @@ impl Running {
     }
 
     /// Handles one window event; `Ok(false)` asks to close.
-    fn handle(&mut self, event: WindowEvent, options: &AppOptions) -> anyhow::Result<bool> {
+    fn handle(&mut self, event: WindowEvent, options: &ViewerOptions) -> anyhow::Result<bool> {
         let egui_response = self.egui.on_window_event(&self.surface.window, &event);
         let egui_wants = self.egui.wants();
         // A pointer moving over the view changes nothing unless it drags; every other event
@@ -337,7 +304,7 @@ impl Running {
     }
 
     /// One frame, stage by stage.
-    fn frame(&mut self, options: &AppOptions) -> anyhow::Result<bool> {
+    fn frame(&mut self, options: &ViewerOptions) -> anyhow::Result<bool> {
         let Some(dt) = self.clock.tick() else {
             return Ok(false);
         };

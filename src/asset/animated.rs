@@ -18,8 +18,8 @@ use glam::{Vec2, Vec3, Vec4};
 
 use super::camera::Projection;
 use super::light::{LightKind, PunctualLight};
-use super::model::{AlphaMode, Material};
-use super::texture::MaterialTexture;
+use super::material::MaterialTexture;
+use super::material::{AlphaMode, Material};
 use crate::anim::{ChannelTrack, Clip, Hierarchy};
 
 /// Every animated property of a model, and which nodes the file hides.

@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::geometry::build_skin_weights;
-use super::model::{Material, Mesh, MeshInstance, Model, Primitive, Skin, Topology};
+use super::material::Material;
+use super::model::{Mesh, MeshInstance, Model, Primitive, Skin, Topology};
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, Transform};
 
 /// The path the demo model reports (it has no file).

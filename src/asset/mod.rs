@@ -16,6 +16,7 @@ pub mod geometry;
 mod gltf;
 pub mod image_decode;
 pub mod light;
+pub mod material;
 pub mod md5;
 pub mod model;
 pub mod texture;
@@ -29,9 +30,10 @@ pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
 pub use gltf::extensions::{UnsupportedExtension, unsupported as unsupported_extensions};
 pub use light::{LightKind, PunctualLight};
+pub use material::Material;
 pub use model::{
-    DecodedGeometry, Image, InstanceCopies, Material, Mesh, MeshInstance, Model, MorphTarget, Primitive, SceneInfo,
-    Skin, SkinWeights, Topology, VertexAttribute, VertexRepair,
+    DecodedGeometry, Image, InstanceCopies, Mesh, MeshInstance, Model, MorphTarget, Primitive, SceneInfo, Skin,
+    SkinWeights, Topology, VertexAttribute, VertexRepair,
 };
 pub use texture::TextureRef;
 

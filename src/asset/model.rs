@@ -16,7 +16,7 @@ use super::animated::AnimatedProperties;
 use super::camera::Camera;
 use super::format::Format;
 use super::light::PunctualLight;
-use super::texture::TextureRef;
+use super::material::Material;
 use crate::anim::{Clip, Skeleton};
 
 #[derive(Clone, Debug)]
@@ -411,116 +411,6 @@ pub struct MorphTarget {
     pub normals: Vec<Vec3>,
     /// Empty when the target leaves tangents alone.
     pub tangents: Vec<Vec3>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Material {
-    pub name: String,
-    /// Linear RGBA.
-    pub base_color: Vec4,
-    pub base_color_texture: Option<TextureRef>,
-    pub metallic: f32,
-    pub roughness: f32,
-    pub metallic_roughness_texture: Option<TextureRef>,
-    pub normal_texture: Option<TextureRef>,
-    pub normal_scale: f32,
-    pub occlusion_texture: Option<TextureRef>,
-    /// How much of the occlusion texture applies (0: none, 1: all).
-    pub occlusion_strength: f32,
-    /// Linear RGB, times `emissive_strength` (KHR_materials_emissive_strength).
-    pub emissive: Vec3,
-    pub emissive_texture: Option<TextureRef>,
-    pub emissive_strength: f32,
-    pub alpha: AlphaMode,
-    pub double_sided: bool,
-    /// KHR_materials_unlit: the base colour as it is, without lighting.
-    pub unlit: bool,
-    /// What the KHR_materials_* extensions add.
-    pub layers: MaterialLayers,
-}
-
-/// What the KHR_materials_* extensions add to the metallic-roughness model; the defaults add
-/// nothing.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MaterialLayers {
-    /// KHR_materials_ior: the dielectric's index of refraction (1.5).
-    pub ior: f32,
-    /// KHR_materials_specular: the strength (1) and colour (white) of the dielectric's
-    /// specular reflection.
-    pub specular: f32,
-    pub specular_color: Vec3,
-    /// KHR_materials_sheen: the sheen's colour (black: none) and roughness.
-    pub sheen_color: Vec3,
-    pub sheen_roughness: f32,
-    /// KHR_materials_clearcoat: the coat's strength (0: none) and roughness.
-    pub clearcoat: f32,
-    pub clearcoat_roughness: f32,
-    /// KHR_materials_pbrSpecularGlossiness, which replaces metallic and roughness: the
-    /// diffuse colour is `Material::base_color` (and its texture `base_color_texture`), the
-    /// specular-glossiness texture sits in `metallic_roughness_texture`'s place.
-    pub specular_glossiness: Option<SpecularGlossiness>,
-}
-
-impl MaterialLayers {
-    /// A sheen or a clear coat is drawn over the base.
-    pub fn has_layers(&self) -> bool {
-        self.sheen_color.max_element() > 0.0 || self.clearcoat > 0.0
-    }
-}
-
-impl Default for MaterialLayers {
-    fn default() -> Self {
-        Self {
-            ior: 1.5,
-            specular: 1.0,
-            specular_color: Vec3::ONE,
-            sheen_color: Vec3::ZERO,
-            sheen_roughness: 0.0,
-            clearcoat: 0.0,
-            clearcoat_roughness: 0.0,
-            specular_glossiness: None,
-        }
-    }
-}
-
-/// KHR_materials_pbrSpecularGlossiness's factors.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SpecularGlossiness {
-    /// Linear RGB F0.
-    pub specular: Vec3,
-    /// 1 − roughness.
-    pub glossiness: f32,
-}
-
-impl Default for Material {
-    fn default() -> Self {
-        Self {
-            name: "default".into(),
-            base_color: Vec4::ONE,
-            base_color_texture: None,
-            metallic: 1.0,
-            roughness: 1.0,
-            metallic_roughness_texture: None,
-            normal_texture: None,
-            normal_scale: 1.0,
-            occlusion_texture: None,
-            occlusion_strength: 1.0,
-            emissive: Vec3::ZERO,
-            emissive_texture: None,
-            emissive_strength: 1.0,
-            alpha: AlphaMode::Opaque,
-            double_sided: false,
-            unlit: false,
-            layers: MaterialLayers::default(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum AlphaMode {
-    Opaque,
-    Mask { cutoff: f32 },
-    Blend,
 }
 
 /// An image as stored in the file (PNG, JPEG, ...); decoding is left to whoever displays it.

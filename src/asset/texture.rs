@@ -3,8 +3,6 @@
 
 use glam::{Mat3, Vec2};
 
-use super::model::Material;
-
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextureRef {
     /// Index into `Model::images`: the image an extension names (EXT_texture_webp,
@@ -96,64 +94,6 @@ impl UvTransform {
     /// Where `uv` lands.
     pub fn apply(&self, uv: Vec2) -> Vec2 {
         self.matrix().transform_point2(uv)
-    }
-}
-
-/// A material's textures, in the order mesh.wgsl binds them (and numbers its HAS_* bits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MaterialTexture {
-    BaseColor = 0,
-    MetallicRoughness = 1,
-    Normal = 2,
-    Occlusion = 3,
-    Emissive = 4,
-}
-
-impl MaterialTexture {
-    pub const ALL: [MaterialTexture; 5] = [
-        Self::BaseColor,
-        Self::MetallicRoughness,
-        Self::Normal,
-        Self::Occlusion,
-        Self::Emissive,
-    ];
-
-    /// The material's reference to this texture.
-    pub fn of(self, material: &Material) -> Option<TextureRef> {
-        match self {
-            Self::BaseColor => material.base_color_texture,
-            Self::MetallicRoughness => material.metallic_roughness_texture,
-            Self::Normal => material.normal_texture,
-            Self::Occlusion => material.occlusion_texture,
-            Self::Emissive => material.emissive_texture,
-        }
-    }
-
-    /// The material's reference to this texture, to change it.
-    pub fn of_mut(self, material: &mut Material) -> &mut Option<TextureRef> {
-        match self {
-            Self::BaseColor => &mut material.base_color_texture,
-            Self::MetallicRoughness => &mut material.metallic_roughness_texture,
-            Self::Normal => &mut material.normal_texture,
-            Self::Occlusion => &mut material.occlusion_texture,
-            Self::Emissive => &mut material.emissive_texture,
-        }
-    }
-
-    /// Colour textures are sRGB-encoded; the others hold data.
-    pub fn srgb(self) -> bool {
-        matches!(self, Self::BaseColor | Self::Emissive)
-    }
-
-    /// The glTF property that holds it, for notes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::BaseColor => "baseColorTexture",
-            Self::MetallicRoughness => "metallicRoughnessTexture",
-            Self::Normal => "normalTexture",
-            Self::Occlusion => "occlusionTexture",
-            Self::Emissive => "emissiveTexture",
-        }
     }
 }
 

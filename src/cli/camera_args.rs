@@ -4,8 +4,8 @@
 use anyhow::anyhow;
 use clap::{Args, ValueEnum};
 
-use super::lookup::find_camera;
 use crate::asset::Model;
+use crate::inspect::lookup::find_camera;
 use crate::render::still::Viewpoint;
 use crate::view::ViewPreset;
 

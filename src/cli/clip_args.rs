@@ -6,9 +6,9 @@ use clap::Args;
 
 use super::PlaybackArg;
 use super::ik_args::IkArgs;
-use super::lookup::{find_clip, find_joint, number};
 use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, IkLayer, Playback, Pose};
 use crate::asset::Model;
+use crate::inspect::lookup::{find_clip, find_joint, number};
 
 #[derive(Args, Debug)]
 pub struct ClipArgs {

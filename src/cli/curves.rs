@@ -14,11 +14,11 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::curve_plot;
-use super::image_file;
-use super::lookup::{find_clip, find_joint};
 use super::render::parse_size;
 use crate::asset::{self, Model};
+use crate::export::image_file;
 use crate::inspect::CurveSet;
+use crate::inspect::lookup::{find_clip, find_joint};
 
 #[derive(Args, Debug)]
 pub struct CurvesArgs {

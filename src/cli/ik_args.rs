@@ -5,9 +5,9 @@ use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use glam::Vec3;
 
-use super::lookup::{find_joint, number};
 use crate::anim::{IkLayer, JointConstraint, Solver};
 use crate::asset::Model;
+use crate::inspect::lookup::{find_joint, number};
 
 #[derive(Args, Debug)]
 pub struct IkArgs {

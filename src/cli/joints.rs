@@ -11,9 +11,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::ClipArgs;
-use super::lookup::find_joint;
 use super::view_args::PoseModeArg;
 use crate::asset;
+use crate::inspect::lookup::find_joint;
 use crate::inspect::{JointFacts, JointReport, PoseMode};
 
 #[derive(Args, Debug)]

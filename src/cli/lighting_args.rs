@@ -8,7 +8,6 @@ use clap::{Args, ValueEnum};
 
 use crate::asset::Model;
 use crate::render::{Environment, EnvironmentImage, Gpu, SceneRenderer};
-use crate::ui::state::default_lights;
 use crate::view::{Lighting, Lights, ToneMapping};
 
 #[derive(Args, Debug, Clone)]
@@ -60,7 +59,7 @@ impl LightingArgs {
     /// The lighting these options ask for, for `model`.
     pub fn lighting(&self, model: &Model) -> Lighting {
         Lighting {
-            lights: self.lights().unwrap_or_else(|| default_lights(model)),
+            lights: self.lights().unwrap_or_else(|| Lights::default_for(model)),
             ..self.lighting_of_any_model()
         }
     }

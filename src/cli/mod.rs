@@ -10,16 +10,13 @@ mod curve_plot;
 mod curves;
 mod desktop;
 mod extension_report;
-pub mod frame_plan;
 mod ik_args;
-mod image_file;
 mod image_report;
 mod inspect;
 mod inspect_decoded;
 mod joints;
 mod lighting_args;
 mod lint;
-mod lookup;
 mod morph_args;
 mod pose;
 pub mod render;
@@ -30,7 +27,6 @@ mod thumbnail;
 mod trail_args;
 mod variant_args;
 pub mod video;
-pub mod video_file;
 mod view_args;
 
 use std::io::Write;
@@ -40,10 +36,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::anim::Playback;
 use crate::skin::SkinningMethod;
-use crate::view::Quality;
+use crate::view::{Quality, ViewerOptions};
 pub use clip_args::{ClipArgs, Posed};
 pub use clips_from_args::ClipsFromArgs;
-pub use lookup::find_joint;
 pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]
@@ -231,52 +226,56 @@ impl From<PlaybackArg> for Playback {
     }
 }
 
-/// Runs a parsed command line, writing results to `out`; without a command, opens the viewer.
-pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
-    match cli.command {
-        Some(Command::Inspect { files, json }) => inspect::run(&files, json, out),
-        Some(Command::Lint { files, json }) => lint::run(&files, json, out),
-        Some(Command::Joints(args)) => joints::run(&args, out),
-        Some(Command::Pose(args)) => pose::run(&args, out),
-        Some(Command::Render(args)) => render::run(&args),
-        Some(Command::Thumbnail(args)) => thumbnail::run(&args),
-        Some(Command::Sheet(args)) => sheet::run(&args),
-        Some(Command::Video(args)) => video::run(&args),
-        Some(Command::Curves(args)) => curves::run(&args, out),
-        Some(Command::InstallDesktop(args)) => desktop::install(&args, out),
-        Some(Command::UninstallDesktop(args)) => desktop::uninstall(&args, out),
-        Some(Command::Man { out_dir }) => shell_docs::man(out_dir.as_deref(), out),
-        Some(Command::Completions { shell }) => {
+impl Cli {
+    /// What the viewer opens with, from the options given without a command.
+    pub fn viewer_options(self) -> anyhow::Result<ViewerOptions> {
+        let screenshot = match self.screenshot_after_frames.as_deref() {
+            Some([frames, path]) => {
+                let frames = frames
+                    .parse()
+                    .map_err(|_| anyhow::anyhow!("--screenshot-after-frames: '{frames}' is not a frame count"))?;
+                Some((frames, PathBuf::from(path)))
+            }
+            _ => None,
+        };
+        Ok(ViewerOptions {
+            file: self.file,
+            screenshot,
+            benchmark_frames: self.benchmark_frames.map(|n| n as usize),
+            crowd: self.crowd.options(),
+            lights: self.lighting.lights(),
+            lighting: self.lighting.lighting_of_any_model(),
+            environment: self.lighting.environment,
+            quality: self.quality.map(Quality::from),
+            paused: self.paused,
+            select: self.select,
+            curves: self.curves,
+            exit_after: self.exit_after,
+            morph: self.morph.morph,
+            clips_from: self.clips_from.clips_from,
+            variant: self.variant.variant,
+        })
+    }
+}
+
+/// Runs a headless command, writing its results to `out`.
+pub fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
+    match command {
+        Command::Inspect { files, json } => inspect::run(&files, json, out),
+        Command::Lint { files, json } => lint::run(&files, json, out),
+        Command::Joints(args) => joints::run(&args, out),
+        Command::Pose(args) => pose::run(&args, out),
+        Command::Render(args) => render::run(&args),
+        Command::Thumbnail(args) => thumbnail::run(&args),
+        Command::Sheet(args) => sheet::run(&args),
+        Command::Video(args) => video::run(&args),
+        Command::Curves(args) => curves::run(&args, out),
+        Command::InstallDesktop(args) => desktop::install(&args, out),
+        Command::UninstallDesktop(args) => desktop::uninstall(&args, out),
+        Command::Man { out_dir } => shell_docs::man(out_dir.as_deref(), out),
+        Command::Completions { shell } => {
             shell_docs::completions(shell, out);
             Ok(())
-        }
-        None => {
-            let screenshot = match cli.screenshot_after_frames.as_deref() {
-                Some([frames, path]) => {
-                    let frames = frames
-                        .parse()
-                        .map_err(|_| anyhow::anyhow!("--screenshot-after-frames: '{frames}' is not a frame count"))?;
-                    Some((frames, PathBuf::from(path)))
-                }
-                _ => None,
-            };
-            crate::app::run(crate::app::AppOptions {
-                file: cli.file,
-                screenshot,
-                benchmark_frames: cli.benchmark_frames.map(|n| n as usize),
-                crowd: cli.crowd.options(),
-                lights: cli.lighting.lights(),
-                lighting: cli.lighting.lighting_of_any_model(),
-                environment: cli.lighting.environment,
-                quality: cli.quality.map(Quality::from),
-                paused: cli.paused,
-                select: cli.select,
-                curves: cli.curves,
-                exit_after: cli.exit_after,
-                morph: cli.morph,
-                clips_from: cli.clips_from.clips_from,
-                variant: cli.variant.variant,
-            })
         }
     }
 }

@@ -10,12 +10,12 @@ use clap::Args;
 
 use super::camera_args::CameraArgs;
 use super::clips_from_args::ClipsFromArgs;
-use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use super::render::simplify_dense_meshes;
 use super::text::{TextPainter, filled};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
+use crate::export::image_file;
 use crate::render::still::{StillRenderer, Viewpoint};
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;

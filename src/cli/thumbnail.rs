@@ -12,11 +12,11 @@ use serde::Serialize;
 
 use super::batch::{self, Input};
 use super::camera_args::CameraArgs;
-use super::image_file;
 use super::lighting_args::{LightingArgs, light_with};
 use super::render::simplify_dense_meshes;
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
+use crate::export::image_file;
 use crate::render::still::StillRenderer;
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;

@@ -5,8 +5,8 @@
 use anyhow::{anyhow, bail};
 use clap::Args;
 
-use super::lookup::find_joint;
 use crate::asset::Model;
+use crate::inspect::lookup::find_joint;
 use crate::inspect::{TrailTime, TrailWindow, Trails};
 use crate::render::overlay::Overlay;
 use crate::render::trail_gizmo::draw_trails;

@@ -11,14 +11,14 @@ use clap::Args;
 
 use super::batch::Progress;
 use super::camera_args::CameraArgs;
-use super::frame_plan::FramePlan;
 use super::lighting_args::{LightingArgs, light_with};
-use super::lookup::find_clip;
 use super::render::{parse_size, simplify_dense_meshes};
-use super::video_file::VideoFile;
 use crate::anim::{Animator, Playback};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
+use crate::export::frame_plan::FramePlan;
+use crate::export::video_file::VideoFile;
+use crate::inspect::lookup::find_clip;
 use crate::render::still::{StillRenderer, Viewpoint};
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;

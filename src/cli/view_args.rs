@@ -6,9 +6,9 @@ use clap::{Args, ValueEnum};
 use glam::{Mat4, Vec2};
 use image::RgbaImage;
 
-use super::lookup::find_joint;
 use super::text::TextPainter;
 use crate::asset::Model;
+use crate::inspect::lookup::find_joint;
 use crate::inspect::{PoseMode, VertexView};
 use crate::view::{MaterialChannel, Viewport, named_joints};
 

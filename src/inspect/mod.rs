@@ -14,18 +14,22 @@
 //! - [`Trails`]: motion trails, the paths joints take over a clip ([`JointTrail`]), and the
 //!   root-motion trail.
 
+mod curve;
 mod curve_pops;
 pub mod curve_problems;
 pub mod curves;
 mod joints;
+pub mod lookup;
+pub mod morph_lookup;
 mod pose_mode;
 pub mod skin_difference;
 pub mod trail;
 mod trails;
 mod vertex_view;
 
+pub use curve::{Curve, CurveGroup, CurveKey};
 pub use curve_problems::{Problem, ProblemKind};
-pub use curves::{Curve, CurveGroup, CurveKey, CurveSet};
+pub use curves::CurveSet;
 pub use joints::{JointFacts, JointReport, TrsReport};
 pub use pose_mode::PoseMode;
 pub use skin_difference::SkinDifference;

@@ -5,7 +5,6 @@
 //! hidden joints: it shows the rig, not the scene.
 //! Everything here is sized once per model, so a frame allocates nothing.
 
-use super::model_buffers::DrawBuffers;
 use super::textures::MaterialBinding;
 use super::uniforms::MaterialUniform;
 use crate::anim::Pose;
@@ -45,17 +44,21 @@ impl AnimatedState {
         }
     }
 
-    /// Marks the draws whose node is hidden in `pose`.
-    pub fn hide_draws(&mut self, model: &Model, pose: &Pose, draws: &mut [DrawBuffers]) {
+    /// Works out which joints `pose` shows; false when the model hides nothing ever (then
+    /// every joint is shown and nothing was worked out).
+    pub fn update_visibility(&mut self, model: &Model, pose: &Pose) -> bool {
         if !model.properties.has_visibility() {
-            return;
+            return false;
         }
         model
             .properties
             .visible_joints(model.skeleton.hierarchy(), pose.properties(), &mut self.visible);
-        for draw in draws {
-            draw.hidden = !self.visible.get(draw.joint).copied().unwrap_or(true);
-        }
+        true
+    }
+
+    /// Whether `joint` is shown, as of the last `update_visibility`.
+    pub fn is_visible(&self, joint: usize) -> bool {
+        self.visible.get(joint).copied().unwrap_or(true)
     }
 }
 

@@ -5,6 +5,7 @@
 //! `ModelView` is one drawn model; `SceneRenderer` owns the pipelines and records the passes.
 
 pub mod animated;
+pub mod benchmark;
 pub mod blit;
 pub mod capture;
 mod crowd_buffers;

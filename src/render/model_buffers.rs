@@ -11,7 +11,7 @@ use super::layouts::Layouts;
 use super::simplified::simplified_triangles;
 use super::textures::{MaterialBinding, MaterialTextures};
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
-use crate::asset::model::AlphaMode;
+use crate::asset::material::AlphaMode;
 use crate::asset::{Material, Model, Topology};
 use crate::inspect::VertexView;
 use crate::inspect::skin_difference::NOT_MEASURED;

@@ -59,7 +59,11 @@ impl ModelView {
     /// skinned draw while the difference view measures.
     pub fn pose(&mut self, input: &FrameInput) {
         let buffers = &mut self.buffers;
-        (buffers.animated).hide_draws(input.model, input.pose, &mut buffers.draws);
+        if buffers.animated.update_visibility(input.model, input.pose) {
+            for draw in &mut buffers.draws {
+                draw.hidden = !buffers.animated.is_visible(draw.joint);
+            }
+        }
         let (view, draws) = (input.view, &buffers.draws);
         let compare = view.measures_skin_difference();
         let shown_on_cpu = |i: usize| !draws[i].hidden && draws[i].uses_cpu_vertices(view.gpu_skinning);

@@ -12,7 +12,8 @@ use wgpu::util::DeviceExt;
 use super::layouts::Layouts;
 use super::uniforms::MaterialUniform;
 use crate::asset::image_decode::{self, DecodedImage};
-use crate::asset::texture::{MaterialTexture, SamplerModes, Wrap};
+use crate::asset::material::MaterialTexture;
+use crate::asset::texture::{SamplerModes, Wrap};
 use crate::asset::{Material, Model, TextureRef};
 
 pub struct MaterialTextures {

@@ -5,8 +5,8 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
-use crate::asset::model::{AlphaMode, MaterialLayers};
-use crate::asset::texture::MaterialTexture;
+use crate::asset::material::MaterialTexture;
+use crate::asset::material::{AlphaMode, MaterialLayers};
 use crate::asset::{LightKind, Material, PunctualLight};
 use crate::inspect::Ramp;
 use crate::skin::SkinningMethod;

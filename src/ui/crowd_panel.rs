@@ -4,7 +4,6 @@
 
 use glam::Mat4;
 
-use super::state::ViewerState;
 use crate::asset::Model;
 use crate::skin::Deformer;
 use crate::view::crowd::{Crowd, CrowdOptions, MAX_CROWD};
@@ -80,25 +79,27 @@ impl CrowdControls {
     }
 }
 
-/// The panel's crowd controls: size, varied or uniform, seed, level of detail.
-pub fn crowd_controls(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let options = &mut state.crowd.options;
-    ui.add(
-        egui::Slider::new(&mut options.count, 1..=MAX_CROWD)
-            .logarithmic(true)
-            .text("Crowd size"),
-    )
-    .on_hover_text("Copies of the model on a grid, animated on every core and skinned on the GPU");
-    if options.count > 1 {
-        ui.checkbox(&mut options.varied, "Each its own clip, phase and speed")
-            .on_hover_text("Off: every copy plays the clip playing, in step");
-        if options.varied {
-            ui.add(egui::Slider::new(&mut options.seed, 0..=9999).text("Crowd seed"))
-                .on_hover_text("Draws each copy's clip, phase and speed");
-        }
-        ui.checkbox(&mut state.view.crowd_detail, "Coarser copies far away")
-            .on_hover_text(
+impl CrowdControls {
+    /// The panel's crowd controls: size, varied or uniform, seed, and whether far copies are
+    /// drawn coarser (`coarser_far_away`, a view option).
+    pub fn ui(&mut self, ui: &mut egui::Ui, coarser_far_away: &mut bool) {
+        let options = &mut self.options;
+        ui.add(
+            egui::Slider::new(&mut options.count, 1..=MAX_CROWD)
+                .logarithmic(true)
+                .text("Crowd size"),
+        )
+        .on_hover_text("Copies of the model on a grid, animated on every core and skinned on the GPU");
+        if options.count > 1 {
+            ui.checkbox(&mut options.varied, "Each its own clip, phase and speed")
+                .on_hover_text("Off: every copy plays the clip playing, in step");
+            if options.varied {
+                ui.add(egui::Slider::new(&mut options.seed, 0..=9999).text("Crowd seed"))
+                    .on_hover_text("Draws each copy's clip, phase and speed");
+            }
+            ui.checkbox(coarser_far_away, "Coarser copies far away").on_hover_text(
                 "Far copies draw simplified meshes, within half a pixel of the whole ones; off: every triangle",
             );
+        }
     }
 }

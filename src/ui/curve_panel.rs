@@ -10,7 +10,7 @@
 use egui::{Color32, RichText, Role, TextStyle, WidgetInfo};
 use egui_plot::{GridInput, Legend, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, VLine, uniform_grid_spacer};
 
-use super::state::ViewerState;
+use crate::anim::Player;
 use crate::asset::Model;
 use crate::inspect::{Curve, CurveGroup, CurveSet};
 
@@ -83,27 +83,34 @@ fn group_index(group: CurveGroup) -> usize {
     CurveGroup::ALL.iter().position(|&g| g == group).unwrap_or(0)
 }
 
-/// Draws the curve view when it is shown (call after the timeline, so it docks above it).
-pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
-    if !state.curves.shown {
+/// Draws `view` when it is shown (call after the timeline, so it docks above it): the curves
+/// of joint `selected` in the clip `player` plays of `model` (`generation` counts model
+/// changes). Pressing or dragging on a plot scrubs `player`.
+pub fn show(
+    ui: &mut egui::Ui,
+    view: &mut CurveView,
+    model: &Model,
+    generation: u64,
+    player: &mut Player,
+    selected: Option<usize>,
+) {
+    if !view.shown {
         return;
     }
-    let mut view = std::mem::take(&mut state.curves);
-    let selected = state.inspection.selected;
-    view.refresh(&state.model, state.model_generation, state.player.clip(), selected);
-    let time = state.player.clip_time(&state.model.clips);
+    view.refresh(model, generation, player.clip(), selected);
+    let time = player.clip_time(&model.clips);
     let mut scrub = None;
     egui::Panel::bottom("rigscope curves")
         .resizable(true)
         .default_size(DEFAULT_HEIGHT)
         .size_range(120.0..=800.0)
         .show(ui, |ui| {
-            let CurveView { shown, groups, cached } = &mut view;
+            let CurveView { shown, groups, cached } = view;
             ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new("Curves").strong());
                 match (selected, cached.as_ref()) {
                     (Some(joint), Some(cached)) => {
-                        ui.label(format!("{} in '{}'", state.model.skeleton.name(joint), cached.set.clip));
+                        ui.label(format!("{} in '{}'", model.skeleton.name(joint), cached.set.clip));
                         ui.separator();
                         group_toggles(ui, groups, &cached.set);
                     }
@@ -122,9 +129,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
                 scrub = body(ui, groups, &cached.set, time);
             }
         });
-    state.curves = view;
     if let Some(time) = scrub {
-        state.player.scrub(time, &state.model.clips);
+        player.scrub(time, &model.clips);
     }
 }
 

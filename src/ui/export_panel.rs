@@ -5,8 +5,6 @@
 
 use egui::{Color32, RichText};
 
-use super::state::ViewerState;
-
 /// The export settings and the running export's progress.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClipExportPanel {
@@ -37,46 +35,45 @@ impl Default for ClipExportPanel {
     }
 }
 
-/// The export controls, under the clip list.
-pub fn export_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    ui.separator();
-    let has_clip = state.player.clip().is_some();
-    let export = &mut state.clip_export;
-    if let Some((done, total)) = export.progress {
-        ui.add(
-            egui::ProgressBar::new(done as f32 / total.max(1) as f32)
-                .text(format!("exporting frame {done} of {total}")),
-        );
-        if ui.button("Cancel export").clicked() {
-            export.cancel = true;
+impl ClipExportPanel {
+    /// The export controls, under the clip list (the button is enabled when `has_clip`).
+    /// Returns true when "Export clip…" was pressed.
+    pub fn ui(&mut self, ui: &mut egui::Ui, has_clip: bool) -> bool {
+        ui.separator();
+        if let Some((done, total)) = self.progress {
+            ui.add(
+                egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                    .text(format!("exporting frame {done} of {total}")),
+            );
+            if ui.button("Cancel export").clicked() {
+                self.cancel = true;
+            }
+            return false;
         }
-        return;
-    }
-    ui.horizontal(|ui| {
-        ui.label("Export to");
-        ui.text_edit_singleline(&mut export.path)
-            .on_hover_text(".gif, .png (animated) or a folder for frame_0001.png, ...");
-    });
-    ui.horizontal(|ui| {
-        ui.add(egui::DragValue::new(&mut export.width).range(16..=4096).suffix(" px"));
-        ui.label("x");
-        ui.add(egui::DragValue::new(&mut export.height).range(16..=4096).suffix(" px"));
-        ui.add(egui::DragValue::new(&mut export.fps).range(1..=50).suffix(" fps"));
-    });
-    let button = ui
-        .add_enabled(has_clip, egui::Button::new("Export clip…"))
-        .on_hover_text("The clip playing, from its start, as the view shows it")
-        .on_disabled_hover_text("Choose a clip to export");
-    if button.clicked() {
-        state.requests.export_clip = true;
-    }
-    match &state.clip_export.outcome {
-        Some(Ok(written)) => {
-            ui.label(written);
+        ui.horizontal(|ui| {
+            ui.label("Export to");
+            ui.text_edit_singleline(&mut self.path)
+                .on_hover_text(".gif, .png (animated) or a folder for frame_0001.png, ...");
+        });
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut self.width).range(16..=4096).suffix(" px"));
+            ui.label("x");
+            ui.add(egui::DragValue::new(&mut self.height).range(16..=4096).suffix(" px"));
+            ui.add(egui::DragValue::new(&mut self.fps).range(1..=50).suffix(" fps"));
+        });
+        let button = ui
+            .add_enabled(has_clip, egui::Button::new("Export clip…"))
+            .on_hover_text("The clip playing, from its start, as the view shows it")
+            .on_disabled_hover_text("Choose a clip to export");
+        match &self.outcome {
+            Some(Ok(written)) => {
+                ui.label(written);
+            }
+            Some(Err(error)) => {
+                ui.colored_label(Color32::from_rgb(255, 110, 100), RichText::new(error));
+            }
+            None => {}
         }
-        Some(Err(error)) => {
-            ui.colored_label(Color32::from_rgb(255, 110, 100), RichText::new(error));
-        }
-        None => {}
+        button.clicked()
     }
 }

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use egui_file::{FileDialog, State};
 
-use super::state::ViewerState;
 use crate::asset::Format;
 
 /// What a file is being picked for.
@@ -56,24 +55,26 @@ impl Browsing {
     pub fn is_open(&self) -> bool {
         self.open.is_some()
     }
-}
 
-/// Draws the browser while it is open; a file picked is opened (a model) or handed to the app
-/// (an environment).
-pub fn show(ctx: &egui::Context, state: &mut ViewerState) {
-    let Some((purpose, dialog)) = &mut state.browser.open else {
-        return;
-    };
-    let purpose = *purpose;
-    let picked = match dialog.show(ctx).state() {
-        State::Open => return,
-        State::Selected => dialog.path().map(Path::to_path_buf),
-        State::Closed | State::Cancelled => None,
-    };
-    state.browser.open = None;
-    match (purpose, picked) {
-        (Purpose::Model, Some(path)) => state.open(&path),
-        (Purpose::Environment, Some(path)) => state.browser.picked_environment = Some(path),
-        (_, None) => {}
+    /// Draws the browser while it is open. Returns a model picked (for the caller to open); an
+    /// environment picked is kept in `picked_environment` for the app.
+    pub fn show(&mut self, ctx: &egui::Context) -> Option<PathBuf> {
+        let (purpose, dialog) = self.open.as_mut()?;
+        let purpose = *purpose;
+        let picked = match dialog.show(ctx).state() {
+            State::Open => return None,
+            State::Selected => dialog.path().map(Path::to_path_buf),
+            State::Closed | State::Cancelled => None,
+        };
+        self.open = None;
+        match purpose {
+            Purpose::Model => picked,
+            Purpose::Environment => {
+                if picked.is_some() {
+                    self.picked_environment = picked;
+                }
+                None
+            }
+        }
     }
 }

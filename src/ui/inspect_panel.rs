@@ -6,7 +6,6 @@ use egui::{Color32, RichText};
 
 use super::inspection::MeshColors;
 use super::state::ViewerState;
-use super::trail_panel::trails_section;
 use crate::inspect::PoseMode;
 use crate::inspect::skin_difference::{LOUD, QUIET};
 use crate::view::MaterialChannel;
@@ -60,7 +59,10 @@ pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     material_channel(ui, state);
     egui::CollapsingHeader::new("Motion trails")
         .default_open(true)
-        .show(ui, |ui| trails_section(ui, state));
+        .show(ui, |ui| {
+            let (selected, pose_mode) = (state.inspection.selected, state.inspection.pose_mode);
+            state.trails.ui(ui, &state.model.skeleton, selected, pose_mode);
+        });
 }
 
 /// A material debug view: one input of the lighting instead of the lit picture (a vertex view

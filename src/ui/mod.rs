@@ -17,13 +17,12 @@ mod joint_panel;
 mod lighting_panel;
 mod morph_panel;
 pub mod panel;
-pub mod reload;
 pub mod state;
 pub mod system_fonts;
 pub mod timeline;
 pub mod trail_panel;
 mod variant_panel;
 mod view_panel;
-mod watch_panel;
+pub mod watch_panel;
 
 pub use state::{Requests, Shortcut, ViewerState};

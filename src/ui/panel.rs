@@ -6,11 +6,8 @@
 
 use egui::{Color32, RichText};
 
-use super::clips_from;
-use super::crowd_panel::crowd_controls;
+use super::clips_from::OfferAnswer;
 use super::curve_panel;
-use super::export_panel::export_section;
-use super::file_browser;
 use super::file_facts::{attributes_section, extensions_section, facts_section};
 use super::filter_field::{FILTER_FROM, filter_field};
 use super::ik_panel::ik_section;
@@ -22,7 +19,6 @@ use super::state::ViewerState;
 use super::timeline;
 use super::variant_panel::variant_picker;
 use super::view_panel::views_section;
-use super::watch_panel::watch_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace};
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
@@ -66,8 +62,18 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
             ui.advance_cursor_after_rect(rect);
         });
     timeline::show(ui, state);
-    curve_panel::show(ui, state);
-    file_browser::show(ui.ctx(), state);
+    let selected = state.inspection.selected;
+    curve_panel::show(
+        ui,
+        &mut state.curves,
+        &state.model,
+        state.model_generation,
+        &mut state.player,
+        selected,
+    );
+    if let Some(path) = state.browser.show(ui.ctx()) {
+        state.open(&path);
+    }
     if let Some(path) = &state.hovered_file {
         let name = crate::asset::file_name(path);
         egui::Area::new(egui::Id::unique("drop hint"))
@@ -101,8 +107,12 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
     scene_picker(ui, state);
-    clips_from::offer_prompt(ui, state);
-    watch_section(ui, state);
+    match state.clips_from.offer_prompt(ui) {
+        Some(OfferAnswer::AddClips) => state.add_offered_clips(),
+        Some(OfferAnswer::OpenInstead) => state.open_offered_instead(),
+        None => {}
+    }
+    state.watching.ui(ui, state.browser.why.as_deref());
     facts_section(ui, state);
     extensions_section(ui, state);
     attributes_section(ui, state);
@@ -216,7 +226,7 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if blending {
         ui.label(RichText::new("The blend of Blend weights plays instead; choosing a clip here ends it.").weak());
     }
-    clips_from::reports(ui, state);
+    state.clips_from.reports_ui(ui);
     ui.add(
         egui::Slider::new(&mut state.player.fade_time, 0.0..=FADE_SLIDER_END)
             .clamping(egui::SliderClamping::Never)
@@ -239,7 +249,10 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             ui.label(format!("  fading in {} {:.0}%", name(Some(clip)), weight * 100.0));
         }
     }
-    export_section(ui, state);
+    let has_clip = state.player.clip().is_some();
+    if state.clip_export.ui(ui, has_clip) {
+        state.requests.export_clip = true;
+    }
 }
 
 /// Several clips at once, weighted, cycles in step (a locomotion blend). While any weight is
@@ -375,7 +388,7 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.checkbox(&mut state.view.grid, "Grid");
     });
     variant_picker(ui, state);
-    crowd_controls(ui, state);
+    state.crowd.ui(ui, &mut state.view.crowd_detail);
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
             state.requests.frame_model = true;

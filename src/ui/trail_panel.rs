@@ -5,7 +5,8 @@
 
 use egui::RichText;
 
-use super::state::ViewerState;
+use crate::anim::Skeleton;
+use crate::asset::Model;
 use crate::inspect::{PoseMode, TrailTime, TrailWindow, Trails};
 
 /// Slowest and fastest the window's seconds either side of now go in the panel.
@@ -56,6 +57,58 @@ impl TrailControls {
             TrailWindow::Around(self.seconds)
         }
     }
+
+    /// Brings the trails up to date with what plays (`at`) in `model` (`generation` counts
+    /// model changes), for the joint selected in the browser (`selected`) and the pinned ones.
+    pub fn update(&mut self, model: &Model, generation: u64, at: TrailTime, selected: Option<usize>) {
+        let joints = shown_joints(self.selected, &self.pinned, selected);
+        self.trails.update(model, generation, at, joints, self.root);
+    }
+
+    /// The panel's trail controls; `selected` is the joint selected in the browser, `pose_mode`
+    /// the pose shown (only the animated pose has trails).
+    pub fn ui(&mut self, ui: &mut egui::Ui, skeleton: &Skeleton, selected: Option<usize>, pose_mode: PoseMode) {
+        ui.checkbox(&mut self.selected, "Trail of the selected joint")
+            .on_hover_text("Its path over the clip: past in blue, future in yellow, a dot at each key");
+        if let Some(joint) = selected.filter(|j| !self.pinned.contains(j)) {
+            let pin = ui
+                .button(format!("Pin {}", skeleton.name(joint)))
+                .on_hover_text("Keep this joint's trail whatever is selected");
+            if pin.clicked() {
+                self.pinned.push(joint);
+            }
+        }
+        let mut unpin = None;
+        for (index, &joint) in self.pinned.iter().enumerate() {
+            ui.horizontal(|ui| {
+                ui.label(skeleton.name(joint));
+                if ui.button("Unpin").clicked() {
+                    unpin = Some(index);
+                }
+            });
+        }
+        if let Some(index) = unpin {
+            self.pinned.remove(index);
+        }
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Show");
+            ui.radio_value(&mut self.whole_clip, true, "Whole clip");
+            ui.radio_value(&mut self.whole_clip, false, "Around now");
+        });
+        if !self.whole_clip {
+            ui.add(
+                egui::Slider::new(&mut self.seconds, SECONDS_RANGE)
+                    .logarithmic(true)
+                    .fixed_decimals(2)
+                    .text("seconds either side"),
+            );
+        }
+        ui.checkbox(&mut self.root, "Root-motion trail")
+            .on_hover_text("The path of the hips (or the root) over the clip, on the ground");
+        if pose_mode != PoseMode::Animated {
+            ui.label(RichText::new("trails show the animated pose only").small());
+        }
+    }
 }
 
 /// The joints with trails: `selected` when `follow_selected`, then the `pinned` ones.
@@ -67,72 +120,4 @@ fn shown_joints(
     let selected = selected.filter(|_| follow_selected);
     let pinned = pinned.iter().copied().filter(move |&j| Some(j) != selected);
     selected.into_iter().chain(pinned)
-}
-
-impl ViewerState {
-    /// Brings the trails up to date with the clip playing (its base clip while a fade runs).
-    /// Only the animated pose has trails.
-    pub(super) fn update_trails(&mut self) {
-        let animated = self.inspection.pose_mode == PoseMode::Animated;
-        let at = TrailTime {
-            clip: self.player.animator.crossfade.base().filter(|_| animated),
-            time: self.player.animator.crossfade.time(),
-            mode: self.player.mode(),
-        };
-        let TrailControls {
-            selected,
-            pinned,
-            root,
-            trails,
-            ..
-        } = &mut self.trails;
-        let joints = shown_joints(*selected, pinned, self.inspection.selected);
-        trails.update(&self.model, self.model_generation, at, joints, *root);
-    }
-}
-
-pub fn trails_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let skeleton = &state.model.skeleton;
-    let selected = state.inspection.selected;
-    let controls = &mut state.trails;
-    ui.checkbox(&mut controls.selected, "Trail of the selected joint")
-        .on_hover_text("Its path over the clip: past in blue, future in yellow, a dot at each key");
-    if let Some(joint) = selected.filter(|j| !controls.pinned.contains(j)) {
-        let pin = ui
-            .button(format!("Pin {}", skeleton.name(joint)))
-            .on_hover_text("Keep this joint's trail whatever is selected");
-        if pin.clicked() {
-            controls.pinned.push(joint);
-        }
-    }
-    let mut unpin = None;
-    for (index, &joint) in controls.pinned.iter().enumerate() {
-        ui.horizontal(|ui| {
-            ui.label(skeleton.name(joint));
-            if ui.button("Unpin").clicked() {
-                unpin = Some(index);
-            }
-        });
-    }
-    if let Some(index) = unpin {
-        controls.pinned.remove(index);
-    }
-    ui.horizontal_wrapped(|ui| {
-        ui.label("Show");
-        ui.radio_value(&mut controls.whole_clip, true, "Whole clip");
-        ui.radio_value(&mut controls.whole_clip, false, "Around now");
-    });
-    if !controls.whole_clip {
-        ui.add(
-            egui::Slider::new(&mut controls.seconds, SECONDS_RANGE)
-                .logarithmic(true)
-                .fixed_decimals(2)
-                .text("seconds either side"),
-        );
-    }
-    ui.checkbox(&mut controls.root, "Root-motion trail")
-        .on_hover_text("The path of the hips (or the root) over the clip, on the ground");
-    if state.inspection.pose_mode != PoseMode::Animated {
-        ui.label(RichText::new("trails show the animated pose only").small());
-    }
 }

@@ -2,6 +2,8 @@
 //! environment's strength and turn, exposure and the tone curve. The panel and the command
 //! line set these; the renderer reads them.
 
+use crate::asset::Model;
+
 /// Which lights shine on the model, besides the environment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lights {
@@ -9,6 +11,17 @@ pub enum Lights {
     Studio,
     /// The file's KHR_lights_punctual lights (no shadows).
     File,
+}
+
+impl Lights {
+    /// A file's own lights when it has any, else the studio's.
+    pub fn default_for(model: &Model) -> Self {
+        if model.lights.is_empty() {
+            Self::Studio
+        } else {
+            Self::File
+        }
+    }
 }
 
 /// The curve that maps the scene's linear light to the display.

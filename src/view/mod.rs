@@ -17,6 +17,7 @@ mod options;
 mod quality;
 mod text;
 mod view_preset;
+mod viewer_options;
 mod viewport;
 
 pub use bounds::Bounds;
@@ -29,4 +30,5 @@ pub use options::ViewOptions;
 pub use quality::{Quality, QualitySettings};
 pub use text::counted;
 pub use view_preset::{ViewAngles, ViewPreset};
+pub use viewer_options::ViewerOptions;
 pub use viewport::{PICK_RADIUS, Viewport};

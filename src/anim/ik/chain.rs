@@ -221,9 +221,13 @@ impl IkChain {
         let candidates = [wrap_angle(needed.acos() - alpha), wrap_angle(-needed.acos() - alpha)];
         let twist = candidates
             .into_iter()
-            .min_by(|a, b| (bend_cost(*a), a.abs()).partial_cmp(&(bend_cost(*b), b.abs())).unwrap())
+            .min_by(|a, b| {
+                bend_cost(*a)
+                    .total_cmp(&bend_cost(*b))
+                    .then(a.abs().total_cmp(&b.abs()))
+            })
             .unwrap_or(0.0);
-        if twist.abs() > 1e-6 {
+        if twist.is_finite() && twist.abs() > 1e-6 {
             self.rotate_towards(index, axis_across, Quat::from_axis_angle(bone, twist) * axis_across);
         }
     }
@@ -280,6 +284,23 @@ mod tests {
             Err(ChainError::NoSuchJoint { joint: 9, joints: 5 })
         );
         assert_eq!(IkChain::new(&hierarchy, 3, 0), Err(ChainError::Empty));
+    }
+
+    #[test]
+    fn a_hinge_aligned_to_a_nan_target_stays_as_it_was() {
+        let hierarchy = std::sync::Arc::new(Hierarchy::new(vec![None, Some(0), Some(1)]).unwrap());
+        let mut chain = IkChain::new(&hierarchy, 2, 2).unwrap();
+        let joint = |y: f32| Transform::new(Vec3::new(0.0, y, 0.0), Quat::IDENTITY, Vec3::ONE);
+        let rest = Pose::new(hierarchy, vec![joint(0.0), joint(1.0), joint(1.0)], Vec::new()).unwrap();
+        chain.load(&rest, &rest);
+        chain.constraints_mut()[1] = JointConstraint::Hinge {
+            axis: Vec3::X,
+            min: 0.0,
+            max: 2.0,
+        };
+        let before = chain.end_position();
+        chain.align_hinge_plane(0, Vec3::NAN);
+        assert_eq!(chain.end_position(), before);
     }
 
     #[test]

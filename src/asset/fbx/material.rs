@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 use glam::{Vec2, Vec3};
 
 use super::{vec3, vec4};
-use crate::asset::model::{AlphaMode, Image, Material};
+use crate::asset::material::{AlphaMode, Material};
+use crate::asset::model::Image;
 use crate::asset::texture::{SamplerModes, TextureRef, UvTransform, Wrap};
 
 /// The images of the file's textures, and per texture (by `typed_id`) its image.

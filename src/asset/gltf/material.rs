@@ -13,7 +13,8 @@ use super::container::{Container, backslash_note, read_uri};
 use super::material_layers;
 use crate::asset::LoadErrorKind;
 use crate::asset::TextureRef;
-use crate::asset::model::{AlphaMode, Image, Material};
+use crate::asset::material::{AlphaMode, Material};
+use crate::asset::model::Image;
 use crate::asset::texture::{SamplerModes, UvTransform, Wrap};
 
 /// The materials. A texture without an image rigscope can read is left out with a warning.

@@ -7,7 +7,7 @@ use glam::{Vec3, Vec4};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::asset::model::{MaterialLayers, SpecularGlossiness};
+use crate::asset::material::{MaterialLayers, SpecularGlossiness};
 
 /// A texture reference as an extension writes it.
 #[derive(Deserialize)]

@@ -19,8 +19,9 @@ use crate::asset::animated::{
 };
 use crate::asset::camera::{Camera, Projection};
 use crate::asset::light::{LightKind, PunctualLight};
-use crate::asset::model::{AlphaMode, Material, Mesh, MeshInstance};
-use crate::asset::texture::MaterialTexture;
+use crate::asset::material::MaterialTexture;
+use crate::asset::material::{AlphaMode, Material};
+use crate::asset::model::{Mesh, MeshInstance};
 
 /// A channel whose target is a pointer `json` did not turn into a node channel.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -27,7 +27,8 @@ use super::LoadErrorKind;
 use super::TextureRef;
 use super::format::Format;
 use super::geometry::{build_skin_weights, compute_normals};
-use super::model::{Image, Material, Mesh, MeshInstance, Model, Primitive, Skin, Topology};
+use super::material::Material;
+use super::model::{Image, Mesh, MeshInstance, Model, Primitive, Skin, Topology};
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, TrackError, Transform};
 use files::{AnimFile, MeshFile, parse_anim, parse_mesh, quaternion};
 

@@ -8,42 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::state::ViewerState;
+use super::ViewerState;
 use crate::anim::{AdditiveLayer, Clip, IkLayer, MorphOverride, Player, Skeleton};
 use crate::asset::{self, Format, Model, SceneChoice};
-
-/// Whether the open file is watched, and what the last reload did.
-#[derive(Clone, Debug)]
-pub struct Watching {
-    /// "Watch file for changes" in the panel.
-    pub enabled: bool,
-    /// A model file that failed to open, watched too, so that fixing it opens it.
-    pub failed_file: Option<PathBuf>,
-    /// "Reloaded Fox.glb at 21:04:05 UTC", or why the last reload failed.
-    pub note: Option<ReloadNote>,
-    /// Bumped whenever the files to watch may have changed other than by a new model.
-    pub revision: u64,
-    /// Why files cannot be watched at all (the platform's watcher did not start).
-    pub unavailable: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReloadNote {
-    pub text: String,
-    pub failed: bool,
-}
-
-impl Default for Watching {
-    fn default() -> Self {
-        Self {
-            enabled: true,
-            failed_file: None,
-            note: None,
-            revision: 0,
-            unavailable: None,
-        }
-    }
-}
+use crate::ui::watch_panel::ReloadNote;
 
 impl ViewerState {
     /// The files to watch now: those the model was read from and a file that failed to open;
@@ -169,7 +137,7 @@ impl ViewerState {
         self.view.material_variant = (self.view.material_variant)
             .and_then(|v| old.material_variants.get(v))
             .and_then(|name| new.find_variant(name).ok());
-        self.ik_editor = super::ik_edit::IkEditor::new(new);
+        self.ik_editor = crate::ui::ik_edit::IkEditor::new(new);
         self.hovered_file = None;
         self.load_error = None;
         self.refresh_model_facts();

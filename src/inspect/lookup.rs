@@ -1,5 +1,5 @@
-//! Looking up what the command line names in a model (clips, joints) and reading its
-//! numbers: shared by every option parser, so they import this and not each other. A name
+//! Looking up what the command line names in a model (clips, joints, cameras) and reading its
+//! numbers: shared by every option parser and the viewer's `--select`. A name
 //! that matches nothing gets the valid range and the closest names in its error.
 
 use anyhow::{anyhow, bail};
@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail};
 use crate::asset::Model;
 
 /// A clip by name, or else by index (as `inspect` lists them).
-pub(super) fn find_clip(model: &Model, wanted: &str) -> anyhow::Result<usize> {
+pub fn find_clip(model: &Model, wanted: &str) -> anyhow::Result<usize> {
     if let Some(clip) = model.find_clip(wanted) {
         return Ok(clip);
     }
@@ -58,7 +58,7 @@ pub fn find_joint(model: &Model, wanted: &str) -> anyhow::Result<usize> {
 /// One of the file's cameras (an entry of `Model::cameras`) by name, or else by the file's
 /// camera index (`cameras[N]` in glTF, as `inspect` lists them; a camera that several nodes
 /// use is seen from its first node); the error lists the cameras there are.
-pub(super) fn find_camera(model: &Model, wanted: &str) -> anyhow::Result<usize> {
+pub fn find_camera(model: &Model, wanted: &str) -> anyhow::Result<usize> {
     let cameras = &model.cameras;
     if let Some(index) = cameras.iter().position(|c| c.name == wanted) {
         return Ok(index);
@@ -131,7 +131,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// `text` as a finite number; `what` names it in the error.
-pub(super) fn number(text: &str, what: &str) -> anyhow::Result<f32> {
+pub fn number(text: &str, what: &str) -> anyhow::Result<f32> {
     text.trim()
         .parse::<f32>()
         .ok()

@@ -2,6 +2,9 @@
 //! panel edits it, the window's input handling edits it, and the app reads it to draw. No GPU
 //! here, so opening files (by argument, drag-and-drop or dialog) is tested without a window.
 
+mod clips_offer;
+pub mod reload;
+
 use std::path::{Path, PathBuf};
 
 use glam::{Mat4, Vec2};
@@ -14,11 +17,11 @@ use super::file_browser::Browsing;
 use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
-use super::reload::Watching;
 use super::trail_panel::TrailControls;
+use super::watch_panel::Watching;
 use crate::anim::{DEFAULT_KEY_RATE, MorphOverride, Player, Pose, key_rate};
 use crate::asset::{self, Format, Model};
-use crate::inspect::JointFacts;
+use crate::inspect::{JointFacts, PoseMode, TrailTime};
 use crate::lint::{Finding, lint};
 use crate::view::file_camera::model_camera_view;
 use crate::view::{CameraView, Lighting, Lights, OrbitCamera, Quality, ViewOptions, ViewPreset, Viewport, counted};
@@ -112,15 +115,6 @@ pub struct ViewerState {
     pub crowd: CrowdControls,
 }
 
-/// A file's own lights when it has any, else the studio's.
-pub fn default_lights(model: &Model) -> Lights {
-    if model.lights.is_empty() {
-        Lights::Studio
-    } else {
-        Lights::File
-    }
-}
-
 impl ViewerState {
     pub fn new(model: Model) -> Self {
         let player = Player::new((!model.clips.is_empty()).then_some(0));
@@ -133,7 +127,7 @@ impl ViewerState {
             morphs: MorphOverride::new(model.skeleton.rest_pose().morph_weights().len()),
             view: ViewOptions {
                 lighting: Lighting {
-                    lights: default_lights(&model),
+                    lights: Lights::default_for(&model),
                     ..Lighting::default()
                 },
                 ..ViewOptions::default()
@@ -203,7 +197,7 @@ impl ViewerState {
     pub(super) fn show_model(&mut self, model: Model) {
         let (mut view, fade_time, speed, mode) =
             (self.view, self.player.fade_time, self.player.speed, self.player.mode());
-        view.lighting.lights = default_lights(&model);
+        view.lighting.lights = Lights::default_for(&model);
         // Variants are the file's own: a new file starts with its default materials.
         view.material_variant = None;
         *self = Self {
@@ -301,7 +295,13 @@ impl ViewerState {
         self.inspection.pose_mode.apply(&self.model.skeleton, &mut self.pose);
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
-        self.update_trails();
+        let animated = self.inspection.pose_mode == PoseMode::Animated;
+        let at = TrailTime {
+            clip: self.player.animator.crossfade.base().filter(|_| animated),
+            time: self.player.animator.crossfade.time(),
+            mode: self.player.mode(),
+        };
+        (self.trails).update(&self.model, self.model_generation, at, self.inspection.selected);
         let clip_dt = if self.player.playing {
             dt * self.player.speed
         } else {

@@ -1,0 +1,174 @@
+//! Materials: glTF's metallic-roughness model with the layers its KHR_materials_* extensions
+//! add, the alpha modes, and the texture slots a material names.
+
+use glam::{Vec3, Vec4};
+
+use super::texture::TextureRef;
+
+#[derive(Clone, Debug)]
+pub struct Material {
+    pub name: String,
+    /// Linear RGBA.
+    pub base_color: Vec4,
+    pub base_color_texture: Option<TextureRef>,
+    pub metallic: f32,
+    pub roughness: f32,
+    pub metallic_roughness_texture: Option<TextureRef>,
+    pub normal_texture: Option<TextureRef>,
+    pub normal_scale: f32,
+    pub occlusion_texture: Option<TextureRef>,
+    /// How much of the occlusion texture applies (0: none, 1: all).
+    pub occlusion_strength: f32,
+    /// Linear RGB, times `emissive_strength` (KHR_materials_emissive_strength).
+    pub emissive: Vec3,
+    pub emissive_texture: Option<TextureRef>,
+    pub emissive_strength: f32,
+    pub alpha: AlphaMode,
+    pub double_sided: bool,
+    /// KHR_materials_unlit: the base colour as it is, without lighting.
+    pub unlit: bool,
+    /// What the KHR_materials_* extensions add.
+    pub layers: MaterialLayers,
+}
+
+/// What the KHR_materials_* extensions add to the metallic-roughness model; the defaults add
+/// nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialLayers {
+    /// KHR_materials_ior: the dielectric's index of refraction (1.5).
+    pub ior: f32,
+    /// KHR_materials_specular: the strength (1) and colour (white) of the dielectric's
+    /// specular reflection.
+    pub specular: f32,
+    pub specular_color: Vec3,
+    /// KHR_materials_sheen: the sheen's colour (black: none) and roughness.
+    pub sheen_color: Vec3,
+    pub sheen_roughness: f32,
+    /// KHR_materials_clearcoat: the coat's strength (0: none) and roughness.
+    pub clearcoat: f32,
+    pub clearcoat_roughness: f32,
+    /// KHR_materials_pbrSpecularGlossiness, which replaces metallic and roughness: the
+    /// diffuse colour is `Material::base_color` (and its texture `base_color_texture`), the
+    /// specular-glossiness texture sits in `metallic_roughness_texture`'s place.
+    pub specular_glossiness: Option<SpecularGlossiness>,
+}
+
+impl MaterialLayers {
+    /// A sheen or a clear coat is drawn over the base.
+    pub fn has_layers(&self) -> bool {
+        self.sheen_color.max_element() > 0.0 || self.clearcoat > 0.0
+    }
+}
+
+impl Default for MaterialLayers {
+    fn default() -> Self {
+        Self {
+            ior: 1.5,
+            specular: 1.0,
+            specular_color: Vec3::ONE,
+            sheen_color: Vec3::ZERO,
+            sheen_roughness: 0.0,
+            clearcoat: 0.0,
+            clearcoat_roughness: 0.0,
+            specular_glossiness: None,
+        }
+    }
+}
+
+/// KHR_materials_pbrSpecularGlossiness's factors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpecularGlossiness {
+    /// Linear RGB F0.
+    pub specular: Vec3,
+    /// 1 − roughness.
+    pub glossiness: f32,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Self {
+            name: "default".into(),
+            base_color: Vec4::ONE,
+            base_color_texture: None,
+            metallic: 1.0,
+            roughness: 1.0,
+            metallic_roughness_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
+            occlusion_texture: None,
+            occlusion_strength: 1.0,
+            emissive: Vec3::ZERO,
+            emissive_texture: None,
+            emissive_strength: 1.0,
+            alpha: AlphaMode::Opaque,
+            double_sided: false,
+            unlit: false,
+            layers: MaterialLayers::default(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AlphaMode {
+    Opaque,
+    Mask { cutoff: f32 },
+    Blend,
+}
+
+/// A material's textures, in the order mesh.wgsl binds them (and numbers its HAS_* bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialTexture {
+    BaseColor = 0,
+    MetallicRoughness = 1,
+    Normal = 2,
+    Occlusion = 3,
+    Emissive = 4,
+}
+
+impl MaterialTexture {
+    pub const ALL: [MaterialTexture; 5] = [
+        Self::BaseColor,
+        Self::MetallicRoughness,
+        Self::Normal,
+        Self::Occlusion,
+        Self::Emissive,
+    ];
+
+    /// The material's reference to this texture.
+    pub fn of(self, material: &Material) -> Option<TextureRef> {
+        match self {
+            Self::BaseColor => material.base_color_texture,
+            Self::MetallicRoughness => material.metallic_roughness_texture,
+            Self::Normal => material.normal_texture,
+            Self::Occlusion => material.occlusion_texture,
+            Self::Emissive => material.emissive_texture,
+        }
+    }
+
+    /// The material's reference to this texture, to change it.
+    pub fn of_mut(self, material: &mut Material) -> &mut Option<TextureRef> {
+        match self {
+            Self::BaseColor => &mut material.base_color_texture,
+            Self::MetallicRoughness => &mut material.metallic_roughness_texture,
+            Self::Normal => &mut material.normal_texture,
+            Self::Occlusion => &mut material.occlusion_texture,
+            Self::Emissive => &mut material.emissive_texture,
+        }
+    }
+
+    /// Colour textures are sRGB-encoded; the others hold data.
+    pub fn srgb(self) -> bool {
+        matches!(self, Self::BaseColor | Self::Emissive)
+    }
+
+    /// The glTF property that holds it, for notes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::BaseColor => "baseColorTexture",
+            Self::MetallicRoughness => "metallicRoughnessTexture",
+            Self::Normal => "normalTexture",
+            Self::Occlusion => "occlusionTexture",
+            Self::Emissive => "emissiveTexture",
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Clips from another file: keeping a model opened over another as an offer, and adding its
+//! clips to the open rig (retargeted by joint name, see `asset::clips_from`) when the panel
+//! says so or `--clips-from` asks.
+
+use std::path::Path;
+
+use super::ViewerState;
+use crate::asset::clips_from::{add_clips_of, load_clip_source, matching_joint_count};
+use crate::asset::{ClipsFromReport, Model};
+use crate::inspect::JointFacts;
+use crate::ui::clips_from::ClipsOffer;
+
+impl ViewerState {
+    /// Keeps `loaded` as an offer when it holds clips, a file (not the demo rig) is open and
+    /// some of its joints pair with the open rig's; else gives it back to be opened.
+    pub(crate) fn offer_clips(&mut self, loaded: Model) -> Option<Model> {
+        let paired = matching_joint_count(&self.model, &loaded);
+        if loaded.clips.is_empty() || self.model.format.is_none() || paired == 0 {
+            return Some(loaded);
+        }
+        self.load_error = None;
+        self.clips_from.offer = Some(ClipsOffer { source: loaded, paired });
+        None
+    }
+
+    /// "Add its N clips to the open rig".
+    pub fn add_offered_clips(&mut self) {
+        let Some(offer) = self.clips_from.offer.take() else {
+            return;
+        };
+        let added = add_clips_of(&mut self.model, &offer.source);
+        self.clips_added(added);
+    }
+
+    /// "Open it instead".
+    pub fn open_offered_instead(&mut self) {
+        if let Some(offer) = self.clips_from.offer.take() {
+            self.show_model(offer.source);
+        }
+    }
+
+    /// Adds the clips of the file at `path` without asking (`--clips-from` in the viewer).
+    pub fn add_clips_from(&mut self, path: &Path) {
+        let added = load_clip_source(path).and_then(|source| add_clips_of(&mut self.model, &source));
+        self.clips_added(added);
+    }
+
+    fn clips_added(&mut self, added: Result<ClipsFromReport, crate::asset::LoadError>) {
+        match added {
+            Ok(report) => {
+                self.load_error = None;
+                // A rig that had no clips starts playing the first one added.
+                if self.player.clip().is_none() && self.model.clips.len() == report.clips.len() {
+                    self.player.select(Some(0));
+                }
+                self.clips_from.reports.push(report);
+                self.refresh_model_facts();
+                self.inspection.facts = JointFacts::new(&self.model);
+                // The model's files now include the other file.
+                self.watching.revision += 1;
+            }
+            Err(error) => self.load_error = Some(error.to_string()),
+        }
+    }
+}
