@@ -1,0 +1,49 @@
+//! The integration tests, in one binary: each file is a module (linking the viewer's
+//! dependencies once instead of once per file is most of a clean build's time). The tests that
+//! count allocations (one global allocator a process), measure time, or set process-wide
+//! environment stay binaries of their own beside this folder.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod animated_pictures;
+mod animated_properties;
+mod batch;
+mod blending;
+mod cli;
+mod compressed_geometry;
+mod corpus;
+mod crowd;
+mod curve_view;
+mod curves;
+mod desktop;
+mod export_panel;
+mod exporter_quirks;
+mod fbx_and_obj;
+mod gltf_assets;
+mod ik;
+mod image_detail;
+mod inspection;
+mod layers;
+mod lint;
+mod local_to_model;
+mod material_variants;
+mod md5;
+mod morph;
+mod mutation_smoke;
+mod panel;
+mod picture;
+mod reload;
+mod render;
+mod retarget;
+mod sampling_fast_path;
+mod scene_shapes;
+mod scenes_and_copies;
+mod texture_formats;
+mod timeline;
+mod trails;
+mod validator;
+mod video;
+mod viewer_load_errors;
+mod views;
+mod window;

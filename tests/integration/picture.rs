@@ -1,0 +1,1502 @@
+//! The picture on small glTF files the tests write themselves: vertex colours, culling,
+//! tone mapping, image-based lighting, KHR_texture_transform, the file's lights, points and
+//! lines, and the lighting options of the panel and the commands. Each test looks at pixels
+//! (hues, coverage, brightness), not at golden images.
+
+use crate::common;
+
+use std::path::PathBuf;
+
+use glam::{Vec2, Vec3};
+use rigscope::anim::Pose;
+use rigscope::asset::demo::demo_model;
+use rigscope::asset::{self, Model};
+use rigscope::cli::render::render_image;
+use rigscope::render::{Gpu, SceneRenderer};
+use rigscope::view::{Lighting, Lights, MaterialChannel, Quality, ViewOptions};
+
+const SIZE: (u32, u32) = (320, 240);
+
+/// Binary data and accessors for a glTF file a test writes.
+#[derive(Default)]
+struct Buffers {
+    bin: Vec<u8>,
+    views: Vec<String>,
+    accessors: Vec<String>,
+}
+
+impl Buffers {
+    /// An accessor over `bytes` (`count` elements of `kind`, components of `component`).
+    fn accessor(&mut self, bytes: &[u8], component: u32, count: usize, kind: &str, normalized: bool) -> usize {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        self.views.push(format!(
+            r#"{{"buffer":0,"byteOffset":{},"byteLength":{}}}"#,
+            self.bin.len(),
+            bytes.len()
+        ));
+        self.bin.extend_from_slice(bytes);
+        self.accessors.push(format!(
+            r#"{{"bufferView":{},"componentType":{component},"count":{count},"type":"{kind}","normalized":{normalized}}}"#,
+            self.views.len() - 1
+        ));
+        self.accessors.len() - 1
+    }
+
+    fn floats(&mut self, values: &[f32], kind: &str) -> usize {
+        let per = match kind {
+            "SCALAR" => 1,
+            "VEC2" => 2,
+            "VEC3" => 3,
+            _ => 4,
+        };
+        self.accessor(&common::f32_bytes(values), 5126, values.len() / per, kind, false)
+    }
+
+    fn indices(&mut self, indices: &[u32]) -> usize {
+        let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        self.accessor(&bytes, 5125, indices.len(), "SCALAR", false)
+    }
+
+    /// A primitive's attributes JSON for `mesh`.
+    fn mesh(&mut self, mesh: &MeshData) -> String {
+        let flat = |v: &[Vec3]| v.iter().flat_map(|p| p.to_array()).collect::<Vec<f32>>();
+        let position = self.floats(&flat(&mesh.positions), "VEC3");
+        // A mesh without normals is written without NORMAL.
+        let normal = match mesh.normals.is_empty() {
+            true => String::new(),
+            false => format!(r#""NORMAL":{},"#, self.floats(&flat(&mesh.normals), "VEC3")),
+        };
+        let uvs: Vec<f32> = mesh.uvs.iter().flat_map(|p| p.to_array()).collect();
+        let uv = self.floats(&uvs, "VEC2");
+        let indices = self.indices(&mesh.indices);
+        format!(r#""attributes":{{"POSITION":{position},{normal}"TEXCOORD_0":{uv}}},"indices":{indices}"#)
+    }
+
+    /// The whole file: `rest` holds the JSON members after the buffers and accessors
+    /// (meshes, nodes, materials, ...).
+    fn gltf(&self, rest: &str) -> String {
+        format!(
+            r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":{},"uri":"{}"}}],"bufferViews":[{}],"accessors":[{}],{rest}}}"#,
+            self.bin.len(),
+            common::data_uri(&self.bin),
+            self.views.join(","),
+            self.accessors.join(",")
+        )
+    }
+}
+
+struct MeshData {
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    uvs: Vec<Vec2>,
+    indices: Vec<u32>,
+}
+
+/// A smooth UV sphere of radius 1 at the origin, wound counter-clockwise seen from outside.
+fn sphere() -> MeshData {
+    uv_sphere(48, 96)
+}
+
+/// A UV sphere of radius 1 at the origin, of `stacks` × `slices` quads.
+fn uv_sphere(stacks: u32, slices: u32) -> MeshData {
+    let mut mesh = MeshData {
+        positions: Vec::new(),
+        normals: Vec::new(),
+        uvs: Vec::new(),
+        indices: Vec::new(),
+    };
+    for stack in 0..=stacks {
+        let polar = stack as f32 / stacks as f32 * std::f32::consts::PI;
+        for slice in 0..=slices {
+            let azimuth = slice as f32 / slices as f32 * std::f32::consts::TAU;
+            let normal = Vec3::new(polar.sin() * azimuth.cos(), polar.cos(), polar.sin() * azimuth.sin());
+            mesh.positions.push(normal);
+            mesh.normals.push(normal);
+            mesh.uvs
+                .push(Vec2::new(slice as f32 / slices as f32, stack as f32 / stacks as f32));
+        }
+    }
+    let row = slices + 1;
+    for stack in 0..stacks {
+        for slice in 0..slices {
+            let a = stack * row + slice;
+            mesh.indices.extend([a, a + 1, a + row, a + 1, a + row + 1, a + row]);
+        }
+    }
+    mesh
+}
+
+/// A 2 × 2 square in the XY plane facing +Z (counter-clockwise seen from +Z), u left to right,
+/// v top to bottom.
+fn quad() -> MeshData {
+    MeshData {
+        positions: vec![
+            Vec3::new(-1.0, -1.0, 0.0),
+            Vec3::new(1.0, -1.0, 0.0),
+            Vec3::new(1.0, 1.0, 0.0),
+            Vec3::new(-1.0, 1.0, 0.0),
+        ],
+        normals: vec![Vec3::Z; 4],
+        uvs: vec![
+            Vec2::new(0.0, 1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 0.0),
+        ],
+        indices: vec![0, 1, 2, 0, 2, 3],
+    }
+}
+
+/// Writes `json` to a file in a folder of its own and loads it.
+fn load(name: &str, json: &str) -> Model {
+    let path = file(name, json);
+    asset::load(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn file(name: &str, json: &str) -> PathBuf {
+    let path = common::temp_dir(name).join(format!("{name}.gltf"));
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+/// One sphere with `material` (JSON).
+fn sphere_model(name: &str, material: &str) -> Model {
+    mesh_model(name, &sphere(), material)
+}
+
+/// One mesh with `material` (JSON).
+fn mesh_model(name: &str, mesh: &MeshData, material: &str) -> Model {
+    let mut buffers = Buffers::default();
+    let primitive = buffers.mesh(mesh);
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],"materials":[{material}],"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+        )),
+    )
+}
+
+struct Renderer {
+    gpu: Gpu,
+    scene: SceneRenderer,
+}
+
+impl Renderer {
+    fn new() -> Self {
+        let gpu = Gpu::headless().unwrap();
+        let scene = SceneRenderer::new(&gpu);
+        Self { gpu, scene }
+    }
+
+    fn render(&mut self, model: &Model, view: &ViewOptions) -> image::RgbaImage {
+        let pose: Pose = model.skeleton.rest_pose().clone();
+        render_image(&self.gpu, &mut self.scene, model, &pose, None, SIZE, view).unwrap()
+    }
+}
+
+/// The view without ground, lit as `lighting` says.
+fn plain(lighting: Lighting) -> ViewOptions {
+    ViewOptions {
+        grid: false,
+        lighting,
+        ..ViewOptions::default()
+    }
+}
+
+fn luminance(pixel: &image::Rgba<u8>) -> f32 {
+    let [r, g, b, _] = pixel.0.map(f32::from);
+    rgb_luminance([r, g, b])
+}
+
+/// The luminance of a colour in 8-bit levels (Rec. 709 weights, as on the sRGB values).
+fn rgb_luminance([r, g, b]: [f32; 3]) -> f32 {
+    0.2126 * r + 0.7152 * g + 0.0722 * b
+}
+
+/// Mean absolute difference of two images, in 8-bit levels.
+fn mean_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f32 {
+    let sum: f32 = a
+        .pixels()
+        .zip(b.pixels())
+        .map(|(p, q)| (0..3).map(|c| (p[c] as f32 - q[c] as f32).abs()).sum::<f32>() / 3.0)
+        .sum();
+    sum / (a.width() * a.height()) as f32
+}
+
+/// Keeps `image` for a person to look at, in the temporary folder's `rigscope-picture`.
+fn save(image: &image::RgbaImage, name: &str) {
+    let dir = std::env::temp_dir().join("rigscope-picture");
+    std::fs::create_dir_all(&dir).unwrap();
+    image.save(dir.join(format!("{name}.png"))).unwrap();
+}
+
+#[test]
+fn a_white_sphere_is_not_blown_out_and_shades_smoothly() {
+    let mut renderer = Renderer::new();
+    let model = sphere_model(
+        "white-sphere",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":0.5}}"#,
+    );
+    let image = renderer.render(&model, &plain(Lighting::default()));
+    save(&image, "white-sphere");
+    let sphere_pixels: Vec<&image::Rgba<u8>> = image.pixels().filter(|p| luminance(p) > 40.0).collect();
+    let clipped = sphere_pixels
+        .iter()
+        .filter(|p| p.0[..3].iter().all(|&c| c >= 254))
+        .count();
+    assert!(sphere_pixels.len() > 5000, "the sphere is drawn");
+    assert!(
+        (clipped as f64) < 0.01 * sphere_pixels.len() as f64,
+        "{clipped} of {} pixels clipped",
+        sphere_pixels.len()
+    );
+    // A vertical line through the centre, from the lit top to the shaded bottom: luminance
+    // falls all the way (no rise beyond noise), and the way from light to shade has no
+    // plateau of equal values (the banding of clipped or posterised light).
+    let x = SIZE.0 / 2;
+    let column: Vec<f32> = (0..SIZE.1)
+        .map(|y| luminance(image.get_pixel(x, y)))
+        .skip_while(|&l| l < 40.0)
+        .take_while(|&l| l >= 40.0)
+        .collect();
+    assert!(column.len() > 60, "the line crosses the sphere");
+    let brightest = column.iter().cloned().fold(0.0, f32::max);
+    let peak = column.iter().position(|&l| l == brightest).unwrap();
+    let falling = &column[peak..column.len() - 2];
+    let rises = falling.windows(2).filter(|w| w[1] > w[0] + 1.5).count();
+    assert!(rises == 0, "luminance rises on the way into shade: {falling:?}");
+    let darkest = falling.iter().cloned().fold(f32::MAX, f32::min);
+    let (high, low) = (
+        darkest + 0.9 * (brightest - darkest),
+        darkest + 0.1 * (brightest - darkest),
+    );
+    let transition: Vec<f32> = falling.iter().cloned().filter(|l| (low..=high).contains(l)).collect();
+    let longest_flat_run = transition
+        .windows(2)
+        .fold((0, 0), |(longest, run), w| {
+            let run = if (w[0] - w[1]).abs() < 0.5 { run + 1 } else { 0 };
+            (longest.max(run), run)
+        })
+        .0;
+    assert!(
+        longest_flat_run < 4,
+        "a band {longest_flat_run} pixels long: {transition:?}"
+    );
+    assert!(
+        brightest - darkest > 100.0,
+        "light and shade differ: {brightest} to {darkest}"
+    );
+}
+
+#[test]
+fn a_mesh_without_normals_is_shaded_flat_face_by_face() {
+    // glTF: "When normals are not specified, client implementations MUST calculate flat
+    // normals." A low-poly sphere with and without NORMAL, lit alike.
+    let mut renderer = Renderer::new();
+    let material = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":1}}"#;
+    let mut faceted = uv_sphere(6, 8);
+    let smooth = mesh_model("low-poly-smooth", &faceted, material);
+    faceted.normals.clear();
+    let flat = mesh_model("low-poly-flat", &faceted, material);
+    assert!(flat.meshes[0].primitives[0].flat_shaded && !smooth.meshes[0].primitives[0].flat_shaded);
+
+    // Down the middle of the sphere (where it differs from the background): a level stretch
+    // of luminance per face when flat, a gradient of many small steps when smooth.
+    let column = |image: &image::RgbaImage| -> Vec<f32> {
+        let x = SIZE.0 / 2 + 7;
+        let background = luminance(image.get_pixel(x, 0));
+        (0..SIZE.1)
+            .map(|y| luminance(image.get_pixel(x, y)))
+            .skip_while(|&l| (l - background).abs() < 2.0)
+            .take_while(|&l| (l - background).abs() >= 2.0)
+            .collect()
+    };
+    let level_stretches = |column: &[f32]| 1 + column.windows(2).filter(|w| (w[1] - w[0]).abs() >= 1.0).count();
+    let view = plain(Lighting::default());
+    let (flat_image, smooth_image) = (renderer.render(&flat, &view), renderer.render(&smooth, &view));
+    save(&flat_image, "low-poly-flat");
+    save(&smooth_image, "low-poly-smooth");
+    let (flat_column, smooth_column) = (column(&flat_image), column(&smooth_image));
+    assert!(flat_column.len() > 80, "the column crosses the sphere: {flat_column:?}");
+    let (flat_count, smooth_count) = (level_stretches(&flat_column), level_stretches(&smooth_column));
+    assert!(flat_count <= 16, "flat: a level stretch per face: {flat_column:?}");
+    assert!(smooth_count >= 40, "smooth: a gradient: {smooth_column:?}");
+}
+
+#[test]
+fn metals_reflect_the_environment_and_rough_dielectrics_barely_do() {
+    let mut renderer = Renderer::new();
+    let metal = sphere_model(
+        "metal-sphere",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.95,0.93,0.88,1],"metallicFactor":1,"roughnessFactor":0.15}}"#,
+    );
+    let rough = sphere_model(
+        "rough-sphere",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.8,0.8,0.8,1],"metallicFactor":0,"roughnessFactor":1}}"#,
+    );
+    let turned = |degrees: f32| {
+        plain(Lighting {
+            environment_rotation: degrees,
+            ..Lighting::default()
+        })
+    };
+    let change = |renderer: &mut Renderer, model: &Model, name: &str| {
+        let a = renderer.render(model, &turned(0.0));
+        let b = renderer.render(model, &turned(45.0));
+        save(&a, name);
+        mean_difference(&a, &b)
+    };
+    let metal_change = change(&mut renderer, &metal, "metal-sphere");
+    let rough_change = change(&mut renderer, &rough, "rough-sphere");
+    assert!(
+        metal_change > 2.0,
+        "the metal mirrors the turned environment ({metal_change})"
+    );
+    assert!(
+        rough_change * 2.5 < metal_change,
+        "a rough dielectric changes far less ({rough_change} against {metal_change})"
+    );
+    // Without the environment the metal loses most of its light.
+    let dark = renderer.render(
+        &metal,
+        &plain(Lighting {
+            environment_intensity: 0.0,
+            ..Lighting::default()
+        }),
+    );
+    let lit = renderer.render(&metal, &turned(0.0));
+    let mean = |image: &image::RgbaImage| image.pixels().map(luminance).sum::<f32>() / (SIZE.0 * SIZE.1) as f32;
+    assert!(mean(&dark) + 5.0 < mean(&lit), "{} against {}", mean(&dark), mean(&lit));
+}
+
+/// Two quads side by side skinned to one joint, coloured only by COLOR_0 (normalised u8
+/// RGB): the left one red, the right one blue.
+fn vertex_coloured_quads() -> String {
+    let mut buffers = Buffers::default();
+    let mut positions = Vec::new();
+    for offset in [-1.2f32, 1.2] {
+        for corner in quad().positions {
+            positions.extend((corner * Vec3::new(1.0, 1.0, 1.0) + Vec3::X * offset).to_array());
+        }
+    }
+    let position = buffers.floats(&positions, "VEC3");
+    let normal = buffers.floats(&[0.0, 0.0, 1.0].repeat(8), "VEC3");
+    let colors: Vec<u8> = [[255u8, 0, 0]; 4]
+        .into_iter()
+        .chain([[0, 0, 255]; 4])
+        .flatten()
+        .collect();
+    let color = buffers.accessor(&colors, 5121, 8, "VEC3", true);
+    let joints = buffers.accessor(&[0u8; 32], 5121, 8, "VEC4", false);
+    let weights = buffers.floats(&[1.0, 0.0, 0.0, 0.0].repeat(8), "VEC4");
+    let indices = buffers.indices(&[0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7]);
+    buffers.gltf(&format!(
+        r#""meshes":[{{"primitives":[{{"attributes":{{"POSITION":{position},"NORMAL":{normal},"COLOR_0":{color},"JOINTS_0":{joints},"WEIGHTS_0":{weights}}},"indices":{indices},"material":0}}]}}],
+        "materials":[{{"pbrMetallicRoughness":{{"metallicFactor":0}}}}],
+        "skins":[{{"joints":[1]}}],
+        "nodes":[{{"mesh":0,"skin":0}},{{"name":"joint","translation":[0,0.5,0]}}],
+        "scenes":[{{"nodes":[0,1]}}]"#
+    ))
+}
+
+/// Pixels whose red (or blue) channel leads the others by a clear margin, in the left and
+/// right halves of `image`: (red left, blue left, red right, blue right).
+fn hue_counts(image: &image::RgbaImage) -> (usize, usize, usize, usize) {
+    let mut counts = (0, 0, 0, 0);
+    for (x, _, p) in image.enumerate_pixels() {
+        let [r, g, b, _] = p.0.map(i32::from);
+        let left = x < image.width() / 2;
+        let red = r > g + 60 && r > b + 60;
+        let blue = b > r + 60 && b > g + 60;
+        match (left, red, blue) {
+            (true, true, _) => counts.0 += 1,
+            (true, _, true) => counts.1 += 1,
+            (false, true, _) => counts.2 += 1,
+            (false, _, true) => counts.3 += 1,
+            _ => {}
+        }
+    }
+    counts
+}
+
+#[test]
+fn vertex_colours_colour_the_mesh_on_the_gpu_and_cpu_paths() {
+    let mut renderer = Renderer::new();
+    let model = load("vertex-colours", &vertex_coloured_quads());
+    assert_eq!(
+        model.meshes[0].primitives[0].colors[0],
+        glam::Vec4::new(1.0, 0.0, 0.0, 1.0)
+    );
+    for gpu_skinning in [true, false] {
+        let view = ViewOptions {
+            gpu_skinning,
+            ..plain(Lighting::default())
+        };
+        let image = renderer.render(&model, &view);
+        save(&image, &format!("vertex-colours-gpu-{gpu_skinning}"));
+        let (red_left, blue_left, red_right, blue_right) = hue_counts(&image);
+        let area = (SIZE.0 * SIZE.1) as usize;
+        assert!(
+            red_left > area / 20 && blue_right > area / 20,
+            "gpu {gpu_skinning}: {red_left} red, {blue_right} blue"
+        );
+        assert!(
+            blue_left + red_right < area / 200,
+            "gpu {gpu_skinning}: colours on the wrong side"
+        );
+    }
+}
+
+#[test]
+fn vertex_colours_of_every_accessor_kind_load() {
+    // RGBA as normalised u16, and RGB as floats.
+    let mut buffers = Buffers::default();
+    let position = buffers.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3");
+    let shorts: Vec<u8> = [65535u16, 32768, 0, 65535]
+        .repeat(3)
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let rgba = buffers.accessor(&shorts, 5123, 3, "VEC4", true);
+    let rgb = buffers.floats(&[0.25, 0.5, 1.0].repeat(3), "VEC3");
+    let json = buffers.gltf(&format!(
+        r#""meshes":[{{"primitives":[{{"attributes":{{"POSITION":{position},"COLOR_0":{rgba}}}}},{{"attributes":{{"POSITION":{position},"COLOR_0":{rgb}}}}}]}}],"nodes":[{{"mesh":0}}]"#
+    ));
+    let model = load("colour-kinds", &json);
+    let primitives = &model.meshes[0].primitives;
+    let first = primitives[0].colors[0];
+    assert!(
+        (first - glam::Vec4::new(1.0, 0.5, 0.0, 1.0)).abs().max_element() < 1e-4,
+        "{first}"
+    );
+    assert_eq!(primitives[1].colors[2], glam::Vec4::new(0.25, 0.5, 1.0, 1.0));
+    // A colour count that does not match the vertices leaves that primitive out, naming the
+    // attribute.
+    let bad = json.replacen(r#""count":3,"type":"VEC4""#, r#""count":2,"type":"VEC4""#, 1);
+    let model = asset::load(&file("colour-count", &bad)).unwrap();
+    assert!(model.meshes[0].primitives[0].positions.is_empty());
+    let warning = &model.warnings[0];
+    assert!(
+        warning.contains("COLOR_0") && warning.ends_with("(primitive not drawn)"),
+        "{warning}"
+    );
+}
+
+/// Two quads facing +Z, one behind the other: at z = 0 with material `front` (JSON), at z = −1
+/// with `back`; the file lists the front one first when `front_first`.
+fn quad_behind_quad(name: &str, front: &str, back: &str, front_first: bool) -> Model {
+    let mut buffers = Buffers::default();
+    let primitive = buffers.mesh(&quad());
+    let (front_node, back_node) = (r#"{"mesh":0}"#, r#"{"mesh":1,"translation":[0,0,-1]}"#);
+    let nodes = match front_first {
+        true => format!("{front_node},{back_node}"),
+        false => format!("{back_node},{front_node}"),
+    };
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""meshes":[{{"primitives":[{{{primitive},"material":0}}]}},{{"primitives":[{{{primitive},"material":1}}]}}],"materials":[{front},{back}],"nodes":[{nodes}],"scenes":[{{"nodes":[0,1]}}]"#
+        )),
+    )
+}
+
+/// A blended material of `color` (RGBA), single- or `double_sided`.
+fn glass(color: [f32; 4], double_sided: bool) -> String {
+    format!(
+        r#"{{"pbrMetallicRoughness":{{"baseColorFactor":{color:?},"metallicFactor":0}},"alphaMode":"BLEND","doubleSided":{double_sided}}}"#
+    )
+}
+
+#[test]
+fn what_is_behind_a_transparent_surface_shows_through_it_in_any_file_order() {
+    // Opaque surfaces are drawn first; blended ones after them, back to front, without
+    // writing depth: the red quad shows through the blue glass whichever the file lists first.
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    let centre = |image: &image::RgbaImage| image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
+    let mut pictures = Vec::new();
+    let red = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,0,0,1],"metallicFactor":0}}"#;
+    for (transparent_first, double_sided) in [(true, false), (false, false), (true, true)] {
+        let name = format!("glass-{transparent_first}-{double_sided}");
+        let blue_glass = glass([0.2, 0.4, 1.0, 0.3], double_sided);
+        let model = quad_behind_quad(&name, &blue_glass, red, transparent_first);
+        let image = renderer.render(&model, &view);
+        save(&image, &name);
+        let [r, g, b, _] = centre(&image);
+        assert!(
+            r > 90 && r > b + 30 && b > g,
+            "{name}: red seen through blue glass at the centre: {:?}",
+            [r, g, b]
+        );
+        pictures.push(image);
+    }
+    assert!(
+        mean_difference(&pictures[0], &pictures[1]) < 0.5,
+        "the file's order does not matter"
+    );
+
+    // Two glasses: the nearer one is drawn last, over the farther, whatever the file's order.
+    let (blue, red) = (glass([0.0, 0.0, 1.0, 0.6], false), glass([1.0, 0.0, 0.0, 0.6], false));
+    for front_first in [true, false] {
+        let name = format!("two-glasses-{front_first}");
+        let image = renderer.render(&quad_behind_quad(&name, &blue, &red, front_first), &view);
+        save(&image, &name);
+        let [r, _, b, _] = centre(&image);
+        assert!(
+            b > r + 20,
+            "{name}: the near blue glass over the far red one: {:?}",
+            [r, b]
+        );
+    }
+}
+
+/// A single quad, with `material` (JSON) and the node's `placement` (JSON members), facing
+/// +Z or, when `facing_away`, −Z.
+fn quad_model(name: &str, material: &str, placement: &str, facing_away: bool) -> Model {
+    let mut buffers = Buffers::default();
+    let mut mesh = quad();
+    if facing_away {
+        // Turned half a turn about +Y: the same square, its front towards −Z.
+        for p in mesh.positions.iter_mut() {
+            p.x = -p.x;
+        }
+        mesh.normals = vec![Vec3::NEG_Z; 4];
+    }
+    let primitive = buffers.mesh(&mesh);
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],"materials":[{material}],"nodes":[{{"mesh":0{placement}}}],"scenes":[{{"nodes":[0]}}]"#
+        )),
+    )
+}
+
+#[test]
+fn single_sided_faces_are_culled_from_behind_and_mirroring_keeps_the_front() {
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    let single = r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.9,0.6,0.2,1],"metallicFactor":0}}"#;
+    let double =
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.9,0.6,0.2,1],"metallicFactor":0},"doubleSided":true}"#;
+    // The default view looks at +Z faces.
+    let front = renderer.render(&quad_model("front", single, "", false), &view);
+    let behind = renderer.render(&quad_model("behind", single, "", true), &view);
+    let behind_double = renderer.render(&quad_model("behind-double", double, "", true), &view);
+    let mirrored = renderer.render(&quad_model("mirrored", single, r#","scale":[-1,1,1]"#, false), &view);
+    save(&behind_double, "behind-double-sided");
+    assert!(
+        common::coverage(&front) > 0.2,
+        "the front face is drawn: {}",
+        common::coverage(&front)
+    );
+    assert!(
+        common::coverage(&behind) < 0.001,
+        "the back of a single-sided quad is culled: {}",
+        common::coverage(&behind)
+    );
+    assert!(
+        common::coverage(&behind_double) > 0.2,
+        "a double-sided quad covers from behind"
+    );
+    assert!(
+        common::coverage(&mirrored) > 0.2,
+        "a mirrored single-sided quad still shows its front"
+    );
+    // The back of a double-sided face is lit by its flipped normal: as bright as the front.
+    let mean = |image: &image::RgbaImage| {
+        let lit: Vec<f32> = image.pixels().filter(|p| luminance(p) > 40.0).map(luminance).collect();
+        lit.iter().sum::<f32>() / lit.len() as f32
+    };
+    let (front_light, back_light) = (mean(&front), mean(&behind_double));
+    assert!(
+        (front_light - back_light).abs() < 25.0,
+        "front {front_light}, back {back_light}"
+    );
+}
+
+/// A 2 × 2 PNG: red top left, blue top right, green bottom left, yellow bottom right.
+fn four_colour_png() -> Vec<u8> {
+    let image = image::RgbaImage::from_fn(2, 2, |x, y| match (x, y) {
+        (0, 0) => image::Rgba([255, 0, 0, 255]),
+        (1, 0) => image::Rgba([0, 0, 255, 255]),
+        (0, 1) => image::Rgba([0, 255, 0, 255]),
+        _ => image::Rgba([255, 255, 0, 255]),
+    });
+    let mut bytes = Vec::new();
+    image
+        .write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
+        .unwrap();
+    bytes
+}
+
+/// The colour name of the pixel at a fraction (`fx`, `fy`) across the drawn quad's bounds.
+fn colour_at(image: &image::RgbaImage, fx: f32, fy: f32) -> &'static str {
+    let background = image.get_pixel(0, 0).0;
+    let drawn = image
+        .enumerate_pixels()
+        .filter(|(_, _, p)| p.0.iter().zip(background.iter()).any(|(a, b)| a.abs_diff(*b) > 12));
+    let (mut min, mut max) = ((u32::MAX, u32::MAX), (0, 0));
+    for (x, y, _) in drawn {
+        min = (min.0.min(x), min.1.min(y));
+        max = (max.0.max(x), max.1.max(y));
+    }
+    let x = min.0 as f32 + fx * (max.0 - min.0) as f32;
+    let y = min.1 as f32 + fy * (max.1 - min.1) as f32;
+    match image.get_pixel(x as u32, y as u32).0 {
+        [r, g, b, _] if r > 200 && g > 200 && b < 60 => "yellow",
+        [r, g, b, _] if r > 200 && g < 60 && b < 60 => "red",
+        [r, g, b, _] if g > 200 && r < 60 && b < 60 => "green",
+        [r, g, b, _] if b > 200 && r < 60 && g < 60 => "blue",
+        _ => "other",
+    }
+}
+
+#[test]
+fn texture_transform_moves_the_texture_as_the_extension_says() {
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    let quadrants = |transform: &str, name: &str, renderer: &mut Renderer| {
+        let mut buffers = Buffers::default();
+        let primitive = buffers.mesh(&quad());
+        let extensions = if transform.is_empty() {
+            String::new()
+        } else {
+            format!(r#","extensions":{{"KHR_texture_transform":{transform}}}"#)
+        };
+        let json = buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_texture_transform","KHR_materials_unlit"],
+            "images":[{{"uri":"{png}"}}],
+            "samplers":[{{"magFilter":9728,"minFilter":9728,"wrapS":33071,"wrapT":33071}}],
+            "textures":[{{"source":0,"sampler":0}}],
+            "materials":[{{"pbrMetallicRoughness":{{"baseColorTexture":{{"index":0{extensions}}}}},"extensions":{{"KHR_materials_unlit":{{}}}}}}],
+            "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
+            "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
+            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+        ));
+        let image = renderer.render(&load(name, &json), &view);
+        save(&image, name);
+        [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)].map(|(x, y)| colour_at(&image, x, y))
+    };
+    assert_eq!(
+        quadrants("", "untransformed", &mut renderer),
+        ["red", "blue", "green", "yellow"],
+        "top left, top right, bottom left, bottom right"
+    );
+    // Offset then scale: u' = 0.5 u + 0.5 reads only the right column.
+    assert_eq!(
+        quadrants(r#"{"offset":[0.5,0],"scale":[0.5,1]}"#, "offset-scale", &mut renderer),
+        ["blue", "blue", "yellow", "yellow"]
+    );
+    // The specification's rotation: (u, v) → (v, 1 − u) with offset [0, 1], the image turned
+    // a quarter clockwise.
+    assert_eq!(
+        quadrants(r#"{"offset":[0,1],"rotation":1.5707964}"#, "rotated", &mut renderer),
+        ["green", "red", "yellow", "blue"]
+    );
+}
+
+/// A rough white sphere with the file's `lights` (KHR_lights_punctual's list) on nodes
+/// placed by `light_nodes` (JSON node objects, each holding one light).
+fn lit_sphere(name: &str, lights: &str, light_nodes: &str) -> Model {
+    let mut buffers = Buffers::default();
+    let primitive = buffers.mesh(&sphere());
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_lights_punctual"],
+            "extensions":{{"KHR_lights_punctual":{{"lights":{lights}}}}},
+            "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
+            "materials":[{{"pbrMetallicRoughness":{{"metallicFactor":0,"roughnessFactor":0.8}}}}],
+            "nodes":[{{"mesh":0}},{light_nodes}],"scenes":[{{"nodes":[0,1]}}]"#
+        )),
+    )
+}
+
+/// How much redder than green the sphere's pixels are, on average.
+fn redness(image: &image::RgbaImage) -> f32 {
+    let sphere: Vec<f32> = image
+        .pixels()
+        .filter(|p| luminance(p) > 40.0 || p[0] > 60)
+        .map(|p| p[0] as f32 - p[1] as f32)
+        .collect();
+    sphere.iter().sum::<f32>() / sphere.len().max(1) as f32
+}
+
+#[test]
+fn the_files_lights_light_the_model() {
+    let mut renderer = Renderer::new();
+    let with = |lights: Lights| {
+        plain(Lighting {
+            lights,
+            ..Lighting::default()
+        })
+    };
+    // A red point light in front of the sphere, towards the camera.
+    let point = lit_sphere(
+        "point-light",
+        r#"[{"type":"point","color":[1,0,0],"intensity":30,"range":50}]"#,
+        r#"{"translation":[1,1,3],"extensions":{"KHR_lights_punctual":{"light":0}}}"#,
+    );
+    assert_eq!(point.lights.len(), 1);
+    // inspect lists the file's lights.
+    let text = common::succeed(&["inspect", point.path.to_str().unwrap()]);
+    assert!(
+        text.contains("light 0 'Light 0': point, colour (1, 0, 0), intensity 30, range 50, on node 1"),
+        "{text}"
+    );
+    let json = common::json(&["inspect", "--json", point.path.to_str().unwrap()]);
+    assert_eq!(json["lights"][0]["kind"], "point");
+    assert_eq!(json["lights"][0]["intensity"], 30.0);
+    let file_lit = renderer.render(&point, &with(Lights::File));
+    let studio_lit = renderer.render(&point, &with(Lights::Studio));
+    save(&file_lit, "point-light");
+    // (Over the studio environment, as bright as three.js's RoomEnvironment.)
+    assert!(redness(&file_lit) > 25.0, "the red light shows: {}", redness(&file_lit));
+    assert!(
+        redness(&studio_lit).abs() < 10.0,
+        "the studio is neutral: {}",
+        redness(&studio_lit)
+    );
+    // A red spot aimed away from the sphere (down its node's −Z, which points away) does
+    // not light it; turned around (+Z towards the sphere) it does.
+    let spot = |name: &str, rotation: &str| {
+        lit_sphere(
+            name,
+            r#"[{"type":"spot","color":[1,0,0],"intensity":60,"spot":{"outerConeAngle":0.4}}]"#,
+            &format!(
+                r#"{{"translation":[0,0,3],"rotation":{rotation},"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}}"#
+            ),
+        )
+    };
+    let away = renderer.render(&spot("spot-away", "[0,1,0,0]"), &with(Lights::File));
+    let towards = renderer.render(&spot("spot-towards", "[0,0,0,1]"), &with(Lights::File));
+    assert!(redness(&away) < 10.0, "aimed away: {}", redness(&away));
+    assert!(redness(&towards) > 25.0, "aimed at it: {}", redness(&towards));
+    // A directional light shines down its node's −Z wherever the node is: onto the +Z side
+    // the camera sees, or, turned half a turn, onto the far side.
+    let directional = |name: &str, rotation: &str| {
+        lit_sphere(
+            name,
+            r#"[{"type":"directional","color":[1,0,0],"intensity":4}]"#,
+            &format!(
+                r#"{{"translation":[0,0,-100],"rotation":{rotation},"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}}"#
+            ),
+        )
+    };
+    let front = renderer.render(&directional("directional-front", "[0,0,0,1]"), &with(Lights::File));
+    let back = renderer.render(&directional("directional-back", "[0,1,0,0]"), &with(Lights::File));
+    assert!(
+        redness(&front) > 25.0,
+        "lit side towards the camera: {}",
+        redness(&front)
+    );
+    assert!(
+        redness(&back) < redness(&front) / 3.0,
+        "lit side away: {}",
+        redness(&back)
+    );
+    // Lights the loader cannot use are left out with a warning, not an error.
+    let bad = lit_sphere(
+        "bad-light",
+        r#"[{"type":"spot","intensity":-1}]"#,
+        r#"{"extensions":{"KHR_lights_punctual":{"light":0}}}"#,
+    );
+    assert!(bad.lights.is_empty());
+    assert!(
+        bad.warnings.iter().any(|w| w.contains("intensity")),
+        "{:?}",
+        bad.warnings
+    );
+}
+
+#[test]
+fn points_and_lines_are_drawn_in_their_colour() {
+    let mut renderer = Renderer::new();
+    let mut buffers = Buffers::default();
+    let positions: Vec<f32> = (0..40)
+        .flat_map(|i| {
+            let angle = i as f32 / 40.0 * std::f32::consts::TAU;
+            [angle.cos(), angle.sin(), 0.0]
+        })
+        .collect();
+    let position = buffers.floats(&positions, "VEC3");
+    let json = buffers.gltf(&format!(
+        r#""meshes":[{{"primitives":[{{"attributes":{{"POSITION":{position}}},"mode":2,"material":0}},
+                                    {{"attributes":{{"POSITION":{position}}},"mode":0,"material":0}}]}}],
+        "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0,1,0,1]}}}}],
+        "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+    ));
+    let model = load("points-and-lines", &json);
+    let image = renderer.render(&model, &plain(Lighting::default()));
+    save(&image, "points-and-lines");
+    let green = image.pixels().filter(|p| p[1] > 200 && p[0] < 80 && p[2] < 80).count();
+    assert!(green > 200, "the loop is drawn in its material's green: {green} pixels");
+}
+
+/// A small equirectangular .hdr: a dim grey room with one bright warm window.
+fn write_hdr(path: &std::path::Path) {
+    let (width, height) = (64u32, 32u32);
+    let pixels: Vec<image::Rgb<f32>> = (0..width * height)
+        .map(|i| {
+            let (x, y) = (i % width, i / width);
+            if (20..28).contains(&x) && (8..14).contains(&y) {
+                image::Rgb([40.0, 20.0, 5.0])
+            } else {
+                image::Rgb([0.1, 0.1, 0.1])
+            }
+        })
+        .collect();
+    let file = std::fs::File::create(path).unwrap();
+    image::codecs::hdr::HdrEncoder::new(file)
+        .encode(&pixels, width as usize, height as usize)
+        .unwrap();
+}
+
+#[test]
+fn every_lighting_option_of_the_commands_changes_the_picture() {
+    let dir = common::temp_dir("lighting-options");
+    let hdr = dir.join("room.hdr");
+    write_hdr(&hdr);
+    let render = |name: &str, options: &[&str]| {
+        let out = dir.join(format!("{name}.png"));
+        let mut args = vec!["render", "-o", out.to_str().unwrap(), "--size", "160x120"];
+        args.extend_from_slice(options);
+        common::succeed(&args);
+        image::open(&out).unwrap().to_rgba8()
+    };
+    let default = render("default", &[]);
+    let hdr_path = hdr.to_str().unwrap();
+    for (name, options) in [
+        ("exposure", &["--exposure", "1.5"][..]),
+        ("darker", &["--exposure=-2"]),
+        ("aces", &["--tone-mapping", "aces"]),
+        ("no-curve", &["--tone-mapping", "none", "--exposure", "1"]),
+        ("environment", &["--environment", hdr_path]),
+        ("intensity", &["--environment-intensity", "3"]),
+        ("rotation", &["--environment", hdr_path, "--environment-rotation", "90"]),
+        ("background", &["--environment-background"]),
+    ] {
+        let image = render(name, options);
+        let change = mean_difference(&default, &image);
+        assert!(change > 0.5, "{options:?} changes the picture ({change})");
+    }
+    let rotated = render("rotated", &["--environment", hdr_path, "--environment-rotation", "90"]);
+    let unrotated = render("unrotated", &["--environment", hdr_path]);
+    assert!(
+        mean_difference(&rotated, &unrotated) > 0.3,
+        "rotation turns the environment"
+    );
+    // The demo has no lights of its own: asking for the file's leaves only the environment.
+    let file_lights = render("file-lights", &["--lights", "file"]);
+    assert!(mean_difference(&default, &file_lights) > 0.3);
+    let studio = render("studio", &["--lights", "studio"]);
+    assert_eq!(mean_difference(&default, &studio), 0.0, "the studio is the default");
+    // Bad values and files are refused with the reason.
+    for (options, expected) in [
+        (&["--exposure", "40"][..], "exposure runs from"),
+        (&["--environment-intensity=-1"], "intensity runs from"),
+        (&["--environment-rotation", "abc"], "not a number"),
+        (&["--tone-mapping", "filmic"], "filmic"),
+    ] {
+        let mut args = vec!["render", "-o", "/dev/null"];
+        args.extend_from_slice(options);
+        let output = common::rigscope(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !output.status.success() && stderr.contains(expected),
+            "{options:?}: {stderr}"
+        );
+    }
+    let truncated = dir.join("truncated.hdr");
+    std::fs::write(&truncated, &std::fs::read(&hdr).unwrap()[..100]).unwrap();
+    let output = common::rigscope(&[
+        "render",
+        "-o",
+        "/dev/null",
+        "--environment",
+        truncated.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && stderr.contains("truncated.hdr"), "{stderr}");
+}
+
+#[test]
+fn thumbnails_and_sheets_take_the_lighting_and_view_options() {
+    let dir = common::temp_dir("lighting-batch");
+    let model = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let model = model.to_str().unwrap();
+    let image = |args: &[&str], out: &std::path::Path| {
+        common::succeed(args);
+        image::open(out).unwrap().to_rgba8()
+    };
+    let (plain_out, bright_out) = (dir.join("plain.png"), dir.join("bright.png"));
+    let plain = image(
+        &["thumbnail", model, plain_out.to_str().unwrap(), "--size", "64"],
+        &plain_out,
+    );
+    let bright = image(
+        &[
+            "thumbnail",
+            model,
+            bright_out.to_str().unwrap(),
+            "--size",
+            "64",
+            "--exposure",
+            "2",
+        ],
+        &bright_out,
+    );
+    assert!(mean_difference(&plain, &bright) > 1.0, "thumbnail --exposure");
+    let (sheet_out, dark_out) = (dir.join("sheet.png"), dir.join("dark.png"));
+    let sheet = image(
+        &[
+            "sheet",
+            model,
+            "-o",
+            sheet_out.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--cell",
+            "64",
+        ],
+        &sheet_out,
+    );
+    let dark = image(
+        &[
+            "sheet",
+            model,
+            "-o",
+            dark_out.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--cell",
+            "64",
+            "--exposure=-3",
+        ],
+        &dark_out,
+    );
+    assert!(mean_difference(&sheet, &dark) > 1.0, "sheet --exposure");
+    // The viewpoint options too: the Fox from behind, from above.
+    let back_out = dir.join("back.png");
+    let back = image(
+        &[
+            "thumbnail",
+            model,
+            back_out.to_str().unwrap(),
+            "--size",
+            "64",
+            "--view",
+            "back",
+        ],
+        &back_out,
+    );
+    assert!(mean_difference(&plain, &back) > 2.0, "thumbnail --view");
+    let top_out = dir.join("top.png");
+    let top = image(
+        &[
+            "sheet",
+            model,
+            "-o",
+            top_out.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--cell",
+            "64",
+            "--view",
+            "top",
+        ],
+        &top_out,
+    );
+    assert!(mean_difference(&sheet, &top) > 2.0, "sheet --view");
+    let output = common::rigscope(&["thumbnail", model, "/dev/null", "--camera", "nobody"]);
+    assert!(!output.status.success() && String::from_utf8_lossy(&output.stderr).contains("--camera"));
+}
+
+/// A quad whose material is `material` (JSON; texture 0 is the four-colour PNG, through
+/// sampler `sampler`), with its uvs scaled by `uv_scale` and a second uv set (TEXCOORD_1)
+/// mirrored left to right.
+fn textured_quad(name: &str, material: &str, sampler: &str, uv_scale: f32) -> Model {
+    let mut buffers = Buffers::default();
+    let mut mesh = quad();
+    mesh.uvs.iter_mut().for_each(|uv| *uv *= uv_scale);
+    let primitive = buffers.mesh(&mesh);
+    let second: Vec<f32> = quad().uvs.iter().flat_map(|uv| [1.0 - uv.x, uv.y]).collect();
+    let uv1 = buffers.floats(&second, "VEC2");
+    let primitive = primitive.replacen(r#""TEXCOORD_0""#, &format!(r#""TEXCOORD_1":{uv1},"TEXCOORD_0""#), 1);
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_materials_unlit","KHR_materials_emissive_strength"],
+            "images":[{{"uri":"{png}"}}],"samplers":[{sampler}],"textures":[{{"source":0,"sampler":0}}],
+            "materials":[{material}],
+            "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
+            "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
+            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+        )),
+    )
+}
+
+#[test]
+fn material_textures_samplers_and_extensions_change_the_picture() {
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    let nearest_clamp = r#"{"magFilter":9728,"minFilter":9728,"wrapS":33071,"wrapT":33071}"#;
+    let unlit_texture = |texture: &str| {
+        format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorTexture":{texture}}},"extensions":{{"KHR_materials_unlit":{{}}}}}}"#
+        )
+    };
+    let mut draw = |name: &str, material: &str, sampler: &str, uv_scale: f32| {
+        let image = renderer.render(&textured_quad(name, material, sampler, uv_scale), &view);
+        save(&image, name);
+        image
+    };
+    let quadrants = |image: &image::RgbaImage| {
+        [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)].map(|(x, y)| colour_at(image, x, y))
+    };
+    // TEXCOORD_1, mirrored left to right, when the texture asks for set 1.
+    let second_set = draw(
+        "second-uv-set",
+        &unlit_texture(r#"{"index":0,"texCoord":1}"#),
+        nearest_clamp,
+        1.0,
+    );
+    assert_eq!(quadrants(&second_set), ["blue", "red", "yellow", "green"]);
+    // Wrap modes: uvs 0 to 2 repeat the image twice, or clamp to its last column and row.
+    let repeat = r#"{"magFilter":9728,"minFilter":9728}"#;
+    let repeated = draw("repeat", &unlit_texture(r#"{"index":0}"#), repeat, 2.0);
+    let clamped = draw("clamp", &unlit_texture(r#"{"index":0}"#), nearest_clamp, 2.0);
+    assert_eq!(colour_at(&repeated, 0.6, 0.1), "red", "the second copy starts again");
+    assert_eq!(colour_at(&clamped, 0.6, 0.1), "blue", "clamped to the right column");
+    // Filters: nearest keeps the texels' flat colours, linear blends between them.
+    let linear = r#"{"magFilter":9729,"minFilter":9729,"wrapS":33071,"wrapT":33071}"#;
+    let blended = draw("linear", &unlit_texture(r#"{"index":0}"#), linear, 1.0);
+    let nearest = draw("nearest", &unlit_texture(r#"{"index":0}"#), nearest_clamp, 1.0);
+    let blends = |image: &image::RgbaImage| {
+        let grid = (1..20).flat_map(|x| (1..20).map(move |y| (x as f32 / 20.0, y as f32 / 20.0)));
+        grid.filter(|&(x, y)| colour_at(image, x, y) == "other").count()
+    };
+    let (sharp, smooth) = (blends(&nearest), blends(&blended));
+    assert!(
+        sharp < 40 && smooth > 150,
+        "in-between colours: nearest {sharp}, linear {smooth} of 361"
+    );
+
+    // Unlit: the base colour as it is (without a tone curve, exactly).
+    let unlit_model = textured_quad(
+        "unlit",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.2,0.6,0.9,1]},"extensions":{"KHR_materials_unlit":{}}}"#,
+        repeat,
+        1.0,
+    );
+    let no_curve = plain(Lighting {
+        tone_mapping: rigscope::view::ToneMapping::None,
+        ..Lighting::default()
+    });
+    let unlit = renderer.render(&unlit_model, &no_curve);
+    let centre = unlit.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
+    let srgb = |linear: f32| {
+        (255.0
+            * if linear <= 0.0031308 {
+                linear * 12.92
+            } else {
+                1.055 * linear.powf(1.0 / 2.4) - 0.055
+            })
+        .round()
+    };
+    for (channel, linear) in [0.2f32, 0.6, 0.9].into_iter().enumerate() {
+        assert!((centre[channel] as f32 - srgb(linear)).abs() <= 2.0, "unlit {centre:?}");
+    }
+    // Emissive strength scales the emissive colour (here on a black, non-reflective base).
+    let emissive = |strength: f32, name: &str, renderer: &mut Renderer| {
+        let material = format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0,0,0,1],"metallicFactor":0,"roughnessFactor":1}},"emissiveFactor":[0.2,0,0],"extensions":{{"KHR_materials_emissive_strength":{{"emissiveStrength":{strength}}}}}}}"#
+        );
+        let image = renderer.render(&textured_quad(name, &material, repeat, 1.0), &view);
+        image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0[0]
+    };
+    let (weak, strong) = (
+        emissive(1.0, "emissive-1", &mut renderer),
+        emissive(3.0, "emissive-3", &mut renderer),
+    );
+    assert!(strong > weak + 40, "emissive strength 3 ({strong}) against 1 ({weak})");
+    // The occlusion texture darkens the environment's light, as much as its strength says.
+    let occluded = |strength: f32, name: &str, renderer: &mut Renderer| {
+        let material = format!(
+            r#"{{"pbrMetallicRoughness":{{"metallicFactor":0}},"occlusionTexture":{{"index":0,"strength":{strength}}}}}"#
+        );
+        let image = renderer.render(&textured_quad(name, &material, repeat, 1.0), &view);
+        // The top-left texel: red, so occlusion (the red channel) is 1 there; the bottom
+        // right is yellow (also 1); the top right, blue, has occlusion 0.
+        luminance(&image::Rgba(
+            image
+                .get_pixel((SIZE.0 as f32 * 0.62) as u32, (SIZE.1 as f32 * 0.38) as u32)
+                .0,
+        ))
+    };
+    let (none, full) = (
+        occluded(0.0, "occlusion-0", &mut renderer),
+        occluded(1.0, "occlusion-1", &mut renderer),
+    );
+    assert!(full + 5.0 < none, "occlusion strength 1 ({full}) against 0 ({none})");
+}
+
+#[test]
+fn the_quality_sets_antialiasing_and_the_shadow_and_switches_back() {
+    let mut renderer = Renderer::new();
+    let model = demo_model();
+    let view = ViewOptions::default();
+    let best = renderer.render(&model, &view);
+    renderer.scene.set_quality(&renderer.gpu, Quality::Fast);
+    assert_eq!(renderer.scene.sample_count, 1, "fast draws without multisampling");
+    let fast = renderer.render(&model, &view);
+    save(&best, "quality-best");
+    save(&fast, "quality-fast");
+    let difference = mean_difference(&best, &fast);
+    assert!(difference > 0.05, "fast looks like best: {difference}");
+    renderer.scene.set_quality(&renderer.gpu, Quality::Best);
+    let again = renderer.render(&model, &view);
+    assert!(mean_difference(&best, &again) < 0.01, "best again is the first picture");
+}
+
+#[test]
+fn fast_quality_draws_dense_meshes_simplified_and_they_look_the_same() {
+    let mut renderer = Renderer::new();
+    // 9,216 triangles: dense enough to be simplified.
+    let model = sphere_model(
+        "dense-sphere",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[0.8,0.5,0.3,1]}}"#,
+    );
+    let view = plain(Lighting::default());
+    renderer.scene.set_quality(&renderer.gpu, Quality::Fast);
+    let simplified = renderer.render(&model, &view);
+    renderer.scene.quality.simplify_dense_meshes = false;
+    let whole = renderer.render(&model, &view);
+    save(&simplified, "fast-simplified");
+    save(&whole, "fast-whole");
+    let difference = mean_difference(&simplified, &whole);
+    // The copy is drawn (the pictures differ) and looks like the mesh (barely).
+    assert!(difference > 0.0, "the simplified copy was not drawn");
+    assert!(difference < 0.5, "the simplified sphere looks different: {difference}");
+}
+
+/// The mean sRGB luminance (0-255) of the pixels that differ from the background (the corner).
+fn mean_luminance_of_model(image: &image::RgbaImage) -> f32 {
+    rgb_luminance(mean_colour_of_model(image))
+}
+
+#[test]
+fn the_default_look_is_as_bright_as_three_js_and_metals_read_as_metal() {
+    // three.js r187 (../shared/peer-three, RoomEnvironment, Neutral tone mapping) drew these
+    // spheres with a mean sRGB luminance of 244.7 (white, roughness 0.5), 211.5 (a metal,
+    // roughness 0.4) and 238.8 (the metal at roughness 1). rigscope's default look is within
+    // 20% of each: a metal reflects a room, not black, and a rough metal keeps the energy its
+    // microfacets scatter more than once.
+    let mut renderer = Renderer::new();
+    let metal = |roughness: f32| {
+        format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0.95,0.93,0.88,1],"metallicFactor":1,"roughnessFactor":{roughness}}}}}"#
+        )
+    };
+    let cases = [
+        (
+            "look-white",
+            r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":0.5}}"#
+                .to_owned(),
+            244.7,
+        ),
+        ("look-metal", metal(0.4), 211.5),
+        ("look-rough-metal", metal(1.0), 238.8),
+    ];
+    for (name, material, three_js) in cases {
+        let image = renderer.render(&sphere_model(name, &material), &plain(Lighting::default()));
+        save(&image, name);
+        let mean = mean_luminance_of_model(&image);
+        let ratio = mean / three_js;
+        assert!(
+            (0.8..=1.2).contains(&ratio),
+            "{name}: {mean:.1} is {ratio:.2} of three.js's {three_js}"
+        );
+    }
+}
+
+#[test]
+fn rough_metal_shows_no_seams_of_the_environment_cube() {
+    // The smallest levels of the prefiltered cube map were 8 and 4 texels a side, and a rough
+    // metal sphere showed their faces' edges as creases: a jump in the slope of its shading.
+    // The largest second difference of luminance (3 pixels apart) inside the sphere was 9-12
+    // levels then and is about 3 now; its smooth shading alone gives 2-3.
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting {
+        exposure: -1.5,
+        ..Lighting::default()
+    });
+    for roughness in [0.85, 1.0] {
+        let material = format!(
+            r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[0.95,0.93,0.88,1],"metallicFactor":1,"roughnessFactor":{roughness}}}}}"#
+        );
+        let model = sphere_model("rough-metal", &material);
+        let pose = model.skeleton.rest_pose().clone();
+        let image = render_image(
+            &renderer.gpu,
+            &mut renderer.scene,
+            &model,
+            &pose,
+            None,
+            (600, 600),
+            &view,
+        )
+        .unwrap();
+        save(&image, &format!("rough-metal-{roughness}"));
+        let lum = |x: u32, y: u32| luminance(image.get_pixel(x, y));
+        let covered = image.pixels().filter(|p| luminance(p) > 30.0).count() as f32;
+        let (center, radius) = (300.0, (covered / std::f32::consts::PI).sqrt());
+        let mut worst: f32 = 0.0;
+        for y in 3..597 {
+            for x in 3..597 {
+                if (x as f32 - center).hypot(y as f32 - center) > 0.85 * radius {
+                    continue;
+                }
+                let across = (lum(x + 3, y) - 2.0 * lum(x, y) + lum(x - 3, y)).abs();
+                let down = (lum(x, y + 3) - 2.0 * lum(x, y) + lum(x, y - 3)).abs();
+                worst = worst.max(across).max(down);
+            }
+        }
+        assert!(radius > 100.0, "the sphere is drawn: radius {radius}");
+        assert!(worst <= 5.0, "roughness {roughness}: a crease of {worst} levels");
+    }
+}
+
+/// The mean of each colour channel over the pixels that differ from the background.
+fn mean_colour_of_model(image: &image::RgbaImage) -> [f32; 3] {
+    let background = *image.get_pixel(0, 0);
+    let model: Vec<&image::Rgba<u8>> = image
+        .pixels()
+        .filter(|p| (0..3).map(|c| p[c].abs_diff(background[c]) as u32).sum::<u32>() > 6)
+        .collect();
+    let count = model.len().max(1) as f32;
+    [0, 1, 2].map(|c| model.iter().map(|p| p[c] as f32).sum::<f32>() / count)
+}
+
+#[test]
+fn material_extensions_change_the_picture_as_they_say() {
+    // Each sphere drawn with the extension and with it removed from the material, under the
+    // same light: the extension must show, the way it says. (Measured against three.js r187
+    // under matched light, the change each makes agrees in direction and within a factor of
+    // two in size: see the README.)
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    let mut draw = |name: &str, pbr: &str, extension: &str| {
+        let with = sphere_model(
+            name,
+            &format!(r#"{{"pbrMetallicRoughness":{pbr},"extensions":{{{extension}}}}}"#),
+        );
+        let without = sphere_model(
+            &format!("{name}-without"),
+            &format!(r#"{{"pbrMetallicRoughness":{pbr}}}"#),
+        );
+        assert!(with.warnings.is_empty(), "{name}: {:?}", with.warnings);
+        let (with, without) = (renderer.render(&with, &view), renderer.render(&without, &view));
+        save(&with, name);
+        (mean_colour_of_model(&with), mean_colour_of_model(&without))
+    };
+    let luma = rgb_luminance;
+    let green = r#"{"baseColorFactor":[0.1,0.3,0.1,1],"metallicFactor":0,"roughnessFactor":0.2}"#;
+    // A higher index of refraction reflects more.
+    let (with, without) = draw("ior", green, r#""KHR_materials_ior":{"ior":2.6}"#);
+    assert!(
+        luma(with) > luma(without) + 5.0,
+        "ior 2.6: {with:?} against {without:?}"
+    );
+    // A weak, reddish specular reflects less.
+    let (with, without) = draw(
+        "specular",
+        green,
+        r#""KHR_materials_specular":{"specularFactor":0.2,"specularColorFactor":[1,0.3,0.3]}"#,
+    );
+    assert!(
+        luma(with) < luma(without) - 3.0,
+        "weak specular: {with:?} against {without:?}"
+    );
+    // An orange sheen on dark blue cloth glows orange at the silhouette.
+    let cloth = r#"{"baseColorFactor":[0.05,0.05,0.2,1],"metallicFactor":0,"roughnessFactor":1}"#;
+    let (with, without) = draw(
+        "sheen",
+        cloth,
+        r#""KHR_materials_sheen":{"sheenColorFactor":[1,0.6,0.1],"sheenRoughnessFactor":0.4}"#,
+    );
+    assert!(
+        with[0] - with[2] > without[0] - without[2] + 5.0,
+        "orange sheen: {with:?} against {without:?}"
+    );
+    // A glossy clear coat on rough red paint adds a sharp reflection of the studio.
+    let paint = r#"{"baseColorFactor":[0.6,0.05,0.05,1],"metallicFactor":0,"roughnessFactor":0.8}"#;
+    let (with, without) = draw(
+        "clearcoat",
+        paint,
+        r#""KHR_materials_clearcoat":{"clearcoatFactor":1,"clearcoatRoughnessFactor":0.05}"#,
+    );
+    assert!(
+        (luma(with) - luma(without)).abs() > 3.0,
+        "clear coat: {with:?} against {without:?}"
+    );
+    // Specular-glossiness replaces the metallic-roughness colour: red diffuse, not the blue
+    // base colour a reader without it draws.
+    let (with, without) = draw(
+        "specular-glossiness",
+        r#"{"baseColorFactor":[0,0,1,1]}"#,
+        r#""KHR_materials_pbrSpecularGlossiness":{"diffuseFactor":[0.8,0.15,0.1,1],"specularFactor":[0.05,0.05,0.05],"glossinessFactor":0.3}"#,
+    );
+    assert!(
+        with[0] > with[2] + 40.0 && without[2] > without[0],
+        "{with:?} against {without:?}"
+    );
+}
+
+#[test]
+fn material_extension_values_out_of_range_are_warnings_and_their_textures_are_named() {
+    let model = sphere_model(
+        "bad-layers",
+        r#"{"extensions":{"KHR_materials_sheen":{"sheenColorFactor":[2,0,0],"sheenRoughnessFactor":0.5,"sheenColorTexture":{"index":0}},"KHR_materials_clearcoat":{"clearcoatFactor":-1},"KHR_materials_ior":{"ior":0.5}}}"#,
+    );
+    let warnings = model.warnings.join("\n");
+    for expected in [
+        "/materials/0/extensions/KHR_materials_sheen/sheenColorFactor: [2.0, 0.0, 0.0] is not a colour of numbers from 0 to 1",
+        "/materials/0/extensions/KHR_materials_clearcoat/clearcoatFactor: -1 is not a number from 0 to 1 (0 used)",
+        "/materials/0/extensions/KHR_materials_ior: ior 0.5 is neither 0 nor a number of 1 or more (1.5 used)",
+        "/materials/0/extensions/KHR_materials_sheen: its textures are not drawn yet (drawn with its factors)",
+    ] {
+        assert!(warnings.contains(expected), "missing {expected:?} in:\n{warnings}");
+    }
+    let layers = &model.materials[0].layers;
+    assert_eq!((layers.sheen_color, layers.sheen_roughness), (glam::Vec3::ZERO, 0.5));
+    assert_eq!((layers.clearcoat, layers.ior), (0.0, 1.5));
+}
+
+#[test]
+fn each_material_channel_shows_its_input_as_it_is() {
+    // Metallic 0.25 and roughness 0.75 show as the levels 64 and 191 (no exposure, no tone
+    // curve), the base colour as authored, alpha 0.5 as 128, no occlusion texture as white,
+    // emissive (0, 0.5, 0) as its sRGB encoding (188), whatever the exposure asked for.
+    let mut renderer = Renderer::new();
+    let model = sphere_model(
+        "channels",
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,0,0,0.5],"metallicFactor":0.25,"roughnessFactor":0.75},"emissiveFactor":[0,0.5,0]}"#,
+    );
+    let mut centre = |channel: MaterialChannel| -> [u8; 3] {
+        let view = ViewOptions {
+            channel: Some(channel),
+            ..plain(Lighting {
+                exposure: 2.0,
+                ..Lighting::default()
+            })
+        };
+        let image = renderer.render(&model, &view);
+        save(&image, &format!("channel-{}", channel.label()));
+        let p = image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
+        [p[0], p[1], p[2]]
+    };
+    let near = |got: [u8; 3], want: [u8; 3]| got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 2);
+    for (channel, want) in [
+        (MaterialChannel::BaseColor, [255, 0, 0]),
+        (MaterialChannel::Alpha, [128, 128, 128]),
+        (MaterialChannel::Metallic, [64, 64, 64]),
+        (MaterialChannel::Roughness, [191, 191, 191]),
+        (MaterialChannel::Occlusion, [255, 255, 255]),
+        (MaterialChannel::Emissive, [0, 188, 0]),
+    ] {
+        let got = centre(channel);
+        assert!(near(got, want), "{}: {got:?}, not {want:?}", channel.label());
+    }
+    // The normal at the sphere's centre points at the camera: a unit vector as colour, the
+    // same before and after the (absent) normal map.
+    let geometric = centre(MaterialChannel::GeometricNormal);
+    let normal = geometric.map(|c| c as f32 / 255.0 * 2.0 - 1.0);
+    let length = normal.iter().map(|c| c * c).sum::<f32>().sqrt();
+    assert!((length - 1.0).abs() < 0.05, "a unit normal: {geometric:?}");
+    assert!(normal[2] > 0.5, "facing the camera, which looks from +Z: {normal:?}");
+    assert!(near(centre(MaterialChannel::ShadingNormal), geometric));
+    // Texture coordinates: v runs down the sphere (green grows from top to bottom).
+    let view = ViewOptions {
+        channel: Some(MaterialChannel::TexCoord0),
+        ..plain(Lighting::default())
+    };
+    let image = renderer.render(&model, &view);
+    let green = |y: u32| image.get_pixel(SIZE.0 / 2, y)[1];
+    assert!(
+        green(SIZE.1 / 2 + 60) > green(SIZE.1 / 2 - 60) + 40,
+        "v grows downwards"
+    );
+    // The command line: `render --channel`.
+    let out = common::temp_dir("channel-cli").join("metallic.png");
+    common::succeed(&[
+        "render",
+        model.path.to_str().unwrap(),
+        "--channel",
+        "metallic",
+        "--no-grid",
+        "--size",
+        "64x64",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let written = image::open(&out).unwrap().to_rgba8();
+    assert!(
+        near([written.get_pixel(32, 32)[0]; 3], [64; 3]),
+        "{:?}",
+        written.get_pixel(32, 32)
+    );
+}
+
+#[test]
+fn the_files_brightest_directional_light_casts_the_shadow() {
+    // A sphere over a grey floor (the quad turned face up, 3 below it, 8 across), lit by the
+    // file's sun shining down and towards −Z (60° below the horizon) and a weaker one
+    // shining straight down, the environment dimmed. Seen from above, the floor beyond the
+    // sphere's −Z side lies in the strong sun's shadow and the floor on its +Z side does not.
+    let mut buffers = Buffers::default();
+    let ball = buffers.mesh(&sphere());
+    let floor = buffers.mesh(&quad());
+    let path = file(
+        "sun-shadow",
+        &buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_lights_punctual"],
+            "extensions":{{"KHR_lights_punctual":{{"lights":[
+                {{"type":"directional","intensity":0.3}},{{"type":"directional","intensity":3}}]}}}},
+            "meshes":[{{"primitives":[{{{ball},"material":0}}]}},{{"primitives":[{{{floor},"material":0}}]}}],
+            "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.3,0.3,0.3,1],"metallicFactor":0,"roughnessFactor":1}}}}],
+            "nodes":[{{"mesh":0}},
+                {{"mesh":1,"translation":[0,-3,0],"rotation":[-0.7071068,0,0,0.7071068],"scale":[4,4,1]}},
+                {{"rotation":[-0.7071068,0,0,0.7071068],"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}},
+                {{"rotation":[-0.5,0,0,0.8660254],"extensions":{{"KHR_lights_punctual":{{"light":1}}}}}}],
+            "scenes":[{{"nodes":[0,1,2,3]}}]"#
+        )),
+    );
+    let out = path.with_file_name("top.png");
+    common::succeed(&[
+        "render",
+        path.to_str().unwrap(),
+        "--view",
+        "top",
+        "--no-grid",
+        "--environment-intensity",
+        "0.1",
+        "--size",
+        "200x200",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let image = image::open(&out).unwrap().to_rgba8();
+    save(&image, "sun-shadow");
+    // Along the picture's middle column: the floor on either side of the sphere (13 pixels
+    // a unit), 1.9 units from the middle each way.
+    let column: Vec<f32> = (0..200).map(|y| luminance(image.get_pixel(100, y))).collect();
+    let (near_side, far_side) = (column[100 - 25], column[100 + 25]);
+    let (dark, light) = (near_side.min(far_side), near_side.max(far_side));
+    assert!(
+        dark < 0.6 * light,
+        "one side in the sun's shadow: {near_side} and {far_side}"
+    );
+}

@@ -1,0 +1,580 @@
+//! Offscreen rendering through the viewer's renderer (Mesa's llvmpipe on machines without a
+//! GPU): CPU and GPU skinning draw the same picture, and the model fills a sensible part of it.
+
+use crate::common;
+
+use rigscope::anim::Playback;
+use rigscope::asset::{self, Model};
+use rigscope::cli::render::render_image;
+use rigscope::render::gpu_timer::GpuTimer;
+use rigscope::render::skin_source::max_uniform_joints;
+use rigscope::render::{Gpu, ModelView, SceneRenderer, SkinSource};
+use rigscope::skin::SkinningMethod;
+use rigscope::view::ViewOptions;
+
+/// A pixel differs (`common::different_fraction`) when any channel differs by more than 6 levels.
+///
+/// Both paths compute the same skin matrices in f32, in a different order (Rust on the CPU,
+/// WGSL on the GPU), so vertices agree to about 1e-6 of the model's size: far below a pixel.
+/// Only pixels on silhouette and shadow edges can change their MSAA coverage by a sample, and
+/// lighting can differ by a rounding step; a few levels cover the latter.
+///
+/// At most this fraction of pixels may differ: edge pixels of a 320×240 image whose coverage
+/// flips by a sample are well under 1%.
+const DIFFERENT_FRACTION: f64 = 0.01;
+
+fn render(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    model: &Model,
+    clip: usize,
+    time: f32,
+    view: &ViewOptions,
+) -> image::RgbaImage {
+    let mut pose = model.skeleton.rest_pose().clone();
+    let animation = &model.clips[clip];
+    animation.sample(
+        Playback::Loop.clip_time(time, animation.duration()),
+        &mut pose,
+        &mut animation.cursor(),
+    );
+    render_image(gpu, renderer, model, &pose, Some(clip), (320, 240), view).unwrap()
+}
+
+/// Renders `model` skinned on the GPU with `gpu_view`, and on the CPU otherwise alike, asserts
+/// that the pictures agree, and returns the GPU's.
+fn gpu_matches_cpu(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    (model, file): (&Model, &str),
+    clip: usize,
+    time: f32,
+    gpu_view: ViewOptions,
+) -> image::RgbaImage {
+    let cpu_view = ViewOptions {
+        gpu_skinning: false,
+        ..gpu_view
+    };
+    let on_gpu = render(gpu, renderer, model, clip, time, &gpu_view);
+    let on_cpu = render(gpu, renderer, model, clip, time, &cpu_view);
+    let fraction = common::different_fraction(&on_gpu, &on_cpu);
+    assert!(
+        fraction <= DIFFERENT_FRACTION,
+        "{file} at {time}: {:.3}% of pixels differ",
+        fraction * 100.0
+    );
+    on_gpu
+}
+
+#[test]
+fn dual_quaternion_skinning_draws_the_same_picture_on_cpu_and_gpu() {
+    let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
+    let mut renderer = SceneRenderer::new(&gpu);
+    let mut differs_from_linear = 0.0f64;
+    for (file, clip) in [("CesiumMan/glTF-Binary/CesiumMan.glb", "0"), ("Xbot/Xbot.glb", "walk")] {
+        let model = asset::load(&common::gltf(file)).unwrap();
+        let clip = model.find_clip(clip).unwrap();
+        for time in [0.3, 0.55] {
+            let gpu_view = ViewOptions {
+                skinning_method: SkinningMethod::DualQuaternion,
+                ..ViewOptions::default()
+            };
+            let on_gpu = gpu_matches_cpu(&gpu, &mut renderer, (&model, file), clip, time, gpu_view);
+            let linear = render(&gpu, &mut renderer, &model, clip, time, &ViewOptions::default());
+            differs_from_linear = differs_from_linear.max(common::different_fraction(&on_gpu, &linear));
+        }
+    }
+    // Walks barely twist, but the shader did switch method: some pixels change.
+    assert!(differs_from_linear > 0.0);
+}
+
+/// A renderer per skin source the adapter has: the uniform arrays always, the storage-buffer
+/// palette where the vertex stage can read storage buffers.
+fn renderers_per_skin_source(gpu: &Gpu) -> Vec<SceneRenderer> {
+    let max_joints = max_uniform_joints(&gpu.device.limits());
+    let mut sources = vec![SkinSource::UniformArrays { max_joints }];
+    if SkinSource::storage_palette_supported(&gpu.adapter) {
+        sources.push(SkinSource::StoragePalette);
+    }
+    sources
+        .into_iter()
+        .map(|source| SceneRenderer::with_skin_source(gpu, source))
+        .collect()
+}
+
+#[test]
+fn cpu_and_gpu_skinning_draw_the_same_picture() {
+    let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
+    for mut renderer in renderers_per_skin_source(&gpu) {
+        cpu_and_gpu_agree(&gpu, &mut renderer);
+    }
+}
+
+/// With `renderer`'s skin source, CPU and GPU skinning draw the same pictures of three rigs.
+fn cpu_and_gpu_agree(gpu: &Gpu, renderer: &mut SceneRenderer) {
+    for (file, clip) in [
+        ("Fox/glTF-Binary/Fox.glb", "Run"),
+        ("CesiumMan/glTF-Binary/CesiumMan.glb", "0"),
+        ("Xbot/Xbot.glb", "walk"),
+    ] {
+        let model = asset::load(&common::gltf(file)).unwrap();
+        let clip = model.find_clip(clip).unwrap();
+        // The toggle really switches paths: these skins fit the GPU arrays.
+        let uploaded = ModelView::new(gpu, renderer, &model).buffers;
+        assert!(
+            uploaded
+                .draws
+                .iter()
+                .all(|d| d.on_gpu(true) && !d.uses_cpu_vertices(true)),
+            "{file}"
+        );
+        assert!(
+            uploaded
+                .draws
+                .iter()
+                .all(|d| !d.on_gpu(false) && d.uses_cpu_vertices(false)),
+            "{file}"
+        );
+        for time in [0.0, 0.3, 0.55] {
+            let gpu_view = ViewOptions::default();
+            gpu_matches_cpu(gpu, renderer, (&model, file), clip, time, gpu_view);
+            let mesh_only = render(
+                gpu,
+                renderer,
+                &model,
+                clip,
+                time,
+                &ViewOptions {
+                    grid: false,
+                    ..gpu_view
+                },
+            );
+            let covered = common::coverage(&mesh_only);
+            assert!(
+                (0.03..0.8).contains(&covered),
+                "{file} at {time}: the model covers {:.1}%",
+                covered * 100.0
+            );
+        }
+    }
+}
+
+#[test]
+fn view_toggles_change_the_picture() {
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    let model = asset::load(&common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb")).unwrap();
+    let plain = ViewOptions::default();
+    let base = render(&gpu, &mut renderer, &model, 0, 0.4, &plain);
+    for (name, view) in [
+        (
+            "skeleton",
+            ViewOptions {
+                skeleton: true,
+                ..plain
+            },
+        ),
+        (
+            "wireframe",
+            ViewOptions {
+                wireframe: true,
+                ..plain
+            },
+        ),
+        ("grid off", ViewOptions { grid: false, ..plain }),
+        ("mesh off", ViewOptions { mesh: false, ..plain }),
+    ] {
+        let changed = common::different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 0.4, &view));
+        assert!(changed > 0.002, "{name} changes only {:.3}% of pixels", changed * 100.0);
+    }
+    let other_time = common::different_fraction(&base, &render(&gpu, &mut renderer, &model, 0, 1.1, &plain));
+    assert!(other_time > 0.002, "the animation moves the picture");
+}
+
+#[test]
+fn the_render_command_writes_a_png_of_the_requested_size() {
+    let dir = common::temp_dir("render");
+    let out = dir.join("fox.png");
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let (fox, out_path) = (fox.to_str().unwrap(), out.to_str().unwrap());
+    common::succeed(&[
+        "render",
+        fox,
+        "-o",
+        out_path,
+        "--clip",
+        "Walk",
+        "--time",
+        "0.3",
+        "--size",
+        "200x150",
+        "--skinning",
+        "cpu",
+        "--skeleton",
+    ]);
+    let image = image::open(&out).unwrap().to_rgba8();
+    assert_eq!(image.dimensions(), (200, 150));
+    assert!(common::coverage(&image) > 0.05);
+    // Without a file: the demo rig, posed by the named clip.
+    let demo = |name: &str, extra: &[&str]| {
+        let path = dir.join(name);
+        let base = [
+            "render",
+            "-o",
+            path.to_str().unwrap(),
+            "--time",
+            "1.6",
+            "--size",
+            "160x200",
+        ];
+        common::succeed(&[&base[..], extra].concat());
+        image::open(&path).unwrap().to_rgba8()
+    };
+    let waving = demo("wave.png", &["--clip", "wave"]);
+    assert!(common::coverage(&waving) > 0.05);
+    // Without --clip, the first clip (the demo's idle).
+    assert_eq!(demo("default.png", &[]), demo("idle.png", &["--clip", "idle"]));
+    assert_ne!(
+        demo("rest.png", &["--clip", "wave"]),
+        demo("idle2.png", &["--clip", "idle"])
+    );
+    // Every view and animation option changes the picture; CPU skinning keeps it.
+    for flags in [
+        &["--clip", "wave", "--wireframe"][..],
+        &["--clip", "wave", "--no-grid"],
+        &["--clip", "wave", "--skeleton"],
+        // 1.6 s is past the 1.2 s clip: once holds the end, ping-pong is back at 0.8 s.
+        &["--clip", "wave", "--playback", "pingpong"],
+        &["--crossfade", "wave:walk:0.5:0.25"],
+        &["--clip", "wave", "--additive", "walk:1:0.3"],
+        &["--clip", "wave", "--ik", "wrist.L:2:0.45,1.55,0.35"],
+        &[
+            "--clip",
+            "wave",
+            "--ik",
+            "wrist.L:2:0.45,1.55,0.35",
+            "--ik-weight",
+            "0.5",
+        ],
+        &["--clip", "wave", "--pose-mode", "rest"],
+        &["--clip", "wave", "--pose-mode", "bind"],
+        &["--clip", "wave", "--bind-ghost"],
+        &["--clip", "wave", "--joint", "chest"],
+        &["--clip", "wave", "--bone-names"],
+        &["--clip", "wave", "--vertex-view", "weights", "--joint", "chest"],
+        &["--clip", "wave", "--vertex-view", "influences"],
+        &["--clip", "wave", "--vertex-view", "not-normalised"],
+        &["--clip", "wave", "--vertex-view", "capped"],
+        &["--clip", "wave", "--vertex-view", "skin-difference"],
+    ] {
+        let flagged = demo(&format!("{}.png", flags.join("_").replace('-', "")), flags);
+        assert!(
+            common::different_fraction(&waving, &flagged) > 0.002,
+            "{flags:?} changes nothing"
+        );
+    }
+    // With the skeleton shown, IK chains draw their targets, and their limits when set.
+    let reaching = ["--clip", "wave", "--skeleton", "--ik", "wrist.L:2:0.45,1.55,0.35"];
+    let plain_gizmo = demo("ik_gizmo.png", &reaching);
+    let limited = [&reaching[..], &["--ik-constraint", "shoulder.L:ball:170:170"]].concat();
+    assert!(common::different_fraction(&plain_gizmo, &demo("ik_limits.png", &limited)) > 0.0005);
+    // The demo's joints bend more than they twist: dual quaternions move only a few pixels.
+    let dual = demo("dq.png", &["--clip", "wave", "--skin-method", "dual-quaternion"]);
+    assert!(
+        common::different_fraction(&waving, &dual) > 0.0,
+        "--skin-method changes nothing"
+    );
+    let on_cpu = demo("cpu.png", &["--clip", "wave", "--skinning", "cpu"]);
+    assert!(common::different_fraction(&waving, &on_cpu) <= DIFFERENT_FRACTION);
+    let bad_size = common::rigscope(&["render", fox, "-o", out_path, "--size", "big"]);
+    assert_eq!(bad_size.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_size.stderr).contains("WIDTHxHEIGHT"));
+}
+
+#[test]
+fn skins_too_big_for_the_uniform_arrays_fall_back_to_cpu_skinning() {
+    let gpu = Gpu::headless().unwrap();
+    let model = asset::load(&common::gltf("Xbot/Xbot.glb")).unwrap();
+    // The device is opened with the adapter's own limits, so the arrays are as large as it allows
+    // (1,024 joints on llvmpipe, not WebGL2's 256).
+    let full = SceneRenderer::with_joint_limit(&gpu, usize::MAX);
+    assert_eq!(
+        full.layouts.skin_source,
+        SkinSource::UniformArrays {
+            max_joints: max_uniform_joints(&gpu.adapter.limits())
+        }
+    );
+    // Xbot's skin has 67 joints: a device whose uniform arrays hold 16 cannot skin it.
+    let mut small = SceneRenderer::with_joint_limit(&gpu, 16);
+    let uploaded = ModelView::new(&gpu, &small, &model).buffers;
+    assert!(
+        uploaded
+            .notes
+            .iter()
+            .any(|n| n.contains("67 joints") && n.contains("skinned on the CPU")),
+        "{:?}",
+        uploaded.notes
+    );
+    assert!(
+        uploaded
+            .draws
+            .iter()
+            .all(|d| !d.gpu_skinnable && d.uses_cpu_vertices(true))
+    );
+
+    let clip = model.find_clip("walk").unwrap();
+    let view = ViewOptions::default(); // GPU skinning asked for
+    let fallback = render(&gpu, &mut small, &model, clip, 0.3, &view);
+    let on_gpu = render(&gpu, &mut SceneRenderer::new(&gpu), &model, clip, 0.3, &view);
+    let fraction = common::different_fraction(&fallback, &on_gpu);
+    assert!(
+        fraction <= DIFFERENT_FRACTION,
+        "the fallback draws the same picture ({:.3}% differ)",
+        fraction * 100.0
+    );
+    assert!(common::coverage(&fallback) > 0.05);
+}
+
+#[test]
+fn skins_longer_than_the_devices_uniform_arrays_are_skinned_on_the_cpu() {
+    let gpu = Gpu::headless().unwrap();
+    let limit = max_uniform_joints(&gpu.device.limits());
+    let mut model = asset::load(&common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb")).unwrap();
+    // Entries no vertex uses, one past what the device's uniform arrays can hold: the arrays
+    // must still be bound at the device's size.
+    let skin = &mut model.skins[0];
+    let padding = limit + 1 - skin.joints.len();
+    skin.joints.extend(std::iter::repeat_n(0, padding));
+    skin.inverse_bind
+        .extend(std::iter::repeat_n(glam::Mat4::IDENTITY, padding));
+    let mut renderer = SceneRenderer::with_joint_limit(&gpu, usize::MAX);
+    let view = ViewOptions::default();
+    let fallback = render(&gpu, &mut renderer, &model, 0, 0.3, &view);
+    let cpu_view = ViewOptions {
+        gpu_skinning: false,
+        ..view
+    };
+    let on_cpu = render(&gpu, &mut renderer, &model, 0, 0.3, &cpu_view);
+    assert!(common::different_fraction(&fallback, &on_cpu) <= DIFFERENT_FRACTION);
+    assert!(common::coverage(&fallback) > 0.03);
+}
+
+/// A 1×1 m quad in the XY plane facing +Z (u along +X, v down), its normal map one colour.
+fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
+    use glam::{Vec2, Vec3, Vec4};
+    use rigscope::anim::{JointDesc, Skeleton, Transform};
+    use rigscope::asset::TextureRef;
+    use rigscope::asset::material::Material;
+    use rigscope::asset::model::{Image, Mesh, MeshInstance, Primitive, Topology};
+    let mut png = Vec::new();
+    let pixel = image::RgbaImage::from_pixel(4, 4, image::Rgba([normal_rgb[0], normal_rgb[1], normal_rgb[2], 255]));
+    pixel
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let skeleton = Skeleton::new(vec![JointDesc {
+        name: "quad".into(),
+        parent: None,
+        rest: Transform::IDENTITY,
+        bind_model: None,
+        morph_weights: Vec::new(),
+    }])
+    .unwrap();
+    Model {
+        path: "quad".into(),
+        format: None,
+        source_files: Vec::new(),
+        skeleton,
+        file_node: vec![0],
+        skins: Vec::new(),
+        meshes: vec![Mesh {
+            name: "quad".into(),
+            primitives: vec![Primitive {
+                topology: Topology::Triangles,
+                indices: vec![0, 1, 2, 0, 2, 3],
+                positions: vec![
+                    Vec3::new(-0.5, -0.5, 0.0),
+                    Vec3::new(0.5, -0.5, 0.0),
+                    Vec3::new(0.5, 0.5, 0.0),
+                    Vec3::new(-0.5, 0.5, 0.0),
+                ],
+                normals: vec![Vec3::Z; 4],
+                normals_computed: false,
+                tangents: Vec::new(),
+                uvs: vec![
+                    Vec2::new(0.0, 1.0),
+                    Vec2::new(1.0, 1.0),
+                    Vec2::new(1.0, 0.0),
+                    Vec2::new(0.0, 0.0),
+                ],
+                material: Some(0),
+                ..Primitive::default()
+            }],
+            attributes: Vec::new(),
+            target_names: Vec::new(),
+        }],
+        instances: vec![MeshInstance {
+            joint: 0,
+            mesh: 0,
+            skin: None,
+        }],
+        materials: vec![Material {
+            base_color: Vec4::new(0.2, 0.2, 0.2, 1.0),
+            metallic: 0.0,
+            roughness: 1.0,
+            normal_texture: Some(TextureRef::plain(0)),
+            ..Material::default()
+        }],
+        images: vec![Image {
+            name: "normal".into(),
+            mime_type: Some("image/png".into()),
+            bytes: png.into(),
+        }],
+        lights: Vec::new(),
+        clips: Vec::new(),
+        scenes: Vec::new(),
+        scene: None,
+        copies: Vec::new(),
+        file_facts: Vec::new(),
+        value_joints: Vec::new(),
+        cameras: Vec::new(),
+        properties: Default::default(),
+        extensions_used: Vec::new(),
+        extensions_required: Vec::new(),
+        material_variants: Vec::new(),
+        warnings: Vec::new(),
+        key_repairs: Vec::new(),
+        decoded_geometry: Vec::new(),
+    }
+}
+
+#[test]
+fn normal_maps_tilt_normals_along_the_texture_tangent() {
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    // The key light alone: the environment lights tilted normals too, from other sides.
+    let view = ViewOptions {
+        grid: false,
+        lighting: rigscope::view::Lighting {
+            environment_intensity: 0.0,
+            ..Default::default()
+        },
+        ..ViewOptions::default()
+    };
+    let mut brightness = |rgb: [u8; 3]| {
+        let model = normal_mapped_quad(rgb);
+        let image = render_image(
+            &gpu,
+            &mut renderer,
+            &model,
+            model.skeleton.rest_pose(),
+            None,
+            (64, 64),
+            &view,
+        )
+        .unwrap();
+        image.get_pixel(32, 32).0[0] as i32
+    };
+    // The key light comes from +X: a normal tilted towards +U (= +X here) is lit more than a
+    // flat one, and one tilted towards -U less.
+    let towards = brightness([230, 128, 160]);
+    let flat = brightness([128, 128, 255]);
+    let away = brightness([25, 128, 160]);
+    assert!(
+        towards > flat + 10 && flat > away + 10,
+        "towards {towards}, flat {flat}, away {away}"
+    );
+}
+
+#[test]
+fn render_reports_the_skin_difference_and_refuses_bad_inspection_options() {
+    let dir = common::temp_dir("render-inspect");
+    let out = dir.join("x.png");
+    let out = out.to_str().unwrap();
+    let measured = common::rigscope(&["render", "-o", out, "--time", "0.5", "--vertex-view", "skin-difference"]);
+    assert!(measured.status.success());
+    let stderr = String::from_utf8_lossy(&measured.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("CPU vs GPU skinning: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let relative: f32 = line
+        .split('(')
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(relative < 1e-6, "{line}");
+    for (args, message) in [
+        (
+            &["--vertex-view", "weights"][..],
+            "--vertex-view weights needs --joint JOINT",
+        ),
+        (&["--joint", "tail"], "--joint: "),
+        (
+            &["--vertex-view", "weights", "--joint", "99"],
+            "no joint 99 (joints are numbered 0 to",
+        ),
+    ] {
+        let output = common::rigscope(&[&["render", "-o", out][..], args].concat());
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+/// The GPU timer exists exactly where the device writes timestamps, and there it measures the
+/// commands between `begin` and `end` of a frame (a frame or two later, without waiting).
+#[test]
+fn the_gpu_timer_measures_frames_where_the_adapter_reports_timestamps() {
+    let gpu = Gpu::headless().expect("a graphics adapter");
+    let timestamps = gpu.device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    let timer = GpuTimer::new(&gpu);
+    assert_eq!(timer.is_some(), timestamps, "{}", gpu.describe());
+    let Some(mut timer) = timer else {
+        return;
+    };
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: None,
+        size: wgpu::Extent3d {
+            width: 1024,
+            height: 1024,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&Default::default());
+    let mut measured = Vec::new();
+    for _ in 0..4 {
+        measured.extend(timer.read(&gpu));
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        timer.begin(&mut encoder);
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::RED),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        timer.end(&mut encoder);
+        gpu.queue.submit([encoder.finish()]);
+        timer.submitted();
+        gpu.device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    }
+    measured.extend(timer.read(&gpu));
+    assert!(!measured.is_empty(), "no frame was measured");
+    assert!(
+        measured.iter().all(|&seconds| (0.0..1.0).contains(&seconds)),
+        "{measured:?}"
+    );
+}
