@@ -74,7 +74,7 @@ fn every_command_finishes_quickly_on_a_billion_second_clip() {
         (&["joints", file, "--time", "1e30"], 1),
         (&["pose", file, "--time", "2e38", "--playback", "pingpong"], 1),
         (&["render", file, "-o", png, "--size", "48x48", "--time", "1e38"], 5),
-        (&["thumbnail", file, png, "--size", "32"], 5),
+        (&["thumbnail", file, "-o", png, "--size", "32"], 5),
         (
             &[
                 "thumbnail",

@@ -115,11 +115,6 @@ impl Transform {
         self.translation + self.rotation * (self.scale * point)
     }
 
-    /// Applies the transform to a direction (no translation).
-    pub fn transform_vector(&self, vector: Vec3) -> Vec3 {
-        self.rotation * (self.scale * vector)
-    }
-
     pub fn is_finite(&self) -> bool {
         self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
     }

@@ -117,11 +117,6 @@ impl AnimatedProperties {
         self.slots.is_empty() && self.hidden_at_rest.is_empty()
     }
 
-    /// The slot whose floats start at `offset` (what a `ChannelTrack::Properties` writes).
-    pub fn slot_at(&self, offset: usize) -> Option<&PropertySlot> {
-        self.slots.iter().find(|slot| slot.offset == offset)
-    }
-
     /// The name of entry `entry` of `Pose::properties`: its property's pointer, with `[k]` for
     /// component `k` of a property of several numbers (`.../baseColorFactor[2]`: blue).
     pub fn entry_name(&self, entry: usize) -> Option<String> {

@@ -101,9 +101,18 @@ impl DecodedImage {
     }
 }
 
+/// Why an image could not be decoded, in words ("its KTX2 container cannot be read (...)").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ImageDecodeError(pub String);
+
 /// Decodes `bytes` to RGBA8. `max_side` bounds the sides of a KTX2 image before it is
-/// transcoded (the other decoders bound their own allocations). The error says why, in words.
-pub fn decode(bytes: &[u8], max_side: u32) -> Result<DecodedImage, String> {
+/// transcoded (the other decoders bound their own allocations).
+pub fn decode(bytes: &[u8], max_side: u32) -> Result<DecodedImage, ImageDecodeError> {
+    decode_or_say_why(bytes, max_side).map_err(ImageDecodeError)
+}
+
+fn decode_or_say_why(bytes: &[u8], max_side: u32) -> Result<DecodedImage, String> {
     if bytes.is_empty() {
         return Err("the image has no data".into());
     }

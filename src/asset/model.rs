@@ -142,17 +142,14 @@ impl Model {
     }
 
     /// The material variant called `name`; the error lists the variants there are.
-    pub fn find_variant(&self, name: &str) -> Result<usize, String> {
-        self.material_variants.iter().position(|v| v == name).ok_or_else(|| {
-            if self.material_variants.is_empty() {
-                format!("there is no material variant '{name}': the model has none")
-            } else {
-                format!(
-                    "there is no material variant '{name}'; the model's variants are: {}",
-                    self.material_variants.join(", ")
-                )
-            }
-        })
+    pub fn find_variant(&self, name: &str) -> Result<usize, NoSuchVariant> {
+        self.material_variants
+            .iter()
+            .position(|v| v == name)
+            .ok_or_else(|| NoSuchVariant {
+                name: name.to_owned(),
+                variants: self.material_variants.clone(),
+            })
     }
 
     pub fn vertex_count(&self) -> usize {
@@ -411,6 +408,23 @@ pub struct MorphTarget {
     pub normals: Vec<Vec3>,
     /// Empty when the target leaves tangents alone.
     pub tangents: Vec<Vec3>,
+}
+
+/// A material variant asked for by a name the model does not have.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("there is no material variant '{name}'{}", listed(variants))]
+pub struct NoSuchVariant {
+    pub name: String,
+    /// The model's variants.
+    pub variants: Vec<String>,
+}
+
+fn listed(variants: &[String]) -> String {
+    if variants.is_empty() {
+        ": the model has none".into()
+    } else {
+        format!("; the model's variants are: {}", variants.join(", "))
+    }
 }
 
 /// An image as stored in the file (PNG, JPEG, ...); decoding is left to whoever displays it.

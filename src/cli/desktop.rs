@@ -11,7 +11,7 @@
 //!   GLB, application/vnd.autodesk.fbx (*.fbx, and the "Kaydara FBX Binary" magic),
 //!   model/obj (*.obj), model/x-md5mesh and model/x-md5anim (an MD5 animation is not opened
 //!   on its own: it is added to an open model);
-//! - `thumbnailers/rigscope.thumbnailer`: `rigscope thumbnail %i %o --size %s`, for the types
+//! - `thumbnailers/rigscope.thumbnailer`: `rigscope thumbnail %i -o %o --size %s`, for the types
 //!   the application opens;
 //! - `rigscope/installed.json`: what was written, so that uninstalling removes exactly that.
 //!
@@ -306,7 +306,7 @@ fn thumbnailer_entry(exe: &str) -> String {
     format!(
         "[Thumbnailer Entry]
 TryExec={exe}
-Exec={exec} thumbnail %i %o --size %s
+Exec={exec} thumbnail %i -o %o --size %s
 MimeType={types};
 ",
         exe = string_value(exe),

@@ -23,9 +23,13 @@ use crate::view::ViewOptions;
 
 #[derive(Args, Debug)]
 pub struct ThumbnailArgs {
-    /// FILE OUT.png, or with --out-dir any number of models and directories to search.
+    /// The model, or with --out-dir any number of models and directories to search.
     #[arg(required = true, value_name = "FILE")]
     pub paths: Vec<PathBuf>,
+    /// Where to write the PNG of one model (as `render -o` does). `thumbnail FILE OUT.png`, the
+    /// older spelling, still works.
+    #[arg(short, long, value_name = "OUT.png", conflicts_with = "out_dir")]
+    pub output: Option<PathBuf>,
     /// Write one PNG per model into this directory, named after the model file with `.png`
     /// added, keeping the folders below a directory argument.
     #[arg(long, value_name = "DIR")]
@@ -52,8 +56,13 @@ struct Written {
 
 pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
     let Some(out_dir) = &args.out_dir else {
-        let [file, output] = &args.paths[..] else {
-            bail!("expected FILE OUT.png (or several files with --out-dir DIR)");
+        let (file, output) = match (&args.paths[..], &args.output) {
+            ([file], Some(output)) => (file, output),
+            ([file, output], None) => {
+                eprintln!("rigscope: note: `thumbnail FILE OUT.png` is deprecated; write `thumbnail FILE -o OUT.png`");
+                (file, output)
+            }
+            _ => bail!("expected FILE -o OUT.png (or several files with --out-dir DIR)"),
         };
         // Loaded before the GPU is set up, so that a big file's loading and the renderer's
         // memory do not add up.

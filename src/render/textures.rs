@@ -56,7 +56,7 @@ impl Decoder<'_> {
                 .images
                 .get(index)
                 .ok_or_else(|| format!("image {index} does not exist"))?;
-            let mut decoded = image_decode::decode(&image.bytes, max_side)?;
+            let mut decoded = image_decode::decode(&image.bytes, max_side).map_err(|e| e.0)?;
             let pixels = u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height());
             *pixels_left = pixels_left
                 .checked_sub(pixels)

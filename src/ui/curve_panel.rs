@@ -54,10 +54,6 @@ impl CurveView {
         self.groups[group_index(group)]
     }
 
-    pub fn set_shown(&mut self, group: CurveGroup, shown: bool) {
-        self.groups[group_index(group)] = shown;
-    }
-
     /// The curves last worked out (by `refresh`).
     pub fn curves(&self) -> Option<&CurveSet> {
         self.cached.as_ref().map(|c| &c.set)

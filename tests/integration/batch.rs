@@ -29,6 +29,7 @@ fn thumbnail(file: &Path, out: &Path, size: &str) -> image::RgbaImage {
     let made = rigscope(&[
         "thumbnail",
         file.to_str().unwrap(),
+        "-o",
         out.to_str().unwrap(),
         "--size",
         size,
@@ -62,9 +63,20 @@ fn thumbnails_are_framed_pictures_of_the_requested_size() {
     .unwrap();
     let image = thumbnail(&skeleton, &dir.join("s.png"), "128");
     assert!(covered(&image, (0, 0, 128, 128)) > 0.005, "the skeleton is drawn");
-    let bad = rigscope(&["thumbnail", "/no/such.glb", dir.join("x.png").to_str().unwrap()]);
+    let bad = rigscope(&["thumbnail", "/no/such.glb", "-o", dir.join("x.png").to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("/no/such.glb"));
+    // The older spelling, FILE OUT, still writes the thumbnail, with a note to move on.
+    let old = rigscope(&[
+        "thumbnail",
+        skeleton.to_str().unwrap(),
+        dir.join("old.png").to_str().unwrap(),
+    ]);
+    assert!(old.status.success(), "{}", String::from_utf8_lossy(&old.stderr));
+    assert!(String::from_utf8_lossy(&old.stderr).contains("deprecated; write `thumbnail FILE -o OUT.png`"));
+    assert!(dir.join("old.png").exists());
+    let both = rigscope(&["thumbnail", "a.glb", "b.png", "-o", "c.png"]);
+    assert_eq!(both.status.code(), Some(1), "one output, not two");
     let three = rigscope(&["thumbnail", "a.glb", "b.glb", "c.png"]);
     assert_eq!(three.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&three.stderr).contains("--out-dir"));

@@ -91,7 +91,7 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
     );
     let thumbnailer = std::fs::read_to_string(data.join("thumbnailers/rigscope.thumbnailer")).unwrap();
     assert!(thumbnailer.starts_with("[Thumbnailer Entry]\n"));
-    assert!(thumbnailer.contains(&format!("Exec={} thumbnail %i %o --size %s", exe.display())));
+    assert!(thumbnailer.contains(&format!("Exec={} thumbnail %i -o %o --size %s", exe.display())));
     assert!(data.join("icons/hicolor/scalable/apps/rigscope.svg").is_file());
     // The MIME database was rebuilt with the new types.
     tool("update-mime-database");
@@ -128,6 +128,7 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
         &[
             "thumbnail",
             fox.to_str().unwrap(),
+            "-o",
             thumbnail.to_str().unwrap(),
             "--size",
             "128",

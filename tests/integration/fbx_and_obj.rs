@@ -317,7 +317,7 @@ fn lint_curves_thumbnail_sheet_and_video_read_an_fbx() {
         "Tip turns to 90° at 1 s:\n{curves}"
     );
 
-    common::succeed(&["thumbnail", bar, &out("thumb.png"), "--size", "96"]);
+    common::succeed(&["thumbnail", bar, "-o", &out("thumb.png"), "--size", "96"]);
     assert!(red_pixels(&dir.join("thumb.png")) > 50, "the thumbnail shows the bar");
     common::succeed(&["sheet", bar, "-o", &out("sheet.png"), "--frames", "4", "--cell", "96"]);
     assert!(red_pixels(&dir.join("sheet.png")) > 100, "the sheet shows the bar");

@@ -59,7 +59,7 @@ fn the_file_s_variants_and_mappings_are_read() {
     assert_eq!(primitive.material_in(None), Some(0));
     assert_eq!(primitive.material_in(Some(1)), Some(2));
     assert_eq!(model.find_variant("Blue paint"), Ok(1));
-    let error = model.find_variant("Green").unwrap_err();
+    let error = model.find_variant("Green").unwrap_err().to_string();
     assert!(
         error.contains("'Green'") && error.contains("Red paint, Blue paint"),
         "{error}"

@@ -933,13 +933,14 @@ fn thumbnails_and_sheets_take_the_lighting_and_view_options() {
     };
     let (plain_out, bright_out) = (dir.join("plain.png"), dir.join("bright.png"));
     let plain = image(
-        &["thumbnail", model, plain_out.to_str().unwrap(), "--size", "64"],
+        &["thumbnail", model, "-o", plain_out.to_str().unwrap(), "--size", "64"],
         &plain_out,
     );
     let bright = image(
         &[
             "thumbnail",
             model,
+            "-o",
             bright_out.to_str().unwrap(),
             "--size",
             "64",
@@ -984,6 +985,7 @@ fn thumbnails_and_sheets_take_the_lighting_and_view_options() {
         &[
             "thumbnail",
             model,
+            "-o",
             back_out.to_str().unwrap(),
             "--size",
             "64",
@@ -1010,7 +1012,7 @@ fn thumbnails_and_sheets_take_the_lighting_and_view_options() {
         &top_out,
     );
     assert!(mean_difference(&sheet, &top) > 2.0, "sheet --view");
-    let output = common::rigscope(&["thumbnail", model, "/dev/null", "--camera", "nobody"]);
+    let output = common::rigscope(&["thumbnail", model, "-o", "/dev/null", "--camera", "nobody"]);
     assert!(!output.status.success() && String::from_utf8_lossy(&output.stderr).contains("--camera"));
 }
 

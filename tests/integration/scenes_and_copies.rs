@@ -406,6 +406,6 @@ fn a_file_of_joints_alone_renders_its_skeleton() {
     let coverage = common::coverage(&image);
     assert!(coverage > 0.01, "the skeleton covers {coverage}");
     let thumbnail = path.with_extension("thumb.png");
-    common::succeed(&["thumbnail", file, thumbnail.to_str().unwrap(), "--size", "96"]);
+    common::succeed(&["thumbnail", file, "-o", thumbnail.to_str().unwrap(), "--size", "96"]);
     assert!(common::coverage(&image::open(&thumbnail).unwrap().to_rgba8()) > 0.01);
 }
