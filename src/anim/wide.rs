@@ -112,6 +112,16 @@ impl Lanes for Vec4 {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use avx::{Avx, Avx8};
 
+/// Whether the processor has AVX and FMA, so that the dispatching kernels take their AVX
+/// builds (the tests that compare those builds with the baseline say when they cannot).
+#[cfg(test)]
+pub(crate) fn has_avx() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return Avx::detect().is_some();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
 /// Where there is no AVX to prove, no proof can be made.
 #[cfg(not(target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
