@@ -16,6 +16,7 @@ pub mod export;
 pub mod inspect;
 pub mod lint;
 pub mod render;
+mod simd;
 pub mod skin;
 #[cfg(test)]
 mod test_shapes;

@@ -29,10 +29,11 @@ pub use super::delta_clip::AdditiveSpace;
 use super::delta_clip::{delta_clip, no_delta};
 use super::fast_slerp::{ArcWeights, PerLaneT, UniformT};
 use super::joint_group::JointGroup;
-use super::lanes::{QuatLanes, SUBNORMAL_GUARD, transpose};
+use super::lanes::{QuatLanes, SUBNORMAL_GUARD};
 use super::pose::Pose;
 use super::transform::Transform;
-use super::wide::Avx;
+use crate::simd;
+use crate::simd::{Avx, transpose};
 
 /// `q^w`: the rotation of `q` (on the shortest arc) with its angle scaled by `w`.
 pub fn scale_rotation(q: Quat, w: f32) -> Quat {
@@ -68,88 +69,40 @@ pub fn apply_additive(out: &mut Pose, delta: &Pose, w: f32, mask: Option<&JointM
     add_floats(out.properties_mut(), delta.properties());
 }
 
-/// The first `joints` joints, for a weight `w` in [0, 1], four at a time (`add_groups`), in
-/// AVX's encoding where the processor has it, as the blends are: each joint's translation and
-/// scale as one 256-bit vector (`joint_group`). In rounds interleaved with the build before,
-/// whose Xbot copy + additive took 5.22 ns/joint, this code took 5.64 as SSE2 and 4.83 as AVX.
-/// Inlined, as `blend::mix_joints` is.
-#[inline(always)]
-fn add_weighted_joints(
-    out: &mut [[Transform; 4]],
-    deltas: &[[Transform; 4]],
-    joints: usize,
-    w: f32,
-    mask: Option<&JointMask>,
-    space: AdditiveSpace,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(avx) = Avx::detect() {
-        // SAFETY: the processor has AVX (`avx` is the proof).
-        return unsafe { add_weighted_joints_avx(avx, out, deltas, joints, w, mask, space) };
-    }
-    add_weighted_joints_default(out, deltas, joints, w, mask, space)
-}
-
-/// `add_weighted_joints_baseline` compiled for the target's default features.
-#[inline(never)]
-fn add_weighted_joints_default(
-    out: &mut [[Transform; 4]],
-    deltas: &[[Transform; 4]],
-    joints: usize,
-    w: f32,
-    mask: Option<&JointMask>,
-    space: AdditiveSpace,
-) {
-    add_weighted_joints_baseline(None, out, deltas, joints, w, mask, space)
-}
-
-/// `add_weighted_joints_baseline` compiled for processors with AVX.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-fn add_weighted_joints_avx(
-    avx: Avx,
-    out: &mut [[Transform; 4]],
-    deltas: &[[Transform; 4]],
-    joints: usize,
-    w: f32,
-    mask: Option<&JointMask>,
-    space: AdditiveSpace,
-) {
-    add_weighted_joints_baseline(Some(avx), out, deltas, joints, w, mask, space)
-}
-
-/// `add_weighted_joints` for any processor: always inlined, so compiled for the features of
-/// its caller (`avx` is given where that caller has AVX).
-#[inline(always)]
-fn add_weighted_joints_baseline(
-    avx: Option<Avx>,
-    out: &mut [[Transform; 4]],
-    deltas: &[[Transform; 4]],
-    joints: usize,
-    w: f32,
-    mask: Option<&JointMask>,
-    space: AdditiveSpace,
-) {
-    match mask {
-        // One weight for every joint: the rotation weights' polynomial is prepared once.
-        None => add_groups(
-            avx,
-            out,
-            deltas,
-            joints,
-            space,
-            |_, _| Vec4::splat(w),
-            &UniformT::new(w),
-        ),
-        Some(mask) => add_groups(
-            avx,
-            out,
-            deltas,
-            joints,
-            space,
-            |first, count| Vec4::from_array(lane_weights(w, Some(mask), first, count)),
-            &PerLaneT,
-        ),
+simd::dispatch! {
+    /// The first `joints` joints, for a weight `w` in [0, 1], four at a time (`add_groups`), in
+    /// AVX's encoding where the processor has it, as the blends are. Inlined, as
+    /// `blend::mix_joints` is.
+    #[inline(always)]
+    fn add_weighted_joints(
+        out: &mut [[Transform; 4]],
+        deltas: &[[Transform; 4]],
+        joints: usize,
+        w: f32,
+        mask: Option<&JointMask>,
+        space: AdditiveSpace,
+    ) [baseline: add_weighted_joints_baseline, avx] {
+        match mask {
+            // One weight for every joint: the rotation weights' polynomial is prepared once.
+            None => add_groups(
+                avx,
+                out,
+                deltas,
+                joints,
+                space,
+                |_, _| Vec4::splat(w),
+                &UniformT::new(w),
+            ),
+            Some(mask) => add_groups(
+                avx,
+                out,
+                deltas,
+                joints,
+                space,
+                |first, count| Vec4::from_array(lane_weights(w, Some(mask), first, count)),
+                &PerLaneT,
+            ),
+        }
     }
 }
 
@@ -355,8 +308,8 @@ impl AdditiveLayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::wide::Wide;
     use crate::anim::{Hierarchy, Transform};
+    use crate::simd::Wide;
     use glam::Vec3;
     use std::sync::Arc;
 
@@ -489,7 +442,7 @@ mod tests {
 
     #[test]
     fn avx_build_matches_the_baseline() {
-        if !crate::anim::wide::has_avx() {
+        if !crate::simd::has_avx() {
             eprintln!("skipped: this processor has no AVX and FMA, so there is no AVX build to compare");
             return;
         }
@@ -500,7 +453,7 @@ mod tests {
             for (mask, space) in [(None, AdditiveSpace::Parent), (Some(&mask), AdditiveSpace::Local)] {
                 let (mut dispatched, mut baseline) = (input.clone(), input.clone());
                 add_weighted_joints(dispatched.groups_mut(), delta.groups(), joints, 0.3, mask, space);
-                add_weighted_joints_default(baseline.groups_mut(), delta.groups(), joints, 0.3, mask, space);
+                add_weighted_joints_baseline(baseline.groups_mut(), delta.groups(), joints, 0.3, mask, space);
                 assert_eq!(dispatched, baseline, "{joints} joints, {space:?}");
             }
         }

@@ -25,12 +25,13 @@ use glam::Vec4;
 
 use super::fast_slerp::{ArcWeights, PerLaneT, UniformT};
 use super::joint_group::JointGroup;
-use super::lanes::{dots, splat_lanes};
+use super::lanes::dots;
 use super::pose::{Hierarchy, Pose};
 use super::transform::Transform;
 #[cfg(target_arch = "x86_64")]
-use super::wide::Avx8;
-use super::wide::{Avx, Wide};
+use crate::simd;
+use crate::simd::Avx8;
+use crate::simd::{Avx, Wide, splat_lanes};
 
 /// A weight per joint, for blends and additive layers.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,106 +96,56 @@ fn mix_floats(out: &mut Pose, a: Option<&Pose>, b: &Pose, t: f32) {
     mix(out.properties_mut(), a.map(Pose::properties), b.properties());
 }
 
-/// `out[j] ← a[j].mix(b[j], t · m_j)` for the first `joints` joints of the groups (`a` is `out`
-/// when `None`), four joints at a time, in AVX's encoding where the processor has it, as the
-/// skinning kernels are: the same operations in three-operand forms (six rounds interleaved
-/// with the SSE2 build: Xbot `blend_into` 4.05 -> 3.87 ns/joint, Fox 4.81 -> 4.72), and each
-/// joint's translation and scale as one 256-bit vector (`joint_group`). Inlined into its two
-/// callers, so that each calls the kernel directly, not through a function that sets up the
-/// other kernel's large stack frame and saved registers first (`mix_joints_default`).
-#[inline(always)]
-fn mix_joints(
-    out: &mut [[Transform; 4]],
-    a: Option<&[[Transform; 4]]>,
-    b: &[[Transform; 4]],
-    joints: usize,
-    t: f32,
-    mask: Option<&JointMask>,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(avx) = Avx::detect() {
-        // SAFETY: the processor has AVX (`avx` is the proof).
-        return unsafe { mix_joints_avx(avx, out, a, b, joints, t, mask) };
-    }
-    mix_joints_default(out, a, b, joints, t, mask)
-}
-
-/// `mix_joints_baseline` compiled for the target's default features: a function of its own,
-/// which the inlined dispatch calls only where there is no AVX.
-#[inline(never)]
-fn mix_joints_default(
-    out: &mut [[Transform; 4]],
-    a: Option<&[[Transform; 4]]>,
-    b: &[[Transform; 4]],
-    joints: usize,
-    t: f32,
-    mask: Option<&JointMask>,
-) {
-    mix_joints_baseline(None, out, a, b, joints, t, mask)
-}
-
-/// `mix_joints_baseline` compiled for processors with AVX.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-fn mix_joints_avx(
-    avx: Avx,
-    out: &mut [[Transform; 4]],
-    a: Option<&[[Transform; 4]]>,
-    b: &[[Transform; 4]],
-    joints: usize,
-    t: f32,
-    mask: Option<&JointMask>,
-) {
-    mix_joints_baseline(Some(avx), out, a, b, joints, t, mask)
-}
-
-/// `mix_joints` for any processor: always inlined, so compiled for the features of its caller;
-/// `avx` is given where that caller has AVX (the batches' weights then take 256-bit registers).
-#[inline(always)]
-fn mix_joints_baseline(
-    avx: Option<Avx>,
-    out: &mut [[Transform; 4]],
-    a: Option<&[[Transform; 4]]>,
-    b: &[[Transform; 4]],
-    joints: usize,
-    t: f32,
-    mask: Option<&JointMask>,
-) {
-    match mask {
-        // Every joint keeps `a`.
-        None if t == 0.0 => {
-            if let Some(a) = a {
-                out.as_flattened_mut()[..joints].copy_from_slice(&a.as_flattened()[..joints]);
+simd::dispatch! {
+    /// `out[j] ← a[j].mix(b[j], t · m_j)` for the first `joints` joints of the groups (`a` is `out`
+    /// when `None`), four joints at a time; in AVX's encoding where the processor has it (the same
+    /// operations in three-operand forms, and each joint's translation and scale as one 256-bit
+    /// vector: `joint_group`), the batches' rotation weights then in 256-bit registers. Inlined
+    /// into its two callers, so that each calls a build directly.
+    #[inline(always)]
+    fn mix_joints(
+        out: &mut [[Transform; 4]],
+        a: Option<&[[Transform; 4]]>,
+        b: &[[Transform; 4]],
+        joints: usize,
+        t: f32,
+        mask: Option<&JointMask>,
+    ) [baseline: mix_joints_baseline, avx] {
+        match mask {
+            // Every joint keeps `a`.
+            None if t == 0.0 => {
+                if let Some(a) = a {
+                    out.as_flattened_mut()[..joints].copy_from_slice(&a.as_flattened()[..joints]);
+                }
             }
+            // One t for every joint, and not 0: the rotation weights' polynomial is prepared once,
+            // and no joint is left as it is.
+            None => mix_groups(
+                out,
+                a,
+                b,
+                joints,
+                |_, _| Vec4::splat(t),
+                (&UniformT::new(t), avx),
+                false,
+            ),
+            Some(mask) => mix_groups(
+                out,
+                a,
+                b,
+                joints,
+                |first, count| Vec4::from_array(lane_weights(t, Some(mask), first, count)),
+                (&PerLaneT, avx),
+                true,
+            ),
         }
-        // One t for every joint, and not 0: the rotation weights' polynomial is prepared once,
-        // and no joint is left as it is.
-        None => mix_groups(
-            out,
-            a,
-            b,
-            joints,
-            |_, _| Vec4::splat(t),
-            (&UniformT::new(t), avx),
-            false,
-        ),
-        Some(mask) => mix_groups(
-            out,
-            a,
-            b,
-            joints,
-            |first, count| Vec4::from_array(lane_weights(t, Some(mask), first, count)),
-            (&PerLaneT, avx),
-            true,
-        ),
     }
 }
 
 /// Groups whose rotation weights are computed before any of them is mixed: each group's weights
 /// are a long chain of dependent steps (dots, polynomial, inverse square root), and a batch of
 /// independent chains side by side (`wide`) lets the processor overlap them instead of waiting
-/// on each. The loads that start them (the dots) are a loop of their own, before the chains
-/// (Xbot `blend_into` 4.54 -> 4.09 ns/joint when the chains were still one after another).
+/// on each. The loads that start them (the dots) are a loop of their own, before the chains.
 pub(super) const BATCH: usize = 8;
 
 /// The groups holding the first `joints` joints, `BATCH` groups at a time: `load` (given the
@@ -279,8 +230,7 @@ fn side_by_side<const N: usize>(
 }
 
 /// `side_by_side::<8>` in four 256-bit registers, two groups each: half the instructions for
-/// the same chains (Xbot `blend_into` 220 -> 208 ns a call, Fox 91.7 -> 86.8, in interleaved
-/// runs of a loop of it alone).
+/// the same chains.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn side_by_side_avx(
@@ -312,8 +262,7 @@ fn mix_groups(
     // Groups as fixed-size arrays, so that the compiler keeps them in registers; their rotation
     // weights a batch ahead of their mixing. The closures are inlined, so that the AVX build
     // compiles them with AVX (a closure of its own stays SSE2). All three cut to the groups
-    // used, so that one bound covers every index (Fox `blend_into`: 1,125 -> 1,082 instructions
-    // a call, counted by callgrind).
+    // used, so that one bound covers every index.
     let count = joints.div_ceil(4);
     let (out, a, b) = (&mut out[..count], a.map(|a| &a[..count]), &b[..count]);
     in_batches(
@@ -511,7 +460,7 @@ mod tests {
 
     #[test]
     fn avx_build_matches_the_baseline() {
-        if !crate::anim::wide::has_avx() {
+        if !crate::simd::has_avx() {
             eprintln!("skipped: this processor has no AVX and FMA, so there is no AVX build to compare");
             return;
         }
@@ -525,7 +474,7 @@ mod tests {
                 let (mut dispatched, mut baseline) = (a.clone(), a.clone());
                 let from = into.then_some(b.groups());
                 mix_joints(dispatched.groups_mut(), from, a.groups(), joints, 0.3, mask);
-                mix_joints_default(baseline.groups_mut(), from, a.groups(), joints, 0.3, mask);
+                mix_joints_baseline(baseline.groups_mut(), from, a.groups(), joints, 0.3, mask);
                 assert_eq!(dispatched, baseline, "{joints} joints, into a third pose: {into}");
             }
         }

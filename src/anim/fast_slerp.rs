@@ -17,8 +17,7 @@
 
 use glam::{BVec4A, Vec4};
 
-use super::lanes::splat_lanes;
-use super::wide::{Lanes, Wide};
+use crate::simd::{Register, Wide, splat_lanes};
 
 /// How far (rotation angle, radians) the result may be from the exact slerp.
 pub const MAX_ANGLE_ERROR: f32 = 1e-4;
@@ -31,7 +30,7 @@ const K4: [f32; 3] = [1.189466, -4.050767, 3.377424];
 /// The rotation weights `(from, to)` of a mix, given the rotations' dots and the mix's `t` per
 /// lane, for `N` registers of groups of four pairs at once (see `wide`).
 pub(super) trait ArcWeights {
-    fn weights<R: Lanes, const N: usize>(&self, dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>);
+    fn weights<R: Register, const N: usize>(&self, dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>);
 }
 
 /// Each lane with its own `t`: `nlerp_weights`.
@@ -39,7 +38,7 @@ pub(super) struct PerLaneT;
 
 impl ArcWeights for PerLaneT {
     #[inline(always)]
-    fn weights<R: Lanes, const N: usize>(&self, dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
+    fn weights<R: Register, const N: usize>(&self, dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
         nlerp_weights(dot, t)
     }
 }
@@ -49,7 +48,7 @@ impl ArcWeights for PerLaneT {
 /// dot products `dot` (one pair per lane) and each lane's `t`. The caller does the mixing, so
 /// that it can keep its quaternions in whichever layout is cheapest.
 #[inline(always)]
-fn nlerp_weights<R: Lanes, const N: usize>(dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
+fn nlerp_weights<R: Register, const N: usize>(dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
     // Functions rather than closures, which stay out of line where an `Avx8` must not (`wide`).
     let like = dot.0[0];
     // Sums and polynomials as trees (Estrin's scheme): shorter chains of dependent steps than
@@ -66,13 +65,13 @@ fn nlerp_weights<R: Lanes, const N: usize>(dot: Wide<R, N>, t: Wide<R, N>) -> (W
 
 /// A register of `like`'s kind with every lane `x`.
 #[inline(always)]
-fn splat<R: Lanes>(like: R, x: f32) -> R {
+fn splat<R: Register>(like: R, x: f32) -> R {
     like.splat4(Vec4::splat(x))
 }
 
 /// `c[0] + c[1] d + c[2] d² + c[3] d³`, given `d` and `d²`.
 #[inline(always)]
-fn cubic<R: Lanes, const N: usize>(c: [f32; 4], d: Wide<R, N>, d2: Wide<R, N>) -> Wide<R, N> {
+fn cubic<R: Register, const N: usize>(c: [f32; 4], d: Wide<R, N>, d2: Wide<R, N>) -> Wide<R, N> {
     let like = d.0[0];
     (d * splat(like, c[1]) + splat(like, c[0])) + (d * splat(like, c[3]) + splat(like, c[2])) * d2
 }
@@ -109,7 +108,7 @@ impl UniformT {
 /// `nlerp_weights(dot, t)` for this `t` (the `t` given is not read).
 impl ArcWeights for UniformT {
     #[inline(always)]
-    fn weights<R: Lanes, const N: usize>(&self, dot: Wide<R, N>, _: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
+    fn weights<R: Register, const N: usize>(&self, dot: Wide<R, N>, _: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
         let like = dot.0[0];
         let d = dot.map(R::abs);
         let [c0, c1, c2, c3] = self.k;
@@ -125,7 +124,7 @@ impl ArcWeights for UniformT {
 /// `√(from² + to² + 2 · from · to · dot)`. At the ends (`ends`) they are `(1, 0)` or `(0, ±1)`
 /// exactly, so the inputs come back untouched.
 #[inline(always)]
-fn finish<R: Lanes, const N: usize>(
+fn finish<R: Register, const N: usize>(
     t: Wide<R, N>,
     bend: Wide<R, N>,
     k: Wide<R, N>,

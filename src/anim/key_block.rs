@@ -16,8 +16,9 @@ use glam::{Quat, Vec3, Vec4};
 
 use super::channel::{Channel, ChannelTrack};
 use super::keys::{Interpolation, KeySpan};
-use super::lanes::{lerp3, slerp_shortest4, transpose};
+use super::lanes::{lerp3, slerp_shortest4};
 use super::transform::Transform;
+use crate::simd::transpose;
 
 /// The channels sampled in blocks, and those left to the general path.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -34,14 +35,14 @@ pub(super) struct FastChannels {
 struct KeyBlock {
     timeline: usize,
     step: bool,
-    translations: Lanes<3>,
-    rotations: Lanes<4>,
-    scales: Lanes<3>,
+    translations: Register<3>,
+    rotations: Register<4>,
+    scales: Register<3>,
 }
 
 /// Groups of four channels: for each key, for each group, `N` lane vectors (one per component).
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Lanes<const N: usize> {
+struct Register<const N: usize> {
     joints: Vec<[u32; 4]>,
     keys: Vec<[Vec4; N]>,
 }
@@ -138,9 +139,9 @@ impl KeyBlock {
         Self {
             timeline,
             step,
-            translations: Lanes::new(keys, &translations),
-            rotations: Lanes::new(keys, &rotations),
-            scales: Lanes::new(keys, &scales),
+            translations: Register::new(keys, &translations),
+            rotations: Register::new(keys, &rotations),
+            scales: Register::new(keys, &scales),
         }
     }
 
@@ -191,7 +192,7 @@ fn pad([x, y, z]: [Vec4; 3]) -> [Vec4; 4] {
     [x, y, z, Vec4::ZERO]
 }
 
-impl<const N: usize> Lanes<N> {
+impl<const N: usize> Register<N> {
     /// `channels`: each channel's joint and its value at every key. A last group with fewer
     /// than four channels repeats its last channel, which writes the same value twice.
     fn new(keys: usize, channels: &[KeyedChannel<N>]) -> Self {

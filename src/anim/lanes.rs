@@ -1,58 +1,18 @@
-//! Four-wide structure-of-arrays maths for the hot loops (clip sampling, blending).
-//!
-//! A `Vec4` here holds one component of four different values (lane `i` belongs to value `i`),
-//! so one SIMD instruction does the work of four scalar ones and no lane waits on a horizontal
-//! sum. `transpose` moves between that layout and one value per `Vec4`. Everything is SSE2 on
-//! x86-64 (glam's `Vec4`), with a portable fallback elsewhere.
+//! Quaternions and vectors four at a time in structure-of-arrays form, for clip sampling and
+//! blending: a `Vec4` here holds one component of four different values (lane `i` belongs to
+//! value `i`), so one SIMD instruction does the work of four scalar ones and no lane waits on a
+//! horizontal sum (`simd::transpose` moves between that layout and one value per `Vec4`).
 
-use glam::{Vec4, Vec4Swizzles};
+use glam::Vec4;
 
 use super::quat::nest3;
+use crate::simd::transpose;
 
 /// Four quaternions, one component per `Vec4`: `[x, y, z, w]`.
 pub type QuatLanes = [Vec4; 4];
 
 /// Four 3D vectors, one component per `Vec4`: `[x, y, z]`.
 pub type Vec3Lanes = [Vec4; 3];
-
-/// Rows become columns: lane `j` of output `i` is lane `i` of input `j`.
-#[inline(always)]
-pub fn transpose([a, b, c, d]: [Vec4; 4]) -> [Vec4; 4] {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_movehl_ps, _mm_movelh_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
-        // SAFETY: these SSE intrinsics only shuffle registers, and SSE is part of every x86-64
-        // CPU (the target's baseline), so they are always available.
-        unsafe {
-            let (ab_lo, ab_hi) = (_mm_unpacklo_ps(a.into(), b.into()), _mm_unpackhi_ps(a.into(), b.into()));
-            let (cd_lo, cd_hi) = (_mm_unpacklo_ps(c.into(), d.into()), _mm_unpackhi_ps(c.into(), d.into()));
-            [
-                _mm_movelh_ps(ab_lo, cd_lo).into(),
-                _mm_movehl_ps(cd_lo, ab_lo).into(),
-                _mm_movelh_ps(ab_hi, cd_hi).into(),
-                _mm_movehl_ps(cd_hi, ab_hi).into(),
-            ]
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        transpose_portable([a, b, c, d])
-    }
-}
-
-/// `transpose` without intrinsics (the fallback, and the reference its test checks against).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-#[inline(always)]
-fn transpose_portable(rows: [Vec4; 4]) -> [Vec4; 4] {
-    let [a, b, c, d] = rows.map(|row| row.to_array());
-    std::array::from_fn(|i| Vec4::new(a[i], b[i], c[i], d[i]))
-}
-
-/// Each lane of `v` broadcast to a whole vector: `[x x x x]`, `[y y y y]`, ...
-#[inline(always)]
-pub fn splat_lanes(v: Vec4) -> [Vec4; 4] {
-    [v.xxxx(), v.yyyy(), v.zzzz(), v.wwww()]
-}
 
 /// 2⁶⁴: scales one factor of a product of unit-quaternion components, so that two tiny ones
 /// (files exported from Blender hold components near 1e-20) do not make a subnormal product,
@@ -73,23 +33,6 @@ pub fn dots(a: &[Vec4; 4], b: &[Vec4; 4]) -> Vec4 {
 pub fn lerp3(a: &Vec3Lanes, b: &Vec3Lanes, t: Vec4) -> Vec3Lanes {
     let s = Vec4::ONE - t;
     std::array::from_fn(|i| a[i] * s + b[i] * t)
-}
-
-/// `1 / √x` per lane to about 23 bits: the hardware estimate (12 bits) and one Newton step,
-/// three times faster than a square root and a division.
-#[inline(always)]
-pub fn inverse_sqrt(x: Vec4) -> Vec4 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `_mm_rsqrt_ps` only reads a register, and SSE is part of every x86-64 CPU
-        // (the target's baseline), so it is always available.
-        let estimate: Vec4 = unsafe { std::arch::x86_64::_mm_rsqrt_ps(x.into()) }.into();
-        estimate * (Vec4::splat(1.5) - Vec4::splat(0.5) * x * estimate * estimate)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        Vec4::ONE / x.sqrt()
-    }
 }
 
 /// `quat::slerp_shortest` for four pairs of quaternions at once, each with its own `t`: the
@@ -129,15 +72,6 @@ mod tests {
     use glam::Quat;
 
     #[test]
-    fn transpose_swaps_rows_and_columns() {
-        let rows = [0.0, 4.0, 8.0, 12.0].map(|first| Vec4::new(first, first + 1.0, first + 2.0, first + 3.0));
-        let columns = transpose(rows);
-        assert_eq!(columns[1], Vec4::new(1.0, 5.0, 9.0, 13.0));
-        assert_eq!(columns, transpose_portable(rows));
-        assert_eq!(transpose(columns), rows);
-    }
-
-    #[test]
     fn dots_and_splats_per_lane() {
         let a = [1.0, 2.0, 3.0, 4.0].map(|f| Vec4::new(f, -f, 2.0 * f, 0.5));
         let b = [Vec4::ONE, Vec4::X, Vec4::new(0.0, 1.0, 1.0, 2.0), Vec4::W];
@@ -149,7 +83,6 @@ mod tests {
         let tiny = [Vec4::new(3e-22, 4e-21, 0.0, 0.0); 4];
         let want = (3e-22f64 * 3e-22 + 4e-21 * 4e-21) as f32;
         assert!((dots(&tiny, &tiny)[0] - want).abs() <= want * 1e-6);
-        assert_eq!(splat_lanes(Vec4::new(1.0, 2.0, 3.0, 4.0))[2], Vec4::splat(3.0));
     }
 
     #[test]

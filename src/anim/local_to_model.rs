@@ -16,8 +16,8 @@
 
 use glam::{Mat4, Vec4, Vec4Swizzles};
 
-use super::lanes::transpose;
 use super::transform::Transform;
+use crate::simd::transpose;
 
 /// Writes `out[j] = out[parent(j)] · local[j]` (just `local[j]` for roots). `parents[j] < j`.
 pub(super) fn local_to_model(local: &[Transform], parents: &[Option<u32>], out: &mut [Mat4]) {

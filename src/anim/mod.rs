@@ -31,8 +31,6 @@ pub mod skeleton;
 pub mod sync_blend;
 pub mod track;
 pub mod transform;
-pub(crate) mod wide;
-
 pub use additive::{AdditiveLayer, AdditiveSpace};
 pub use animator::Animator;
 pub use blend::{JointMask, blend, blend_into};

@@ -87,7 +87,7 @@ pub struct Pose {
     hierarchy: Arc<Hierarchy>,
     /// The joints in groups of four, the last padded with identities: the blends and additive
     /// layers work a group at a time, and a padded last group spares them a path of their own
-    /// for the one to three joints left over (Fox `blend_into` 114 -> 102 ns a call).
+    /// for the one to three joints left over.
     groups: Vec<[Transform; 4]>,
     morph_weights: Vec<f32>,
     properties: Vec<f32>,

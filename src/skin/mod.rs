@@ -13,7 +13,7 @@ pub mod morph;
 pub mod palette;
 pub mod split;
 pub mod split_linear;
-mod vertex_lanes;
+mod vertex_registers;
 pub mod workers;
 
 pub use deformer::{Deformer, PARALLEL_MIN_VERTICES, PosedPrimitive, posed_order};

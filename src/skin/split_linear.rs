@@ -14,10 +14,11 @@ use glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
 use super::linear::{BindVertices, Influences, SkinnedVertices};
 use super::palette::{AffineRows, PaletteRows};
 use super::split::{Chunk, Group, InfluenceSplit, RigidRun};
-use super::vertex_lanes::{Lanes3, Lanes3x4, StepMatrices, VertexLanes};
+use super::vertex_registers::{AffineRegisters, StepMatrices, Vec3Registers, VertexRegister};
 use super::workers::Workers;
+use crate::simd;
 #[cfg(target_arch = "x86_64")]
-use crate::anim::wide::{Avx, Avx8};
+use crate::simd::Avx8;
 
 /// What the kernels read per palette joint: its matrix, normal matrix and rows, all three
 /// derived from the same palette this frame and as long as it (rigid vertices read the first
@@ -67,38 +68,32 @@ struct Joints<'a> {
     influences: Influences<'a>,
 }
 
-/// Skins one chunk into its slices of the outputs (`positions` and `normals` start at its
-/// first vertex), eight blended vertices at a time in 256-bit registers, products and sums
-/// fused, where the processor has AVX and FMA; four at a time in SSE's registers elsewhere.
-fn skin_chunk(joints: &Joints, chunk: &Chunk, input: &BindVertices, positions: &mut [Vec3], normals: &mut [Vec3]) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(avx) = Avx::detect() {
-        // SAFETY: the processor has AVX and FMA (`avx` proves it).
-        return unsafe { skin_chunk_avx(avx, joints, chunk, input, positions, normals) };
+simd::dispatch! {
+    /// Skins one chunk into its slices of the outputs (`positions` and `normals` start at its
+    /// first vertex), eight blended vertices at a time in 256-bit registers, products and sums
+    /// fused, where the processor has AVX and FMA; four at a time in SSE's registers elsewhere.
+    fn skin_chunk(
+        joints: &Joints,
+        chunk: &Chunk,
+        input: &BindVertices,
+        positions: &mut [Vec3],
+        normals: &mut [Vec3],
+    ) [baseline: skin_chunk_baseline, avx] {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx) = avx {
+            let lanes = Avx8::pair(avx, Vec4::ZERO, Vec4::ZERO);
+            return skin_chunk_with(lanes, joints, chunk, input, positions, normals);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = avx;
+        skin_chunk_with(Vec4::ZERO, joints, chunk, input, positions, normals);
     }
-    skin_chunk_with(Vec4::ZERO, joints, chunk, input, positions, normals);
-}
-
-/// `skin_chunk_with` over `Avx8` registers, compiled for processors with AVX and FMA (whose
-/// three-operand encodings also drop the register copies of SSE's two-operand ones).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx,fma")]
-fn skin_chunk_avx(
-    avx: Avx,
-    joints: &Joints,
-    chunk: &Chunk,
-    input: &BindVertices,
-    positions: &mut [Vec3],
-    normals: &mut [Vec3],
-) {
-    let lanes = Avx8::pair(avx, Vec4::ZERO, Vec4::ZERO);
-    skin_chunk_with(lanes, joints, chunk, input, positions, normals);
 }
 
 /// `skin_chunk` with blended vertices in registers of `lanes`'s kind: always inlined, so
 /// compiled for the features of its caller.
 #[inline(always)]
-fn skin_chunk_with<R: VertexLanes<Q>, const Q: usize>(
+fn skin_chunk_with<R: VertexRegister<Q>, const Q: usize>(
     lanes: R,
     joints: &Joints,
     chunk: &Chunk,
@@ -157,7 +152,7 @@ fn skin_one(palette: &LinearPalette, runs: &[RigidRun], bind: BindSlices, out: &
 /// Panics if the group's vertices or joints reach past the chunk or the palette (never for a
 /// split made from the same influences as the palette's skin).
 #[inline(always)]
-fn skin_blended<R: VertexLanes<Q>, const Q: usize, const J: usize>(
+fn skin_blended<R: VertexRegister<Q>, const Q: usize, const J: usize>(
     lanes: R,
     palette: &LinearPalette,
     group: &Group<J>,
@@ -215,7 +210,7 @@ fn padded_step<T: Copy, const Q: usize>(values: &[T]) -> [[T; 4]; Q] {
 /// Every vertex is below the length of all four slices of `bind` and `out`, and every joint
 /// below `rows.len()`.
 #[inline(always)]
-unsafe fn skin_step<R: VertexLanes<Q>, const Q: usize, const J: usize>(
+unsafe fn skin_step<R: VertexRegister<Q>, const Q: usize, const J: usize>(
     lanes: R,
     rows: &[PaletteRows],
     vertices: &[[u16; 4]; Q],
@@ -230,11 +225,11 @@ unsafe fn skin_step<R: VertexLanes<Q>, const Q: usize, const J: usize>(
         joints,
         weights,
     };
-    let matrices = Lanes3x4::from_rows(lanes, &influences);
+    let matrices = AffineRegisters::from_rows(lanes, &influences);
     // SAFETY: the vertices are in bounds of all four slices (the caller's promise).
     unsafe {
-        let position = matrices.transform_point(Lanes3::gather(lanes, bind.0, vertices));
-        let normal = matrices.normal_times(Lanes3::gather(lanes, bind.1, vertices));
+        let position = matrices.transform_point(Vec3Registers::gather(lanes, bind.0, vertices));
+        let normal = matrices.normal_times(Vec3Registers::gather(lanes, bind.1, vertices));
         position.scatter(out.0, vertices);
         normal.scatter(out.1, vertices);
     }
@@ -249,7 +244,7 @@ struct StepInfluences<'a, R, const Q: usize, const J: usize> {
     weights: &'a [[[f32; J]; 4]; Q],
 }
 
-impl<R: VertexLanes<Q>, const Q: usize, const J: usize> StepMatrices for StepInfluences<'_, R, Q, J> {
+impl<R: VertexRegister<Q>, const Q: usize, const J: usize> StepMatrices for StepInfluences<'_, R, Q, J> {
     /// `Σ weights[i] · rows[joints[i]]`, starting from the first term rather than from zero
     /// (one addition less per row).
     #[inline(always)]
@@ -268,7 +263,7 @@ impl<R: VertexLanes<Q>, const Q: usize, const J: usize> StepMatrices for StepInf
 
 /// `sum + rows · weight`, fused where the registers' kind fuses.
 #[inline(always)]
-fn plus_weighted<R: VertexLanes<Q>, const Q: usize>(
+fn plus_weighted<R: VertexRegister<Q>, const Q: usize>(
     lanes: R,
     sum: AffineRows,
     rows: AffineRows,
@@ -579,7 +574,7 @@ mod tests {
     /// rounds twice), so it agrees with the baseline to within float rounding, not bit for bit.
     #[test]
     fn avx_build_agrees_with_the_baseline() {
-        if !crate::anim::wide::has_avx() {
+        if !crate::simd::has_avx() {
             eprintln!("skipped: this processor has no AVX and FMA, so there is no AVX build to compare");
             return;
         }

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 
 /// Each folder of `src/` and the folders it may use, from the bottom up.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("anim", &[]),
+    ("simd", &[]),
+    ("anim", &["simd"]),
     ("export", &[]),
     ("asset", &["anim"]),
-    ("skin", &["anim", "asset"]),
+    ("skin", &["anim", "asset", "simd"]),
     ("lint", &["anim", "asset", "skin", "inspect"]),
     ("inspect", &["anim", "asset", "skin"]),
     ("view", &["anim", "asset", "skin", "inspect", "lint"]),

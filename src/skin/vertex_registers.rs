@@ -7,11 +7,11 @@
 use glam::{Vec3, Vec4};
 
 use super::palette::AffineRows;
-use crate::anim::wide::Lanes;
+use crate::simd::Register;
 
 /// A register that holds `Q` groups of four vertices' lanes (`Q` = 1 for a `Vec4`, 2 for an
 /// `Avx8`), built from and split into one `Vec4` per group.
-pub trait VertexLanes<const Q: usize>: Lanes {
+pub trait VertexRegister<const Q: usize>: Register {
     /// A register of this kind (`self` says which) holding `group(0)`, ..., `group(Q - 1)`
     /// in order. (A function of the index, not an array: `array::map` can be left out of line.)
     fn with_groups(self, group: impl Fn(usize) -> Vec4) -> Self;
@@ -28,7 +28,7 @@ pub trait StepMatrices {
     fn rows(&self, g: usize, k: usize) -> AffineRows;
 }
 
-impl VertexLanes<1> for Vec4 {
+impl VertexRegister<1> for Vec4 {
     #[inline(always)]
     fn with_groups(self, group: impl Fn(usize) -> Vec4) -> Self {
         group(0)
@@ -46,7 +46,7 @@ impl VertexLanes<1> for Vec4 {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl VertexLanes<2> for crate::anim::wide::Avx8 {
+impl VertexRegister<2> for crate::simd::Avx8 {
     #[inline(always)]
     fn with_groups(self, group: impl Fn(usize) -> Vec4) -> Self {
         Self::pair(self.avx(), group(0), group(1))
@@ -71,13 +71,13 @@ impl VertexLanes<2> for crate::anim::wide::Avx8 {
 
 /// `4 × Q` vertices' 3-vectors: one register per coordinate.
 #[derive(Clone, Copy)]
-pub struct Lanes3<R> {
+pub struct Vec3Registers<R> {
     x: R,
     y: R,
     z: R,
 }
 
-impl<R: Lanes> Lanes3<R> {
+impl<R: Register> Vec3Registers<R> {
     /// `values[vertices[g][k]]` into lane `k` of group `g`.
     ///
     /// # Safety
@@ -86,7 +86,7 @@ impl<R: Lanes> Lanes3<R> {
     #[inline(always)]
     pub unsafe fn gather<const Q: usize>(kind: R, values: &[Vec3], vertices: &[[u16; 4]; Q]) -> Self
     where
-        R: VertexLanes<Q>,
+        R: VertexRegister<Q>,
     {
         // SAFETY: the caller's promise.
         let value = |vertex: u16| Vec4::from((unsafe { *values.get_unchecked(usize::from(vertex)) }, 0.0));
@@ -103,7 +103,7 @@ impl<R: Lanes> Lanes3<R> {
     #[inline(always)]
     pub unsafe fn scatter<const Q: usize>(self, values: &mut [Vec3], vertices: &[[u16; 4]; Q])
     where
-        R: VertexLanes<Q>,
+        R: VertexRegister<Q>,
     {
         let zero = self.x.splat4(Vec4::ZERO);
         let columns = R::transpose4([self.x, self.y, self.z, zero]);
@@ -159,18 +159,18 @@ impl<R: Lanes> Lanes3<R> {
     }
 }
 
-/// `4 × Q` vertices' 3×4 matrices as their columns in `Lanes3`.
-pub struct Lanes3x4<R> {
-    columns: [Lanes3<R>; 3],
-    translation: Lanes3<R>,
+/// `4 × Q` vertices' 3×4 matrices as their columns in `Vec3Registers`.
+pub struct AffineRegisters<R> {
+    columns: [Vec3Registers<R>; 3],
+    translation: Vec3Registers<R>,
 }
 
-impl<R: Lanes> Lanes3x4<R> {
+impl<R: Register> AffineRegisters<R> {
     /// Vertex `k` of group `g` gets `matrices.rows(g, k)`.
     #[inline(always)]
     pub fn from_rows<const Q: usize>(kind: R, matrices: &impl StepMatrices) -> Self
     where
-        R: VertexLanes<Q>,
+        R: VertexRegister<Q>,
     {
         let [m0, m1, m2, m3] = [
             kind.matrix_rows(matrices, 0),
@@ -181,7 +181,7 @@ impl<R: Lanes> Lanes3x4<R> {
         // Row r of the matrices, transposed: element (r, c) of each, one register per c.
         let row = |r: usize| R::transpose4([m0[r], m1[r], m2[r], m3[r]]);
         let [x, y, z] = [row(0), row(1), row(2)];
-        let column = |c: usize| Lanes3 {
+        let column = |c: usize| Vec3Registers {
             x: x[c],
             y: y[c],
             z: z[c],
@@ -193,14 +193,14 @@ impl<R: Lanes> Lanes3x4<R> {
     }
 
     #[inline(always)]
-    pub fn transform_point(&self, p: Lanes3<R>) -> Lanes3<R> {
+    pub fn transform_point(&self, p: Vec3Registers<R>) -> Vec3Registers<R> {
         let [c0, c1, c2] = self.columns;
         c0.times_plus(p.x, c1.times_plus(p.y, c2.times_plus(p.z, self.translation)))
     }
 
     /// The cofactor normal times `n` (see `split_linear::normal_matrix_times`).
     #[inline(always)]
-    pub fn normal_times(&self, n: Lanes3<R>) -> Lanes3<R> {
+    pub fn normal_times(&self, n: Vec3Registers<R>) -> Vec3Registers<R> {
         let [c0, c1, c2] = self.columns;
         let c2_c0 = c2.cross(c0);
         let normal = c2_c0.times_plus(n.y, c1.cross(c2.times_minus(n.x, c0.times(n.z))));
