@@ -57,9 +57,13 @@ impl Player {
     /// Advances by `dt` seconds of wall time: clips by `dt × speed` while playing; fades always,
     /// so a paused player still finishes its switch.
     pub fn advance(&mut self, dt: f32, clips: &[Clip]) {
-        let clip_dt = if self.playing { dt * self.speed } else { 0.0 };
-        self.animator.advance(clips, clip_dt, dt);
+        self.animator.advance(clips, self.clip_step(dt), dt);
         self.animator.crossfade.wrap_times(self.animator.mode, clips);
+    }
+
+    /// The clip time `dt` seconds of wall time play: `dt × speed` while playing, else none.
+    pub fn clip_step(&self, dt: f32) -> f32 {
+        if self.playing { dt * self.speed } else { 0.0 }
     }
 
     /// Steps by `frames` frames of `1 / rate` seconds (negative steps back) and pauses; a

@@ -35,7 +35,7 @@ use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
 use crate::render::trail_gizmo::draw_trails;
-use crate::render::{Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, render_frame};
+use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
 use crate::ui::file_browser::Purpose;
 use crate::ui::{ViewerState, bone_labels, panel};
 use crate::view::{Bounds, Lighting, OrbitCamera, Quality, ViewerOptions};
@@ -338,11 +338,7 @@ impl Running {
         // What the panel and the keyboard asked for; a new model or clip.
         self.apply_requests();
         // Animation: Animator → Pose → model matrices, once.
-        let clip_step = if self.state.player.playing {
-            dt * self.state.player.speed
-        } else {
-            0.0
-        };
+        let clip_step = self.state.player.clip_step(dt);
         // The panel was laid out before this step: when a fade or a Once clip has just ended,
         // one more frame shows it ended (else a paused fade's panel stays at 95% until the
         // mouse moves).
@@ -374,7 +370,10 @@ impl Running {
         if let Some(timer) = &mut self.gpu_timer {
             timer.begin(&mut encoder);
         }
-        let difference = render_frame(
+        render::pose_and_upload(&self.gpu, &self.scene, &mut self.model_view, &input);
+        self.state.inspection.skin_difference = (view.measures_skin_difference())
+            .then(|| self.model_view.measure_skin_difference(&self.gpu, &mut self.scene));
+        render::draw(
             &self.gpu,
             &mut self.scene,
             &mut self.model_view,
@@ -382,7 +381,6 @@ impl Running {
             target,
             &mut encoder,
         );
-        self.state.inspection.skin_difference = difference;
         // Compose: the scene beside the panel, egui over it, onto the window.
         self.surface.compose_scene(&mut encoder, &frame_image, self.viewport);
         self.egui

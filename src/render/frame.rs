@@ -1,5 +1,7 @@
-//! A frame, stage by stage. Before it, the caller has run the animation (Animator → Pose) and
-//! computed the pose's joint → model matrices once; from there:
+//! A frame, stage by stage, as `pose_and_upload` and `draw` run them (`render_frame` runs both;
+//! the window and `render` measure the difference view between them). Before it, the caller
+//! has run the animation (Animator → Pose) and computed the pose's joint → model matrices once;
+//! from there:
 //!
 //! 0. at Fast quality, once: simplified copies of dense meshes (`ModelBuffers::simplify_dense_meshes`);
 //!    with the wireframe shown, once: the triangles' edges (`ModelBuffers::make_wireframe_edges`);
@@ -23,10 +25,8 @@ use super::gpu::Gpu;
 use super::model_view::ModelView;
 use super::scene::SceneRenderer;
 use super::target::SceneTarget;
-use crate::inspect::SkinDifference;
 
-/// Draws `input` through `model_view` into `target`, recording the passes into `encoder` (the
-/// caller submits it). Returns the difference view's measurement when the view shows it.
+/// A frame without the difference view's measurement: `pose_and_upload`, then `draw`.
 pub fn render_frame(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
@@ -34,7 +34,14 @@ pub fn render_frame(
     input: &FrameInput,
     target: &SceneTarget,
     encoder: &mut CommandEncoder,
-) -> Option<Result<SkinDifference, String>> {
+) {
+    pose_and_upload(gpu, renderer, model_view, input);
+    draw(gpu, renderer, model_view, input, target, encoder);
+}
+
+/// Stages 0 to 2: what the frame's pose puts on the GPU. After it, a caller showing the
+/// difference view measures it (stage 3, `ModelView::measure_skin_difference`), then `draw`s.
+pub fn pose_and_upload(gpu: &Gpu, renderer: &SceneRenderer, model_view: &mut ModelView, input: &FrameInput) {
     if renderer.quality.simplify_dense_meshes {
         model_view.buffers.simplify_dense_meshes(&gpu.device, input.model);
     }
@@ -44,10 +51,18 @@ pub fn render_frame(
     model_view.pose(input);
     model_view.show_crowd(gpu, &renderer.layouts, input);
     model_view.upload(gpu, input);
-    let difference = input
-        .view
-        .measures_skin_difference()
-        .then(|| model_view.measure_skin_difference(gpu, renderer));
+}
+
+/// Stages 4 and 5: the crowd's instances, the frame's uniforms and overlays, and the passes
+/// into `target`, recorded into `encoder` (the caller submits it).
+pub fn draw(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    model_view: &mut ModelView,
+    input: &FrameInput,
+    target: &SceneTarget,
+    encoder: &mut CommandEncoder,
+) {
     model_view.upload_crowd(gpu, input, target.height);
     let bounds = input.crowd.map_or(model_view.bounds, |crowd| crowd.bounds);
     renderer.prepare(gpu, input, &bounds, target.aspect());
@@ -58,5 +73,4 @@ pub fn render_frame(
         input.view,
         model_view.crowd.as_ref(),
     );
-    difference
 }

@@ -6,7 +6,7 @@ use anyhow::bail;
 use glam::Mat4;
 
 use super::capture::read_rgba;
-use super::frame::render_frame;
+use super::frame::{draw, pose_and_upload};
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
 use super::gpu_timer::GpuTimer;
@@ -199,7 +199,10 @@ impl<'a> StillRenderer<'a> {
         if let Some(timer) = timer.as_deref_mut() {
             timer.begin(&mut encoder);
         }
-        self.skin_difference = render_frame(gpu, renderer, &mut self.model_view, &input, target, &mut encoder);
+        pose_and_upload(gpu, renderer, &mut self.model_view, &input);
+        self.skin_difference =
+            (view.measures_skin_difference()).then(|| self.model_view.measure_skin_difference(gpu, renderer));
+        draw(gpu, renderer, &mut self.model_view, &input, target, &mut encoder);
         if let Some(timer) = timer.as_deref_mut() {
             timer.end(&mut encoder);
         }

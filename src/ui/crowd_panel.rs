@@ -1,105 +1,25 @@
-//! The viewer's crowd: how many copies of the model, drawn how (the panel's controls), and the
-//! crowd itself, rebuilt when those or the model change and animated each frame beside the
-//! model (which is its instance 0; see `view::crowd`).
+//! The panel's crowd controls (the crowd itself is `view::crowd_playback`).
 
-use glam::Mat4;
+use crate::view::crowd::{CrowdOptions, MAX_CROWD};
 
-use crate::asset::Model;
-use crate::skin::Deformer;
-use crate::view::crowd::{Crowd, CrowdOptions, MAX_CROWD};
-use crate::view::framing::animation_bounds;
-
-/// What a crowd was built for: when any of it changes, the crowd is built anew.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Built {
-    options: CrowdOptions,
-    /// The clip a uniform crowd plays.
-    clip: Option<usize>,
-    model_generation: u64,
-}
-
-#[derive(Default)]
-pub struct CrowdControls {
-    /// What the panel (or `--crowd`) asks for; a count of 1 shows the model alone.
-    pub options: CrowdOptions,
-    crowd: Option<Crowd>,
-    built: Option<Built>,
-    /// Seconds on the crowd's clock (each member plays from its phase at its speed).
-    time: f32,
-}
-
-impl CrowdControls {
-    /// The same options for a newly opened model (its crowd is built on the next frame).
-    pub fn for_new_model(&self) -> Self {
-        Self {
-            options: self.options,
-            ..Self::default()
+/// The panel's crowd controls: size, varied or uniform, seed, and whether far copies are drawn
+/// coarser (`coarser_far_away`, a view option).
+pub fn crowd_controls(ui: &mut egui::Ui, options: &mut CrowdOptions, coarser_far_away: &mut bool) {
+    ui.add(
+        egui::Slider::new(&mut options.count, 1..=MAX_CROWD)
+            .logarithmic(true)
+            .text("Crowd size"),
+    )
+    .on_hover_text("Copies of the model on a grid, animated on every core and skinned on the GPU");
+    if options.count > 1 {
+        ui.checkbox(&mut options.varied, "Each its own clip, phase and speed")
+            .on_hover_text("Off: every copy plays the clip playing, in step");
+        if options.varied {
+            ui.add(egui::Slider::new(&mut options.seed, 0..=9999).text("Crowd seed"))
+                .on_hover_text("Draws each copy's clip, phase and speed");
         }
-    }
-
-    /// The crowd to draw this frame, if the options ask for more than the model.
-    pub fn shown(&self) -> Option<&Crowd> {
-        self.crowd.as_ref().filter(|_| self.options.count > 1)
-    }
-
-    /// Advances the crowd's clock by `clip_dt` and poses every member; instance 0 takes
-    /// `first` (the model's joint → model matrices). Builds the crowd first when the options,
-    /// the clip (`clip`) or the model (`model_generation`) changed. Returns whether the region
-    /// to frame changed (a crowd built or dropped).
-    pub fn advance(
-        &mut self,
-        model: &Model,
-        clip_dt: f32,
-        first: &[Mat4],
-        (clip, model_generation): (Option<usize>, u64),
-    ) -> bool {
-        if self.options.count <= 1 {
-            self.built = None;
-            return self.crowd.take().is_some();
-        }
-        let wanted = Built {
-            options: self.options,
-            // A varied crowd keeps its members' clips whichever clip the model plays.
-            clip: clip.filter(|_| !self.options.varied),
-            model_generation,
-        };
-        let rebuilt = self.built != Some(wanted);
-        if rebuilt {
-            let mut deformer = Deformer::new(model);
-            let bounds = animation_bounds(model, clip.and_then(|c| model.clips.get(c)), &mut deformer);
-            self.crowd = Some(Crowd::new(model, self.options, clip, &bounds));
-            self.built = Some(wanted);
-            self.time = 0.0;
-        }
-        self.time += clip_dt;
-        if let Some(crowd) = &mut self.crowd {
-            crowd.animate(model, self.time, first);
-        }
-        rebuilt
-    }
-}
-
-impl CrowdControls {
-    /// The panel's crowd controls: size, varied or uniform, seed, and whether far copies are
-    /// drawn coarser (`coarser_far_away`, a view option).
-    pub fn ui(&mut self, ui: &mut egui::Ui, coarser_far_away: &mut bool) {
-        let options = &mut self.options;
-        ui.add(
-            egui::Slider::new(&mut options.count, 1..=MAX_CROWD)
-                .logarithmic(true)
-                .text("Crowd size"),
-        )
-        .on_hover_text("Copies of the model on a grid, animated on every core and skinned on the GPU");
-        if options.count > 1 {
-            ui.checkbox(&mut options.varied, "Each its own clip, phase and speed")
-                .on_hover_text("Off: every copy plays the clip playing, in step");
-            if options.varied {
-                ui.add(egui::Slider::new(&mut options.seed, 0..=9999).text("Crowd seed"))
-                    .on_hover_text("Draws each copy's clip, phase and speed");
-            }
-            ui.checkbox(coarser_far_away, "Coarser copies far away").on_hover_text(
-                "Far copies draw simplified meshes, within half a pixel of the whole ones; off: every triangle",
-            );
-        }
+        ui.checkbox(coarser_far_away, "Coarser copies far away").on_hover_text(
+            "Far copies draw simplified meshes, within half a pixel of the whole ones; off: every triangle",
+        );
     }
 }

@@ -7,6 +7,7 @@
 use egui::{Color32, RichText};
 
 use super::clips_from::OfferAnswer;
+use super::crowd_panel::crowd_controls;
 use super::curve_panel;
 use super::file_facts::{attributes_section, extensions_section, facts_section};
 use super::filter_field::{FILTER_FROM, filter_field};
@@ -388,7 +389,7 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.checkbox(&mut state.view.grid, "Grid");
     });
     variant_picker(ui, state);
-    state.crowd.ui(ui, &mut state.view.crowd_detail);
+    crowd_controls(ui, &mut state.crowd.options, &mut state.view.crowd_detail);
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
             state.requests.frame_model = true;

@@ -7,6 +7,7 @@ mod camera;
 mod camera_view;
 pub mod crowd;
 pub mod crowd_detail;
+pub mod crowd_playback;
 pub mod file_camera;
 pub mod framing;
 pub mod image_detail;

@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Vec2};
 
 use super::clips_from::ClipsFrom;
-use super::crowd_panel::CrowdControls;
 use super::curve_panel::CurveView;
 use super::export_panel::ClipExportPanel;
 use super::file_browser::Browsing;
@@ -23,6 +22,7 @@ use crate::anim::{DEFAULT_KEY_RATE, MorphOverride, Player, Pose, key_rate};
 use crate::asset::{self, Format, Model};
 use crate::inspect::{JointFacts, PoseMode, TrailTime};
 use crate::lint::{Finding, lint};
+use crate::view::crowd_playback::CrowdPlayback;
 use crate::view::file_camera::model_camera_view;
 use crate::view::{CameraView, Lighting, Lights, OrbitCamera, Quality, ViewOptions, ViewPreset, Viewport, counted};
 
@@ -112,7 +112,7 @@ pub struct ViewerState {
     /// Motion trails: which joints, how much of the clip, the root-motion trail.
     pub trails: TrailControls,
     /// Copies of the model drawn beside it (the panel's crowd size).
-    pub crowd: CrowdControls,
+    pub crowd: CrowdPlayback,
 }
 
 impl ViewerState {
@@ -153,7 +153,7 @@ impl ViewerState {
             curves: CurveView::default(),
             clips_from: ClipsFrom::default(),
             trails: TrailControls::default(),
-            crowd: CrowdControls::default(),
+            crowd: CrowdPlayback::default(),
         }
     }
 
@@ -302,11 +302,7 @@ impl ViewerState {
             mode: self.player.mode(),
         };
         (self.trails).update(&self.model, self.model_generation, at, self.inspection.selected);
-        let clip_dt = if self.player.playing {
-            dt * self.player.speed
-        } else {
-            0.0
-        };
+        let clip_dt = self.player.clip_step(dt);
         let document = (self.player.clip(), self.model_generation);
         if (self.crowd).advance(&self.model, clip_dt, &self.joint_matrices, document) {
             self.requests.frame_model = true;
