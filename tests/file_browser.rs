@@ -30,7 +30,10 @@ fn without_a_desktop_dialog_the_built_in_browser_lists_the_folder_and_opens_a_pi
         .with_size(egui::vec2(1280.0, 2400.0))
         // egui_file's path and file name fields carry no accessible name.
         .with_accessibility_check(false)
-        .build_ui_state(|ui, state: &mut ViewerState| _ = panel::show(ui, state), state);
+        .build_ui_state(
+            |ui, state: &mut ViewerState| _ = panel::show(ui, state, &Default::default()),
+            state,
+        );
     harness.run();
     harness.get_by_label(NO_DESKTOP_DIALOG);
     assert!(harness.query_by_label_contains("notes.txt").is_none(), "models only");

@@ -37,7 +37,7 @@ use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
 use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
 use crate::ui::file_browser::Purpose;
-use crate::ui::{ViewerState, bone_labels, panel};
+use crate::ui::{RenderStatus, ViewerState, bone_labels, panel};
 use crate::view::{Bounds, Lighting, OrbitCamera, Quality, ViewerOptions};
 use egui_layer::EguiLayer;
 use file_watch::FileWatch;
@@ -110,6 +110,8 @@ struct Running {
     input: ViewInput,
     scene: SceneRenderer,
     state: ViewerState,
+    /// What the window and the renderer report, for the panel.
+    status: RenderStatus,
     model_view: ModelView,
     /// The `ViewerState::model_generation` that `model_view` shows.
     uploaded_generation: u64,
@@ -238,13 +240,16 @@ impl Running {
             lights: options.lights.unwrap_or(state.view.lighting.lights),
             ..options.lighting
         };
-        state.adapter = format!("{}; {}", gpu.describe(), scene.layouts.skin_source.describe());
+        let mut status = RenderStatus {
+            adapter: format!("{}; {}", gpu.describe(), scene.layouts.skin_source.describe()),
+            ..RenderStatus::default()
+        };
         state.player.playing = !options.paused;
         state.quality = options
             .quality
             .unwrap_or_else(|| Quality::for_adapter(gpu.is_software()));
         let model_view = ModelView::new(&gpu, &scene, &state.model);
-        state.render_notes = model_view.buffers.notes.clone();
+        status.notes = model_view.buffers.notes.clone();
         let (width, height) = surface.size();
         let gpu_timer = GpuTimer::new(&gpu);
         let mut running = Self {
@@ -256,6 +261,7 @@ impl Running {
             input: ViewInput::default(),
             scene,
             state,
+            status,
             model_view,
             camera: OrbitCamera::default(),
             clock: FrameClock::new(options.benchmark_frames),
@@ -325,10 +331,10 @@ impl Running {
             }
         };
         // The panel first: it decides where the 3D viewport is.
-        let (state, camera) = (&mut self.state, &self.camera);
+        let (state, status, camera) = (&mut self.state, &self.status, &self.camera);
         let mut free = egui::Rect::NOTHING;
         let ui = self.egui.run(&self.surface.window, |ui| {
-            free = panel::show(ui, state);
+            free = panel::show(ui, state, status);
             let seen = state.camera_view(camera, free.width() / free.height().max(1.0));
             bone_labels::show(ui.ctx(), state, &seen, free);
         });
@@ -371,7 +377,7 @@ impl Running {
             timer.begin(&mut encoder);
         }
         render::pose_and_upload(&self.gpu, &self.scene, &mut self.model_view, &input);
-        self.state.inspection.skin_difference = (view.measures_skin_difference())
+        self.status.skin_difference = (view.measures_skin_difference())
             .then(|| self.model_view.measure_skin_difference(&self.gpu, &mut self.scene));
         render::draw(
             &self.gpu,
@@ -395,7 +401,7 @@ impl Running {
         self.continue_export();
         self.clock.end_frame();
         self.report.frame_drawn(self.clock.frames, clip_step);
-        self.state.frame_stats = self.clock.stats;
+        self.status.frame_stats = self.clock.stats;
         if let Some((_, path)) = screenshot {
             let image = self.surface.screenshot(&self.gpu)?;
             image
@@ -429,8 +435,8 @@ impl Running {
         if requests.studio_environment {
             self.scene
                 .set_environment(&self.gpu, Environment::studio(&self.gpu, &self.scene.layouts));
-            self.state.environment_name = self.scene.environment_name().to_owned();
-            self.state.environment_error = None;
+            self.status.environment_name = self.scene.environment_name().to_owned();
+            self.status.environment_error = None;
         }
         if requests.export_clip {
             self.start_export();
@@ -438,7 +444,7 @@ impl Running {
         if self.uploaded_generation != self.state.model_generation {
             self.end_export(Err("export cancelled: another model was opened".into()));
             self.model_view = ModelView::new(&self.gpu, &self.scene, &self.state.model);
-            self.state.render_notes = self.model_view.buffers.notes.clone();
+            self.status.notes = self.model_view.buffers.notes.clone();
             self.uploaded_generation = self.state.model_generation;
             self.surface.window.set_title(&self.state.window_title());
         }
@@ -477,10 +483,10 @@ impl Running {
         {
             Ok(environment) => {
                 self.scene.set_environment(&self.gpu, environment);
-                self.state.environment_name = self.scene.environment_name().to_owned();
-                self.state.environment_error = None;
+                self.status.environment_name = self.scene.environment_name().to_owned();
+                self.status.environment_error = None;
             }
-            Err(error) => self.state.environment_error = Some(format!("{error:#}")),
+            Err(error) => self.status.environment_error = Some(format!("{error:#}")),
         }
     }
 

@@ -7,10 +7,16 @@ use egui::{Color32, RichText};
 use super::inspection::MeshColors;
 use super::state::ViewerState;
 use crate::inspect::PoseMode;
+use crate::inspect::SkinDifference;
 use crate::inspect::skin_difference::{LOUD, QUIET};
 use crate::view::MaterialChannel;
 
-pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+/// `skin_difference`: what the difference view measured in the last frame, or why it could not.
+pub fn inspect_section(
+    ui: &mut egui::Ui,
+    state: &mut ViewerState,
+    skin_difference: Option<&Result<SkinDifference, String>>,
+) {
     let inspection = &mut state.inspection;
     ui.horizontal_wrapped(|ui| {
         ui.label("Pose");
@@ -55,7 +61,7 @@ pub fn inspect_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     for (colors, text, hint) in choices {
         ui.radio_value(&mut inspection.colors, colors, text).on_hover_text(hint);
     }
-    legend(ui, state);
+    legend(ui, state, skin_difference);
     material_channel(ui, state);
     egui::CollapsingHeader::new("Motion trails")
         .default_open(true)
@@ -82,7 +88,7 @@ fn material_channel(ui: &mut egui::Ui, state: &mut ViewerState) {
 }
 
 /// What the colours mean, and the numbers behind them.
-fn legend(ui: &mut egui::Ui, state: &ViewerState) {
+fn legend(ui: &mut egui::Ui, state: &ViewerState, skin_difference: Option<&Result<SkinDifference, String>>) {
     let inspection = &state.inspection;
     let swatches = |ui: &mut egui::Ui, items: &[(Color32, &str)]| {
         ui.horizontal_wrapped(|ui| {
@@ -149,7 +155,7 @@ fn legend(ui: &mut egui::Ui, state: &ViewerState) {
                 ))
                 .small(),
             );
-            match &inspection.skin_difference {
+            match skin_difference {
                 Some(Ok(difference)) => ui.label(difference.to_string()),
                 Some(Err(error)) => ui.colored_label(Color32::from_rgb(255, 110, 100), error),
                 None => ui.label("measured when the next frame is drawn"),

@@ -5,7 +5,7 @@
 use glam::{Mat4, Vec2};
 
 use crate::asset::Model;
-use crate::inspect::{JointFacts, PoseMode, SkinDifference, VertexView};
+use crate::inspect::{JointFacts, PoseMode, VertexView};
 use crate::view::{PICK_RADIUS, Viewport};
 
 /// What the mesh's colours show (the panel's choice; `Weights` shows the selected joint's).
@@ -37,8 +37,6 @@ pub struct Inspection {
     pub pose_mode: PoseMode,
     pub colors: MeshColors,
     pub bone_names: bool,
-    /// What the difference view measured in the last frame, or why it could not.
-    pub skin_difference: Option<Result<SkinDifference, String>>,
 }
 
 impl Inspection {
@@ -53,7 +51,6 @@ impl Inspection {
             pose_mode: PoseMode::Animated,
             colors: MeshColors::Materials,
             bone_names: false,
-            skin_difference: None,
         }
     }
 

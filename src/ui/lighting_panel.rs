@@ -3,10 +3,11 @@
 
 use egui::{Color32, RichText};
 
+use super::render_status::RenderStatus;
 use super::state::ViewerState;
 use crate::view::{Lights, ToneMapping, counted};
 
-pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) {
     let file_lights = state.model.lights.len();
     let lighting = &mut state.view.lighting;
     ui.horizontal_wrapped(|ui| {
@@ -23,15 +24,15 @@ pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         });
     });
     ui.horizontal_wrapped(|ui| {
-        ui.label(format!("Environment: {}", state.environment_name));
+        ui.label(format!("Environment: {}", status.environment_name));
         if ui.button("Load .hdr…").clicked() {
             state.requests.environment_dialog = true;
         }
-        if state.environment_name != "studio" && ui.button("Studio").clicked() {
+        if status.environment_name != "studio" && ui.button("Studio").clicked() {
             state.requests.studio_environment = true;
         }
     });
-    if let Some(error) = &state.environment_error {
+    if let Some(error) = &status.environment_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
     ui.add(

@@ -17,6 +17,7 @@ mod joint_panel;
 mod lighting_panel;
 mod morph_panel;
 pub mod panel;
+pub mod render_status;
 pub mod state;
 pub mod system_fonts;
 pub mod timeline;
@@ -25,4 +26,5 @@ mod variant_panel;
 mod view_panel;
 pub mod watch_panel;
 
+pub use render_status::RenderStatus;
 pub use state::{Requests, Shortcut, ViewerState};

@@ -16,6 +16,7 @@ use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
 use super::lighting_panel::lighting_section;
 use super::morph_panel::{has_morph_targets, morph_section};
+use super::render_status::RenderStatus;
 use super::state::ViewerState;
 use super::timeline;
 use super::variant_panel::variant_picker;
@@ -31,9 +32,9 @@ const FADE_SLIDER_END: f32 = 5.0;
 /// narrower, but its content never widens it.
 const PANEL_WIDTH: f32 = 300.0;
 
-/// Draws the side panel, the timeline under the 3D view and the drop hint; returns the
-/// area left for the 3D view (in points).
-pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
+/// Draws the side panel, the timeline under the 3D view and the drop hint, with what the window
+/// reports (`status`); returns the area left for the 3D view (in points).
+pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -> egui::Rect {
     egui::Panel::left("rigscope panel")
         .resizable(true)
         .default_size(PANEL_WIDTH)
@@ -47,18 +48,20 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) -> egui::Rect {
             egui::ScrollArea::both()
                 .auto_shrink([false, true])
                 .show(&mut content, |ui| {
-                    section(ui, "File", true, |ui| file_section(ui, state));
+                    section(ui, "File", true, |ui| file_section(ui, state, &status.notes));
                     section(ui, "Clips", true, |ui| clips_section(ui, state));
                     section(ui, "Blend weights", false, |ui| blend_section(ui, state));
                     section(ui, "Additive layers", false, |ui| layers_section(ui, state));
                     section(ui, "Inverse kinematics", false, |ui| ik_section(ui, state));
                     joints_section(ui, state);
-                    section(ui, "Rig inspection", false, |ui| inspect_section(ui, state));
+                    section(ui, "Rig inspection", false, |ui| {
+                        inspect_section(ui, state, status.skin_difference.as_ref())
+                    });
                     let morphs_open = has_morph_targets(&state.model);
                     section(ui, "Morph targets", morphs_open, |ui| morph_section(ui, state));
                     section(ui, "Views and cameras", false, |ui| views_section(ui, state));
-                    section(ui, "Lighting", false, |ui| lighting_section(ui, state));
-                    section(ui, "Display", true, |ui| view_section(ui, state));
+                    section(ui, "Lighting", false, |ui| lighting_section(ui, state, status));
+                    section(ui, "Display", true, |ui| view_section(ui, state, status));
                 });
             ui.advance_cursor_after_rect(rect);
         });
@@ -96,7 +99,7 @@ fn section(ui: &mut egui::Ui, title: &str, open: bool, add_contents: impl FnOnce
         .show(ui, add_contents);
 }
 
-fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+fn file_section(ui: &mut egui::Ui, state: &mut ViewerState, render_notes: &[String]) {
     ui.heading("rigscope");
     ui.label(&state.summary);
     ui.horizontal(|ui| {
@@ -118,10 +121,10 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     extensions_section(ui, state);
     attributes_section(ui, state);
     lint_section(ui, state);
-    let notes = state.model.warnings.len() + state.render_notes.len();
+    let notes = state.model.warnings.len() + render_notes.len();
     if notes > 0 {
         ui.collapsing(format!("Warnings ({notes})"), |ui| {
-            for note in state.model.warnings.iter().chain(&state.render_notes) {
+            for note in state.model.warnings.iter().chain(render_notes) {
                 ui.label(RichText::new(note).color(Color32::from_rgb(240, 200, 90)));
             }
         });
@@ -363,7 +366,7 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     }
 }
 
-fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+fn view_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) {
     ui.label(RichText::new("Skinning").strong());
     ui.horizontal(|ui| {
         ui.radio_value(&mut state.view.gpu_skinning, true, "GPU");
@@ -407,11 +410,11 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 });
         }
     });
-    let stats = ui.label(state.frame_stats.describe());
-    if state.frame_stats.gpu_s.is_none() {
+    let stats = ui.label(status.frame_stats.describe());
+    if status.frame_stats.gpu_s.is_none() {
         stats.on_hover_text("The graphics adapter does not report GPU timestamps, so only CPU time is shown.");
     }
-    if !state.adapter.is_empty() {
-        ui.label(RichText::new(&state.adapter).small());
+    if !status.adapter.is_empty() {
+        ui.label(RichText::new(&status.adapter).small());
     }
 }

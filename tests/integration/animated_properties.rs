@@ -185,7 +185,7 @@ fn the_curve_panel_plots_them_by_pointer() {
         .with_size(egui::vec2(1280.0, 900.0))
         .build_ui_state(
             |ui, state: &mut rigscope::ui::ViewerState| {
-                rigscope::ui::panel::show(ui, state);
+                rigscope::ui::panel::show(ui, state, &Default::default());
             },
             state,
         );

@@ -23,7 +23,7 @@ fn harness_of_height(height: f32) -> Harness<'static, ViewerState> {
     state.inspection.selected = Some(state.model.clips[0].channels()[0].joint);
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, height)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         state,
     );

@@ -10,7 +10,7 @@ use rigscope::ui::{ViewerState, panel};
 fn harness(state: ViewerState) -> Harness<'static, ViewerState> {
     Harness::builder().with_size(egui::vec2(1280.0, 1600.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         state,
     )

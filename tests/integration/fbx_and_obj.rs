@@ -567,7 +567,7 @@ fn the_viewer_opens_an_fbx_and_says_what_the_file_is() {
     );
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         state,
     );

@@ -132,7 +132,7 @@ fn the_panel_s_variant_picker_switches_the_materials() {
     let (_, model) = painted_quad("variants-panel");
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(model),
     );

@@ -28,7 +28,7 @@ fn harness(test: &str) -> Harness<'static, ViewerState> {
     state.advance(0.5);
     Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         state,
     )
@@ -114,7 +114,7 @@ fn add_mode_adds_to_the_animation_and_reset_gives_it_back() {
 fn a_model_without_morph_targets_says_so() {
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(demo_model()),
     );
@@ -320,7 +320,7 @@ fn long_target_names_wrap_whole_in_the_panel_and_a_filter_finds_them() {
     assert_eq!(state.load_error, None);
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         state,
     );

@@ -8,6 +8,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 use rigscope::asset::demo::demo_model;
 use rigscope::skin::SkinningMethod;
+use rigscope::ui::RenderStatus;
 use rigscope::ui::frame_stats::FrameStats;
 use rigscope::ui::{ViewerState, panel};
 use rigscope::view::Quality;
@@ -26,9 +27,21 @@ const CLOSED_SECTIONS: [&str; 6] = [
 fn harness() -> Harness<'static, ViewerState> {
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(demo_model()),
+    );
+    open_closed_sections(&mut harness);
+    harness
+}
+
+/// A panel with what the window reports beside the state, for the tests that set that.
+fn harness_with_status(model: rigscope::asset::Model) -> Harness<'static, (ViewerState, RenderStatus)> {
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, (state, status): &mut (ViewerState, RenderStatus)| {
+            panel::show(ui, state, status);
+        },
+        (ViewerState::new(model), RenderStatus::default()),
     );
     open_closed_sections(&mut harness);
     harness
@@ -120,20 +133,20 @@ fn view_toggles_flip_what_is_drawn() {
 
 #[test]
 fn the_quality_is_chosen_and_the_frame_time_shown() {
-    let mut harness = harness();
+    let mut harness = harness_with_status(demo_model());
     for quality in [Quality::Fast, Quality::Balanced, Quality::Best] {
         harness.get_by_label(quality.label()).click();
         harness.run();
-        assert_eq!(harness.state().quality, quality);
+        assert_eq!(harness.state().0.quality, quality);
     }
-    harness.state_mut().frame_stats = FrameStats {
+    harness.state_mut().1.frame_stats = FrameStats {
         interval_s: 0.025,
         cpu_s: 0.0125,
         gpu_s: None,
     };
     harness.run();
     harness.get_by_label("frame 25.0 ms (40 fps) · CPU 12.5 ms");
-    harness.state_mut().frame_stats.gpu_s = Some(0.004);
+    harness.state_mut().1.frame_stats.gpu_s = Some(0.004);
     harness.run();
     harness.get_by_label("frame 25.0 ms (40 fps) · CPU 12.5 ms · GPU 4.0 ms");
 }
@@ -151,17 +164,17 @@ fn buttons_ask_for_the_dialog_framing_and_reset() {
 
 #[test]
 fn stats_errors_warnings_and_the_drop_hint_are_shown() {
-    let mut harness = harness();
+    let mut harness = harness_with_status(demo_model());
     harness.get_by_label_contains("4055 vertices");
-    harness.state_mut().open(std::path::Path::new("/no/such/file.glb"));
-    harness.state_mut().render_notes.push("skin 'x' has 2000 joints".into());
-    harness.state_mut().hovered_file = Some("/tmp/fox.glb".into());
+    harness.state_mut().0.open(std::path::Path::new("/no/such/file.glb"));
+    harness.state_mut().1.notes.push("skin 'x' has 2000 joints".into());
+    harness.state_mut().0.hovered_file = Some("/tmp/fox.glb".into());
     harness.run();
     harness.get_by_label_contains("/no/such/file.glb");
     harness.get_by_label_contains("Warnings (1)");
     harness.get_by_label("Drop to open fox.glb");
     // A real file replaces the model and its stats.
-    harness.state_mut().open(&common::gltf("Fox/glTF-Binary/Fox.glb"));
+    harness.state_mut().0.open(&common::gltf("Fox/glTF-Binary/Fox.glb"));
     harness.run();
     harness.get_by_label_contains("1728 vertices");
     harness.get_by_label_contains("26 nodes: 24 skinned joints, 20 animated nodes");
@@ -520,30 +533,24 @@ fn lighting_controls_set_lights_environment_exposure_and_tone_curve() {
         range: None,
         joint: 0,
     });
-    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
-        |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
-        },
-        ViewerState::new(model),
-    );
-    open_closed_sections(&mut harness);
+    let mut harness = harness_with_status(model);
     assert_eq!(
-        harness.state().view.lighting.lights,
+        harness.state().0.view.lighting.lights,
         Lights::File,
         "a file's own lights first"
     );
     harness.get_by_label("Studio key light").click();
     harness.run();
-    assert_eq!(harness.state().view.lighting.lights, Lights::Studio);
+    assert_eq!(harness.state().0.view.lighting.lights, Lights::Studio);
     harness.get_by_label("File's lights (1)").click();
     harness.run();
-    assert_eq!(harness.state().view.lighting.lights, Lights::File);
+    assert_eq!(harness.state().0.view.lighting.lights, Lights::File);
 
     harness.get(slider("environment intensity")).set_value_accesskit(2.5);
     harness.get(slider("environment rotation")).set_value_accesskit(-90.0);
     harness.get(slider("exposure")).set_value_accesskit(1.5);
     harness.run();
-    let lighting = harness.state().view.lighting;
+    let lighting = harness.state().0.view.lighting;
     assert_eq!(
         (
             lighting.environment_intensity,
@@ -554,25 +561,25 @@ fn lighting_controls_set_lights_environment_exposure_and_tone_curve() {
     );
     harness.get_by_label("Environment as background").click();
     harness.run();
-    assert!(harness.state().view.lighting.environment_background);
+    assert!(harness.state().0.view.lighting.environment_background);
     harness.get_by_label("tone mapping").click();
     harness.run();
     harness.get_by_label("ACES filmic").click();
     harness.run();
-    assert_eq!(harness.state().view.lighting.tone_mapping, ToneMapping::AcesFilmic);
+    assert_eq!(harness.state().0.view.lighting.tone_mapping, ToneMapping::AcesFilmic);
 
     harness.get_by_label("Load .hdr…").click();
     harness.run();
-    assert!(harness.state().requests.environment_dialog);
+    assert!(harness.state().0.requests.environment_dialog);
     assert!(harness.query_by_label("Studio").is_none(), "already the studio");
-    harness.state_mut().environment_name = "room.hdr".into();
-    harness.state_mut().environment_error = Some("bad.hdr: not an environment rigscope can read".into());
+    harness.state_mut().1.environment_name = "room.hdr".into();
+    harness.state_mut().1.environment_error = Some("bad.hdr: not an environment rigscope can read".into());
     harness.run();
     harness.get_by_label("Environment: room.hdr");
     harness.get_by_label_contains("not an environment rigscope can read");
     harness.get_by_label("Studio").click();
     harness.run();
-    assert!(harness.state().requests.studio_environment);
+    assert!(harness.state().0.requests.studio_environment);
 }
 
 #[test]
@@ -634,7 +641,7 @@ fn the_camera_list_looks_through_a_file_camera_and_back() {
     });
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(model),
     );
@@ -675,7 +682,7 @@ fn unsupported_extensions_and_vertex_attributes_are_shown() {
 fn the_panel_is_in_collapsible_sections() {
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(demo_model()),
     );
@@ -735,7 +742,7 @@ fn the_panel_keeps_its_width_when_a_long_named_joint_is_selected() {
     let long = "mixamorig:LeftHandIndexFingerDistalPhalanx_end_tip_helper_constraint_target.001";
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_ui_state(
         |ui, (state, free): &mut (ViewerState, egui::Rect)| {
-            *free = panel::show(ui, state);
+            *free = panel::show(ui, state, &Default::default());
         },
         (ViewerState::new(demo_renaming("wrist.L", long)), egui::Rect::NOTHING),
     );
@@ -768,7 +775,7 @@ fn revealing_a_joint_keeps_the_panel_at_its_left_edge() {
     let model = rigscope::asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).expect("Fox loads");
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(model),
     );
@@ -884,7 +891,7 @@ fn picking_names_the_joint_under_the_pointer_and_says_when_a_click_misses() {
     state.view.skeleton = false;
     let harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         state,
     );
@@ -962,7 +969,7 @@ fn a_long_clip_list_has_a_filter() {
     model.clips.extend(copies);
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(model),
     );

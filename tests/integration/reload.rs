@@ -149,9 +149,10 @@ fn a_broken_rewrite_keeps_the_model_and_shows_the_error_until_fixed() {
         "{note:?}"
     );
     assert!(note.text.contains("fox.gltf"), "{note:?}");
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 2400.0))
-        .build_ui_state(|ui, state: &mut ViewerState| _ = panel::show(ui, state), state);
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| _ = panel::show(ui, state, &Default::default()),
+        state,
+    );
     harness.run();
     harness.get_by_label_contains("reloading fox.gltf failed");
     let mut state = harness.into_state();
@@ -188,9 +189,10 @@ fn the_error_at_launch_shows_in_the_panel_and_watching_can_be_turned_off() {
     let mut state = ViewerState::new(demo_model());
     assert_eq!(state.window_title(), "rigscope");
     state.open(Path::new("/no/such/model.glb"));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 2400.0))
-        .build_ui_state(|ui, state: &mut ViewerState| _ = panel::show(ui, state), state);
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| _ = panel::show(ui, state, &Default::default()),
+        state,
+    );
     harness.run();
     harness.get_by_label_contains("/no/such/model.glb");
     assert_eq!(

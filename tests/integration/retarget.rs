@@ -205,7 +205,7 @@ fn clips_from_a_file_without_animations_or_unreadable_is_an_error_naming_it() {
 fn panel_harness(state: ViewerState) -> Harness<'static, ViewerState> {
     Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         state,
     )

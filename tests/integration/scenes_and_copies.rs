@@ -309,7 +309,7 @@ fn the_panel_s_scene_picker_shows_another_scene() {
     let model = asset::load(&two_scenes("scene-picker")).unwrap();
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 1600.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(model),
     );

@@ -19,7 +19,7 @@ fn harness() -> Harness<'static, ViewerState> {
 fn harness_of_size(width: f32, height: f32) -> Harness<'static, ViewerState> {
     Harness::builder().with_size(egui::vec2(width, height)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(demo_model()),
     )
@@ -287,7 +287,7 @@ fn a_clip_named_in_chinese_is_drawn_with_real_glyphs() {
         .with_context_setup(rigscope::ui::system_fonts::install)
         .build_ui_state(
             |ui, state: &mut ViewerState| {
-                panel::show(ui, state);
+                panel::show(ui, state, &Default::default());
             },
             ViewerState::new(model),
         );
@@ -355,7 +355,7 @@ fn without_a_clip_the_transport_is_disabled() {
     model.clips.clear();
     let harness = Harness::builder().with_size(egui::vec2(1280.0, 800.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(model),
     );

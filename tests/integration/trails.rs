@@ -20,7 +20,7 @@ const FOX: &str = "Fox/glTF-Binary/Fox.glb";
 fn harness() -> Harness<'static, ViewerState> {
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(demo_model()),
     );

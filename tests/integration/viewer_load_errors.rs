@@ -13,7 +13,7 @@ use rigscope::ui::{ViewerState, panel};
 fn a_corpus_file_that_cannot_load_keeps_the_model_and_shows_why() {
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
-            panel::show(ui, state);
+            panel::show(ui, state, &Default::default());
         },
         ViewerState::new(demo_model()),
     );

@@ -13,7 +13,6 @@ use super::clips_from::ClipsFrom;
 use super::curve_panel::CurveView;
 use super::export_panel::ClipExportPanel;
 use super::file_browser::Browsing;
-use super::frame_stats::FrameStats;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
 use super::trail_panel::TrailControls;
@@ -67,17 +66,11 @@ pub struct ViewerState {
     pub load_error: Option<String>,
     /// A file being dragged over the window.
     pub hovered_file: Option<PathBuf>,
-    /// How long frames take (the window measures them).
-    pub frame_stats: FrameStats,
     /// What the renderer may spend per frame (the window applies it).
     pub quality: Quality,
     /// Bumped whenever `model` is replaced, so the app knows to upload it.
     pub model_generation: u64,
     pub requests: Requests,
-    /// Notes from the renderer about this model (CPU fallback, undecodable textures).
-    pub render_notes: Vec<String>,
-    /// The graphics adapter, for the panel.
-    pub adapter: String,
     /// The pose the player wrote last.
     pub pose: Pose,
     /// Model matrices of `pose`, for picking and gizmos.
@@ -94,10 +87,6 @@ pub struct ViewerState {
     /// The file camera the view looks through (an index into `Model::cameras`); none: the
     /// orbit camera.
     pub file_camera: Option<usize>,
-    /// The environment lighting the scene ("studio" or its file's name), and why the last
-    /// one asked for could not be used.
-    pub environment_name: String,
-    pub environment_error: Option<String>,
     /// Watching the open file for changes, and the last reload.
     pub watching: Watching,
     /// The built-in file browser, when no desktop dialog is available.
@@ -134,16 +123,11 @@ impl ViewerState {
             },
             model,
             player,
-            environment_name: "studio".into(),
-            environment_error: None,
             load_error: None,
             hovered_file: None,
-            frame_stats: FrameStats::default(),
             quality: Quality::Best,
             model_generation: 0,
             requests: Requests::default(),
-            render_notes: Vec::new(),
-            adapter: String::new(),
             joint_matrices: pose.to_model_matrices(),
             pose,
             file_camera: None,
@@ -202,9 +186,7 @@ impl ViewerState {
         view.material_variant = None;
         *self = Self {
             view,
-            adapter: std::mem::take(&mut self.adapter),
             quality: self.quality,
-            environment_name: std::mem::take(&mut self.environment_name),
             watching: Watching {
                 failed_file: None,
                 note: None,
