@@ -6,7 +6,9 @@
 //! the viewer state it edits; `app` is the window; `cli` exposes the same pipeline as headless
 //! commands; `lint` checks a model's rig for problems; `inspect` works out what the joint
 //! browser, the weight views and the pose modes show; `view` is what the panel and the
-//! renderer share without a GPU (camera, framing, picking, view toggles).
+//! renderer share without a GPU (camera, framing, picking, view toggles, what moves in a
+//! frame); `export` writes pictures and videos; `simd` holds the registers and the AVX dispatch
+//! of `anim`'s and `skin`'s hot loops. `main.rs` opens the viewer or runs a command.
 
 pub mod anim;
 pub mod app;

@@ -53,46 +53,47 @@ fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
     // Warm up: a fade, an interrupted fade, each clip once, two additive layers (one masked)
     // and a weighted blend.
     for clip in [1, 2, 0, 3, 1] {
-        state.player.select(Some(clip));
+        state.frame.player.select(Some(clip));
         state.advance(0.05);
     }
     let mut masked = rigscope::anim::AdditiveLayer::new(3, 0.5);
     masked.set_mask_root(state.model.skeleton.find("chest"));
     state
+        .frame
         .player
         .animator
         .layers
         .push(rigscope::anim::AdditiveLayer::new(4, 1.0));
-    state.player.animator.layers.push(masked);
+    state.frame.player.animator.layers.push(masked);
     // Two IK chains, one per solver, one with limits, reaching for targets that move.
     for (name, solver) in [("wrist.L", Solver::Fabrik), ("ankle.R", Solver::Ccd)] {
         state.add_ik_chain(state.model.skeleton.find(name).unwrap(), 2);
-        state.player.animator.ik.last_mut().unwrap().solver = solver;
+        state.frame.player.animator.ik.last_mut().unwrap().solver = solver;
     }
-    state.player.animator.ik[1].chain.constraints_mut()[1] = JointConstraint::Hinge {
+    state.frame.player.animator.ik[1].chain.constraints_mut()[1] = JointConstraint::Hinge {
         axis: glam::Vec3::X,
         min: 0.0,
         max: 2.5,
     };
-    state.player.animator.sync_blend.set_weight(1, 1.0);
-    state.player.animator.sync_blend.set_weight(2, 0.5);
+    state.frame.player.animator.sync_blend.set_weight(1, 1.0);
+    state.frame.player.animator.sync_blend.set_weight(2, 0.5);
     state.advance(0.05);
-    state.player.animator.sync_blend.set_weight(1, 0.0);
-    state.player.animator.sync_blend.set_weight(2, 0.0);
+    state.frame.player.animator.sync_blend.set_weight(1, 0.0);
+    state.frame.player.animator.sync_blend.set_weight(2, 0.0);
     // The frame after a switch makes the new clip's cursor; the fade runs on from there.
-    state.player.select(Some(2));
+    state.frame.player.select(Some(2));
     state.advance(1.0 / 60.0);
     assert!(
-        state.player.animator.crossfade.fades().next().is_some(),
+        state.frame.player.animator.crossfade.fades().next().is_some(),
         "measured while fading"
     );
     let before = ALLOCATIONS.with(Cell::get);
     for frame in 0..200 {
         // Halfway through, switch the weighted blend on (weights are set in place).
         if frame == 100 {
-            state.player.animator.sync_blend.set_weight(1, 1.0);
+            state.frame.player.animator.sync_blend.set_weight(1, 1.0);
         }
-        for ik in &mut state.player.animator.ik {
+        for ik in &mut state.frame.player.animator.ik {
             ik.target += glam::Vec3::new(0.002, 0.001, -0.001);
         }
         state.advance(1.0 / 60.0);
@@ -103,7 +104,13 @@ fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
         "allocations while playing, fading and solving IK"
     );
     assert!(
-        state.player.animator.ik.iter().all(|ik| ik.outcome.iterations > 0),
+        state
+            .frame
+            .player
+            .animator
+            .ik
+            .iter()
+            .all(|ik| ik.outcome.iterations > 0),
         "IK was solved"
     );
 }
@@ -196,8 +203,8 @@ fn playing_with_motion_trails_on_allocates_nothing_per_frame() {
     state.trails.pinned.push(ankle);
     state.trails.root = true;
     // Switch at once: a fade would change the trails' clip midway.
-    state.player.fade_time = 0.0;
-    state.player.select(Some(1));
+    state.frame.player.fade_time = 0.0;
+    state.frame.player.select(Some(1));
     // Warm up: the trails are computed for the clip, then only the positions now move.
     state.advance(1.0 / 60.0);
     let before = ALLOCATIONS.with(Cell::get);
@@ -245,7 +252,7 @@ fn the_files_animated_lights_allocate_nothing_per_frame() {
 fn a_playing_crowd_allocates_nothing_per_frame() {
     let model = asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
     let mut state = rigscope::ui::ViewerState::new(model);
-    state.crowd.options.count = 300;
+    state.frame.crowd.options.count = 300;
     // Warm up: the first frame builds the crowd and the thread pool starts; the next ones let
     // the pool's threads make their queues and per-thread state (once each) while they steal.
     for _ in 0..100 {
@@ -258,7 +265,7 @@ fn a_playing_crowd_allocates_nothing_per_frame() {
     }
     let allocations = ALLOCATIONS.with(Cell::get) - before;
     assert_eq!(allocations, 0, "allocations while a crowd of 300 plays");
-    let crowd = state.crowd.shown().unwrap();
+    let crowd = state.frame.crowd.shown().unwrap();
     assert_eq!(crowd.len(), 300);
     assert!(crowd.matrices().iter().all(|m| m.is_finite()));
 }

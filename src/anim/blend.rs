@@ -28,8 +28,8 @@ use super::joint_group::JointGroup;
 use super::lanes::dots;
 use super::pose::{Hierarchy, Pose};
 use super::transform::Transform;
-#[cfg(target_arch = "x86_64")]
 use crate::simd;
+#[cfg(target_arch = "x86_64")]
 use crate::simd::Avx8;
 use crate::simd::{Avx, Wide, splat_lanes};
 
@@ -144,7 +144,7 @@ simd::dispatch! {
 
 /// Groups whose rotation weights are computed before any of them is mixed: each group's weights
 /// are a long chain of dependent steps (dots, polynomial, inverse square root), and a batch of
-/// independent chains side by side (`wide`) lets the processor overlap them instead of waiting
+/// independent chains side by side (`simd::Wide`) lets the processor overlap them instead of waiting
 /// on each. The loads that start them (the dots) are a loop of their own, before the chains.
 pub(super) const BATCH: usize = 8;
 
@@ -179,14 +179,14 @@ pub(super) fn in_batches<G, L: Copy + Default, P: Copy>(
         }
     }
     // The last group's few joints apart, so that the loop's `apply` is compiled for four
-    // lanes (a lane count in the loop measured 5% slower on Xbot's blend).
+    // lanes (a lane count in the loop is slower).
     if let Some(prepared) = partial {
         apply(groups, full, joints - 4 * full, prepared);
     }
 }
 
 /// The rotation weights of a batch's groups (`members`, at most `BATCH`), from their dots (each
-/// group's joint weights being `weights(first joint, 4)`), all at once (see `wide`): as many
+/// group's joint weights being `weights(first joint, 4)`), all at once (see `simd::Wide`): as many
 /// side by side as a power of two needs to hold them, so that a short last batch does not
 /// compute eight; eight in four 256-bit registers where there is `avx`.
 #[inline(always)]
@@ -274,7 +274,7 @@ fn mix_groups(
         |dots, members| batch_arc_weights(avx, arc, dots, members, &weights),
         #[inline(always)]
         |out, group, lanes, arc_weights| {
-            // Computed again rather than kept with the batch: keeping them measured 10% slower.
+            // Computed again rather than kept with the batch, which is slower.
             let weights = weights(4 * group, lanes);
             let a = a.map(|a| &a[group]);
             mix4(

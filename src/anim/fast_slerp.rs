@@ -28,7 +28,7 @@ const K2: [f32; 4] = [0.815693, -2.152928, 2.304294, -1.103618];
 const K4: [f32; 3] = [1.189466, -4.050767, 3.377424];
 
 /// The rotation weights `(from, to)` of a mix, given the rotations' dots and the mix's `t` per
-/// lane, for `N` registers of groups of four pairs at once (see `wide`).
+/// lane, for `N` registers of groups of four pairs at once (see `simd::Wide`).
 pub(super) trait ArcWeights {
     fn weights<R: Register, const N: usize>(&self, dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>);
 }
@@ -49,7 +49,7 @@ impl ArcWeights for PerLaneT {
 /// that it can keep its quaternions in whichever layout is cheapest.
 #[inline(always)]
 fn nlerp_weights<R: Register, const N: usize>(dot: Wide<R, N>, t: Wide<R, N>) -> (Wide<R, N>, Wide<R, N>) {
-    // Functions rather than closures, which stay out of line where an `Avx8` must not (`wide`).
+    // Functions rather than closures, which stay out of line where an `Avx8` must not (`simd::wide`).
     let like = dot.0[0];
     // Sums and polynomials as trees (Estrin's scheme): shorter chains of dependent steps than
     // Horner's.

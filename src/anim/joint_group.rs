@@ -32,8 +32,7 @@ impl JointGroup {
     /// The four joints' rotations and tails.
     ///
     /// This and the mixes below are loops, not `array::map` or `from_fn`: the compiler may
-    /// keep those out of line, and then they are calls compiled without AVX (measured: the
-    /// blend 15% slower when an unrelated change tipped `lerp_tails` out).
+    /// keep those out of line, and then they are calls compiled without AVX.
     #[inline(always)]
     pub fn load(joints: &[Transform; 4]) -> Self {
         let mut group = Self {

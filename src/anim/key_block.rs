@@ -35,14 +35,14 @@ pub(super) struct FastChannels {
 struct KeyBlock {
     timeline: usize,
     step: bool,
-    translations: Register<3>,
-    rotations: Register<4>,
-    scales: Register<3>,
+    translations: ChannelGroups<3>,
+    rotations: ChannelGroups<4>,
+    scales: ChannelGroups<3>,
 }
 
 /// Groups of four channels: for each key, for each group, `N` lane vectors (one per component).
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Register<const N: usize> {
+struct ChannelGroups<const N: usize> {
     joints: Vec<[u32; 4]>,
     keys: Vec<[Vec4; N]>,
 }
@@ -139,9 +139,9 @@ impl KeyBlock {
         Self {
             timeline,
             step,
-            translations: Register::new(keys, &translations),
-            rotations: Register::new(keys, &rotations),
-            scales: Register::new(keys, &scales),
+            translations: ChannelGroups::new(keys, &translations),
+            rotations: ChannelGroups::new(keys, &rotations),
+            scales: ChannelGroups::new(keys, &scales),
         }
     }
 
@@ -192,7 +192,7 @@ fn pad([x, y, z]: [Vec4; 3]) -> [Vec4; 4] {
     [x, y, z, Vec4::ZERO]
 }
 
-impl<const N: usize> Register<N> {
+impl<const N: usize> ChannelGroups<N> {
     /// `channels`: each channel's joint and its value at every key. A last group with fewer
     /// than four channels repeats its last channel, which writes the same value twice.
     fn new(keys: usize, channels: &[KeyedChannel<N>]) -> Self {

@@ -72,7 +72,7 @@ mod tests {
     use glam::Quat;
 
     #[test]
-    fn dots_and_splats_per_lane() {
+    fn dots_per_lane() {
         let a = [1.0, 2.0, 3.0, 4.0].map(|f| Vec4::new(f, -f, 2.0 * f, 0.5));
         let b = [Vec4::ONE, Vec4::X, Vec4::new(0.0, 1.0, 1.0, 2.0), Vec4::W];
         assert_eq!(dots(&a, &b), Vec4::new(2.5, 2.0, 4.0, 0.5));

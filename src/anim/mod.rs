@@ -1,6 +1,6 @@
 //! The animation core: transforms, poses, skeletons, keyframe tracks and clips.
 //!
-//! Depends on glam only (no rendering, windowing or file formats). Spaces are named:
+//! Depends on glam and `crate::simd` only (no rendering, windowing or file formats). Spaces are named:
 //! *local* is a joint's parent space, *model* the space of the hierarchy's roots, *bind* the
 //! pose the skin was bound in, *rest* the transforms as authored.
 

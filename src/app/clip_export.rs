@@ -23,7 +23,7 @@ use crate::export::frame_plan::FramePlan;
 use crate::export::video_file::VideoFile;
 use crate::inspect::PoseMode;
 use crate::render::capture::read_rgba;
-use crate::render::{FrameInput, Gpu, ModelView, SceneRenderer, SceneTarget, render_frame};
+use crate::render::{self, FrameInput, Gpu, ModelView, SceneRenderer, SceneTarget};
 use crate::ui::ViewerState;
 use crate::view::file_camera::model_camera_view;
 use crate::view::{CameraView, OrbitCamera, ViewOptions};
@@ -56,13 +56,13 @@ impl ClipExport {
     /// panel's size and frame rate.
     pub fn start(state: &ViewerState, camera: &OrbitCamera, path: &Path) -> anyhow::Result<Self> {
         let settings = &state.clip_export;
-        let Some(clip) = state.player.clip().and_then(|c| state.model.clips.get(c)) else {
+        let Some(clip) = state.frame.player.clip().and_then(|c| state.model.clips.get(c)) else {
             bail!("no clip is playing: choose one to export");
         };
         let plan = FramePlan::new((0.0, clip.duration()), settings.fps, None, false)?;
         let size = (settings.width.clamp(16, 4096), settings.height.clamp(16, 4096));
         let video = VideoFile::create(path, size, plan)?;
-        let mut player = state.player.clone();
+        let mut player = state.frame.player.clone();
         player.scrub(0.0, &state.model.clips);
         player.animator.layer_time = 0.0;
         player.playing = true;
@@ -74,13 +74,13 @@ impl ClipExport {
             path: path.to_path_buf(),
             player,
             pose_mode: state.inspection.pose_mode,
-            morphs: state.morphs.clone(),
+            morphs: state.frame.morphs.clone(),
             view: state.view_options(),
             size,
             orbit_view: camera.camera_view(aspect),
             file_camera: state.file_camera,
             pose: state.model.skeleton.rest_pose().clone(),
-            joint_matrices: state.joint_matrices.clone(),
+            joint_matrices: state.frame.joint_matrices.clone(),
             target: None,
             next: 0,
         })
@@ -155,7 +155,12 @@ impl ClipExport {
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("export") });
-        render_frame(gpu, scene, model_view, &input, target, &mut encoder);
+        render::pose_and_upload(gpu, scene, model_view, &input);
+        if self.view.measures_skin_difference() {
+            // The heat colours of this frame's pose; a failure greys them, as in the window.
+            let _ = model_view.measure_skin_difference(gpu, scene);
+        }
+        render::draw(gpu, scene, model_view, &input, target, &mut encoder);
         gpu.queue.submit([encoder.finish()]);
         read_rgba(gpu, &target.resolved, width, height)
     }
@@ -239,7 +244,7 @@ mod tests {
     fn an_export_writes_every_frame_of_the_clip_playing() {
         let mut state = ViewerState::new(demo_model());
         let walk = state.model.find_clip("walk").unwrap();
-        state.player.select(Some(walk));
+        state.frame.player.select(Some(walk));
         state.clip_export.fps = 10;
         (state.clip_export.width, state.clip_export.height) = (40, 30);
         let gpu = Gpu::headless().unwrap();

@@ -77,7 +77,7 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
     app.result?;
     if let Some(running) = &app.running {
         if let Some(timings) = &running.clock.timings {
-            let crowd = running.state.crowd.options.count;
+            let crowd = running.state.frame.crowd.options.count;
             let simplified = running.scene.quality.simplify_dense_meshes;
             let triangles = (running.model_view).triangles_drawn(&running.state.view_options(), simplified);
             println!("{}", timings.to_json(&running.gpu.describe(), crowd, triangles));
@@ -189,7 +189,7 @@ impl ApplicationHandler for App {
         let minimised = running.surface.window.is_minimized() == Some(true);
         let mut wake_at = self.options.exit_after.map(|after| running.report.opened() + after);
         let egui_due = running.egui_repaint_at.is_some_and(|at| at <= Instant::now());
-        let moving = running.state.player.is_moving();
+        let moving = running.state.frame.player.is_moving();
         if !minimised && (measuring || running.redraw_wanted || egui_due || moving) {
             running.surface.window.request_redraw();
         } else {
@@ -214,14 +214,14 @@ impl Running {
     ) -> anyhow::Result<Self> {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
-        state.morphs = morph_overrides(&state.model, &options.morph)?;
+        state.frame.morphs = morph_overrides(&state.model, &options.morph)?;
         if let Some(joint) = &options.select {
             let joint = find_joint(&state.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
             state.inspection.selected = Some(joint);
             state.inspection.reveal = true;
         }
         state.curves.shown = options.curves;
-        state.crowd.options = options.crowd;
+        state.frame.crowd.options = options.crowd;
         if let Some(name) = &options.variant {
             let variant = state
                 .model
@@ -244,7 +244,7 @@ impl Running {
             adapter: format!("{}; {}", gpu.describe(), scene.layouts.skin_source.describe()),
             ..RenderStatus::default()
         };
-        state.player.playing = !options.paused;
+        state.frame.player.playing = !options.paused;
         state.quality = options
             .quality
             .unwrap_or_else(|| Quality::for_adapter(gpu.is_software()));
@@ -344,7 +344,7 @@ impl Running {
         // What the panel and the keyboard asked for; a new model or clip.
         self.apply_requests();
         // Animation: Animator → Pose → model matrices, once.
-        let clip_step = self.state.player.clip_step(dt);
+        let clip_step = self.state.frame.player.clip_step(dt);
         // The panel was laid out before this step: when a fade or a Once clip has just ended,
         // one more frame shows it ended (else a paused fade's panel stays at 95% until the
         // mouse moves).
@@ -358,11 +358,11 @@ impl Running {
             .camera_view(&self.camera, width as f32 / height.max(1) as f32);
         let input = FrameInput {
             model: &self.state.model,
-            pose: &self.state.pose,
-            model_matrices: &self.state.joint_matrices,
+            pose: &self.state.frame.pose,
+            model_matrices: &self.state.frame.joint_matrices,
             camera: &camera,
             view: &view,
-            crowd: self.state.crowd.shown(),
+            crowd: self.state.frame.crowd.shown(),
         };
         let render_size = self.scene.quality.render_size((width, height));
         let target = self.surface.scene_target(&self.gpu, &self.scene, render_size);
@@ -445,6 +445,9 @@ impl Running {
             self.end_export(Err("export cancelled: another model was opened".into()));
             self.model_view = ModelView::new(&self.gpu, &self.scene, &self.state.model);
             self.status.notes = self.model_view.buffers.notes.clone();
+            // What was said of the last file's environment or difference is not this one's.
+            self.status.environment_error = None;
+            self.status.skin_difference = None;
             self.uploaded_generation = self.state.model_generation;
             self.surface.window.set_title(&self.state.window_title());
         }
@@ -471,6 +474,7 @@ impl Running {
     /// moves in.
     fn framed_bounds(&self) -> Bounds {
         self.state
+            .frame
             .crowd
             .shown()
             .map_or(self.model_view.bounds, |crowd| crowd.bounds)
@@ -515,7 +519,7 @@ impl Running {
     /// Measures the region the model moves in over the clip playing, when the clip changes.
     fn follow_clip(&mut self) {
         self.model_view
-            .measure_bounds(&self.state.model, self.state.player.clip());
+            .measure_bounds(&self.state.model, self.state.frame.player.clip());
     }
 
     /// The selected joint, the motion trails, and the IK chains' targets and limits, drawn
@@ -525,12 +529,12 @@ impl Running {
         gizmos.clear();
         let state = &self.state;
         let bounds = &self.model_view.bounds;
-        if let Some(matrix) = state.inspection.hovered.and_then(|j| state.joint_matrices.get(j)) {
+        if let Some(matrix) = state.inspection.hovered.and_then(|j| state.frame.joint_matrices.get(j)) {
             draw_hovered_joint(gizmos, matrix);
         }
         if let Some(joint) = state.inspection.selected {
             let parent = state.model.skeleton.parent(joint);
-            draw_selected_joint(gizmos, &state.joint_matrices, parent, joint, bounds);
+            draw_selected_joint(gizmos, &state.frame.joint_matrices, parent, joint, bounds);
         }
         let trails = &state.trails;
         draw_trails(gizmos, &trails.trails, trails.window(), bounds.ground_height());
@@ -538,14 +542,14 @@ impl Running {
             return;
         }
         let poses = (
-            &state.pose,
+            &state.frame.pose,
             state.model.skeleton.rest_pose(),
-            state.joint_matrices.as_slice(),
+            state.frame.joint_matrices.as_slice(),
         );
         let editor = &state.ik_editor;
         draw_ik_chains(
             gizmos,
-            &state.player.animator.ik,
+            &state.frame.player.animator.ik,
             poses,
             editor.show_constraints,
             editor.dragging,

@@ -39,7 +39,6 @@ use crate::skin::SkinningMethod;
 use crate::view::{Quality, ViewerOptions};
 pub use clip_args::{ClipArgs, Posed};
 pub use clips_from_args::ClipsFromArgs;
-pub use morph_args::MorphArgs;
 
 #[derive(Parser, Debug)]
 #[command(

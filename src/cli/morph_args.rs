@@ -3,7 +3,7 @@
 
 use clap::Args;
 
-use crate::anim::{MorphOverride, Pose};
+use crate::anim::Pose;
 use crate::asset::Model;
 use crate::inspect::morph_lookup::morph_overrides;
 
@@ -17,16 +17,9 @@ pub struct MorphArgs {
 }
 
 impl MorphArgs {
-    /// The weights these options set, for `model`'s poses. Fails on a spec that is not
-    /// `MESH:TARGET=WEIGHT` or names a mesh or target that is not there (listing those that
-    /// are).
-    pub fn overrides(&self, model: &Model) -> anyhow::Result<MorphOverride> {
-        morph_overrides(model, &self.morph)
-    }
-
     /// Sets the weights these options name in `pose`.
     pub fn apply(&self, model: &Model, pose: &mut Pose) -> anyhow::Result<()> {
-        self.overrides(model)?.apply(pose);
+        morph_overrides(model, &self.morph)?.apply(pose);
         Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! `rigscope video [FILE] -o OUT [--clip C] [--from S --to S] [--fps N] [--size WxH]
 //! [--turntable[=SECONDS]]`: a clip as an animated GIF, an animated PNG or a numbered PNG
-//! sequence (see `video_file`), each frame drawn by the still renderer exactly as `render`
+//! sequence (see `export::video_file`), each frame drawn by the still renderer exactly as `render`
 //! draws that moment, all framed alike on the whole clip. A progress line shows on a
 //! terminal.
 

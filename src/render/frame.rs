@@ -1,5 +1,5 @@
-//! A frame, stage by stage, as `pose_and_upload` and `draw` run them (`render_frame` runs both;
-//! the window and `render` measure the difference view between them). Before it, the caller
+//! A frame, stage by stage, as `pose_and_upload` and `draw` run them; a caller showing the
+//! difference view measures it between the two (`ModelView::measure_skin_difference`). Before it, the caller
 //! has run the animation (Animator → Pose) and computed the pose's joint → model matrices once;
 //! from there:
 //!
@@ -25,19 +25,6 @@ use super::gpu::Gpu;
 use super::model_view::ModelView;
 use super::scene::SceneRenderer;
 use super::target::SceneTarget;
-
-/// A frame without the difference view's measurement: `pose_and_upload`, then `draw`.
-pub fn render_frame(
-    gpu: &Gpu,
-    renderer: &mut SceneRenderer,
-    model_view: &mut ModelView,
-    input: &FrameInput,
-    target: &SceneTarget,
-    encoder: &mut CommandEncoder,
-) {
-    pose_and_upload(gpu, renderer, model_view, input);
-    draw(gpu, renderer, model_view, input, target, encoder);
-}
 
 /// Stages 0 to 2: what the frame's pose puts on the GPU. After it, a caller showing the
 /// difference view measures it (stage 3, `ModelView::measure_skin_difference`), then `draw`s.

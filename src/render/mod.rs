@@ -38,7 +38,7 @@ pub mod trail_gizmo;
 pub mod uniforms;
 
 pub use environment::{Environment, EnvironmentImage};
-pub use frame::{draw, pose_and_upload, render_frame};
+pub use frame::{draw, pose_and_upload};
 pub use frame_input::FrameInput;
 pub use gpu::Gpu;
 pub use model_view::ModelView;

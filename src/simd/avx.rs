@@ -173,7 +173,7 @@ impl Register for Avx8 {
 
     #[inline(always)]
     fn transpose4([a, b, c, d]: [Self; 4]) -> [Self; 4] {
-        // SAFETY: as in `splat4`. `lanes::transpose`'s steps; each acts within each half.
+        // SAFETY: as in `splat4`. `transpose::transpose`'s steps; each acts within each half.
         unsafe {
             let (ab_lo, ab_hi) = (_mm256_unpacklo_ps(a.0, b.0), _mm256_unpackhi_ps(a.0, b.0));
             let (cd_lo, cd_hi) = (_mm256_unpacklo_ps(c.0, d.0), _mm256_unpackhi_ps(c.0, d.0));

@@ -19,8 +19,7 @@ use super::register::Register;
 pub(crate) struct Wide<R, const N: usize>(pub [R; N]);
 
 /// Loops rather than `array::map` and `from_fn`: those go through helpers the compiler may keep
-/// out of line, and an `Avx8` operation left in a function not compiled for AVX is a call
-/// (measured four times slower).
+/// out of line, and an `Avx8` operation left in a function not compiled for AVX is a call.
 impl<R: Register, const N: usize> Wide<R, N> {
     #[inline(always)]
     pub fn splat(v: R) -> Self {

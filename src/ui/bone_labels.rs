@@ -26,20 +26,25 @@ pub fn labels<'a>(state: &'a ViewerState, camera: &CameraView, view: Rect) -> Ve
     let (selected, hovered) = (state.inspection.selected, state.inspection.hovered);
     let viewport = Viewport::new(camera, view.width(), view.height());
     let picked = [selected, hovered];
-    named_joints(&state.joint_matrices, &viewport, state.inspection.bone_names, picked)
-        .map(|(joint, pixel)| Label {
-            joint,
-            name: state.model.skeleton.name(joint),
-            at: view.min + egui::vec2(pixel.x + 6.0, pixel.y),
-            color: if selected == Some(joint) {
-                SELECTED_COLOR
-            } else if hovered == Some(joint) {
-                HOVERED_COLOR
-            } else {
-                NAME_COLOR
-            },
-        })
-        .collect()
+    named_joints(
+        &state.frame.joint_matrices,
+        &viewport,
+        state.inspection.bone_names,
+        picked,
+    )
+    .map(|(joint, pixel)| Label {
+        joint,
+        name: state.model.skeleton.name(joint),
+        at: view.min + egui::vec2(pixel.x + 6.0, pixel.y),
+        color: if selected == Some(joint) {
+            SELECTED_COLOR
+        } else if hovered == Some(joint) {
+            HOVERED_COLOR
+        } else {
+            NAME_COLOR
+        },
+    })
+    .collect()
 }
 
 /// Paints `labels` with a dark shadow, so they read over any background, clipped to `view`.
@@ -75,7 +80,7 @@ mod tests {
         assert_eq!(only.len(), 1);
         assert_eq!((only[0].name, only[0].color), ("head", SELECTED_COLOR));
         let pixel = Viewport::new(&camera, 800.0, 600.0)
-            .to_pixels(state.joint_matrices[head].w_axis.truncate())
+            .to_pixels(state.frame.joint_matrices[head].w_axis.truncate())
             .unwrap();
         assert_eq!(
             only[0].at,

@@ -40,7 +40,7 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     }
     let reach = state.ik_editor.target_range;
     let mut remove = None;
-    for (index, layer) in state.player.animator.ik.iter_mut().enumerate() {
+    for (index, layer) in state.frame.player.animator.ik.iter_mut().enumerate() {
         ui.push_id(("ik chain", index), |ui| {
             ui.separator();
             if chain_controls(ui, &state.model.skeleton, index + 1, layer, reach) {
@@ -49,7 +49,7 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         });
     }
     if let Some(index) = remove {
-        state.player.animator.ik.remove(index);
+        state.frame.player.animator.ik.remove(index);
         state.ik_editor.dragging = None;
     }
 }

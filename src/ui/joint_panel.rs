@@ -69,7 +69,7 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             let tree = Tree {
                 facts,
                 skeleton: &state.model.skeleton,
-                clip: state.player.clip(),
+                clip: state.frame.player.clip(),
             };
             let mut pick = Pick { selected, reveal };
             // The tree takes the height it needs; the panel's own scrolling moves through it.
@@ -174,8 +174,14 @@ impl Tree<'_> {
 }
 
 fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
-    let poses = (state.pose.local(), state.joint_matrices.as_slice());
-    let report = JointReport::new(&state.model, &state.inspection.facts, state.player.clip(), poses, joint);
+    let poses = (state.frame.pose.local(), state.frame.joint_matrices.as_slice());
+    let report = JointReport::new(
+        &state.model,
+        &state.inspection.facts,
+        state.frame.player.clip(),
+        poses,
+        joint,
+    );
     ui.label(RichText::new(&report.name).strong());
     match state.inspection.facts.in_rig(joint) {
         true => ui.label(format!("joint {} (file node {})", report.index, report.node)),

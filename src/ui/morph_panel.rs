@@ -50,7 +50,7 @@ pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label("(no morph targets)");
         return;
     }
-    let morphs = &mut state.morphs;
+    let morphs = &mut state.frame.morphs;
     ui.horizontal(|ui| {
         ui.radio_value(&mut morphs.mode, MorphMode::Override, "Override")
             .on_hover_text("A moved slider replaces the animated weight");
@@ -70,7 +70,7 @@ pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         true => filter_field(ui, "Filter morph targets"),
         false => String::new(),
     };
-    let effective = state.pose.morph_weights();
+    let effective = state.frame.pose.morph_weights();
     for instance in morphed(model) {
         let mesh = &model.meshes[instance.mesh];
         let node = model.skeleton.name(instance.joint);

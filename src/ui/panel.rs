@@ -72,7 +72,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
         &mut state.curves,
         &state.model,
         state.model_generation,
-        &mut state.player,
+        &mut state.frame.player,
         selected,
     );
     if let Some(path) = state.browser.show(ui.ctx()) {
@@ -199,8 +199,8 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label("(no clips: rest pose)");
     }
     // While the blend plays, no clip of the list does.
-    let blending = state.player.animator.sync_blend.is_active();
-    let current = state.player.clip().filter(|_| !blending);
+    let blending = state.frame.player.animator.sync_blend.is_active();
+    let current = state.frame.player.clip().filter(|_| !blending);
     let filter = match state.model.clips.len() > FILTER_FROM {
         true => filter_field(ui, "Filter clips"),
         false => String::new(),
@@ -220,19 +220,19 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         .selectable_label(current.is_none() && !blending, "(rest pose)")
         .clicked()
     {
-        state.player.animator.sync_blend.clear();
-        state.player.select(None);
+        state.frame.player.animator.sync_blend.clear();
+        state.frame.player.select(None);
     }
     if let Some(index) = chosen {
-        state.player.animator.sync_blend.clear();
-        state.player.select(Some(index));
+        state.frame.player.animator.sync_blend.clear();
+        state.frame.player.select(Some(index));
     }
     if blending {
         ui.label(RichText::new("The blend of Blend weights plays instead; choosing a clip here ends it.").weak());
     }
     state.clips_from.reports_ui(ui);
     ui.add(
-        egui::Slider::new(&mut state.player.fade_time, 0.0..=FADE_SLIDER_END)
+        egui::Slider::new(&mut state.frame.player.fade_time, 0.0..=FADE_SLIDER_END)
             .clamping(egui::SliderClamping::Never)
             .fixed_decimals(2)
             .text("cross-fade (s)"),
@@ -240,9 +240,9 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     .on_hover_text(format!(
         "The time a newly chosen clip takes to blend in: drag up to {FADE_SLIDER_END:.0} s, or type a longer one"
     ));
-    state.player.fade_time = state.player.fade_time.max(0.0);
+    state.frame.player.fade_time = state.frame.player.fade_time.max(0.0);
     // The fade queue: the base clip, then each fade over it with its weight.
-    let crossfade = &state.player.animator.crossfade;
+    let crossfade = &state.frame.player.animator.crossfade;
     if crossfade.fades().next().is_some() {
         let name = |clip: Option<usize>| {
             clip.and_then(|c| state.model.clips.get(c))
@@ -253,7 +253,7 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             ui.label(format!("  fading in {} {:.0}%", name(Some(clip)), weight * 100.0));
         }
     }
-    let has_clip = state.player.clip().is_some();
+    let has_clip = state.frame.player.clip().is_some();
     if state.clip_export.ui(ui, has_clip) {
         state.requests.export_clip = true;
     }
@@ -262,7 +262,7 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
 /// Several clips at once, weighted, cycles in step (a locomotion blend). While any weight is
 /// set the blend replaces the clip list's choice.
 fn blend_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let sync_blend = &mut state.player.animator.sync_blend;
+    let sync_blend = &mut state.frame.player.animator.sync_blend;
     for (index, clip) in state.model.clips.iter().enumerate() {
         let mut weight = sync_blend.weight(index);
         let slider = egui::Slider::new(&mut weight, 0.0..=1.0)
@@ -288,7 +288,7 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     }
     let skeleton = &state.model.skeleton;
     let mut remove = None;
-    for (index, layer) in state.player.animator.layers.iter_mut().enumerate() {
+    for (index, layer) in state.frame.player.animator.layers.iter_mut().enumerate() {
         ui.push_id(index, |ui| {
             let mut clip = layer.clip();
             egui::ComboBox::from_label(format!("layer {} clip", index + 1))
@@ -351,18 +351,18 @@ fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         });
     }
     if let Some(index) = remove {
-        state.player.animator.layers.remove(index);
+        state.frame.player.animator.layers.remove(index);
     }
     if ui.button("Add layer").clicked() {
         // The last clip other than the one playing (often the additive one, as the demo's
         // "look around"); with no other clip, at weight 0, so the motion does not double.
-        let playing = state.player.clip();
+        let playing = state.frame.player.clip();
         let other = (0..clips.len()).rev().find(|&clip| Some(clip) != playing);
         let layer = match other {
             Some(clip) => AdditiveLayer::new(clip, 1.0),
             None => AdditiveLayer::new(clips.len() - 1, 0.0),
         };
-        state.player.animator.layers.push(layer);
+        state.frame.player.animator.layers.push(layer);
     }
 }
 
@@ -392,7 +392,7 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatu
         ui.checkbox(&mut state.view.grid, "Grid");
     });
     variant_picker(ui, state);
-    crowd_controls(ui, &mut state.crowd.options, &mut state.view.crowd_detail);
+    crowd_controls(ui, &mut state.frame.crowd.options, &mut state.view.crowd_detail);
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
             state.requests.frame_model = true;

@@ -39,16 +39,16 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
 
 /// The clip the timeline shows: the one playing, or being faded to.
 fn shown_clip(state: &ViewerState) -> Option<&Clip> {
-    state.player.clip().and_then(|c| state.model.clips.get(c))
+    state.frame.player.clip().and_then(|c| state.model.clips.get(c))
 }
 
 /// While a cross-fade runs: "from CLIP 1.234 s, 40%", the clip under the fades with its time and
 /// the newest fade's weight.
 fn fade_text(state: &ViewerState) -> Option<String> {
-    let crossfade = &state.player.animator.crossfade;
+    let crossfade = &state.frame.player.animator.crossfade;
     let (_, weight) = crossfade.fades().last()?;
     let from = crossfade.base().and_then(|c| state.model.clips.get(c))?;
-    let time = state.player.mode().clip_time(crossfade.time(), from.duration());
+    let time = state.frame.player.mode().clip_time(crossfade.time(), from.duration());
     Some(format!("from {} {time:.3} s, {:.0}%", from.name(), 100.0 * weight))
 }
 
@@ -117,14 +117,14 @@ fn transport_and_loop(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
         ("Once", Playback::Once),
         ("Ping-pong", Playback::PingPong),
     ] {
-        ui.selectable_value(&mut state.player.animator.mode, mode, label);
+        ui.selectable_value(&mut state.frame.player.animator.mode, mode, label);
     }
 }
 
 fn speed_and_time(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: f32) {
     let label = ui.label("speed");
     ui.add(
-        egui::DragValue::new(&mut state.player.speed)
+        egui::DragValue::new(&mut state.frame.player.speed)
             .range(-4.0..=4.0)
             .speed(0.01)
             .fixed_decimals(2)
@@ -143,10 +143,11 @@ fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
         .on_hover_text("Step back one frame (Left)")
         .clicked()
     {
-        state.player.step(-1.0, rate, clips);
+        state.frame.player.step(-1.0, rate, clips);
     }
     // A finished Once clip shows Play: playing it starts it again. Nothing plays without a clip.
-    let playing = state.player.playing && state.player.clip().is_some() && !state.player.finished(clips);
+    let playing =
+        state.frame.player.playing && state.frame.player.clip().is_some() && !state.frame.player.finished(clips);
     let label = match playing {
         true => "Pause",
         false => "Play",
@@ -156,14 +157,14 @@ fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
         .on_hover_text("Space")
         .clicked()
     {
-        state.player.toggle_play(clips);
+        state.frame.player.toggle_play(clips);
     }
     if ui
         .button("Step >")
         .on_hover_text("Step forward one frame (Right)")
         .clicked()
     {
-        state.player.step(1.0, rate, clips);
+        state.frame.player.step(1.0, rate, clips);
     }
 }
 
@@ -171,7 +172,7 @@ fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
 /// scrubs there.
 fn time_fields(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: f32) {
     let clips = &state.model.clips;
-    let mut time = state.player.clip_time(clips);
+    let mut time = state.frame.player.clip_time(clips);
     let label = ui.label("time");
     let response = ui
         .add_enabled(
@@ -186,7 +187,7 @@ fn time_fields(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: 
         )
         .labelled_by(label.id);
     if response.changed() {
-        state.player.scrub(time, clips);
+        state.frame.player.scrub(time, clips);
     }
     ui.label(format!("/ {duration:.3} s"));
     let last_frame = (duration * rate).round();
@@ -203,7 +204,7 @@ fn time_fields(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: 
         )
         .labelled_by(label.id);
     if response.changed() {
-        state.player.scrub(frame / rate, clips);
+        state.frame.player.scrub(frame / rate, clips);
     }
     ui.label(format!("/ {last_frame:.0} @ {rate:.0} fps"))
         .on_hover_text("Frames at the clip's key rate, found from its key times");
@@ -217,14 +218,14 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
     let clips = &state.model.clips;
     let clip = shown_clip(state);
     let duration = clip.map_or(0.0, Clip::duration);
-    let time = state.player.clip_time(clips);
+    let time = state.frame.player.clip_time(clips);
     response.widget_info(|| WidgetInfo::slider(duration > 0.0, f64::from(time), "Timeline scrubber"));
     let span = Span::new(rect, duration);
     if duration > 0.0
         && response.is_pointer_button_down_on()
         && let Some(pointer) = response.interact_pointer_pos()
     {
-        state.player.scrub(span.time_at(pointer.x), clips);
+        state.frame.player.scrub(span.time_at(pointer.x), clips);
     }
     if !ui.is_rect_visible(rect) {
         return;
@@ -250,7 +251,7 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
         painter.rect_filled(text_rect.expand(2.0), 2.0, TRACK_COLOR);
         painter.galley(text_rect.min, galley, FADE_COLOR);
     }
-    let x = span.x_at(state.player.clip_time(&state.model.clips));
+    let x = span.x_at(state.frame.player.clip_time(&state.model.clips));
     painter.vline(x, rect.y_range(), Stroke::new(2.0, PLAYHEAD_COLOR));
     let head = Rect::from_center_size(Pos2::new(x, rect.top() + 4.0), Vec2::new(9.0, 8.0));
     painter.rect_filled(head, 2.0, PLAYHEAD_COLOR);

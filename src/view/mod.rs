@@ -2,6 +2,7 @@
 //! model moves in, pixels and model space (picking), where joint names go, and the view
 //! toggles. The panel, the renderer and the headless commands share it.
 
+pub mod animated_frame;
 mod bounds;
 mod camera;
 mod camera_view;

@@ -178,7 +178,7 @@ fn the_curve_panel_plots_them_by_pointer() {
         )]],
     );
     let mut state = rigscope::ui::ViewerState::new(model);
-    state.player.playing = false;
+    state.frame.player.playing = false;
     state.curves.shown = true;
     state.inspection.selected = Some(state.model.instances[0].joint);
     let mut harness = egui_kittest::Harness::builder()

@@ -15,7 +15,7 @@ use rigscope::render::{Gpu, SceneRenderer, SkinSource};
 use rigscope::view::crowd::CrowdOptions;
 use rigscope::view::{ViewOptions, ViewPreset};
 
-/// As tests/render.rs: a pixel differs when a channel differs by more than 6 of 255, and at
+/// As tests/integration/render.rs: a pixel differs when a channel differs by more than 6 of 255, and at
 /// most 1% of the pixels (silhouette and shadow edges whose MSAA coverage flips) may.
 const DIFFERENT_FRACTION: f64 = 0.01;
 

@@ -18,7 +18,7 @@ fn harness() -> Harness<'static, ViewerState> {
 /// `harness()` in a window `height` points high.
 fn harness_of_height(height: f32) -> Harness<'static, ViewerState> {
     let mut state = ViewerState::new(demo_model());
-    state.player.playing = false;
+    state.frame.player.playing = false;
     state.curves.shown = true;
     state.inspection.selected = Some(state.model.clips[0].channels()[0].joint);
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, height)).build_ui_state(
@@ -33,7 +33,7 @@ fn harness_of_height(height: f32) -> Harness<'static, ViewerState> {
 
 fn clip_time(harness: &Harness<'static, ViewerState>) -> f32 {
     let state = harness.state();
-    state.player.clip_time(&state.model.clips)
+    state.frame.player.clip_time(&state.model.clips)
 }
 
 /// Whether the last frame painted `text`.
@@ -152,7 +152,7 @@ fn dragging_on_a_plot_scrubs_the_clip() {
         second,
         "moving without the button held does not scrub"
     );
-    assert!(!harness.state().player.playing);
+    assert!(!harness.state().frame.player.playing);
 }
 
 #[test]

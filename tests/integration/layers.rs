@@ -80,18 +80,52 @@ fn collect(folder: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code less its comments and everything from the first `#[cfg(test)]` on (test modules
-/// come last in this code base, and tests may use any layer).
+/// The code less its comments and its `#[cfg(test)] mod … { … }` blocks (tests may use any
+/// layer; other test-only items stay, as they are code of their module).
 fn without_tests(code: &str) -> String {
-    let code = code.split("#[cfg(test)]").next().unwrap_or_default();
-    code.lines()
+    let code: String = code
+        .lines()
         .map(|line| line.split("//").next().unwrap_or_default())
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    let mut kept = String::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        kept.push_str(&rest[..at]);
+        let after = &rest[at + "#[cfg(test)]".len()..];
+        let item = after.trim_start();
+        let block = item
+            .find('{')
+            .filter(|&open| item.starts_with("mod ") && !item[..open].contains(';'));
+        rest = match block {
+            Some(open) => &item[matching_brace(item, open)..],
+            None => after,
+        };
+    }
+    kept.push_str(rest);
+    kept
 }
 
-/// Every module path the code names through `crate::`, `super::` or `self::`, absolute and with
-/// `{a, b::c}` groups spread out (one level deep, as rustfmt writes them).
+/// The index just past the `}` that closes the `{` at `open`.
+fn matching_brace(text: &str, open: usize) -> usize {
+    let mut depth = 0;
+    for (at, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + at + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// Every module path the code names through `crate::`, `super::` (any number of them) or
+/// `self::`, absolute and with `{a, b::{c, d}}` groups spread out.
 fn named_paths(source: &Source) -> Vec<Vec<String>> {
     let code = &source.code;
     let mut paths = Vec::new();
@@ -101,14 +135,17 @@ fn named_paths(source: &Source) -> Vec<Vec<String>> {
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
                 continue;
             }
-            let base: Vec<String> = match start {
+            let mut rest = &code[at + start.len()..];
+            let mut base: Vec<String> = match start {
                 "crate::" => Vec::new(),
                 // `super` of a file `a::b` is `a`; of a folder's mod.rs `a::b` also `a`.
                 "super::" => source.module[..source.module.len() - 1].to_vec(),
-                _ if source.is_mod_rs => source.module.clone(),
-                _ => source.module[..source.module.len() - 1].to_vec(),
+                _ => source.module.clone(),
             };
-            let rest = &code[at + start.len()..];
+            while let Some(next) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = next;
+            }
             for tail in spread(rest) {
                 let mut path = base.clone();
                 path.extend(tail);
@@ -119,38 +156,73 @@ fn named_paths(source: &Source) -> Vec<Vec<String>> {
     paths
 }
 
-/// The paths at the start of `rest`: `a::b::C` or `a::{b, c::D}`.
+/// The paths at the start of `rest`: `a::b::C`, or `a::{b, c::{D, E}}` spread out.
 fn spread(rest: &str) -> Vec<Vec<String>> {
     let mut prefix = Vec::new();
     let mut text = rest;
     loop {
         let name: String = text.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
         if name.is_empty() {
-            if let Some(group) = text.strip_prefix('{') {
-                let inner = &group[..group.find('}').unwrap_or(group.len())];
-                return inner
-                    .split(',')
-                    .map(|item| {
-                        let mut path = prefix.clone();
-                        path.extend(
-                            item.trim()
-                                .split("::")
-                                .map(|s| s.trim().to_owned())
-                                .filter(|s| !s.is_empty()),
-                        );
-                        path
-                    })
-                    .collect();
+            if !text.starts_with('{') {
+                return vec![prefix];
             }
-            return vec![prefix];
+            let inner = &text[1..matching_brace(text, 0) - 1];
+            return top_level_items(inner)
+                .flat_map(|item| spread(item.trim()))
+                .map(|tail| prefix.iter().cloned().chain(tail).collect())
+                .collect();
         }
         text = &text[name.len()..];
         prefix.push(name);
-        match text.strip_prefix("::") {
-            Some(next) => text = next,
+        match text.trim_start().strip_prefix("::") {
+            Some(next) => text = next.trim_start(),
             None => return vec![prefix],
         }
     }
+}
+
+/// The comma-separated items of a group, commas inside nested groups left alone.
+fn top_level_items(inner: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0;
+    let mut start = 0;
+    let mut items = Vec::new();
+    for (at, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&inner[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&inner[start..]);
+    items.into_iter().filter(|item| !item.trim().is_empty())
+}
+
+/// What each folder's `pub use` lines hand on: `ui::ViewerState` → `ui::state::ViewerState`,
+/// so that an import through a folder's re-export counts as one of the file it comes from.
+fn re_exports(sources: &[Source]) -> BTreeMap<Vec<String>, Vec<String>> {
+    let mut aliases = BTreeMap::new();
+    for source in sources.iter().filter(|s| s.is_mod_rs) {
+        for (at, _) in source.code.match_indices("pub use ") {
+            let rest = &source.code[at + "pub use ".len()..];
+            let rest = rest.strip_prefix("self::").unwrap_or(rest);
+            if ["crate::", "super::"].iter().any(|p| rest.starts_with(p)) {
+                continue;
+            }
+            for tail in spread(rest) {
+                let Some(name) = tail.last() else { continue };
+                let mut alias = source.module.clone();
+                alias.push(name.clone());
+                let mut target = source.module.clone();
+                target.extend(tail.iter().cloned());
+                aliases.insert(alias, target);
+            }
+        }
+    }
+    aliases
 }
 
 #[test]
@@ -183,10 +255,18 @@ fn folders_use_only_the_layers_below_them() {
 fn no_files_of_one_folder_import_each_other_round_a_loop() {
     let sources = sources();
     let modules: BTreeSet<Vec<String>> = sources.iter().map(|s| s.module.clone()).collect();
-    // An arrow between two files of one folder (neither of them the folder's mod.rs).
+    let aliases = re_exports(&sources);
+    // An arrow between two files or folders of one folder: the importer's and the imported's
+    // ancestors just below the folder they share (a file in `ui/state/` importing
+    // `ui/watch_panel.rs` is an arrow from `ui::state` to `ui::watch_panel`). A file importing
+    // its own folder's mod.rs, or a mod.rs its own files, draws none.
     let mut arrows: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for source in &sources {
         for path in named_paths(source) {
+            let path = (1..=path.len())
+                .rev()
+                .find_map(|n| aliases.get(&path[..n]).map(|to| [to, &path[n..]].concat()))
+                .unwrap_or(path);
             let Some(target) = (1..=path.len())
                 .rev()
                 .map(|n| path[..n].to_vec())
@@ -194,10 +274,10 @@ fn no_files_of_one_folder_import_each_other_round_a_loop() {
             else {
                 continue;
             };
-            let siblings = target.len() == source.module.len()
-                && target[..target.len() - 1] == source.module[..source.module.len() - 1];
-            if siblings && target != source.module {
-                arrows.entry(source.module.clone()).or_default().insert(target);
+            let shared = source.module.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            if shared < source.module.len() && shared < target.len() {
+                let (from, to) = (source.module[..=shared].to_vec(), target[..=shared].to_vec());
+                arrows.entry(from).or_default().insert(to);
             }
         }
     }
@@ -241,5 +321,25 @@ fn the_reader_sees_the_imports_it_is_meant_to() {
     .map(|path| path.iter().map(|s| s.to_string()).collect())
     .collect();
     assert_eq!(paths, expected);
-    assert_eq!(without_tests("use a; // b\n#[cfg(test)]\nmod tests {}"), "use a; ");
+    assert_eq!(
+        without_tests("use a; // b\n#[cfg(test)]\nmod tests { fn f() {} }\nuse c;\n#[cfg(test)]\nmod fixtures;"),
+        "use a; \n\nuse c;\n\nmod fixtures;"
+    );
+    let nested = Source {
+        file: PathBuf::from("src/asset/gltf/mesh.rs"),
+        module: vec!["asset".into(), "gltf".into(), "mesh".into()],
+        is_mod_rs: false,
+        code: "use crate::{anim::{Pose, Clip}, render::X};\nuse super::super::super::ui::Y;\nuse self::z::W;".into(),
+    };
+    let joined: Vec<String> = named_paths(&nested).iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        joined,
+        [
+            "anim::Pose",
+            "anim::Clip",
+            "render::X",
+            "ui::Y",
+            "asset::gltf::mesh::z::W"
+        ]
+    );
 }

@@ -42,7 +42,7 @@ fn frame(harness: &mut Harness<'static, ViewerState>) {
 }
 
 fn weights(harness: &Harness<'static, ViewerState>) -> Vec<f32> {
-    harness.state().pose.morph_weights().to_vec()
+    harness.state().frame.pose.morph_weights().to_vec()
 }
 
 fn morph_slider(name: &str) -> By<'_> {
@@ -52,7 +52,7 @@ fn morph_slider(name: &str) -> By<'_> {
 /// The highest point of the face as the CPU poses it for the viewer's current pose.
 fn top_of_face(state: &ViewerState) -> f32 {
     let mut deformer = Deformer::new(&state.model);
-    deformer.update_all(&state.model, &state.pose, SkinningMethod::Linear);
+    deformer.update_all(&state.model, &state.frame.pose, SkinningMethod::Linear);
     let positions = &deformer.primitives()[0].positions;
     positions.iter().map(|p| p.y).fold(f32::MIN, f32::max)
 }
@@ -67,7 +67,7 @@ fn sliders_override_the_animated_weights_and_move_the_vertices() {
 
     harness.get(morph_slider("Angry")).set_value_accesskit(1.0);
     frame(&mut harness);
-    assert_eq!(harness.state().morphs.get(0), Some(1.0));
+    assert_eq!(harness.state().frame.morphs.get(0), Some(1.0));
     assert_eq!(
         weights(&harness),
         [1.0, 0.5, 0.0],
@@ -102,7 +102,7 @@ fn add_mode_adds_to_the_animation_and_reset_gives_it_back() {
 
     harness.get_by_label("Reset morphs").click();
     frame(&mut harness);
-    assert!(!harness.state().morphs.is_active());
+    assert!(!harness.state().frame.morphs.is_active());
     assert_eq!(weights(&harness), [0.5, 0.5, 0.0], "the animation is back");
     assert!(
         harness.get_by_label("Reset morphs").accesskit_node().is_disabled(),

@@ -58,12 +58,13 @@ fn open_closed_sections<State>(harness: &mut Harness<'static, State>) {
 #[test]
 fn clip_list_selects_and_cross_fades() {
     let mut harness = harness();
-    assert_eq!(harness.state().player.clip(), Some(0), "idle plays first");
+    assert_eq!(harness.state().frame.player.clip(), Some(0), "idle plays first");
     harness.get_by_label_contains("walk  (").click();
     harness.run();
-    assert_eq!(harness.state().player.clip(), Some(1));
+    assert_eq!(harness.state().frame.player.clip(), Some(1));
     let fades: Vec<usize> = harness
         .state()
+        .frame
         .player
         .animator
         .crossfade
@@ -76,7 +77,7 @@ fn clip_list_selects_and_cross_fades() {
     harness.get_by_label_contains("fading in walk");
     harness.get_by_label("(rest pose)").click();
     harness.run();
-    assert_eq!(harness.state().player.clip(), None);
+    assert_eq!(harness.state().frame.player.clip(), None);
 }
 
 /// The slider (not its text label) whose label contains `label`.
@@ -89,14 +90,14 @@ fn the_cross_fade_slider_sets_the_fade_time() {
     let mut harness = harness();
     harness.get(slider("cross-fade")).set_value_accesskit(0.8);
     harness.run();
-    assert_eq!(harness.state().player.fade_time, 0.8);
+    assert_eq!(harness.state().frame.player.fade_time, 0.8);
     // The slider's track ends at 5 s; a longer time can be typed, and none below 0.
     harness.get(slider("cross-fade")).set_value_accesskit(8.0);
     harness.run();
-    assert_eq!(harness.state().player.fade_time, 8.0);
+    assert_eq!(harness.state().frame.player.fade_time, 8.0);
     harness.get(slider("cross-fade")).set_value_accesskit(-1.0);
     harness.run();
-    assert_eq!(harness.state().player.fade_time, 0.0);
+    assert_eq!(harness.state().frame.player.fade_time, 0.0);
 }
 
 #[test]
@@ -191,17 +192,17 @@ fn additive_layers_are_added_edited_and_removed() {
     let mut harness = harness();
     harness.get_by_label("Add layer").click();
     harness.run();
-    let layer = |h: &Harness<'static, ViewerState>| h.state().player.animator.layers[0].clone();
-    assert_eq!(harness.state().player.animator.layers.len(), 1);
+    let layer = |h: &Harness<'static, ViewerState>| h.state().frame.player.animator.layers[0].clone();
+    assert_eq!(harness.state().frame.player.animator.layers.len(), 1);
     assert_eq!(layer(&harness).clip(), 4, "look around, the demo's additive clip");
     assert_eq!(layer(&harness).weight, 1.0);
     // With look around itself playing, a new layer takes another clip: the motion would double.
-    harness.state_mut().player.select(Some(4));
+    harness.state_mut().frame.player.select(Some(4));
     harness.run();
     harness.get_by_label("Add layer").click();
     harness.run();
     assert_eq!(
-        harness.state().player.animator.layers[1].clip(),
+        harness.state().frame.player.animator.layers[1].clip(),
         3,
         "wave, the last clip not playing"
     );
@@ -240,13 +241,13 @@ fn additive_layers_are_added_edited_and_removed() {
 
     harness.get_by_label("Remove layer 1").click();
     harness.run();
-    assert!(harness.state().player.animator.layers.is_empty());
+    assert!(harness.state().frame.player.animator.layers.is_empty());
 }
 
 #[test]
 fn blend_weights_mix_clips_in_step() {
     let mut harness = harness();
-    assert!(!harness.state().player.animator.sync_blend.is_active());
+    assert!(!harness.state().frame.player.animator.sync_blend.is_active());
     harness.get_by_label_contains("Off: the clip list plays");
     let idle_row = |h: &Harness<'static, ViewerState>| {
         h.get_by_label_contains("idle  (").accesskit_node().toggled() == Some(egui::accesskit::Toggled::True)
@@ -255,7 +256,7 @@ fn blend_weights_mix_clips_in_step() {
     harness.get(slider("walk weight")).set_value_accesskit(1.0);
     harness.get(slider("run weight")).set_value_accesskit(0.5);
     harness.run();
-    let blend = &harness.state().player.animator.sync_blend;
+    let blend = &harness.state().frame.player.animator.sync_blend;
     assert_eq!((blend.weight(1), blend.weight(2)), (1.0, 0.5));
     harness.get_by_label_contains("cycles in step");
     // The list no longer shows idle as playing, and says what does.
@@ -264,25 +265,25 @@ fn blend_weights_mix_clips_in_step() {
     // The blend is what plays: the pose differs from idle's.
     let state = harness.state_mut();
     state.advance(0.3);
-    let blended = state.pose.clone();
-    state.player.animator.sync_blend.set_weight(1, 0.0);
-    state.player.animator.sync_blend.set_weight(2, 0.0);
+    let blended = state.frame.pose.clone();
+    state.frame.player.animator.sync_blend.set_weight(1, 0.0);
+    state.frame.player.animator.sync_blend.set_weight(2, 0.0);
     state.advance(0.0);
-    assert_ne!(blended, state.pose);
+    assert_ne!(blended, state.frame.pose);
     // Choosing a clip in the list ends the blend.
-    state.player.animator.sync_blend.set_weight(1, 1.0);
+    state.frame.player.animator.sync_blend.set_weight(1, 1.0);
     harness.run();
     harness.get_by_label_contains("wave  (").click();
     harness.run();
-    assert!(!harness.state().player.animator.sync_blend.is_active());
-    assert_eq!(harness.state().player.clip(), Some(3));
+    assert!(!harness.state().frame.player.animator.sync_blend.is_active());
+    assert_eq!(harness.state().frame.player.clip(), Some(3));
 }
 
 #[test]
 fn ik_chains_are_added_edited_and_removed() {
     use rigscope::anim::{JointConstraint, Solver};
     let mut harness = harness();
-    harness.state_mut().player.select(None);
+    harness.state_mut().frame.player.select(None);
     harness.get_by_label("IK end joint").click();
     harness.run();
     harness.get_by_label_contains("wrist.L").click();
@@ -292,7 +293,7 @@ fn ik_chains_are_added_edited_and_removed() {
     harness.get_by_label("Add IK chain").click();
     harness.run();
     let skeleton = harness.state().model.skeleton.clone();
-    let layer = |h: &Harness<'static, ViewerState>| h.state().player.animator.ik[0].clone();
+    let layer = |h: &Harness<'static, ViewerState>| h.state().frame.player.animator.ik[0].clone();
     assert_eq!(layer(&harness).chain.end(), skeleton.find("wrist.L").unwrap());
     assert_eq!(layer(&harness).chain.bones(), 2);
     harness.get_by_label_contains("chain 1: wrist.L, 2 bones");
@@ -323,7 +324,8 @@ fn ik_chains_are_added_edited_and_removed() {
     harness.run();
     harness.get_by_label_contains("chain 1 not reached");
     let wrist = skeleton.find("wrist.L").unwrap();
-    harness.state_mut().player.animator.ik[0].target = harness.state().joint_matrices[wrist].w_axis.truncate();
+    harness.state_mut().frame.player.animator.ik[0].target =
+        harness.state().frame.joint_matrices[wrist].w_axis.truncate();
     harness.state_mut().advance(0.0);
     harness.run();
     harness.get_by_label_contains("chain 1 reached: ");
@@ -397,7 +399,7 @@ fn ik_chains_are_added_edited_and_removed() {
 
     harness.get_by_label("Remove chain 1").click();
     harness.run();
-    assert!(harness.state().player.animator.ik.is_empty());
+    assert!(harness.state().frame.player.animator.ik.is_empty());
 
     // A chain longer than the joint's ancestry is refused with a message.
     harness.state_mut().add_ik_chain(skeleton.find("hips").unwrap(), 4);
@@ -809,21 +811,21 @@ fn the_crowd_controls_set_the_size_the_variety_the_seed_and_the_detail() {
     let mut harness = harness();
     harness.get(slider("Crowd size")).set_value_accesskit(16.0);
     harness.run();
-    assert_eq!(harness.state().crowd.options.count, 16);
-    assert!(harness.state().crowd.options.varied, "varied by default");
+    assert_eq!(harness.state().frame.crowd.options.count, 16);
+    assert!(harness.state().frame.crowd.options.varied, "varied by default");
     harness.get(slider("Crowd seed")).set_value_accesskit(42.0);
     harness.run();
-    assert_eq!(harness.state().crowd.options.seed, 42);
+    assert_eq!(harness.state().frame.crowd.options.seed, 42);
     harness.state_mut().advance(0.1);
-    let crowd = harness.state().crowd.shown().expect("a crowd is shown");
+    let crowd = harness.state().frame.crowd.shown().expect("a crowd is shown");
     assert_eq!(crowd.len(), 16);
     assert!(harness.state().requests.frame_model, "the camera frames the new crowd");
     harness.get_by_label("Each its own clip, phase and speed").click();
     harness.run();
-    assert!(!harness.state().crowd.options.varied);
+    assert!(!harness.state().frame.crowd.options.varied);
     harness.state_mut().advance(0.1);
-    let crowd = harness.state().crowd.shown().unwrap();
-    let clip = harness.state().player.clip();
+    let crowd = harness.state().frame.crowd.shown().unwrap();
+    let clip = harness.state().frame.player.clip();
     assert!(crowd.members.iter().all(|m| m.clip == clip && m.speed == 1.0));
     assert!(harness.state().view.crowd_detail, "far copies coarser by default");
     harness.get_by_label("Coarser copies far away").click();
@@ -832,7 +834,7 @@ fn the_crowd_controls_set_the_size_the_variety_the_seed_and_the_detail() {
     harness.get(slider("Crowd size")).set_value_accesskit(1.0);
     harness.run();
     harness.state_mut().advance(0.1);
-    assert!(harness.state().crowd.shown().is_none(), "one: the model alone");
+    assert!(harness.state().frame.crowd.shown().is_none(), "one: the model alone");
 }
 
 /// CesiumMan in the viewer, framed in an 800 x 600 view: 22 nodes, of which 19 are joints of
@@ -842,7 +844,7 @@ fn cesium_man() -> (ViewerState, rigscope::view::Viewport) {
     state.open(&common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb"));
     assert_eq!(state.load_error, None);
     state.advance(0.0);
-    let points = state.joint_matrices.iter().map(|m| m.w_axis.truncate());
+    let points = state.frame.joint_matrices.iter().map(|m| m.w_axis.truncate());
     let bounds = rigscope::view::Bounds {
         min: points.clone().fold(glam::Vec3::MAX, glam::Vec3::min),
         max: points.fold(glam::Vec3::MIN, glam::Vec3::max),
@@ -854,7 +856,8 @@ fn cesium_man() -> (ViewerState, rigscope::view::Viewport) {
 }
 
 fn pixel_of(state: &ViewerState, view: &rigscope::view::Viewport, joint: usize) -> glam::Vec2 {
-    view.to_pixels(state.joint_matrices[joint].w_axis.truncate()).unwrap()
+    view.to_pixels(state.frame.joint_matrices[joint].w_axis.truncate())
+        .unwrap()
 }
 
 #[test]
@@ -877,7 +880,7 @@ fn picking_names_the_joint_under_the_pointer_and_says_when_a_click_misses() {
     assert_eq!(state.inspection.selected, Some(knee));
     // Nodes that are not rig joints are never picked, even clicked dead on.
     for node in nodes {
-        if let Some(pixel) = view.to_pixels(state.joint_matrices[node].w_axis.truncate()) {
+        if let Some(pixel) = view.to_pixels(state.frame.joint_matrices[node].w_axis.truncate()) {
             state.click_in_view(pixel, &view);
             assert_ne!(
                 state.inspection.selected,
@@ -938,7 +941,7 @@ fn ik_ends_are_rig_joints_and_ik_errors_are_in_plain_words() {
     let near_knee = pixel_of(&state, &view, knee);
     assert!(state.press_in_view(near_knee, &view));
     assert_eq!(state.ik_editor.error, None);
-    let chain = &state.player.animator.ik[0].chain;
+    let chain = &state.frame.player.animator.ik[0].chain;
     assert_eq!((chain.end(), chain.bones()), (knee, state.ik_editor.depths[knee]));
 }
 
@@ -986,7 +989,7 @@ fn a_long_clip_list_has_a_filter() {
     );
     harness.get_by_label_contains("take 12  (").click();
     harness.run();
-    assert_eq!(harness.state().player.clip(), Some(5 + 12));
+    assert_eq!(harness.state().frame.player.clip(), Some(5 + 12));
 }
 
 #[test]

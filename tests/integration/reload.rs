@@ -81,10 +81,10 @@ fn rewriting_the_open_file_or_its_buffer_reloads_it_keeping_clip_time_and_select
         state.model.source_files
     );
     let run = state.model.find_clip("Run").unwrap();
-    state.player.fade_time = 0.0;
-    state.player.select(Some(run));
-    state.player.playing = false;
-    state.player.scrub(0.3, &state.model.clips);
+    state.frame.player.fade_time = 0.0;
+    state.frame.player.select(Some(run));
+    state.frame.player.playing = false;
+    state.frame.player.scrub(0.3, &state.model.clips);
     let head = state.model.skeleton.find("b_Head_05").unwrap();
     state.inspection.selected = Some(head);
     state.view.wireframe = true;
@@ -105,14 +105,14 @@ fn rewriting_the_open_file_or_its_buffer_reloads_it_keeping_clip_time_and_select
         "reloaded: {:?}",
         state.watching.note
     );
-    let clip = state.player.clip().unwrap();
+    let clip = state.frame.player.clip().unwrap();
     assert_eq!(state.model.clips[clip].name(), "Run", "the clip by name");
     assert_ne!(clip, run, "the file's order changed");
     assert!(
-        (state.player.clip_time(&state.model.clips) - 0.3).abs() < 1e-4,
+        (state.frame.player.clip_time(&state.model.clips) - 0.3).abs() < 1e-4,
         "the time"
     );
-    assert!(!state.player.playing);
+    assert!(!state.frame.player.playing);
     assert_eq!(state.inspection.selected, state.model.skeleton.find("b_Head_05"));
     assert!(state.view.wireframe, "view options stay");
     assert!(state.requests == Default::default(), "no camera reset or reframing");
@@ -220,10 +220,10 @@ fn an_added_md5_animation_is_watched_and_kept_on_reload() {
     state.open(&anim);
     assert!(state.watched_files().contains(&anim));
     let wave = state.model.find_clip("wave").unwrap();
-    state.player.select(Some(wave));
+    state.frame.player.select(Some(wave));
     state.reload();
     assert!(!state.watching.note.clone().unwrap().failed);
-    assert_eq!(state.model.clips[state.player.clip().unwrap()].name(), "wave");
+    assert_eq!(state.model.clips[state.frame.player.clip().unwrap()].name(), "wave");
 }
 
 #[test]
@@ -232,13 +232,13 @@ fn layers_blend_weights_and_ik_chains_are_kept_by_name_and_dropped_when_gone() {
     let mut state = ViewerState::new(demo_model());
     state.open(&gltf);
     let [survey, walk] = ["Survey", "Walk"].map(|name| state.model.find_clip(name).unwrap());
-    let animator = &mut state.player.animator;
+    let animator = &mut state.frame.player.animator;
     animator.layers.push(rigscope::anim::AdditiveLayer::new(survey, 0.5));
     animator.layers.push(rigscope::anim::AdditiveLayer::new(walk, 0.7));
     animator.sync_blend.set_weight(walk, 0.4);
     let head = state.model.skeleton.find("b_Head_05").unwrap();
     state.add_ik_chain(head, 2);
-    assert_eq!(state.player.animator.ik.len(), 1, "{:?}", state.ik_editor.error);
+    assert_eq!(state.frame.player.animator.ik.len(), 1, "{:?}", state.ik_editor.error);
 
     // The re-export drops "Survey" and puts "Walk" first.
     let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
@@ -250,11 +250,11 @@ fn layers_blend_weights_and_ik_chains_are_kept_by_name_and_dropped_when_gone() {
     assert!(!state.watching.note.clone().unwrap().failed);
     let walk = state.model.find_clip("Walk").unwrap();
     assert_eq!(walk, 0);
-    let layers = &state.player.animator.layers;
+    let layers = &state.frame.player.animator.layers;
     assert_eq!(layers.len(), 1, "the Survey layer is gone");
     assert_eq!((layers[0].clip(), layers[0].weight), (walk, 0.7));
-    assert_eq!(state.player.animator.sync_blend.weight(walk), 0.4);
-    let ik = &state.player.animator.ik;
+    assert_eq!(state.frame.player.animator.sync_blend.weight(walk), 0.4);
+    let ik = &state.frame.player.animator.ik;
     assert_eq!(ik.len(), 1);
     assert_eq!(state.model.skeleton.name(ik[0].chain.end()), "b_Head_05");
 }

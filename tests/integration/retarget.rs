@@ -228,7 +228,7 @@ fn opening_a_file_with_clips_offers_to_add_them_and_then_reports_the_joints() {
     assert_eq!(names[0], "agree (Xbot.glb)");
     assert_eq!(names.len(), 7);
     assert_eq!(
-        state.player.clip(),
+        state.frame.player.clip(),
         Some(0),
         "a rig without clips plays the first added"
     );
@@ -238,7 +238,7 @@ fn opening_a_file_with_clips_offers_to_add_them_and_then_reports_the_joints() {
     );
     harness.get_by_label_contains("walk (Xbot.glb)  (").click();
     harness.run();
-    assert_eq!(harness.state().player.clip(), Some(6));
+    assert_eq!(harness.state().frame.player.clip(), Some(6));
 
     harness
         .get_by_label("From Xbot.glb: 67 joints paired, 6 unpaired")
@@ -279,11 +279,11 @@ fn a_reload_adds_the_clips_from_the_other_file_again() {
     let xbot = common::gltf("Xbot/Xbot.glb");
     state.add_clips_from(&xbot);
     assert!(state.watched_files().contains(&xbot), "the other file is watched");
-    state.player.select(state.model.find_clip("run (Xbot.glb)"));
+    state.frame.player.select(state.model.find_clip("run (Xbot.glb)"));
     state.reload();
     assert!(state.watching.note.as_ref().is_some_and(|n| !n.failed));
     assert_eq!(state.model.clips.len(), 7);
-    assert_eq!(state.player.clip(), state.model.find_clip("run (Xbot.glb)"));
+    assert_eq!(state.frame.player.clip(), state.model.find_clip("run (Xbot.glb)"));
     assert_eq!(state.model.path, rig);
 }
 

@@ -27,7 +27,7 @@ fn harness_of_size(width: f32, height: f32) -> Harness<'static, ViewerState> {
 
 fn clip_time(harness: &Harness<'static, ViewerState>) -> f32 {
     let state = harness.state();
-    state.player.clip_time(&state.model.clips)
+    state.frame.player.clip_time(&state.model.clips)
 }
 
 /// Whether the last frame painted `text` (a numeric field's text is painted, not labelled;
@@ -70,7 +70,7 @@ fn the_timeline_shows_the_clip_its_time_and_its_frame() {
     assert!((clip_time(&harness) - 0.5).abs() < 1e-4, "frame 12 of 24 fps is 0.5 s");
     assert!(painted(&harness, "0.500"));
     // Another clip: its name, length and key rate.
-    harness.state_mut().player.select(Some(3));
+    harness.state_mut().frame.player.select(Some(3));
     harness.run();
     harness.get_by_label("wave");
     harness.get_by_label("/ 1.200 s");
@@ -79,10 +79,10 @@ fn the_timeline_shows_the_clip_its_time_and_its_frame() {
 #[test]
 fn play_pause_and_the_step_buttons_step_one_frame_at_the_key_rate() {
     let mut harness = harness();
-    assert!(harness.state().player.playing);
+    assert!(harness.state().frame.player.playing);
     harness.get_by_label("Pause").click();
     harness.run();
-    assert!(!harness.state().player.playing);
+    assert!(!harness.state().frame.player.playing);
     let frame = 1.0 / harness.state().key_rate();
     assert_eq!(frame, 1.0 / 24.0);
     harness.get_by_label("Step >").click();
@@ -95,7 +95,7 @@ fn play_pause_and_the_step_buttons_step_one_frame_at_the_key_rate() {
     assert!((clip_time(&harness) - frame).abs() < 1e-5);
     harness.get_by_label("Play").click();
     harness.run();
-    assert!(harness.state().player.playing);
+    assert!(harness.state().frame.player.playing);
 }
 
 #[test]
@@ -108,11 +108,11 @@ fn loop_mode_and_speed_are_set_from_the_timeline() {
     ] {
         harness.get_by_label(label).click();
         harness.run();
-        assert_eq!(harness.state().player.mode(), mode, "{label}");
+        assert_eq!(harness.state().frame.player.mode(), mode, "{label}");
     }
     harness.get(field("speed")).set_value_accesskit(-1.5);
     harness.run();
-    assert_eq!(harness.state().player.speed, -1.5);
+    assert_eq!(harness.state().frame.player.speed, -1.5);
     assert!(painted(&harness, "-1.50"), "two decimals");
 }
 
@@ -136,7 +136,10 @@ fn dragging_the_scrubber_scrubs() {
     harness.drop_at(at(0.9));
     harness.run();
     assert!((clip_time(&harness) - 2.7).abs() < 0.01, "{}", clip_time(&harness));
-    assert!(!harness.state().player.playing, "scrubbing leaves playback paused");
+    assert!(
+        !harness.state().frame.player.playing,
+        "scrubbing leaves playback paused"
+    );
 }
 
 /// The tick marks the last frame drew on the scrubber.
@@ -204,17 +207,17 @@ fn a_cross_fade_into_a_shorter_clip_runs_its_whole_time_under_the_timeline() {
         {
             let state = harness.state_mut();
             let clips = state.model.clips.clone();
-            state.player.scrub(1.5, &clips);
-            state.player.playing = playing;
-            state.player.fade_time = 1.5;
-            state.player.select(Some(3));
+            state.frame.player.scrub(1.5, &clips);
+            state.frame.player.playing = playing;
+            state.frame.player.fade_time = 1.5;
+            state.frame.player.select(Some(3));
         }
         for _ in 0..10 {
             harness.state_mut().advance(0.1);
             harness.run();
         }
         let state = harness.state();
-        let fades: Vec<(usize, f32)> = state.player.animator.crossfade.fades().collect();
+        let fades: Vec<(usize, f32)> = state.frame.player.animator.crossfade.fades().collect();
         assert_eq!(fades.len(), 1, "playing {playing}: still fading at 1.0 s of 1.5 s");
         assert!(
             (fades[0].1 - 1.0 / 1.5).abs() < 1e-3,
@@ -251,12 +254,12 @@ fn play_starts_a_finished_once_clip_again() {
     harness.run();
     let state = harness.state();
     assert!(
-        state.player.playing && state.player.finished(&state.model.clips),
+        state.frame.player.playing && state.frame.player.finished(&state.model.clips),
         "idle (3 s) played out"
     );
     harness.get_by_label("Play").click();
     harness.run();
-    assert!(harness.state().player.playing);
+    assert!(harness.state().frame.player.playing);
     assert!(clip_time(&harness) < 1e-6, "from its start");
     harness.get_by_label("Pause");
 }

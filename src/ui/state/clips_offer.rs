@@ -50,8 +50,8 @@ impl ViewerState {
             Ok(report) => {
                 self.load_error = None;
                 // A rig that had no clips starts playing the first one added.
-                if self.player.clip().is_none() && self.model.clips.len() == report.clips.len() {
-                    self.player.select(Some(0));
+                if self.frame.player.clip().is_none() && self.model.clips.len() == report.clips.len() {
+                    self.frame.player.select(Some(0));
                 }
                 self.clips_from.reports.push(report);
                 self.refresh_model_facts();

@@ -7,7 +7,7 @@ pub mod reload;
 
 use std::path::{Path, PathBuf};
 
-use glam::{Mat4, Vec2};
+use glam::Vec2;
 
 use super::clips_from::ClipsFrom;
 use super::curve_panel::CurveView;
@@ -17,11 +17,11 @@ use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
 use super::trail_panel::TrailControls;
 use super::watch_panel::Watching;
-use crate::anim::{DEFAULT_KEY_RATE, MorphOverride, Player, Pose, key_rate};
+use crate::anim::{DEFAULT_KEY_RATE, key_rate};
 use crate::asset::{self, Format, Model};
 use crate::inspect::{JointFacts, PoseMode, TrailTime};
 use crate::lint::{Finding, lint};
-use crate::view::crowd_playback::CrowdPlayback;
+use crate::view::animated_frame::AnimatedFrame;
 use crate::view::file_camera::model_camera_view;
 use crate::view::{CameraView, Lighting, Lights, OrbitCamera, Quality, ViewOptions, ViewPreset, Viewport, counted};
 
@@ -60,7 +60,8 @@ pub enum Shortcut {
 
 pub struct ViewerState {
     pub model: Model,
-    pub player: Player,
+    /// What moves: the player, the pose, the joints' matrices, morph weights, the crowd.
+    pub frame: AnimatedFrame,
     pub view: ViewOptions,
     /// The last file that failed to open, and why (the model shown is unchanged).
     pub load_error: Option<String>,
@@ -71,10 +72,6 @@ pub struct ViewerState {
     /// Bumped whenever `model` is replaced, so the app knows to upload it.
     pub model_generation: u64,
     pub requests: Requests,
-    /// The pose the player wrote last.
-    pub pose: Pose,
-    /// Model matrices of `pose`, for picking and gizmos.
-    pub joint_matrices: Vec<Mat4>,
     pub ik_editor: IkEditor,
     /// File name and model stats for the panel (made once per model).
     pub summary: String,
@@ -82,8 +79,6 @@ pub struct ViewerState {
     pub lint: Vec<Finding>,
     /// The joint browser, pose mode and vertex views.
     pub inspection: Inspection,
-    /// Morph weights set in the panel, applied over the animation.
-    pub morphs: MorphOverride,
     /// The file camera the view looks through (an index into `Model::cameras`); none: the
     /// orbit camera.
     pub file_camera: Option<usize>,
@@ -100,20 +95,16 @@ pub struct ViewerState {
     pub clips_from: ClipsFrom,
     /// Motion trails: which joints, how much of the clip, the root-motion trail.
     pub trails: TrailControls,
-    /// Copies of the model drawn beside it (the panel's crowd size).
-    pub crowd: CrowdPlayback,
 }
 
 impl ViewerState {
     pub fn new(model: Model) -> Self {
-        let player = Player::new((!model.clips.is_empty()).then_some(0));
-        let pose = model.skeleton.rest_pose().clone();
         Self {
+            frame: AnimatedFrame::new(&model),
             summary: summary(&model),
             lint: lint(&model),
             ik_editor: IkEditor::new(&model),
             inspection: Inspection::new(&model),
-            morphs: MorphOverride::new(model.skeleton.rest_pose().morph_weights().len()),
             view: ViewOptions {
                 lighting: Lighting {
                     lights: Lights::default_for(&model),
@@ -122,14 +113,11 @@ impl ViewerState {
                 ..ViewOptions::default()
             },
             model,
-            player,
             load_error: None,
             hovered_file: None,
             quality: Quality::Best,
             model_generation: 0,
             requests: Requests::default(),
-            joint_matrices: pose.to_model_matrices(),
-            pose,
             file_camera: None,
             watching: Watching::default(),
             browser: Browsing::default(),
@@ -137,7 +125,6 @@ impl ViewerState {
             curves: CurveView::default(),
             clips_from: ClipsFrom::default(),
             trails: TrailControls::default(),
-            crowd: CrowdPlayback::default(),
         }
     }
 
@@ -179,11 +166,16 @@ impl ViewerState {
 
     /// Shows `model` in place of the open one, playback and camera starting afresh.
     pub(super) fn show_model(&mut self, model: Model) {
-        let (mut view, fade_time, speed, mode) =
-            (self.view, self.player.fade_time, self.player.speed, self.player.mode());
+        let (mut view, fade_time, speed, mode) = (
+            self.view,
+            self.frame.player.fade_time,
+            self.frame.player.speed,
+            self.frame.player.mode(),
+        );
         view.lighting.lights = Lights::default_for(&model);
         // Variants are the file's own: a new file starts with its default materials.
         view.material_variant = None;
+        let crowd = self.frame.crowd.for_new_model();
         *self = Self {
             view,
             quality: self.quality,
@@ -196,14 +188,14 @@ impl ViewerState {
             clip_export: std::mem::take(&mut self.clip_export),
             curves: std::mem::take(&mut self.curves),
             trails: self.trails.for_new_model(),
-            crowd: self.crowd.for_new_model(),
             model_generation: self.model_generation + 1,
             inspection: self.inspection.for_model(&model),
             ..Self::new(model)
         };
-        self.player.fade_time = fade_time;
-        self.player.speed = speed;
-        self.player.animator.mode = mode;
+        self.frame.crowd = crowd;
+        self.frame.player.fade_time = fade_time;
+        self.frame.player.speed = speed;
+        self.frame.player.animator.mode = mode;
         // A new file starts from the default view (three-quarter front), framed.
         self.requests.reset_camera = true;
     }
@@ -225,7 +217,7 @@ impl ViewerState {
     /// Frames per second the clip playing was keyed at: what "one frame" means for steps
     /// and the timeline's frame numbers.
     pub fn key_rate(&self) -> f32 {
-        let clip = self.player.clip().and_then(|c| self.model.clips.get(c));
+        let clip = self.frame.player.clip().and_then(|c| self.model.clips.get(c));
         clip.map_or(DEFAULT_KEY_RATE, key_rate)
     }
 
@@ -233,9 +225,9 @@ impl ViewerState {
     pub fn shortcut(&mut self, shortcut: Shortcut) {
         let (clips, rate) = (&self.model.clips, self.key_rate());
         match shortcut {
-            Shortcut::PlayPause => self.player.toggle_play(clips),
-            Shortcut::StepBack => self.player.step(-1.0, rate, clips),
-            Shortcut::StepForward => self.player.step(1.0, rate, clips),
+            Shortcut::PlayPause => self.frame.player.toggle_play(clips),
+            Shortcut::StepBack => self.frame.player.step(-1.0, rate, clips),
+            Shortcut::StepForward => self.frame.player.step(1.0, rate, clips),
             Shortcut::ResetView => self.requests.reset_camera = true,
             Shortcut::Frame => self.requests.frame_model = true,
             Shortcut::Open => self.requests.open_dialog = true,
@@ -251,9 +243,9 @@ impl ViewerState {
     /// What the 3D view is seen through in a view of `aspect` (width / height): the file
     /// camera chosen, where this frame's pose puts it, else `orbit`.
     pub fn camera_view(&self, orbit: &OrbitCamera, aspect: f32) -> CameraView {
-        let properties = self.pose.properties();
+        let properties = self.frame.pose.properties();
         self.file_camera
-            .and_then(|c| model_camera_view(&self.model, c, &self.joint_matrices, properties, aspect))
+            .and_then(|c| model_camera_view(&self.model, c, &self.frame.joint_matrices, properties, aspect))
             .unwrap_or_else(|| orbit.camera_view(aspect))
     }
 
@@ -270,26 +262,19 @@ impl ViewerState {
     /// the motion stopped in this step (a fade or a Once clip ended, playing or paused): a
     /// panel laid out before the step must be drawn once more to show that it ended.
     pub fn advance(&mut self, dt: f32) -> bool {
-        let was_moving = self.player.is_moving();
-        self.player.advance(dt, &self.model.clips);
-        self.player
-            .pose(&self.model.clips, self.model.skeleton.rest_pose(), &mut self.pose);
-        self.inspection.pose_mode.apply(&self.model.skeleton, &mut self.pose);
-        self.morphs.apply(&mut self.pose);
-        self.pose.model_matrices(&mut self.joint_matrices);
+        let pose_mode = self.inspection.pose_mode;
+        let stepped = (self.frame).advance(&self.model, self.model_generation, pose_mode, dt);
         let animated = self.inspection.pose_mode == PoseMode::Animated;
         let at = TrailTime {
-            clip: self.player.animator.crossfade.base().filter(|_| animated),
-            time: self.player.animator.crossfade.time(),
-            mode: self.player.mode(),
+            clip: self.frame.player.animator.crossfade.base().filter(|_| animated),
+            time: self.frame.player.animator.crossfade.time(),
+            mode: self.frame.player.mode(),
         };
         (self.trails).update(&self.model, self.model_generation, at, self.inspection.selected);
-        let clip_dt = self.player.clip_step(dt);
-        let document = (self.player.clip(), self.model_generation);
-        if (self.crowd).advance(&self.model, clip_dt, &self.joint_matrices, document) {
+        if stepped.crowd_changed {
             self.requests.frame_model = true;
         }
-        was_moving && !self.player.is_moving()
+        stepped.motion_stopped
     }
 }
 
@@ -297,22 +282,22 @@ impl ViewerState {
 impl ViewerState {
     /// Adds an IK chain of `length` bones ending at `end`, its target where that joint is now.
     pub fn add_ik_chain(&mut self, end: usize, length: usize) {
-        let chains = &mut self.player.animator.ik;
+        let chains = &mut self.frame.player.animator.ik;
         self.ik_editor
-            .add_chain(chains, &self.model.skeleton, &self.joint_matrices, (end, length));
+            .add_chain(chains, &self.model.skeleton, &self.frame.joint_matrices, (end, length));
     }
 
     /// A press of the main button at `cursor` in the view. Returns true when IK editing takes
     /// it (a target grabbed, or a joint picked), false when the camera should orbit.
     pub fn press_in_view(&mut self, cursor: Vec2, view: &Viewport) -> bool {
-        let chains = &mut self.player.animator.ik;
+        let chains = &mut self.frame.player.animator.ik;
         self.ik_editor
-            .press(chains, &self.model.skeleton, &self.joint_matrices, (cursor, view))
+            .press(chains, &self.model.skeleton, &self.frame.joint_matrices, (cursor, view))
     }
 
     /// The pointer moved to `cursor` with the main button held.
     pub fn drag_in_view(&mut self, cursor: Vec2, view: &Viewport) {
-        self.ik_editor.drag(&mut self.player.animator.ik, cursor, view);
+        self.ik_editor.drag(&mut self.frame.player.animator.ik, cursor, view);
     }
 
     /// The main button was released.
@@ -322,12 +307,12 @@ impl ViewerState {
 
     /// The pointer moved to `cursor` in the view (`None`: off the view): notes the joint under it.
     pub fn hover_in_view(&mut self, cursor: Option<(Vec2, &Viewport)>) {
-        self.inspection.hover(&self.joint_matrices, cursor);
+        self.inspection.hover(&self.frame.joint_matrices, cursor);
     }
 
     /// A click (press and release without dragging) at `cursor`: selects the joint there.
     pub fn click_in_view(&mut self, cursor: Vec2, view: &Viewport) -> bool {
-        self.inspection.click(&self.joint_matrices, cursor, view)
+        self.inspection.click(&self.frame.joint_matrices, cursor, view)
     }
 }
 
@@ -370,11 +355,11 @@ mod tests {
     fn shortcuts_drive_playback_and_requests() {
         let mut state = ViewerState::new(demo_model());
         state.shortcut(Shortcut::PlayPause);
-        assert!(!state.player.playing);
+        assert!(!state.frame.player.playing);
         state.shortcut(Shortcut::StepForward);
-        assert!((state.player.clip_time(&state.model.clips) - 1.0 / state.key_rate()).abs() < 1e-6);
+        assert!((state.frame.player.clip_time(&state.model.clips) - 1.0 / state.key_rate()).abs() < 1e-6);
         state.shortcut(Shortcut::StepBack);
-        assert!(state.player.clip_time(&state.model.clips).abs() < 1e-6);
+        assert!(state.frame.player.clip_time(&state.model.clips).abs() < 1e-6);
         for (shortcut, expected) in [
             (
                 Shortcut::ResetView,
@@ -444,7 +429,7 @@ mod tests {
         state.advance(0.5);
         let eye = state.camera_view(&orbit, 1.5).eye;
         assert!(
-            eye.distance(state.joint_matrices[head].w_axis.truncate()) < 1e-5,
+            eye.distance(state.frame.joint_matrices[head].w_axis.truncate()) < 1e-5,
             "the camera rides its joint"
         );
         state.shortcut(Shortcut::NextCamera);
@@ -454,9 +439,9 @@ mod tests {
     #[test]
     fn playback_advances_the_pose() {
         let mut state = ViewerState::new(demo_model());
-        let rest = state.pose.clone();
+        let rest = state.frame.pose.clone();
         state.advance(0.3);
-        assert_ne!(state.pose, rest);
+        assert_ne!(state.frame.pose, rest);
     }
 
     #[test]
@@ -465,7 +450,9 @@ mod tests {
         // The default camera looks at (0, 1, 0), about the demo's chest.
         let view = Viewport::new(&OrbitCamera::default().camera_view(800.0 / 600.0), 800.0, 600.0);
         let head = state.model.skeleton.find("head").unwrap();
-        let at = view.to_pixels(state.joint_matrices[head].w_axis.truncate()).unwrap();
+        let at = view
+            .to_pixels(state.frame.joint_matrices[head].w_axis.truncate())
+            .unwrap();
         assert!(state.click_in_view(at + Vec2::new(3.0, -2.0), &view));
         assert_eq!(state.inspection.selected, Some(head));
         assert!(state.inspection.reveal);
@@ -480,22 +467,25 @@ mod tests {
     fn pose_modes_replace_the_animation() {
         let mut state = ViewerState::new(demo_model());
         state.advance(0.4);
-        let animated = state.pose.clone();
+        let animated = state.frame.pose.clone();
         assert_ne!(&animated, state.model.skeleton.rest_pose());
         state.inspection.pose_mode = PoseMode::Rest;
         state.advance(0.1);
-        assert_eq!(&state.pose, state.model.skeleton.rest_pose());
+        assert_eq!(&state.frame.pose, state.model.skeleton.rest_pose());
         state.inspection.pose_mode = PoseMode::Bind;
         state.advance(0.1);
-        assert_eq!(&state.pose, state.model.skeleton.bind_pose());
+        assert_eq!(&state.frame.pose, state.model.skeleton.bind_pose());
         let bind = state.model.skeleton.bind_pose().to_model_matrices();
-        assert_eq!(state.joint_matrices, bind, "picking and gizmos follow the pose shown");
+        assert_eq!(
+            state.frame.joint_matrices, bind,
+            "picking and gizmos follow the pose shown"
+        );
     }
 
     /// The demo at rest, posed once, and a view of it.
     fn setup() -> (ViewerState, Viewport) {
         let mut state = ViewerState::new(demo_model());
-        state.player.select(None);
+        state.frame.player.select(None);
         state.advance(0.0);
         // The default camera looks at (0, 1, 0), about the demo's chest.
         (
@@ -505,7 +495,8 @@ mod tests {
     }
 
     fn joint_pixel(state: &ViewerState, view: &Viewport, joint: usize) -> Vec2 {
-        view.to_pixels(state.joint_matrices[joint].w_axis.truncate()).unwrap()
+        view.to_pixels(state.frame.joint_matrices[joint].w_axis.truncate())
+            .unwrap()
     }
 
     #[test]
@@ -520,7 +511,7 @@ mod tests {
         state.ik_editor.picking = true;
         assert!(state.press_in_view(near_wrist, &view));
         assert!(!state.ik_editor.picking, "one pick per request");
-        let chain = &state.player.animator.ik[0].chain;
+        let chain = &state.frame.player.animator.ik[0].chain;
         assert_eq!(chain.end(), wrist);
         assert_eq!(chain.bones(), 2);
         assert_eq!(state.model.skeleton.name(chain.joints()[0]), "shoulder.L");
@@ -553,14 +544,14 @@ mod tests {
         state.drag_in_view(goal, &view);
         state.release_in_view();
         state.drag_in_view(start, &view);
-        let target = state.player.animator.ik[0].target;
+        let target = state.frame.player.animator.ik[0].target;
         assert!(
             view.to_pixels(target).unwrap().distance(goal) < 0.5,
             "moves only while held"
         );
         state.advance(0.0);
-        let hand = state.joint_matrices[wrist].w_axis.truncate();
-        assert!(state.player.animator.ik[0].outcome.reached);
+        let hand = state.frame.joint_matrices[wrist].w_axis.truncate();
+        assert!(state.frame.player.animator.ik[0].outcome.reached);
         assert!(hand.distance(target) < 1e-2, "the wrist reaches the dragged target");
     }
 
@@ -568,9 +559,9 @@ mod tests {
     fn the_step_that_ends_a_paused_fade_says_so() {
         // The demo plays idle; paused, it fades to walk.
         let mut state = ViewerState::new(demo_model());
-        state.player.playing = false;
-        state.player.fade_time = 0.5;
-        state.player.select(Some(1));
+        state.frame.player.playing = false;
+        state.frame.player.fade_time = 0.5;
+        state.frame.player.select(Some(1));
         assert!(!state.advance(0.2), "still fading");
         assert!(state.advance(0.4), "the fade ends in this step");
         assert!(!state.advance(0.1), "nothing moves after it");
@@ -581,7 +572,7 @@ mod tests {
         let (mut state, _) = setup();
         let hips = state.model.skeleton.find("hips").unwrap();
         state.add_ik_chain(hips, 5);
-        assert!(state.player.animator.ik.is_empty());
+        assert!(state.frame.player.animator.ik.is_empty());
         let error = state.ik_editor.error.clone().unwrap();
         assert_eq!(
             error,

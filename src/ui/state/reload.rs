@@ -113,14 +113,14 @@ impl ViewerState {
                 .then(|| new.skeleton.find(old.skeleton.name(index)))
                 .flatten()
         };
-        let mut player = carry_player(&self.player, &old.clips, &new.clips);
-        player.animator.layers = (self.player.animator.layers.iter())
+        let mut player = carry_player(&self.frame.player, &old.clips, &new.clips);
+        player.animator.layers = (self.frame.player.animator.layers.iter())
             .filter_map(|layer| carry_layer(layer, clip(layer.clip())?, layer.mask_root().map(joint)))
             .collect();
-        player.animator.ik = (self.player.animator.ik.iter())
+        player.animator.ik = (self.frame.player.animator.ik.iter())
             .filter_map(|ik| carry_ik(ik, joint(ik.chain.end())?, &new.skeleton))
             .collect();
-        self.player = player;
+        self.frame.player = player;
         let selected = self.inspection.selected.and_then(joint);
         self.inspection = self.inspection.for_model(new);
         self.inspection.selected = selected;
@@ -129,8 +129,8 @@ impl ViewerState {
         self.trails.pinned = pinned;
         // Hand-set morph weights stay while the weights are the same; others start afresh.
         let weight_count = new.skeleton.rest_pose().morph_weights().len();
-        if self.morphs.len() != weight_count {
-            self.morphs = MorphOverride::new(weight_count);
+        if self.frame.morphs.len() != weight_count {
+            self.frame.morphs = MorphOverride::new(weight_count);
         }
         self.file_camera = self.file_camera.filter(|&c| c < new.cameras.len());
         // The material variant stays by name.
@@ -141,8 +141,8 @@ impl ViewerState {
         self.hovered_file = None;
         self.load_error = None;
         self.refresh_model_facts();
-        self.pose = self.model.skeleton.rest_pose().clone();
-        self.joint_matrices = self.pose.to_model_matrices();
+        self.frame.pose = self.model.skeleton.rest_pose().clone();
+        self.frame.joint_matrices = self.frame.pose.to_model_matrices();
         self.model_generation += 1;
     }
 }
