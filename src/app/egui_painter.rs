@@ -389,4 +389,204 @@ mod tests {
         assert_eq!(scissor(rect(200.0, 0.0, 300.0, 10.0), 1.0, (100, 100)), None);
         assert_eq!(scissor(rect(10.0, 10.0, 10.0, 20.0), 1.0, (100, 100)), None);
     }
+
+    /// The painter's pixels against a reference frame drawn on the CPU from the same egui
+    /// meshes by the contract egui states (vertex colour times texture, both sRGB-encoded and
+    /// premultiplied, blended `src + dst·(1 − αsrc)` in that encoding, clipped to each mesh's
+    /// rectangle): text, buttons, a slider, a translucent rectangle over an opaque one.
+    #[test]
+    fn the_panel_is_painted_as_egui_s_meshes_say() {
+        let gpu = crate::render::Gpu::headless().expect("a graphics adapter");
+        let (width, height, pixels_per_point) = (320u32, 200u32, 1.25);
+        let ctx = egui::Context::default();
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(width as f32, height as f32) / pixels_per_point,
+            )),
+            ..Default::default()
+        };
+        ctx.set_pixels_per_point(pixels_per_point);
+        let output = ctx.run_ui(input, |ui| {
+            ui.label("rigscope: Fox.glb, 1728 vertices");
+            let _ = ui.button("Open… (Ctrl+O)");
+            ui.add(egui::Slider::new(&mut 0.25f32, 0.0..=5.0).text("cross-fade (s)"));
+            let painter = ui.painter();
+            let opaque = egui::Rect::from_min_size(egui::pos2(150.0, 100.0), egui::vec2(60.0, 40.0));
+            painter.rect_filled(opaque, 0.0, egui::Color32::from_rgb(200, 60, 30));
+            let over = opaque.translate(egui::vec2(30.0, 20.0));
+            painter.rect_filled(over, 0.0, egui::Color32::from_rgba_unmultiplied(40, 90, 220, 128));
+        });
+        let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
+        let background = [30u8, 32, 36, 255];
+
+        let mut painter = EguiPainter::new(&gpu.device, wgpu::TextureFormat::Rgba8Unorm);
+        painter.set_textures(&gpu, &output.textures_delta);
+        let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("egui test"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = target.create_view(&Default::default());
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let clear = background.map(|c| c as f64 / 255.0);
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: clear[0],
+                        g: clear[1],
+                        b: clear[2],
+                        a: clear[3],
+                    }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        painter.paint(&gpu, &mut encoder, &view, &jobs, (width, height), pixels_per_point);
+        gpu.queue.submit([encoder.finish()]);
+        let painted = crate::render::capture::read_rgba(&gpu, &target, width, height).unwrap();
+
+        let mut textures = output.textures_delta;
+        let reference = reference_frame(&jobs, &textures, (width, height), pixels_per_point, background);
+        textures.clear();
+        let (mut differing, mut total) = (0usize, 0u64);
+        let mut drawn = 0usize;
+        for (a, b) in painted.pixels().zip(reference.pixels()) {
+            let most = (0..3).map(|c| a[c].abs_diff(b[c])).max().unwrap();
+            total += u64::from(most);
+            differing += usize::from(most > 4);
+            drawn += usize::from((0..3).any(|c| b[c].abs_diff(background[c]) > 24));
+        }
+        let pixels = (width * height) as usize;
+        assert!(drawn > pixels / 20, "the frame shows the panel ({drawn} pixels drawn)");
+        // Colours within rounding; a centre on a triangle's edge may go to either side.
+        assert!(differing * 200 < drawn, "{differing} of {drawn} drawn pixels differ");
+        let mean = total as f64 / pixels as f64;
+        assert!(mean < 0.1, "mean difference {mean} levels");
+        // The translucent rectangle: egui's premultiplied blend in sRGB encoding, exactly.
+        let inside = painted.get_pixel((195.0 * pixels_per_point) as u32, (130.0 * pixels_per_point) as u32);
+        let alpha = 128.0 / 255.0;
+        let expected = [40.0, 90.0, 220.0].map(|c: f32| (c * alpha).round() / 255.0);
+        for (channel, (source, under)) in expected.iter().zip([200.0, 60.0, 30.0]).enumerate() {
+            let want = ((source + under / 255.0 * (1.0 - alpha)) * 255.0).round();
+            assert!(
+                (f32::from(inside[channel]) - want).abs() <= 2.0,
+                "channel {channel}: {inside:?}"
+            );
+        }
+    }
+
+    /// egui's meshes drawn on the CPU: each triangle's pixels (centres inside, each centre by
+    /// one triangle), colours interpolated, the texture sampled bilinearly.
+    fn reference_frame(
+        jobs: &[ClippedPrimitive],
+        textures: &TexturesDelta,
+        (width, height): (u32, u32),
+        pixels_per_point: f32,
+        background: [u8; 4],
+    ) -> image::RgbaImage {
+        let mut images: HashMap<TextureId, egui::ColorImage> = HashMap::new();
+        for (id, deltas) in &textures.set {
+            for delta in deltas {
+                let egui::ImageData::Color(patch) = &delta.image;
+                match delta.pos {
+                    None => {
+                        images.insert(*id, (**patch).clone());
+                    }
+                    Some([x, y]) => {
+                        let image = images.get_mut(id).expect("a patch of a texture set before");
+                        for row in 0..patch.size[1] {
+                            for column in 0..patch.size[0] {
+                                let to = (y + row) * image.size[0] + x + column;
+                                image.pixels[to] = patch.pixels[row * patch.size[0] + column];
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut frame = vec![background.map(|c| c as f32 / 255.0); (width * height) as usize];
+        for job in jobs {
+            let Primitive::Mesh(mesh) = &job.primitive else {
+                continue;
+            };
+            let Some([cx, cy, cw, ch]) = scissor(job.clip_rect, pixels_per_point, (width, height)) else {
+                continue;
+            };
+            let image = &images[&mesh.texture_id];
+            for triangle in mesh.indices.chunks_exact(3) {
+                let v = [0, 1, 2].map(|k| &mesh.vertices[triangle[k] as usize]);
+                let p = v.map(|v| (v.pos.x * pixels_per_point, v.pos.y * pixels_per_point));
+                let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[2].0 - p[0].0) * (p[1].1 - p[0].1);
+                if area.abs() < 1e-9 {
+                    continue;
+                }
+                let (x0, x1) = (
+                    p.iter().map(|p| p.0).fold(f32::MAX, f32::min),
+                    p.iter().map(|p| p.0).fold(f32::MIN, f32::max),
+                );
+                let (y0, y1) = (
+                    p.iter().map(|p| p.1).fold(f32::MAX, f32::min),
+                    p.iter().map(|p| p.1).fold(f32::MIN, f32::max),
+                );
+                let xs = (x0.floor().max(cx as f32) as u32)..(x1.ceil().min((cx + cw) as f32) as u32);
+                for y in (y0.floor().max(cy as f32) as u32)..(y1.ceil().min((cy + ch) as f32) as u32) {
+                    for x in xs.clone() {
+                        // Just off the centre, so that a centre on an edge two triangles share
+                        // is drawn by one of them, not both (the GPU's top-left rule).
+                        let (px, py) = (x as f32 + 0.5 + 1e-4, y as f32 + 0.5 + 2e-4);
+                        let edge = |a: (f32, f32), b: (f32, f32)| (b.0 - a.0) * (py - a.1) - (b.1 - a.1) * (px - a.0);
+                        let w = [edge(p[1], p[2]), edge(p[2], p[0]), edge(p[0], p[1])].map(|e| e / area);
+                        if w.iter().any(|&w| w < 0.0) {
+                            continue;
+                        }
+                        let colour = |k: usize| {
+                            (0..3)
+                                .map(|i| w[i] * v[i].color.to_array()[k] as f32 / 255.0)
+                                .sum::<f32>()
+                        };
+                        let u = (0..3).map(|i| w[i] * v[i].uv.x).sum::<f32>();
+                        let t = (0..3).map(|i| w[i] * v[i].uv.y).sum::<f32>();
+                        let texel = bilinear(image, u, t);
+                        let source: [f32; 4] = std::array::from_fn(|k| colour(k) * texel[k]);
+                        let pixel = &mut frame[(y * width + x) as usize];
+                        for k in 0..4 {
+                            pixel[k] = source[k] + pixel[k] * (1.0 - source[3]);
+                        }
+                    }
+                }
+            }
+        }
+        image::RgbaImage::from_fn(width, height, |x, y| {
+            image::Rgba(frame[(y * width + x) as usize].map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8))
+        })
+    }
+
+    /// `image` at texture coordinates `(u, v)`, bilinear with clamped edges, in 0..1.
+    fn bilinear(image: &egui::ColorImage, u: f32, v: f32) -> [f32; 4] {
+        let [w, h] = image.size;
+        let (x, y) = (u * w as f32 - 0.5, v * h as f32 - 0.5);
+        let (x0, y0) = (x.floor(), y.floor());
+        let (fx, fy) = (x - x0, y - y0);
+        let at = |x: f32, y: f32| {
+            let (x, y) = ((x.max(0.0) as usize).min(w - 1), (y.max(0.0) as usize).min(h - 1));
+            image.pixels[y * w + x].to_array().map(|c| c as f32 / 255.0)
+        };
+        let (a, b, c, d) = (at(x0, y0), at(x0 + 1.0, y0), at(x0, y0 + 1.0), at(x0 + 1.0, y0 + 1.0));
+        std::array::from_fn(|k| (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy)
+    }
 }

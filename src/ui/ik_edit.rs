@@ -131,15 +131,15 @@ impl IkEditor {
                 return true;
             }
         }
-        if self.picking {
-            if let Some(joint) = rig_joint_at(&self.ends, joint_matrices, (cursor, view)) {
-                self.picking = false;
-                self.new_end = joint;
-                // As many bones as asked for, where the joint has that many rig joints above.
-                let length = self.new_length.min(self.depths[joint]).max(1);
-                self.add_chain(chains, skeleton, joint_matrices, (joint, length));
-                return true;
-            }
+        if self.picking
+            && let Some(joint) = rig_joint_at(&self.ends, joint_matrices, (cursor, view))
+        {
+            self.picking = false;
+            self.new_end = joint;
+            // As many bones as asked for, where the joint has that many rig joints above.
+            let length = self.new_length.min(self.depths[joint]).max(1);
+            self.add_chain(chains, skeleton, joint_matrices, (joint, length));
+            return true;
         }
         false
     }
