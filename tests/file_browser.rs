@@ -43,7 +43,7 @@ fn without_a_desktop_dialog_the_built_in_browser_lists_the_folder_and_opens_a_pi
     harness.get_by_label("Open").click();
     harness.run();
     let state = harness.state();
-    assert_eq!(state.model.path, rigged, "{:?}", state.load_error);
+    assert_eq!(state.document.model.path, rigged, "{:?}", state.document.load_error);
     assert!(!state.browser.is_open());
-    assert_eq!(state.window_title(), "RiggedSimple.glb — rigscope");
+    assert_eq!(state.document.window_title(), "RiggedSimple.glb — rigscope");
 }

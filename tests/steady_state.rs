@@ -57,7 +57,7 @@ fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
         state.advance(0.05);
     }
     let mut masked = rigscope::anim::AdditiveLayer::new(3, 0.5);
-    masked.set_mask_root(state.model.skeleton.find("chest"));
+    masked.set_mask_root(state.document.model.skeleton.find("chest"));
     state
         .frame
         .player
@@ -67,7 +67,7 @@ fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
     state.frame.player.animator.layers.push(masked);
     // Two IK chains, one per solver, one with limits, reaching for targets that move.
     for (name, solver) in [("wrist.L", Solver::Fabrik), ("ankle.R", Solver::Ccd)] {
-        state.add_ik_chain(state.model.skeleton.find(name).unwrap(), 2);
+        state.add_ik_chain(state.document.model.skeleton.find(name).unwrap(), 2);
         state.frame.player.animator.ik.last_mut().unwrap().solver = solver;
     }
     state.frame.player.animator.ik[1].chain.constraints_mut()[1] = JointConstraint::Hinge {
@@ -196,7 +196,7 @@ fn skinning_on_every_core_allocates_nothing_per_frame() {
 #[test]
 fn playing_with_motion_trails_on_allocates_nothing_per_frame() {
     let mut state = rigscope::ui::ViewerState::new(rigscope::asset::demo::demo_model());
-    let skeleton = &state.model.skeleton;
+    let skeleton = &state.document.model.skeleton;
     let (wrist, ankle) = (skeleton.find("wrist.L").unwrap(), skeleton.find("ankle.R").unwrap());
     state.inspection.selected = Some(wrist);
     state.trails.selected = true;

@@ -56,14 +56,19 @@ impl ClipExport {
     /// panel's size and frame rate.
     pub fn start(state: &ViewerState, camera: &OrbitCamera, path: &Path) -> anyhow::Result<Self> {
         let settings = &state.clip_export;
-        let Some(clip) = state.frame.player.clip().and_then(|c| state.model.clips.get(c)) else {
+        let Some(clip) = state
+            .frame
+            .player
+            .clip()
+            .and_then(|c| state.document.model.clips.get(c))
+        else {
             bail!("no clip is playing: choose one to export");
         };
         let plan = FramePlan::new((0.0, clip.duration()), settings.fps, None, false)?;
         let size = (settings.width.clamp(16, 4096), settings.height.clamp(16, 4096));
         let video = VideoFile::create(path, size, plan)?;
         let mut player = state.frame.player.clone();
-        player.scrub(0.0, &state.model.clips);
+        player.scrub(0.0, &state.document.model.clips);
         player.animator.layer_time = 0.0;
         player.playing = true;
         player.speed = 1.0;
@@ -79,7 +84,7 @@ impl ClipExport {
             size,
             orbit_view: camera.camera_view(aspect),
             file_camera: state.file_camera,
-            pose: state.model.skeleton.rest_pose().clone(),
+            pose: state.document.model.skeleton.rest_pose().clone(),
             joint_matrices: state.frame.joint_matrices.clone(),
             target: None,
             next: 0,
@@ -202,7 +207,7 @@ impl super::Running {
             return;
         }
         let state = &self.state;
-        match export.step(&self.gpu, &mut self.scene, &mut self.model_view, &state.model) {
+        match export.step(&self.gpu, &mut self.scene, &mut self.model_view, &state.document.model) {
             Ok(false) => {
                 self.state.clip_export.progress = Some(export.progress());
                 self.redraw_wanted = true;
@@ -243,20 +248,23 @@ mod tests {
     #[test]
     fn an_export_writes_every_frame_of_the_clip_playing() {
         let mut state = ViewerState::new(demo_model());
-        let walk = state.model.find_clip("walk").unwrap();
+        let walk = state.document.model.find_clip("walk").unwrap();
         state.frame.player.select(Some(walk));
         state.clip_export.fps = 10;
         (state.clip_export.width, state.clip_export.height) = (40, 30);
         let gpu = Gpu::headless().unwrap();
         let mut scene = SceneRenderer::new(&gpu);
-        let mut model_view = ModelView::new(&gpu, &scene, &state.model);
+        let mut model_view = ModelView::new(&gpu, &scene, &state.document.model);
         let dir = std::env::temp_dir().join(format!("rigscope-clip-export-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("walk.gif");
         let mut export = ClipExport::start(&state, &OrbitCamera::default(), &path).unwrap();
-        let frames = (state.model.clips[walk].duration() * 10.0).round() as u32;
+        let frames = (state.document.model.clips[walk].duration() * 10.0).round() as u32;
         assert_eq!(export.progress(), (0, frames));
-        while !export.step(&gpu, &mut scene, &mut model_view, &state.model).unwrap() {}
+        while !export
+            .step(&gpu, &mut scene, &mut model_view, &state.document.model)
+            .unwrap()
+        {}
         assert_eq!(export.progress(), (frames, frames));
         assert!(export.finish().unwrap().contains("walk.gif"));
         let mut decoder = gif::DecodeOptions::new()

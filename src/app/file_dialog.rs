@@ -23,7 +23,11 @@ pub const NO_DESKTOP_DIALOG: &str = "no desktop file dialog (XDG portal) is avai
 pub fn pick_file(state: &mut ViewerState, purpose: Purpose) -> Option<PathBuf> {
     if !desktop_dialog_available(&|name| std::env::var_os(name)) {
         // A file that failed to open is the one being looked for, else the open model's.
-        let near = state.watching.failed_file.as_deref().unwrap_or(&state.model.path);
+        let near = state
+            .watching
+            .failed_file
+            .as_deref()
+            .unwrap_or(&state.document.model.path);
         let folder = start_folder(near);
         state.browser.open(purpose, &folder, NO_DESKTOP_DIALOG);
         return None;
@@ -48,7 +52,7 @@ pub fn pick_export_path(state: &ViewerState) -> Option<PathBuf> {
     }
     let folder = match typed.parent().filter(|p| !p.as_os_str().is_empty()) {
         Some(folder) => folder.to_path_buf(),
-        None => start_folder(&state.model.path),
+        None => start_folder(&state.document.model.path),
     };
     let name = typed
         .file_name()

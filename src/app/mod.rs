@@ -57,11 +57,11 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
     // Clips are added to the model that opened (the demo rig without a file), none after an
     // error, so that the first error stays on screen.
     for clips in &options.clips_from {
-        if state.load_error.is_none() {
+        if state.document.load_error.is_none() {
             state.add_clips_from(clips);
         }
     }
-    if let Some(error) = &state.load_error {
+    if let Some(error) = &state.document.load_error {
         eprintln!("rigscope: {error}");
     }
     let event_loop = EventLoop::new().context("cannot open a window (no display?)")?;
@@ -214,9 +214,9 @@ impl Running {
     ) -> anyhow::Result<Self> {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
-        state.frame.morphs = morph_overrides(&state.model, &options.morph)?;
+        state.frame.morphs = morph_overrides(&state.document.model, &options.morph)?;
         if let Some(joint) = &options.select {
-            let joint = find_joint(&state.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
+            let joint = find_joint(&state.document.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
             state.inspection.selected = Some(joint);
             state.inspection.reveal = true;
         }
@@ -224,6 +224,7 @@ impl Running {
         state.frame.crowd.options = options.crowd;
         if let Some(name) = &options.variant {
             let variant = state
+                .document
                 .model
                 .find_variant(name)
                 .map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
@@ -248,13 +249,13 @@ impl Running {
         state.quality = options
             .quality
             .unwrap_or_else(|| Quality::for_adapter(gpu.is_software()));
-        let model_view = ModelView::new(&gpu, &scene, &state.model);
+        let model_view = ModelView::new(&gpu, &scene, &state.document.model);
         status.notes = model_view.buffers.notes.clone();
         let (width, height) = surface.size();
         let gpu_timer = GpuTimer::new(&gpu);
         let mut running = Self {
             viewport: [0, 0, width, height],
-            uploaded_generation: state.model_generation,
+            uploaded_generation: state.document.generation,
             gpu,
             surface,
             egui,
@@ -273,7 +274,7 @@ impl Running {
             watched_for: None,
             export: None,
         };
-        running.surface.window.set_title(&running.state.window_title());
+        running.surface.window.set_title(&running.state.document.window_title());
         running.follow_watched_files();
         if let Some(path) = &options.environment {
             running.load_environment(path);
@@ -357,7 +358,7 @@ impl Running {
             .state
             .camera_view(&self.camera, width as f32 / height.max(1) as f32);
         let input = FrameInput {
-            model: &self.state.model,
+            model: &self.state.document.model,
             pose: &self.state.frame.pose,
             model_matrices: &self.state.frame.joint_matrices,
             camera: &camera,
@@ -441,15 +442,15 @@ impl Running {
         if requests.export_clip {
             self.start_export();
         }
-        if self.uploaded_generation != self.state.model_generation {
+        if self.uploaded_generation != self.state.document.generation {
             self.end_export(Err("export cancelled: another model was opened".into()));
-            self.model_view = ModelView::new(&self.gpu, &self.scene, &self.state.model);
+            self.model_view = ModelView::new(&self.gpu, &self.scene, &self.state.document.model);
             self.status.notes = self.model_view.buffers.notes.clone();
             // What was said of the last file's environment or difference is not this one's.
             self.status.environment_error = None;
             self.status.skin_difference = None;
-            self.uploaded_generation = self.state.model_generation;
-            self.surface.window.set_title(&self.state.window_title());
+            self.uploaded_generation = self.state.document.generation;
+            self.surface.window.set_title(&self.state.document.window_title());
         }
         self.follow_watched_files();
         self.follow_clip();
@@ -499,7 +500,7 @@ impl Running {
     fn follow_watched_files(&mut self) {
         let Some(watch) = &mut self.watch else { return };
         let watching = &self.state.watching;
-        let wanted = (self.state.model_generation, watching.enabled, watching.revision);
+        let wanted = (self.state.document.generation, watching.enabled, watching.revision);
         if self.watched_for != Some(wanted) {
             watch.watch(&self.state.watched_files());
             self.watched_for = Some(wanted);
@@ -519,7 +520,7 @@ impl Running {
     /// Measures the region the model moves in over the clip playing, when the clip changes.
     fn follow_clip(&mut self) {
         self.model_view
-            .measure_bounds(&self.state.model, self.state.frame.player.clip());
+            .measure_bounds(&self.state.document.model, self.state.frame.player.clip());
     }
 
     /// The selected joint, the motion trails, and the IK chains' targets and limits, drawn
@@ -533,7 +534,7 @@ impl Running {
             draw_hovered_joint(gizmos, matrix);
         }
         if let Some(joint) = state.inspection.selected {
-            let parent = state.model.skeleton.parent(joint);
+            let parent = state.document.model.skeleton.parent(joint);
             draw_selected_joint(gizmos, &state.frame.joint_matrices, parent, joint, bounds);
         }
         let trails = &state.trails;
@@ -543,7 +544,7 @@ impl Running {
         }
         let poses = (
             &state.frame.pose,
-            state.model.skeleton.rest_pose(),
+            state.document.model.skeleton.rest_pose(),
             state.frame.joint_matrices.as_slice(),
         );
         let editor = &state.ik_editor;

@@ -34,7 +34,7 @@ pub fn labels<'a>(state: &'a ViewerState, camera: &CameraView, view: Rect) -> Ve
     )
     .map(|(joint, pixel)| Label {
         joint,
-        name: state.model.skeleton.name(joint),
+        name: state.document.model.skeleton.name(joint),
         at: view.min + egui::vec2(pixel.x + 6.0, pixel.y),
         color: if selected == Some(joint) {
             SELECTED_COLOR
@@ -74,7 +74,7 @@ mod tests {
         let camera = OrbitCamera::default().camera_view(800.0 / 600.0);
         let view = Rect::from_min_size(Pos2::new(300.0, 0.0), egui::vec2(800.0, 600.0));
         assert!(labels(&state, &camera, view).is_empty(), "off, nothing selected");
-        let head = state.model.skeleton.find("head").unwrap();
+        let head = state.document.model.skeleton.find("head").unwrap();
         state.inspection.selected = Some(head);
         let only = labels(&state, &camera, view);
         assert_eq!(only.len(), 1);
@@ -89,7 +89,7 @@ mod tests {
         );
         state.inspection.bone_names = true;
         let all = labels(&state, &camera, view);
-        assert_eq!(all.len(), state.model.skeleton.len());
+        assert_eq!(all.len(), state.document.model.skeleton.len());
         assert_eq!(all.iter().filter(|l| l.color == SELECTED_COLOR).count(), 1);
     }
 }

@@ -11,7 +11,7 @@ const WARNING: Color32 = Color32::from_rgb(240, 200, 90);
 
 /// The loader's facts about the file, one line each (`inspect` prints the same).
 pub fn facts_section(ui: &mut egui::Ui, state: &ViewerState) {
-    for fact in &state.model.file_facts {
+    for fact in &state.document.model.file_facts {
         ui.label(RichText::new(fact).weak());
     }
 }
@@ -19,7 +19,7 @@ pub fn facts_section(ui: &mut egui::Ui, state: &ViewerState) {
 /// Every extension the file names, and a warning line for each one rigscope does not read,
 /// shown open: a picture drawn without an extension may be wrong.
 pub fn extensions_section(ui: &mut egui::Ui, state: &ViewerState) {
-    let model = &state.model;
+    let model = &state.document.model;
     if model.extensions_used.is_empty() && model.extensions_required.is_empty() {
         return;
     }
@@ -37,7 +37,7 @@ pub fn extensions_section(ui: &mut egui::Ui, state: &ViewerState) {
 
 /// Each mesh's primitives with the vertex attributes the file gives them.
 pub fn attributes_section(ui: &mut egui::Ui, state: &ViewerState) {
-    let meshes = &state.model.meshes;
+    let meshes = &state.document.model.meshes;
     if meshes.iter().all(|m| m.attributes.is_empty()) {
         return;
     }

@@ -13,7 +13,7 @@ use crate::anim::{IkLayer, JointConstraint, Skeleton, Solver};
 const MAX_ITERATIONS: u32 = 500;
 
 pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let skeleton = &state.model.skeleton;
+    let skeleton = &state.document.model.skeleton;
     if !state.ik_editor.ends.contains(&true) {
         ui.label("(no joint chains in this model: no rig joint has a joint above it)");
         return;
@@ -43,7 +43,7 @@ pub fn ik_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     for (index, layer) in state.frame.player.animator.ik.iter_mut().enumerate() {
         ui.push_id(("ik chain", index), |ui| {
             ui.separator();
-            if chain_controls(ui, &state.model.skeleton, index + 1, layer, reach) {
+            if chain_controls(ui, &state.document.model.skeleton, index + 1, layer, reach) {
                 remove = Some(index);
             }
         });

@@ -67,7 +67,7 @@ pub fn inspect_section(
         .default_open(true)
         .show(ui, |ui| {
             let (selected, pose_mode) = (state.inspection.selected, state.inspection.pose_mode);
-            state.trails.ui(ui, &state.model.skeleton, selected, pose_mode);
+            state.trails.ui(ui, &state.document.model.skeleton, selected, pose_mode);
         });
 }
 
@@ -116,7 +116,7 @@ fn legend(ui: &mut egui::Ui, state: &ViewerState, skin_difference: Option<&Resul
         MeshColors::Materials => {}
         MeshColors::Weights => match inspection.selected {
             Some(joint) => {
-                ui.label(format!("weights of {}", state.model.skeleton.name(joint)));
+                ui.label(format!("weights of {}", state.document.model.skeleton.name(joint)));
                 swatches(ui, &heat);
             }
             None => {
@@ -166,7 +166,7 @@ fn legend(ui: &mut egui::Ui, state: &ViewerState, skin_difference: Option<&Resul
 
 /// Vertices of the drawn meshes counted by `count` over their skin weights.
 fn repaired(state: &ViewerState, count: impl Fn(&crate::asset::SkinWeights) -> usize) -> usize {
-    let model = &state.model;
+    let model = &state.document.model;
     model
         .instances
         .iter()

@@ -23,7 +23,7 @@ const NODE_NOTE: &str = "A node that is not a joint of any skin (a scene root, a
 const OPEN_LEVELS: usize = 3;
 
 pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let joints = state.model.skeleton.len();
+    let joints = state.document.model.skeleton.len();
     egui::CollapsingHeader::new(RichText::new(format!("Joints ({joints})")).strong())
         .id_salt("joints")
         .default_open(true)
@@ -68,7 +68,7 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             } = &mut state.inspection;
             let tree = Tree {
                 facts,
-                skeleton: &state.model.skeleton,
+                skeleton: &state.document.model.skeleton,
                 clip: state.frame.player.clip(),
             };
             let mut pick = Pick { selected, reveal };
@@ -101,7 +101,7 @@ fn node_id(joint: usize) -> egui::Id {
 
 /// Opens the tree's nodes above `joint`.
 fn open_down_to(ctx: &egui::Context, state: &ViewerState, joint: usize) {
-    for above in state.model.skeleton.hierarchy().ancestors(joint) {
+    for above in state.document.model.skeleton.hierarchy().ancestors(joint) {
         let mut node = CollapsingState::load_with_default_open(ctx, node_id(above), true);
         node.set_open(true);
         node.store(ctx);
@@ -176,7 +176,7 @@ impl Tree<'_> {
 fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
     let poses = (state.frame.pose.local(), state.frame.joint_matrices.as_slice());
     let report = JointReport::new(
-        &state.model,
+        &state.document.model,
         &state.inspection.facts,
         state.frame.player.clip(),
         poses,
@@ -194,7 +194,7 @@ fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
     };
     ui.horizontal_wrapped(|ui| {
         ui.label(format!("parent: {}", report.parent.as_deref().unwrap_or("(root)")));
-        if let Some(parent) = state.model.skeleton.parent(joint)
+        if let Some(parent) = state.document.model.skeleton.parent(joint)
             && ui.small_button("Select parent").clicked()
         {
             state.inspection.selected = Some(parent);

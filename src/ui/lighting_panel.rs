@@ -8,7 +8,7 @@ use super::state::ViewerState;
 use crate::view::{Lights, ToneMapping, counted};
 
 pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) {
-    let file_lights = state.model.lights.len();
+    let file_lights = state.document.model.lights.len();
     let lighting = &mut state.view.lighting;
     ui.horizontal_wrapped(|ui| {
         ui.radio_value(&mut lighting.lights, Lights::Studio, "Studio key light")

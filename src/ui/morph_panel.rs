@@ -45,7 +45,7 @@ pub fn has_morph_targets(model: &Model) -> bool {
 }
 
 pub fn morph_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let model = &state.model;
+    let model = &state.document.model;
     if !has_morph_targets(model) {
         ui.label("(no morph targets)");
         return;

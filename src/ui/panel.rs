@@ -57,7 +57,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
                     section(ui, "Rig inspection", false, |ui| {
                         inspect_section(ui, state, status.skin_difference.as_ref())
                     });
-                    let morphs_open = has_morph_targets(&state.model);
+                    let morphs_open = has_morph_targets(&state.document.model);
                     section(ui, "Morph targets", morphs_open, |ui| morph_section(ui, state));
                     section(ui, "Views and cameras", false, |ui| views_section(ui, state));
                     section(ui, "Lighting", false, |ui| lighting_section(ui, state, status));
@@ -70,8 +70,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
     curve_panel::show(
         ui,
         &mut state.curves,
-        &state.model,
-        state.model_generation,
+        &state.document.model,
+        state.document.generation,
         &mut state.frame.player,
         selected,
     );
@@ -101,13 +101,13 @@ fn section(ui: &mut egui::Ui, title: &str, open: bool, add_contents: impl FnOnce
 
 fn file_section(ui: &mut egui::Ui, state: &mut ViewerState, render_notes: &[String]) {
     ui.heading("rigscope");
-    ui.label(&state.summary);
+    ui.label(&state.document.summary);
     ui.horizontal(|ui| {
         if ui.button("Open… (Ctrl+O)").clicked() {
             state.requests.open_dialog = true;
         }
     });
-    if let Some(error) = &state.load_error {
+    if let Some(error) = &state.document.load_error {
         ui.colored_label(Color32::from_rgb(255, 110, 100), error);
     }
     scene_picker(ui, state);
@@ -121,10 +121,10 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState, render_notes: &[Stri
     extensions_section(ui, state);
     attributes_section(ui, state);
     lint_section(ui, state);
-    let notes = state.model.warnings.len() + render_notes.len();
+    let notes = state.document.model.warnings.len() + render_notes.len();
     if notes > 0 {
         ui.collapsing(format!("Warnings ({notes})"), |ui| {
-            for note in state.model.warnings.iter().chain(render_notes) {
+            for note in state.document.model.warnings.iter().chain(render_notes) {
                 ui.label(RichText::new(note).color(Color32::from_rgb(240, 200, 90)));
             }
         });
@@ -133,7 +133,7 @@ fn file_section(ui: &mut egui::Ui, state: &mut ViewerState, render_notes: &[Stri
 
 /// The file's scenes, when it has several: choosing one shows it (only its nodes are loaded).
 fn scene_picker(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let model = &state.model;
+    let model = &state.document.model;
     let (Some(shown), true) = (model.scene, model.scenes.len() > 1) else {
         return;
     };
@@ -154,9 +154,9 @@ fn scene_picker(ui: &mut egui::Ui, state: &mut ViewerState) {
 fn lint_section(ui: &mut egui::Ui, state: &ViewerState) {
     use crate::lint::{Severity, count};
     let (errors, warnings, notes) = (
-        count(&state.lint, Severity::Error),
-        count(&state.lint, Severity::Warning),
-        count(&state.lint, Severity::Note),
+        count(&state.document.lint, Severity::Error),
+        count(&state.document.lint, Severity::Warning),
+        count(&state.document.lint, Severity::Note),
     );
     let title = format!(
         "Rig lint: {}, {}, {}",
@@ -167,7 +167,7 @@ fn lint_section(ui: &mut egui::Ui, state: &ViewerState) {
     egui::CollapsingHeader::new(title)
         .default_open(errors > 0)
         .show(ui, |ui| {
-            for finding in &state.lint {
+            for finding in &state.document.lint {
                 let color = match finding.severity {
                     Severity::Error => Color32::from_rgb(255, 110, 100),
                     Severity::Warning => Color32::from_rgb(240, 200, 90),
@@ -195,18 +195,18 @@ fn plural(count: usize, noun: &str) -> String {
 }
 
 fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    if state.model.clips.is_empty() {
+    if state.document.model.clips.is_empty() {
         ui.label("(no clips: rest pose)");
     }
     // While the blend plays, no clip of the list does.
     let blending = state.frame.player.animator.sync_blend.is_active();
     let current = state.frame.player.clip().filter(|_| !blending);
-    let filter = match state.model.clips.len() > FILTER_FROM {
+    let filter = match state.document.model.clips.len() > FILTER_FROM {
         true => filter_field(ui, "Filter clips"),
         false => String::new(),
     };
     let mut chosen = None;
-    for (index, clip) in state.model.clips.iter().enumerate() {
+    for (index, clip) in state.document.model.clips.iter().enumerate() {
         if !clip.name().to_lowercase().contains(&filter) {
             continue;
         }
@@ -245,7 +245,7 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let crossfade = &state.frame.player.animator.crossfade;
     if crossfade.fades().next().is_some() {
         let name = |clip: Option<usize>| {
-            clip.and_then(|c| state.model.clips.get(c))
+            clip.and_then(|c| state.document.model.clips.get(c))
                 .map_or("rest pose", |c| c.name())
         };
         ui.label(format!("base: {}", name(crossfade.base())));
@@ -263,7 +263,7 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
 /// set the blend replaces the clip list's choice.
 fn blend_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let sync_blend = &mut state.frame.player.animator.sync_blend;
-    for (index, clip) in state.model.clips.iter().enumerate() {
+    for (index, clip) in state.document.model.clips.iter().enumerate() {
         let mut weight = sync_blend.weight(index);
         let slider = egui::Slider::new(&mut weight, 0.0..=1.0)
             .fixed_decimals(2)
@@ -282,11 +282,11 @@ fn blend_section(ui: &mut egui::Ui, state: &mut ViewerState) {
 }
 
 fn layers_section(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let clips = &state.model.clips;
+    let clips = &state.document.model.clips;
     if clips.is_empty() {
         return;
     }
-    let skeleton = &state.model.skeleton;
+    let skeleton = &state.document.model.skeleton;
     let mut remove = None;
     for (index, layer) in state.frame.player.animator.layers.iter_mut().enumerate() {
         ui.push_id(index, |ui| {

@@ -39,7 +39,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
 
 /// The clip the timeline shows: the one playing, or being faded to.
 fn shown_clip(state: &ViewerState) -> Option<&Clip> {
-    state.frame.player.clip().and_then(|c| state.model.clips.get(c))
+    state
+        .frame
+        .player
+        .clip()
+        .and_then(|c| state.document.model.clips.get(c))
 }
 
 /// While a cross-fade runs: "from CLIP 1.234 s, 40%", the clip under the fades with its time and
@@ -47,7 +51,7 @@ fn shown_clip(state: &ViewerState) -> Option<&Clip> {
 fn fade_text(state: &ViewerState) -> Option<String> {
     let crossfade = &state.frame.player.animator.crossfade;
     let (_, weight) = crossfade.fades().last()?;
-    let from = crossfade.base().and_then(|c| state.model.clips.get(c))?;
+    let from = crossfade.base().and_then(|c| state.document.model.clips.get(c))?;
     let time = state.frame.player.mode().clip_time(crossfade.time(), from.duration());
     Some(format!("from {} {time:.3} s, {:.0}%", from.name(), 100.0 * weight))
 }
@@ -137,7 +141,7 @@ fn speed_and_time(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rat
 }
 
 fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
-    let clips = &state.model.clips;
+    let clips = &state.document.model.clips;
     if ui
         .button("< Step")
         .on_hover_text("Step back one frame (Left)")
@@ -171,7 +175,7 @@ fn transport_buttons(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
 /// The time in seconds and the frame at `rate`, both editable: typing or dragging one
 /// scrubs there.
 fn time_fields(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: f32) {
-    let clips = &state.model.clips;
+    let clips = &state.document.model.clips;
     let mut time = state.frame.player.clip_time(clips);
     let label = ui.label("time");
     let response = ui
@@ -215,7 +219,7 @@ fn time_fields(ui: &mut egui::Ui, state: &mut ViewerState, duration: f32, rate: 
 fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
     let size = Vec2::new(ui.available_width(), SCRUBBER_HEIGHT);
     let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
-    let clips = &state.model.clips;
+    let clips = &state.document.model.clips;
     let clip = shown_clip(state);
     let duration = clip.map_or(0.0, Clip::duration);
     let time = state.frame.player.clip_time(clips);
@@ -251,7 +255,7 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
         painter.rect_filled(text_rect.expand(2.0), 2.0, TRACK_COLOR);
         painter.galley(text_rect.min, galley, FADE_COLOR);
     }
-    let x = span.x_at(state.frame.player.clip_time(&state.model.clips));
+    let x = span.x_at(state.frame.player.clip_time(&state.document.model.clips));
     painter.vline(x, rect.y_range(), Stroke::new(2.0, PLAYHEAD_COLOR));
     let head = Rect::from_center_size(Pos2::new(x, rect.top() + 4.0), Vec2::new(9.0, 8.0));
     painter.rect_filled(head, 2.0, PLAYHEAD_COLOR);

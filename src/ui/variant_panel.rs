@@ -5,7 +5,7 @@ use super::state::ViewerState;
 
 /// The "Material variant" combo, for a model that has variants.
 pub fn variant_picker(ui: &mut egui::Ui, state: &mut ViewerState) {
-    let variants = &state.model.material_variants;
+    let variants = &state.document.model.material_variants;
     if variants.is_empty() {
         return;
     }

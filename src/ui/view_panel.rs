@@ -30,10 +30,10 @@ pub fn views_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if orbit.clicked() {
         state.file_camera = None;
     }
-    if state.model.cameras.is_empty() {
+    if state.document.model.cameras.is_empty() {
         ui.label("(the file has no cameras)");
     }
-    for (index, camera) in state.model.cameras.iter().enumerate() {
+    for (index, camera) in state.document.model.cameras.iter().enumerate() {
         let text = format!("{} ({})", camera.name, camera.kind());
         if ui.selectable_label(state.file_camera == Some(index), text).clicked() {
             state.file_camera = Some(index);

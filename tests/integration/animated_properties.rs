@@ -180,7 +180,7 @@ fn the_curve_panel_plots_them_by_pointer() {
     let mut state = rigscope::ui::ViewerState::new(model);
     state.frame.player.playing = false;
     state.curves.shown = true;
-    state.inspection.selected = Some(state.model.instances[0].joint);
+    state.inspection.selected = Some(state.document.model.instances[0].joint);
     let mut harness = egui_kittest::Harness::builder()
         .with_size(egui::vec2(1280.0, 900.0))
         .build_ui_state(

@@ -20,7 +20,7 @@ fn harness_of_height(height: f32) -> Harness<'static, ViewerState> {
     let mut state = ViewerState::new(demo_model());
     state.frame.player.playing = false;
     state.curves.shown = true;
-    state.inspection.selected = Some(state.model.clips[0].channels()[0].joint);
+    state.inspection.selected = Some(state.document.model.clips[0].channels()[0].joint);
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, height)).build_ui_state(
         |ui, state: &mut ViewerState| {
             panel::show(ui, state, &Default::default());
@@ -33,7 +33,7 @@ fn harness_of_height(height: f32) -> Harness<'static, ViewerState> {
 
 fn clip_time(harness: &Harness<'static, ViewerState>) -> f32 {
     let state = harness.state();
-    state.frame.player.clip_time(&state.model.clips)
+    state.frame.player.clip_time(&state.document.model.clips)
 }
 
 /// Whether the last frame painted `text`.
@@ -59,7 +59,7 @@ fn the_view_plots_the_selected_joints_animated_channels() {
     assert_eq!(set.joint, joint);
     harness.get_by_label(&format!(
         "{} in '{}'",
-        harness.state().model.skeleton.name(joint),
+        harness.state().document.model.skeleton.name(joint),
         set.clip
     ));
     for group in CurveGroup::ALL {
@@ -117,7 +117,7 @@ fn group_toggles_add_and_remove_plots() {
 #[test]
 fn dragging_on_a_plot_scrubs_the_clip() {
     let mut harness = harness();
-    let duration = harness.state().model.clips[0].duration();
+    let duration = harness.state().document.model.clips[0].duration();
     assert_eq!(clip_time(&harness), 0.0);
     let rect = harness
         .get_by_label(&format!("{} curves", CurveGroup::Rotation.label()))

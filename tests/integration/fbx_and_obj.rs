@@ -560,9 +560,9 @@ fn the_viewer_opens_an_fbx_and_says_what_the_file_is() {
     );
     let mut state = ViewerState::new(rigscope::asset::demo::demo_model());
     state.open(&binary);
-    assert_eq!(state.load_error, None);
+    assert_eq!(state.document.load_error, None);
     assert_eq!(
-        state.model.path, binary,
+        state.document.model.path, binary,
         "opened, not offered as clips for the demo rig"
     );
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(

@@ -169,14 +169,14 @@ fn a_mismatched_animation_is_a_clear_error_and_drops_add_clips() {
     // Dropping the .md5anim on the open MD5 model adds it; on the cube it is refused.
     let mut state = ViewerState::new(asset::load(&md5_file("Bob/Bob.md5mesh")).unwrap());
     state.open(&md5_file("Bob/Bob.md5anim"));
-    assert_eq!(state.model.clips.len(), 2, "{:?}", state.load_error);
+    assert_eq!(state.document.model.clips.len(), 2, "{:?}", state.document.load_error);
     // The joint browser knows the added clip's animated joints.
     assert_eq!(state.inspection.facts.animated.len(), 2);
     assert!(state.inspection.facts.animated[1].iter().any(|&a| a));
     let mut state = ViewerState::new(cube);
     state.open(&md5_file("Bob/Bob.md5anim"));
-    assert!(state.load_error.as_deref().unwrap().contains("Bob.md5anim"));
-    assert_eq!(state.model.clips.len(), 0);
+    assert!(state.document.load_error.as_deref().unwrap().contains("Bob.md5anim"));
+    assert_eq!(state.document.model.clips.len(), 0);
     // Opened on its own, an animation explains what to open instead.
     let error = asset::load(&md5_file("Bob/Bob.md5anim")).unwrap_err().to_string();
     assert!(error.contains(".md5mesh"), "{error}");

@@ -24,7 +24,7 @@ fn face(test: &str) -> PathBuf {
 fn harness(test: &str) -> Harness<'static, ViewerState> {
     let mut state = ViewerState::new(demo_model());
     state.open(&face(test));
-    assert_eq!(state.load_error, None);
+    assert_eq!(state.document.load_error, None);
     state.advance(0.5);
     Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
@@ -51,8 +51,8 @@ fn morph_slider(name: &str) -> By<'_> {
 
 /// The highest point of the face as the CPU poses it for the viewer's current pose.
 fn top_of_face(state: &ViewerState) -> f32 {
-    let mut deformer = Deformer::new(&state.model);
-    deformer.update_all(&state.model, &state.frame.pose, SkinningMethod::Linear);
+    let mut deformer = Deformer::new(&state.document.model);
+    deformer.update_all(&state.document.model, &state.frame.pose, SkinningMethod::Linear);
     let positions = &deformer.primitives()[0].positions;
     positions.iter().map(|p| p.y).fold(f32::MIN, f32::max)
 }
@@ -317,7 +317,7 @@ fn write_long_named_face(dir: &std::path::Path) -> PathBuf {
 fn long_target_names_wrap_whole_in_the_panel_and_a_filter_finds_them() {
     let mut state = ViewerState::new(demo_model());
     state.open(&write_long_named_face(&temp_dir("morph-long-names")));
-    assert_eq!(state.load_error, None);
+    assert_eq!(state.document.load_error, None);
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
             panel::show(ui, state, &Default::default());

@@ -224,7 +224,10 @@ fn additive_layers_are_added_edited_and_removed() {
     harness.run();
     harness.get_by_label("head").click();
     harness.run();
-    assert_eq!(layer(&harness).mask_root(), harness.state().model.skeleton.find("head"));
+    assert_eq!(
+        layer(&harness).mask_root(),
+        harness.state().document.model.skeleton.find("head")
+    );
 
     harness.get_by_label("layer 1 clip").click();
     harness.run();
@@ -292,7 +295,7 @@ fn ik_chains_are_added_edited_and_removed() {
     harness.run();
     harness.get_by_label("Add IK chain").click();
     harness.run();
-    let skeleton = harness.state().model.skeleton.clone();
+    let skeleton = harness.state().document.model.skeleton.clone();
     let layer = |h: &Harness<'static, ViewerState>| h.state().frame.player.animator.ik[0].clone();
     assert_eq!(layer(&harness).chain.end(), skeleton.find("wrist.L").unwrap());
     assert_eq!(layer(&harness).chain.bones(), 2);
@@ -423,7 +426,7 @@ fn the_rig_lint_is_shown_for_the_open_model() {
 #[test]
 fn the_joint_browser_selects_filters_and_describes_joints() {
     let mut harness = harness();
-    let skeleton = harness.state().model.skeleton.clone();
+    let skeleton = harness.state().document.model.skeleton.clone();
     // The tree opens three levels: the hips' children are rows, the head (deeper) is not.
     harness.get_by_label("spine");
     assert!(harness.query_by_label("head").is_none());
@@ -514,7 +517,7 @@ fn rig_inspection_controls_set_pose_mode_ghost_names_and_colours() {
     harness.get_by_label("Selected joint's weights").click();
     harness.get_by_label("spine").click();
     harness.run();
-    let spine = harness.state().model.skeleton.find("spine").unwrap();
+    let spine = harness.state().document.model.skeleton.find("spine").unwrap();
     assert_eq!(
         harness.state().view_options().vertex_view,
         Some(rigscope::inspect::VertexView::Weights(spine))
@@ -661,8 +664,8 @@ fn the_camera_list_looks_through_a_file_camera_and_back() {
 fn unsupported_extensions_and_vertex_attributes_are_shown() {
     let mut harness = harness();
     harness.get_by_label("(the file has no cameras)");
-    harness.state_mut().model.extensions_used = vec!["EXT_made_up".into(), "KHR_texture_transform".into()];
-    harness.state_mut().model.extensions_required = vec!["EXT_made_up".into()];
+    harness.state_mut().document.model.extensions_used = vec!["EXT_made_up".into(), "KHR_texture_transform".into()];
+    harness.state_mut().document.model.extensions_required = vec!["EXT_made_up".into()];
     harness.run();
     harness.get_by_label("Extensions used: EXT_made_up, KHR_texture_transform");
     harness.get_by_label_contains("requires extension EXT_made_up, which rigscope does not show");
@@ -710,7 +713,7 @@ fn the_panel_is_in_collapsible_sections() {
     harness.get_by_label_contains("Joints (").click();
     harness.run();
     assert!(harness.query_by_label("spine").is_none());
-    let spine = harness.state().model.skeleton.find("spine");
+    let spine = harness.state().document.model.skeleton.find("spine");
     harness.state_mut().inspection.selected = spine;
     harness.state_mut().inspection.reveal = true;
     harness.run();
@@ -755,7 +758,7 @@ fn the_panel_keeps_its_width_when_a_long_named_joint_is_selected() {
         "the panel opens about 300 points wide: {before:?}"
     );
     assert!(before.bottom() < 760.0, "the timeline takes the bottom: {before:?}");
-    let wrist = harness.state().0.model.skeleton.find(long);
+    let wrist = harness.state().0.document.model.skeleton.find(long);
     harness.state_mut().0.inspection.selected = wrist;
     harness.state_mut().0.inspection.reveal = true;
     harness.run();
@@ -783,7 +786,7 @@ fn revealing_a_joint_keeps_the_panel_at_its_left_edge() {
     );
     harness.run();
     let left = harness.get_by_label("File").rect().left();
-    let tail = harness.state().model.skeleton.find("b_Tail03_014");
+    let tail = harness.state().document.model.skeleton.find("b_Tail03_014");
     harness.state_mut().inspection.selected = tail;
     harness.state_mut().inspection.reveal = true;
     for _ in 0..4 {
@@ -842,7 +845,7 @@ fn the_crowd_controls_set_the_size_the_variety_the_seed_and_the_detail() {
 fn cesium_man() -> (ViewerState, rigscope::view::Viewport) {
     let mut state = ViewerState::new(demo_model());
     state.open(&common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb"));
-    assert_eq!(state.load_error, None);
+    assert_eq!(state.document.load_error, None);
     state.advance(0.0);
     let points = state.frame.joint_matrices.iter().map(|m| m.w_axis.truncate());
     let bounds = rigscope::view::Bounds {
@@ -866,7 +869,7 @@ fn picking_names_the_joint_under_the_pointer_and_says_when_a_click_misses() {
     let facts = &state.inspection.facts;
     let nodes: Vec<usize> = (0..facts.rig.len()).filter(|&j| !facts.in_rig(j)).collect();
     assert_eq!(nodes.len(), 3, "three nodes are not joints of the skin");
-    let knee = state.model.skeleton.find("leg_joint_L_2").unwrap();
+    let knee = state.document.model.skeleton.find("leg_joint_L_2").unwrap();
     // Hovering near a joint names it; away from every joint, nothing.
     let near_knee = pixel_of(&state, &view, knee) + glam::Vec2::new(4.0, 3.0);
     state.hover_in_view(Some((near_knee, &view)));
@@ -886,7 +889,7 @@ fn picking_names_the_joint_under_the_pointer_and_says_when_a_click_misses() {
                 state.inspection.selected,
                 Some(node),
                 "{} was picked",
-                state.model.skeleton.name(node)
+                state.document.model.skeleton.name(node)
             );
         }
     }
@@ -912,7 +915,7 @@ fn picking_names_the_joint_under_the_pointer_and_says_when_a_click_misses() {
 fn ik_ends_are_rig_joints_and_ik_errors_are_in_plain_words() {
     let (mut state, view) = cesium_man();
     let editor = &state.ik_editor;
-    let skeleton = &state.model.skeleton;
+    let skeleton = &state.document.model.skeleton;
     let torso = skeleton.find("Skeleton_torso_joint_1").unwrap();
     for joint in 0..skeleton.len() {
         let is_end = editor.ends[joint];
@@ -931,7 +934,7 @@ fn ik_ends_are_rig_joints_and_ik_errors_are_in_plain_words() {
     let error = state.ik_editor.error.clone().unwrap();
     assert!(error.contains("is a root, with no joint above it"), "{error}");
     assert!(!error.contains("joint 0"), "no joint numbers: {error}");
-    let knee = state.model.skeleton.find("leg_joint_L_2").unwrap();
+    let knee = state.document.model.skeleton.find("leg_joint_L_2").unwrap();
     state.add_ik_chain(knee, 40);
     let error = state.ik_editor.error.clone().unwrap();
     assert!(error.contains("too few for a chain of 40 bones"), "{error}");
@@ -1016,7 +1019,7 @@ fn the_ik_end_joint_list_has_a_filter() {
     assert_eq!(shoulders(&harness), listed - 1, "the list drops shoulder.L");
     harness.get_by_label("wrist.R").click();
     harness.run();
-    let wrist = harness.state().model.skeleton.find("wrist.R");
+    let wrist = harness.state().document.model.skeleton.find("wrist.R");
     assert_eq!(Some(harness.state().ik_editor.new_end), wrist);
     let open = harness
         .query_all(By::new().role(Role::TextInput))

@@ -74,23 +74,23 @@ fn rewriting_the_open_file_or_its_buffer_reloads_it_keeping_clip_time_and_select
     let (gltf, buffer) = fox_with_external_buffer("reload-rewrite");
     let mut state = ViewerState::new(demo_model());
     state.open(&gltf);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(state.document.load_error.is_none(), "{:?}", state.document.load_error);
     assert!(
-        state.model.source_files.contains(&buffer),
+        state.document.model.source_files.contains(&buffer),
         "{:?}",
-        state.model.source_files
+        state.document.model.source_files
     );
-    let run = state.model.find_clip("Run").unwrap();
+    let run = state.document.model.find_clip("Run").unwrap();
     state.frame.player.fade_time = 0.0;
     state.frame.player.select(Some(run));
     state.frame.player.playing = false;
-    state.frame.player.scrub(0.3, &state.model.clips);
-    let head = state.model.skeleton.find("b_Head_05").unwrap();
+    state.frame.player.scrub(0.3, &state.document.model.clips);
+    let head = state.document.model.skeleton.find("b_Head_05").unwrap();
     state.inspection.selected = Some(head);
     state.view.wireframe = true;
     // What the window does with the first open's requests.
     state.requests = Default::default();
-    let generation = state.model_generation;
+    let generation = state.document.generation;
     let (watch, woken) = watch(&state);
 
     // Reversing the clips' order in the file moves their indices: "Run" is kept by name.
@@ -100,20 +100,23 @@ fn rewriting_the_open_file_or_its_buffer_reloads_it_keeping_clip_time_and_select
     let changed = wait_for_changes(&watch, &woken, &mut state);
     assert!(changed.iter().any(|c| c.ends_with("fox.gltf")), "{changed:?}");
     assert_eq!(
-        state.model_generation,
+        state.document.generation,
         generation + 1,
         "reloaded: {:?}",
         state.watching.note
     );
     let clip = state.frame.player.clip().unwrap();
-    assert_eq!(state.model.clips[clip].name(), "Run", "the clip by name");
+    assert_eq!(state.document.model.clips[clip].name(), "Run", "the clip by name");
     assert_ne!(clip, run, "the file's order changed");
     assert!(
-        (state.frame.player.clip_time(&state.model.clips) - 0.3).abs() < 1e-4,
+        (state.frame.player.clip_time(&state.document.model.clips) - 0.3).abs() < 1e-4,
         "the time"
     );
     assert!(!state.frame.player.playing);
-    assert_eq!(state.inspection.selected, state.model.skeleton.find("b_Head_05"));
+    assert_eq!(
+        state.inspection.selected,
+        state.document.model.skeleton.find("b_Head_05")
+    );
     assert!(state.view.wireframe, "view options stay");
     assert!(state.requests == Default::default(), "no camera reset or reframing");
     let note = state.watching.note.clone().unwrap();
@@ -126,7 +129,7 @@ fn rewriting_the_open_file_or_its_buffer_reloads_it_keeping_clip_time_and_select
     let bytes = std::fs::read(&buffer).unwrap();
     replace(&buffer, &bytes);
     wait_for_changes(&watch, &woken, &mut state);
-    assert_eq!(state.model_generation, generation + 2);
+    assert_eq!(state.document.generation, generation + 2);
 }
 
 #[test]
@@ -135,14 +138,14 @@ fn a_broken_rewrite_keeps_the_model_and_shows_the_error_until_fixed() {
     let good = std::fs::read(&gltf).unwrap();
     let mut state = ViewerState::new(demo_model());
     state.open(&gltf);
-    let generation = state.model_generation;
-    let vertices = state.model.vertex_count();
+    let generation = state.document.generation;
+    let vertices = state.document.model.vertex_count();
     let (watch, woken) = watch(&state);
 
     replace(&gltf, b"{ \"asset\": ");
     wait_for_changes(&watch, &woken, &mut state);
-    assert_eq!(state.model_generation, generation, "the old model stays");
-    assert_eq!(state.model.vertex_count(), vertices);
+    assert_eq!(state.document.generation, generation, "the old model stays");
+    assert_eq!(state.document.model.vertex_count(), vertices);
     let note = state.watching.note.clone().unwrap();
     assert!(
         note.failed && note.text.starts_with("reloading fox.gltf failed: "),
@@ -160,7 +163,7 @@ fn a_broken_rewrite_keeps_the_model_and_shows_the_error_until_fixed() {
     // The next good save reloads.
     replace(&gltf, &good);
     wait_for_changes(&watch, &woken, &mut state);
-    assert_eq!(state.model_generation, generation + 1);
+    assert_eq!(state.document.generation, generation + 1);
     assert!(!state.watching.note.clone().unwrap().failed);
 }
 
@@ -172,22 +175,22 @@ fn a_file_that_failed_to_open_is_watched_and_opens_once_fixed() {
     // What the window does with a file from the command line.
     let mut state = ViewerState::new(demo_model());
     state.open(&gltf);
-    assert!(state.load_error.as_deref().unwrap().contains("fox.gltf"));
-    assert_eq!(state.model.clips.len(), 5, "the demo rig shows");
+    assert!(state.document.load_error.as_deref().unwrap().contains("fox.gltf"));
+    assert_eq!(state.document.model.clips.len(), 5, "the demo rig shows");
     assert!(state.watched_files().contains(&gltf));
     let (watch, woken) = watch(&state);
     replace(&gltf, &good);
     wait_for_changes(&watch, &woken, &mut state);
-    assert_eq!(state.model.path, gltf, "opened");
-    assert!(state.load_error.is_none());
+    assert_eq!(state.document.model.path, gltf, "opened");
+    assert!(state.document.load_error.is_none());
     assert!(state.requests.reset_camera, "a newly opened file is framed");
-    assert_eq!(state.window_title(), "fox.gltf — rigscope");
+    assert_eq!(state.document.window_title(), "fox.gltf — rigscope");
 }
 
 #[test]
 fn the_error_at_launch_shows_in_the_panel_and_watching_can_be_turned_off() {
     let mut state = ViewerState::new(demo_model());
-    assert_eq!(state.window_title(), "rigscope");
+    assert_eq!(state.document.window_title(), "rigscope");
     state.open(Path::new("/no/such/model.glb"));
     let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| _ = panel::show(ui, state, &Default::default()),
@@ -219,11 +222,14 @@ fn an_added_md5_animation_is_watched_and_kept_on_reload() {
     state.open(&mesh);
     state.open(&anim);
     assert!(state.watched_files().contains(&anim));
-    let wave = state.model.find_clip("wave").unwrap();
+    let wave = state.document.model.find_clip("wave").unwrap();
     state.frame.player.select(Some(wave));
     state.reload();
     assert!(!state.watching.note.clone().unwrap().failed);
-    assert_eq!(state.model.clips[state.frame.player.clip().unwrap()].name(), "wave");
+    assert_eq!(
+        state.document.model.clips[state.frame.player.clip().unwrap()].name(),
+        "wave"
+    );
 }
 
 #[test]
@@ -231,12 +237,12 @@ fn layers_blend_weights_and_ik_chains_are_kept_by_name_and_dropped_when_gone() {
     let (gltf, _) = fox_with_external_buffer("reload-layers");
     let mut state = ViewerState::new(demo_model());
     state.open(&gltf);
-    let [survey, walk] = ["Survey", "Walk"].map(|name| state.model.find_clip(name).unwrap());
+    let [survey, walk] = ["Survey", "Walk"].map(|name| state.document.model.find_clip(name).unwrap());
     let animator = &mut state.frame.player.animator;
     animator.layers.push(rigscope::anim::AdditiveLayer::new(survey, 0.5));
     animator.layers.push(rigscope::anim::AdditiveLayer::new(walk, 0.7));
     animator.sync_blend.set_weight(walk, 0.4);
-    let head = state.model.skeleton.find("b_Head_05").unwrap();
+    let head = state.document.model.skeleton.find("b_Head_05").unwrap();
     state.add_ik_chain(head, 2);
     assert_eq!(state.frame.player.animator.ik.len(), 1, "{:?}", state.ik_editor.error);
 
@@ -248,7 +254,7 @@ fn layers_blend_weights_and_ik_chains_are_kept_by_name_and_dropped_when_gone() {
     std::fs::write(&gltf, serde_json::to_vec(&json).unwrap()).unwrap();
     state.reload();
     assert!(!state.watching.note.clone().unwrap().failed);
-    let walk = state.model.find_clip("Walk").unwrap();
+    let walk = state.document.model.find_clip("Walk").unwrap();
     assert_eq!(walk, 0);
     let layers = &state.frame.player.animator.layers;
     assert_eq!(layers.len(), 1, "the Survey layer is gone");
@@ -256,5 +262,5 @@ fn layers_blend_weights_and_ik_chains_are_kept_by_name_and_dropped_when_gone() {
     assert_eq!(state.frame.player.animator.sync_blend.weight(walk), 0.4);
     let ik = &state.frame.player.animator.ik;
     assert_eq!(ik.len(), 1);
-    assert_eq!(state.model.skeleton.name(ik[0].chain.end()), "b_Head_05");
+    assert_eq!(state.document.model.skeleton.name(ik[0].chain.end()), "b_Head_05");
 }

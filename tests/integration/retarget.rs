@@ -217,14 +217,17 @@ fn opening_a_file_with_clips_offers_to_add_them_and_then_reports_the_joints() {
     let rig = renamed_xbot(&dir);
     let mut state = ViewerState::new(asset::load(&rig).unwrap());
     state.open(&common::gltf("Xbot/Xbot.glb"));
-    assert_eq!(state.model.path, rig, "the open model stays until the user answers");
+    assert_eq!(
+        state.document.model.path, rig,
+        "the open model stays until the user answers"
+    );
     let mut harness = panel_harness(state);
     harness.get_by_label_contains("67 of its 70 joints match");
     harness.get_by_label("Add its 7 clips to the open rig").click();
     harness.run();
     let state = harness.state();
-    assert_eq!(state.model.path, rig);
-    let names: Vec<&str> = state.model.clips.iter().map(|c| c.name()).collect();
+    assert_eq!(state.document.model.path, rig);
+    let names: Vec<&str> = state.document.model.clips.iter().map(|c| c.name()).collect();
     assert_eq!(names[0], "agree (Xbot.glb)");
     assert_eq!(names.len(), 7);
     assert_eq!(
@@ -266,8 +269,8 @@ fn open_it_instead_replaces_the_model() {
     let mut harness = panel_harness(state);
     harness.get_by_label("Open it instead").click();
     harness.run();
-    assert_eq!(harness.state().model.path, xbot);
-    assert_eq!(harness.state().model.clips.len(), 7);
+    assert_eq!(harness.state().document.model.path, xbot);
+    assert_eq!(harness.state().document.model.clips.len(), 7);
     assert!(harness.state().clips_from.reports.is_empty());
 }
 
@@ -279,12 +282,18 @@ fn a_reload_adds_the_clips_from_the_other_file_again() {
     let xbot = common::gltf("Xbot/Xbot.glb");
     state.add_clips_from(&xbot);
     assert!(state.watched_files().contains(&xbot), "the other file is watched");
-    state.frame.player.select(state.model.find_clip("run (Xbot.glb)"));
+    state
+        .frame
+        .player
+        .select(state.document.model.find_clip("run (Xbot.glb)"));
     state.reload();
     assert!(state.watching.note.as_ref().is_some_and(|n| !n.failed));
-    assert_eq!(state.model.clips.len(), 7);
-    assert_eq!(state.frame.player.clip(), state.model.find_clip("run (Xbot.glb)"));
-    assert_eq!(state.model.path, rig);
+    assert_eq!(state.document.model.clips.len(), 7);
+    assert_eq!(
+        state.frame.player.clip(),
+        state.document.model.find_clip("run (Xbot.glb)")
+    );
+    assert_eq!(state.document.model.path, rig);
 }
 
 #[test]

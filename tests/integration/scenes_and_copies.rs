@@ -318,7 +318,7 @@ fn the_panel_s_scene_picker_shows_another_scene() {
     harness.run();
     harness.get_by_label("left").click();
     harness.run();
-    let model = &harness.state().model;
+    let model = &harness.state().document.model;
     assert_eq!(model.scene, Some(0));
     assert_eq!(model.skeleton.name(0), "left quad");
     harness.get_by_label_contains("Showing scene 'left' of two-scenes.gltf");

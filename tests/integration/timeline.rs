@@ -27,7 +27,7 @@ fn harness_of_size(width: f32, height: f32) -> Harness<'static, ViewerState> {
 
 fn clip_time(harness: &Harness<'static, ViewerState>) -> f32 {
     let state = harness.state();
-    state.frame.player.clip_time(&state.model.clips)
+    state.frame.player.clip_time(&state.document.model.clips)
 }
 
 /// Whether the last frame painted `text` (a numeric field's text is painted, not labelled;
@@ -159,7 +159,7 @@ fn the_ticks_are_the_clips_keys_or_the_selected_joints() {
     let mut harness = harness();
     harness.run();
     let state = harness.state();
-    let idle = &state.model.clips[0];
+    let idle = &state.document.model.clips[0];
     // Every channel of idle is keyed at the same 13 times.
     assert_eq!(tick_times(idle, None).len(), 13);
     assert_eq!(drawn_ticks(&harness), 13);
@@ -169,7 +169,7 @@ fn the_ticks_are_the_clips_keys_or_the_selected_joints() {
     harness.state_mut().open(&common::gltf("Fox/glTF-Binary/Fox.glb"));
     harness.run();
     let state = harness.state();
-    let survey = &state.model.clips[0];
+    let survey = &state.document.model.clips[0];
     let mut every_key: Vec<f32> = survey
         .channels()
         .iter()
@@ -179,7 +179,12 @@ fn the_ticks_are_the_clips_keys_or_the_selected_joints() {
     every_key.dedup();
     assert_eq!(tick_times(survey, None), every_key);
     assert_eq!(drawn_ticks(&harness), every_key.len());
-    let head = state.model.skeleton.find("b_Head_05").expect("Fox has a head joint");
+    let head = state
+        .document
+        .model
+        .skeleton
+        .find("b_Head_05")
+        .expect("Fox has a head joint");
     let mut head_keys: Vec<f32> = survey
         .channels()
         .iter()
@@ -206,7 +211,7 @@ fn a_cross_fade_into_a_shorter_clip_runs_its_whole_time_under_the_timeline() {
         let mut harness = harness();
         {
             let state = harness.state_mut();
-            let clips = state.model.clips.clone();
+            let clips = state.document.model.clips.clone();
             state.frame.player.scrub(1.5, &clips);
             state.frame.player.playing = playing;
             state.frame.player.fade_time = 1.5;
@@ -254,7 +259,7 @@ fn play_starts_a_finished_once_clip_again() {
     harness.run();
     let state = harness.state();
     assert!(
-        state.frame.player.playing && state.frame.player.finished(&state.model.clips),
+        state.frame.player.playing && state.frame.player.finished(&state.document.model.clips),
         "idle (3 s) played out"
     );
     harness.get_by_label("Play").click();

@@ -38,7 +38,7 @@ fn trail_joints(state: &mut ViewerState) -> Vec<usize> {
 #[test]
 fn the_motion_trail_controls_change_what_the_renderer_draws() {
     let mut harness = harness();
-    let wrist = harness.state().model.skeleton.find("wrist.L").unwrap();
+    let wrist = harness.state().document.model.skeleton.find("wrist.L").unwrap();
     harness.state_mut().inspection.selected = Some(wrist);
     harness.run();
     assert!(trail_joints(harness.state_mut()).is_empty(), "off at first");

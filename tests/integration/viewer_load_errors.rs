@@ -22,9 +22,9 @@ fn a_corpus_file_that_cannot_load_keeps_the_model_and_shows_why() {
     harness.state_mut().open(&broken);
     harness.run();
     let state = harness.state();
-    assert_eq!(state.model.clips.len(), 5, "the demo rig stays open");
-    assert_eq!(state.model_generation, 0);
-    let error = state.load_error.clone().unwrap();
+    assert_eq!(state.document.model.clips.len(), 5, "the demo rig stays open");
+    assert_eq!(state.document.generation, 0);
+    let error = state.document.load_error.clone().unwrap();
     assert!(
         error.starts_with(&broken.display().to_string()) && error.contains("not a GLB file (bad magic"),
         "{error}"
@@ -34,7 +34,7 @@ fn a_corpus_file_that_cannot_load_keeps_the_model_and_shows_why() {
     let fine = corpus.join("animation/valid.gltf");
     harness.state_mut().open(&fine);
     harness.run();
-    assert_eq!(harness.state().model.path, fine);
-    assert!(harness.state().load_error.is_none());
+    assert_eq!(harness.state().document.model.path, fine);
+    assert!(harness.state().document.load_error.is_none());
     assert!(harness.query_by_label_contains("bad magic").is_none());
 }

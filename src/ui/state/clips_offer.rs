@@ -14,11 +14,11 @@ impl ViewerState {
     /// Keeps `loaded` as an offer when it holds clips, a file (not the demo rig) is open and
     /// some of its joints pair with the open rig's; else gives it back to be opened.
     pub(crate) fn offer_clips(&mut self, loaded: Model) -> Option<Model> {
-        let paired = matching_joint_count(&self.model, &loaded);
-        if loaded.clips.is_empty() || self.model.format.is_none() || paired == 0 {
+        let paired = matching_joint_count(&self.document.model, &loaded);
+        if loaded.clips.is_empty() || self.document.model.format.is_none() || paired == 0 {
             return Some(loaded);
         }
-        self.load_error = None;
+        self.document.load_error = None;
         self.clips_from.offer = Some(ClipsOffer { source: loaded, paired });
         None
     }
@@ -28,7 +28,7 @@ impl ViewerState {
         let Some(offer) = self.clips_from.offer.take() else {
             return;
         };
-        let added = add_clips_of(&mut self.model, &offer.source);
+        let added = add_clips_of(&mut self.document.model, &offer.source);
         self.clips_added(added);
     }
 
@@ -41,25 +41,25 @@ impl ViewerState {
 
     /// Adds the clips of the file at `path` without asking (`--clips-from` in the viewer).
     pub fn add_clips_from(&mut self, path: &Path) {
-        let added = load_clip_source(path).and_then(|source| add_clips_of(&mut self.model, &source));
+        let added = load_clip_source(path).and_then(|source| add_clips_of(&mut self.document.model, &source));
         self.clips_added(added);
     }
 
     fn clips_added(&mut self, added: Result<ClipsFromReport, crate::asset::LoadError>) {
         match added {
             Ok(report) => {
-                self.load_error = None;
+                self.document.load_error = None;
                 // A rig that had no clips starts playing the first one added.
-                if self.frame.player.clip().is_none() && self.model.clips.len() == report.clips.len() {
+                if self.frame.player.clip().is_none() && self.document.model.clips.len() == report.clips.len() {
                     self.frame.player.select(Some(0));
                 }
                 self.clips_from.reports.push(report);
-                self.refresh_model_facts();
-                self.inspection.facts = JointFacts::new(&self.model);
+                self.document.refresh_facts();
+                self.inspection.facts = JointFacts::new(&self.document.model);
                 // The model's files now include the other file.
                 self.watching.revision += 1;
             }
-            Err(error) => self.load_error = Some(error.to_string()),
+            Err(error) => self.document.load_error = Some(error.to_string()),
         }
     }
 }

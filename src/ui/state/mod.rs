@@ -3,6 +3,7 @@
 //! here, so opening files (by argument, drag-and-drop or dialog) is tested without a window.
 
 mod clips_offer;
+mod document;
 pub mod reload;
 
 use std::path::{Path, PathBuf};
@@ -20,10 +21,10 @@ use super::watch_panel::Watching;
 use crate::anim::{DEFAULT_KEY_RATE, key_rate};
 use crate::asset::{self, Format, Model};
 use crate::inspect::{JointFacts, PoseMode, TrailTime};
-use crate::lint::{Finding, lint};
 use crate::view::animated_frame::AnimatedFrame;
 use crate::view::file_camera::model_camera_view;
-use crate::view::{CameraView, Lighting, Lights, OrbitCamera, Quality, ViewOptions, ViewPreset, Viewport, counted};
+use crate::view::{CameraView, Lighting, Lights, OrbitCamera, Quality, ViewOptions, ViewPreset, Viewport};
+pub use document::Document;
 
 /// Things the panel or the keyboard asked for that the app carries out (they need the window,
 /// the GPU or the file dialog).
@@ -59,24 +60,17 @@ pub enum Shortcut {
 }
 
 pub struct ViewerState {
-    pub model: Model,
+    /// The open file: its model and what was worked out from it.
+    pub document: Document,
     /// What moves: the player, the pose, the joints' matrices, morph weights, the crowd.
     pub frame: AnimatedFrame,
     pub view: ViewOptions,
-    /// The last file that failed to open, and why (the model shown is unchanged).
-    pub load_error: Option<String>,
     /// A file being dragged over the window.
     pub hovered_file: Option<PathBuf>,
     /// What the renderer may spend per frame (the window applies it).
     pub quality: Quality,
-    /// Bumped whenever `model` is replaced, so the app knows to upload it.
-    pub model_generation: u64,
     pub requests: Requests,
     pub ik_editor: IkEditor,
-    /// File name and model stats for the panel (made once per model).
-    pub summary: String,
-    /// The rig lint's findings for the model (made once per model).
-    pub lint: Vec<Finding>,
     /// The joint browser, pose mode and vertex views.
     pub inspection: Inspection,
     /// The file camera the view looks through (an index into `Model::cameras`); none: the
@@ -101,8 +95,6 @@ impl ViewerState {
     pub fn new(model: Model) -> Self {
         Self {
             frame: AnimatedFrame::new(&model),
-            summary: summary(&model),
-            lint: lint(&model),
             ik_editor: IkEditor::new(&model),
             inspection: Inspection::new(&model),
             view: ViewOptions {
@@ -112,11 +104,9 @@ impl ViewerState {
                 },
                 ..ViewOptions::default()
             },
-            model,
-            load_error: None,
+            document: Document::new(model),
             hovered_file: None,
             quality: Quality::Best,
-            model_generation: 0,
             requests: Requests::default(),
             file_camera: None,
             watching: Watching::default(),
@@ -137,15 +127,15 @@ impl ViewerState {
         self.hovered_file = None;
         if Format::from_extension(path) == Some(Format::Md5Anim) {
             // An .md5anim adds a clip to the open MD5 model.
-            match asset::add_md5_animation(&mut self.model, path) {
+            match asset::add_md5_animation(&mut self.document.model, path) {
                 Ok(()) => {
-                    self.load_error = None;
-                    self.refresh_model_facts();
-                    self.inspection.facts = JointFacts::new(&self.model);
+                    self.document.load_error = None;
+                    self.document.refresh_facts();
+                    self.inspection.facts = JointFacts::new(&self.document.model);
                     // The model's files now include the animation.
                     self.watching.revision += 1;
                 }
-                Err(error) => self.load_error = Some(error.to_string()),
+                Err(error) => self.document.load_error = Some(error.to_string()),
             }
             return;
         }
@@ -156,7 +146,7 @@ impl ViewerState {
                 }
             }
             Err(error) => {
-                self.load_error = Some(error.to_string());
+                self.document.load_error = Some(error.to_string());
                 // Watched, so that fixing the file opens it.
                 self.watching.failed_file = Some(path.to_path_buf());
                 self.watching.revision += 1;
@@ -175,7 +165,7 @@ impl ViewerState {
         view.lighting.lights = Lights::default_for(&model);
         // Variants are the file's own: a new file starts with its default materials.
         view.material_variant = None;
-        let crowd = self.frame.crowd.for_new_model();
+        let (crowd, generation) = (self.frame.crowd.for_new_model(), self.document.generation);
         *self = Self {
             view,
             quality: self.quality,
@@ -188,10 +178,10 @@ impl ViewerState {
             clip_export: std::mem::take(&mut self.clip_export),
             curves: std::mem::take(&mut self.curves),
             trails: self.trails.for_new_model(),
-            model_generation: self.model_generation + 1,
             inspection: self.inspection.for_model(&model),
             ..Self::new(model)
         };
+        self.document.generation = generation + 1;
         self.frame.crowd = crowd;
         self.frame.player.fade_time = fade_time;
         self.frame.player.speed = speed;
@@ -200,30 +190,16 @@ impl ViewerState {
         self.requests.reset_camera = true;
     }
 
-    /// The summary and lint findings, after the model changed.
-    pub(super) fn refresh_model_facts(&mut self) {
-        self.summary = summary(&self.model);
-        self.lint = lint(&self.model);
-    }
-
-    /// "Fox.glb — rigscope", or "rigscope" for the demo rig.
-    pub fn window_title(&self) -> String {
-        match (self.model.format, self.model.path.file_name()) {
-            (Some(_), Some(name)) => format!("{} — rigscope", name.to_string_lossy()),
-            _ => "rigscope".into(),
-        }
-    }
-
     /// Frames per second the clip playing was keyed at: what "one frame" means for steps
     /// and the timeline's frame numbers.
     pub fn key_rate(&self) -> f32 {
-        let clip = self.frame.player.clip().and_then(|c| self.model.clips.get(c));
+        let clip = self.frame.player.clip().and_then(|c| self.document.model.clips.get(c));
         clip.map_or(DEFAULT_KEY_RATE, key_rate)
     }
 
     /// Carries out a keyboard shortcut.
     pub fn shortcut(&mut self, shortcut: Shortcut) {
-        let (clips, rate) = (&self.model.clips, self.key_rate());
+        let (clips, rate) = (&self.document.model.clips, self.key_rate());
         match shortcut {
             Shortcut::PlayPause => self.frame.player.toggle_play(clips),
             Shortcut::StepBack => self.frame.player.step(-1.0, rate, clips),
@@ -234,7 +210,7 @@ impl ViewerState {
             Shortcut::View(preset) => self.requests.view = Some(preset),
             Shortcut::NextCamera => {
                 let next = self.file_camera.map_or(0, |c| c + 1);
-                self.file_camera = (next < self.model.cameras.len()).then_some(next);
+                self.file_camera = (next < self.document.model.cameras.len()).then_some(next);
             }
             Shortcut::CurveView => self.curves.shown = !self.curves.shown,
         }
@@ -245,7 +221,7 @@ impl ViewerState {
     pub fn camera_view(&self, orbit: &OrbitCamera, aspect: f32) -> CameraView {
         let properties = self.frame.pose.properties();
         self.file_camera
-            .and_then(|c| model_camera_view(&self.model, c, &self.frame.joint_matrices, properties, aspect))
+            .and_then(|c| model_camera_view(&self.document.model, c, &self.frame.joint_matrices, properties, aspect))
             .unwrap_or_else(|| orbit.camera_view(aspect))
     }
 
@@ -254,7 +230,7 @@ impl ViewerState {
     pub fn view_options(&self) -> ViewOptions {
         let mut view = self.view;
         view.vertex_view = self.inspection.vertex_view();
-        view.skeleton |= self.ik_editor.picking || self.model.instances.is_empty();
+        view.skeleton |= self.ik_editor.picking || self.document.model.instances.is_empty();
         view
     }
 
@@ -263,14 +239,19 @@ impl ViewerState {
     /// panel laid out before the step must be drawn once more to show that it ended.
     pub fn advance(&mut self, dt: f32) -> bool {
         let pose_mode = self.inspection.pose_mode;
-        let stepped = (self.frame).advance(&self.model, self.model_generation, pose_mode, dt);
+        let stepped = (self.frame).advance(&self.document.model, self.document.generation, pose_mode, dt);
         let animated = self.inspection.pose_mode == PoseMode::Animated;
         let at = TrailTime {
             clip: self.frame.player.animator.crossfade.base().filter(|_| animated),
             time: self.frame.player.animator.crossfade.time(),
             mode: self.frame.player.mode(),
         };
-        (self.trails).update(&self.model, self.model_generation, at, self.inspection.selected);
+        (self.trails).update(
+            &self.document.model,
+            self.document.generation,
+            at,
+            self.inspection.selected,
+        );
         if stepped.crowd_changed {
             self.requests.frame_model = true;
         }
@@ -283,16 +264,24 @@ impl ViewerState {
     /// Adds an IK chain of `length` bones ending at `end`, its target where that joint is now.
     pub fn add_ik_chain(&mut self, end: usize, length: usize) {
         let chains = &mut self.frame.player.animator.ik;
-        self.ik_editor
-            .add_chain(chains, &self.model.skeleton, &self.frame.joint_matrices, (end, length));
+        self.ik_editor.add_chain(
+            chains,
+            &self.document.model.skeleton,
+            &self.frame.joint_matrices,
+            (end, length),
+        );
     }
 
     /// A press of the main button at `cursor` in the view. Returns true when IK editing takes
     /// it (a target grabbed, or a joint picked), false when the camera should orbit.
     pub fn press_in_view(&mut self, cursor: Vec2, view: &Viewport) -> bool {
         let chains = &mut self.frame.player.animator.ik;
-        self.ik_editor
-            .press(chains, &self.model.skeleton, &self.frame.joint_matrices, (cursor, view))
+        self.ik_editor.press(
+            chains,
+            &self.document.model.skeleton,
+            &self.frame.joint_matrices,
+            (cursor, view),
+        )
     }
 
     /// The pointer moved to `cursor` with the main button held.
@@ -316,21 +305,6 @@ impl ViewerState {
     }
 }
 
-/// File name and what the model holds, for the panel's title.
-fn summary(model: &Model) -> String {
-    let name = crate::asset::file_name(&model.path);
-    format!(
-        "{name}\n{}, {}\n{}: {}, {}\n{}, {}",
-        counted(model.vertex_count(), "vertex", "vertices"),
-        counted(model.triangle_count(), "triangle", "triangles"),
-        counted(model.skeleton.len(), "node", "nodes"),
-        counted(model.skinned_joint_count(), "skinned joint", "skinned joints"),
-        counted(model.animated_node_count(), "animated node", "animated nodes"),
-        counted(model.skins.len(), "skin", "skins"),
-        counted(model.clips.len(), "clip", "clips"),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,9 +316,9 @@ mod tests {
     fn a_failed_open_keeps_the_model_and_reports_the_file() {
         let mut state = ViewerState::new(demo_model());
         state.open(Path::new("/no/such/model.glb"));
-        assert_eq!(state.model.clips.len(), 5, "still the demo");
-        assert_eq!(state.model_generation, 0);
-        let error = state.load_error.clone().unwrap();
+        assert_eq!(state.document.model.clips.len(), 5, "still the demo");
+        assert_eq!(state.document.generation, 0);
+        let error = state.document.load_error.clone().unwrap();
         assert!(
             error.contains("/no/such/model.glb") && error.contains("cannot read"),
             "{error}"
@@ -357,9 +331,9 @@ mod tests {
         state.shortcut(Shortcut::PlayPause);
         assert!(!state.frame.player.playing);
         state.shortcut(Shortcut::StepForward);
-        assert!((state.frame.player.clip_time(&state.model.clips) - 1.0 / state.key_rate()).abs() < 1e-6);
+        assert!((state.frame.player.clip_time(&state.document.model.clips) - 1.0 / state.key_rate()).abs() < 1e-6);
         state.shortcut(Shortcut::StepBack);
-        assert!(state.frame.player.clip_time(&state.model.clips).abs() < 1e-6);
+        assert!(state.frame.player.clip_time(&state.document.model.clips).abs() < 1e-6);
         for (shortcut, expected) in [
             (
                 Shortcut::ResetView,
@@ -410,8 +384,8 @@ mod tests {
     fn the_view_looks_through_the_chosen_file_camera_and_cycles_back_to_orbit() {
         use crate::asset::{Camera, Projection};
         let mut state = ViewerState::new(demo_model());
-        let head = state.model.skeleton.find("head").unwrap();
-        state.model.cameras.push(Camera {
+        let head = state.document.model.skeleton.find("head").unwrap();
+        state.document.model.cameras.push(Camera {
             name: "head cam".into(),
             index: 0,
             joint: head,
@@ -449,7 +423,7 @@ mod tests {
         let mut state = ViewerState::new(demo_model());
         // The default camera looks at (0, 1, 0), about the demo's chest.
         let view = Viewport::new(&OrbitCamera::default().camera_view(800.0 / 600.0), 800.0, 600.0);
-        let head = state.model.skeleton.find("head").unwrap();
+        let head = state.document.model.skeleton.find("head").unwrap();
         let at = view
             .to_pixels(state.frame.joint_matrices[head].w_axis.truncate())
             .unwrap();
@@ -468,14 +442,14 @@ mod tests {
         let mut state = ViewerState::new(demo_model());
         state.advance(0.4);
         let animated = state.frame.pose.clone();
-        assert_ne!(&animated, state.model.skeleton.rest_pose());
+        assert_ne!(&animated, state.document.model.skeleton.rest_pose());
         state.inspection.pose_mode = PoseMode::Rest;
         state.advance(0.1);
-        assert_eq!(&state.frame.pose, state.model.skeleton.rest_pose());
+        assert_eq!(&state.frame.pose, state.document.model.skeleton.rest_pose());
         state.inspection.pose_mode = PoseMode::Bind;
         state.advance(0.1);
-        assert_eq!(&state.frame.pose, state.model.skeleton.bind_pose());
-        let bind = state.model.skeleton.bind_pose().to_model_matrices();
+        assert_eq!(&state.frame.pose, state.document.model.skeleton.bind_pose());
+        let bind = state.document.model.skeleton.bind_pose().to_model_matrices();
         assert_eq!(
             state.frame.joint_matrices, bind,
             "picking and gizmos follow the pose shown"
@@ -502,7 +476,7 @@ mod tests {
     #[test]
     fn clicking_near_a_joint_while_picking_adds_a_chain_ending_there() {
         let (mut state, view) = setup();
-        let wrist = state.model.skeleton.find("wrist.L").unwrap();
+        let wrist = state.document.model.skeleton.find("wrist.L").unwrap();
         let near_wrist = joint_pixel(&state, &view, wrist) + Vec2::new(3.0, -2.0);
         assert!(
             !state.press_in_view(near_wrist, &view),
@@ -514,7 +488,7 @@ mod tests {
         let chain = &state.frame.player.animator.ik[0].chain;
         assert_eq!(chain.end(), wrist);
         assert_eq!(chain.bones(), 2);
-        assert_eq!(state.model.skeleton.name(chain.joints()[0]), "shoulder.L");
+        assert_eq!(state.document.model.skeleton.name(chain.joints()[0]), "shoulder.L");
     }
 
     #[test]
@@ -529,7 +503,7 @@ mod tests {
     #[test]
     fn dragging_a_target_moves_it_and_the_hand_follows() {
         let (mut state, view) = setup();
-        let wrist = state.model.skeleton.find("wrist.L").unwrap();
+        let wrist = state.document.model.skeleton.find("wrist.L").unwrap();
         state.add_ik_chain(wrist, 2);
         let start = joint_pixel(&state, &view, wrist);
         state.ik_editor.show_targets = false;
@@ -570,7 +544,7 @@ mod tests {
     #[test]
     fn a_chain_longer_than_the_joints_ancestry_is_reported() {
         let (mut state, _) = setup();
-        let hips = state.model.skeleton.find("hips").unwrap();
+        let hips = state.document.model.skeleton.find("hips").unwrap();
         state.add_ik_chain(hips, 5);
         assert!(state.frame.player.animator.ik.is_empty());
         let error = state.ik_editor.error.clone().unwrap();

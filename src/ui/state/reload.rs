@@ -20,7 +20,7 @@ impl ViewerState {
         if !self.watching.enabled {
             return Vec::new();
         }
-        let mut files = self.model.source_files.clone();
+        let mut files = self.document.model.source_files.clone();
         files.extend(self.watching.failed_file.iter().cloned());
         files
     }
@@ -36,7 +36,7 @@ impl ViewerState {
             self.open(&failed);
             return;
         }
-        if self.model.source_files.iter().any(|f| is_changed(f)) {
+        if self.document.model.source_files.iter().any(|f| is_changed(f)) {
             self.reload();
         }
     }
@@ -46,8 +46,12 @@ impl ViewerState {
     /// `.md5anim` or other file whose clips were added to the model is added again. On failure the model stays and
     /// `watching.note` says why.
     pub fn reload(&mut self) {
-        let scene = self.model.scene.map_or(SceneChoice::FileDefault, SceneChoice::Index);
-        let name = asset::file_name(&self.model.path);
+        let scene = self
+            .document
+            .model
+            .scene
+            .map_or(SceneChoice::FileDefault, SceneChoice::Index);
+        let name = asset::file_name(&self.document.model.path);
         let done = format!("Reloaded {name} at {}", utc_time_of_day(SystemTime::now()));
         self.load_again(&scene, done, format!("reloading {name} failed"));
     }
@@ -55,8 +59,8 @@ impl ViewerState {
     /// Shows scene `index` of the open file in place of the one shown, keeping what still
     /// applies as a reload does.
     pub fn show_scene(&mut self, index: usize) {
-        let name = asset::file_name(&self.model.path);
-        let scene_name = self.model.scenes.get(index).map_or("?", |s| s.name.as_str());
+        let name = asset::file_name(&self.document.model.path);
+        let scene_name = self.document.model.scenes.get(index).map_or("?", |s| s.name.as_str());
         let done = format!("Showing scene '{scene_name}' of {name}");
         self.load_again(
             &SceneChoice::Index(index),
@@ -68,9 +72,10 @@ impl ViewerState {
     /// Reads the open model's file again with scene `scene`; `watching.note` becomes `done`, or
     /// `failed` and why.
     fn load_again(&mut self, scene: &SceneChoice, done: String, failed: String) {
-        let path = self.model.path.clone();
+        let path = self.document.model.path.clone();
         let loaded = asset::load_scene(&path, scene).and_then(|mut model| {
             let added = self
+                .document
                 .model
                 .source_files
                 .iter()
@@ -105,8 +110,8 @@ impl ViewerState {
     }
 
     fn replace_model_keeping_settings(&mut self, model: Model) {
-        let old_model = std::mem::replace(&mut self.model, model);
-        let (old, new) = (&old_model, &self.model);
+        let old_model = std::mem::replace(&mut self.document.model, model);
+        let (old, new) = (&old_model, &self.document.model);
         let clip = |index: usize| old.clips.get(index).and_then(|c| find_clip(&new.clips, c.name()));
         let joint = |index: usize| {
             (index < old.skeleton.len())
@@ -139,11 +144,11 @@ impl ViewerState {
             .and_then(|name| new.find_variant(name).ok());
         self.ik_editor = crate::ui::ik_edit::IkEditor::new(new);
         self.hovered_file = None;
-        self.load_error = None;
-        self.refresh_model_facts();
-        self.frame.pose = self.model.skeleton.rest_pose().clone();
+        self.document.load_error = None;
+        self.document.refresh_facts();
+        self.frame.pose = self.document.model.skeleton.rest_pose().clone();
         self.frame.joint_matrices = self.frame.pose.to_model_matrices();
-        self.model_generation += 1;
+        self.document.generation += 1;
     }
 }
 
