@@ -589,4 +589,110 @@ mod tests {
         let (a, b, c, d) = (at(x0, y0), at(x0 + 1.0, y0), at(x0, y0 + 1.0), at(x0 + 1.0, y0 + 1.0));
         std::array::from_fn(|k| (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy)
     }
+
+    /// Times this painter against egui-wgpu's renderer on the viewer's panel (Fox open, every
+    /// section open) at 1280 x 800: the milliseconds a frame of painting takes from recording
+    /// to the GPU's end, median of 60. A measurement, not a check: run it with
+    /// `cargo test --lib painters_cost -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn painters_cost() {
+        let gpu = crate::render::Gpu::headless().expect("a graphics adapter");
+        let (width, height) = (1280u32, 800u32);
+        let format = wgpu::TextureFormat::Rgba8Unorm;
+        let ctx = egui::Context::default();
+        let input = || egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(width as f32, height as f32),
+            )),
+            ..Default::default()
+        };
+        let fox = std::env::var("RIGSCOPE_ASSETS").unwrap_or_else(|_| "../shared/assets".into());
+        let model = crate::asset::load(std::path::Path::new(&format!("{fox}/gltf/Fox/glTF-Binary/Fox.glb"))).unwrap();
+        let mut state = crate::ui::ViewerState::new(model);
+        let status = crate::ui::RenderStatus::default();
+        let mut textures = TexturesDelta::default();
+        let mut jobs = Vec::new();
+        for _ in 0..3 {
+            let output = ctx.run_ui(input(), |ui| {
+                crate::ui::panel::show(ui, &mut state, &status);
+            });
+            textures.append(output.textures_delta);
+            jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
+        }
+        let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: None,
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        });
+        let view = target.create_view(&Default::default());
+        let time = |paint: &mut dyn FnMut(&mut wgpu::CommandEncoder)| {
+            let mut frames: Vec<f64> = (0..60)
+                .map(|_| {
+                    let start = std::time::Instant::now();
+                    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                    paint(&mut encoder);
+                    gpu.queue.submit([encoder.finish()]);
+                    let _ = gpu.device.poll(wgpu::PollType::wait_indefinitely());
+                    start.elapsed().as_secs_f64() * 1000.0
+                })
+                .collect();
+            frames.sort_by(f64::total_cmp);
+            frames[frames.len() / 2]
+        };
+
+        let mut ours = EguiPainter::new(&gpu.device, format);
+        ours.set_textures(&gpu, &textures);
+        let ours_ms = time(&mut |encoder| ours.paint(&gpu, encoder, &view, &jobs, (width, height), 1.0));
+
+        let mut theirs = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        for (id, deltas) in &textures.set {
+            for delta in deltas {
+                theirs.update_texture(&gpu.device, &gpu.queue, *id, delta);
+            }
+        }
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [width, height],
+            pixels_per_point: 1.0,
+        };
+        let theirs_ms = time(&mut |encoder| {
+            theirs.update_buffers(&gpu.device, &gpu.queue, encoder, &jobs, &screen);
+            let mut pass = encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Load,
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    ..Default::default()
+                })
+                .forget_lifetime();
+            theirs.render(&mut pass, &jobs, &screen);
+        });
+        textures.clear();
+        println!(
+            "{{\"adapter\":\"{}\",\"triangles\":{},\"rigscope_painter_ms\":{ours_ms:.3},\"egui_wgpu_ms\":{theirs_ms:.3}}}",
+            gpu.describe(),
+            jobs.iter()
+                .map(|job| match &job.primitive {
+                    Primitive::Mesh(mesh) => mesh.indices.len() / 3,
+                    Primitive::Callback(_) => 0,
+                })
+                .sum::<usize>()
+        );
+    }
 }
