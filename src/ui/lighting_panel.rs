@@ -4,12 +4,19 @@
 use egui::{Color32, RichText};
 
 use super::render_status::RenderStatus;
-use super::state::ViewerState;
-use crate::view::{Lights, ToneMapping, counted};
+use super::state::Requests;
+use crate::view::{Lighting, Lights, ToneMapping, counted};
 
-pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) {
-    let file_lights = state.document.model.lights.len();
-    let lighting = &mut state.view.lighting;
+/// Edits `lighting`; `file_lights` is how many lights the file has, `status` says which
+/// environment lights the scene. Loading an .hdr or going back to the studio's is asked of the
+/// window through `requests`.
+pub fn lighting_section(
+    ui: &mut egui::Ui,
+    lighting: &mut Lighting,
+    file_lights: usize,
+    requests: &mut Requests,
+    status: &RenderStatus,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.radio_value(&mut lighting.lights, Lights::Studio, "Studio key light")
             .on_hover_text("rigscope's key light, with its shadow on the ground");
@@ -26,10 +33,10 @@ pub fn lighting_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &Ren
     ui.horizontal_wrapped(|ui| {
         ui.label(format!("Environment: {}", status.environment_name));
         if ui.button("Load .hdr…").clicked() {
-            state.requests.environment_dialog = true;
+            requests.environment_dialog = true;
         }
         if status.environment_name != "studio" && ui.button("Studio").clicked() {
-            state.requests.studio_environment = true;
+            requests.studio_environment = true;
         }
     });
     if let Some(error) = &status.environment_error {

@@ -60,7 +60,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
                     let morphs_open = has_morph_targets(&state.document.model);
                     section(ui, "Morph targets", morphs_open, |ui| morph_section(ui, state));
                     section(ui, "Views and cameras", false, |ui| views_section(ui, state));
-                    section(ui, "Lighting", false, |ui| lighting_section(ui, state, status));
+                    section(ui, "Lighting", false, |ui| {
+                        let file_lights = state.document.model.lights.len();
+                        let lighting = &mut state.view.lighting;
+                        lighting_section(ui, lighting, file_lights, &mut state.requests, status)
+                    });
                     section(ui, "Display", true, |ui| view_section(ui, state, status));
                 });
             ui.advance_cursor_after_rect(rect);
@@ -391,7 +395,11 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatu
         ui.checkbox(&mut state.view.wireframe, "Wireframe");
         ui.checkbox(&mut state.view.grid, "Grid");
     });
-    variant_picker(ui, state);
+    variant_picker(
+        ui,
+        &state.document.model.material_variants,
+        &mut state.view.material_variant,
+    );
     crowd_controls(ui, &mut state.frame.crowd.options, &mut state.view.crowd_detail);
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
