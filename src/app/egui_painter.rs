@@ -374,6 +374,7 @@ fn scissor(clip: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32))
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::surface::screenshot_image;
 
     #[test]
     fn scissors_are_clamped_to_the_target_and_empty_ones_skipped() {
@@ -422,20 +423,7 @@ mod tests {
 
         let mut painter = EguiPainter::new(&gpu.device, wgpu::TextureFormat::Rgba8Unorm);
         painter.set_textures(&gpu, &output.textures_delta);
-        let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("egui test"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
+        let target = screenshot_image(&gpu.device, wgpu::TextureFormat::Rgba8Unorm, width, height);
         let view = target.create_view(&Default::default());
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let clear = background.map(|c| c as f64 / 255.0);
@@ -621,20 +609,7 @@ mod tests {
             textures.append(output.textures_delta);
             jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
         }
-        let target = gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: None,
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        });
+        let target = screenshot_image(&gpu.device, format, width, height);
         let view = target.create_view(&Default::default());
         let time = |paint: &mut dyn FnMut(&mut wgpu::CommandEncoder)| {
             let mut frames: Vec<f64> = (0..60)

@@ -232,7 +232,13 @@ fn window_format(formats: &[wgpu::TextureFormat]) -> Option<wgpu::TextureFormat>
         .or_else(|| formats.first().copied())
 }
 
-fn screenshot_image(device: &wgpu::Device, format: wgpu::TextureFormat, width: u32, height: u32) -> wgpu::Texture {
+/// A `width` x `height` image of `format` to draw into and read back.
+pub(super) fn screenshot_image(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+    width: u32,
+    height: u32,
+) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
         label: Some("screenshot"),
         size: wgpu::Extent3d {
