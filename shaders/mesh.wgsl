@@ -20,6 +20,8 @@ const HAS_METALLIC_ROUGHNESS: u32 = 2u;
 const HAS_NORMAL: u32 = 4u;
 const HAS_OCCLUSION: u32 = 8u;
 const HAS_EMISSIVE: u32 = 16u;
+const HAS_TRANSMISSION: u32 = 32u;
+const HAS_THICKNESS: u32 = 64u;
 // Material.flags.y: the alpha mode.
 const ALPHA_OPAQUE: u32 = 0u;
 const ALPHA_MASK: u32 = 1u;
@@ -31,11 +33,11 @@ struct Material {
     // x: metallic, y: roughness, z: normal scale, w: alpha cutoff (mask mode).
     factors: vec4<f32>,
     // x: HAS_* bits, y: ALPHA_*, z: 1 when unlit (KHR_materials_unlit), w: bit i set when
-    // texture i (base colour, metallic-roughness, normal, occlusion, emissive) reads
-    // TEXCOORD_1.
+    // texture i (base colour, metallic-roughness, normal, occlusion, emissive, transmission,
+    // thickness) reads TEXCOORD_1.
     flags: vec4<u32>,
     // Per texture, in that order, two rows of its KHR_texture_transform matrix.
-    transforms: array<vec4<f32>, 10>,
+    transforms: array<vec4<f32>, 14>,
     // rgb: the dielectric's F0 (KHR_materials_ior and _specular), or with specular-glossiness
     // its specular factor; w: the dielectric's F90.
     specular: vec4<f32>,
@@ -44,10 +46,24 @@ struct Material {
     // x: the clearcoat's strength (0: none), y: its roughness (KHR_materials_clearcoat);
     // z: 1 for KHR_materials_pbrSpecularGlossiness, w: its glossiness factor.
     coat: vec4<f32>,
+    // x: the transmission (0: none; KHR_materials_transmission), y: the volume's thickness,
+    // z: its attenuation distance (0: infinite; KHR_materials_volume), w: the dispersion
+    // (KHR_materials_dispersion).
+    transmission: vec4<f32>,
+    // rgb: the volume's attenuation colour, w: the index of refraction light bends by.
+    attenuation: vec4<f32>,
+    // x: the thin film's strength (0: none), y: its index of refraction, z: its thickness in
+    // nanometres (KHR_materials_iridescence).
+    film: vec4<f32>,
+    // rgb: the colour of diffuse transmission, w: its strength (0: none;
+    // KHR_materials_diffuse_transmission).
+    diffuse_transmission: vec4<f32>,
 };
 
-// On in the pipelines for materials with a sheen or a clear coat (src/render/pipelines.rs):
-// every other material's shader leaves the layers out.
+// On in the pipelines for materials with a sheen, a clear coat, a thin film or diffuse
+// transmission, and for transmissive ones (src/render/pipelines.rs): every other material's
+// shader leaves the layers out. `TRANSMISSION` is a constant of the appended
+// transmission.wgsl or no_transmission.wgsl.
 override MATERIAL_LAYERS: bool = false;
 
 @group(2) @binding(0) var<uniform> material: Material;
@@ -56,11 +72,13 @@ override MATERIAL_LAYERS: bool = false;
 @group(2) @binding(3) var normal_texture: texture_2d<f32>;
 @group(2) @binding(4) var occlusion_texture: texture_2d<f32>;
 @group(2) @binding(5) var emissive_texture: texture_2d<f32>;
-@group(2) @binding(6) var base_color_sampler: sampler;
-@group(2) @binding(7) var metallic_roughness_sampler: sampler;
-@group(2) @binding(8) var normal_sampler: sampler;
-@group(2) @binding(9) var occlusion_sampler: sampler;
-@group(2) @binding(10) var emissive_sampler: sampler;
+// Bindings 6, 7, 13 and 14 (the transmission and thickness textures and their samplers) are
+// transmission.wgsl's.
+@group(2) @binding(8) var base_color_sampler: sampler;
+@group(2) @binding(9) var metallic_roughness_sampler: sampler;
+@group(2) @binding(10) var normal_sampler: sampler;
+@group(2) @binding(11) var occlusion_sampler: sampler;
+@group(2) @binding(12) var emissive_sampler: sampler;
 
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
@@ -330,6 +348,10 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let mr = material_sample(1u, metallic_roughness_texture, metallic_roughness_sampler, uv0, uv1, one);
     let occlusion_sample = material_sample(3u, occlusion_texture, occlusion_sampler, uv0, uv1, one).r;
     let emissive_sample = material_sample(4u, emissive_texture, emissive_sampler, uv0, uv1, one).rgb;
+    // x: the transmission, y: the volume's thickness (both 0 without transmission.wgsl).
+    let transmission_thickness = transmission_and_thickness(uv0, uv1);
+    let transmission = transmission_thickness.x;
+    let thickness = transmission_thickness.y;
     var n = mapped_normal(normal, in.world, texture_uv(2u, uv0, uv1));
     var base = material.base_color * in.color * base_sample;
     if (material.flags.y == ALPHA_OPAQUE) {
@@ -346,7 +368,11 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         let geometric = select(-1.0, 1.0, front) * normalize(normal);
         let shading = select(-n, n, front);
         let emissive = material.emissive.rgb * emissive_sample;
-        let inputs = ChannelInputs(base.rgb, alpha, mr, occlusion_sample, emissive, geometric, shading, uv0, uv1);
+        var thickness_share = 0.0;
+        if (material.transmission.y > 0.0) {
+            thickness_share = thickness / material.transmission.y;
+        }
+        let inputs = ChannelInputs(base.rgb, alpha, mr, occlusion_sample, emissive, geometric, shading, uv0, uv1, transmission, thickness_share);
         return vec4<f32>(channel_color(channel, inputs), 1.0);
     }
     if (material.flags.z == 1u || draw.style == STYLE_UNLIT) {
@@ -375,6 +401,21 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         surface.f90 = mix(material.specular.w, 1.0, metallic);
     }
     surface.alpha = roughness * roughness;
+    if (MATERIAL_LAYERS && material.film.x > 0.0) {
+        // KHR_materials_iridescence: the film's reflectance in the base's place, as an F0.
+        let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);
+        let film = thin_film_fresnel(material.film.y, n_dot_v, material.film.z, surface.f0);
+        surface.f0 = mix(surface.f0, schlick_to_f0(film, surface.f90, n_dot_v), material.film.x);
+    }
+    // What the dielectric does not reflect goes into it: transmission takes that share of the
+    // diffuse light's place, and diffuse transmission that share of the rest (as the
+    // Sample Viewer mixes them).
+    let dielectric_diffuse = surface.diffuse;
+    var diffuse_through = 0.0;
+    if (MATERIAL_LAYERS) {
+        diffuse_through = material.diffuse_transmission.w * (1.0 - transmission);
+    }
+    surface.diffuse *= 1.0 - transmission - diffuse_through;
 
     // 3 × 3 filtered shadow taps: soft enough, and a third of the 5 × 5 taps' cost on a
     // software rasteriser.
@@ -386,6 +427,12 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     color += punctual_lights(surface, in.world);
     let occlusion = 1.0 + material.emissive.w * (occlusion_sample - 1.0);
     color += environment_light(surface, roughness) * occlusion;
+    if (TRANSMISSION && transmission > 0.0) {
+        color += transmission * refracted_light(surface, roughness, dielectric_diffuse, in.world, thickness);
+    }
+    if (MATERIAL_LAYERS && diffuse_through > 0.0) {
+        color += diffuse_through * light_from_behind(surface, l, key) * occlusion;
+    }
     // The layers over the base, as three.js composes them: sheen, then the clearcoat.
     if (MATERIAL_LAYERS && max(max(material.sheen.r, material.sheen.g), material.sheen.b) > 0.0) {
         color = sheen_layer(surface, color, l, occlusion, key);
@@ -410,6 +457,12 @@ const CHANNEL_EMISSIVE: u32 = 6u;
 const CHANNEL_GEOMETRIC_NORMAL: u32 = 7u;
 const CHANNEL_SHADING_NORMAL: u32 = 8u;
 const CHANNEL_TEX_COORD_0: u32 = 9u;
+const CHANNEL_TEX_COORD_1: u32 = 10u;
+const CHANNEL_TRANSMISSION: u32 = 11u;
+const CHANNEL_THICKNESS: u32 = 12u;
+const CHANNEL_CLEARCOAT: u32 = 13u;
+const CHANNEL_SHEEN: u32 = 14u;
+const CHANNEL_IRIDESCENCE: u32 = 15u;
 
 struct ChannelInputs {
     base: vec3<f32>,
@@ -421,6 +474,9 @@ struct ChannelInputs {
     shading_normal: vec3<f32>,
     uv0: vec2<f32>,
     uv1: vec2<f32>,
+    transmission: f32,
+    // The thickness over its factor.
+    thickness: f32,
 };
 
 fn channel_color(channel: u32, c: ChannelInputs) -> vec3<f32> {
@@ -442,7 +498,13 @@ fn channel_color(channel: u32, c: ChannelInputs) -> vec3<f32> {
         case CHANNEL_GEOMETRIC_NORMAL: { return srgb_to_linear(c.geometric_normal * 0.5 + 0.5); }
         case CHANNEL_SHADING_NORMAL: { return srgb_to_linear(c.shading_normal * 0.5 + 0.5); }
         case CHANNEL_TEX_COORD_0: { return srgb_to_linear(vec3<f32>(fract(c.uv0), 0.0)); }
-        default: { return srgb_to_linear(vec3<f32>(fract(c.uv1), 0.0)); }
+        case CHANNEL_TEX_COORD_1: { return srgb_to_linear(vec3<f32>(fract(c.uv1), 0.0)); }
+        case CHANNEL_TRANSMISSION: { return srgb_to_linear(vec3<f32>(c.transmission)); }
+        case CHANNEL_THICKNESS: { return srgb_to_linear(vec3<f32>(c.thickness)); }
+        case CHANNEL_CLEARCOAT: { return srgb_to_linear(vec3<f32>(material.coat.x)); }
+        case CHANNEL_SHEEN: { return material.sheen.rgb; }
+        case CHANNEL_IRIDESCENCE: { return srgb_to_linear(vec3<f32>(material.film.x)); }
+        default: { return vec3<f32>(0.0); }
     }
 }
 
@@ -469,6 +531,17 @@ fn sheen_layer(s: Surface, base: vec3<f32>, l: vec3<f32>, occlusion: f32, key: f
     }
     let albedo_scaling = 1.0 - 0.157 * max(max(color.r, color.g), color.b);
     return base * albedo_scaling + sheen;
+}
+
+// KHR_materials_diffuse_transmission: a Lambert surface's light from the side behind it (the
+// environment, and the key light shining on the back), in the transmitted colour.
+fn light_from_behind(s: Surface, l: vec3<f32>, key: f32) -> vec3<f32> {
+    var light = environment_irradiance(-s.n);
+    let n_dot_l = dot(-s.n, l);
+    if (key > 0.0 && n_dot_l > 0.0) {
+        light += vec3<f32>(key * n_dot_l / PI);
+    }
+    return light * material.diffuse_transmission.rgb;
 }
 
 // KHR_materials_clearcoat over `base`: a clear dielectric coat (F0 0.04) on the geometry's

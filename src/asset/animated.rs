@@ -19,7 +19,7 @@ use glam::{Vec2, Vec3, Vec4};
 use super::camera::Projection;
 use super::light::{LightKind, PunctualLight};
 use super::material::MaterialTexture;
-use super::material::{AlphaMode, Material};
+use super::material::{AlphaMode, Material, MaterialLayers};
 use crate::anim::{ChannelTrack, Clip, Hierarchy};
 
 /// Every animated property of a model, and which nodes the file hides.
@@ -60,9 +60,107 @@ pub enum MaterialField {
     Emissive,
     EmissiveStrength,
     AlphaCutoff,
+    NormalScale,
+    OcclusionStrength,
     TextureOffset(MaterialTexture),
     TextureScale(MaterialTexture),
     TextureRotation(MaterialTexture),
+    /// A KHR_materials_* extension's factor.
+    Layer(LayerField),
+}
+
+/// The animatable factors of the KHR_materials_* extensions (`MaterialLayers`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerField {
+    Ior,
+    Specular,
+    SpecularColor,
+    SheenColor,
+    SheenRoughness,
+    Clearcoat,
+    ClearcoatRoughness,
+    Transmission,
+    Thickness,
+    AttenuationDistance,
+    AttenuationColor,
+    Dispersion,
+    Iridescence,
+    IridescenceIor,
+    IridescenceThickness,
+    DiffuseTransmission,
+    DiffuseTransmissionColor,
+}
+
+impl LayerField {
+    /// The field a pointer's path below a material names (`["extensions", extension,
+    /// property]`), if it is one of these.
+    pub fn from_path(extension: &str, property: &str) -> Option<Self> {
+        Some(match (extension, property) {
+            ("KHR_materials_ior", "ior") => Self::Ior,
+            ("KHR_materials_specular", "specularFactor") => Self::Specular,
+            ("KHR_materials_specular", "specularColorFactor") => Self::SpecularColor,
+            ("KHR_materials_sheen", "sheenColorFactor") => Self::SheenColor,
+            ("KHR_materials_sheen", "sheenRoughnessFactor") => Self::SheenRoughness,
+            ("KHR_materials_clearcoat", "clearcoatFactor") => Self::Clearcoat,
+            ("KHR_materials_clearcoat", "clearcoatRoughnessFactor") => Self::ClearcoatRoughness,
+            ("KHR_materials_transmission", "transmissionFactor") => Self::Transmission,
+            ("KHR_materials_volume", "thicknessFactor") => Self::Thickness,
+            ("KHR_materials_volume", "attenuationDistance") => Self::AttenuationDistance,
+            ("KHR_materials_volume", "attenuationColor") => Self::AttenuationColor,
+            ("KHR_materials_dispersion", "dispersion") => Self::Dispersion,
+            ("KHR_materials_iridescence", "iridescenceFactor") => Self::Iridescence,
+            ("KHR_materials_iridescence", "iridescenceIor") => Self::IridescenceIor,
+            ("KHR_materials_iridescence", "iridescenceThicknessMaximum") => Self::IridescenceThickness,
+            ("KHR_materials_diffuse_transmission", "diffuseTransmissionFactor") => Self::DiffuseTransmission,
+            ("KHR_materials_diffuse_transmission", "diffuseTransmissionColorFactor") => Self::DiffuseTransmissionColor,
+            _ => return None,
+        })
+    }
+
+    /// The field's value in `layers` (a colour's three floats, else one).
+    pub fn read(self, layers: &MaterialLayers) -> Vec<f32> {
+        match self.slot(&mut layers.clone()) {
+            LayerSlot::Colour(colour) => colour.to_array().to_vec(),
+            LayerSlot::Scalar(value) => vec![*value],
+        }
+    }
+
+    /// Writes `value` (as `read` gives it) into `layers`.
+    fn write(self, value: &[f32], layers: &mut MaterialLayers) {
+        match self.slot(layers) {
+            LayerSlot::Colour(colour) => *colour = Vec3::from_slice(value),
+            LayerSlot::Scalar(scalar) => *scalar = value[0],
+        }
+    }
+
+    fn slot(self, layers: &mut MaterialLayers) -> LayerSlot<'_> {
+        use LayerSlot::{Colour, Scalar};
+        match self {
+            Self::Ior => Scalar(&mut layers.ior),
+            Self::Specular => Scalar(&mut layers.specular),
+            Self::SpecularColor => Colour(&mut layers.specular_color),
+            Self::SheenColor => Colour(&mut layers.sheen_color),
+            Self::SheenRoughness => Scalar(&mut layers.sheen_roughness),
+            Self::Clearcoat => Scalar(&mut layers.clearcoat),
+            Self::ClearcoatRoughness => Scalar(&mut layers.clearcoat_roughness),
+            Self::Transmission => Scalar(&mut layers.transmission),
+            Self::Thickness => Scalar(&mut layers.thickness),
+            Self::AttenuationDistance => Scalar(&mut layers.attenuation_distance),
+            Self::AttenuationColor => Colour(&mut layers.attenuation_color),
+            Self::Dispersion => Scalar(&mut layers.dispersion),
+            Self::Iridescence => Scalar(&mut layers.iridescence),
+            Self::IridescenceIor => Scalar(&mut layers.iridescence_ior),
+            Self::IridescenceThickness => Scalar(&mut layers.iridescence_thickness),
+            Self::DiffuseTransmission => Scalar(&mut layers.diffuse_transmission),
+            Self::DiffuseTransmissionColor => Colour(&mut layers.diffuse_transmission_color),
+        }
+    }
+}
+
+/// Where a `LayerField` lives in `MaterialLayers`.
+enum LayerSlot<'a> {
+    Scalar(&'a mut f32),
+    Colour(&'a mut Vec3),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,6 +372,8 @@ fn write_material(field: MaterialField, value: &[f32], material: &mut Material) 
         MaterialField::Roughness => material.roughness = scalar,
         MaterialField::Emissive => material.emissive = Vec3::from_slice(value),
         MaterialField::EmissiveStrength => material.emissive_strength = scalar,
+        MaterialField::NormalScale => material.normal_scale = scalar,
+        MaterialField::OcclusionStrength => material.occlusion_strength = scalar.clamp(0.0, 1.0),
         MaterialField::AlphaCutoff => {
             if let AlphaMode::Mask { cutoff } = &mut material.alpha {
                 *cutoff = scalar;
@@ -294,6 +394,7 @@ fn write_material(field: MaterialField, value: &[f32], material: &mut Material) 
                 reference.transform.rotation = scalar;
             }
         }
+        MaterialField::Layer(field) => field.write(value, &mut material.layers),
     }
 }
 

@@ -47,6 +47,29 @@ pub struct MaterialLayers {
     /// KHR_materials_clearcoat: the coat's strength (0: none) and roughness.
     pub clearcoat: f32,
     pub clearcoat_roughness: f32,
+    /// KHR_materials_transmission: how much of the light the dielectric lets through (0:
+    /// none), times `MaterialTexture::Transmission`'s red channel.
+    pub transmission: f32,
+    pub transmission_texture: Option<TextureRef>,
+    /// KHR_materials_volume: the thickness under the surface in the mesh's units (0: a thin
+    /// wall; times `MaterialTexture::Thickness`'s green channel), and how light fades through
+    /// it: to `attenuation_color` after `attenuation_distance` (infinite: no fading).
+    pub thickness: f32,
+    pub attenuation_distance: f32,
+    pub attenuation_color: Vec3,
+    pub thickness_texture: Option<TextureRef>,
+    /// KHR_materials_dispersion: the spread of the index of refraction over the colours, as
+    /// 20 / Abbe number (0: none).
+    pub dispersion: f32,
+    /// KHR_materials_iridescence: the thin film's strength (0: none), index of refraction and
+    /// thickness in nanometres.
+    pub iridescence: f32,
+    pub iridescence_ior: f32,
+    pub iridescence_thickness: f32,
+    /// KHR_materials_diffuse_transmission: how much of the diffuse light passes through to the
+    /// other side (0: none), and its colour.
+    pub diffuse_transmission: f32,
+    pub diffuse_transmission_color: Vec3,
     /// KHR_materials_pbrSpecularGlossiness, which replaces metallic and roughness: the
     /// diffuse colour is `Material::base_color` (and its texture `base_color_texture`), the
     /// specular-glossiness texture sits in `metallic_roughness_texture`'s place.
@@ -54,9 +77,17 @@ pub struct MaterialLayers {
 }
 
 impl MaterialLayers {
-    /// A sheen or a clear coat is drawn over the base.
+    /// A sheen, a clear coat, a thin film or diffuse transmission is drawn over the base.
     pub fn has_layers(&self) -> bool {
-        self.sheen_color.max_element() > 0.0 || self.clearcoat > 0.0
+        self.sheen_color.max_element() > 0.0
+            || self.clearcoat > 0.0
+            || self.iridescence > 0.0
+            || self.diffuse_transmission > 0.0
+    }
+
+    /// The surface lets light through to refract what is behind it.
+    pub fn transmits(&self) -> bool {
+        self.transmission > 0.0
     }
 }
 
@@ -70,6 +101,18 @@ impl Default for MaterialLayers {
             sheen_roughness: 0.0,
             clearcoat: 0.0,
             clearcoat_roughness: 0.0,
+            transmission: 0.0,
+            transmission_texture: None,
+            thickness: 0.0,
+            thickness_texture: None,
+            attenuation_distance: f32::INFINITY,
+            attenuation_color: Vec3::ONE,
+            dispersion: 0.0,
+            iridescence: 0.0,
+            iridescence_ior: 1.3,
+            iridescence_thickness: 400.0,
+            diffuse_transmission: 0.0,
+            diffuse_transmission_color: Vec3::ONE,
             specular_glossiness: None,
         }
     }
@@ -123,15 +166,22 @@ pub enum MaterialTexture {
     Normal = 2,
     Occlusion = 3,
     Emissive = 4,
+    /// KHR_materials_transmission's texture (red: the transmission).
+    Transmission = 5,
+    /// KHR_materials_volume's thickness texture (green: the thickness).
+    Thickness = 6,
 }
 
 impl MaterialTexture {
-    pub const ALL: [MaterialTexture; 5] = [
+    pub const COUNT: usize = Self::ALL.len();
+    pub const ALL: [MaterialTexture; 7] = [
         Self::BaseColor,
         Self::MetallicRoughness,
         Self::Normal,
         Self::Occlusion,
         Self::Emissive,
+        Self::Transmission,
+        Self::Thickness,
     ];
 
     /// The material's reference to this texture.
@@ -142,6 +192,8 @@ impl MaterialTexture {
             Self::Normal => material.normal_texture,
             Self::Occlusion => material.occlusion_texture,
             Self::Emissive => material.emissive_texture,
+            Self::Transmission => material.layers.transmission_texture,
+            Self::Thickness => material.layers.thickness_texture,
         }
     }
 
@@ -153,6 +205,8 @@ impl MaterialTexture {
             Self::Normal => &mut material.normal_texture,
             Self::Occlusion => &mut material.occlusion_texture,
             Self::Emissive => &mut material.emissive_texture,
+            Self::Transmission => &mut material.layers.transmission_texture,
+            Self::Thickness => &mut material.layers.thickness_texture,
         }
     }
 
@@ -169,6 +223,8 @@ impl MaterialTexture {
             Self::Normal => "normalTexture",
             Self::Occlusion => "occlusionTexture",
             Self::Emissive => "emissiveTexture",
+            Self::Transmission => "transmissionTexture",
+            Self::Thickness => "thicknessTexture",
         }
     }
 }

@@ -63,6 +63,16 @@ pub enum ChannelArg {
     /// TEXCOORD_1.
     #[value(name = "texcoord1")]
     TexCoord1,
+    /// KHR_materials_transmission's share of light let through, black 0 to white 1.
+    Transmission,
+    /// KHR_materials_volume's thickness texture's share of the thickness factor.
+    Thickness,
+    /// KHR_materials_clearcoat's strength, black 0 to white 1.
+    Clearcoat,
+    /// KHR_materials_sheen's colour.
+    Sheen,
+    /// KHR_materials_iridescence's strength, black 0 to white 1.
+    Iridescence,
 }
 
 impl From<ChannelArg> for MaterialChannel {
@@ -78,6 +88,11 @@ impl From<ChannelArg> for MaterialChannel {
             ChannelArg::ShadingNormal => Self::ShadingNormal,
             ChannelArg::TexCoord0 => Self::TexCoord0,
             ChannelArg::TexCoord1 => Self::TexCoord1,
+            ChannelArg::Transmission => Self::Transmission,
+            ChannelArg::Thickness => Self::Thickness,
+            ChannelArg::Clearcoat => Self::Clearcoat,
+            ChannelArg::Sheen => Self::Sheen,
+            ChannelArg::Iridescence => Self::Iridescence,
         }
     }
 }

@@ -30,15 +30,24 @@ impl AnimatedState {
         }
     }
 
-    /// Rewrites the uniforms of the materials some clip animates, with `pose`'s values.
-    pub fn upload_materials(&mut self, queue: &wgpu::Queue, model: &Model, pose: &Pose, bindings: &[MaterialBinding]) {
+    /// Rewrites the uniforms of the materials some clip animates, with `pose`'s values, and
+    /// which pipelines their draws take (a clip may turn a layer or transmission on or off).
+    pub fn upload_materials(
+        &mut self,
+        queue: &wgpu::Queue,
+        model: &Model,
+        pose: &Pose,
+        bindings: &mut [MaterialBinding],
+    ) {
         model
             .properties
             .apply_to_materials(pose.properties(), &mut self.materials);
         for &index in model.properties.animated_materials() {
-            let (Some(material), Some(binding)) = (self.materials.get(index), bindings.get(index)) else {
+            let (Some(material), Some(binding)) = (self.materials.get(index), bindings.get_mut(index)) else {
                 continue;
             };
+            binding.layered = material.layers.has_layers();
+            binding.transmissive = material.layers.transmits();
             let uniform = MaterialUniform::new(material, binding.present);
             queue.write_buffer(&binding.uniform, 0, bytemuck::bytes_of(&uniform));
         }

@@ -2,6 +2,7 @@
 
 use super::skin_source::SkinSource;
 use super::uniforms::DrawUniform;
+use crate::asset::material::MaterialTexture;
 
 fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
@@ -72,6 +73,9 @@ pub struct Layouts {
     pub ground: wgpu::BindGroupLayout,
     /// Group 0 of blit.wgsl: the scene image and its sampler.
     pub blit: wgpu::BindGroupLayout,
+    /// Group 3 of the transmissive mesh shaders (transmission.wgsl): the opaque scene behind
+    /// and its sampler.
+    pub transmission: wgpu::BindGroupLayout,
 }
 
 impl Layouts {
@@ -122,16 +126,22 @@ impl Layouts {
                 "blit",
                 &[texture(0, float), sampler(1, wgpu::SamplerBindingType::Filtering)],
             ),
+            transmission: layout(
+                "transmission",
+                &[texture(0, float), sampler(1, wgpu::SamplerBindingType::Filtering)],
+            ),
         }
     }
 }
 
-/// Group 2 of mesh.wgsl: `Material`, then its five textures, then their five samplers.
+/// Group 2 of mesh.wgsl: `Material`, then its textures (`MaterialTexture::ALL`), then their
+/// samplers.
 fn material_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
     let float = wgpu::TextureSampleType::Float { filterable: true };
+    let count = MaterialTexture::COUNT as u32;
     let mut entries = vec![uniform(0, wgpu::ShaderStages::FRAGMENT)];
-    entries.extend((1..=5).map(|binding| texture(binding, float)));
-    entries.extend((6..=10).map(|binding| sampler(binding, wgpu::SamplerBindingType::Filtering)));
+    entries.extend((1..=count).map(|binding| texture(binding, float)));
+    entries.extend((count + 1..=2 * count).map(|binding| sampler(binding, wgpu::SamplerBindingType::Filtering)));
     entries
 }
 

@@ -35,6 +35,7 @@ mod target;
 mod textures;
 mod tone_map;
 pub mod trail_gizmo;
+mod transmission;
 pub mod uniforms;
 
 pub use environment::{Environment, EnvironmentImage};

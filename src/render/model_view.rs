@@ -88,7 +88,7 @@ impl ModelView {
             input.view,
         );
         buffers.sort_blended(input.model_matrices, &input.camera.view);
-        (buffers.animated).upload_materials(&gpu.queue, input.model, input.pose, &buffers.materials);
+        (buffers.animated).upload_materials(&gpu.queue, input.model, input.pose, &mut buffers.materials);
     }
 
     /// Stage: makes (or drops) the crowd's buffers for the crowd `input` shows, and tells the

@@ -35,12 +35,18 @@ pub struct Pipelines {
 /// and points and lines.
 pub struct MeshPipelines {
     plain: LitTriangles,
-    /// The same with mesh.wgsl's `MATERIAL_LAYERS` on, for materials with a sheen or a clear
-    /// coat: made when a draw first needs them. Every other material's shader leaves the
-    /// layers' code out (a software rasteriser runs a branch's body even where no pixel
-    /// takes it: 10% of a frame), and start-up does not wait for a second compile.
+    /// The same with mesh.wgsl's `MATERIAL_LAYERS` on, for materials with a sheen, a clear
+    /// coat, a thin film or diffuse transmission: made when a draw first needs them. Every
+    /// other material's shader leaves the layers' code out (a software rasteriser runs a
+    /// branch's body even where no pixel takes it: 10% of a frame), and start-up does not
+    /// wait for a second compile.
     layered: OnceLock<LitTriangles>,
+    /// The layered pipelines of the shader that refracts the scene behind
+    /// (transmission.wgsl, which binds group 3), for transmissive materials: made when a
+    /// draw first needs them.
+    transmissive: OnceLock<LitTriangles>,
     maker: MeshPipelineMaker,
+    transmissive_maker: MeshPipelineMaker,
     points: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
 }
@@ -82,8 +88,10 @@ pub enum BlendedFaces {
 pub struct DrawShading {
     /// Single-sided triangles are back-face culled.
     pub double_sided: bool,
-    /// The material has a sheen or a clear coat (`MaterialBinding::layered`).
+    /// The material has layers over its base (`MaterialBinding::layered`).
     pub layered: bool,
+    /// The material lets light through (`MaterialBinding::transmissive`).
+    pub transmissive: bool,
     /// Placed by a node with a negative determinant.
     pub mirrored: bool,
 }
@@ -91,7 +99,7 @@ pub struct DrawShading {
 impl MeshPipelines {
     /// The pipeline for a draw of `topology` shaded as `shading` says.
     pub fn for_draw(&self, topology: Topology, shading: DrawShading) -> &wgpu::RenderPipeline {
-        let lit = self.lit(shading.layered);
+        let lit = self.lit(shading);
         match topology {
             Topology::Points => &self.points,
             Topology::Lines => &self.lines,
@@ -102,11 +110,14 @@ impl MeshPipelines {
 
     /// The pipeline for `faces` of blended triangles shaded as `shading` says.
     pub fn for_blended(&self, faces: BlendedFaces, shading: DrawShading) -> &wgpu::RenderPipeline {
-        &self.lit(shading.layered).blended[faces as usize][shading.mirrored as usize]
+        &self.lit(shading).blended[faces as usize][shading.mirrored as usize]
     }
 
-    fn lit(&self, layered: bool) -> &LitTriangles {
-        match layered {
+    fn lit(&self, shading: DrawShading) -> &LitTriangles {
+        if shading.transmissive {
+            return (self.transmissive).get_or_init(|| LitTriangles::new(&self.transmissive_maker, true));
+        }
+        match shading.layered {
             true => self.layered.get_or_init(|| LitTriangles::new(&self.maker, true)),
             false => &self.plain,
         }
@@ -301,17 +312,23 @@ impl Pipelines {
                 ))),
             })
         };
-        let mesh_shader = skinning_shader(
-            device,
-            "mesh",
-            layouts.skin_source,
-            &format!(
-                "{}\n{}\n{}",
-                fullscreen::SRGB,
-                include_str!("../../shaders/brdf.wgsl"),
-                include_str!("../../shaders/mesh.wgsl")
-            ),
-        );
+        // The transmissive shader reads the scene behind from group 3; every other one has a
+        // stand-in that reads nothing, so their layouts need no group 3.
+        let mesh_shader_of = |label: &str, transmission: &str| {
+            skinning_shader(
+                device,
+                label,
+                layouts.skin_source,
+                &format!(
+                    "{}\n{}\n{}\n{}\n{transmission}",
+                    fullscreen::SRGB,
+                    include_str!("../../shaders/brdf.wgsl"),
+                    include_str!("../../shaders/thin_film.wgsl"),
+                    include_str!("../../shaders/mesh.wgsl"),
+                ),
+            )
+        };
+        let mesh_shader = mesh_shader_of("mesh", include_str!("../../shaders/no_transmission.wgsl"));
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
         let background_shader = shader(
             "background",
@@ -387,6 +404,12 @@ impl Pipelines {
             layout: mesh_layout.clone(),
             multisample,
         };
+        let transmissive_maker = MeshPipelineMaker {
+            device: device.clone(),
+            module: mesh_shader_of("transmissive mesh", include_str!("../../shaders/transmission.wgsl")),
+            layout: pipeline_layout(&[&layouts.frame, &layouts.draw, &layouts.material, &layouts.transmission]),
+            multisample,
+        };
         let plain = |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| {
             maker.pipeline(label, topology, kind, false)
         };
@@ -457,6 +480,8 @@ impl Pipelines {
             mesh: MeshPipelines {
                 plain: LitTriangles::new(&maker, false),
                 layered: OnceLock::new(),
+                transmissive: OnceLock::new(),
+                transmissive_maker,
                 points: plain("points", wgpu::PrimitiveTopology::PointList, uncull),
                 lines: plain("lines", wgpu::PrimitiveTopology::LineList, uncull),
                 maker,

@@ -22,6 +22,7 @@ use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::{SceneTarget, depth_texture};
 use super::tone_map::ToneMap;
+use super::transmission::{Downsampler, SceneBehind};
 use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS};
 use crate::asset::Topology;
 use crate::view::{Bounds, Lights, MaterialChannel, Quality, QualitySettings, ViewOptions};
@@ -65,6 +66,8 @@ pub struct SceneRenderer {
     shadow_sampler: wgpu::Sampler,
     environment: Environment,
     tone_map: ToneMap,
+    /// Copies the opaque scene for transmissive surfaces to refract.
+    downsampler: Downsampler,
     ground_uniform: wgpu::Buffer,
     ground_group: wgpu::BindGroup,
     overlay_buffer: OverlayBuffer,
@@ -140,6 +143,7 @@ impl SceneRenderer {
             frame_group: frame_group(&shadow_view),
             shadow_pass_frame_group: frame_group(&stand_in),
             tone_map: ToneMap::new(device, &layouts),
+            downsampler: Downsampler::new(device, &layouts),
             environment,
             shadow_stand_in: stand_in,
             shadow_sampler,
@@ -163,9 +167,13 @@ impl SceneRenderer {
 
     /// A target of `width` x `height` pixels with this renderer's sample count.
     pub fn target(&self, device: &wgpu::Device, width: u32, height: u32) -> SceneTarget {
-        SceneTarget::new(device, (width, height), self.sample_count, |hdr| {
-            self.tone_map.bind_group(device, &self.layouts, hdr)
-        })
+        SceneTarget::new(
+            device,
+            (width, height),
+            self.sample_count,
+            |hdr| self.tone_map.bind_group(device, &self.layouts, hdr),
+            |hdr, size| SceneBehind::new(device, &self.layouts, &self.downsampler, hdr, size),
+        )
     }
 
     /// Renders at `quality` from now on: the pipelines are remade when the sample count
@@ -392,31 +400,23 @@ impl SceneRenderer {
             draw_meshes(&mut pass, DrawSlot::Solid, false, &|_| &self.pipelines.shadow);
         }
 
-        let (view_target, resolve) = match &target.multisampled {
-            Some(multisampled) => (multisampled, Some(&target.hdr)),
-            None => (&target.hdr, None),
+        // Opaque and masked surfaces first, writing depth; then, when some surfaces let light
+        // through, the scene so far is copied for them to refract and they are drawn over it
+        // (writing depth too); then blended surfaces from the farthest to the nearest,
+        // testing depth without writing it, so that whatever is behind a transparent surface
+        // shows through it whatever the file's order.
+        let mesh = &self.pipelines.mesh;
+        let material = |draw: &DrawBuffers| buffers.materials.get(draw.material);
+        let transmissive = |draw: &DrawBuffers| material(draw).is_some_and(|m| m.transmissive);
+        let shading = |draw: &DrawBuffers| DrawShading {
+            double_sided: draw.double_sided,
+            layered: material(draw).is_some_and(|m| m.layered),
+            transmissive: transmissive(draw),
+            mirrored: draw.mirrored,
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("scene"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: view_target,
-                depth_slice: None,
-                resolve_target: resolve,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(BACKGROUND),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &target.depth,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Discard,
-                }),
-                stencil_ops: None,
-            }),
-            ..Default::default()
-        });
+        let lit = |draw: &DrawBuffers| mesh.for_draw(draw.topology, shading(draw));
+        let refracts = view.mesh && buffers.draws.iter().any(|d| drawable(d, false) && transmissive(d));
+        let mut pass = scene_pass(encoder, target, SceneLoad::Clear { keep_depth: refracts });
         pass.set_bind_group(0, &self.frame_group, &[]);
         if view.lighting.environment_background {
             pass.set_pipeline(&self.pipelines.background);
@@ -427,20 +427,23 @@ impl SceneRenderer {
             pass.set_bind_group(1, &self.ground_group, &[]);
             pass.draw(0..6, 0..1);
         }
+        let opaque = |d: &DrawBuffers| drawable(d, true) && !d.blended;
         if view.mesh {
-            // Opaque and masked surfaces first, writing depth; then blended ones from the
-            // farthest to the nearest, testing depth without writing it, so that whatever
-            // is behind a transparent surface shows through it whatever the file's order.
-            let mesh = &self.pipelines.mesh;
-            let shading = |draw: &DrawBuffers| DrawShading {
-                double_sided: draw.double_sided,
-                layered: buffers.materials.get(draw.material).is_some_and(|m| m.layered),
-                mirrored: draw.mirrored,
-            };
-            let lit = |draw: &DrawBuffers| mesh.for_draw(draw.topology, shading(draw));
-            for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| drawable(d, true) && !d.blended) {
+            for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && !transmissive(d)) {
                 draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
             }
+        }
+        if refracts {
+            drop(pass);
+            target.scene_behind.record(encoder, &self.downsampler);
+            pass = scene_pass(encoder, target, SceneLoad::Keep);
+            pass.set_bind_group(0, &self.frame_group, &[]);
+            pass.set_bind_group(3, &target.scene_behind.group, &[]);
+            for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && transmissive(d)) {
+                draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
+            }
+        }
+        if view.mesh {
             for &index in &buffers.blend_order {
                 let draw = &buffers.draws[index];
                 if !drawable(draw, true) {
@@ -480,6 +483,60 @@ impl SceneRenderer {
             view.shown_lighting().tone_mapping,
         );
     }
+}
+
+/// How the scene pass starts: clearing the target (keeping the depth it writes for a pass
+/// after it when `keep_depth`), or going on from the pass before.
+#[derive(Clone, Copy)]
+enum SceneLoad {
+    Clear { keep_depth: bool },
+    Keep,
+}
+
+/// Begins a pass that draws into `target`'s scene colour (multisampled and resolved into its
+/// HDR image where it has samples) and depth.
+fn scene_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    target: &SceneTarget,
+    load: SceneLoad,
+) -> wgpu::RenderPass<'e> {
+    let (view_target, resolve) = match &target.multisampled {
+        Some(multisampled) => (multisampled, Some(&target.hdr)),
+        None => (&target.hdr, None),
+    };
+    let (colour_load, depth_load, depth_store) = match load {
+        SceneLoad::Clear { keep_depth } => (
+            wgpu::LoadOp::Clear(BACKGROUND),
+            wgpu::LoadOp::Clear(1.0),
+            if keep_depth {
+                wgpu::StoreOp::Store
+            } else {
+                wgpu::StoreOp::Discard
+            },
+        ),
+        SceneLoad::Keep => (wgpu::LoadOp::Load, wgpu::LoadOp::Load, wgpu::StoreOp::Discard),
+    };
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("scene"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: view_target,
+            depth_slice: None,
+            resolve_target: resolve,
+            ops: wgpu::Operations {
+                load: colour_load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: &target.depth,
+            depth_ops: Some(wgpu::Operations {
+                load: depth_load,
+                store: depth_store,
+            }),
+            stencil_ops: None,
+        }),
+        ..Default::default()
+    })
 }
 
 /// Group 0 of the scene shaders: the frame's uniform, `shadow` (the map, or the shadow pass's

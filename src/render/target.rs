@@ -1,8 +1,10 @@
 //! Where a scene is rendered: MSAA linear HDR colour and depth, resolved into a single-sample
 //! HDR image, which tone mapping turns into the displayed image that is shown (blit) or read
-//! back; and the depth textures the shadow pass draws into.
+//! back; the copy of the opaque scene that transmissive surfaces refract; and the depth
+//! textures the shadow pass draws into.
 
 use super::pipelines::{DEPTH_FORMAT, DISPLAY_FORMAT, SCENE_FORMAT};
+use super::transmission::SceneBehind;
 
 pub struct SceneTarget {
     pub width: u32,
@@ -18,16 +20,20 @@ pub struct SceneTarget {
     pub resolved: wgpu::Texture,
     pub resolved_view: wgpu::TextureView,
     pub(super) depth: wgpu::TextureView,
+    /// What transmissive surfaces see through them (copied from `hdr` when a frame has some).
+    pub(super) scene_behind: SceneBehind,
 }
 
 impl SceneTarget {
     /// A `width` x `height` target (at least 1 x 1) with `samples` samples per pixel;
-    /// `tone_map_group` makes the tone map pass's bind group for the HDR image.
+    /// `tone_map_group` makes the tone map pass's bind group for the HDR image, and
+    /// `scene_behind` the copy of it that transmissive surfaces refract.
     pub fn new(
         device: &wgpu::Device,
         (width, height): (u32, u32),
         samples: u32,
         tone_map_group: impl FnOnce(&wgpu::TextureView) -> wgpu::BindGroup,
+        scene_behind: impl FnOnce(&wgpu::TextureView, (u32, u32)) -> SceneBehind,
     ) -> Self {
         let (width, height) = (width.max(1), height.max(1));
         let size = wgpu::Extent3d {
@@ -65,6 +71,7 @@ impl SceneTarget {
             samples,
             multisampled,
             tone_map_group: tone_map_group(&hdr),
+            scene_behind: scene_behind(&hdr, (width, height)),
             hdr,
             resolved_view: resolved.create_view(&Default::default()),
             resolved,

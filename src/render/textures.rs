@@ -216,6 +216,7 @@ impl MaterialTextures {
             uniform: buffer,
             present,
             layered: material.layers.has_layers(),
+            transmissive: material.layers.transmits(),
         }
     }
 }
@@ -225,9 +226,13 @@ impl MaterialTextures {
 pub struct MaterialBinding {
     pub group: wgpu::BindGroup,
     pub uniform: wgpu::Buffer,
-    pub present: [bool; 5],
-    /// The material has a sheen or a clear coat: its draws use the layered pipelines.
+    pub present: [bool; MaterialTexture::COUNT],
+    /// The material has a sheen, a clear coat, a thin film or diffuse transmission: its draws
+    /// use the layered pipelines.
     pub layered: bool,
+    /// The material lets light through (KHR_materials_transmission): its draws use the
+    /// transmissive pipelines, after the opaque scene they refract is copied.
+    pub transmissive: bool,
 }
 
 fn colour_space(srgb: bool) -> &'static str {

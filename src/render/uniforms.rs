@@ -203,7 +203,7 @@ pub struct MaterialUniform {
     /// 1 mask, 2 blend), z: unlit (1), w: bit per texture that reads TEXCOORD_1.
     pub flags: [u32; 4],
     /// Two rows of each texture's KHR_texture_transform matrix.
-    pub transforms: [[f32; 4]; 10],
+    pub transforms: [[f32; 4]; 2 * MaterialTexture::COUNT],
     /// rgb: the dielectric's F0 (from KHR_materials_ior and _specular), or with
     /// specular-glossiness its specular factor; w: the dielectric's F90 (the specular factor).
     pub specular: [f32; 4],
@@ -212,12 +212,22 @@ pub struct MaterialUniform {
     /// x: the clearcoat's strength (0: none), y: its roughness, z: 1 for specular-glossiness,
     /// w: the glossiness factor.
     pub coat: [f32; 4],
+    /// x: the transmission (0: none), y: the volume's thickness, z: its attenuation distance
+    /// (0: infinite), w: the dispersion.
+    pub transmission: [f32; 4],
+    /// rgb: the volume's attenuation colour, w: the index of refraction light bends by.
+    pub attenuation: [f32; 4],
+    /// x: the thin film's strength (0: none), y: its index of refraction, z: its thickness in
+    /// nanometres.
+    pub film: [f32; 4],
+    /// rgb: the colour of diffuse transmission, w: its strength (0: none).
+    pub diffuse_transmission: [f32; 4],
 }
 
 impl MaterialUniform {
     /// `present` says which of the material's textures (by `MaterialTexture`) could be
     /// loaded.
-    pub fn new(material: &Material, present: [bool; 5]) -> Self {
+    pub fn new(material: &Material, present: [bool; MaterialTexture::COUNT]) -> Self {
         let (mode, cutoff) = match material.alpha {
             AlphaMode::Opaque => (0, 0.0),
             AlphaMode::Mask { cutoff } => (1, cutoff),
@@ -226,7 +236,7 @@ impl MaterialUniform {
         let layers = &material.layers;
         let mut has = 0;
         let mut second_set = 0;
-        let mut transforms = [[0.0; 4]; 10];
+        let mut transforms = [[0.0; 4]; 2 * MaterialTexture::COUNT];
         for texture in MaterialTexture::ALL {
             let bit = 1 << texture as u32;
             let reference = texture.of(material);
@@ -257,6 +267,28 @@ impl MaterialUniform {
                 layers.specular_glossiness.is_some() as u32 as f32,
                 layers.specular_glossiness.map_or(1.0, |sg| sg.glossiness),
             ],
+            transmission: [
+                layers.transmission,
+                layers.thickness,
+                if layers.attenuation_distance.is_finite() {
+                    layers.attenuation_distance
+                } else {
+                    0.0
+                },
+                layers.dispersion,
+            ],
+            // An ior of 0 (no reflection) bends no light.
+            attenuation: layers.attenuation_color.extend(layers.ior.max(1.0)).to_array(),
+            film: [
+                layers.iridescence,
+                layers.iridescence_ior,
+                layers.iridescence_thickness,
+                0.0,
+            ],
+            diffuse_transmission: layers
+                .diffuse_transmission_color
+                .extend(layers.diffuse_transmission)
+                .to_array(),
         }
     }
 }
@@ -308,7 +340,7 @@ mod tests {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
         assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 3 + 16 * 5 + 64 * MAX_LIGHTS);
         assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16 + 16);
-        assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 10 + 16 * 3);
+        assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 14 + 16 * 7);
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
         assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);
@@ -354,6 +386,8 @@ mod tests {
             ("HAS_NORMAL", MaterialTexture::Normal),
             ("HAS_OCCLUSION", MaterialTexture::Occlusion),
             ("HAS_EMISSIVE", MaterialTexture::Emissive),
+            ("HAS_TRANSMISSION", MaterialTexture::Transmission),
+            ("HAS_THICKNESS", MaterialTexture::Thickness),
         ] {
             let declaration = format!("const {name}: u32 = {}u;", 1 << texture as u32);
             assert!(mesh.contains(&declaration), "mesh.wgsl lacks `{declaration}`");

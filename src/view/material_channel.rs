@@ -23,10 +23,22 @@ pub enum MaterialChannel {
     /// Texture coordinates: u → red, v → green, their fraction (a repeat shows as a repeat).
     TexCoord0,
     TexCoord1,
+    /// KHR_materials_transmission's share of the light let through (factor × texture), black
+    /// (0) to white (1).
+    Transmission,
+    /// KHR_materials_volume's thickness over its factor: the thickness texture's share (white
+    /// without one; black where the factor is 0).
+    Thickness,
+    /// KHR_materials_clearcoat's strength, black (0) to white (1).
+    Clearcoat,
+    /// KHR_materials_sheen's colour, as authored.
+    Sheen,
+    /// KHR_materials_iridescence's strength, black (0) to white (1).
+    Iridescence,
 }
 
 impl MaterialChannel {
-    pub const ALL: [MaterialChannel; 10] = [
+    pub const ALL: [MaterialChannel; 15] = [
         Self::BaseColor,
         Self::Alpha,
         Self::Metallic,
@@ -37,6 +49,11 @@ impl MaterialChannel {
         Self::ShadingNormal,
         Self::TexCoord0,
         Self::TexCoord1,
+        Self::Transmission,
+        Self::Thickness,
+        Self::Clearcoat,
+        Self::Sheen,
+        Self::Iridescence,
     ];
 
     /// What the panel calls it.
@@ -52,11 +69,42 @@ impl MaterialChannel {
             Self::ShadingNormal => "Shading normal (normal map)",
             Self::TexCoord0 => "Texture coordinates 0",
             Self::TexCoord1 => "Texture coordinates 1",
+            Self::Transmission => "Transmission",
+            Self::Thickness => "Volume thickness",
+            Self::Clearcoat => "Clear coat",
+            Self::Sheen => "Sheen colour",
+            Self::Iridescence => "Iridescence",
         }
     }
 
     /// Its number in mesh.wgsl (`CHANNEL_*`; 0 is the lit picture).
     pub fn shader_code(self) -> u32 {
         self as u32 + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_channel_has_its_number_in_the_shader() {
+        let shader = include_str!("../../shaders/mesh.wgsl");
+        for channel in MaterialChannel::ALL {
+            // BaseColor → BASE_COLOR, TexCoord0 → TEX_COORD_0.
+            let mut name = String::new();
+            for (i, c) in format!("{channel:?}").chars().enumerate() {
+                if i > 0 && (c.is_ascii_uppercase() || c.is_ascii_digit()) {
+                    name.push('_');
+                }
+                name.push(c.to_ascii_uppercase());
+            }
+            let declaration = format!("const CHANNEL_{name}: u32 = {}u;", channel.shader_code());
+            assert!(shader.contains(&declaration), "mesh.wgsl lacks `{declaration}`");
+            assert!(
+                shader.contains(&format!("case CHANNEL_{name}:")),
+                "mesh.wgsl draws no {name}"
+            );
+        }
     }
 }

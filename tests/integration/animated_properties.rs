@@ -199,6 +199,74 @@ fn the_curve_panel_plots_them_by_pointer() {
 }
 
 #[test]
+fn material_extension_factors_and_texture_strengths_play() {
+    // KHR_materials_* factors (a scalar and a colour of each kind), the normal texture's scale
+    // and the occlusion texture's strength, each halfway between its two keys at 1 s.
+    let material = "/materials/0";
+    let extension = |name: &str, property: &str| format!("{material}/extensions/KHR_materials_{name}/{property}");
+    let channels = vec![
+        pointer(
+            &extension("transmission", "transmissionFactor"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[0.0, 1.0],
+        ),
+        pointer(
+            &extension("volume", "thicknessFactor"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[1.0, 3.0],
+        ),
+        pointer(
+            &extension("volume", "attenuationColor"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[1.0, 1.0, 1.0, 0.0, 0.5, 1.0],
+        ),
+        pointer(&extension("ior", "ior"), "LINEAR", &[0.0, 2.0], &[1.5, 2.5]),
+        pointer(
+            &extension("iridescence", "iridescenceThicknessMaximum"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[100.0, 500.0],
+        ),
+        pointer(
+            &extension("sheen", "sheenColorFactor"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[0.0, 0.0, 0.0, 1.0, 0.0, 1.0],
+        ),
+        pointer(
+            &format!("{material}/normalTexture/scale"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[1.0, 0.0],
+        ),
+        pointer(
+            &format!("{material}/occlusionTexture/strength"),
+            "LINEAR",
+            &[0.0, 2.0],
+            &[0.0, 1.0],
+        ),
+    ];
+    let model = load("pointer-layers", &[channels]);
+    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    let mut material = model.materials[0].clone();
+    let pose = pose_at(&model, 0, 1.0);
+    model.properties.apply_to_material(0, pose.properties(), &mut material);
+    let layers = &material.layers;
+    assert_eq!((layers.transmission, layers.thickness, layers.ior), (0.5, 2.0, 2.0));
+    assert_eq!(layers.attenuation_color, Vec3::new(0.5, 0.75, 1.0));
+    assert_eq!(layers.iridescence_thickness, 300.0);
+    assert_eq!(layers.sheen_color, Vec3::new(0.5, 0.0, 0.5));
+    assert_eq!((material.normal_scale, material.occlusion_strength), (0.5, 0.5));
+    assert!(
+        layers.transmits() && layers.has_layers(),
+        "the pipelines follow the clip"
+    );
+}
+
+#[test]
 fn booleans_step_whatever_the_sampler_says() {
     let model = load(
         "pointer-boolean",

@@ -1355,13 +1355,40 @@ fn material_extensions_change_the_picture_as_they_say() {
         with[0] > with[2] + 40.0 && without[2] > without[0],
         "{with:?} against {without:?}"
     );
+    // A thin film on a dark glossy dielectric reflects in colours: the reflection's hue moves
+    // away from the studio's neutral white.
+    let dark = r#"{"baseColorFactor":[0.05,0.05,0.05,1],"metallicFactor":0,"roughnessFactor":0.25}"#;
+    let (with, without) = draw(
+        "iridescence",
+        dark,
+        r#""KHR_materials_iridescence":{"iridescenceFactor":1,"iridescenceIor":1.8,"iridescenceThicknessMaximum":550}"#,
+    );
+    let chroma = |[r, g, b]: [f32; 3]| r.max(g).max(b) - r.min(g).min(b);
+    assert!(
+        chroma(with) > chroma(without) + 4.0,
+        "iridescence: {with:?} against {without:?}"
+    );
+    // Diffuse transmission lets the light behind through in its colour: a white sphere
+    // turns green.
+    let white = r#"{"baseColorFactor":[0.8,0.8,0.8,1],"metallicFactor":0,"roughnessFactor":0.8}"#;
+    let (with, without) = draw(
+        "diffuse-transmission",
+        white,
+        r#""KHR_materials_diffuse_transmission":{"diffuseTransmissionFactor":1,"diffuseTransmissionColorFactor":[0.1,1,0.1]}"#,
+    );
+    assert!(
+        with[1] - with[0] > without[1] - without[0] + 10.0,
+        "green diffuse transmission: {with:?} against {without:?}"
+    );
 }
 
 #[test]
 fn material_extension_values_out_of_range_are_warnings_and_their_textures_are_named() {
     let model = sphere_model(
         "bad-layers",
-        r#"{"extensions":{"KHR_materials_sheen":{"sheenColorFactor":[2,0,0],"sheenRoughnessFactor":0.5,"sheenColorTexture":{"index":0}},"KHR_materials_clearcoat":{"clearcoatFactor":-1},"KHR_materials_ior":{"ior":0.5}}}"#,
+        r#"{"extensions":{"KHR_materials_sheen":{"sheenColorFactor":[2,0,0],"sheenRoughnessFactor":0.5,"sheenColorTexture":{"index":0}},"KHR_materials_clearcoat":{"clearcoatFactor":-1},"KHR_materials_ior":{"ior":0.5},
+        "KHR_materials_transmission":{"transmissionFactor":2},"KHR_materials_volume":{"thicknessFactor":-1,"attenuationDistance":0},
+        "KHR_materials_dispersion":{"dispersion":-1},"KHR_materials_iridescence":{"iridescenceFactor":1,"iridescenceTexture":{"index":0}}}}"#,
     );
     let warnings = model.warnings.join("\n");
     for expected in [
@@ -1369,23 +1396,37 @@ fn material_extension_values_out_of_range_are_warnings_and_their_textures_are_na
         "/materials/0/extensions/KHR_materials_clearcoat/clearcoatFactor: -1 is not a number from 0 to 1 (0 used)",
         "/materials/0/extensions/KHR_materials_ior: ior 0.5 is neither 0 nor a number of 1 or more (1.5 used)",
         "/materials/0/extensions/KHR_materials_sheen: its textures are not drawn yet (drawn with its factors)",
+        "/materials/0/extensions/KHR_materials_transmission/transmissionFactor: 2 is not a number from 0 to 1 (0 used)",
+        "/materials/0/extensions/KHR_materials_volume/thicknessFactor: -1 is not a number of 0 or more (0 used)",
+        "/materials/0/extensions/KHR_materials_volume/attenuationDistance: 0 is not a number above 0 (no fading used)",
+        "/materials/0/extensions/KHR_materials_dispersion/dispersion: -1 is not a number of 0 or more (0 used)",
+        "/materials/0/extensions/KHR_materials_iridescence: its textures are not drawn yet (drawn with its factors)",
     ] {
         assert!(warnings.contains(expected), "missing {expected:?} in:\n{warnings}");
     }
     let layers = &model.materials[0].layers;
     assert_eq!((layers.sheen_color, layers.sheen_roughness), (glam::Vec3::ZERO, 0.5));
     assert_eq!((layers.clearcoat, layers.ior), (0.0, 1.5));
+    assert_eq!(
+        (layers.transmission, layers.thickness, layers.dispersion),
+        (0.0, 0.0, 0.0)
+    );
+    assert_eq!((layers.attenuation_distance, layers.iridescence), (f32::INFINITY, 1.0));
 }
 
 #[test]
 fn each_material_channel_shows_its_input_as_it_is() {
     // Metallic 0.25 and roughness 0.75 show as the levels 64 and 191 (no exposure, no tone
     // curve), the base colour as authored, alpha 0.5 as 128, no occlusion texture as white,
-    // emissive (0, 0.5, 0) as its sRGB encoding (188), whatever the exposure asked for.
+    // emissive (0, 0.5, 0) as its sRGB encoding (188), whatever the exposure asked for; and the
+    // extensions' factors the same way (a volume without a thickness texture is all factor).
     let mut renderer = Renderer::new();
     let model = sphere_model(
         "channels",
-        r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,0,0,0.5],"metallicFactor":0.25,"roughnessFactor":0.75},"emissiveFactor":[0,0.5,0]}"#,
+        r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,0,0,0.5],"metallicFactor":0.25,"roughnessFactor":0.75},"emissiveFactor":[0,0.5,0],
+        "extensions":{"KHR_materials_transmission":{"transmissionFactor":0.5},"KHR_materials_volume":{"thicknessFactor":2},
+        "KHR_materials_clearcoat":{"clearcoatFactor":0.25},"KHR_materials_sheen":{"sheenColorFactor":[0,0,0.5]},
+        "KHR_materials_iridescence":{"iridescenceFactor":0.75}}}"#,
     );
     let mut centre = |channel: MaterialChannel| -> [u8; 3] {
         let view = ViewOptions {
@@ -1408,6 +1449,11 @@ fn each_material_channel_shows_its_input_as_it_is() {
         (MaterialChannel::Roughness, [191, 191, 191]),
         (MaterialChannel::Occlusion, [255, 255, 255]),
         (MaterialChannel::Emissive, [0, 188, 0]),
+        (MaterialChannel::Transmission, [128, 128, 128]),
+        (MaterialChannel::Thickness, [255, 255, 255]),
+        (MaterialChannel::Clearcoat, [64, 64, 64]),
+        (MaterialChannel::Sheen, [0, 0, 188]),
+        (MaterialChannel::Iridescence, [191, 191, 191]),
     ] {
         let got = centre(channel);
         assert!(near(got, want), "{}: {got:?}, not {want:?}", channel.label());
@@ -1501,4 +1547,150 @@ fn the_files_brightest_directional_light_casts_the_shadow() {
         dark < 0.6 * light,
         "one side in the sun's shadow: {near_side} and {far_side}"
     );
+}
+
+/// A sphere of `glass` (a material's JSON) in front of a wall of four colours (red, blue, green
+/// and yellow quarters, unlit so that their colours read as they are); the wall alone (behind
+/// an invisible sphere, so that the view frames the same) when `glass` is None.
+fn sphere_before_wall(name: &str, glass: Option<&str>) -> Model {
+    let mut buffers = Buffers::default();
+    let sphere = buffers.mesh(&sphere());
+    let wall = buffers.mesh(&quad());
+    let unlit = r#"{"pbrMetallicRoughness":{"baseColorTexture":{"index":0}},"extensions":{"KHR_materials_unlit":{}}}"#;
+    let invisible = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,0]},"alphaMode":"BLEND"}"#;
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_materials_unlit","KHR_materials_transmission","KHR_materials_volume","KHR_materials_dispersion"],
+            "images":[{{"uri":"{png}"}}],"samplers":[{{"magFilter":9728}}],"textures":[{{"source":0,"sampler":0}}],
+            "materials":[{glass},{unlit}],
+            "meshes":[{{"primitives":[{{{sphere},"material":0}}]}},{{"primitives":[{{{wall},"material":1}}]}}],
+            "nodes":[{{"mesh":0,"translation":[0.4,0.3,0]}},{{"mesh":1,"translation":[0,0,-2],"scale":[3,3,3]}}],
+            "scenes":[{{"nodes":[0,1]}}]"#,
+            glass = glass.unwrap_or(invisible),
+            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+        )),
+    )
+}
+
+/// The colours of `image` at the pixels where `mask` is set.
+fn masked(image: &image::RgbaImage, mask: &[bool]) -> Vec<[f32; 3]> {
+    (image.pixels().zip(mask))
+        .filter(|(_, inside)| **inside)
+        .map(|(p, _)| [p[0] as f32, p[1] as f32, p[2] as f32])
+        .collect()
+}
+
+fn mean_of(colours: &[[f32; 3]]) -> [f32; 3] {
+    let count = colours.len().max(1) as f32;
+    [0, 1, 2].map(|c| colours.iter().map(|p| p[c]).sum::<f32>() / count)
+}
+
+#[test]
+fn glass_shows_the_scene_behind_refracted_faded_and_blurred() {
+    // KHR_materials_transmission, _volume and _dispersion against the same sphere without
+    // them, in front of a wall of four colours: clear glass shows the wall's colours where
+    // the opaque sphere hides them; a volume bends and fades them; roughness blurs them;
+    // dispersion splits their edges into colours. Colours clipped, not tone-mapped, so that
+    // each channel reads on its own.
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting {
+        tone_mapping: rigscope::view::ToneMapping::None,
+        ..Lighting::default()
+    });
+    let mut draw = |name: &str, glass: Option<&str>| {
+        let model = sphere_before_wall(name, glass);
+        assert!(model.warnings.is_empty(), "{name}: {:?}", model.warnings);
+        let image = renderer.render(&model, &view);
+        save(&image, name);
+        image
+    };
+    let glass = |roughness: f32, extensions: &str| {
+        format!(
+            r#"{{"pbrMetallicRoughness":{{"metallicFactor":0,"roughnessFactor":{roughness}}},"extensions":{{{extensions}}}}}"#
+        )
+    };
+    let thin = r#""KHR_materials_transmission":{"transmissionFactor":1}"#;
+    let wall = draw("glass-wall-alone", None);
+    let opaque = draw("glass-opaque", Some(&glass(0.0, "")));
+    let clear = draw("glass-clear", Some(&glass(0.0, thin)));
+    // The sphere's pixels: where the opaque sphere hides the wall.
+    let sphere: Vec<bool> = (opaque.pixels().zip(wall.pixels()))
+        .map(|(p, q)| (0..3).map(|c| p[c].abs_diff(q[c]) as u32).sum::<u32>() > 60)
+        .collect();
+    let covered = sphere.iter().filter(|inside| **inside).count();
+    assert!(covered > 1200, "the sphere covers {covered} pixels");
+    let chroma = |colours: &[[f32; 3]]| {
+        let sum: f32 = colours
+            .iter()
+            .map(|[r, g, b]| r.max(*g).max(*b) - r.min(*g).min(*b))
+            .sum();
+        sum / colours.len().max(1) as f32
+    };
+    let (behind, hidden, seen) = (
+        chroma(&masked(&wall, &sphere)),
+        chroma(&masked(&opaque, &sphere)),
+        chroma(&masked(&clear, &sphere)),
+    );
+    assert!(
+        hidden < 40.0 && seen > 0.6 * behind,
+        "the wall's colours (chroma {behind}) hidden by the opaque sphere ({hidden}), seen through clear glass ({seen})"
+    );
+    // The transmission texture's red channel (the wall's four colours again: half of them
+    // red) lets light through half of the sphere.
+    let textured = r#""KHR_materials_transmission":{"transmissionFactor":1,"transmissionTexture":{"index":0}}"#;
+    let partly = chroma(&masked(&draw("glass-textured", Some(&glass(0.0, textured))), &sphere));
+    assert!(
+        hidden + 10.0 < partly && partly + 10.0 < seen,
+        "a transmission texture: chroma {partly} between {hidden} and {seen}"
+    );
+    // A volume bends the rays through it: the wall shows elsewhere behind the sphere.
+    let thick = format!(r#"{thin},"KHR_materials_volume":{{"thicknessFactor":2}}"#);
+    let bent = draw("glass-thick", Some(&glass(0.0, &thick)));
+    let moved = mean_difference(&bent, &clear);
+    assert!(moved > 1.0, "a volume 2 thick moves the picture by {moved} levels");
+    // A blue-tinted volume fades red and green and keeps blue: the same rays, faded (the red
+    // behind the sphere is little beside the reflection's, which no volume fades).
+    let volume = format!(
+        r#"{thin},"KHR_materials_volume":{{"thicknessFactor":2,"attenuationDistance":0.5,"attenuationColor":[0.3,0.5,1]}}"#
+    );
+    let tinted = draw("glass-volume", Some(&glass(0.0, &volume)));
+    let ([r0, g0, b0], [r1, g1, b1]) = (mean_of(&masked(&bent, &sphere)), mean_of(&masked(&tinted, &sphere)));
+    assert!(
+        r1 < r0 && g1 < g0 * 0.5 && (b1 - b0).abs() < 2.0,
+        "a blue volume: {:?} against a clear one {:?}",
+        [r1, g1, b1],
+        [r0, g0, b0]
+    );
+    // Roughness blurs the wall's edges: neighbouring pixels differ less.
+    let sharpness = |image: &image::RgbaImage| {
+        let width = image.width() as usize;
+        let mut sum = 0.0;
+        for (index, _) in sphere
+            .iter()
+            .enumerate()
+            .filter(|(i, inside)| **inside && sphere[i + 1])
+        {
+            let (x, y) = ((index % width) as u32, (index / width) as u32);
+            let (p, q) = (image.get_pixel(x, y), image.get_pixel(x + 1, y));
+            sum += (0..3).map(|c| p[c].abs_diff(q[c]) as f32).sum::<f32>();
+        }
+        sum
+    };
+    let rough = draw("glass-rough", Some(&glass(0.5, thin)));
+    assert!(
+        sharpness(&rough) < sharpness(&clear) * 0.6,
+        "rough glass blurs: {} against {}",
+        sharpness(&rough),
+        sharpness(&clear)
+    );
+    // Dispersion bends each colour by its own amount: the picture changes at the edges.
+    let dispersing = format!(r#"{thick},"KHR_materials_dispersion":{{"dispersion":10}}"#);
+    let split = draw("glass-dispersion", Some(&glass(0.0, &dispersing)));
+    let (split, bent) = (masked(&split, &sphere), masked(&bent, &sphere));
+    let difference: f32 = (split.iter().zip(&bent))
+        .map(|(p, q)| (0..3).map(|c| (p[c] - q[c]).abs()).sum::<f32>() / 3.0)
+        .sum::<f32>()
+        / covered as f32;
+    assert!(difference > 3.0, "dispersion changes the sphere by {difference} levels");
 }

@@ -24,7 +24,12 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
         let object = format!("/materials/{index}");
         let pbr = &material.pbr_metallic_roughness;
         let extensions = material.extensions.as_ref();
-        let (layers, specular_glossiness) = material_layers::load(extensions.map(|e| &e.others), &object, warnings);
+        let material_layers::Layers {
+            mut layers,
+            specular_glossiness,
+            transmission_texture,
+            thickness_texture,
+        } = material_layers::load(extensions.map(|e| &e.others), &object, warnings);
         let mut texture = |property: &str, info: Option<TextureInfo>| match info {
             Some(info) => texture_ref(root, info, &format!("{object}/{property}"), warnings),
             None => Ok(None),
@@ -69,6 +74,14 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
             }),
         )?;
         let emissive_texture = texture("emissiveTexture", material.emissive_texture.as_ref().map(info))?;
+        layers.transmission_texture = texture(
+            "extensions/KHR_materials_transmission/transmissionTexture",
+            transmission_texture.as_ref().map(json_info),
+        )?;
+        layers.thickness_texture = texture(
+            "extensions/KHR_materials_volume/thicknessTexture",
+            thickness_texture.as_ref().map(json_info),
+        )?;
         let base_color = match &specular_glossiness {
             Some(json) => material_layers::diffuse_factor(json).ok_or_else(|| {
                 LoadErrorKind::invalid(

@@ -1,7 +1,8 @@
 //! The KHR_materials_* extensions that add to the metallic-roughness model (`MaterialLayers`):
-//! ior, specular, sheen and clearcoat as their factors, and the legacy
-//! KHR_materials_pbrSpecularGlossiness. Their textures other than specular-glossiness's are
-//! not drawn yet: a material that has one says so, and draws with the factors.
+//! ior, specular, sheen, clearcoat, transmission, volume, dispersion, iridescence and diffuse
+//! transmission as their factors, transmission's and volume's textures, and the legacy
+//! KHR_materials_pbrSpecularGlossiness. Their other textures are not drawn yet: a material
+//! that has one says so, and draws with the factors.
 
 use glam::{Vec3, Vec4};
 use serde::Deserialize;
@@ -67,6 +68,65 @@ struct Clearcoat {
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
+struct Transmission {
+    #[serde(default)]
+    transmission_factor: f32,
+    transmission_texture: Option<JsonTextureInfo>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Volume {
+    #[serde(default)]
+    thickness_factor: f32,
+    thickness_texture: Option<JsonTextureInfo>,
+    /// Absent: infinite (no fading).
+    attenuation_distance: Option<f32>,
+    #[serde(default = "white")]
+    attenuation_color: [f32; 3],
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Dispersion {
+    #[serde(default)]
+    dispersion: f32,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Iridescence {
+    #[serde(default)]
+    iridescence_factor: f32,
+    iridescence_texture: Option<Value>,
+    #[serde(default = "default_iridescence_ior")]
+    iridescence_ior: f32,
+    #[serde(default = "default_thickest_film")]
+    iridescence_thickness_maximum: f32,
+    iridescence_thickness_texture: Option<Value>,
+}
+
+fn default_iridescence_ior() -> f32 {
+    1.3
+}
+
+fn default_thickest_film() -> f32 {
+    400.0
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DiffuseTransmission {
+    #[serde(default)]
+    diffuse_transmission_factor: f32,
+    diffuse_transmission_texture: Option<Value>,
+    #[serde(default = "white")]
+    diffuse_transmission_color_factor: [f32; 3],
+    diffuse_transmission_color_texture: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct JsonSpecularGlossiness {
     #[serde(default = "white_opaque")]
     pub diffuse_factor: [f32; 4],
@@ -90,18 +150,26 @@ fn white_opaque() -> [f32; 4] {
     [1.0; 4]
 }
 
+/// What a material's extensions add: the factors, and the texture references the caller
+/// resolves.
+#[derive(Default)]
+pub struct Layers {
+    pub layers: MaterialLayers,
+    pub specular_glossiness: Option<JsonSpecularGlossiness>,
+    /// KHR_materials_transmission's and KHR_materials_volume's textures.
+    pub transmission_texture: Option<JsonTextureInfo>,
+    pub thickness_texture: Option<JsonTextureInfo>,
+}
+
 /// What a material's extensions (`extensions`, the material's `extensions` object less those
 /// gltf-json reads itself) add; `object` is the material's pointer. A value out of its range
 /// or an extension that cannot be read is a warning, and its default is used.
-pub fn load(
-    extensions: Option<&Map<String, Value>>,
-    object: &str,
-    warnings: &mut Vec<String>,
-) -> (MaterialLayers, Option<JsonSpecularGlossiness>) {
-    let mut layers = MaterialLayers::default();
+pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mut Vec<String>) -> Layers {
     let Some(extensions) = extensions else {
-        return (layers, None);
+        return Layers::default();
     };
+    let mut layers = MaterialLayers::default();
+    let (mut transmission_texture, mut thickness_texture) = (None, None);
     let read = |name: &str| extensions.get(name);
     let pointer = |name: &str| format!("{object}/extensions/{name}");
     let unreadable = |name: &str, error: serde_json::Error, warnings: &mut Vec<String>| {
@@ -165,6 +233,88 @@ pub fn load(
             Err(error) => unreadable("KHR_materials_clearcoat", error, warnings),
         }
     }
+    if let Some(value) = read("KHR_materials_transmission") {
+        match Transmission::deserialize(value) {
+            Ok(transmission) => {
+                let at = pointer("KHR_materials_transmission");
+                let factor = transmission.transmission_factor;
+                layers.transmission = unit_or(factor, 0.0, (&at, "transmissionFactor"), warnings);
+                transmission_texture = transmission.transmission_texture;
+            }
+            Err(error) => unreadable("KHR_materials_transmission", error, warnings),
+        }
+    }
+    if let Some(value) = read("KHR_materials_volume") {
+        match Volume::deserialize(value) {
+            Ok(volume) => {
+                let at = pointer("KHR_materials_volume");
+                let thickness = volume.thickness_factor;
+                layers.thickness = at_least_or(thickness, 0.0, 0.0, (&at, "thicknessFactor"), warnings);
+                if let Some(distance) = volume.attenuation_distance {
+                    if distance > 0.0 && !distance.is_nan() {
+                        layers.attenuation_distance = distance;
+                    } else {
+                        warnings.push(format!(
+                            "{at}/attenuationDistance: {distance} is not a number above 0 (no fading used)"
+                        ));
+                    }
+                }
+                let colour = volume.attenuation_color;
+                layers.attenuation_color = colour_or(colour, Vec3::ONE, 1.0, (&at, "attenuationColor"), warnings);
+                thickness_texture = volume.thickness_texture;
+            }
+            Err(error) => unreadable("KHR_materials_volume", error, warnings),
+        }
+    }
+    if let Some(value) = read("KHR_materials_dispersion") {
+        match Dispersion::deserialize(value) {
+            Ok(Dispersion { dispersion }) => {
+                let at = pointer("KHR_materials_dispersion");
+                layers.dispersion = at_least_or(dispersion, 0.0, 0.0, (&at, "dispersion"), warnings);
+            }
+            Err(error) => unreadable("KHR_materials_dispersion", error, warnings),
+        }
+    }
+    if let Some(value) = read("KHR_materials_iridescence") {
+        match Iridescence::deserialize(value) {
+            Ok(film) => {
+                let at = pointer("KHR_materials_iridescence");
+                layers.iridescence = unit_or(film.iridescence_factor, 0.0, (&at, "iridescenceFactor"), warnings);
+                layers.iridescence_ior = at_least_or(film.iridescence_ior, 1.0, 1.3, (&at, "iridescenceIor"), warnings);
+                let thickest = film.iridescence_thickness_maximum;
+                // Without a thickness texture the film is as thick as its maximum.
+                layers.iridescence_thickness =
+                    at_least_or(thickest, 0.0, 400.0, (&at, "iridescenceThicknessMaximum"), warnings);
+                if film.iridescence_texture.is_some() || film.iridescence_thickness_texture.is_some() {
+                    textures_not_drawn.push("KHR_materials_iridescence");
+                }
+            }
+            Err(error) => unreadable("KHR_materials_iridescence", error, warnings),
+        }
+    }
+    if let Some(value) = read("KHR_materials_diffuse_transmission") {
+        match DiffuseTransmission::deserialize(value) {
+            Ok(diffuse) => {
+                let at = pointer("KHR_materials_diffuse_transmission");
+                let factor = diffuse.diffuse_transmission_factor;
+                layers.diffuse_transmission = unit_or(factor, 0.0, (&at, "diffuseTransmissionFactor"), warnings);
+                let colour = diffuse.diffuse_transmission_color_factor;
+                layers.diffuse_transmission_color = colour_or(
+                    colour,
+                    Vec3::ONE,
+                    1.0,
+                    (&at, "diffuseTransmissionColorFactor"),
+                    warnings,
+                );
+                if diffuse.diffuse_transmission_texture.is_some()
+                    || diffuse.diffuse_transmission_color_texture.is_some()
+                {
+                    textures_not_drawn.push("KHR_materials_diffuse_transmission");
+                }
+            }
+            Err(error) => unreadable("KHR_materials_diffuse_transmission", error, warnings),
+        }
+    }
     let specular_glossiness = read("KHR_materials_pbrSpecularGlossiness").and_then(|value| {
         match JsonSpecularGlossiness::deserialize(value) {
             Ok(json) => {
@@ -186,7 +336,12 @@ pub fn load(
             pointer(name)
         ));
     }
-    (layers, specular_glossiness)
+    Layers {
+        layers,
+        specular_glossiness,
+        transmission_texture,
+        thickness_texture,
+    }
 }
 
 /// The specular-glossiness diffuse factor as a linear RGBA colour, or `None` when it is not
@@ -204,6 +359,17 @@ fn unit_or(value: f32, default: f32, (at, property): (&str, &str), warnings: &mu
     }
     warnings.push(format!(
         "{at}/{property}: {value} is not a number from 0 to 1 ({default} used)"
+    ));
+    default
+}
+
+/// `value` where it is a finite number of `least` or more, else `default` with a warning.
+fn at_least_or(value: f32, least: f32, default: f32, (at, property): (&str, &str), warnings: &mut Vec<String>) -> f32 {
+    if value.is_finite() && value >= least {
+        return value;
+    }
+    warnings.push(format!(
+        "{at}/{property}: {value} is not a number of {least} or more ({default} used)"
     ));
     default
 }

@@ -15,7 +15,7 @@ use gltf_json::Root;
 
 use super::scenes::NodeJoints;
 use crate::asset::animated::{
-    AnimatedProperties, CameraField, LightField, MaterialField, PropertySlot, PropertyTarget,
+    AnimatedProperties, CameraField, LayerField, LightField, MaterialField, PropertySlot, PropertyTarget,
 };
 use crate::asset::camera::{Camera, Projection};
 use crate::asset::light::{LightKind, PunctualLight};
@@ -264,8 +264,14 @@ fn material_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str
         ["pbrMetallicRoughness", "roughnessFactor"] => (MaterialField::Roughness, vec![m.roughness]),
         ["emissiveFactor"] => (MaterialField::Emissive, m.emissive.to_array().to_vec()),
         ["alphaCutoff"] => (MaterialField::AlphaCutoff, vec![cutoff]),
+        ["normalTexture", "scale"] => (MaterialField::NormalScale, vec![m.normal_scale]),
+        ["occlusionTexture", "strength"] => (MaterialField::OcclusionStrength, vec![m.occlusion_strength]),
         ["extensions", "KHR_materials_emissive_strength", "emissiveStrength"] => {
             (MaterialField::EmissiveStrength, vec![m.emissive_strength])
+        }
+        ["extensions", extension, property] if LayerField::from_path(extension, property).is_some() => {
+            let field = LayerField::from_path(extension, property).expect("matched above");
+            (MaterialField::Layer(field), field.read(&m.layers))
         }
         [texture @ .., "extensions", "KHR_texture_transform", field] => {
             let slot = match texture {
@@ -274,6 +280,8 @@ fn material_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str
                 ["normalTexture"] => MaterialTexture::Normal,
                 ["occlusionTexture"] => MaterialTexture::Occlusion,
                 ["emissiveTexture"] => MaterialTexture::Emissive,
+                ["extensions", "KHR_materials_transmission", "transmissionTexture"] => MaterialTexture::Transmission,
+                ["extensions", "KHR_materials_volume", "thicknessTexture"] => MaterialTexture::Thickness,
                 _ => return Err("which rigscope does not play".into()),
             };
             texture_field(slot, field)?
