@@ -19,6 +19,27 @@ fn smith_visibility(n_dot_l: f32, n_dot_v: f32, alpha: f32) -> f32 {
     return select(0.0, 0.5 / sum, sum > 0.0);
 }
 
+// KHR_materials_anisotropy's stretched GGX (Kulla and Conty 2017, as the glTF Sample Viewer
+// writes it): the distribution times the visibility for roughness `at` along the tangent and
+// `ab` along the bitangent, from the half vector's and the light's and view's components in
+// the tangent frame (t·h, b·h, n·h and so on).
+fn anisotropic_specular(
+    at: f32,
+    ab: f32,
+    tbn_h: vec3<f32>,
+    tbn_l: vec3<f32>,
+    tbn_v: vec3<f32>,
+) -> f32 {
+    let a2 = at * ab;
+    let f = vec3<f32>(ab * tbn_h.x, at * tbn_h.y, a2 * tbn_h.z);
+    let w2 = a2 / dot(f, f);
+    let distribution = a2 * w2 * w2 / PI;
+    let ggxv = tbn_l.z * length(vec3<f32>(at * tbn_v.x, ab * tbn_v.y, tbn_v.z));
+    let ggxl = tbn_v.z * length(vec3<f32>(at * tbn_l.x, ab * tbn_l.y, tbn_l.z));
+    let visibility = clamp(0.5 / (ggxv + ggxl), 0.0, 1.0);
+    return distribution * visibility;
+}
+
 // The sheen's microfacet distribution ("Charlie", Estevez and Kulla 2017).
 fn charlie_distribution(n_dot_h: f32, roughness: f32) -> f32 {
     let inverse_alpha = 1.0 / max(roughness * roughness, 1e-4);

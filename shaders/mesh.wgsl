@@ -58,6 +58,9 @@ struct Material {
     // rgb: the colour of diffuse transmission, w: its strength (0: none;
     // KHR_materials_diffuse_transmission).
     diffuse_transmission: vec4<f32>,
+    // x: the anisotropy's strength (0: none), y and z: the cosine and sine of its direction's
+    // angle from the tangent (KHR_materials_anisotropy).
+    anisotropy: vec4<f32>,
 };
 
 // On in the pipelines for materials with a sheen, a clear coat, a thin film or diffuse
@@ -162,8 +165,14 @@ fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32
         return n;
     }
     let sample = textureSample(normal_texture, normal_sampler, uv).xyz * 2.0 - 1.0;
-    // Schüler's cotangent frame, written for y-up window derivatives; WGSL's dpdy runs down
-    // the screen, so it is negated.
+    let tangent_normal = vec3<f32>(sample.xy * material.factors.z, sample.z);
+    return normalize(cotangent_frame(n, world, uv) * tangent_normal);
+}
+
+// The tangent frame (tangent, bitangent, `n`) in which texture coordinates `uv` run across
+// the surface at `world`: Schüler's cotangent frame, written for y-up window derivatives
+// (WGSL's dpdy runs down the screen, so it is negated). Call in uniform control flow.
+fn cotangent_frame(n: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> mat3x3<f32> {
     let dp1 = dpdx(world);
     let dp2 = -dpdy(world);
     let duv1 = dpdx(uv);
@@ -173,8 +182,7 @@ fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32
     let t = dp2perp * duv1.x + dp1perp * duv2.x;
     let b = dp2perp * duv1.y + dp1perp * duv2.y;
     let scale = inverseSqrt(max(max(dot(t, t), dot(b, b)), 1e-20));
-    let tangent_normal = vec3<f32>(sample.xy * material.factors.z, sample.z);
-    return normalize(mat3x3<f32>(t * scale, b * scale, n) * tangent_normal);
+    return mat3x3<f32>(t * scale, b * scale, n);
 }
 
 // 0 to 1 as blue, cyan, green, yellow, red (weight painting's colours); below 0 (nothing
@@ -227,6 +235,11 @@ struct Surface {
     // dielectric.
     f90: f32,
     alpha: f32,
+    // KHR_materials_anisotropy: its strength (0: none) and the direction the highlight
+    // stretches along (t) with the one across it (b), both perpendicular to n.
+    anisotropy: f32,
+    t: vec3<f32>,
+    b: vec3<f32>,
 };
 
 // Radiance reflected from light arriving along `l` with `radiance` (Appendix B: the
@@ -241,7 +254,18 @@ fn direct_light(s: Surface, l: vec3<f32>, radiance: vec3<f32>) -> vec3<f32> {
     let n_dot_v = max(dot(s.n, s.v), 1e-4);
     let v_dot_h = max(dot(s.v, h), 0.0);
     let fresnel = s.f0 + (s.f90 - s.f0) * pow(1.0 - v_dot_h, 5.0);
-    let specular = fresnel * ggx_distribution(max(dot(s.n, h), 0.0), s.alpha) * smith_visibility(n_dot_l, n_dot_v, s.alpha);
+    var microfacets: f32;
+    if (MATERIAL_LAYERS && s.anisotropy > 0.0) {
+        let at = mix(s.alpha, 1.0, s.anisotropy * s.anisotropy);
+        let ab = clamp(s.alpha, 0.001, 1.0);
+        let frame = transpose(mat3x3<f32>(s.t, s.b, s.n));
+        var tbn_v = frame * s.v;
+        tbn_v.z = n_dot_v;
+        microfacets = anisotropic_specular(at, ab, frame * h, frame * l, tbn_v);
+    } else {
+        microfacets = ggx_distribution(max(dot(s.n, h), 0.0), s.alpha) * smith_visibility(n_dot_l, n_dot_v, s.alpha);
+    }
+    let specular = fresnel * microfacets;
     let diffuse = (1.0 - fresnel) * s.diffuse / PI;
     return (diffuse + specular) * radiance * n_dot_l;
 }
@@ -298,7 +322,16 @@ fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
     let irradiance = environment_irradiance(s.n);
     let scattered = single + multiple;
     let diffuse = irradiance * s.diffuse * (1.0 - max(max(scattered.r, scattered.g), scattered.b));
-    return diffuse + environment_radiance(reflect(-s.v, s.n), roughness) * single + irradiance * multiple;
+    var mirror = reflect(-s.v, s.n);
+    if (MATERIAL_LAYERS && s.anisotropy > 0.0) {
+        // An anisotropic surface reflects the environment about a normal bent towards the
+        // stretched direction, the more the smoother it is (the Sample Viewer's bent normal).
+        let across = cross(s.b, s.v);
+        let stretched = cross(across, s.b);
+        let bend = 1.0 - s.anisotropy * (1.0 - roughness);
+        mirror = reflect(-s.v, normalize(mix(stretched, s.n, bend * bend * bend * bend)));
+    }
+    return diffuse + environment_radiance(mirror, roughness) * single + irradiance * multiple;
 }
 
 // The triangle's own normal, for flat-shaded draws: from how the position changes across the
@@ -401,6 +434,19 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         surface.f90 = mix(material.specular.w, 1.0, metallic);
     }
     surface.alpha = roughness * roughness;
+    surface.anisotropy = 0.0;
+    if (MATERIAL_LAYERS && material.anisotropy.x > 0.0) {
+        // The direction is the texture's tangent turned by the rotation, in the tangent frame
+        // of TEXCOORD_0 (from derivatives, as the normal map's).
+        let frame = cotangent_frame(n, in.world, uv0);
+        let direction = frame * vec3<f32>(material.anisotropy.y, material.anisotropy.z, 0.0);
+        let along = direction - n * dot(direction, n);
+        if (dot(along, along) > 1e-12) {
+            surface.t = normalize(along);
+            surface.b = cross(n, surface.t);
+            surface.anisotropy = material.anisotropy.x;
+        }
+    }
     if (MATERIAL_LAYERS && material.film.x > 0.0) {
         // KHR_materials_iridescence: the film's reflectance in the base's place, as an F0.
         let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);

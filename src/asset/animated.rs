@@ -89,6 +89,8 @@ pub enum LayerField {
     IridescenceThickness,
     DiffuseTransmission,
     DiffuseTransmissionColor,
+    Anisotropy,
+    AnisotropyRotation,
 }
 
 impl LayerField {
@@ -113,6 +115,8 @@ impl LayerField {
             ("KHR_materials_iridescence", "iridescenceThicknessMaximum") => Self::IridescenceThickness,
             ("KHR_materials_diffuse_transmission", "diffuseTransmissionFactor") => Self::DiffuseTransmission,
             ("KHR_materials_diffuse_transmission", "diffuseTransmissionColorFactor") => Self::DiffuseTransmissionColor,
+            ("KHR_materials_anisotropy", "anisotropyStrength") => Self::Anisotropy,
+            ("KHR_materials_anisotropy", "anisotropyRotation") => Self::AnisotropyRotation,
             _ => return None,
         })
     }
@@ -153,6 +157,8 @@ impl LayerField {
             Self::IridescenceThickness => Scalar(&mut layers.iridescence_thickness),
             Self::DiffuseTransmission => Scalar(&mut layers.diffuse_transmission),
             Self::DiffuseTransmissionColor => Colour(&mut layers.diffuse_transmission_color),
+            Self::Anisotropy => Scalar(&mut layers.anisotropy),
+            Self::AnisotropyRotation => Scalar(&mut layers.anisotropy_rotation),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Decoding a model's images to RGBA8, whatever container they come in: PNG, JPEG and WebP
-//! (EXT_texture_webp) through the `image` crate, and KTX2 with Basis Universal
-//! supercompression (KHR_texture_basisu, ETC1S or UASTC) transcoded to RGBA8 by `basisu`.
+//! (EXT_texture_webp) through the `image` crate, KTX2 with Basis Universal supercompression
+//! (KHR_texture_basisu, ETC1S or UASTC) transcoded to RGBA8 by `basisu`, and KTX2 of raw 8-bit
+//! pixels (one to four channels, plain or Zstandard-supercompressed), as texture tools write
+//! for data that must not be compressed.
 //!
 //! The container is told by the bytes (magic numbers), not by the MIME type the file
 //! declares. A KTX2 image's own colour space (its data format descriptor's transfer function)
@@ -13,7 +15,7 @@
 use std::fmt;
 
 use image::RgbaImage;
-use ktx2::{ColorModel, SupercompressionScheme, TransferFunction};
+use ktx2::{ColorModel, Format, SupercompressionScheme, TransferFunction};
 
 /// The most pixels a KTX2 image may decode to per byte of its file, beyond `PIXELS_ALWAYS_ALLOWED`.
 /// ETC1S reaches about 0.3 bits per pixel on real images; flat colours compress further.
@@ -141,24 +143,27 @@ fn basis_codec(reader: &ktx2::Reader<&[u8]>) -> Option<BasisCodec> {
     }
 }
 
-/// Transcodes level 0 of a Basis KTX2 image to RGBA8.
+/// Decodes level 0 of a KTX2 image to RGBA8: transcoded when it is Basis, copied when it holds
+/// raw 8-bit pixels.
 fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result<DecodedImage, String> {
     let reader = ktx2::Reader::new(bytes).map_err(|e| format!("its KTX2 container cannot be read ({e})"))?;
-    let Some(codec) = codec else {
-        return Err(format!(
-            "it is a KTX2 image of format {:?}, not Basis Universal (ETC1S or UASTC)",
-            reader.header().format
-        ));
-    };
     let header = reader.header();
+    let raw = header.format.and_then(RawPixels::of);
+    if codec.is_none() && raw.is_none() {
+        return Err(format!(
+            "it is a KTX2 image of format {:?}, neither Basis Universal (ETC1S or UASTC) nor raw 8-bit pixels",
+            header.format
+        ));
+    }
     let scheme = header.supercompression_scheme;
     let expected = match codec {
-        BasisCodec::Etc1s => matches!(scheme, Some(SupercompressionScheme::BasisLZ)),
-        BasisCodec::Uastc => matches!(scheme, None | Some(SupercompressionScheme::Zstandard)),
+        Some(BasisCodec::Etc1s) => matches!(scheme, Some(SupercompressionScheme::BasisLZ)),
+        _ => matches!(scheme, None | Some(SupercompressionScheme::Zstandard)),
     };
     if !expected {
         return Err(format!(
-            "its {codec:?} data has supercompression {scheme:?}, which Basis does not use"
+            "its {} data has supercompression {scheme:?}, which that format does not use",
+            codec.map_or("raw".to_string(), |codec| format!("{codec:?}"))
         ));
     }
     let (width, height) = (header.pixel_width, header.pixel_height.max(1));
@@ -180,6 +185,22 @@ fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result
             header.layer_count, header.face_count, header.pixel_depth
         ));
     }
+    let declared_srgb = match reader.transfer_function() {
+        Some(TransferFunction::SRGB) => Some(true),
+        Some(TransferFunction::Linear) => Some(false),
+        _ => None,
+    };
+    let codec = match (codec, raw) {
+        (Some(codec), _) => codec,
+        (None, Some(raw)) => {
+            return Ok(DecodedImage {
+                rgba: raw.decode(&reader, (width, height))?,
+                container: ImageContainer::Ktx2(None),
+                declared_srgb: declared_srgb.or(Some(raw.srgb)),
+            });
+        }
+        (None, None) => unreachable!("refused above"),
+    };
     // The transcoder allocates each Zstandard level's stated unpacked size before inflating it:
     // no level of one 2D image unpacks to more than 16 bytes per 4×4 block of level 0.
     let largest_level = 16 * u64::from(width.div_ceil(4)) * u64::from(height.div_ceil(4));
@@ -199,12 +220,87 @@ fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result
     Ok(DecodedImage {
         rgba,
         container: ImageContainer::Ktx2(Some(codec)),
-        declared_srgb: match reader.transfer_function() {
-            Some(TransferFunction::SRGB) => Some(true),
-            Some(TransferFunction::Linear) => Some(false),
-            _ => None,
-        },
+        declared_srgb,
     })
+}
+
+/// A KTX2 format of raw 8-bit pixels: how many channels, whether they run blue first, and
+/// whether they are sRGB-encoded.
+#[derive(Clone, Copy, Debug)]
+struct RawPixels {
+    channels: usize,
+    blue_first: bool,
+    srgb: bool,
+}
+
+impl RawPixels {
+    fn of(format: Format) -> Option<Self> {
+        let (channels, blue_first, srgb) = match format {
+            Format::R8_UNORM => (1, false, false),
+            Format::R8_SRGB => (1, false, true),
+            Format::R8G8_UNORM => (2, false, false),
+            Format::R8G8_SRGB => (2, false, true),
+            Format::R8G8B8_UNORM => (3, false, false),
+            Format::R8G8B8_SRGB => (3, false, true),
+            Format::B8G8R8_UNORM => (3, true, false),
+            Format::B8G8R8_SRGB => (3, true, true),
+            Format::R8G8B8A8_UNORM => (4, false, false),
+            Format::R8G8B8A8_SRGB => (4, false, true),
+            Format::B8G8R8A8_UNORM => (4, true, false),
+            Format::B8G8R8A8_SRGB => (4, true, true),
+            _ => return None,
+        };
+        Some(Self {
+            channels,
+            blue_first,
+            srgb,
+        })
+    }
+
+    /// Level 0 of `reader` (`width` × `height`, already bounded) as RGBA8, the channels it lacks
+    /// as a GPU samples them (colour 0, alpha 1).
+    fn decode(self, reader: &ktx2::Reader<&[u8]>, (width, height): (u32, u32)) -> Result<RgbaImage, String> {
+        let size = width as usize * height as usize * self.channels;
+        let level = reader.levels().next().ok_or("it holds no image level")?;
+        let unpacked;
+        let data = match reader.header().supercompression_scheme {
+            Some(SupercompressionScheme::Zstandard) => {
+                if level.uncompressed_byte_length != size as u64 {
+                    return Err(format!(
+                        "its first level unpacks to {} bytes where {width}×{height} pixels of {} bytes take {size}",
+                        level.uncompressed_byte_length, self.channels
+                    ));
+                }
+                let mut inflated = vec![0; size];
+                let written = ruzstd::decoding::FrameDecoder::new()
+                    .decode_all(level.data, &mut inflated)
+                    .map_err(|e| format!("its Zstandard data cannot be inflated ({e})"))?;
+                if written != size {
+                    return Err(format!("its Zstandard data inflates to {written} bytes, not {size}"));
+                }
+                unpacked = inflated;
+                &unpacked[..]
+            }
+            _ => level.data,
+        };
+        let pixels = data.get(..size).ok_or_else(|| {
+            format!(
+                "its first level holds {} bytes, fewer than {width}×{height} pixels of {} bytes",
+                data.len(),
+                self.channels
+            )
+        })?;
+        let mut rgba = Vec::with_capacity(width as usize * height as usize * 4);
+        for pixel in pixels.chunks_exact(self.channels) {
+            let mut out = [0, 0, 0, 255];
+            out[..self.channels].copy_from_slice(pixel);
+            if self.blue_first {
+                out.swap(0, 2);
+            }
+            rgba.extend_from_slice(&out);
+        }
+        RgbaImage::from_raw(width, height, rgba).ok_or_else(|| "its pixels do not fill the image".to_string())
+    }
 }
 
 #[cfg(test)]
@@ -239,6 +335,52 @@ mod tests {
         assert_eq!(decoded.rgba.get_pixel(2, 1).0, [10, 20, 30, 255]);
         assert_eq!(decoded.container, ImageContainer::Png);
         assert_eq!(decoded.decoded_to(), "RGBA8 3×2");
+    }
+
+    /// A KTX2 file of one level of `format` (a VkFormat number), `width` × `height`, holding
+    /// `data` (Zstandard-supercompressed when `zstandard`, with `unpacked` its inflated length).
+    fn raw_ktx2(format: u32, (width, height): (u32, u32), data: &[u8], zstandard: bool, unpacked: usize) -> Vec<u8> {
+        let mut file = b"\xABKTX 20\xBB\r\n\x1A\n".to_vec();
+        let scheme = if zstandard { 2 } else { 0 };
+        for value in [format, 1, width, height, 0, 0, 1, 1, scheme] {
+            file.extend(value.to_le_bytes());
+        }
+        // The index: a data format descriptor of no blocks right after the level index, no
+        // key/value or supercompression data; then the one level.
+        let dfd_offset = 80 + 24;
+        for value in [dfd_offset, 4, 0, 0] {
+            file.extend((value as u32).to_le_bytes());
+        }
+        file.extend([0; 16]);
+        for value in [dfd_offset + 4, data.len() as u32, unpacked as u32] {
+            file.extend(u64::from(value).to_le_bytes());
+        }
+        file.extend(4u32.to_le_bytes());
+        file.extend(data);
+        file
+    }
+
+    #[test]
+    fn raw_ktx2_pixels_decode_in_any_channel_order_plain_or_inflated() {
+        // B8G8R8_SRGB (36): blue first; the missing alpha is opaque.
+        let decoded = decode(&raw_ktx2(36, (2, 1), &[1, 2, 3, 4, 5, 6], false, 6), 16).unwrap();
+        assert_eq!(decoded.rgba.get_pixel(0, 0).0, [3, 2, 1, 255]);
+        assert_eq!(decoded.rgba.get_pixel(1, 0).0, [6, 5, 4, 255]);
+        assert_eq!(decoded.declared_srgb, Some(true));
+        // R8G8_UNORM (16), Zstandard-supercompressed: blue 0, alpha 1 as a GPU samples it.
+        let pixels = [10, 20, 30, 40, 50, 60, 70, 80];
+        let packed = ruzstd::encoding::compress_to_vec(&pixels[..], ruzstd::encoding::CompressionLevel::Fastest);
+        let decoded = decode(&raw_ktx2(16, (2, 2), &packed, true, 8), 16).unwrap();
+        assert_eq!(decoded.rgba.get_pixel(1, 1).0, [70, 80, 0, 255]);
+        assert_eq!(decoded.declared_srgb, Some(false));
+        // Too little data, or a level that claims to unpack to more than the image holds.
+        let short = decode(&raw_ktx2(37, (2, 2), &[0; 12], false, 12), 16).unwrap_err().0;
+        assert!(short.contains("fewer than 2×2 pixels of 4 bytes"), "{short}");
+        let liar = decode(&raw_ktx2(16, (2, 2), &packed, true, 1 << 30), 16).unwrap_err().0;
+        assert!(liar.contains("unpacks to 1073741824 bytes"), "{liar}");
+        // Block-compressed formats other than Basis are not read.
+        let bc7 = decode(&raw_ktx2(145, (4, 4), &[0; 16], false, 16), 16).unwrap_err().0;
+        assert!(bc7.contains("neither Basis Universal"), "{bc7}");
     }
 
     #[test]

@@ -70,6 +70,11 @@ pub struct MaterialLayers {
     /// other side (0: none), and its colour.
     pub diffuse_transmission: f32,
     pub diffuse_transmission_color: Vec3,
+    /// KHR_materials_anisotropy: how much the highlight stretches along the direction
+    /// (0: not at all), and that direction's angle from the tangent towards the bitangent,
+    /// in radians.
+    pub anisotropy: f32,
+    pub anisotropy_rotation: f32,
     /// KHR_materials_pbrSpecularGlossiness, which replaces metallic and roughness: the
     /// diffuse colour is `Material::base_color` (and its texture `base_color_texture`), the
     /// specular-glossiness texture sits in `metallic_roughness_texture`'s place.
@@ -77,12 +82,14 @@ pub struct MaterialLayers {
 }
 
 impl MaterialLayers {
-    /// A sheen, a clear coat, a thin film or diffuse transmission is drawn over the base.
+    /// A sheen, a clear coat, a thin film, diffuse transmission or anisotropy changes the
+    /// base.
     pub fn has_layers(&self) -> bool {
         self.sheen_color.max_element() > 0.0
             || self.clearcoat > 0.0
             || self.iridescence > 0.0
             || self.diffuse_transmission > 0.0
+            || self.anisotropy > 0.0
     }
 
     /// The surface lets light through to refract what is behind it.
@@ -113,6 +120,8 @@ impl Default for MaterialLayers {
             iridescence_thickness: 400.0,
             diffuse_transmission: 0.0,
             diffuse_transmission_color: Vec3::ONE,
+            anisotropy: 0.0,
+            anisotropy_rotation: 0.0,
             specular_glossiness: None,
         }
     }

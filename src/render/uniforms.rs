@@ -222,6 +222,9 @@ pub struct MaterialUniform {
     pub film: [f32; 4],
     /// rgb: the colour of diffuse transmission, w: its strength (0: none).
     pub diffuse_transmission: [f32; 4],
+    /// x: the anisotropy's strength (0: none), y and z: the cosine and sine of its direction's
+    /// angle from the tangent.
+    pub anisotropy: [f32; 4],
 }
 
 impl MaterialUniform {
@@ -289,6 +292,12 @@ impl MaterialUniform {
                 .diffuse_transmission_color
                 .extend(layers.diffuse_transmission)
                 .to_array(),
+            anisotropy: [
+                layers.anisotropy,
+                layers.anisotropy_rotation.cos(),
+                layers.anisotropy_rotation.sin(),
+                0.0,
+            ],
         }
     }
 }
@@ -340,7 +349,7 @@ mod tests {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
         assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 3 + 16 * 5 + 64 * MAX_LIGHTS);
         assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16 + 16);
-        assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 14 + 16 * 7);
+        assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 14 + 16 * 8);
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
         assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);

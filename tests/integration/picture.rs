@@ -1380,6 +1380,18 @@ fn material_extensions_change_the_picture_as_they_say() {
         with[1] - with[0] > without[1] - without[0] + 10.0,
         "green diffuse transmission: {with:?} against {without:?}"
     );
+    // Anisotropy stretches a smooth metal's highlights into streaks: more of the sphere
+    // catches the studio's light boxes.
+    let metal = r#"{"baseColorFactor":[0.9,0.9,0.9,1],"metallicFactor":1,"roughnessFactor":0.3}"#;
+    let (with, without) = draw(
+        "anisotropy",
+        metal,
+        r#""KHR_materials_anisotropy":{"anisotropyStrength":1,"anisotropyRotation":0.5}"#,
+    );
+    assert!(
+        (luma(with) - luma(without)).abs() > 3.0,
+        "anisotropy: {with:?} against {without:?}"
+    );
 }
 
 #[test]

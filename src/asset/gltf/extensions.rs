@@ -13,6 +13,7 @@ pub const SUPPORTED: &[&str] = &[
     "KHR_animation_pointer",
     "KHR_draco_mesh_compression",
     "KHR_lights_punctual",
+    "KHR_materials_anisotropy",
     "KHR_materials_clearcoat",
     "KHR_materials_diffuse_transmission",
     "KHR_materials_dispersion",

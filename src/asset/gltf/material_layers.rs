@@ -1,6 +1,6 @@
 //! The KHR_materials_* extensions that add to the metallic-roughness model (`MaterialLayers`):
-//! ior, specular, sheen, clearcoat, transmission, volume, dispersion, iridescence and diffuse
-//! transmission as their factors, transmission's and volume's textures, and the legacy
+//! ior, specular, sheen, clearcoat, transmission, volume, dispersion, iridescence, diffuse
+//! transmission and anisotropy as their factors, transmission's and volume's textures, and the legacy
 //! KHR_materials_pbrSpecularGlossiness. Their other textures are not drawn yet: a material
 //! that has one says so, and draws with the factors.
 
@@ -123,6 +123,16 @@ struct DiffuseTransmission {
     #[serde(default = "white")]
     diffuse_transmission_color_factor: [f32; 3],
     diffuse_transmission_color_texture: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Anisotropy {
+    #[serde(default)]
+    anisotropy_strength: f32,
+    #[serde(default)]
+    anisotropy_rotation: f32,
+    anisotropy_texture: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -313,6 +323,25 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                 }
             }
             Err(error) => unreadable("KHR_materials_diffuse_transmission", error, warnings),
+        }
+    }
+    if let Some(value) = read("KHR_materials_anisotropy") {
+        match Anisotropy::deserialize(value) {
+            Ok(anisotropy) => {
+                let at = pointer("KHR_materials_anisotropy");
+                let strength = anisotropy.anisotropy_strength;
+                layers.anisotropy = unit_or(strength, 0.0, (&at, "anisotropyStrength"), warnings);
+                let rotation = anisotropy.anisotropy_rotation;
+                if rotation.is_finite() {
+                    layers.anisotropy_rotation = rotation;
+                } else {
+                    warnings.push(format!("{at}/anisotropyRotation: {rotation} is not a number (0 used)"));
+                }
+                if anisotropy.anisotropy_texture.is_some() {
+                    textures_not_drawn.push("KHR_materials_anisotropy");
+                }
+            }
+            Err(error) => unreadable("KHR_materials_anisotropy", error, warnings),
         }
     }
     let specular_glossiness = read("KHR_materials_pbrSpecularGlossiness").and_then(|value| {
