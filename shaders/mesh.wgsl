@@ -22,6 +22,20 @@ const HAS_OCCLUSION: u32 = 8u;
 const HAS_EMISSIVE: u32 = 16u;
 const HAS_TRANSMISSION: u32 = 32u;
 const HAS_THICKNESS: u32 = 64u;
+// The layer textures (src/asset/material.rs, `MaterialTexture` from SheenColor on), as
+// layers.wgsl's `layer_sample` reads them.
+const LAYER_SHEEN_COLOR: u32 = 0u;
+const LAYER_SHEEN_ROUGHNESS: u32 = 1u;
+const LAYER_CLEARCOAT: u32 = 2u;
+const LAYER_CLEARCOAT_ROUGHNESS: u32 = 3u;
+const LAYER_CLEARCOAT_NORMAL: u32 = 4u;
+const LAYER_SPECULAR: u32 = 5u;
+const LAYER_SPECULAR_COLOR: u32 = 6u;
+const LAYER_IRIDESCENCE: u32 = 7u;
+const LAYER_IRIDESCENCE_THICKNESS: u32 = 8u;
+const LAYER_DIFFUSE_TRANSMISSION: u32 = 9u;
+const LAYER_DIFFUSE_TRANSMISSION_COLOR: u32 = 10u;
+const LAYER_ANISOTROPY: u32 = 11u;
 // Material.flags.y: the alpha mode.
 const ALPHA_OPAQUE: u32 = 0u;
 const ALPHA_MASK: u32 = 1u;
@@ -61,13 +75,20 @@ struct Material {
     // x: the anisotropy's strength (0: none), y and z: the cosine and sine of its direction's
     // angle from the tangent (KHR_materials_anisotropy).
     anisotropy: vec4<f32>,
+    // Per layer texture (LAYER_*), the slot it is bound to (1 to 5; 0: none).
+    layer_slots: array<vec4<u32>, 3>,
+    // Per slot, two rows of its texture's KHR_texture_transform matrix.
+    layer_transforms: array<vec4<f32>, 10>,
+    // x: bit i set when slot i + 1 reads TEXCOORD_1.
+    layer_sets: vec4<u32>,
+    // x: the clear coat normal map's scale, y: the thinnest film (nanometres, where the
+    // iridescence thickness texture reads 0).
+    layer_params: vec4<f32>,
 };
 
-// On in the pipelines for materials with a sheen, a clear coat, a thin film or diffuse
-// transmission, and for transmissive ones (src/render/pipelines.rs): every other material's
-// shader leaves the layers out. `TRANSMISSION` is a constant of the appended
-// transmission.wgsl or no_transmission.wgsl.
-override MATERIAL_LAYERS: bool = false;
+// `MATERIAL_LAYERS` and `TRANSMISSION` are constants of the appended parts (layers.wgsl or
+// no_layers.wgsl, transmission.wgsl or no_transmission.wgsl; src/render/pipelines.rs): every
+// material without layers or transmission runs a shader without their code.
 
 @group(2) @binding(0) var<uniform> material: Material;
 @group(2) @binding(1) var base_color_texture: texture_2d<f32>;
@@ -385,6 +406,25 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let transmission_thickness = transmission_and_thickness(uv0, uv1);
     let transmission = transmission_thickness.x;
     let thickness = transmission_thickness.y;
+    // The layers' textures: `absent` where the material has none (always without layers.wgsl).
+    let sheen_sample = layer_sample(LAYER_SHEEN_COLOR, uv0, uv1, one).rgb;
+    let sheen_roughness_sample = layer_sample(LAYER_SHEEN_ROUGHNESS, uv0, uv1, one).a;
+    let coat_sample = layer_sample(LAYER_CLEARCOAT, uv0, uv1, one).r;
+    let coat_roughness_sample = layer_sample(LAYER_CLEARCOAT_ROUGHNESS, uv0, uv1, one).g;
+    let flat_map = vec4<f32>(0.5, 0.5, 1.0, 1.0);
+    let coat_normal_sample = layer_sample(LAYER_CLEARCOAT_NORMAL, uv0, uv1, flat_map).xyz * 2.0 - 1.0;
+    let specular_sample = layer_sample(LAYER_SPECULAR, uv0, uv1, one).a;
+    let specular_color_sample = layer_sample(LAYER_SPECULAR_COLOR, uv0, uv1, one).rgb;
+    let film_sample = layer_sample(LAYER_IRIDESCENCE, uv0, uv1, one).r;
+    let film_thickness_sample = layer_sample(LAYER_IRIDESCENCE_THICKNESS, uv0, uv1, one).g;
+    let diffuse_through_sample = layer_sample(LAYER_DIFFUSE_TRANSMISSION, uv0, uv1, one).a;
+    let diffuse_through_color = material.diffuse_transmission.rgb
+        * layer_sample(LAYER_DIFFUSE_TRANSMISSION_COLOR, uv0, uv1, one).rgb;
+    // The anisotropy texture's direction (red, green from −1 to 1) and strength (blue).
+    let anisotropy_sample = layer_sample(LAYER_ANISOTROPY, uv0, uv1, vec4<f32>(1.0, 0.5, 1.0, 1.0)).rgb;
+    let sheen_color = material.sheen.rgb * sheen_sample;
+    let coat = material.coat.x * coat_sample;
+    let film_strength = material.film.x * film_sample;
     var n = mapped_normal(normal, in.world, texture_uv(2u, uv0, uv1));
     var base = material.base_color * in.color * base_sample;
     if (material.flags.y == ALPHA_OPAQUE) {
@@ -405,7 +445,10 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         if (material.transmission.y > 0.0) {
             thickness_share = thickness / material.transmission.y;
         }
-        let inputs = ChannelInputs(base.rgb, alpha, mr, occlusion_sample, emissive, geometric, shading, uv0, uv1, transmission, thickness_share);
+        let inputs = ChannelInputs(
+            base.rgb, alpha, mr, occlusion_sample, emissive, geometric, shading, uv0, uv1,
+            transmission, thickness_share, coat, sheen_color, film_strength,
+        );
         return vec4<f32>(channel_color(channel, inputs), 1.0);
     }
     if (material.flags.z == 1u || draw.style == STYLE_UNLIT) {
@@ -430,28 +473,34 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         let metallic = clamp(material.factors.x * mr.b, 0.0, 1.0);
         roughness = clamp(material.factors.y * mr.g, 0.04, 1.0);
         surface.diffuse = base.rgb * (1.0 - metallic);
-        surface.f0 = mix(material.specular.rgb, base.rgb, metallic);
-        surface.f90 = mix(material.specular.w, 1.0, metallic);
+        // KHR_materials_specular's textures scale the dielectric's reflection.
+        let dielectric_f0 = min(material.specular.rgb * specular_color_sample, vec3<f32>(1.0)) * specular_sample;
+        surface.f0 = mix(dielectric_f0, base.rgb, metallic);
+        surface.f90 = mix(material.specular.w * specular_sample, 1.0, metallic);
     }
     surface.alpha = roughness * roughness;
     surface.anisotropy = 0.0;
     if (MATERIAL_LAYERS && material.anisotropy.x > 0.0) {
-        // The direction is the texture's tangent turned by the rotation, in the tangent frame
-        // of TEXCOORD_0 (from derivatives, as the normal map's).
+        // The direction is the texture's (or the tangent) turned by the rotation, in the
+        // tangent frame of TEXCOORD_0 (from derivatives, as the normal map's).
         let frame = cotangent_frame(n, in.world, uv0);
-        let direction = frame * vec3<f32>(material.anisotropy.y, material.anisotropy.z, 0.0);
+        let d = anisotropy_sample.rg * 2.0 - 1.0;
+        let cosine = material.anisotropy.y;
+        let sine = material.anisotropy.z;
+        let direction = frame * vec3<f32>(cosine * d.x - sine * d.y, sine * d.x + cosine * d.y, 0.0);
         let along = direction - n * dot(direction, n);
         if (dot(along, along) > 1e-12) {
             surface.t = normalize(along);
             surface.b = cross(n, surface.t);
-            surface.anisotropy = material.anisotropy.x;
+            surface.anisotropy = material.anisotropy.x * anisotropy_sample.b;
         }
     }
-    if (MATERIAL_LAYERS && material.film.x > 0.0) {
+    if (MATERIAL_LAYERS && film_strength > 0.0) {
         // KHR_materials_iridescence: the film's reflectance in the base's place, as an F0.
         let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);
-        let film = thin_film_fresnel(material.film.y, n_dot_v, material.film.z, surface.f0);
-        surface.f0 = mix(surface.f0, schlick_to_f0(film, surface.f90, n_dot_v), material.film.x);
+        let film_thickness = mix(material.layer_params.y, material.film.z, film_thickness_sample);
+        let film = thin_film_fresnel(material.film.y, n_dot_v, film_thickness, surface.f0);
+        surface.f0 = mix(surface.f0, schlick_to_f0(film, surface.f90, n_dot_v), film_strength);
     }
     // What the dielectric does not reflect goes into it: transmission takes that share of the
     // diffuse light's place, and diffuse transmission that share of the rest (as the
@@ -459,7 +508,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let dielectric_diffuse = surface.diffuse;
     var diffuse_through = 0.0;
     if (MATERIAL_LAYERS) {
-        diffuse_through = material.diffuse_transmission.w * (1.0 - transmission);
+        diffuse_through = material.diffuse_transmission.w * diffuse_through_sample * (1.0 - transmission);
     }
     surface.diffuse *= 1.0 - transmission - diffuse_through;
 
@@ -477,15 +526,21 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         color += transmission * refracted_light(surface, roughness, dielectric_diffuse, in.world, thickness);
     }
     if (MATERIAL_LAYERS && diffuse_through > 0.0) {
-        color += diffuse_through * light_from_behind(surface, l, key) * occlusion;
+        color += diffuse_through * light_from_behind(surface, l, key, diffuse_through_color) * occlusion;
     }
     // The layers over the base, as three.js composes them: sheen, then the clearcoat.
-    if (MATERIAL_LAYERS && max(max(material.sheen.r, material.sheen.g), material.sheen.b) > 0.0) {
-        color = sheen_layer(surface, color, l, occlusion, key);
+    if (MATERIAL_LAYERS && max(max(sheen_color.r, sheen_color.g), sheen_color.b) > 0.0) {
+        let sheen_roughness = material.sheen.w * sheen_roughness_sample;
+        color = sheen_layer(surface, color, sheen_color, sheen_roughness, l, occlusion, key);
     }
     if (MATERIAL_LAYERS && material.coat.x > 0.0) {
-        let coat_normal = select(-1.0, 1.0, front) * normalize(normal);
-        color = clearcoat_layer(surface, color, coat_normal, l, occlusion, key);
+        // The coat lies on the geometry, bent by its own normal map.
+        let geometric = select(-1.0, 1.0, front) * normalize(normal);
+        let frame = cotangent_frame(geometric, in.world, layer_uv(LAYER_CLEARCOAT_NORMAL, uv0, uv1));
+        let bend = vec3<f32>(coat_normal_sample.xy * material.layer_params.x, coat_normal_sample.z);
+        let coat_normal = normalize(frame * bend);
+        let coat_roughness = material.coat.y * coat_roughness_sample;
+        color = clearcoat_layer(surface, color, coat, coat_roughness, coat_normal, l, occlusion, key);
     }
     return vec4<f32>(color + material.emissive.rgb * emissive_sample, base.a);
 }
@@ -523,6 +578,9 @@ struct ChannelInputs {
     transmission: f32,
     // The thickness over its factor.
     thickness: f32,
+    clearcoat: f32,
+    sheen: vec3<f32>,
+    iridescence: f32,
 };
 
 fn channel_color(channel: u32, c: ChannelInputs) -> vec3<f32> {
@@ -547,9 +605,9 @@ fn channel_color(channel: u32, c: ChannelInputs) -> vec3<f32> {
         case CHANNEL_TEX_COORD_1: { return srgb_to_linear(vec3<f32>(fract(c.uv1), 0.0)); }
         case CHANNEL_TRANSMISSION: { return srgb_to_linear(vec3<f32>(c.transmission)); }
         case CHANNEL_THICKNESS: { return srgb_to_linear(vec3<f32>(c.thickness)); }
-        case CHANNEL_CLEARCOAT: { return srgb_to_linear(vec3<f32>(material.coat.x)); }
-        case CHANNEL_SHEEN: { return material.sheen.rgb; }
-        case CHANNEL_IRIDESCENCE: { return srgb_to_linear(vec3<f32>(material.film.x)); }
+        case CHANNEL_CLEARCOAT: { return srgb_to_linear(vec3<f32>(c.clearcoat)); }
+        case CHANNEL_SHEEN: { return c.sheen; }
+        case CHANNEL_IRIDESCENCE: { return srgb_to_linear(vec3<f32>(c.iridescence)); }
         default: { return vec3<f32>(0.0); }
     }
 }
@@ -564,9 +622,8 @@ fn shadowed_key_light(world: vec3<f32>) -> f32 {
 
 // KHR_materials_sheen over `base` (the lit base): the base dimmed by the sheen's albedo, plus
 // the sheen lit by the key light and the environment. (The file's lights add no sheen.)
-fn sheen_layer(s: Surface, base: vec3<f32>, l: vec3<f32>, occlusion: f32, key: f32) -> vec3<f32> {
-    let color = material.sheen.rgb;
-    let roughness = max(material.sheen.w, 0.07);
+fn sheen_layer(s: Surface, base: vec3<f32>, color: vec3<f32>, sheen_roughness: f32, l: vec3<f32>, occlusion: f32, key: f32) -> vec3<f32> {
+    let roughness = max(sheen_roughness, 0.07);
     let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
     var sheen = environment_irradiance(s.n) * color * sheen_environment_brdf(n_dot_v, roughness) * occlusion;
     let n_dot_l = dot(s.n, l);
@@ -581,21 +638,29 @@ fn sheen_layer(s: Surface, base: vec3<f32>, l: vec3<f32>, occlusion: f32, key: f
 
 // KHR_materials_diffuse_transmission: a Lambert surface's light from the side behind it (the
 // environment, and the key light shining on the back), in the transmitted colour.
-fn light_from_behind(s: Surface, l: vec3<f32>, key: f32) -> vec3<f32> {
+fn light_from_behind(s: Surface, l: vec3<f32>, key: f32, color: vec3<f32>) -> vec3<f32> {
     var light = environment_irradiance(-s.n);
     let n_dot_l = dot(-s.n, l);
     if (key > 0.0 && n_dot_l > 0.0) {
         light += vec3<f32>(key * n_dot_l / PI);
     }
-    return light * material.diffuse_transmission.rgb;
+    return light * color;
 }
 
 // KHR_materials_clearcoat over `base`: a clear dielectric coat (F0 0.04) on the geometry's
 // normal `n`, reflecting the key light and the environment, with the base seen through what
 // it does not reflect.
-fn clearcoat_layer(s: Surface, base: vec3<f32>, n: vec3<f32>, l: vec3<f32>, occlusion: f32, key: f32) -> vec3<f32> {
-    let strength = material.coat.x;
-    let roughness = clamp(material.coat.y, 0.04, 1.0);
+fn clearcoat_layer(
+    s: Surface,
+    base: vec3<f32>,
+    strength: f32,
+    coat_roughness: f32,
+    n: vec3<f32>,
+    l: vec3<f32>,
+    occlusion: f32,
+    key: f32,
+) -> vec3<f32> {
+    let roughness = clamp(coat_roughness, 0.04, 1.0);
     let alpha = roughness * roughness;
     let n_dot_v = clamp(dot(n, s.v), 1e-4, 1.0);
     let brdf = environment_brdf(n_dot_v, roughness);

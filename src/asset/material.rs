@@ -44,20 +44,20 @@ pub struct MaterialLayers {
     /// KHR_materials_sheen: the sheen's colour (black: none) and roughness.
     pub sheen_color: Vec3,
     pub sheen_roughness: f32,
-    /// KHR_materials_clearcoat: the coat's strength (0: none) and roughness.
+    /// KHR_materials_clearcoat: the coat's strength (0: none) and roughness, and how much its
+    /// normal map bends (`MaterialTexture::ClearcoatNormal`'s scale).
     pub clearcoat: f32,
     pub clearcoat_roughness: f32,
+    pub clearcoat_normal_scale: f32,
     /// KHR_materials_transmission: how much of the light the dielectric lets through (0:
     /// none), times `MaterialTexture::Transmission`'s red channel.
     pub transmission: f32,
-    pub transmission_texture: Option<TextureRef>,
     /// KHR_materials_volume: the thickness under the surface in the mesh's units (0: a thin
     /// wall; times `MaterialTexture::Thickness`'s green channel), and how light fades through
     /// it: to `attenuation_color` after `attenuation_distance` (infinite: no fading).
     pub thickness: f32,
     pub attenuation_distance: f32,
     pub attenuation_color: Vec3,
-    pub thickness_texture: Option<TextureRef>,
     /// KHR_materials_dispersion: the spread of the index of refraction over the colours, as
     /// 20 / Abbe number (0: none).
     pub dispersion: f32,
@@ -66,6 +66,9 @@ pub struct MaterialLayers {
     pub iridescence: f32,
     pub iridescence_ior: f32,
     pub iridescence_thickness: f32,
+    /// The film's thickness where `MaterialTexture::IridescenceThickness` reads 0 (where it
+    /// reads 1 it is `iridescence_thickness`).
+    pub iridescence_thickness_minimum: f32,
     /// KHR_materials_diffuse_transmission: how much of the diffuse light passes through to the
     /// other side (0: none), and its colour.
     pub diffuse_transmission: f32,
@@ -75,6 +78,8 @@ pub struct MaterialLayers {
     /// in radians.
     pub anisotropy: f32,
     pub anisotropy_rotation: f32,
+    /// The extensions' textures, from `MaterialTexture::Transmission` on.
+    pub textures: [Option<TextureRef>; MaterialTexture::COUNT - MaterialTexture::FIRST_OF_EXTENSIONS],
     /// KHR_materials_pbrSpecularGlossiness, which replaces metallic and roughness: the
     /// diffuse colour is `Material::base_color` (and its texture `base_color_texture`), the
     /// specular-glossiness texture sits in `metallic_roughness_texture`'s place.
@@ -90,6 +95,14 @@ impl MaterialLayers {
             || self.iridescence > 0.0
             || self.diffuse_transmission > 0.0
             || self.anisotropy > 0.0
+            || self.has_layer_textures()
+    }
+
+    /// Some extension texture other than transmission's and volume's is present: the
+    /// layered pipelines read it.
+    pub fn has_layer_textures(&self) -> bool {
+        let first_layer = MaterialTexture::BOUND - MaterialTexture::FIRST_OF_EXTENSIONS;
+        self.textures[first_layer..].iter().any(Option::is_some)
     }
 
     /// The surface lets light through to refract what is behind it.
@@ -108,20 +121,21 @@ impl Default for MaterialLayers {
             sheen_roughness: 0.0,
             clearcoat: 0.0,
             clearcoat_roughness: 0.0,
+            clearcoat_normal_scale: 1.0,
             transmission: 0.0,
-            transmission_texture: None,
             thickness: 0.0,
-            thickness_texture: None,
             attenuation_distance: f32::INFINITY,
             attenuation_color: Vec3::ONE,
             dispersion: 0.0,
             iridescence: 0.0,
             iridescence_ior: 1.3,
             iridescence_thickness: 400.0,
+            iridescence_thickness_minimum: 100.0,
             diffuse_transmission: 0.0,
             diffuse_transmission_color: Vec3::ONE,
             anisotropy: 0.0,
             anisotropy_rotation: 0.0,
+            textures: [None; MaterialTexture::COUNT - MaterialTexture::FIRST_OF_EXTENSIONS],
             specular_glossiness: None,
         }
     }
@@ -167,7 +181,9 @@ pub enum AlphaMode {
     Blend,
 }
 
-/// A material's textures, in the order mesh.wgsl binds them (and numbers its HAS_* bits).
+/// A material's textures: the first `MaterialTexture::BOUND` in the order mesh.wgsl binds them
+/// (and numbers its HAS_* bits), then the KHR_materials_* layers' in the order layers.wgsl
+/// numbers them (LAYER_*), which a material binds to its few layer slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MaterialTexture {
     BaseColor = 0,
@@ -179,11 +195,31 @@ pub enum MaterialTexture {
     Transmission = 5,
     /// KHR_materials_volume's thickness texture (green: the thickness).
     Thickness = 6,
+    /// KHR_materials_sheen's colour (RGB, sRGB) and roughness (alpha).
+    SheenColor = 7,
+    SheenRoughness = 8,
+    /// KHR_materials_clearcoat's strength (red), roughness (green) and normal map.
+    Clearcoat = 9,
+    ClearcoatRoughness = 10,
+    ClearcoatNormal = 11,
+    /// KHR_materials_specular's strength (alpha) and colour (RGB, sRGB).
+    Specular = 12,
+    SpecularColor = 13,
+    /// KHR_materials_iridescence's strength (red) and film thickness (green).
+    Iridescence = 14,
+    IridescenceThickness = 15,
+    /// KHR_materials_diffuse_transmission's strength (alpha) and colour (RGB, sRGB).
+    DiffuseTransmission = 16,
+    DiffuseTransmissionColor = 17,
+    /// KHR_materials_anisotropy's direction (red, green) and strength (blue).
+    Anisotropy = 18,
 }
 
 impl MaterialTexture {
     pub const COUNT: usize = Self::ALL.len();
-    pub const ALL: [MaterialTexture; 7] = [
+    /// The textures bound each in a binding of its own; the rest go through layer slots.
+    pub const BOUND: usize = 7;
+    pub const ALL: [MaterialTexture; 19] = [
         Self::BaseColor,
         Self::MetallicRoughness,
         Self::Normal,
@@ -191,7 +227,21 @@ impl MaterialTexture {
         Self::Emissive,
         Self::Transmission,
         Self::Thickness,
+        Self::SheenColor,
+        Self::SheenRoughness,
+        Self::Clearcoat,
+        Self::ClearcoatRoughness,
+        Self::ClearcoatNormal,
+        Self::Specular,
+        Self::SpecularColor,
+        Self::Iridescence,
+        Self::IridescenceThickness,
+        Self::DiffuseTransmission,
+        Self::DiffuseTransmissionColor,
+        Self::Anisotropy,
     ];
+    /// The first texture an extension holds.
+    const FIRST_OF_EXTENSIONS: usize = Self::Transmission as usize;
 
     /// The material's reference to this texture.
     pub fn of(self, material: &Material) -> Option<TextureRef> {
@@ -201,8 +251,7 @@ impl MaterialTexture {
             Self::Normal => material.normal_texture,
             Self::Occlusion => material.occlusion_texture,
             Self::Emissive => material.emissive_texture,
-            Self::Transmission => material.layers.transmission_texture,
-            Self::Thickness => material.layers.thickness_texture,
+            _ => material.layers.textures[self as usize - Self::FIRST_OF_EXTENSIONS],
         }
     }
 
@@ -214,14 +263,31 @@ impl MaterialTexture {
             Self::Normal => &mut material.normal_texture,
             Self::Occlusion => &mut material.occlusion_texture,
             Self::Emissive => &mut material.emissive_texture,
-            Self::Transmission => &mut material.layers.transmission_texture,
-            Self::Thickness => &mut material.layers.thickness_texture,
+            _ => &mut material.layers.textures[self as usize - Self::FIRST_OF_EXTENSIONS],
         }
     }
 
     /// Colour textures are sRGB-encoded; the others hold data.
     pub fn srgb(self) -> bool {
-        matches!(self, Self::BaseColor | Self::Emissive)
+        matches!(
+            self,
+            Self::BaseColor | Self::Emissive | Self::SheenColor | Self::SpecularColor | Self::DiffuseTransmissionColor
+        )
+    }
+
+    /// The extension that holds it (None: the core material).
+    pub fn extension(self) -> Option<&'static str> {
+        Some(match self {
+            Self::BaseColor | Self::MetallicRoughness | Self::Normal | Self::Occlusion | Self::Emissive => return None,
+            Self::Transmission => "KHR_materials_transmission",
+            Self::Thickness => "KHR_materials_volume",
+            Self::SheenColor | Self::SheenRoughness => "KHR_materials_sheen",
+            Self::Clearcoat | Self::ClearcoatRoughness | Self::ClearcoatNormal => "KHR_materials_clearcoat",
+            Self::Specular | Self::SpecularColor => "KHR_materials_specular",
+            Self::Iridescence | Self::IridescenceThickness => "KHR_materials_iridescence",
+            Self::DiffuseTransmission | Self::DiffuseTransmissionColor => "KHR_materials_diffuse_transmission",
+            Self::Anisotropy => "KHR_materials_anisotropy",
+        })
     }
 
     /// The glTF property that holds it, for notes.
@@ -234,6 +300,25 @@ impl MaterialTexture {
             Self::Emissive => "emissiveTexture",
             Self::Transmission => "transmissionTexture",
             Self::Thickness => "thicknessTexture",
+            Self::SheenColor => "sheenColorTexture",
+            Self::SheenRoughness => "sheenRoughnessTexture",
+            Self::Clearcoat => "clearcoatTexture",
+            Self::ClearcoatRoughness => "clearcoatRoughnessTexture",
+            Self::ClearcoatNormal => "clearcoatNormalTexture",
+            Self::Specular => "specularTexture",
+            Self::SpecularColor => "specularColorTexture",
+            Self::Iridescence => "iridescenceTexture",
+            Self::IridescenceThickness => "iridescenceThicknessTexture",
+            Self::DiffuseTransmission => "diffuseTransmissionTexture",
+            Self::DiffuseTransmissionColor => "diffuseTransmissionColorTexture",
+            Self::Anisotropy => "anisotropyTexture",
         }
+    }
+
+    /// The texture the extension's property `name` names, if it is one of these.
+    pub fn of_extension(extension: &str, name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|texture| texture.extension() == Some(extension) && texture.name() == name)
     }
 }

@@ -1,7 +1,7 @@
 //! Bind group layouts, one per `@group` of the shaders.
 
 use super::skin_source::SkinSource;
-use super::uniforms::DrawUniform;
+use super::uniforms::{DrawUniform, LAYER_SLOTS};
 use crate::asset::material::MaterialTexture;
 
 fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
@@ -134,14 +134,19 @@ impl Layouts {
     }
 }
 
-/// Group 2 of mesh.wgsl: `Material`, then its textures (`MaterialTexture::ALL`), then their
-/// samplers.
+/// Group 2 of mesh.wgsl: `Material`, then its bound textures (the first
+/// `MaterialTexture::BOUND`), their samplers, then the layer slots' textures and samplers
+/// (layers.wgsl).
 fn material_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
     let float = wgpu::TextureSampleType::Float { filterable: true };
-    let count = MaterialTexture::COUNT as u32;
+    let filtering = wgpu::SamplerBindingType::Filtering;
+    let (bound, slots) = (MaterialTexture::BOUND as u32, LAYER_SLOTS as u32);
     let mut entries = vec![uniform(0, wgpu::ShaderStages::FRAGMENT)];
-    entries.extend((1..=count).map(|binding| texture(binding, float)));
-    entries.extend((count + 1..=2 * count).map(|binding| sampler(binding, wgpu::SamplerBindingType::Filtering)));
+    entries.extend((1..=bound).map(|binding| texture(binding, float)));
+    entries.extend((bound + 1..=2 * bound).map(|binding| sampler(binding, filtering)));
+    let first_slot = 2 * bound + 1;
+    entries.extend((first_slot..first_slot + slots).map(|binding| texture(binding, float)));
+    entries.extend((first_slot + slots..first_slot + 2 * slots).map(|binding| sampler(binding, filtering)));
     entries
 }
 

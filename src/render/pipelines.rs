@@ -35,17 +35,17 @@ pub struct Pipelines {
 /// and points and lines.
 pub struct MeshPipelines {
     plain: LitTriangles,
-    /// The same with mesh.wgsl's `MATERIAL_LAYERS` on, for materials with a sheen, a clear
-    /// coat, a thin film or diffuse transmission: made when a draw first needs them. Every
-    /// other material's shader leaves the layers' code out (a software rasteriser runs a
-    /// branch's body even where no pixel takes it: 10% of a frame), and start-up does not
-    /// wait for a second compile.
+    /// The same of the shader with the material layers (layers.wgsl), for materials with a
+    /// sheen, a clear coat, a thin film, diffuse transmission, anisotropy or a layer texture:
+    /// made when a draw first needs them. Every other material's shader leaves the layers'
+    /// code and textures out (a software rasteriser runs a branch's body even where no pixel
+    /// takes it: 10% of a frame), and start-up does not wait for a second compile.
     layered: OnceLock<LitTriangles>,
-    /// The layered pipelines of the shader that refracts the scene behind
+    /// The layered pipelines of the shader that also refracts the scene behind
     /// (transmission.wgsl, which binds group 3), for transmissive materials: made when a
     /// draw first needs them.
     transmissive: OnceLock<LitTriangles>,
-    maker: MeshPipelineMaker,
+    layered_maker: MeshPipelineMaker,
     transmissive_maker: MeshPipelineMaker,
     points: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
@@ -62,9 +62,9 @@ struct LitTriangles {
 }
 
 impl LitTriangles {
-    fn new(maker: &MeshPipelineMaker, layered: bool) -> Self {
+    fn new(maker: &MeshPipelineMaker) -> Self {
         let triangles = wgpu::PrimitiveTopology::TriangleList;
-        let lit = |label: &str, kind: MeshKind| maker.pipeline(label, triangles, kind, layered);
+        let lit = |label: &str, kind: MeshKind| maker.pipeline(label, triangles, kind);
         Self {
             culled: [false, true].map(|mirrored| lit("mesh", MeshKind::Lit { cull: true, mirrored })),
             double_sided: [false, true]
@@ -115,10 +115,10 @@ impl MeshPipelines {
 
     fn lit(&self, shading: DrawShading) -> &LitTriangles {
         if shading.transmissive {
-            return (self.transmissive).get_or_init(|| LitTriangles::new(&self.transmissive_maker, true));
+            return (self.transmissive).get_or_init(|| LitTriangles::new(&self.transmissive_maker));
         }
         match shading.layered {
-            true => self.layered.get_or_init(|| LitTriangles::new(&self.maker, true)),
+            true => self.layered.get_or_init(|| LitTriangles::new(&self.layered_maker)),
             false => &self.plain,
         }
     }
@@ -133,14 +133,8 @@ struct MeshPipelineMaker {
 }
 
 impl MeshPipelineMaker {
-    /// A pipeline of `topology` for `kind` of draw; `layered` turns on the material layers.
-    fn pipeline(
-        &self,
-        label: &str,
-        topology: wgpu::PrimitiveTopology,
-        kind: MeshKind,
-        layered: bool,
-    ) -> wgpu::RenderPipeline {
+    /// A pipeline of `topology` for `kind` of draw.
+    fn pipeline(&self, label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind) -> wgpu::RenderPipeline {
         // Mirrored draws' front faces wind clockwise; the shader's `front_facing` follows,
         // so double-sided back faces are lit with the flipped normal.
         let (cull_mode, mirrored, depth_stencil) = match kind {
@@ -164,7 +158,6 @@ impl MeshPipelineMaker {
                 depth(false, wgpu::CompareFunction::Always),
             ),
         };
-        let constants: &[(&str, f64)] = if layered { &[("MATERIAL_LAYERS", 1.0)] } else { &[] };
         self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(label),
             layout: Some(&self.layout),
@@ -189,10 +182,7 @@ impl MeshPipelineMaker {
             fragment: Some(wgpu::FragmentState {
                 module: &self.module,
                 entry_point: Some("fs_main"),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants,
-                    ..Default::default()
-                },
+                compilation_options: Default::default(),
                 targets: &SCENE_TARGET,
             }),
             multiview_mask: None,
@@ -312,15 +302,16 @@ impl Pipelines {
                 ))),
             })
         };
-        // The transmissive shader reads the scene behind from group 3; every other one has a
-        // stand-in that reads nothing, so their layouts need no group 3.
-        let mesh_shader_of = |label: &str, transmission: &str| {
+        // The mesh shader with the material layers or their stand-in, and the transmission
+        // (which reads the scene behind from group 3) or its stand-in: a material's draws run
+        // only the code it needs.
+        let mesh_shader_of = |label: &str, layers: &str, transmission: &str| {
             skinning_shader(
                 device,
                 label,
                 layouts.skin_source,
                 &format!(
-                    "{}\n{}\n{}\n{}\n{transmission}",
+                    "{}\n{}\n{}\n{}\n{layers}\n{transmission}",
                     fullscreen::SRGB,
                     include_str!("../../shaders/brdf.wgsl"),
                     include_str!("../../shaders/thin_film.wgsl"),
@@ -328,7 +319,15 @@ impl Pipelines {
                 ),
             )
         };
-        let mesh_shader = mesh_shader_of("mesh", include_str!("../../shaders/no_transmission.wgsl"));
+        let (layers, no_layers) = (
+            include_str!("../../shaders/layers.wgsl"),
+            include_str!("../../shaders/no_layers.wgsl"),
+        );
+        let (transmission, no_transmission) = (
+            include_str!("../../shaders/transmission.wgsl"),
+            include_str!("../../shaders/no_transmission.wgsl"),
+        );
+        let mesh_shader = mesh_shader_of("mesh", no_layers, no_transmission);
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
         let background_shader = shader(
             "background",
@@ -404,15 +403,20 @@ impl Pipelines {
             layout: mesh_layout.clone(),
             multisample,
         };
+        let layered_maker = MeshPipelineMaker {
+            device: device.clone(),
+            module: mesh_shader_of("layered mesh", layers, no_transmission),
+            layout: mesh_layout.clone(),
+            multisample,
+        };
         let transmissive_maker = MeshPipelineMaker {
             device: device.clone(),
-            module: mesh_shader_of("transmissive mesh", include_str!("../../shaders/transmission.wgsl")),
+            module: mesh_shader_of("transmissive mesh", layers, transmission),
             layout: pipeline_layout(&[&layouts.frame, &layouts.draw, &layouts.material, &layouts.transmission]),
             multisample,
         };
-        let plain = |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| {
-            maker.pipeline(label, topology, kind, false)
-        };
+        let plain =
+            |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| maker.pipeline(label, topology, kind);
         Self {
             wire: plain("wireframe", wgpu::PrimitiveTopology::LineList, MeshKind::Wire),
             ghost: plain("bind-pose ghost", triangles, MeshKind::Ghost),
@@ -478,13 +482,13 @@ impl Pipelines {
             overlay_lines: overlay_pipeline("bones", wgpu::PrimitiveTopology::LineList),
             overlay_points: overlay_pipeline("joints", wgpu::PrimitiveTopology::TriangleList),
             mesh: MeshPipelines {
-                plain: LitTriangles::new(&maker, false),
+                plain: LitTriangles::new(&maker),
                 layered: OnceLock::new(),
                 transmissive: OnceLock::new(),
+                layered_maker,
                 transmissive_maker,
                 points: plain("points", wgpu::PrimitiveTopology::PointList, uncull),
                 lines: plain("lines", wgpu::PrimitiveTopology::LineList, uncull),
-                maker,
             },
         }
     }

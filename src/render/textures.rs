@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use wgpu::util::DeviceExt;
 
 use super::layouts::Layouts;
-use super::uniforms::MaterialUniform;
+use super::uniforms::{LAYER_SLOTS, MaterialUniform, layer_slots};
 use crate::asset::image_decode::{self, DecodedImage};
 use crate::asset::material::MaterialTexture;
 use crate::asset::texture::{SamplerModes, Wrap};
@@ -144,6 +144,20 @@ impl MaterialTextures {
                 }
             }
         }
+        for material in &model.materials {
+            let layer_textures: Vec<&str> = (MaterialTexture::ALL[MaterialTexture::BOUND..].iter())
+                .filter(|texture| texture.of(material).is_some())
+                .map(|texture| texture.name())
+                .collect();
+            if layer_textures.len() > LAYER_SLOTS {
+                notes.push(format!(
+                    "material '{}': {} extension textures, of which rigscope draws the first {LAYER_SLOTS} ({} drawn with their factors alone)",
+                    material.name,
+                    layer_textures.len(),
+                    layer_textures[LAYER_SLOTS..].join(", ")
+                ));
+            }
+        }
         let solid = |pixel: [u8; 4], srgb: bool| {
             upload_with_mipmaps(
                 device,
@@ -188,22 +202,38 @@ impl MaterialTextures {
             binding: 0,
             resource: buffer.as_entire_binding(),
         }];
-        for (slot, texture) in MaterialTexture::ALL.into_iter().enumerate() {
-            let fallback = if texture == MaterialTexture::Normal {
-                &self.flat_normal
-            } else {
-                &self.white
+        // The bound textures, their samplers, then the layer slots' (layouts.rs).
+        let slots = layer_slots(&present);
+        let bound = MaterialTexture::ALL[..MaterialTexture::BOUND].iter().map(Some);
+        let in_slots = (0..LAYER_SLOTS).map(|slot| slots.get(slot));
+        let textures: Vec<Option<&MaterialTexture>> = bound.chain(in_slots).collect();
+        let view = |texture: Option<&MaterialTexture>| match texture {
+            Some(&texture) => views[texture as usize].unwrap_or(match texture {
+                MaterialTexture::Normal | MaterialTexture::ClearcoatNormal => &self.flat_normal,
+                _ => &self.white,
+            }),
+            None => &self.white,
+        };
+        let sampler = |texture: Option<&MaterialTexture>| {
+            let modes = texture
+                .and_then(|t| t.of(material))
+                .map_or(SamplerModes::default(), |r| r.sampler);
+            &self.samplers[&modes]
+        };
+        let (bound, slot_count) = (MaterialTexture::BOUND as u32, LAYER_SLOTS as u32);
+        for (index, &texture) in textures.iter().enumerate() {
+            let index = index as u32;
+            let (texture_binding, sampler_binding) = match index < bound {
+                true => (1 + index, 1 + bound + index),
+                false => (1 + bound + index, 1 + bound + slot_count + index),
             };
             entries.push(wgpu::BindGroupEntry {
-                binding: 1 + slot as u32,
-                resource: wgpu::BindingResource::TextureView(views[slot].unwrap_or(fallback)),
+                binding: texture_binding,
+                resource: wgpu::BindingResource::TextureView(view(texture)),
             });
-        }
-        for (slot, texture) in MaterialTexture::ALL.into_iter().enumerate() {
-            let modes = texture.of(material).map_or(SamplerModes::default(), |r| r.sampler);
             entries.push(wgpu::BindGroupEntry {
-                binding: 1 + MaterialTexture::ALL.len() as u32 + slot as u32,
-                resource: wgpu::BindingResource::Sampler(&self.samplers[&modes]),
+                binding: sampler_binding,
+                resource: wgpu::BindingResource::Sampler(sampler(texture)),
             });
         }
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -202,8 +202,8 @@ pub struct MaterialUniform {
     /// x: which textures are present (bit per `MaterialTexture`), y: alpha mode (0 opaque,
     /// 1 mask, 2 blend), z: unlit (1), w: bit per texture that reads TEXCOORD_1.
     pub flags: [u32; 4],
-    /// Two rows of each texture's KHR_texture_transform matrix.
-    pub transforms: [[f32; 4]; 2 * MaterialTexture::COUNT],
+    /// Two rows of each bound texture's KHR_texture_transform matrix.
+    pub transforms: [[f32; 4]; 2 * MaterialTexture::BOUND],
     /// rgb: the dielectric's F0 (from KHR_materials_ior and _specular), or with
     /// specular-glossiness its specular factor; w: the dielectric's F90 (the specular factor).
     pub specular: [f32; 4],
@@ -225,6 +225,30 @@ pub struct MaterialUniform {
     /// x: the anisotropy's strength (0: none), y and z: the cosine and sine of its direction's
     /// angle from the tangent.
     pub anisotropy: [f32; 4],
+    /// Per layer texture (`MaterialTexture` from SheenColor on), its slot + 1 (0: none).
+    pub layer_slots: [[u32; 4]; 3],
+    /// Per slot, two rows of its texture's KHR_texture_transform matrix.
+    pub layer_transforms: [[f32; 4]; 2 * LAYER_SLOTS],
+    /// x: bit i set when slot i's texture reads TEXCOORD_1.
+    pub layer_sets: [u32; 4],
+    /// x: the clear coat normal map's scale, y: the thinnest iridescent film.
+    pub layer_params: [f32; 4],
+}
+
+/// How many layer textures a material binds (layers.wgsl): with the frame's three, the
+/// material's seven others and the scene behind transmissive surfaces, a pipeline reads 16
+/// textures, as many as any adapter allows.
+pub const LAYER_SLOTS: usize = 5;
+
+/// The layer texture each slot holds: the first `LAYER_SLOTS` of the material's layer textures
+/// that are `present`, in `MaterialTexture` order.
+pub fn layer_slots(present: &[bool; MaterialTexture::COUNT]) -> Vec<MaterialTexture> {
+    MaterialTexture::ALL[MaterialTexture::BOUND..]
+        .iter()
+        .copied()
+        .filter(|&texture| present[texture as usize])
+        .take(LAYER_SLOTS)
+        .collect()
 }
 
 impl MaterialUniform {
@@ -239,8 +263,8 @@ impl MaterialUniform {
         let layers = &material.layers;
         let mut has = 0;
         let mut second_set = 0;
-        let mut transforms = [[0.0; 4]; 2 * MaterialTexture::COUNT];
-        for texture in MaterialTexture::ALL {
+        let mut transforms = [[0.0; 4]; 2 * MaterialTexture::BOUND];
+        for &texture in &MaterialTexture::ALL[..MaterialTexture::BOUND] {
             let bit = 1 << texture as u32;
             let reference = texture.of(material);
             if present[texture as usize] {
@@ -253,6 +277,20 @@ impl MaterialUniform {
             let row = |i: usize| [matrix.x_axis[i], matrix.y_axis[i], matrix.z_axis[i], 0.0];
             transforms[texture as usize * 2] = row(0);
             transforms[texture as usize * 2 + 1] = row(1);
+        }
+        let mut slots = [[0; 4]; 3];
+        let mut layer_transforms = [[0.0; 4]; 2 * LAYER_SLOTS];
+        let mut layer_sets = 0;
+        for (slot, texture) in layer_slots(&present).into_iter().enumerate() {
+            let layer = texture as usize - MaterialTexture::BOUND;
+            slots[layer / 4][layer % 4] = slot as u32 + 1;
+            let reference = texture.of(material);
+            if reference.is_some_and(|r| r.tex_coord == 1) {
+                layer_sets |= 1 << slot;
+            }
+            let matrix = reference.map_or(Mat3::IDENTITY, |r| r.transform.matrix());
+            layer_transforms[slot * 2] = [matrix.x_axis[0], matrix.y_axis[0], matrix.z_axis[0], 0.0];
+            layer_transforms[slot * 2 + 1] = [matrix.x_axis[1], matrix.y_axis[1], matrix.z_axis[1], 0.0];
         }
         Self {
             base_color: material.base_color.to_array(),
@@ -296,6 +334,15 @@ impl MaterialUniform {
                 layers.anisotropy,
                 layers.anisotropy_rotation.cos(),
                 layers.anisotropy_rotation.sin(),
+                0.0,
+            ],
+            layer_slots: slots,
+            layer_transforms,
+            layer_sets: [layer_sets, 0, 0, 0],
+            layer_params: [
+                layers.clearcoat_normal_scale,
+                layers.iridescence_thickness_minimum,
+                0.0,
                 0.0,
             ],
         }
@@ -349,7 +396,10 @@ mod tests {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
         assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 3 + 16 * 5 + 64 * MAX_LIGHTS);
         assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16 + 16);
-        assert_eq!(std::mem::size_of::<MaterialUniform>(), 16 * 4 + 16 * 14 + 16 * 8);
+        assert_eq!(
+            std::mem::size_of::<MaterialUniform>(),
+            16 * 4 + 16 * 14 + 16 * 8 + 16 * 3 + 16 * 10 + 16 * 2
+        );
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
         assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);

@@ -12,6 +12,7 @@ use rigscope::anim::Pose;
 use rigscope::asset::demo::demo_model;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
+use rigscope::render::still::StillRenderer;
 use rigscope::render::{Gpu, SceneRenderer};
 use rigscope::view::{Lighting, Lights, MaterialChannel, Quality, ViewOptions};
 
@@ -1398,21 +1399,20 @@ fn material_extensions_change_the_picture_as_they_say() {
 fn material_extension_values_out_of_range_are_warnings_and_their_textures_are_named() {
     let model = sphere_model(
         "bad-layers",
-        r#"{"extensions":{"KHR_materials_sheen":{"sheenColorFactor":[2,0,0],"sheenRoughnessFactor":0.5,"sheenColorTexture":{"index":0}},"KHR_materials_clearcoat":{"clearcoatFactor":-1},"KHR_materials_ior":{"ior":0.5},
+        r#"{"extensions":{"KHR_materials_sheen":{"sheenColorFactor":[2,0,0],"sheenRoughnessFactor":0.5,"sheenColorTexture":{"index":"first"}},"KHR_materials_clearcoat":{"clearcoatFactor":-1},"KHR_materials_ior":{"ior":0.5},
         "KHR_materials_transmission":{"transmissionFactor":2},"KHR_materials_volume":{"thicknessFactor":-1,"attenuationDistance":0},
-        "KHR_materials_dispersion":{"dispersion":-1},"KHR_materials_iridescence":{"iridescenceFactor":1,"iridescenceTexture":{"index":0}}}}"#,
+        "KHR_materials_dispersion":{"dispersion":-1},"KHR_materials_iridescence":{"iridescenceFactor":1}}}"#,
     );
     let warnings = model.warnings.join("\n");
     for expected in [
         "/materials/0/extensions/KHR_materials_sheen/sheenColorFactor: [2.0, 0.0, 0.0] is not a colour of numbers from 0 to 1",
         "/materials/0/extensions/KHR_materials_clearcoat/clearcoatFactor: -1 is not a number from 0 to 1 (0 used)",
         "/materials/0/extensions/KHR_materials_ior: ior 0.5 is neither 0 nor a number of 1 or more (1.5 used)",
-        "/materials/0/extensions/KHR_materials_sheen: its textures are not drawn yet (drawn with its factors)",
+        "/materials/0/extensions/KHR_materials_sheen/sheenColorTexture: invalid type: string \"first\", expected usize",
         "/materials/0/extensions/KHR_materials_transmission/transmissionFactor: 2 is not a number from 0 to 1 (0 used)",
         "/materials/0/extensions/KHR_materials_volume/thicknessFactor: -1 is not a number of 0 or more (0 used)",
         "/materials/0/extensions/KHR_materials_volume/attenuationDistance: 0 is not a number above 0 (no fading used)",
         "/materials/0/extensions/KHR_materials_dispersion/dispersion: -1 is not a number of 0 or more (0 used)",
-        "/materials/0/extensions/KHR_materials_iridescence: its textures are not drawn yet (drawn with its factors)",
     ] {
         assert!(warnings.contains(expected), "missing {expected:?} in:\n{warnings}");
     }
@@ -1705,4 +1705,95 @@ fn glass_shows_the_scene_behind_refracted_faded_and_blurred() {
         .sum::<f32>()
         / covered as f32;
     assert!(difference > 3.0, "dispersion changes the sphere by {difference} levels");
+}
+
+/// A sphere of `material` (JSON), whose textures may use texture 0: the four-colour image.
+fn textured_sphere(name: &str, material: &str) -> Model {
+    let mut buffers = Buffers::default();
+    let primitive = buffers.mesh(&sphere());
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""images":[{{"uri":"{png}"}}],"samplers":[{{"magFilter":9728}}],"textures":[{{"source":0,"sampler":0}}],
+            "materials":[{material}],"meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
+            "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
+            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+        )),
+    )
+}
+
+#[test]
+fn the_layers_textures_scale_their_factors() {
+    // Each extension's texture over its factor, against the factor alone: the four-colour
+    // image (red, blue, green and yellow quarters) tints a white sheen and a white specular
+    // colour, and its red channel (one in half the quarters) takes half the clear coat away.
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    let mut draw = |name: &str, pbr: &str, extension: &str| {
+        let model = textured_sphere(
+            name,
+            &format!(r#"{{"pbrMetallicRoughness":{pbr},"extensions":{{{extension}}}}}"#),
+        );
+        assert!(model.warnings.is_empty(), "{name}: {:?}", model.warnings);
+        let image = renderer.render(&model, &view);
+        save(&image, name);
+        mean_colour_of_model(&image)
+    };
+    let chroma = |[r, g, b]: [f32; 3]| r.max(g).max(b) - r.min(g).min(b);
+    let cloth = r#"{"baseColorFactor":[0.05,0.05,0.05,1],"metallicFactor":0,"roughnessFactor":1}"#;
+    let white_sheen = r#""KHR_materials_sheen":{"sheenColorFactor":[1,1,1],"sheenRoughnessFactor":0.4"#;
+    let plain_sheen = draw("sheen-white", cloth, &format!("{white_sheen}}}"));
+    let tinted_sheen = draw(
+        "sheen-texture",
+        cloth,
+        &format!(r#"{white_sheen},"sheenColorTexture":{{"index":0}}}}"#),
+    );
+    assert!(
+        (0..3).any(|c| (tinted_sheen[c] - plain_sheen[c]).abs() > 3.0),
+        "a sheen colour texture: {tinted_sheen:?} against {plain_sheen:?}"
+    );
+    let paint = r#"{"baseColorFactor":[0.6,0.05,0.05,1],"metallicFactor":0,"roughnessFactor":0.8}"#;
+    let coat = r#""KHR_materials_clearcoat":{"clearcoatFactor":1,"clearcoatRoughnessFactor":0.05"#;
+    let no_coat = draw("coat-none", paint, r#""KHR_materials_clearcoat":{"clearcoatFactor":0}"#);
+    let full_coat = draw("coat-full", paint, &format!("{coat}}}"));
+    let half_coat = draw(
+        "coat-texture",
+        paint,
+        &format!(r#"{coat},"clearcoatTexture":{{"index":0}}}}"#),
+    );
+    let between = |a: f32, x: f32, b: f32| (a.min(b) + 1.0..a.max(b) - 1.0).contains(&x);
+    let luma = rgb_luminance;
+    assert!(
+        between(luma(no_coat), luma(half_coat), luma(full_coat)),
+        "half a coat: {half_coat:?} between {no_coat:?} and {full_coat:?}"
+    );
+    let glossy = r#"{"baseColorFactor":[0.02,0.02,0.02,1],"metallicFactor":0,"roughnessFactor":0.2}"#;
+    let specular = r#""KHR_materials_specular":{"specularColorFactor":[1,1,1]"#;
+    let white = draw("specular-white", glossy, &format!("{specular}}}"));
+    let tinted = draw(
+        "specular-texture",
+        glossy,
+        &format!(r#"{specular},"specularColorTexture":{{"index":0}}}}"#),
+    );
+    assert!(
+        chroma(tinted) > chroma(white) + 3.0,
+        "a specular colour texture tints the reflection: {tinted:?} against {white:?}"
+    );
+
+    // Six layer textures on one material: five are drawn, the sixth is named in a note.
+    let every = r#"{"extensions":{
+        "KHR_materials_sheen":{"sheenColorFactor":[1,1,1],"sheenColorTexture":{"index":0},"sheenRoughnessTexture":{"index":0}},
+        "KHR_materials_clearcoat":{"clearcoatFactor":1,"clearcoatTexture":{"index":0},"clearcoatRoughnessTexture":{"index":0},"clearcoatNormalTexture":{"index":0}},
+        "KHR_materials_specular":{"specularTexture":{"index":0}}}}"#;
+    let model = textured_sphere("six-layer-textures", every);
+    let still = StillRenderer::new(&renderer.gpu, &renderer.scene, &model);
+    let notes = still.notes().join("\n");
+    assert!(
+        notes.contains(
+            "6 extension textures, of which rigscope draws the first 5 (specularTexture drawn with their factors alone)"
+        ),
+        "{notes}"
+    );
+    let image = renderer.render(&model, &view);
+    assert!(mean_colour_of_model(&image)[0] > 0.0, "it draws");
 }

@@ -13,7 +13,7 @@ use super::container::{Container, backslash_note, read_uri};
 use super::material_layers;
 use crate::asset::LoadErrorKind;
 use crate::asset::TextureRef;
-use crate::asset::material::{AlphaMode, Material};
+use crate::asset::material::{AlphaMode, Material, MaterialTexture};
 use crate::asset::model::Image;
 use crate::asset::texture::{SamplerModes, UvTransform, Wrap};
 
@@ -27,8 +27,7 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
         let material_layers::Layers {
             mut layers,
             specular_glossiness,
-            transmission_texture,
-            thickness_texture,
+            textures: layer_textures,
         } = material_layers::load(extensions.map(|e| &e.others), &object, warnings);
         let mut texture = |property: &str, info: Option<TextureInfo>| match info {
             Some(info) => texture_ref(root, info, &format!("{object}/{property}"), warnings),
@@ -74,14 +73,17 @@ pub fn load_materials(root: &Root, warnings: &mut Vec<String>) -> Result<Vec<Mat
             }),
         )?;
         let emissive_texture = texture("emissiveTexture", material.emissive_texture.as_ref().map(info))?;
-        layers.transmission_texture = texture(
-            "extensions/KHR_materials_transmission/transmissionTexture",
-            transmission_texture.as_ref().map(json_info),
-        )?;
-        layers.thickness_texture = texture(
-            "extensions/KHR_materials_volume/thicknessTexture",
-            thickness_texture.as_ref().map(json_info),
-        )?;
+        for (slot, info) in &layer_textures {
+            let extension = slot.extension().unwrap_or_default();
+            let reference = texture(
+                &format!("extensions/{extension}/{}", slot.name()),
+                Some(json_info(info)),
+            )?;
+            layers.textures[*slot as usize - MaterialTexture::Transmission as usize] = reference;
+            if *slot == MaterialTexture::ClearcoatNormal {
+                layers.clearcoat_normal_scale = info.scale.filter(|s| s.is_finite()).unwrap_or(1.0);
+            }
+        }
         let base_color = match &specular_glossiness {
             Some(json) => material_layers::diffuse_factor(json).ok_or_else(|| {
                 LoadErrorKind::invalid(

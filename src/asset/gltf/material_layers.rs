@@ -1,14 +1,13 @@
 //! The KHR_materials_* extensions that add to the metallic-roughness model (`MaterialLayers`):
 //! ior, specular, sheen, clearcoat, transmission, volume, dispersion, iridescence, diffuse
-//! transmission and anisotropy as their factors, transmission's and volume's textures, and the legacy
-//! KHR_materials_pbrSpecularGlossiness. Their other textures are not drawn yet: a material
-//! that has one says so, and draws with the factors.
+//! transmission and anisotropy, their factors and textures, and the legacy
+//! KHR_materials_pbrSpecularGlossiness.
 
 use glam::{Vec3, Vec4};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::asset::material::{MaterialLayers, SpecularGlossiness};
+use crate::asset::material::{MaterialLayers, MaterialTexture, SpecularGlossiness};
 
 /// A texture reference as an extension writes it.
 #[derive(Deserialize)]
@@ -19,6 +18,8 @@ pub struct JsonTextureInfo {
     pub tex_coord: u32,
     #[serde(default)]
     pub extensions: Option<Map<String, Value>>,
+    /// A normal texture's strength (clearcoatNormalTexture).
+    pub scale: Option<f32>,
 }
 
 #[derive(Deserialize)]
@@ -39,8 +40,6 @@ struct Specular {
     specular_factor: f32,
     #[serde(default = "white")]
     specular_color_factor: [f32; 3],
-    specular_texture: Option<Value>,
-    specular_color_texture: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -50,8 +49,6 @@ struct Sheen {
     sheen_color_factor: [f32; 3],
     #[serde(default)]
     sheen_roughness_factor: f32,
-    sheen_color_texture: Option<Value>,
-    sheen_roughness_texture: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -61,9 +58,6 @@ struct Clearcoat {
     clearcoat_factor: f32,
     #[serde(default)]
     clearcoat_roughness_factor: f32,
-    clearcoat_texture: Option<Value>,
-    clearcoat_roughness_texture: Option<Value>,
-    clearcoat_normal_texture: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -71,7 +65,6 @@ struct Clearcoat {
 struct Transmission {
     #[serde(default)]
     transmission_factor: f32,
-    transmission_texture: Option<JsonTextureInfo>,
 }
 
 #[derive(Deserialize)]
@@ -79,7 +72,6 @@ struct Transmission {
 struct Volume {
     #[serde(default)]
     thickness_factor: f32,
-    thickness_texture: Option<JsonTextureInfo>,
     /// Absent: infinite (no fading).
     attenuation_distance: Option<f32>,
     #[serde(default = "white")]
@@ -98,16 +90,20 @@ struct Dispersion {
 struct Iridescence {
     #[serde(default)]
     iridescence_factor: f32,
-    iridescence_texture: Option<Value>,
     #[serde(default = "default_iridescence_ior")]
     iridescence_ior: f32,
+    #[serde(default = "default_thinnest_film")]
+    iridescence_thickness_minimum: f32,
     #[serde(default = "default_thickest_film")]
     iridescence_thickness_maximum: f32,
-    iridescence_thickness_texture: Option<Value>,
 }
 
 fn default_iridescence_ior() -> f32 {
     1.3
+}
+
+fn default_thinnest_film() -> f32 {
+    100.0
 }
 
 fn default_thickest_film() -> f32 {
@@ -119,10 +115,8 @@ fn default_thickest_film() -> f32 {
 struct DiffuseTransmission {
     #[serde(default)]
     diffuse_transmission_factor: f32,
-    diffuse_transmission_texture: Option<Value>,
     #[serde(default = "white")]
     diffuse_transmission_color_factor: [f32; 3],
-    diffuse_transmission_color_texture: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -132,7 +126,6 @@ struct Anisotropy {
     anisotropy_strength: f32,
     #[serde(default)]
     anisotropy_rotation: f32,
-    anisotropy_texture: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -166,9 +159,8 @@ fn white_opaque() -> [f32; 4] {
 pub struct Layers {
     pub layers: MaterialLayers,
     pub specular_glossiness: Option<JsonSpecularGlossiness>,
-    /// KHR_materials_transmission's and KHR_materials_volume's textures.
-    pub transmission_texture: Option<JsonTextureInfo>,
-    pub thickness_texture: Option<JsonTextureInfo>,
+    /// The extensions' textures.
+    pub textures: Vec<(MaterialTexture, JsonTextureInfo)>,
 }
 
 /// What a material's extensions (`extensions`, the material's `extensions` object less those
@@ -179,13 +171,11 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
         return Layers::default();
     };
     let mut layers = MaterialLayers::default();
-    let (mut transmission_texture, mut thickness_texture) = (None, None);
     let read = |name: &str| extensions.get(name);
     let pointer = |name: &str| format!("{object}/extensions/{name}");
     let unreadable = |name: &str, error: serde_json::Error, warnings: &mut Vec<String>| {
         warnings.push(format!("{}: {error} (drawn without it)", pointer(name)));
     };
-    let mut textures_not_drawn = Vec::new();
     if let Some(value) = read("KHR_materials_ior") {
         match Ior::deserialize(value) {
             // 0 is the specification's "no reflection at all"; otherwise 1 or more.
@@ -204,9 +194,6 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                 layers.specular = unit_or(specular.specular_factor, 1.0, (&at, "specularFactor"), warnings);
                 let colour = specular.specular_color_factor;
                 layers.specular_color = colour_or(colour, Vec3::ONE, f32::MAX, (&at, "specularColorFactor"), warnings);
-                if specular.specular_texture.is_some() || specular.specular_color_texture.is_some() {
-                    textures_not_drawn.push("KHR_materials_specular");
-                }
             }
             Err(error) => unreadable("KHR_materials_specular", error, warnings),
         }
@@ -219,9 +206,6 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                 layers.sheen_color = colour_or(colour, Vec3::ZERO, 1.0, (&at, "sheenColorFactor"), warnings);
                 let roughness = sheen.sheen_roughness_factor;
                 layers.sheen_roughness = unit_or(roughness, 0.0, (&at, "sheenRoughnessFactor"), warnings);
-                if sheen.sheen_color_texture.is_some() || sheen.sheen_roughness_texture.is_some() {
-                    textures_not_drawn.push("KHR_materials_sheen");
-                }
             }
             Err(error) => unreadable("KHR_materials_sheen", error, warnings),
         }
@@ -233,12 +217,6 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                 layers.clearcoat = unit_or(coat.clearcoat_factor, 0.0, (&at, "clearcoatFactor"), warnings);
                 let roughness = coat.clearcoat_roughness_factor;
                 layers.clearcoat_roughness = unit_or(roughness, 0.0, (&at, "clearcoatRoughnessFactor"), warnings);
-                if coat.clearcoat_texture.is_some()
-                    || coat.clearcoat_roughness_texture.is_some()
-                    || coat.clearcoat_normal_texture.is_some()
-                {
-                    textures_not_drawn.push("KHR_materials_clearcoat");
-                }
             }
             Err(error) => unreadable("KHR_materials_clearcoat", error, warnings),
         }
@@ -249,7 +227,6 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                 let at = pointer("KHR_materials_transmission");
                 let factor = transmission.transmission_factor;
                 layers.transmission = unit_or(factor, 0.0, (&at, "transmissionFactor"), warnings);
-                transmission_texture = transmission.transmission_texture;
             }
             Err(error) => unreadable("KHR_materials_transmission", error, warnings),
         }
@@ -271,7 +248,6 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                 }
                 let colour = volume.attenuation_color;
                 layers.attenuation_color = colour_or(colour, Vec3::ONE, 1.0, (&at, "attenuationColor"), warnings);
-                thickness_texture = volume.thickness_texture;
             }
             Err(error) => unreadable("KHR_materials_volume", error, warnings),
         }
@@ -295,9 +271,9 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                 // Without a thickness texture the film is as thick as its maximum.
                 layers.iridescence_thickness =
                     at_least_or(thickest, 0.0, 400.0, (&at, "iridescenceThicknessMaximum"), warnings);
-                if film.iridescence_texture.is_some() || film.iridescence_thickness_texture.is_some() {
-                    textures_not_drawn.push("KHR_materials_iridescence");
-                }
+                let thinnest = film.iridescence_thickness_minimum;
+                layers.iridescence_thickness_minimum =
+                    at_least_or(thinnest, 0.0, 100.0, (&at, "iridescenceThicknessMinimum"), warnings);
             }
             Err(error) => unreadable("KHR_materials_iridescence", error, warnings),
         }
@@ -316,11 +292,6 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                     (&at, "diffuseTransmissionColorFactor"),
                     warnings,
                 );
-                if diffuse.diffuse_transmission_texture.is_some()
-                    || diffuse.diffuse_transmission_color_texture.is_some()
-                {
-                    textures_not_drawn.push("KHR_materials_diffuse_transmission");
-                }
             }
             Err(error) => unreadable("KHR_materials_diffuse_transmission", error, warnings),
         }
@@ -336,9 +307,6 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
                     layers.anisotropy_rotation = rotation;
                 } else {
                     warnings.push(format!("{at}/anisotropyRotation: {rotation} is not a number (0 used)"));
-                }
-                if anisotropy.anisotropy_texture.is_some() {
-                    textures_not_drawn.push("KHR_materials_anisotropy");
                 }
             }
             Err(error) => unreadable("KHR_materials_anisotropy", error, warnings),
@@ -359,17 +327,28 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
             }
         }
     });
-    for name in textures_not_drawn {
-        warnings.push(format!(
-            "{}: its textures are not drawn yet (drawn with its factors)",
-            pointer(name)
-        ));
+    // Each extension's textures, wherever it names them.
+    let mut textures = Vec::new();
+    for texture in MaterialTexture::ALL {
+        let Some(extension) = texture.extension() else {
+            continue;
+        };
+        let Some(value) = read(extension).and_then(|e| e.get(texture.name())) else {
+            continue;
+        };
+        match JsonTextureInfo::deserialize(value) {
+            Ok(info) => textures.push((texture, info)),
+            Err(error) => warnings.push(format!(
+                "{}/{}: {error} (drawn without it)",
+                pointer(extension),
+                texture.name()
+            )),
+        }
     }
     Layers {
         layers,
         specular_glossiness,
-        transmission_texture,
-        thickness_texture,
+        textures,
     }
 }
 

@@ -280,8 +280,10 @@ fn material_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str
                 ["normalTexture"] => MaterialTexture::Normal,
                 ["occlusionTexture"] => MaterialTexture::Occlusion,
                 ["emissiveTexture"] => MaterialTexture::Emissive,
-                ["extensions", "KHR_materials_transmission", "transmissionTexture"] => MaterialTexture::Transmission,
-                ["extensions", "KHR_materials_volume", "thicknessTexture"] => MaterialTexture::Thickness,
+                ["extensions", extension, name] => match MaterialTexture::of_extension(extension, name) {
+                    Some(texture) => texture,
+                    None => return Err("which rigscope does not play".into()),
+                },
                 _ => return Err("which rigscope does not play".into()),
             };
             texture_field(slot, field)?

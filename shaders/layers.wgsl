@@ -1,0 +1,48 @@
+// The textures of the KHR_materials_* layers (sheen, clear coat, specular, iridescence, diffuse
+// transmission, anisotropy), appended to mesh.wgsl for the layered and transmissive pipelines.
+// A material binds at most `LAYER_SLOTS` of them, each to a slot of its own
+// (src/render/uniforms.rs, `layer_slots`), so that every pipeline stays within 16 textures.
+
+const MATERIAL_LAYERS: bool = true;
+
+@group(2) @binding(15) var layer_texture_0: texture_2d<f32>;
+@group(2) @binding(16) var layer_texture_1: texture_2d<f32>;
+@group(2) @binding(17) var layer_texture_2: texture_2d<f32>;
+@group(2) @binding(18) var layer_texture_3: texture_2d<f32>;
+@group(2) @binding(19) var layer_texture_4: texture_2d<f32>;
+@group(2) @binding(20) var layer_sampler_0: sampler;
+@group(2) @binding(21) var layer_sampler_1: sampler;
+@group(2) @binding(22) var layer_sampler_2: sampler;
+@group(2) @binding(23) var layer_sampler_3: sampler;
+@group(2) @binding(24) var layer_sampler_4: sampler;
+
+// The slot (1 to LAYER_SLOTS) the material binds layer texture `layer` to, 0 for none.
+fn layer_slot(layer: u32) -> u32 {
+    return material.layer_slots[layer / 4u][layer % 4u];
+}
+
+// Layer texture `layer`'s coordinates at this fragment: its TEXCOORD set, transformed.
+fn layer_uv(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>) -> vec2<f32> {
+    let slot = max(layer_slot(layer), 1u) - 1u;
+    let uv = select(uv0, uv1, (material.layer_sets.x & (1u << slot)) != 0u);
+    let row0 = material.layer_transforms[slot * 2u];
+    let row1 = material.layer_transforms[slot * 2u + 1u];
+    return vec2<f32>(dot(row0.xyz, vec3<f32>(uv, 1.0)), dot(row1.xyz, vec3<f32>(uv, 1.0)));
+}
+
+// Layer texture `layer` at this fragment, or `absent` when the material has none. The slot
+// is uniform, so the choice keeps control flow uniform.
+fn layer_sample(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>, absent: vec4<f32>) -> vec4<f32> {
+    let slot = layer_slot(layer);
+    if (slot == 0u) {
+        return absent;
+    }
+    let uv = layer_uv(layer, uv0, uv1);
+    switch slot {
+        case 1u: { return textureSample(layer_texture_0, layer_sampler_0, uv); }
+        case 2u: { return textureSample(layer_texture_1, layer_sampler_1, uv); }
+        case 3u: { return textureSample(layer_texture_2, layer_sampler_2, uv); }
+        case 4u: { return textureSample(layer_texture_3, layer_sampler_3, uv); }
+        default: { return textureSample(layer_texture_4, layer_sampler_4, uv); }
+    }
+}

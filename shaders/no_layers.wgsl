@@ -1,0 +1,12 @@
+// The mesh shader of materials without layers: a stand-in for layers.wgsl that reads nothing,
+// so that their draws bind and sample no layer textures.
+
+const MATERIAL_LAYERS: bool = false;
+
+fn layer_uv(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>) -> vec2<f32> {
+    return uv0;
+}
+
+fn layer_sample(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>, absent: vec4<f32>) -> vec4<f32> {
+    return absent;
+}
