@@ -307,7 +307,8 @@ fn animation_pointers_rigscope_reads_play_and_others_are_listed() {
         "animations": [{"samplers": [{"input": 0, "output": 1}], "channels": [
             pointer("/materials/0/emissiveFactor"),
             pointer("/nodes/1/translation"),
-            pointer("/materials/0/extensions/KHR_materials_sheen/sheenColorFactor")
+            pointer("/materials/0/extensions/KHR_materials_sheen/sheenColorFactor"),
+            pointer("/materials/0/extensions/EXT_unknown/colorFactor")
         ]}]
     });
     let model = asset::load_bytes(Path::new("pointer.gltf"), json.to_string().as_bytes()).unwrap();
@@ -316,11 +317,15 @@ fn animation_pointers_rigscope_reads_play_and_others_are_listed() {
     clip.sample(0.5, &mut pose, &mut clip.cursor());
     let b = model.skeleton.find("b").unwrap();
     assert_eq!(pose.local()[b].translation, glam::Vec3::new(1.0, 0.0, 0.0));
-    assert_eq!(pose.properties(), [1.0, 0.0, 0.0], "the emissive factor plays");
+    assert_eq!(
+        pose.properties(),
+        [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+        "the emissive and sheen factors play"
+    );
     assert_eq!(
         model.warnings,
         [
-            "/animations/0/channels/2: it animates /materials/0/extensions/KHR_materials_sheen/sheenColorFactor (KHR_animation_pointer), which rigscope does not play (not played)"
+            "/animations/0/channels/3: it animates /materials/0/extensions/EXT_unknown/colorFactor (KHR_animation_pointer), which rigscope does not play (not played)"
         ]
     );
 }

@@ -249,20 +249,21 @@ impl SceneRenderer {
         }
         let studio = lighting.lights == Lights::Studio;
         // The light whose shadow the meshes cast: the studio's key light, or the file's
-        // brightest directional light (`shadowed`: its slot).
+        // directional or spot light that lights the model most (`shadowed`: its slot).
         let shadowed = (!studio)
-            .then(|| brightest_directional(&lights[..light_count]))
+            .then(|| shadow_caster(&lights[..light_count], bounds))
             .flatten();
-        let towards_shadow_light = match shadowed {
-            Some(slot) => -Vec3::from_slice(&lights[slot].direction_kind[..3]),
-            None => LIGHT_DIRECTION,
+        let light_view_proj = match shadowed {
+            Some(slot) if lights[slot].is_spot() => spot_view_projection(bounds, &lights[slot]),
+            Some(slot) => light_view_projection(bounds, -lights[slot].direction()),
+            None => light_view_projection(bounds, LIGHT_DIRECTION),
         };
         self.casts_shadow = input.view.mesh && (studio || shadowed.is_some());
         let rotation = lighting.environment_rotation.to_radians();
         let frame = FrameUniform {
             view_proj: view_proj.to_cols_array_2d(),
             inverse_view_proj: view_proj.inverse().to_cols_array_2d(),
-            light_view_proj: light_view_projection(bounds, towards_shadow_light).to_cols_array_2d(),
+            light_view_proj: light_view_proj.to_cols_array_2d(),
             camera_position: camera.eye.extend(1.0).to_array(),
             light_direction: LIGHT_DIRECTION
                 .normalize()
@@ -588,16 +589,52 @@ fn shadow_map(device: &wgpu::Device, size: u32) -> wgpu::TextureView {
     depth_texture(device, "shadow map", (size, size), 1, usage)
 }
 
-/// The slot of the brightest directional light among `lights` (by the luminance of its
-/// colour × intensity), if there is one.
-fn brightest_directional(lights: &[LightUniform]) -> Option<usize> {
-    let luminance = |light: &LightUniform| {
+/// The slot of the directional or spot light among `lights` that lights the middle of `bounds`
+/// most, if one does: a directional light by its illuminance (the luminance of colour ×
+/// intensity, in lux), a spot light by its intensity over the squared distance there (0
+/// outside its cone).
+fn shadow_caster(lights: &[LightUniform], bounds: &Bounds) -> Option<usize> {
+    let center = if bounds.is_empty() { Vec3::ZERO } else { bounds.center() };
+    let illuminance = |light: &LightUniform| {
         let [r, g, b, _] = light.radiance;
-        0.2126 * r + 0.7152 * g + 0.0722 * b
+        let luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        if light.is_directional() {
+            return luminance;
+        }
+        let to_center = center - light.position();
+        let inside = to_center.normalize_or_zero().dot(light.direction()) >= light.outer_cone().cos();
+        match light.is_spot() && inside {
+            true => luminance / to_center.length_squared().max(1e-6),
+            false => 0.0,
+        }
     };
     (0..lights.len())
-        .filter(|&slot| lights[slot].is_directional() && luminance(&lights[slot]) > 0.0)
-        .max_by(|&a, &b| luminance(&lights[a]).total_cmp(&luminance(&lights[b])))
+        .filter(|&slot| illuminance(&lights[slot]) > 0.0)
+        .max_by(|&a, &b| illuminance(&lights[a]).total_cmp(&illuminance(&lights[b])))
+}
+
+/// World → light clip space for a spot light's shadow: a perspective view from the light along
+/// its direction, as wide as its cone (and a little more, for the filter's reach), from just
+/// before `bounds` (and the ground around it) to just beyond.
+pub fn spot_view_projection(bounds: &Bounds, light: &LightUniform) -> Mat4 {
+    let (center, radius) = match bounds.is_empty() {
+        true => (Vec3::ZERO, 1.0),
+        false => (bounds.center(), bounds.radius().max(1e-3) * 1.5),
+    };
+    let position = light.position();
+    let direction = light.direction().normalize_or(Vec3::NEG_Y);
+    // Straight up or down, +Y cannot be the view's up.
+    let up = if direction.cross(Vec3::Y).length_squared() < 1e-6 {
+        Vec3::Z
+    } else {
+        Vec3::Y
+    };
+    let view = look_at_mat4(position, position + direction, up);
+    let distance = position.distance(center);
+    let far = distance + radius;
+    let near = (distance - radius).max(far * 1e-3);
+    let fov = (2.0 * light.outer_cone() + 0.1).min(3.0);
+    directx::perspective(fov, 1.0, near, far) * view
 }
 
 /// The skeleton: bones as parent → child lines, joints as small squares.

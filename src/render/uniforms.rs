@@ -54,6 +54,24 @@ impl LightUniform {
     pub fn is_directional(&self) -> bool {
         self.direction_kind[3] == LIGHT_DIRECTIONAL
     }
+
+    pub fn is_spot(&self) -> bool {
+        self.direction_kind[3] == LIGHT_SPOT
+    }
+
+    /// The direction it shines in (directional and spot lights).
+    pub fn direction(&self) -> Vec3 {
+        Vec3::from_slice(&self.direction_kind[..3])
+    }
+
+    pub fn position(&self) -> Vec3 {
+        Vec3::from_slice(&self.position_range[..3])
+    }
+
+    /// A spot light's cone half angle, in radians.
+    pub fn outer_cone(&self) -> f32 {
+        self.cone[2]
+    }
 }
 
 /// `LIGHT_*` in frame.wgsl.
@@ -72,9 +90,10 @@ impl LightUniform {
             LightKind::Directional => (LIGHT_DIRECTIONAL, [0.0; 4]),
             LightKind::Point => (LIGHT_POINT, [0.0; 4]),
             LightKind::Spot { inner, outer } => {
-                // KHR_lights_punctual's smooth cone falloff, as a scale and offset on cos.
+                // KHR_lights_punctual's smooth cone falloff, as a scale and offset on cos; and
+                // the cone's half angle, which its shadow's view covers.
                 let scale = 1.0 / (inner.cos() - outer.cos()).max(1e-3);
-                (LIGHT_SPOT, [scale, -outer.cos() * scale, 0.0, 0.0])
+                (LIGHT_SPOT, [scale, -outer.cos() * scale, outer, 0.0])
             }
         };
         Self {

@@ -1516,21 +1516,41 @@ fn the_files_brightest_directional_light_casts_the_shadow() {
     // file's sun shining down and towards −Z (60° below the horizon) and a weaker one
     // shining straight down, the environment dimmed. Seen from above, the floor beyond the
     // sphere's −Z side lies in the strong sun's shadow and the floor on its +Z side does not.
+    let lights = r#"{"type":"directional","intensity":0.3}"#;
+    let strong = r#"{"type":"directional","intensity":3}"#;
+    let strong_placement = r#""rotation":[-0.5,0,0,0.8660254]"#;
+    assert_the_light_casts_the_shadow("sun-shadow", &format!("{lights},{strong}"), strong_placement);
+}
+
+#[test]
+fn a_spot_light_casts_the_shadow_when_it_lights_the_model_most() {
+    // The same floor and sphere under a spot light 6 from the sphere, shining at it down and
+    // towards −Z as the sun above (300 cd: 8 lux at the sphere, beside the 0.3 lux sun).
+    let lights = r#"{"type":"directional","intensity":0.3}"#;
+    let spot = r#"{"type":"spot","intensity":300,"spot":{"outerConeAngle":0.6}}"#;
+    let placement = r#""translation":[0,5.196152,3],"rotation":[-0.5,0,0,0.8660254]"#;
+    assert_the_light_casts_the_shadow("spot-shadow", &format!("{lights},{spot}"), placement);
+}
+
+/// Draws a sphere over a floor lit by `lights` (JSON, two of them: the weak one shines straight
+/// down, the other is placed by `placement` so that it shines down and towards −Z) and checks
+/// from above that the floor beyond the sphere's −Z side lies in a shadow and its +Z side
+/// does not.
+fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) {
     let mut buffers = Buffers::default();
     let ball = buffers.mesh(&sphere());
     let floor = buffers.mesh(&quad());
     let path = file(
-        "sun-shadow",
+        name,
         &buffers.gltf(&format!(
             r#""extensionsUsed":["KHR_lights_punctual"],
-            "extensions":{{"KHR_lights_punctual":{{"lights":[
-                {{"type":"directional","intensity":0.3}},{{"type":"directional","intensity":3}}]}}}},
+            "extensions":{{"KHR_lights_punctual":{{"lights":[{lights}]}}}},
             "meshes":[{{"primitives":[{{{ball},"material":0}}]}},{{"primitives":[{{{floor},"material":0}}]}}],
             "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.3,0.3,0.3,1],"metallicFactor":0,"roughnessFactor":1}}}}],
             "nodes":[{{"mesh":0}},
                 {{"mesh":1,"translation":[0,-3,0],"rotation":[-0.7071068,0,0,0.7071068],"scale":[4,4,1]}},
                 {{"rotation":[-0.7071068,0,0,0.7071068],"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}},
-                {{"rotation":[-0.5,0,0,0.8660254],"extensions":{{"KHR_lights_punctual":{{"light":1}}}}}}],
+                {{{placement},"extensions":{{"KHR_lights_punctual":{{"light":1}}}}}}],
             "scenes":[{{"nodes":[0,1,2,3]}}]"#
         )),
     );
@@ -1549,7 +1569,7 @@ fn the_files_brightest_directional_light_casts_the_shadow() {
         out.to_str().unwrap(),
     ]);
     let image = image::open(&out).unwrap().to_rgba8();
-    save(&image, "sun-shadow");
+    save(&image, name);
     // Along the picture's middle column: the floor on either side of the sphere (13 pixels
     // a unit), 1.9 units from the middle each way.
     let column: Vec<f32> = (0..200).map(|y| luminance(image.get_pixel(100, y))).collect();
@@ -1557,7 +1577,7 @@ fn the_files_brightest_directional_light_casts_the_shadow() {
     let (dark, light) = (near_side.min(far_side), near_side.max(far_side));
     assert!(
         dark < 0.6 * light,
-        "one side in the sun's shadow: {near_side} and {far_side}"
+        "{name}: one side in the light's shadow: {near_side} and {far_side}"
     );
 }
 
