@@ -28,20 +28,7 @@ impl Blit {
 
     /// A bind group reading `source` (made when the source is (re)created).
     pub fn source(&self, device: &wgpu::Device, layouts: &Layouts, source: &wgpu::TextureView) -> wgpu::BindGroup {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("blit source"),
-            layout: &layouts.blit,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(source),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&self.sampler),
-                },
-            ],
-        })
+        fullscreen::source_group(device, layouts, "blit source", source, &self.sampler)
     }
 
     /// Clears `target` and draws `source` over `viewport` (x, y, width, height in pixels), or

@@ -4,6 +4,8 @@
 
 use std::borrow::Cow;
 
+use super::layouts::Layouts;
+
 /// The vertex shader every full-screen pass shares.
 pub const WGSL: &str = include_str!("../../shaders/fullscreen.wgsl");
 /// The sRGB transfer functions, for the passes that write or read gamma-encoded colours.
@@ -51,6 +53,31 @@ pub fn pipeline(
         }),
         multiview_mask: None,
         cache: None,
+    })
+}
+
+/// A bind group of `source` read through `sampler`, laid out as `layouts.blit` (the group a
+/// pass that copies or filters one image reads).
+pub fn source_group(
+    device: &wgpu::Device,
+    layouts: &Layouts,
+    label: &str,
+    source: &wgpu::TextureView,
+    sampler: &wgpu::Sampler,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &layouts.blit,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(source),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            },
+        ],
     })
 }
 

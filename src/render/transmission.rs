@@ -74,20 +74,7 @@ impl SceneBehind {
             })
         };
         let reading = |source: &wgpu::TextureView| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("scene behind source"),
-                layout: &layouts.blit,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(source),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Sampler(&downsampler.sampler),
-                    },
-                ],
-            })
+            fullscreen::source_group(device, layouts, "scene behind source", source, &downsampler.sampler)
         };
         let levels = (0..level_count)
             .map(|index| {

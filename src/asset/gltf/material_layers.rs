@@ -171,176 +171,114 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
         return Layers::default();
     };
     let mut layers = MaterialLayers::default();
-    let read = |name: &str| extensions.get(name);
-    let pointer = |name: &str| format!("{object}/extensions/{name}");
-    let unreadable = |name: &str, error: serde_json::Error, warnings: &mut Vec<String>| {
-        warnings.push(format!("{}: {error} (drawn without it)", pointer(name)));
-    };
-    if let Some(value) = read("KHR_materials_ior") {
-        match Ior::deserialize(value) {
-            // 0 is the specification's "no reflection at all"; otherwise 1 or more.
-            Ok(Ior { ior }) if ior == 0.0 || (ior.is_finite() && ior >= 1.0) => layers.ior = ior,
-            Ok(Ior { ior }) => warnings.push(format!(
-                "{}: ior {ior} is neither 0 nor a number of 1 or more (1.5 used)",
-                pointer("KHR_materials_ior")
+    if let Some((Ior { ior }, at)) = extension::<Ior>(extensions, object, "KHR_materials_ior", warnings) {
+        // 0 is the specification's "no reflection at all"; otherwise 1 or more.
+        match ior == 0.0 || (ior.is_finite() && ior >= 1.0) {
+            true => layers.ior = ior,
+            false => warnings.push(format!(
+                "{at}: ior {ior} is neither 0 nor a number of 1 or more (1.5 used)"
             )),
-            Err(error) => unreadable("KHR_materials_ior", error, warnings),
         }
     }
-    if let Some(value) = read("KHR_materials_specular") {
-        match Specular::deserialize(value) {
-            Ok(specular) => {
-                let at = pointer("KHR_materials_specular");
-                layers.specular = unit_or(specular.specular_factor, 1.0, (&at, "specularFactor"), warnings);
-                let colour = specular.specular_color_factor;
-                layers.specular_color = colour_or(colour, Vec3::ONE, f32::MAX, (&at, "specularColorFactor"), warnings);
+    if let Some((specular, at)) = extension::<Specular>(extensions, object, "KHR_materials_specular", warnings) {
+        layers.specular = unit_or(specular.specular_factor, 1.0, (&at, "specularFactor"), warnings);
+        let colour = specular.specular_color_factor;
+        layers.specular_color = colour_or(colour, Vec3::ONE, f32::MAX, (&at, "specularColorFactor"), warnings);
+    }
+    if let Some((sheen, at)) = extension::<Sheen>(extensions, object, "KHR_materials_sheen", warnings) {
+        let colour = sheen.sheen_color_factor;
+        layers.sheen_color = colour_or(colour, Vec3::ZERO, 1.0, (&at, "sheenColorFactor"), warnings);
+        let roughness = sheen.sheen_roughness_factor;
+        layers.sheen_roughness = unit_or(roughness, 0.0, (&at, "sheenRoughnessFactor"), warnings);
+    }
+    if let Some((coat, at)) = extension::<Clearcoat>(extensions, object, "KHR_materials_clearcoat", warnings) {
+        layers.clearcoat = unit_or(coat.clearcoat_factor, 0.0, (&at, "clearcoatFactor"), warnings);
+        let roughness = coat.clearcoat_roughness_factor;
+        layers.clearcoat_roughness = unit_or(roughness, 0.0, (&at, "clearcoatRoughnessFactor"), warnings);
+    }
+    if let Some((transmission, at)) =
+        extension::<Transmission>(extensions, object, "KHR_materials_transmission", warnings)
+    {
+        let factor = transmission.transmission_factor;
+        layers.transmission = unit_or(factor, 0.0, (&at, "transmissionFactor"), warnings);
+    }
+    if let Some((volume, at)) = extension::<Volume>(extensions, object, "KHR_materials_volume", warnings) {
+        let thickness = volume.thickness_factor;
+        layers.thickness = at_least_or(thickness, 0.0, 0.0, (&at, "thicknessFactor"), warnings);
+        if let Some(distance) = volume.attenuation_distance {
+            if distance > 0.0 && !distance.is_nan() {
+                layers.attenuation_distance = distance;
+            } else {
+                warnings.push(format!(
+                    "{at}/attenuationDistance: {distance} is not a number above 0 (no fading used)"
+                ));
             }
-            Err(error) => unreadable("KHR_materials_specular", error, warnings),
+        }
+        let colour = volume.attenuation_color;
+        layers.attenuation_color = colour_or(colour, Vec3::ONE, 1.0, (&at, "attenuationColor"), warnings);
+    }
+    if let Some((Dispersion { dispersion }, at)) =
+        extension::<Dispersion>(extensions, object, "KHR_materials_dispersion", warnings)
+    {
+        layers.dispersion = at_least_or(dispersion, 0.0, 0.0, (&at, "dispersion"), warnings);
+    }
+    if let Some((film, at)) = extension::<Iridescence>(extensions, object, "KHR_materials_iridescence", warnings) {
+        layers.iridescence = unit_or(film.iridescence_factor, 0.0, (&at, "iridescenceFactor"), warnings);
+        layers.iridescence_ior = at_least_or(film.iridescence_ior, 1.0, 1.3, (&at, "iridescenceIor"), warnings);
+        let thickest = film.iridescence_thickness_maximum;
+        // Without a thickness texture the film is as thick as its maximum.
+        layers.iridescence_thickness =
+            at_least_or(thickest, 0.0, 400.0, (&at, "iridescenceThicknessMaximum"), warnings);
+        let thinnest = film.iridescence_thickness_minimum;
+        layers.iridescence_thickness_minimum =
+            at_least_or(thinnest, 0.0, 100.0, (&at, "iridescenceThicknessMinimum"), warnings);
+    }
+    if let Some((diffuse, at)) =
+        extension::<DiffuseTransmission>(extensions, object, "KHR_materials_diffuse_transmission", warnings)
+    {
+        let factor = diffuse.diffuse_transmission_factor;
+        layers.diffuse_transmission = unit_or(factor, 0.0, (&at, "diffuseTransmissionFactor"), warnings);
+        let colour = diffuse.diffuse_transmission_color_factor;
+        layers.diffuse_transmission_color = colour_or(
+            colour,
+            Vec3::ONE,
+            1.0,
+            (&at, "diffuseTransmissionColorFactor"),
+            warnings,
+        );
+    }
+    if let Some((anisotropy, at)) = extension::<Anisotropy>(extensions, object, "KHR_materials_anisotropy", warnings) {
+        let strength = anisotropy.anisotropy_strength;
+        layers.anisotropy = unit_or(strength, 0.0, (&at, "anisotropyStrength"), warnings);
+        let rotation = anisotropy.anisotropy_rotation;
+        if rotation.is_finite() {
+            layers.anisotropy_rotation = rotation;
+        } else {
+            warnings.push(format!("{at}/anisotropyRotation: {rotation} is not a number (0 used)"));
         }
     }
-    if let Some(value) = read("KHR_materials_sheen") {
-        match Sheen::deserialize(value) {
-            Ok(sheen) => {
-                let at = pointer("KHR_materials_sheen");
-                let colour = sheen.sheen_color_factor;
-                layers.sheen_color = colour_or(colour, Vec3::ZERO, 1.0, (&at, "sheenColorFactor"), warnings);
-                let roughness = sheen.sheen_roughness_factor;
-                layers.sheen_roughness = unit_or(roughness, 0.0, (&at, "sheenRoughnessFactor"), warnings);
-            }
-            Err(error) => unreadable("KHR_materials_sheen", error, warnings),
-        }
-    }
-    if let Some(value) = read("KHR_materials_clearcoat") {
-        match Clearcoat::deserialize(value) {
-            Ok(coat) => {
-                let at = pointer("KHR_materials_clearcoat");
-                layers.clearcoat = unit_or(coat.clearcoat_factor, 0.0, (&at, "clearcoatFactor"), warnings);
-                let roughness = coat.clearcoat_roughness_factor;
-                layers.clearcoat_roughness = unit_or(roughness, 0.0, (&at, "clearcoatRoughnessFactor"), warnings);
-            }
-            Err(error) => unreadable("KHR_materials_clearcoat", error, warnings),
-        }
-    }
-    if let Some(value) = read("KHR_materials_transmission") {
-        match Transmission::deserialize(value) {
-            Ok(transmission) => {
-                let at = pointer("KHR_materials_transmission");
-                let factor = transmission.transmission_factor;
-                layers.transmission = unit_or(factor, 0.0, (&at, "transmissionFactor"), warnings);
-            }
-            Err(error) => unreadable("KHR_materials_transmission", error, warnings),
-        }
-    }
-    if let Some(value) = read("KHR_materials_volume") {
-        match Volume::deserialize(value) {
-            Ok(volume) => {
-                let at = pointer("KHR_materials_volume");
-                let thickness = volume.thickness_factor;
-                layers.thickness = at_least_or(thickness, 0.0, 0.0, (&at, "thicknessFactor"), warnings);
-                if let Some(distance) = volume.attenuation_distance {
-                    if distance > 0.0 && !distance.is_nan() {
-                        layers.attenuation_distance = distance;
-                    } else {
-                        warnings.push(format!(
-                            "{at}/attenuationDistance: {distance} is not a number above 0 (no fading used)"
-                        ));
-                    }
-                }
-                let colour = volume.attenuation_color;
-                layers.attenuation_color = colour_or(colour, Vec3::ONE, 1.0, (&at, "attenuationColor"), warnings);
-            }
-            Err(error) => unreadable("KHR_materials_volume", error, warnings),
-        }
-    }
-    if let Some(value) = read("KHR_materials_dispersion") {
-        match Dispersion::deserialize(value) {
-            Ok(Dispersion { dispersion }) => {
-                let at = pointer("KHR_materials_dispersion");
-                layers.dispersion = at_least_or(dispersion, 0.0, 0.0, (&at, "dispersion"), warnings);
-            }
-            Err(error) => unreadable("KHR_materials_dispersion", error, warnings),
-        }
-    }
-    if let Some(value) = read("KHR_materials_iridescence") {
-        match Iridescence::deserialize(value) {
-            Ok(film) => {
-                let at = pointer("KHR_materials_iridescence");
-                layers.iridescence = unit_or(film.iridescence_factor, 0.0, (&at, "iridescenceFactor"), warnings);
-                layers.iridescence_ior = at_least_or(film.iridescence_ior, 1.0, 1.3, (&at, "iridescenceIor"), warnings);
-                let thickest = film.iridescence_thickness_maximum;
-                // Without a thickness texture the film is as thick as its maximum.
-                layers.iridescence_thickness =
-                    at_least_or(thickest, 0.0, 400.0, (&at, "iridescenceThicknessMaximum"), warnings);
-                let thinnest = film.iridescence_thickness_minimum;
-                layers.iridescence_thickness_minimum =
-                    at_least_or(thinnest, 0.0, 100.0, (&at, "iridescenceThicknessMinimum"), warnings);
-            }
-            Err(error) => unreadable("KHR_materials_iridescence", error, warnings),
-        }
-    }
-    if let Some(value) = read("KHR_materials_diffuse_transmission") {
-        match DiffuseTransmission::deserialize(value) {
-            Ok(diffuse) => {
-                let at = pointer("KHR_materials_diffuse_transmission");
-                let factor = diffuse.diffuse_transmission_factor;
-                layers.diffuse_transmission = unit_or(factor, 0.0, (&at, "diffuseTransmissionFactor"), warnings);
-                let colour = diffuse.diffuse_transmission_color_factor;
-                layers.diffuse_transmission_color = colour_or(
-                    colour,
-                    Vec3::ONE,
-                    1.0,
-                    (&at, "diffuseTransmissionColorFactor"),
-                    warnings,
-                );
-            }
-            Err(error) => unreadable("KHR_materials_diffuse_transmission", error, warnings),
-        }
-    }
-    if let Some(value) = read("KHR_materials_anisotropy") {
-        match Anisotropy::deserialize(value) {
-            Ok(anisotropy) => {
-                let at = pointer("KHR_materials_anisotropy");
-                let strength = anisotropy.anisotropy_strength;
-                layers.anisotropy = unit_or(strength, 0.0, (&at, "anisotropyStrength"), warnings);
-                let rotation = anisotropy.anisotropy_rotation;
-                if rotation.is_finite() {
-                    layers.anisotropy_rotation = rotation;
-                } else {
-                    warnings.push(format!("{at}/anisotropyRotation: {rotation} is not a number (0 used)"));
-                }
-            }
-            Err(error) => unreadable("KHR_materials_anisotropy", error, warnings),
-        }
-    }
-    let specular_glossiness = read("KHR_materials_pbrSpecularGlossiness").and_then(|value| {
-        match JsonSpecularGlossiness::deserialize(value) {
-            Ok(json) => {
-                let at = pointer("KHR_materials_pbrSpecularGlossiness");
+    let specular_glossiness =
+        extension::<JsonSpecularGlossiness>(extensions, object, "KHR_materials_pbrSpecularGlossiness", warnings).map(
+            |(json, at)| {
                 let specular = colour_or(json.specular_factor, Vec3::ONE, 1.0, (&at, "specularFactor"), warnings);
                 let glossiness = unit_or(json.glossiness_factor, 1.0, (&at, "glossinessFactor"), warnings);
                 layers.specular_glossiness = Some(SpecularGlossiness { specular, glossiness });
-                Some(json)
-            }
-            Err(error) => {
-                unreadable("KHR_materials_pbrSpecularGlossiness", error, warnings);
-                None
-            }
-        }
-    });
+                json
+            },
+        );
     // Each extension's textures, wherever it names them.
     let mut textures = Vec::new();
     for texture in MaterialTexture::ALL {
         let Some(extension) = texture.extension() else {
             continue;
         };
-        let Some(value) = read(extension).and_then(|e| e.get(texture.name())) else {
+        let Some(value) = extensions.get(extension).and_then(|e| e.get(texture.name())) else {
             continue;
         };
         match JsonTextureInfo::deserialize(value) {
             Ok(info) => textures.push((texture, info)),
             Err(error) => warnings.push(format!(
-                "{}/{}: {error} (drawn without it)",
-                pointer(extension),
+                "{object}/extensions/{extension}/{}: {error} (drawn without it)",
                 texture.name()
             )),
         }
@@ -349,6 +287,26 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
         layers,
         specular_glossiness,
         textures,
+    }
+}
+
+/// Extension `name` of a material's `extensions` read as a `T`, with its pointer (`object` is
+/// the material's); None where the material has none, and with a warning where it cannot be
+/// read.
+fn extension<T: serde::de::DeserializeOwned>(
+    extensions: &Map<String, Value>,
+    object: &str,
+    name: &str,
+    warnings: &mut Vec<String>,
+) -> Option<(T, String)> {
+    let value = extensions.get(name)?;
+    let at = format!("{object}/extensions/{name}");
+    match T::deserialize(value) {
+        Ok(read) => Some((read, at)),
+        Err(error) => {
+            warnings.push(format!("{at}: {error} (drawn without it)"));
+            None
+        }
     }
 }
 
