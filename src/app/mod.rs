@@ -80,7 +80,7 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
             let crowd = running.state.frame.crowd.options.count;
             let simplified = running.scene.quality.simplify_dense_meshes;
             let triangles = (running.model_view).triangles_drawn(&running.state.view_options(), simplified);
-            println!("{}", timings.to_json(&running.gpu.describe(), crowd, triangles));
+            println!("{}", timings.to_json(&running.gpu, crowd, triangles));
         }
         if app.options.exit_after.is_some() {
             println!(
@@ -243,6 +243,7 @@ impl Running {
         };
         let mut status = RenderStatus {
             adapter: format!("{}; {}", gpu.describe(), scene.layouts.skin_source.describe()),
+            adapter_choice: gpu.choice.clone(),
             ..RenderStatus::default()
         };
         state.frame.player.playing = !options.paused;

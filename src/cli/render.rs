@@ -227,7 +227,7 @@ fn benchmark(
         }
     }
     let triangles = still.triangles_drawn(view, renderer.quality.simplify_dense_meshes);
-    Ok(timings.to_json(&gpu.describe(), still.crowd_len(), triangles))
+    Ok(timings.to_json(gpu, still.crowd_len(), triangles))
 }
 
 /// Renders `model` in `pose` to an image, framed over the whole of `clip` (the clip the pose

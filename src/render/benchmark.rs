@@ -1,6 +1,8 @@
 //! What `--benchmark-frames` records and reports, in the viewer and in `render`: the intervals
 //! between frames after a warm-up, and the GPU times where the adapter reports them.
 
+use super::gpu::Gpu;
+
 /// Frames drawn before `--benchmark-frames` starts timing (shader compilation, first uploads).
 pub const WARM_UP_FRAMES: u32 = 10;
 
@@ -36,20 +38,22 @@ impl FrameTimings {
         }
     }
 
-    /// `gpu_median_ms` is null when the adapter reports no GPU time; `crowd` is how many
+    /// With the adapter and why it was chosen (`Gpu::choice`); `gpu_median_ms` is null when the
+    /// adapter reports no GPU time; `crowd` is how many
     /// copies of the model were drawn, `triangles` how many triangles the last frame's lit pass
     /// drew (all copies').
-    pub fn to_json(&self, adapter: &str, crowd: usize, triangles: u64) -> String {
+    pub fn to_json(&self, gpu: &Gpu, crowd: usize, triangles: u64) -> String {
         let intervals = sorted(&self.intervals_ms);
         let mean = intervals.iter().sum::<f32>() / intervals.len().max(1) as f32;
-        let gpu = sorted(&self.gpu_ms);
+        let gpu_times = sorted(&self.gpu_ms);
         serde_json::json!({
             "frames": intervals.len(),
             "median_ms": quantile(&intervals, 0.5).unwrap_or(0.0),
             "p95_ms": quantile(&intervals, 0.95).unwrap_or(0.0),
             "mean_ms": mean,
-            "gpu_median_ms": quantile(&gpu, 0.5),
-            "adapter": adapter,
+            "gpu_median_ms": quantile(&gpu_times, 0.5),
+            "adapter": gpu.describe(),
+            "adapter_choice": gpu.choice,
             "crowd": crowd,
             "triangles": triangles,
         })

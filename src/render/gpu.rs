@@ -7,6 +7,8 @@ pub struct Gpu {
     pub adapter: wgpu::Adapter,
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
+    /// Why this adapter, of those the machine has (for the panel and the benchmarks).
+    pub choice: String,
 }
 
 impl Gpu {
@@ -29,13 +31,14 @@ impl Gpu {
     }
 
     fn with_instance(instance: wgpu::Instance, surface: Option<&wgpu::Surface>) -> anyhow::Result<Self> {
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            force_fallback_adapter: false,
-            compatible_surface: surface,
-            apply_limit_buckets: false,
-        }))
-        .map_err(|e| anyhow!("no graphics adapter: {e}"))?;
+        let mut adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        adapters.retain(|adapter| surface.is_none_or(|surface| adapter.is_surface_supported(surface)));
+        let infos: Vec<wgpu::AdapterInfo> = adapters.iter().map(wgpu::Adapter::get_info).collect();
+        let best = (0..adapters.len())
+            .min_by_key(|&i| preference(infos[i].device_type, infos[i].backend))
+            .ok_or_else(|| anyhow!("no graphics adapter (wgpu found none{})", backend_override_note()))?;
+        let choice = choice_reason(&infos[best], &infos);
+        let adapter = adapters.swap_remove(best);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("rigscope"),
             // Everything the adapter offers: the skinning arrays are sized from its uniform
@@ -46,10 +49,15 @@ impl Gpu {
             ..Default::default()
         }))
         .context("cannot open the graphics device")?;
-        Ok(Self { adapter, device, queue })
+        Ok(Self {
+            adapter,
+            device,
+            queue,
+            choice,
+        })
     }
 
-    /// Short description of the adapter, for the panel and logs.
+    /// Short description of the adapter, for the panel and logs (`choice` says why it).
     pub fn describe(&self) -> String {
         let info = self.adapter.get_info();
         format!("{} ({:?})", info.name, info.backend)
@@ -65,5 +73,76 @@ impl Gpu {
     pub fn sample_count(&self, format: wgpu::TextureFormat) -> u32 {
         let flags = self.adapter.get_texture_format_features(format).flags;
         if flags.sample_count_supported(4) { 4 } else { 1 }
+    }
+}
+
+/// How much rigscope prefers an adapter (lower first): a GPU before a CPU rasteriser
+/// (discrete, integrated, virtual, other); among GPUs the native APIs before OpenGL; among CPU
+/// rasterisers Mesa's llvmpipe through OpenGL before lavapipe through Vulkan, which draws this
+/// renderer 1.5 to 9.5 times slower (docs/PERFORMANCE.md). `WGPU_BACKEND` narrows the choice to
+/// the backends it names.
+pub fn preference(device_type: wgpu::DeviceType, backend: wgpu::Backend) -> (u8, u8) {
+    use wgpu::{Backend, DeviceType};
+    let kind = match device_type {
+        DeviceType::DiscreteGpu => 0,
+        DeviceType::IntegratedGpu => 1,
+        DeviceType::VirtualGpu => 2,
+        DeviceType::Other => 3,
+        DeviceType::Cpu => 4,
+    };
+    let api = match (device_type, backend) {
+        (DeviceType::Cpu, Backend::Gl) => 0,
+        (DeviceType::Cpu, _) => 1,
+        (_, Backend::Gl) => 1,
+        _ => 0,
+    };
+    (kind, api)
+}
+
+/// Why `chosen` of `all` (it among them), in words.
+fn choice_reason(chosen: &wgpu::AdapterInfo, all: &[wgpu::AdapterInfo]) -> String {
+    let kind = match chosen.device_type {
+        wgpu::DeviceType::DiscreteGpu => "a discrete GPU",
+        wgpu::DeviceType::IntegratedGpu => "an integrated GPU",
+        wgpu::DeviceType::VirtualGpu => "a virtual GPU",
+        wgpu::DeviceType::Other => "an adapter of unknown kind",
+        wgpu::DeviceType::Cpu => "a CPU rasteriser",
+    };
+    let others: Vec<String> = (all.iter())
+        .filter(|info| !(info.name == chosen.name && info.backend == chosen.backend))
+        .map(|info| format!("{} ({:?})", info.name, info.backend))
+        .collect();
+    let slower_cpu =
+        (all.iter()).any(|info| info.device_type == wgpu::DeviceType::Cpu && info.backend != chosen.backend);
+    let mut reason = match others.is_empty() {
+        true => format!("{kind}, the only adapter found{}", backend_override_note()),
+        false => format!("{kind}, preferred to {}{}", others.join(", "), backend_override_note()),
+    };
+    if chosen.device_type == wgpu::DeviceType::Cpu && chosen.backend == wgpu::Backend::Gl && slower_cpu {
+        reason.push_str(": Mesa's OpenGL rasteriser draws rigscope 1.5 to 9.5 times faster than its Vulkan one");
+    }
+    reason
+}
+
+/// " (WGPU_BACKEND=...)" when the environment narrows the backends, else nothing.
+fn backend_override_note() -> String {
+    std::env::var("WGPU_BACKEND").map_or(String::new(), |value| format!(", as WGPU_BACKEND={value} asks"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::{Backend, DeviceType};
+
+    #[test]
+    fn a_gpu_comes_first_and_llvmpipe_before_lavapipe() {
+        let llvmpipe = preference(DeviceType::Cpu, Backend::Gl);
+        let lavapipe = preference(DeviceType::Cpu, Backend::Vulkan);
+        let integrated = preference(DeviceType::IntegratedGpu, Backend::Vulkan);
+        let discrete = preference(DeviceType::DiscreteGpu, Backend::Vulkan);
+        let discrete_gl = preference(DeviceType::DiscreteGpu, Backend::Gl);
+        assert!(llvmpipe < lavapipe, "llvmpipe's OpenGL before lavapipe's Vulkan");
+        assert!(integrated < llvmpipe && discrete < integrated);
+        assert!(discrete < discrete_gl, "a GPU's native API before its OpenGL");
     }
 }

@@ -424,5 +424,10 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatu
     }
     if !status.adapter.is_empty() {
         ui.label(RichText::new(&status.adapter).small());
+        ui.label(
+            RichText::new(format!("Chosen as {}", status.adapter_choice))
+                .small()
+                .weak(),
+        );
     }
 }

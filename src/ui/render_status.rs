@@ -7,8 +7,9 @@ use crate::inspect::SkinDifference;
 
 #[derive(Debug)]
 pub struct RenderStatus {
-    /// The graphics adapter and how skins reach the shaders.
+    /// The graphics adapter and how skins reach the shaders, and why that adapter.
     pub adapter: String,
+    pub adapter_choice: String,
     /// Notes from the renderer about this model (CPU fallback, undecodable textures).
     pub notes: Vec<String>,
     /// How long frames take.
@@ -25,6 +26,7 @@ impl Default for RenderStatus {
     fn default() -> Self {
         Self {
             adapter: String::new(),
+            adapter_choice: String::new(),
             notes: Vec::new(),
             frame_stats: FrameStats::default(),
             environment_name: "studio".into(),

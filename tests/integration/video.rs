@@ -202,7 +202,10 @@ fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
         "10",
     ]);
     assert!(piped.status.success());
-    assert!(piped.stderr.is_empty(), "{}", String::from_utf8_lossy(&piped.stderr));
+    // (A graphics driver may say something of its own there: Mesa's Vulkan driver without
+    // XDG_RUNTIME_DIR does.)
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert!(!stderr.contains('%') && !stderr.contains('\r'), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

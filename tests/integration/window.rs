@@ -108,6 +108,17 @@ fn the_benchmark_mode_prints_frame_times_as_json() {
     assert_eq!(stats["frames"], 5, "{stats}");
     let (median, p95) = (stats["median_ms"].as_f64().unwrap(), stats["p95_ms"].as_f64().unwrap());
     assert!(median > 0.0 && p95 >= median, "{stats}");
+    // Which adapter drew, and why: llvmpipe through OpenGL, preferred to Mesa's Vulkan
+    // rasteriser where that is installed too (.ci/run installs it).
+    let adapter = stats["adapter"].as_str().unwrap();
+    let choice = stats["adapter_choice"].as_str().unwrap();
+    assert!(adapter.contains("(Gl)"), "{stats}");
+    let lavapipe = std::path::Path::new("/usr/share/vulkan/icd.d/lvp_icd.x86_64.json").exists();
+    let expected = match lavapipe {
+        true => "draws rigscope 1.5 to 9.5 times faster than its Vulkan one",
+        false => "a CPU rasteriser, the only adapter found",
+    };
+    assert!(choice.contains(expected), "{stats}");
 }
 
 #[test]
