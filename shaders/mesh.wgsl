@@ -449,9 +449,17 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         if (material.transmission.y > 0.0) {
             thickness_share = thickness / material.transmission.y;
         }
+        // The frame's directions (zero where the texture coordinates do not change).
+        let frame = cotangent_frame(geometric, in.world, uv0);
+        let tangent = select(normalize(frame[0]), vec3<f32>(0.0), dot(frame[0], frame[0]) < 1e-12);
+        let bitangent = select(normalize(frame[1]), vec3<f32>(0.0), dot(frame[1], frame[1]) < 1e-12);
+        var normal_map = vec3<f32>(0.0);
+        if ((material.flags.x & HAS_NORMAL) != 0u) {
+            normal_map = textureSampleLevel(normal_texture, normal_sampler, texture_uv(2u, uv0, uv1), 0.0).rgb;
+        }
         let inputs = ChannelInputs(
             base.rgb, alpha, mr, occlusion_sample, emissive, geometric, shading, uv0, uv1,
-            transmission, thickness_share, coat, sheen_color, film_strength,
+            transmission, thickness_share, coat, sheen_color, film_strength, tangent, bitangent, normal_map,
         );
         return vec4<f32>(channel_color(channel, inputs), 1.0);
     }
@@ -568,6 +576,9 @@ const CHANNEL_THICKNESS: u32 = 12u;
 const CHANNEL_CLEARCOAT: u32 = 13u;
 const CHANNEL_SHEEN: u32 = 14u;
 const CHANNEL_IRIDESCENCE: u32 = 15u;
+const CHANNEL_TANGENT: u32 = 16u;
+const CHANNEL_BITANGENT: u32 = 17u;
+const CHANNEL_NORMAL_TEXTURE: u32 = 18u;
 
 struct ChannelInputs {
     base: vec3<f32>,
@@ -585,6 +596,9 @@ struct ChannelInputs {
     clearcoat: f32,
     sheen: vec3<f32>,
     iridescence: f32,
+    tangent: vec3<f32>,
+    bitangent: vec3<f32>,
+    normal_texture: vec3<f32>,
 };
 
 fn channel_color(channel: u32, c: ChannelInputs) -> vec3<f32> {
@@ -612,6 +626,9 @@ fn channel_color(channel: u32, c: ChannelInputs) -> vec3<f32> {
         case CHANNEL_CLEARCOAT: { return srgb_to_linear(vec3<f32>(c.clearcoat)); }
         case CHANNEL_SHEEN: { return c.sheen; }
         case CHANNEL_IRIDESCENCE: { return srgb_to_linear(vec3<f32>(c.iridescence)); }
+        case CHANNEL_TANGENT: { return srgb_to_linear(c.tangent * 0.5 + 0.5); }
+        case CHANNEL_BITANGENT: { return srgb_to_linear(c.bitangent * 0.5 + 0.5); }
+        case CHANNEL_NORMAL_TEXTURE: { return srgb_to_linear(c.normal_texture); }
         default: { return vec3<f32>(0.0); }
     }
 }

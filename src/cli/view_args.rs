@@ -73,6 +73,12 @@ pub enum ChannelArg {
     Sheen,
     /// KHR_materials_iridescence's strength, black 0 to white 1.
     Iridescence,
+    /// The tangent of TEXCOORD_0's frame, as colour.
+    Tangent,
+    /// The bitangent of TEXCOORD_0's frame, as colour.
+    Bitangent,
+    /// The normal texture as stored (black without one).
+    NormalTexture,
 }
 
 impl From<ChannelArg> for MaterialChannel {
@@ -93,6 +99,9 @@ impl From<ChannelArg> for MaterialChannel {
             ChannelArg::Clearcoat => Self::Clearcoat,
             ChannelArg::Sheen => Self::Sheen,
             ChannelArg::Iridescence => Self::Iridescence,
+            ChannelArg::Tangent => Self::Tangent,
+            ChannelArg::Bitangent => Self::Bitangent,
+            ChannelArg::NormalTexture => Self::NormalTexture,
         }
     }
 }

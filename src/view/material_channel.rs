@@ -35,10 +35,16 @@ pub enum MaterialChannel {
     Sheen,
     /// KHR_materials_iridescence's strength, black (0) to white (1).
     Iridescence,
+    /// The tangent frame normal maps and anisotropy use (from TEXCOORD_0's derivatives), each
+    /// as colour like the normals.
+    Tangent,
+    Bitangent,
+    /// The normal texture as stored (tangent space: flat is (0.5, 0.5, 1)), black without one.
+    NormalTexture,
 }
 
 impl MaterialChannel {
-    pub const ALL: [MaterialChannel; 15] = [
+    pub const ALL: [MaterialChannel; 18] = [
         Self::BaseColor,
         Self::Alpha,
         Self::Metallic,
@@ -54,6 +60,9 @@ impl MaterialChannel {
         Self::Clearcoat,
         Self::Sheen,
         Self::Iridescence,
+        Self::Tangent,
+        Self::Bitangent,
+        Self::NormalTexture,
     ];
 
     /// What the panel calls it.
@@ -74,6 +83,9 @@ impl MaterialChannel {
             Self::Clearcoat => "Clear coat",
             Self::Sheen => "Sheen colour",
             Self::Iridescence => "Iridescence",
+            Self::Tangent => "Tangent",
+            Self::Bitangent => "Bitangent",
+            Self::NormalTexture => "Normal texture",
         }
     }
 
