@@ -299,8 +299,8 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
         let light = frame.lights[i];
         let kind = u32(light.direction_kind.w);
         if (kind == LIGHT_DIRECTIONAL) {
-            // The directional or spot light that lights the model most casts the meshes'
-            // shadow (src/render/scene.rs, `shadow_caster`).
+            // The light that lights the model most casts the meshes' shadow
+            // (src/render/scene.rs, `shadow_caster`).
             var shadow = 1.0;
             if (i + 1u == u32(frame.exposure_lights.w)) {
                 shadow = shadow_factor(world, i32(frame.shadow.z), 2.5, 0.002);
@@ -321,9 +321,9 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
             let cd = dot(light.direction_kind.xyz, -l);
             let cone = clamp(cd * light.cone.x + light.cone.y, 0.0, 1.0);
             attenuation *= cone * cone;
-            if (i + 1u == u32(frame.exposure_lights.w)) {
-                attenuation *= shadow_factor(world, i32(frame.shadow.z), 2.5, 0.0005);
-            }
+        }
+        if (i + 1u == u32(frame.exposure_lights.w)) {
+            attenuation *= shadow_factor(world, i32(frame.shadow.z), 2.5, 0.0005);
         }
         sum += direct_light(s, l, light.radiance.rgb * attenuation);
     }

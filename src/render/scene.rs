@@ -248,14 +248,13 @@ impl SceneRenderer {
             }
         }
         let studio = lighting.lights == Lights::Studio;
-        // The light whose shadow the meshes cast: the studio's key light, or the file's
-        // directional or spot light that lights the model most (`shadowed`: its slot).
+        // The light whose shadow the meshes cast: the studio's key light, or the file's light
+        // that lights the model most (`shadowed`: its slot and its view).
         let shadowed = (!studio)
             .then(|| shadow_caster(&lights[..light_count], bounds))
             .flatten();
         let light_view_proj = match shadowed {
-            Some(slot) if lights[slot].is_spot() => spot_view_projection(bounds, &lights[slot]),
-            Some(slot) => light_view_projection(bounds, -lights[slot].direction()),
+            Some((_, view)) => view,
             None => light_view_projection(bounds, LIGHT_DIRECTION),
         };
         self.casts_shadow = input.view.mesh && (studio || shadowed.is_some());
@@ -290,7 +289,7 @@ impl SceneRenderer {
                 lighting.exposure_scale(),
                 light_count as f32,
                 input.view.channel.map_or(0, MaterialChannel::shader_code) as f32,
-                shadowed.map_or(0, |slot| slot + 1) as f32,
+                shadowed.map_or(0, |(slot, _)| slot + 1) as f32,
             ],
             lights,
         };
@@ -589,12 +588,13 @@ fn shadow_map(device: &wgpu::Device, size: u32) -> wgpu::TextureView {
     depth_texture(device, "shadow map", (size, size), 1, usage)
 }
 
-/// The slot of the directional or spot light among `lights` that lights the middle of `bounds`
-/// most, if one does: a directional light by its illuminance (the luminance of colour ×
-/// intensity, in lux), a spot light by its intensity over the squared distance there (0
-/// outside its cone).
-fn shadow_caster(lights: &[LightUniform], bounds: &Bounds) -> Option<usize> {
-    let center = if bounds.is_empty() { Vec3::ZERO } else { bounds.center() };
+/// The slot of the light among `lights` that lights the middle of `bounds` most, if one does,
+/// and the view of its shadow map: a directional light by its illuminance (the luminance of
+/// colour × intensity, in lux), seen along it; a spot or point light by its intensity over the
+/// squared distance there (a spot's 0 outside its cone), seen from it (a point light only
+/// from outside the region the model moves in, which one view then holds).
+fn shadow_caster(lights: &[LightUniform], bounds: &Bounds) -> Option<(usize, Mat4)> {
+    let (center, radius) = (framed(bounds).0, bounds.radius());
     let illuminance = |light: &LightUniform| {
         let [r, g, b, _] = light.radiance;
         let luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
@@ -602,27 +602,50 @@ fn shadow_caster(lights: &[LightUniform], bounds: &Bounds) -> Option<usize> {
             return luminance;
         }
         let to_center = center - light.position();
-        let inside = to_center.normalize_or_zero().dot(light.direction()) >= light.outer_cone().cos();
-        match light.is_spot() && inside {
+        let lit = match light.is_spot() {
+            true => to_center.normalize_or_zero().dot(light.direction()) >= light.outer_cone().cos(),
+            false => to_center.length() > radius * 1.1,
+        };
+        match lit {
             true => luminance / to_center.length_squared().max(1e-6),
             false => 0.0,
         }
     };
-    (0..lights.len())
+    let slot = (0..lights.len())
         .filter(|&slot| illuminance(&lights[slot]) > 0.0)
-        .max_by(|&a, &b| illuminance(&lights[a]).total_cmp(&illuminance(&lights[b])))
+        .max_by(|&a, &b| illuminance(&lights[a]).total_cmp(&illuminance(&lights[b])))?;
+    let light = &lights[slot];
+    let view = match light.is_directional() {
+        true => light_view_projection(bounds, -light.direction()),
+        false => local_light_view_projection(bounds, light),
+    };
+    Some((slot, view))
 }
 
-/// World → light clip space for a spot light's shadow: a perspective view from the light along
-/// its direction, as wide as its cone (and a little more, for the filter's reach), from just
-/// before `bounds` (and the ground around it) to just beyond.
-pub fn spot_view_projection(bounds: &Bounds, light: &LightUniform) -> Mat4 {
-    let (center, radius) = match bounds.is_empty() {
+/// The middle of `bounds` and the radius the shadow's view covers (the ground around too).
+fn framed(bounds: &Bounds) -> (Vec3, f32) {
+    match bounds.is_empty() {
         true => (Vec3::ZERO, 1.0),
         false => (bounds.center(), bounds.radius().max(1e-3) * 1.5),
-    };
+    }
+}
+
+/// World → light clip space for a spot or point light's shadow: a perspective view from the
+/// light, along a spot's direction and as wide as its cone, or at the middle of `bounds` and as
+/// wide as they are for a point light (each with a little more for the filter's reach), from
+/// just before `bounds` (and the ground around it) to just beyond.
+pub fn local_light_view_projection(bounds: &Bounds, light: &LightUniform) -> Mat4 {
+    let (center, radius) = framed(bounds);
     let position = light.position();
-    let direction = light.direction().normalize_or(Vec3::NEG_Y);
+    let distance = position.distance(center);
+    let (direction, half_angle) = match light.is_spot() {
+        true => (light.direction().normalize_or(Vec3::NEG_Y), light.outer_cone()),
+        // The model itself, not the ground around it: a point light is often near.
+        false => (
+            (center - position).normalize_or(Vec3::NEG_Y),
+            (bounds.radius() / distance.max(1e-6)).min(1.0).asin(),
+        ),
+    };
     // Straight up or down, +Y cannot be the view's up.
     let up = if direction.cross(Vec3::Y).length_squared() < 1e-6 {
         Vec3::Z
@@ -630,10 +653,9 @@ pub fn spot_view_projection(bounds: &Bounds, light: &LightUniform) -> Mat4 {
         Vec3::Y
     };
     let view = look_at_mat4(position, position + direction, up);
-    let distance = position.distance(center);
     let far = distance + radius;
     let near = (distance - radius).max(far * 1e-3);
-    let fov = (2.0 * light.outer_cone() + 0.1).min(3.0);
+    let fov = (2.0 * half_angle + 0.1).min(3.0);
     directx::perspective(fov, 1.0, near, far) * view
 }
 
@@ -664,12 +686,7 @@ fn draw_skeleton(overlay: &mut Overlay, input: &FrameInput, rig_joints: &[bool])
 /// World → light clip space: an orthographic view along a directional light (`towards`: the
 /// direction to it) that covers `bounds` and the ground around it.
 pub fn light_view_projection(bounds: &Bounds, towards: Vec3) -> Mat4 {
-    let center = if bounds.is_empty() { Vec3::ZERO } else { bounds.center() };
-    let radius = if bounds.is_empty() {
-        1.0
-    } else {
-        bounds.radius().max(1e-3) * 1.5
-    };
+    let (center, radius) = framed(bounds);
     let direction = towards.normalize_or(LIGHT_DIRECTION.normalize());
     // Straight up or down, +Y cannot be the view's up.
     let up = if direction.cross(Vec3::Y).length_squared() < 1e-6 {

@@ -1541,8 +1541,18 @@ fn a_spot_light_casts_the_shadow_when_it_lights_the_model_most() {
     assert_the_light_casts_the_shadow("spot-shadow", &format!("{lights},{spot}"), placement);
 }
 
+#[test]
+fn a_point_light_outside_the_model_casts_the_shadow() {
+    // The same floor and sphere under a point light where the spot light was.
+    let lights = r#"{"type":"directional","intensity":0.3}"#;
+    let point = r#"{"type":"point","intensity":300}"#;
+    let placement = r#""translation":[0,5.196152,3]"#;
+    assert_the_light_casts_the_shadow("point-shadow", &format!("{lights},{point}"), placement);
+}
+
 /// Draws a sphere over a floor lit by `lights` (JSON, two of them: the weak one shines straight
-/// down, the other is placed by `placement` so that it shines down and towards −Z) and checks
+/// down, the other is placed by `placement` so that it shines down and towards −Z, or from
+/// above the sphere's +Z side) and checks
 /// from above that the floor beyond the sphere's −Z side lies in a shadow and its +Z side
 /// does not.
 fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) {
