@@ -57,7 +57,7 @@ impl Gpu {
         })
     }
 
-    /// Short description of the adapter, for the panel and logs (`choice` says why it).
+    /// Short description of the adapter, for the panel and logs (`choice` says why this one).
     pub fn describe(&self) -> String {
         let info = self.adapter.get_info();
         format!("{} ({:?})", info.name, info.backend)
