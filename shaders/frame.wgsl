@@ -24,7 +24,10 @@ struct Light {
 struct Frame {
     view_proj: mat4x4<f32>,
     inverse_view_proj: mat4x4<f32>,
+    // World → light clip space of the shadow map's layer 0 (what the shadow pass draws), and of
+    // its layer 1 (the second light's, when `second_shadow.x` names one).
     light_view_proj: mat4x4<f32>,
+    second_light_view_proj: mat4x4<f32>,
     camera_position: vec4<f32>,
     // xyz: direction towards the key light, w: its radiance (0: no key light).
     light_direction: vec4<f32>,
@@ -37,13 +40,16 @@ struct Frame {
     // x: 2^exposure (colours meant to read the same at any exposure divide by it),
     // y: how many of `lights` are used, z: the material channel shown (`CHANNEL_*` in
     // mesh.wgsl; 0: the lit picture), w: 1 + the slot of the light in `lights` whose shadow
-    // the map holds (0: the key light's, or none).
+    // the map's layer 0 holds (0: the key light's, or none).
     exposure_lights: vec4<f32>,
+    // x: 1 + the slot of the light whose shadow the map's layer 1 holds (0: none).
+    second_shadow: vec4<f32>,
     lights: array<Light, MAX_LIGHTS>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
-@group(0) @binding(1) var shadow_map: texture_depth_2d;
+// Layer 0: the key light's or the file's strongest light's shadow; layer 1: the second's.
+@group(0) @binding(1) var shadow_map: texture_depth_2d_array;
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
 // The environment (src/render/environment.rs): its radiance as a cube map prefiltered for
 // roughness 0 to 1 over its mip levels (looked up by direction, with no trigonometry per
@@ -64,10 +70,18 @@ struct Irradiance {
 // (2 × reach + 1)² grid of shadow-map samples `spread` texels apart; `bias` pushes the
 // comparison away from the occluder's own surface.
 fn shadow_factor(world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
+    return layer_shadow_factor(0, world, reach, spread, bias);
+}
+
+// `shadow_factor` in the map's `layer`.
+fn layer_shadow_factor(layer: i32, world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
     if (frame.shadow.x == 0.0) {
         return 1.0;
     }
-    let light_clip = frame.light_view_proj * vec4<f32>(world, 1.0);
+    var light_clip = frame.light_view_proj * vec4<f32>(world, 1.0);
+    if (layer == 1) {
+        light_clip = frame.second_light_view_proj * vec4<f32>(world, 1.0);
+    }
     let ndc = light_clip.xyz / light_clip.w;
     let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
     if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0) {
@@ -77,7 +91,7 @@ fn shadow_factor(world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
     for (var y = -reach; y <= reach; y++) {
         for (var x = -reach; x <= reach; x++) {
             let offset = vec2<f32>(f32(x), f32(y)) * frame.shadow.y * spread;
-            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + offset, ndc.z - bias);
+            lit += textureSampleCompareLevel(shadow_map, shadow_sampler, uv + offset, layer, ndc.z - bias);
         }
     }
     let side = f32(2 * reach + 1);

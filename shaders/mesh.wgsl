@@ -291,6 +291,18 @@ fn direct_light(s: Surface, l: vec3<f32>, radiance: vec3<f32>) -> vec3<f32> {
     return (diffuse + specular) * radiance * n_dot_l;
 }
 
+// How much of light `i` reaches `world` past the model: its shadow map layer's answer for the
+// two lights that cast shadows (src/render/scene.rs, `shadow_casters`), 1 for the others.
+fn light_shadow(i: u32, world: vec3<f32>, bias: f32) -> f32 {
+    if (i + 1u == u32(frame.exposure_lights.w)) {
+        return layer_shadow_factor(0, world, i32(frame.shadow.z), 2.5, bias);
+    }
+    if (i + 1u == u32(frame.second_shadow.x)) {
+        return layer_shadow_factor(1, world, i32(frame.shadow.z), 2.5, bias);
+    }
+    return 1.0;
+}
+
 // Radiance reflected from the file's lights (KHR_lights_punctual's attenuation and cone).
 fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
     var sum = vec3<f32>(0.0);
@@ -301,10 +313,7 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
         if (kind == LIGHT_DIRECTIONAL) {
             // The light that lights the model most casts the meshes' shadow
             // (src/render/scene.rs, `shadow_caster`).
-            var shadow = 1.0;
-            if (i + 1u == u32(frame.exposure_lights.w)) {
-                shadow = shadow_factor(world, i32(frame.shadow.z), 2.5, 0.002);
-            }
+            let shadow = light_shadow(i, world, 0.002);
             sum += direct_light(s, -light.direction_kind.xyz, light.radiance.rgb * shadow);
             continue;
         }
@@ -322,9 +331,7 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
             let cone = clamp(cd * light.cone.x + light.cone.y, 0.0, 1.0);
             attenuation *= cone * cone;
         }
-        if (i + 1u == u32(frame.exposure_lights.w)) {
-            attenuation *= shadow_factor(world, i32(frame.shadow.z), 2.5, 0.0005);
-        }
+        attenuation *= light_shadow(i, world, 0.0005);
         sum += direct_light(s, l, light.radiance.rgb * attenuation);
     }
     return sum;

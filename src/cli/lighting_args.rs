@@ -13,7 +13,7 @@ use crate::view::{Lighting, Lights, ToneMapping};
 #[derive(Args, Debug, Clone)]
 pub struct LightingArgs {
     /// Light the model with the studio key light (with its shadow) or with the file's
-    /// KHR_lights_punctual lights (the one that lights the model most casts the shadow) [default:
+    /// KHR_lights_punctual lights (the two that light the model most cast shadows) [default:
     /// the file's when it has any].
     #[arg(long, value_enum)]
     pub lights: Option<LightsArg>,

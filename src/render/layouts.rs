@@ -18,12 +18,20 @@ fn uniform(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayou
 }
 
 fn texture(binding: u32, sample_type: wgpu::TextureSampleType) -> wgpu::BindGroupLayoutEntry {
+    texture_of(binding, sample_type, wgpu::TextureViewDimension::D2)
+}
+
+fn texture_of(
+    binding: u32,
+    sample_type: wgpu::TextureSampleType,
+    view_dimension: wgpu::TextureViewDimension,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::FRAGMENT,
         ty: wgpu::BindingType::Texture {
             sample_type,
-            view_dimension: wgpu::TextureViewDimension::D2,
+            view_dimension,
             multisampled: false,
         },
         count: None,
@@ -56,7 +64,8 @@ fn sampler(binding: u32, kind: wgpu::SamplerBindingType) -> wgpu::BindGroupLayou
 pub struct Layouts {
     /// Where the skinning shaders read skin matrices from; group 1 is laid out for it.
     pub skin_source: SkinSource,
-    /// Group 0 everywhere: `Frame` uniform, shadow map, comparison sampler.
+    /// Group 0 everywhere: `Frame` uniform, shadow map (an array of layers), comparison
+    /// sampler, the environment.
     pub frame: wgpu::BindGroupLayout,
     /// Group 1 of skinning.wgsl: the skin's matrices (as `SkinSource` lays them out) and
     /// `Draw` at a dynamic offset.
@@ -94,7 +103,7 @@ impl Layouts {
                 "frame",
                 &[
                     uniform(0, both),
-                    texture(1, wgpu::TextureSampleType::Depth),
+                    texture_of(1, wgpu::TextureSampleType::Depth, wgpu::TextureViewDimension::D2Array),
                     sampler(2, wgpu::SamplerBindingType::Comparison),
                     cube(3),
                     uniform(4, wgpu::ShaderStages::FRAGMENT),

@@ -27,6 +27,7 @@ pub mod overlay;
 mod overlay_buffer;
 pub mod pipelines;
 pub mod scene;
+mod shadow_map;
 mod simplified;
 pub mod skin_compare;
 pub mod skin_source;

@@ -18,9 +18,10 @@ use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
 use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, Pipelines, SCENE_FORMAT};
+use super::shadow_map::ShadowMap;
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
-use super::target::{SceneTarget, depth_texture};
+use super::target::SceneTarget;
 use super::tone_map::ToneMap;
 use super::transmission::{Downsampler, SceneBehind};
 use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS};
@@ -54,13 +55,18 @@ pub struct SceneRenderer {
     pub quality: QualitySettings,
     pub sample_count: u32,
     frame_uniform: wgpu::Buffer,
-    /// Group 0 for the main pass (reads the shadow map) and for the shadow pass (which writes
-    /// it, so it binds a stand-in).
+    /// Group 0 for the main pass (reads the shadow map) and for the shadow passes (which write
+    /// it, so they bind a stand-in): the first draws layer 0 with the frame's uniform, the
+    /// second layer 1 with a copy of it whose light view is the second light's.
     frame_group: wgpu::BindGroup,
     shadow_pass_frame_group: wgpu::BindGroup,
-    shadow_view: wgpu::TextureView,
-    /// The meshes cast a shadow this frame (`prepare` decides, `record` draws the map).
+    second_shadow_uniform: wgpu::Buffer,
+    second_shadow_pass_frame_group: wgpu::BindGroup,
+    shadow_map: ShadowMap,
+    /// The meshes cast a shadow this frame, and a second light's too (`prepare` decides,
+    /// `record` draws the map's layers).
     casts_shadow: bool,
+    casts_second_shadow: bool,
     /// What the shadow pass binds in the shadow map's place, and the shadow lookup's sampler.
     shadow_stand_in: wgpu::TextureView,
     shadow_sampler: wgpu::Sampler,
@@ -106,15 +112,18 @@ impl SceneRenderer {
         let sample_count = supported_samples(gpu, &quality);
         let layouts = Layouts::new(device, skin_source);
         let pipelines = Pipelines::new(device, &layouts, sample_count);
-        let frame_uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("frame"),
-            size: std::mem::size_of::<FrameUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let sampled_depth = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let shadow_view = shadow_map(device, quality.shadow_map_size);
-        let stand_in = depth_texture(device, "no shadow", (1, 1), 1, sampled_depth);
+        let frame_uniform_buffer = |label: &str| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: std::mem::size_of::<FrameUniform>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let frame_uniform = frame_uniform_buffer("frame");
+        let second_shadow_uniform = frame_uniform_buffer("second shadow pass");
+        let shadow_map = ShadowMap::new(device, quality.shadow_map_size);
+        let stand_in = ShadowMap::stand_in(device);
         let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("shadow"),
             mag_filter: wgpu::FilterMode::Linear,
@@ -136,12 +145,14 @@ impl SceneRenderer {
             }],
         });
         let environment = Environment::studio(gpu, &layouts);
-        let frame_group = |shadow: &wgpu::TextureView| {
-            frame_group(device, &layouts, &frame_uniform, shadow, &shadow_sampler, &environment)
+        let frame_group = |uniform: &wgpu::Buffer, shadow: &wgpu::TextureView| {
+            frame_group(device, &layouts, uniform, shadow, &shadow_sampler, &environment)
         };
         Self {
-            frame_group: frame_group(&shadow_view),
-            shadow_pass_frame_group: frame_group(&stand_in),
+            frame_group: frame_group(&frame_uniform, &shadow_map.sampled),
+            shadow_pass_frame_group: frame_group(&frame_uniform, &stand_in),
+            second_shadow_pass_frame_group: frame_group(&second_shadow_uniform, &stand_in),
+            second_shadow_uniform,
             tone_map: ToneMap::new(device, &layouts),
             downsampler: Downsampler::new(device, &layouts),
             environment,
@@ -152,8 +163,9 @@ impl SceneRenderer {
             quality,
             sample_count,
             frame_uniform,
-            shadow_view,
+            shadow_map,
             casts_shadow: false,
+            casts_second_shadow: false,
             ground_uniform,
             ground_group,
             overlay_buffer: OverlayBuffer::new(device),
@@ -189,7 +201,7 @@ impl SceneRenderer {
         let resized = settings.shadow_map_size != self.quality.shadow_map_size;
         self.quality = settings;
         if resized {
-            self.shadow_view = shadow_map(&gpu.device, settings.shadow_map_size);
+            self.shadow_map = ShadowMap::new(&gpu.device, settings.shadow_map_size);
             self.rebind_frame(gpu);
         }
     }
@@ -202,18 +214,19 @@ impl SceneRenderer {
 
     /// Remakes group 0 after the shadow map or the environment changed.
     fn rebind_frame(&mut self, gpu: &Gpu) {
-        let group = |shadow: &wgpu::TextureView| {
+        let group = |uniform: &wgpu::Buffer, shadow: &wgpu::TextureView| {
             frame_group(
                 &gpu.device,
                 &self.layouts,
-                &self.frame_uniform,
+                uniform,
                 shadow,
                 &self.shadow_sampler,
                 &self.environment,
             )
         };
-        self.frame_group = group(&self.shadow_view);
-        self.shadow_pass_frame_group = group(&self.shadow_stand_in);
+        self.frame_group = group(&self.frame_uniform, &self.shadow_map.sampled);
+        self.shadow_pass_frame_group = group(&self.frame_uniform, &self.shadow_stand_in);
+        self.second_shadow_pass_frame_group = group(&self.second_shadow_uniform, &self.shadow_stand_in);
     }
 
     /// The environment's name ("studio" or its file's).
@@ -248,21 +261,24 @@ impl SceneRenderer {
             }
         }
         let studio = lighting.lights == Lights::Studio;
-        // The light whose shadow the meshes cast: the studio's key light, or the file's light
-        // that lights the model most (`shadowed`: its slot and its view).
-        let shadowed = (!studio)
-            .then(|| shadow_caster(&lights[..light_count], bounds))
-            .flatten();
+        // The lights whose shadows the meshes cast: the studio's key light, or the file's two
+        // lights that light the model most (`shadowed` and `second`: each's slot and view).
+        let [shadowed, second] = match studio {
+            true => [None, None],
+            false => shadow_casters(&lights[..light_count], bounds),
+        };
         let light_view_proj = match shadowed {
             Some((_, view)) => view,
             None => light_view_projection(bounds, LIGHT_DIRECTION),
         };
         self.casts_shadow = input.view.mesh && (studio || shadowed.is_some());
+        self.casts_second_shadow = input.view.mesh && second.is_some();
         let rotation = lighting.environment_rotation.to_radians();
         let frame = FrameUniform {
             view_proj: view_proj.to_cols_array_2d(),
             inverse_view_proj: view_proj.inverse().to_cols_array_2d(),
             light_view_proj: light_view_proj.to_cols_array_2d(),
+            second_light_view_proj: second.map_or(Mat4::IDENTITY, |(_, view)| view).to_cols_array_2d(),
             camera_position: camera.eye.extend(1.0).to_array(),
             light_direction: LIGHT_DIRECTION
                 .normalize()
@@ -291,10 +307,19 @@ impl SceneRenderer {
                 input.view.channel.map_or(0, MaterialChannel::shader_code) as f32,
                 shadowed.map_or(0, |(slot, _)| slot + 1) as f32,
             ],
+            second_shadow: [second.map_or(0, |(slot, _)| slot + 1) as f32, 0.0, 0.0, 0.0],
             lights,
         };
         gpu.queue
             .write_buffer(&self.frame_uniform, 0, bytemuck::bytes_of(&frame));
+        if self.casts_second_shadow {
+            // The shadow pass draws from `light_view_proj`: its copy holds the second light's.
+            let second_pass = FrameUniform {
+                light_view_proj: frame.second_light_view_proj,
+                ..frame
+            };
+            (gpu.queue).write_buffer(&self.second_shadow_uniform, 0, bytemuck::bytes_of(&second_pass));
+        }
         self.tone_map.prepare(&gpu.queue, lighting);
         let (height, radius, center) = if bounds.is_empty() {
             (0.0, 1.0, glam::Vec3::ZERO)
@@ -383,11 +408,15 @@ impl SceneRenderer {
             }
         };
 
-        if self.casts_shadow {
+        let shadow_passes = [
+            (self.casts_shadow, &self.shadow_pass_frame_group),
+            (self.casts_second_shadow, &self.second_shadow_pass_frame_group),
+        ];
+        for (layer, (_, group)) in shadow_passes.into_iter().enumerate().filter(|(_, (casts, _))| *casts) {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow"),
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.shadow_view,
+                    view: &self.shadow_map.layers[layer],
                     depth_ops: Some(wgpu::Operations {
                         load: wgpu::LoadOp::Clear(1.0),
                         store: wgpu::StoreOp::Store,
@@ -396,7 +425,7 @@ impl SceneRenderer {
                 }),
                 ..Default::default()
             });
-            pass.set_bind_group(0, &self.shadow_pass_frame_group, &[]);
+            pass.set_bind_group(0, group, &[]);
             draw_meshes(&mut pass, DrawSlot::Solid, false, &|_| &self.pipelines.shadow);
         }
 
@@ -582,18 +611,12 @@ fn supported_samples(gpu: &Gpu, quality: &QualitySettings) -> u32 {
     quality.samples.min(supported)
 }
 
-/// The key light's shadow map, `size` texels square.
-fn shadow_map(device: &wgpu::Device, size: u32) -> wgpu::TextureView {
-    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-    depth_texture(device, "shadow map", (size, size), 1, usage)
-}
-
-/// The slot of the light among `lights` that lights the middle of `bounds` most, if one does,
-/// and the view of its shadow map: a directional light by its illuminance (the luminance of
-/// colour × intensity, in lux), seen along it; a spot or point light by its intensity over the
-/// squared distance there (a spot's 0 outside its cone), seen from it (a point light only
-/// from outside the region the model moves in, which one view then holds).
-fn shadow_caster(lights: &[LightUniform], bounds: &Bounds) -> Option<(usize, Mat4)> {
+/// The slots of the two lights among `lights` that light the middle of `bounds` most, brightest
+/// first, where they do, each with the view of its shadow map: a directional light by its
+/// illuminance (the luminance of colour × intensity, in lux), seen along it; a spot or point
+/// light by its intensity over the squared distance there (a spot's 0 outside its cone), seen
+/// from it (a point light only from outside the model, which one view then holds).
+fn shadow_casters(lights: &[LightUniform], bounds: &Bounds) -> [Option<(usize, Mat4)>; 2] {
     let (center, radius) = (framed(bounds).0, bounds.radius());
     let illuminance = |light: &LightUniform| {
         let [r, g, b, _] = light.radiance;
@@ -611,15 +634,22 @@ fn shadow_caster(lights: &[LightUniform], bounds: &Bounds) -> Option<(usize, Mat
             false => 0.0,
         }
     };
-    let slot = (0..lights.len())
-        .filter(|&slot| illuminance(&lights[slot]) > 0.0)
-        .max_by(|&a, &b| illuminance(&lights[a]).total_cmp(&illuminance(&lights[b])))?;
-    let light = &lights[slot];
-    let view = match light.is_directional() {
-        true => light_view_projection(bounds, -light.direction()),
-        false => local_light_view_projection(bounds, light),
+    let brightest = |except: Option<usize>| {
+        (0..lights.len())
+            .filter(|&slot| Some(slot) != except && illuminance(&lights[slot]) > 0.0)
+            .max_by(|&a, &b| illuminance(&lights[a]).total_cmp(&illuminance(&lights[b])))
     };
-    Some((slot, view))
+    let view = |slot: usize| {
+        let light = &lights[slot];
+        let view = match light.is_directional() {
+            true => light_view_projection(bounds, -light.direction()),
+            false => local_light_view_projection(bounds, light),
+        };
+        (slot, view)
+    };
+    let first = brightest(None);
+    let second = first.and_then(|first| brightest(Some(first)));
+    [first.map(view), second.map(view)]
 }
 
 /// The middle of `bounds` and the radius the shadow's view covers (the ground around too).

@@ -20,7 +20,9 @@ pub const MAX_LIGHTS: usize = 8;
 pub struct FrameUniform {
     pub view_proj: [[f32; 4]; 4],
     pub inverse_view_proj: [[f32; 4]; 4],
+    /// World → light clip space of the shadow map's layer 0 and layer 1.
     pub light_view_proj: [[f32; 4]; 4],
+    pub second_light_view_proj: [[f32; 4]; 4],
     pub camera_position: [f32; 4],
     /// xyz: direction towards the key light, w: its radiance (0: no key light).
     pub light_direction: [f32; 4],
@@ -31,8 +33,10 @@ pub struct FrameUniform {
     pub environment: [f32; 4],
     /// x: 2^exposure, y: how many of `lights` are used, z: the material channel shown
     /// (`MaterialChannel::shader_code`, 0: the lit picture), w: 1 + the slot of the light whose
-    /// shadow the map holds (0: the key light's, or none).
+    /// shadow the map's layer 0 holds (0: the key light's, or none).
     pub exposure_lights: [f32; 4],
+    /// x: 1 + the slot of the light whose shadow the map's layer 1 holds (0: none).
+    pub second_shadow: [f32; 4],
     pub lights: [LightUniform; MAX_LIGHTS],
 }
 
@@ -413,7 +417,7 @@ mod tests {
     #[test]
     fn sizes_match_the_wgsl_layouts() {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
-        assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 3 + 16 * 5 + 64 * MAX_LIGHTS);
+        assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 4 + 16 * 6 + 64 * MAX_LIGHTS);
         assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16 + 16);
         assert_eq!(
             std::mem::size_of::<MaterialUniform>(),

@@ -26,9 +26,7 @@ pub fn lighting_section(
                 Lights::File,
                 format!("File's lights ({file_lights})"),
             )
-            .on_hover_text(
-                "The file's KHR_lights_punctual lights (the one that lights the model most casts the shadow)",
-            )
+            .on_hover_text("The file's KHR_lights_punctual lights (the two that light the model most cast shadows)")
             .on_disabled_hover_text("The file has no lights");
         });
     });

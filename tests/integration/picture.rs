@@ -1550,12 +1550,50 @@ fn a_point_light_outside_the_model_casts_the_shadow() {
     assert_the_light_casts_the_shadow("point-shadow", &format!("{lights},{point}"), placement);
 }
 
+#[test]
+fn the_two_lights_that_light_the_model_most_both_cast_shadows() {
+    // Two equal suns, one shining down towards −Z and one towards +Z: the floor beyond the
+    // sphere on each side lies in one sun's shadow, the floor to its left and right in none.
+    let sun = r#"{"type":"directional","intensity":3}"#;
+    let towards_minus_z = r#""rotation":[-0.5,0,0,0.8660254]"#;
+    let towards_plus_z = r#""rotation":[-0.8660254,0,0,0.5]"#;
+    let image = shadow_scene(
+        "two-shadows",
+        &format!("{sun},{sun}"),
+        [towards_minus_z, towards_plus_z],
+    );
+    let at = |x: u32, y: u32| luminance(image.get_pixel(x, y));
+    let (behind, before) = (at(100, 75), at(100, 125));
+    let (left, right) = (at(75, 100), at(125, 100));
+    assert!(
+        behind.max(before) < 0.8 * left.min(right),
+        "both sides in a shadow: {behind} and {before}, against {left} and {right}"
+    );
+}
+
 /// Draws a sphere over a floor lit by `lights` (JSON, two of them: the weak one shines straight
 /// down, the other is placed by `placement` so that it shines down and towards −Z, or from
 /// above the sphere's +Z side) and checks
 /// from above that the floor beyond the sphere's −Z side lies in a shadow and its +Z side
 /// does not.
 fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) {
+    let straight_down = r#""rotation":[-0.7071068,0,0,0.7071068]"#;
+    let image = shadow_scene(name, lights, [straight_down, placement]);
+    // Along the picture's middle column: the floor on either side of the sphere (13 pixels
+    // a unit), 1.9 units from the middle each way.
+    let column: Vec<f32> = (0..200).map(|y| luminance(image.get_pixel(100, y))).collect();
+    let (near_side, far_side) = (column[100 - 25], column[100 + 25]);
+    let (dark, light) = (near_side.min(far_side), near_side.max(far_side));
+    assert!(
+        dark < 0.6 * light,
+        "{name}: one side in the light's shadow: {near_side} and {far_side}"
+    );
+}
+
+/// The picture from above, 200 pixels square, of a sphere over a floor lit by `lights` (JSON:
+/// two lights, placed by `placements`), the environment dimmed.
+fn shadow_scene(name: &str, lights: &str, placements: [&str; 2]) -> image::RgbaImage {
+    let [first, second] = placements;
     let mut buffers = Buffers::default();
     let ball = buffers.mesh(&sphere());
     let floor = buffers.mesh(&quad());
@@ -1568,8 +1606,8 @@ fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) 
             "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.3,0.3,0.3,1],"metallicFactor":0,"roughnessFactor":1}}}}],
             "nodes":[{{"mesh":0}},
                 {{"mesh":1,"translation":[0,-3,0],"rotation":[-0.7071068,0,0,0.7071068],"scale":[4,4,1]}},
-                {{"rotation":[-0.7071068,0,0,0.7071068],"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}},
-                {{{placement},"extensions":{{"KHR_lights_punctual":{{"light":1}}}}}}],
+                {{{first},"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}},
+                {{{second},"extensions":{{"KHR_lights_punctual":{{"light":1}}}}}}],
             "scenes":[{{"nodes":[0,1,2,3]}}]"#
         )),
     );
@@ -1589,15 +1627,7 @@ fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) 
     ]);
     let image = image::open(&out).unwrap().to_rgba8();
     save(&image, name);
-    // Along the picture's middle column: the floor on either side of the sphere (13 pixels
-    // a unit), 1.9 units from the middle each way.
-    let column: Vec<f32> = (0..200).map(|y| luminance(image.get_pixel(100, y))).collect();
-    let (near_side, far_side) = (column[100 - 25], column[100 + 25]);
-    let (dark, light) = (near_side.min(far_side), near_side.max(far_side));
-    assert!(
-        dark < 0.6 * light,
-        "{name}: one side in the light's shadow: {near_side} and {far_side}"
-    );
+    image
 }
 
 /// A sphere of `glass` (a material's JSON) in front of a wall of four colours (red, blue, green

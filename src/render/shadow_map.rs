@@ -1,0 +1,63 @@
+//! The shadow map: a depth texture of two layers, the key light's or the file's strongest
+//! light's shadow in layer 0 and the second strongest's in layer 1 (`SceneRenderer::prepare`
+//! picks them), sampled as one array by frame.wgsl's `layer_shadow_factor`.
+
+use super::pipelines::DEPTH_FORMAT;
+
+/// How many lights cast shadows at once.
+pub const SHADOW_LAYERS: u32 = 2;
+
+pub struct ShadowMap {
+    /// Every layer, as the scene shaders sample them.
+    pub sampled: wgpu::TextureView,
+    /// Each layer, as the shadow pass draws into it.
+    pub layers: [wgpu::TextureView; SHADOW_LAYERS as usize],
+}
+
+impl ShadowMap {
+    /// A map of `size` texels square per layer.
+    pub fn new(device: &wgpu::Device, size: u32) -> Self {
+        let texture = depth_array(device, "shadow map", size, SHADOW_LAYERS);
+        let layer = |index: u32| {
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(wgpu::TextureViewDimension::D2),
+                base_array_layer: index,
+                array_layer_count: Some(1),
+                ..Default::default()
+            })
+        };
+        Self {
+            sampled: array_view(&texture),
+            layers: [layer(0), layer(1)],
+        }
+    }
+
+    /// What the shadow pass binds in the map's place (it writes the map, so cannot read it).
+    pub fn stand_in(device: &wgpu::Device) -> wgpu::TextureView {
+        array_view(&depth_array(device, "no shadow", 1, 1))
+    }
+}
+
+fn depth_array(device: &wgpu::Device, label: &str, size: u32, layers: u32) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width: size,
+            height: size,
+            depth_or_array_layers: layers,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: DEPTH_FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        view_formats: &[],
+    })
+}
+
+fn array_view(texture: &wgpu::Texture) -> wgpu::TextureView {
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        ..Default::default()
+    })
+}
