@@ -311,8 +311,6 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
         let light = frame.lights[i];
         let kind = u32(light.direction_kind.w);
         if (kind == LIGHT_DIRECTIONAL) {
-            // The light that lights the model most casts the meshes' shadow
-            // (src/render/scene.rs, `shadow_caster`).
             let shadow = light_shadow(i, world, 0.002);
             sum += direct_light(s, -light.direction_kind.xyz, light.radiance.rgb * shadow);
             continue;
