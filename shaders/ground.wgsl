@@ -45,8 +45,11 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     var color = vec3<f32>(0.085, 0.088, 0.095);
     color = mix(color, vec3<f32>(0.16), minor * 0.6 * fade);
     color = mix(color, vec3<f32>(0.30), major * 0.8 * fade);
-    // A wide filter: a soft contact shadow.
-    let lit = shadow_factor(in.world, i32(frame.shadow.w), 2.0, 0.003);
+    // A wide filter: a soft contact shadow; with two lights casting, each shadow half as dark.
+    var lit = shadow_factor(in.world, i32(frame.shadow.w), 2.0, 0.003);
+    if (frame.second_shadow.x > 0.0) {
+        lit = 0.5 * (lit + layer_shadow_factor(1, in.world, i32(frame.shadow.w), 2.0, 0.003));
+    }
     color *= mix(0.45, 1.0, lit);
     return vec4<f32>(color, 1.0);
 }

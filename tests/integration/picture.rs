@@ -1571,6 +1571,51 @@ fn the_two_lights_that_light_the_model_most_both_cast_shadows() {
     );
 }
 
+#[test]
+fn the_ground_shows_both_shadows() {
+    // A sphere alone on the ground under the two suns: the ground beyond it on each side is
+    // darker than the ground to its left and right.
+    let mut buffers = Buffers::default();
+    let ball = buffers.mesh(&sphere());
+    let sun = r#"{"type":"directional","intensity":3}"#;
+    let path = file(
+        "ground-two-shadows",
+        &buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_lights_punctual"],
+            "extensions":{{"KHR_lights_punctual":{{"lights":[{sun},{sun}]}}}},
+            "meshes":[{{"primitives":[{{{ball}}}]}}],
+            "nodes":[{{"mesh":0}},
+                {{"rotation":[-0.5,0,0,0.8660254],"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}},
+                {{"rotation":[-0.8660254,0,0,0.5],"extensions":{{"KHR_lights_punctual":{{"light":1}}}}}}],
+            "scenes":[{{"nodes":[0,1,2]}}]"#
+        )),
+    );
+    let out = path.with_file_name("top.png");
+    common::succeed(&[
+        "render",
+        path.to_str().unwrap(),
+        "--view",
+        "top",
+        "--size",
+        "200x200",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let image = image::open(&out).unwrap().to_rgba8();
+    save(&image, "ground-two-shadows");
+    // The sphere fills the middle 100 pixels; its shadows fall just beyond it. Mean
+    // luminances of 11 × 11 patches there and to its sides (the grid lines cross each alike).
+    let at = |x: u32, y: u32| {
+        let patch = (x - 5..=x + 5).flat_map(|x| (y - 5..=y + 5).map(move |y| (x, y)));
+        patch.map(|(x, y)| luminance(image.get_pixel(x, y))).sum::<f32>() / 121.0
+    };
+    let (behind, before, left, right) = (at(106, 40), at(106, 160), at(40, 106), at(160, 106));
+    assert!(
+        behind.max(before) < left.min(right) - 3.0,
+        "both shadows on the ground: {behind} and {before}, against {left} and {right}"
+    );
+}
+
 /// Draws a sphere over a floor lit by `lights` (JSON, two of them: the weak one shines straight
 /// down, the other is placed by `placement` so that it shines down and towards −Z, or from
 /// above the sphere's +Z side) and checks
