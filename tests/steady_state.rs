@@ -269,3 +269,35 @@ fn a_playing_crowd_allocates_nothing_per_frame() {
     assert_eq!(crowd.len(), 300);
     assert!(crowd.matrices().iter().all(|m| m.is_finite()));
 }
+
+#[test]
+fn an_animated_materials_uniform_is_rewritten_without_allocating() {
+    // A clip that animates a material rewrites its uniform every frame, layer textures' slots
+    // included.
+    use rigscope::asset::TextureRef;
+    use rigscope::asset::material::{Material, MaterialTexture};
+    use rigscope::render::uniforms::MaterialUniform;
+    let mut material = Material::default();
+    for texture in [
+        MaterialTexture::SheenColor,
+        MaterialTexture::Clearcoat,
+        MaterialTexture::Anisotropy,
+    ] {
+        *texture.of_mut(&mut material) = Some(TextureRef::plain(0));
+    }
+    let present = MaterialTexture::ALL.map(|texture| texture.of(&material).is_some());
+    let warm = MaterialUniform::new(&material, present);
+    let before = ALLOCATIONS.with(Cell::get);
+    let mut slots = 0;
+    for frame in 0..300 {
+        material.layers.clearcoat = frame as f32 / 300.0;
+        let uniform = MaterialUniform::new(&material, present);
+        slots += uniform.layer_slots.iter().flatten().filter(|&&slot| slot > 0).count();
+    }
+    assert_eq!(
+        ALLOCATIONS.with(Cell::get) - before,
+        0,
+        "allocations while a material is animated"
+    );
+    assert_eq!(slots, 300 * 3, "three layer textures in slots: {:?}", warm.layer_slots);
+}

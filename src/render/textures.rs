@@ -203,18 +203,18 @@ impl MaterialTextures {
             resource: buffer.as_entire_binding(),
         }];
         // The bound textures, their samplers, then the layer slots' (layouts.rs).
-        let slots = layer_slots(&present);
-        let bound = MaterialTexture::ALL[..MaterialTexture::BOUND].iter().map(Some);
-        let in_slots = (0..LAYER_SLOTS).map(|slot| slots.get(slot));
-        let textures: Vec<Option<&MaterialTexture>> = bound.chain(in_slots).collect();
-        let view = |texture: Option<&MaterialTexture>| match texture {
-            Some(&texture) => views[texture as usize].unwrap_or(match texture {
+        let mut slots = layer_slots(&present);
+        let bound = MaterialTexture::ALL[..MaterialTexture::BOUND].iter().copied().map(Some);
+        let in_slots = (0..LAYER_SLOTS).map(|_| slots.next());
+        let textures: Vec<Option<MaterialTexture>> = bound.chain(in_slots).collect();
+        let view = |texture: Option<MaterialTexture>| match texture {
+            Some(texture) => views[texture as usize].unwrap_or(match texture {
                 MaterialTexture::Normal | MaterialTexture::ClearcoatNormal => &self.flat_normal,
                 _ => &self.white,
             }),
             None => &self.white,
         };
-        let sampler = |texture: Option<&MaterialTexture>| {
+        let sampler = |texture: Option<MaterialTexture>| {
             let modes = texture
                 .and_then(|t| t.of(material))
                 .map_or(SamplerModes::default(), |r| r.sampler);

@@ -263,15 +263,15 @@ pub struct MaterialUniform {
 /// textures, as many as any adapter allows.
 pub const LAYER_SLOTS: usize = 5;
 
-/// The layer texture each slot holds: the first `LAYER_SLOTS` of the material's layer textures
-/// that are `present`, in `MaterialTexture` order.
-pub fn layer_slots(present: &[bool; MaterialTexture::COUNT]) -> Vec<MaterialTexture> {
+/// The layer texture each slot holds, slot by slot: the first `LAYER_SLOTS` of the material's
+/// layer textures that are `present`, in `MaterialTexture` order. (An iterator: an animated
+/// material's uniform is rewritten every frame, and the frame allocates nothing.)
+pub fn layer_slots(present: &[bool; MaterialTexture::COUNT]) -> impl Iterator<Item = MaterialTexture> + '_ {
     MaterialTexture::ALL[MaterialTexture::BOUND..]
         .iter()
         .copied()
         .filter(|&texture| present[texture as usize])
         .take(LAYER_SLOTS)
-        .collect()
 }
 
 impl MaterialUniform {
@@ -304,7 +304,7 @@ impl MaterialUniform {
         let mut slots = [[0; 4]; 3];
         let mut layer_transforms = [[0.0; 4]; 2 * LAYER_SLOTS];
         let mut layer_sets = 0;
-        for (slot, texture) in layer_slots(&present).into_iter().enumerate() {
+        for (slot, texture) in layer_slots(&present).enumerate() {
             let layer = texture as usize - MaterialTexture::BOUND;
             slots[layer / 4][layer % 4] = slot as u32 + 1;
             let reference = texture.of(material);
