@@ -632,6 +632,11 @@ fn four_colour_png() -> Vec<u8> {
     bytes
 }
 
+/// `four_colour_png` as a data URI, as an image's `uri`.
+fn four_colour_png_uri() -> String {
+    common::data_uri(&four_colour_png()).replace("octet-stream", "png")
+}
+
 /// The colour name of the pixel at a fraction (`fx`, `fy`) across the drawn quad's bounds.
 fn colour_at(image: &image::RgbaImage, fx: f32, fy: f32) -> &'static str {
     let background = image.get_pixel(0, 0).0;
@@ -674,7 +679,7 @@ fn texture_transform_moves_the_texture_as_the_extension_says() {
             "materials":[{{"pbrMetallicRoughness":{{"baseColorTexture":{{"index":0{extensions}}}}},"extensions":{{"KHR_materials_unlit":{{}}}}}}],
             "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
             "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
-            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+            png = four_colour_png_uri(),
         ));
         let image = renderer.render(&load(name, &json), &view);
         save(&image, name);
@@ -1036,7 +1041,7 @@ fn textured_quad(name: &str, material: &str, sampler: &str, uv_scale: f32) -> Mo
             "materials":[{material}],
             "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
             "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
-            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+            png = four_colour_png_uri(),
         )),
     )
 }
@@ -1273,6 +1278,11 @@ fn rough_metal_shows_no_seams_of_the_environment_cube() {
 }
 
 /// The mean of each colour channel over the pixels that differ from the background.
+/// How far a colour is from grey: its largest channel less its smallest.
+fn chroma([r, g, b]: [f32; 3]) -> f32 {
+    r.max(g).max(b) - r.min(g).min(b)
+}
+
 fn mean_colour_of_model(image: &image::RgbaImage) -> [f32; 3] {
     let background = *image.get_pixel(0, 0);
     let model: Vec<&image::Rgba<u8>> = image
@@ -1364,7 +1374,6 @@ fn material_extensions_change_the_picture_as_they_say() {
         dark,
         r#""KHR_materials_iridescence":{"iridescenceFactor":1,"iridescenceIor":1.8,"iridescenceThicknessMaximum":550}"#,
     );
-    let chroma = |[r, g, b]: [f32; 3]| r.max(g).max(b) - r.min(g).min(b);
     assert!(
         chroma(with) > chroma(without) + 4.0,
         "iridescence: {with:?} against {without:?}"
@@ -1694,7 +1703,7 @@ fn sphere_before_wall(name: &str, glass: Option<&str>) -> Model {
             "nodes":[{{"mesh":0,"translation":[0.4,0.3,0]}},{{"mesh":1,"translation":[0,0,-2],"scale":[3,3,3]}}],
             "scenes":[{{"nodes":[0,1]}}]"#,
             glass = glass.unwrap_or(invisible),
-            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+            png = four_colour_png_uri(),
         )),
     )
 }
@@ -1746,7 +1755,7 @@ fn glass_shows_the_scene_behind_refracted_faded_and_blurred() {
         .collect();
     let covered = sphere.iter().filter(|inside| **inside).count();
     assert!(covered > 1200, "the sphere covers {covered} pixels");
-    let chroma = |colours: &[[f32; 3]]| {
+    let mean_chroma = |colours: &[[f32; 3]]| {
         let sum: f32 = colours
             .iter()
             .map(|[r, g, b]| r.max(*g).max(*b) - r.min(*g).min(*b))
@@ -1754,9 +1763,9 @@ fn glass_shows_the_scene_behind_refracted_faded_and_blurred() {
         sum / colours.len().max(1) as f32
     };
     let (behind, hidden, seen) = (
-        chroma(&masked(&wall, &sphere)),
-        chroma(&masked(&opaque, &sphere)),
-        chroma(&masked(&clear, &sphere)),
+        mean_chroma(&masked(&wall, &sphere)),
+        mean_chroma(&masked(&opaque, &sphere)),
+        mean_chroma(&masked(&clear, &sphere)),
     );
     assert!(
         hidden < 40.0 && seen > 0.6 * behind,
@@ -1765,7 +1774,7 @@ fn glass_shows_the_scene_behind_refracted_faded_and_blurred() {
     // The transmission texture's red channel (the wall's four colours again: half of them
     // red) lets light through half of the sphere.
     let textured = r#""KHR_materials_transmission":{"transmissionFactor":1,"transmissionTexture":{"index":0}}"#;
-    let partly = chroma(&masked(&draw("glass-textured", Some(&glass(0.0, textured))), &sphere));
+    let partly = mean_chroma(&masked(&draw("glass-textured", Some(&glass(0.0, textured))), &sphere));
     assert!(
         hidden + 10.0 < partly && partly + 10.0 < seen,
         "a transmission texture: chroma {partly} between {hidden} and {seen}"
@@ -1831,7 +1840,7 @@ fn textured_sphere(name: &str, material: &str) -> Model {
             r#""images":[{{"uri":"{png}"}}],"samplers":[{{"magFilter":9728}}],"textures":[{{"source":0,"sampler":0}}],
             "materials":[{material}],"meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
             "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
-            png = common::data_uri(&four_colour_png()).replace("octet-stream", "png"),
+            png = four_colour_png_uri(),
         )),
     )
 }
@@ -1853,7 +1862,6 @@ fn the_layers_textures_scale_their_factors() {
         save(&image, name);
         mean_colour_of_model(&image)
     };
-    let chroma = |[r, g, b]: [f32; 3]| r.max(g).max(b) - r.min(g).min(b);
     let cloth = r#"{"baseColorFactor":[0.05,0.05,0.05,1],"metallicFactor":0,"roughnessFactor":1}"#;
     let white_sheen = r#""KHR_materials_sheen":{"sheenColorFactor":[1,1,1],"sheenRoughnessFactor":0.4"#;
     let plain_sheen = draw("sheen-white", cloth, &format!("{white_sheen}}}"));
