@@ -150,6 +150,12 @@ fn the_quality_is_chosen_and_the_frame_time_shown() {
     harness.state_mut().1.frame_stats.gpu_s = Some(0.004);
     harness.run();
     harness.get_by_label("frame 25.0 ms (40 fps) · CPU 12.5 ms · GPU 4.0 ms");
+    // The adapter, and why it was chosen.
+    harness.state_mut().1.adapter = "llvmpipe (Gl); uniform arrays".into();
+    harness.state_mut().1.adapter_choice = "a CPU rasteriser, the only adapter found".into();
+    harness.run();
+    harness.get_by_label("llvmpipe (Gl); uniform arrays");
+    harness.get_by_label("Chosen as a CPU rasteriser, the only adapter found");
 }
 
 #[test]
