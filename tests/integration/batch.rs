@@ -4,8 +4,8 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use crate::shared::shown_on_a_terminal;
 use common::{rigscope, temp_dir};
 use serde_json::Value;
 
@@ -294,17 +294,10 @@ fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
         fox.display(),
         man.display()
     );
-    // `script` (util-linux) runs the command on a pseudo-terminal and records what it shows.
     let log = std::env::temp_dir().join(format!("rigscope-progress-{}", std::process::id()));
-    let ran = Command::new("script")
-        .args(["-qec", &command, log.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
-    let shown = std::fs::read_to_string(&log).unwrap();
+    let shown = shown_on_a_terminal(&command, &log);
     assert!(shown.contains("[2/2] 100%"), "{shown}");
     assert!(shown.contains("inspected 2 of 2 files"), "{shown}");
-    std::fs::remove_file(&log).unwrap();
     let piped = rigscope(&["inspect", fox.to_str().unwrap(), man.to_str().unwrap()]);
     assert!(!String::from_utf8_lossy(&piped.stderr).contains("100%"));
 }

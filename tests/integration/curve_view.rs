@@ -2,6 +2,7 @@
 //! and the pointer: it plots the selected joint's curves, its group toggles add and remove
 //! plots, pressing and dragging on a plot scrubs the clip, and the panel's toggle shows it.
 
+use crate::shared::{clip_time, painted};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use rigscope::asset::demo::demo_model;
@@ -29,20 +30,6 @@ fn harness_of_height(height: f32) -> Harness<'static, ViewerState> {
     );
     harness.run();
     harness
-}
-
-fn clip_time(harness: &Harness<'static, ViewerState>) -> f32 {
-    let state = harness.state();
-    state.frame.player.clip_time(&state.document.model.clips)
-}
-
-/// Whether the last frame painted `text`.
-fn painted(harness: &Harness<'static, ViewerState>, text: &str) -> bool {
-    harness
-        .output()
-        .shapes
-        .iter()
-        .any(|clipped| matches!(&clipped.shape, egui::Shape::Text(shape) if shape.galley.text() == text))
 }
 
 #[test]

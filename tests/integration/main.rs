@@ -39,6 +39,7 @@ mod retarget;
 mod sampling_fast_path;
 mod scene_shapes;
 mod scenes_and_copies;
+mod shared;
 mod texture_formats;
 mod timeline;
 mod trails;

@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use crate::shared::{clip_time, painted};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
@@ -23,21 +24,6 @@ fn harness_of_size(width: f32, height: f32) -> Harness<'static, ViewerState> {
         },
         ViewerState::new(demo_model()),
     )
-}
-
-fn clip_time(harness: &Harness<'static, ViewerState>) -> f32 {
-    let state = harness.state();
-    state.frame.player.clip_time(&state.document.model.clips)
-}
-
-/// Whether the last frame painted `text` (a numeric field's text is painted, not labelled;
-/// its suffix is painted apart).
-fn painted(harness: &Harness<'static, ViewerState>, text: &str) -> bool {
-    harness
-        .output()
-        .shapes
-        .iter()
-        .any(|clipped| matches!(&clipped.shape, egui::Shape::Text(shape) if shape.galley.text() == text))
 }
 
 /// A numeric field (egui's DragValue) labelled `label`.

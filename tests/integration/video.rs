@@ -8,8 +8,8 @@ use crate::common;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
-use std::process::Command;
 
+use crate::shared::shown_on_a_terminal;
 use common::{rigscope, succeed, temp_dir};
 
 fn video(out: &Path, extra: &[&str]) {
@@ -181,14 +181,7 @@ fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
         env!("CARGO_BIN_EXE_rigscope"),
         out.display()
     );
-    // `script` (util-linux) runs the command on a pseudo-terminal and records what it shows.
-    let log = dir.join("log");
-    let ran = Command::new("script")
-        .args(["-qec", &command, log.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
-    let shown = std::fs::read_to_string(&log).unwrap();
+    let shown = shown_on_a_terminal(&command, &dir.join("log"));
     assert!(shown.contains("[2/2] 100%  frame 2 at 0.10 s"), "{shown}");
     let piped = rigscope(&[
         "video",
