@@ -257,18 +257,20 @@ mod tests {
         let mut model_view = ModelView::new(&gpu, &scene, &state.document.model);
         let dir = std::env::temp_dir().join(format!("rigscope-clip-export-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("walk.gif");
-        let mut export = ClipExport::start(&state, &OrbitCamera::default(), &path).unwrap();
         let frames = (state.document.model.clips[walk].duration() * 10.0).round() as u32;
-        assert_eq!(export.progress(), (0, frames));
-        while !export
-            .step(&gpu, &mut scene, &mut model_view, &state.document.model)
-            .unwrap()
-        {}
-        assert_eq!(export.progress(), (frames, frames));
-        assert!(export.finish().unwrap().contains("walk.gif"));
+        for name in ["walk.gif", "walk.mp4"] {
+            let path = dir.join(name);
+            let mut export = ClipExport::start(&state, &OrbitCamera::default(), &path).unwrap();
+            assert_eq!(export.progress(), (0, frames));
+            while !export
+                .step(&gpu, &mut scene, &mut model_view, &state.document.model)
+                .unwrap()
+            {}
+            assert_eq!(export.progress(), (frames, frames));
+            assert!(export.finish().unwrap().contains(name));
+        }
         let mut decoder = gif::DecodeOptions::new()
-            .read_info(std::fs::File::open(&path).unwrap())
+            .read_info(std::fs::File::open(dir.join("walk.gif")).unwrap())
             .unwrap();
         let mut written = 0;
         while let Some(frame) = decoder.read_next_frame().unwrap() {
@@ -276,6 +278,11 @@ mod tests {
             written += 1;
         }
         assert_eq!(written, frames);
+        let mp4 = std::fs::read(dir.join("walk.mp4")).unwrap();
+        let reader = mp4::Mp4Reader::read_header(std::io::Cursor::new(&mp4), mp4.len() as u64).unwrap();
+        let track = reader.tracks().values().next().unwrap();
+        assert_eq!((track.width(), track.height(), track.sample_count()), (40, 30, frames));
+        assert_eq!(track.frame_rate(), 10.0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

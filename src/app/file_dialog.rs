@@ -62,6 +62,7 @@ pub fn pick_export_path(state: &ViewerState) -> Option<PathBuf> {
         .set_title("Export clip")
         .set_directory(folder)
         .set_file_name(name)
+        .add_filter("MP4 video (H.264)", &["mp4"])
         .add_filter("Animated GIF", &["gif"])
         .add_filter("Animated PNG", &["png", "apng"])
         .save_file()

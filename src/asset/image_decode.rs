@@ -347,9 +347,9 @@ mod tests {
         }
         // The index: a data format descriptor of no blocks right after the level index, no
         // key/value or supercompression data; then the one level.
-        let dfd_offset = 80 + 24;
+        let dfd_offset: u32 = 80 + 24;
         for value in [dfd_offset, 4, 0, 0] {
-            file.extend((value as u32).to_le_bytes());
+            file.extend(value.to_le_bytes());
         }
         file.extend([0; 16]);
         for value in [dfd_offset + 4, data.len() as u32, unpacked as u32] {

@@ -1,9 +1,9 @@
 //! Running a command over many files: directories are searched recursively for models, the
 //! files are processed on all cores, results come out in file order as soon as they are ready,
-//! a progress line shows on a terminal, and one bad file does not stop the rest.
+//! a progress bar shows on a terminal, and one bad file does not stop the rest.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,6 +12,7 @@ use std::sync::mpsc;
 use anyhow::{anyhow, bail};
 use serde::Serialize;
 
+use super::progress::Progress;
 use crate::asset::format::{is_model_file, model_extensions};
 
 /// One file to process.
@@ -81,7 +82,7 @@ pub fn run<S, T: Send>(
         .min(inputs.len())
         .max(1);
     let next = AtomicUsize::new(0);
-    let mut progress = Progress::new(inputs.len());
+    let progress = Progress::new(inputs.len());
     let mut failed = 0;
     std::thread::scope(|scope| -> anyhow::Result<()> {
         let (sender, receiver) = mpsc::channel();
@@ -114,14 +115,12 @@ pub fn run<S, T: Send>(
             progress.done(inputs[index].relative.display());
             while let Some(result) = waiting.remove(&reported) {
                 failed += result.is_err() as usize;
-                progress.clear();
-                report(&inputs[reported], result)?;
+                progress.suspend(|| report(&inputs[reported], result))?;
                 reported += 1;
             }
         }
         Ok(())
     })?;
-    progress.clear();
     Ok(failed)
 }
 
@@ -167,51 +166,6 @@ pub fn finish(total: usize, failed: usize, verb: &str) -> anyhow::Result<()> {
         bail!("{failed} of {total} files failed");
     }
     Ok(())
-}
-
-/// "[ 12/140]  8%  Fox.glb" on standard error, rewritten in place, when it is a terminal
-/// (batches name the file done, videos the frame).
-pub(super) struct Progress {
-    total: usize,
-    done: usize,
-    shown: bool,
-    terminal: bool,
-}
-
-impl Progress {
-    pub(super) fn new(total: usize) -> Self {
-        Self {
-            total,
-            done: 0,
-            shown: false,
-            terminal: std::io::stderr().is_terminal(),
-        }
-    }
-
-    /// One more done, `label` saying which.
-    pub(super) fn done(&mut self, label: impl std::fmt::Display) {
-        self.done += 1;
-        if self.terminal {
-            let width = self.total.to_string().len();
-            let percent = self.done * 100 / self.total.max(1);
-            let mut err = std::io::stderr().lock();
-            let _ = write!(
-                err,
-                "\r\x1b[2K[{:>width$}/{}] {percent:>3}%  {label}",
-                self.done, self.total,
-            );
-            let _ = err.flush();
-            self.shown = true;
-        }
-    }
-
-    /// Removes the progress line so that output can be written.
-    pub(super) fn clear(&mut self) {
-        if self.shown {
-            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
-            self.shown = false;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod lighting_args;
 mod lint;
 mod morph_args;
 mod pose;
+mod progress;
 pub mod render;
 mod sheet;
 mod shell_docs;

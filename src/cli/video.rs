@@ -1,7 +1,7 @@
 //! `rigscope video [FILE] -o OUT [--clip C] [--from S --to S] [--fps N] [--size WxH]
 //! [--turntable[=SECONDS]]`: a clip as an animated GIF, an animated PNG or a numbered PNG
 //! sequence (see `export::video_file`), each frame drawn by the still renderer exactly as `render`
-//! draws that moment, all framed alike on the whole clip. A progress line shows on a
+//! draws that moment, all framed alike on the whole clip. A progress bar shows on a
 //! terminal.
 
 use std::path::PathBuf;
@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use anyhow::bail;
 use clap::Args;
 
-use super::batch::Progress;
 use super::camera_args::CameraArgs;
 use super::lighting_args::{LightingArgs, light_with};
+use super::progress::Progress;
 use super::render::{parse_size, simplify_dense_meshes};
 use crate::anim::{Animator, Playback};
 use crate::asset::demo::demo_model;
@@ -109,7 +109,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
     let mut animator = Animator::new(clip);
     animator.mode = Playback::Once;
     let mut pose = model.skeleton.rest_pose().clone();
-    let mut progress = Progress::new(plan.frames as usize);
+    let progress = Progress::new(plan.frames as usize);
     for frame in 0..plan.frames {
         let time = plan.clip_time(frame);
         animator.crossfade.set_time(time);
@@ -119,7 +119,6 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         video.push(image)?;
         progress.done(format_args!("frame {} at {time:.2} s", frame + 1));
     }
-    progress.clear();
     video.finish()
 }
 

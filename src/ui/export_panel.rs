@@ -1,9 +1,11 @@
 //! "Export clip…": the clip playing, with the view's camera and the animator's layers, written
-//! as an animated GIF, an APNG or a PNG sequence. The panel holds the settings and shows the
+//! as an MP4 (H.264), an animated GIF, an APNG or a PNG sequence. The panel holds the settings and shows the
 //! export's progress with a Cancel button; the window renders a few frames of the export per
 //! viewer frame (`app::clip_export`), so the window stays responsive.
 
 use egui::{Color32, RichText};
+
+use crate::export::frame_plan::{MAX_FPS, MAX_GIF_FPS};
 
 /// The export settings and the running export's progress.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,7 +26,7 @@ pub struct ClipExportPanel {
 impl Default for ClipExportPanel {
     fn default() -> Self {
         Self {
-            path: "clip.gif".into(),
+            path: "clip.mp4".into(),
             fps: 25,
             width: 480,
             height: 360,
@@ -53,13 +55,14 @@ impl ClipExportPanel {
         ui.horizontal(|ui| {
             ui.label("Export to");
             ui.text_edit_singleline(&mut self.path)
-                .on_hover_text(".gif, .png (animated) or a folder for frame_0001.png, ...");
+                .on_hover_text(".mp4 (H.264), .gif, .png (animated) or a folder for frame_0001.png, ...");
         });
         ui.horizontal(|ui| {
             ui.add(egui::DragValue::new(&mut self.width).range(16..=4096).suffix(" px"));
             ui.label("x");
             ui.add(egui::DragValue::new(&mut self.height).range(16..=4096).suffix(" px"));
-            ui.add(egui::DragValue::new(&mut self.fps).range(1..=50).suffix(" fps"));
+            ui.add(egui::DragValue::new(&mut self.fps).range(1..=MAX_FPS).suffix(" fps"))
+                .on_hover_text(format!("1 to {MAX_FPS}; a GIF at most {MAX_GIF_FPS}"));
         });
         let button = ui
             .add_enabled(has_clip, egui::Button::new("Export clip…"))

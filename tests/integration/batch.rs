@@ -285,7 +285,7 @@ fn a_batch_reports_the_corrupt_file_and_processes_the_rest() {
 }
 
 #[test]
-fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
+fn a_terminal_sees_a_progress_bar_and_a_pipe_does_not() {
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
     let man = common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
     let command = format!(
@@ -296,7 +296,7 @@ fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
     );
     let log = std::env::temp_dir().join(format!("rigscope-progress-{}", std::process::id()));
     let shown = shown_on_a_terminal(&command, &log);
-    assert!(shown.contains("[2/2] 100%"), "{shown}");
+    assert!(shown.contains("2/2 100%") && shown.contains('━'), "a bar: {shown}");
     assert!(shown.contains("inspected 2 of 2 files"), "{shown}");
     let piped = rigscope(&["inspect", fox.to_str().unwrap(), man.to_str().unwrap()]);
     assert!(!String::from_utf8_lossy(&piped.stderr).contains("100%"));

@@ -19,7 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "render",
         &["anim", "asset", "skin", "inspect", "lint", "view", "export"],
     ),
-    ("ui", &["anim", "asset", "skin", "inspect", "lint", "view"]),
+    ("ui", &["anim", "asset", "skin", "inspect", "lint", "view", "export"]),
     (
         "cli",
         &["anim", "asset", "skin", "inspect", "lint", "view", "export", "render"],

@@ -1,6 +1,7 @@
-//! `rigscope video`: decoded GIFs and APNGs have the frames, size and timing asked for, a
+//! `rigscope video`: decoded MP4s, GIFs and APNGs have the frames, size and timing asked for
+//! (an MP4's frames each the render of its moment within H.264's loss), a
 //! sequence has its numbered files and each is `render`'s picture of that moment, a
-//! turntable's middle frame is the model seen from the other side, the progress line shows
+//! turntable's middle frame is the model seen from the other side, the progress bar shows
 //! only on a terminal, and bad options are refused by name. The demo rig keeps it fast.
 
 use crate::common;
@@ -112,6 +113,129 @@ fn a_sequence_is_numbered_files_each_the_render_of_its_moment() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The frames of the MP4 at `path`, read by the `mp4` crate (not rigscope's writer) and
+/// decoded by OpenH264, with the track's timing: (timescale, each sample's start and
+/// duration, which are key frames).
+struct Mp4Video {
+    size: (u16, u16),
+    timescale: u32,
+    seconds: f64,
+    samples: Vec<(u64, u32, bool)>,
+    frames: Vec<image::RgbaImage>,
+}
+
+fn read_mp4(path: &Path) -> Mp4Video {
+    let bytes = std::fs::read(path).unwrap();
+    let mut reader = mp4::Mp4Reader::read_header(std::io::Cursor::new(&bytes), bytes.len() as u64).unwrap();
+    assert_eq!(reader.tracks().len(), 1);
+    let track = reader.tracks().values().next().unwrap();
+    assert_eq!(track.media_type().unwrap(), mp4::MediaType::H264);
+    let (id, size, timescale) = (track.track_id(), (track.width(), track.height()), track.timescale());
+    let seconds = reader.duration().as_secs_f64();
+    // Annex B for the decoder: start codes instead of lengths, the parameter sets first.
+    let start = [0u8, 0, 0, 1];
+    let mut stream = Vec::new();
+    for set in [
+        track.sequence_parameter_set().unwrap(),
+        track.picture_parameter_set().unwrap(),
+    ] {
+        stream.extend_from_slice(&start);
+        stream.extend_from_slice(set);
+    }
+    let mut decoder = openh264::decoder::Decoder::new().unwrap();
+    let (mut samples, mut frames) = (Vec::new(), Vec::new());
+    let count = reader.sample_count(id).unwrap();
+    for number in 1..=count {
+        let sample = reader.read_sample(id, number).unwrap().unwrap();
+        samples.push((sample.start_time, sample.duration, sample.is_sync));
+        let mut nal_units = &sample.bytes[..];
+        while !nal_units.is_empty() {
+            let length = u32::from_be_bytes(nal_units[..4].try_into().unwrap()) as usize;
+            stream.extend_from_slice(&start);
+            stream.extend_from_slice(&nal_units[4..4 + length]);
+            nal_units = &nal_units[4 + length..];
+        }
+        let decoded = decoder
+            .decode(&stream)
+            .unwrap()
+            .expect("each sample decodes to a frame");
+        let mut rgba = vec![0; size.0 as usize * size.1 as usize * 4];
+        decoded.write_rgba8(&mut rgba);
+        frames.push(image::RgbaImage::from_raw(size.0.into(), size.1.into(), rgba).unwrap());
+        stream.clear();
+    }
+    Mp4Video {
+        size,
+        timescale,
+        seconds,
+        samples,
+        frames,
+    }
+}
+
+/// Peak signal-to-noise ratio of `decoded` against `original` over the colour channels, in dB.
+fn psnr(decoded: &image::RgbaImage, original: &image::RgbaImage) -> f64 {
+    let (mut squares, mut count) = (0.0, 0.0);
+    for (a, b) in decoded.pixels().zip(original.pixels()) {
+        for channel in 0..3 {
+            squares += (f64::from(a[channel]) - f64::from(b[channel])).powi(2);
+            count += 1.0;
+        }
+    }
+    10.0 * (255.0f64.powi(2) / (squares / count).max(1e-9)).log10()
+}
+
+#[test]
+fn an_mp4_has_exact_timestamps_and_each_frame_is_the_render_of_its_moment() {
+    let dir = temp_dir("video-mp4");
+    let out = dir.join("walk.mp4");
+    let args = [
+        "--clip", "walk", "--from", "0.1", "--to", "1.1", "--fps", "20", "--size", "160x120",
+    ];
+    succeed(&[&["video", "-o", out.to_str().unwrap()], &args[..]].concat());
+    let video = read_mp4(&out);
+    assert_eq!(video.size, (160, 120));
+    assert_eq!(video.frames.len(), 20);
+    // 1 s at 20 fps: frame i starts at exactly i/20 s and lasts 1/20 s.
+    for (i, &(start, duration, _)) in video.samples.iter().enumerate() {
+        assert_eq!(
+            (
+                start as f64 / f64::from(video.timescale),
+                f64::from(duration) / f64::from(video.timescale)
+            ),
+            (i as f64 / 20.0, 0.05),
+            "frame {i}"
+        );
+    }
+    assert!((video.seconds - 1.0).abs() < 1e-3, "{}", video.seconds);
+    // A key frame every two seconds: the first only, here.
+    let key_frames: Vec<bool> = video.samples.iter().map(|s| s.2).collect();
+    assert!(key_frames[0] && key_frames[1..].iter().all(|&k| !k), "{key_frames:?}");
+    // The same frames losslessly, to compare each decoded frame with.
+    let frames = dir.join("frames");
+    succeed(&[&["video", "-o", frames.to_str().unwrap()], &args[..]].concat());
+    let original = |i: usize| {
+        image::open(frames.join(format!("frame_{:04}.png", i + 1)))
+            .unwrap()
+            .to_rgba8()
+    };
+    let mut worst = f64::INFINITY;
+    for (i, decoded) in video.frames.iter().enumerate() {
+        let same = psnr(decoded, &original(i));
+        worst = worst.min(same);
+        if i > 0 {
+            let previous = psnr(decoded, &original(i - 1));
+            assert!(
+                same > previous + 3.0,
+                "frame {i} is its own moment: {same} dB against {previous} dB"
+            );
+        }
+    }
+    // 36 dB at this small size (about 40 at 1280x720).
+    assert!(worst > 34.0, "every frame within H.264's loss: worst {worst:.1} dB");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Mean difference per channel of two images of one size, 0 to 255.
 fn mean_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
     let sum: u64 = a
@@ -173,7 +297,7 @@ fn a_turntables_middle_frame_sees_the_model_from_the_other_side() {
 }
 
 #[test]
-fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
+fn a_terminal_sees_a_progress_bar_and_a_pipe_does_not() {
     let dir = temp_dir("video-progress");
     let out = dir.join("p.gif");
     let command = format!(
@@ -182,7 +306,10 @@ fn a_terminal_sees_a_progress_line_and_a_pipe_does_not() {
         out.display()
     );
     let shown = shown_on_a_terminal(&command, &dir.join("log"));
-    assert!(shown.contains("[2/2] 100%  frame 2 at 0.10 s"), "{shown}");
+    assert!(
+        shown.contains("2/2 100%") && shown.contains("frame 2 at 0.10 s"),
+        "{shown}"
+    );
     let piped = rigscope(&[
         "video",
         "-o",
@@ -223,9 +350,16 @@ fn bad_options_are_refused_by_name_and_write_nothing() {
         assert_eq!(ran.status.code(), Some(code), "{args:?}: {stderr}");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
-    let mp4 = dir.join("x.mp4");
-    let ran = rigscope(&["video", "-o", mp4.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&ran.stderr).contains(".mp4 is not .gif, .png or .apng"));
+    for (name, size, expected) in [
+        ("x.avi", "480x360", ".avi is not .mp4, .gif, .png or .apng"),
+        ("x.mp4", "481x360", "481x360: an MP4's frames need even sides"),
+        ("x.mp4", "4000x2000", "at most 3840x2160"),
+    ] {
+        let out = dir.join(name);
+        let ran = rigscope(&["video", "-o", out.to_str().unwrap(), "--size", size]);
+        let stderr = String::from_utf8_lossy(&ran.stderr);
+        assert!(stderr.contains(expected), "{name} {size}: {stderr}");
+    }
     let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert!(names.is_empty(), "nothing written: {names:?}");
     std::fs::remove_dir_all(&dir).unwrap();
