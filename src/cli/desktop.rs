@@ -26,48 +26,9 @@ use anyhow::{Context, bail};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::asset::format::{FBX_MAGIC, FORMATS, Format, GLB_MAGIC, model_formats};
+use super::desktop_files::{DESKTOP_ID, desktop_files, model_mime_types};
 
-const DESKTOP_ID: &str = "rigscope.desktop";
 const MANIFEST: &str = "rigscope/installed.json";
-const ICON: &str = include_str!("../../assets/rigscope.svg");
-
-/// The MIME types rigscope opens (and makes thumbnails of): the model formats.
-fn model_mime_types() -> Vec<&'static str> {
-    model_formats().map(|f| f.mime_type).collect()
-}
-
-/// The shared-mime-info package: every format rigscope reads, by extension, GLB also by its
-/// magic.
-fn mime_package() -> String {
-    let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-         <mime-info xmlns=\"http://www.freedesktop.org/standards/shared-mime-info\">\n",
-    );
-    for info in &FORMATS {
-        xml += &format!("  <mime-type type=\"{}\">\n", info.mime_type);
-        xml += &format!("    <comment>{}</comment>\n", info.description);
-        match info.format {
-            Format::GltfBinary => {
-                let magic = String::from_utf8_lossy(GLB_MAGIC);
-                xml += &format!(
-                    "    <magic priority=\"60\">\n      <match type=\"string\" offset=\"0\" value=\"{magic}\"/>\n    </magic>\n"
-                );
-            }
-            Format::GltfJson => xml += "    <sub-class-of type=\"application/json\"/>\n",
-            Format::Vrm | Format::VrmAnimation => xml += "    <sub-class-of type=\"model/gltf-binary\"/>\n",
-            Format::Md5Mesh | Format::Md5Anim | Format::Obj => xml += "    <sub-class-of type=\"text/plain\"/>\n",
-            Format::Fbx => {
-                let magic = String::from_utf8_lossy(FBX_MAGIC);
-                xml += &format!(
-                    "    <magic priority=\"60\">\n      <match type=\"string\" offset=\"0\" value=\"{magic}\"/>\n    </magic>\n"
-                );
-            }
-        }
-        xml += &format!("    <glob pattern=\"*.{}\"/>\n  </mime-type>\n", info.extension);
-    }
-    xml + "</mime-info>\n"
-}
 
 #[derive(Args, Debug)]
 pub struct DesktopArgs {
@@ -150,16 +111,10 @@ fn install_entries(
     manifest: &mut Manifest,
     out: &mut dyn std::io::Write,
 ) -> anyhow::Result<()> {
-    let files = [
-        ("applications/rigscope.desktop", desktop_entry(exe)),
-        ("icons/hicolor/scalable/apps/rigscope.svg", ICON.to_owned()),
-        ("mime/packages/rigscope.xml", mime_package()),
-        ("thumbnailers/rigscope.thumbnailer", thumbnailer_entry(exe)),
-    ];
-    for (relative, contents) in files {
+    for (relative, contents) in desktop_files(exe)? {
         let path = places.data.join(relative);
         create_folders(&path, &mut manifest.folders)?;
-        write_file(&path, &contents)?;
+        write_file(&path, contents)?;
         writeln!(out, "wrote {}", path.display())?;
         if !manifest.files.contains(&path) {
             manifest.files.push(path);
@@ -243,76 +198,8 @@ fn read_manifest(path: &Path) -> Option<Manifest> {
     serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
-fn write_file(path: &Path, contents: &str) -> anyhow::Result<()> {
+fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> anyhow::Result<()> {
     std::fs::write(path, contents).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// An argument of an Exec line (Desktop Entry spec, "The Exec key"): quoted when it holds a
-/// reserved character, with `"`, `` ` ``, `$` and `\` escaped by a backslash inside the quotes,
-/// and that backslash doubled because the whole value is unescaped as a string first; a
-/// literal `%` doubled.
-fn exec_argument(text: &str) -> String {
-    let text = text.replace('%', "%%");
-    if !text.chars().any(|c| c.is_whitespace() || RESERVED.contains(c)) {
-        return text;
-    }
-    let mut quoted = String::from('"');
-    for c in text.chars() {
-        match c {
-            // Escaped for the quotes (`\\`), then each backslash doubled for the string.
-            '\\' => quoted.push_str(r"\\\\"),
-            '"' | '`' | '$' => {
-                quoted.push_str(r"\\");
-                quoted.push(c);
-            }
-            _ => quoted.push(c),
-        }
-    }
-    quoted.push('"');
-    quoted
-}
-
-/// Characters that make an Exec argument need quotes.
-const RESERVED: &str = r#""'\><~|&;$*?#()`"#;
-
-/// A plain string value (TryExec): backslashes escaped, nothing else.
-fn string_value(text: &str) -> String {
-    text.replace('\\', r"\\")
-}
-
-fn desktop_entry(exe: &str) -> String {
-    format!(
-        "[Desktop Entry]
-Type=Application
-Version=1.4
-Name=rigscope
-GenericName=Rigged Model Viewer
-Comment=Look at skinned, animated 3D models and inspect their rigs
-TryExec={exe}
-Exec={exec} %f
-Icon=rigscope
-Terminal=false
-Categories=Graphics;3DGraphics;Viewer;
-MimeType={types};
-Keywords=glTF;GLB;MD5;skeleton;skin;animation;rig;
-",
-        exe = string_value(exe),
-        exec = exec_argument(exe),
-        types = model_mime_types().join(";"),
-    )
-}
-
-fn thumbnailer_entry(exe: &str) -> String {
-    format!(
-        "[Thumbnailer Entry]
-TryExec={exe}
-Exec={exec} thumbnail %i -o %o --size %s
-MimeType={types};
-",
-        exe = string_value(exe),
-        exec = exec_argument(exe),
-        types = model_mime_types().join(";"),
-    )
 }
 
 /// Makes rigscope the default for each of its types that has no default in `mimeapps`, whose
@@ -419,17 +306,6 @@ fn refresh_databases(data: &Path, out: &mut dyn std::io::Write) -> anyhow::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn exec_arguments_are_quoted_and_escaped_as_the_spec_says() {
-        assert_eq!(exec_argument("/usr/bin/rigscope"), "/usr/bin/rigscope");
-        assert_eq!(exec_argument("/opt/my tools/rigscope"), r#""/opt/my tools/rigscope""#);
-        // `\$` inside the quotes, written `\\$` because the value is unescaped first.
-        assert_eq!(exec_argument("/opt/$x/rig"), r#""/opt/\\$x/rig""#);
-        assert_eq!(exec_argument(r"/opt/a\b"), r#""/opt/a\\\\b""#);
-        assert_eq!(exec_argument("/opt/100%/rig"), "/opt/100%%/rig");
-        assert_eq!(string_value(r"/opt/a\b 100%"), r"/opt/a\\b 100%");
-    }
 
     #[test]
     fn defaults_are_added_only_where_none_exist_and_removed_exactly() {

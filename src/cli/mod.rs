@@ -9,6 +9,7 @@ mod crowd_args;
 mod curve_plot;
 mod curves;
 mod desktop;
+mod desktop_files;
 mod extension_report;
 mod ik_args;
 mod image_report;
@@ -17,7 +18,9 @@ mod inspect_decoded;
 mod joints;
 mod lighting_args;
 mod lint;
+mod metainfo;
 mod morph_args;
+mod package_data;
 mod pose;
 mod progress;
 pub mod render;
@@ -139,8 +142,8 @@ pub enum Command {
     Thumbnail(thumbnail::ThumbnailArgs),
     /// A contact sheet PNG: one row per clip, N frames across, labelled with names and times.
     Sheet(sheet::SheetArgs),
-    /// A clip as an animated GIF, an animated PNG or a numbered PNG sequence, optionally on a
-    /// turntable.
+    /// A clip as an MP4 (H.264), an animated GIF, an animated PNG or a numbered PNG sequence,
+    /// optionally on a turntable.
     Video(video::VideoArgs),
     /// A joint's animation curves over a clip (translation, Euler and quaternion rotation,
     /// scale, morph weights), its keys and the problems on them (sign flips, pops, open loop
@@ -157,6 +160,12 @@ pub enum Command {
         /// instead of printing rigscope's.
         #[arg(long, value_name = "DIR")]
         out_dir: Option<PathBuf>,
+    },
+    /// Everything a package installs under /usr/share, below DIR: the desktop entry, icons, MIME
+    /// types, thumbnailer, AppStream metainfo, manual pages and bash, zsh and fish completions.
+    PackageData {
+        #[arg(long, value_name = "DIR")]
+        out_dir: PathBuf,
     },
     /// The completion script for a shell (bash, zsh, fish, elvish or powershell).
     Completions {
@@ -273,6 +282,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::InstallDesktop(args) => desktop::install(&args, out),
         Command::UninstallDesktop(args) => desktop::uninstall(&args, out),
         Command::Man { out_dir } => shell_docs::man(out_dir.as_deref(), out),
+        Command::PackageData { out_dir } => package_data::run(&out_dir, out),
         Command::Completions { shell } => {
             shell_docs::completions(shell, out);
             Ok(())

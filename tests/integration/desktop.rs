@@ -1,6 +1,7 @@
 //! `install-desktop` and `uninstall-desktop` against a temporary XDG data and config home: the
 //! entries validate, the MIME database learns the types, a double-click would open rigscope,
-//! and uninstalling removes exactly what was installed.
+//! and uninstalling removes exactly what was installed. `package-data` writes what the Debian
+//! package installs, and each file validates (tools/deb/check installs the package itself).
 
 use crate::common;
 
@@ -93,6 +94,10 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
     assert!(thumbnailer.starts_with("[Thumbnailer Entry]\n"));
     assert!(thumbnailer.contains(&format!("Exec={} thumbnail %i -o %o --size %s", exe.display())));
     assert!(data.join("icons/hicolor/scalable/apps/rigscope.svg").is_file());
+    assert_eq!(
+        image::image_dimensions(data.join("icons/hicolor/48x48/apps/rigscope.png")).unwrap(),
+        (48, 48)
+    );
     // The MIME database was rebuilt with the new types.
     tool("update-mime-database");
     let globs = std::fs::read_to_string(data.join("mime/globs2")).unwrap();
@@ -165,4 +170,77 @@ fn install_validates_registers_the_types_and_uninstall_removes_it_all() {
     assert_eq!(again.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to uninstall"));
     std::fs::remove_dir_all(&home).unwrap();
+}
+
+#[test]
+fn package_data_is_what_a_package_installs_and_each_file_validates() {
+    let dir = common::temp_dir("package-data");
+    let out = dir.join("share");
+    let ran = rigscope(&dir, &["package-data", "--out-dir", out.to_str().unwrap()]);
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    let files: Vec<String> = files_under(&out)
+        .iter()
+        .map(|f| f.strip_prefix(&out).unwrap().display().to_string())
+        .collect();
+    for expected in [
+        "applications/rigscope.desktop",
+        "icons/hicolor/scalable/apps/rigscope.svg",
+        "icons/hicolor/16x16/apps/rigscope.png",
+        "icons/hicolor/512x512/apps/rigscope.png",
+        "mime/packages/rigscope.xml",
+        "thumbnailers/rigscope.thumbnailer",
+        "metainfo/io.github.rigscope.rigscope.metainfo.xml",
+        "man/man1/rigscope.1",
+        "man/man1/rigscope-video.1",
+        "bash-completion/completions/rigscope",
+        "zsh/vendor-completions/_rigscope",
+        "fish/vendor_completions.d/rigscope.fish",
+    ] {
+        assert!(files.iter().any(|f| f == expected), "{expected} in {files:?}");
+    }
+    // The package's entries run `rigscope` from PATH (/usr/bin), not this test build.
+    let entry = std::fs::read_to_string(out.join("applications/rigscope.desktop")).unwrap();
+    assert!(
+        entry.contains("\nExec=rigscope %f\n") && entry.contains("TryExec=rigscope\n"),
+        "{entry}"
+    );
+    let thumbnailer = std::fs::read_to_string(out.join("thumbnailers/rigscope.thumbnailer")).unwrap();
+    assert!(
+        thumbnailer.contains("Exec=rigscope thumbnail %i -o %o --size %s"),
+        "{thumbnailer}"
+    );
+    for (validator, file) in [
+        (vec![tool("desktop-file-validate")], "applications/rigscope.desktop"),
+        (
+            vec![tool("appstreamcli"), "validate".into(), "--no-net".into()],
+            "metainfo/io.github.rigscope.rigscope.metainfo.xml",
+        ),
+    ] {
+        let checked = Command::new(&validator[0])
+            .args(&validator[1..])
+            .arg(out.join(file))
+            .output()
+            .unwrap();
+        assert!(
+            checked.status.success(),
+            "{file}: {}{}",
+            String::from_utf8_lossy(&checked.stdout),
+            String::from_utf8_lossy(&checked.stderr)
+        );
+    }
+    let metainfo = std::fs::read_to_string(out.join("metainfo/io.github.rigscope.rigscope.metainfo.xml")).unwrap();
+    for part in [
+        "<launchable type=\"desktop-id\">rigscope.desktop</launchable>",
+        "<mediatype>model/gltf-binary</mediatype>",
+        "<mediatype>application/vnd.autodesk.fbx</mediatype>",
+        &format!("<release version=\"{}\"", env!("CARGO_PKG_VERSION")),
+        "<content_rating type=\"oars-1.1\"/>",
+    ] {
+        assert!(metainfo.contains(part), "{part} in {metainfo}");
+    }
+    let video_page = std::fs::read_to_string(out.join("man/man1/rigscope-video.1")).unwrap();
+    assert!(video_page.contains("fps"), "{video_page}");
+    let bash = std::fs::read_to_string(out.join("bash-completion/completions/rigscope")).unwrap();
+    assert!(bash.contains("package-data") && bash.contains("--turntable"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
