@@ -5,7 +5,7 @@
 //! /usr/local/share for --system):
 //! - `applications/rigscope.desktop`: the application, for .glb, .gltf, .vrm, .vrma, .fbx,
 //!   .obj and .md5mesh files;
-//! - `icons/hicolor/scalable/apps/rigscope.svg`;
+//! - `icons/hicolor/scalable/apps/rigscope.svg`, and PNGs of it in `icons/hicolor/SIZExSIZE/apps`;
 //! - `mime/packages/rigscope.xml`: model/gltf-binary (*.glb, and the "glTF" magic),
 //!   model/gltf+json (*.gltf), model/x-vrm (*.vrm) and model/x-vrm-animation (*.vrma), both
 //!   GLB, application/vnd.autodesk.fbx (*.fbx, and the "Kaydara FBX Binary" magic),
@@ -14,6 +14,9 @@
 //! - `thumbnailers/rigscope.thumbnailer`: `rigscope thumbnail %i -o %o --size %s`, for the types
 //!   the application opens;
 //! - `rigscope/installed.json`: what was written, so that uninstalling removes exactly that.
+//!
+//! The entries themselves come from `desktop_files`, as `package-data` (the Debian package)
+//! writes them.
 //!
 //! For --user, rigscope also becomes the default application for those types in
 //! $XDG_CONFIG_HOME/mimeapps.list, only for types that have no default yet. The MIME and

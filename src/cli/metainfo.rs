@@ -39,7 +39,7 @@ pub fn metainfo() -> String {
     <ul>
       <li>Clips, cross-fades, additive layers, joint masks and IK, skinned on the GPU or the CPU</li>
       <li>Rig views: skeleton, joint axes, skin weights, bind pose and problems a lint finds</li>
-      <li>Physically based materials with every glTF material extension, and image-based lighting</li>
+      <li>Physically based materials with glTF's material extensions (glass, clear coat, sheen, thin films) and image-based lighting</li>
       <li>Headless commands for thumbnails, contact sheets, MP4 and GIF videos, and checks in CI</li>
     </ul>
   </description>

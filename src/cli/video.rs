@@ -1,6 +1,6 @@
 //! `rigscope video [FILE] -o OUT [--clip C] [--from S --to S] [--fps N] [--size WxH]
-//! [--turntable[=SECONDS]]`: a clip as an animated GIF, an animated PNG or a numbered PNG
-//! sequence (see `export::video_file`), each frame drawn by the still renderer exactly as `render`
+//! [--turntable[=SECONDS]]`: a clip as an MP4 (H.264), an animated GIF, an animated PNG or a
+//! numbered PNG sequence (see `export::video_file`), each frame drawn by the still renderer exactly as `render`
 //! draws that moment, all framed alike on the whole clip. A progress bar shows on a
 //! terminal.
 
@@ -30,8 +30,9 @@ const MAX_SIDE: u32 = 4096;
 pub struct VideoArgs {
     /// The model; without one, the built-in demo rig.
     pub file: Option<PathBuf>,
-    /// Where to write: NAME.gif (animated GIF), NAME.png or NAME.apng (animated PNG), or a
-    /// directory (existing, or a name without an extension) for frame_0001.png, ...
+    /// Where to write: NAME.mp4 (H.264 video), NAME.gif (animated GIF), NAME.png or NAME.apng
+    /// (animated PNG), or a directory (existing, or a name without an extension) for
+    /// frame_0001.png, ...
     #[arg(short, long)]
     pub output: PathBuf,
     /// The clip, by name or index [default: the first].

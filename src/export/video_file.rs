@@ -6,9 +6,9 @@
 //! GIF frames each get their own 256-colour palette, chosen by NeuQuant from that frame's
 //! colours (the gif crate's quantiser), and the frame delays of `FramePlan::gif_delay`. APNG
 //! frames are stored losslessly and each stays exactly `1/fps` s, as do an MP4's (`mp4_file`,
-//! `h264_encoder`). The MP4, GIF and APNG are written
-//! under a temporary name and renamed when complete, so a failed or cancelled export leaves no
-//! half-written file (and an existing one as it was).
+//! `h264_encoder`). The MP4, GIF and APNG are written under a temporary name and renamed when
+//! complete, so a failed or cancelled export leaves no half-written file (and an existing one
+//! as it was).
 
 use std::fs::File;
 use std::io::BufWriter;
