@@ -1,7 +1,7 @@
 //! `rigscope package-data --out-dir DIR`: everything a package installs under `/usr/share`
 //! besides the binary, written below `DIR`: the desktop files (`desktop_files`), the AppStream
 //! metainfo, a manual page per command and the bash, zsh and fish completions. `cargo deb`
-//! takes them from `target/package-data` (Cargo.toml, `tools/build-deb`); other packagers can
+//! takes them from `target/package-data` (Cargo.toml, `tools/deb/build`); other packagers can
 //! do the same.
 
 use std::io::Write;

@@ -30,7 +30,7 @@ pub const MIN_SIDE: u32 = 16;
 /// buffer-based rate control, which holds quality about constant). At 24 a rendered picture
 /// comes back within about 38-40 dB of the render (4:2:0 colour alone keeps it under about 41),
 /// like x264's default quality: 1.1 Mbit/s for Fox running at 1280x720 and 25 fps, 8.6 Mbit/s
-/// for a turntable, whose grid moves everywhere. Without it, a turntable took 22 Mbit/s.
+/// for a whole turn in 2 s, whose grid moves everywhere. Without it, that turn took 22 Mbit/s.
 const MIN_QP: u8 = 24;
 /// NAL unit types (ITU-T H.264 table 7-1) kept out of the samples.
 const NAL_SPS: u8 = 7;
