@@ -153,6 +153,7 @@ pub fn demo_model() -> Model {
         warnings: Vec::new(),
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
+        avatar: None,
         skeleton,
     }
 }

@@ -6,6 +6,7 @@
 //! size first.
 
 pub mod animated;
+pub mod avatar;
 pub mod camera;
 pub mod clips_from;
 pub mod demo;
@@ -14,6 +15,7 @@ mod fbx;
 pub mod format;
 pub mod geometry;
 mod gltf;
+pub mod human_bone;
 pub mod image_decode;
 pub mod light;
 pub mod material;
@@ -24,6 +26,7 @@ pub mod texture;
 use std::path::Path;
 
 pub use animated::{AnimatedProperties, PropertySlot, PropertyTarget};
+pub use avatar::{Avatar, AvatarMeta, VrmVersion};
 pub use camera::{Camera, Projection};
 pub use clips_from::{ClipsFromReport, add_clips_from, add_clips_of};
 pub use error::{LoadError, LoadErrorKind};

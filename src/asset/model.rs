@@ -13,6 +13,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use super::animated::AnimatedProperties;
+use super::avatar::Avatar;
 use super::camera::Camera;
 use super::format::Format;
 use super::light::PunctualLight;
@@ -67,6 +68,8 @@ pub struct Model {
     pub key_repairs: Vec<KeyRepair>,
     /// Geometry decoded from Draco or meshopt compression (glTF).
     pub decoded_geometry: Vec<DecodedGeometry>,
+    /// The VRM avatar the file is (VRM 0.x or 1.0).
+    pub avatar: Option<Avatar>,
 }
 
 /// One of a file's scenes.

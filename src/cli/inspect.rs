@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::batch::{self, Input};
 use super::extension_report::{self, ExtensionReport, extension_reports};
 use super::image_report::{self, ImageReport, image_reports};
+use super::inspect_avatar::{self, AvatarReport};
 use super::inspect_decoded::{self, DecodedReport};
 use crate::asset::{self, Camera, Model, Primitive, Projection, Topology, VertexAttribute, unsupported_extensions};
 use crate::view::counted;
@@ -50,6 +51,8 @@ struct Report {
     extensions: Vec<ExtensionReport>,
     /// Geometry decoded from Draco or meshopt compression.
     decoded_geometry: Vec<DecodedReport>,
+    /// The VRM avatar the file is.
+    avatar: Option<AvatarReport>,
     warnings: Vec<String>,
 }
 
@@ -319,6 +322,7 @@ fn report(model: &Model) -> Report {
             .collect(),
         extensions: extension_reports(model),
         decoded_geometry: model.decoded_geometry.iter().map(DecodedReport::from).collect(),
+        avatar: AvatarReport::of(model),
         warnings: model.warnings.clone(),
     }
 }
@@ -562,6 +566,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     }
     extension_report::write_text(&report.extensions, out)?;
     inspect_decoded::write_text(&report.decoded_geometry, out)?;
+    inspect_avatar::write_text(report.avatar.as_ref(), out)?;
     for warning in &report.warnings {
         writeln!(out, "  warning: {warning}")?;
     }

@@ -14,6 +14,7 @@ mod extension_report;
 mod ik_args;
 mod image_report;
 mod inspect;
+mod inspect_avatar;
 mod inspect_decoded;
 mod joints;
 mod lighting_args;

@@ -7,12 +7,14 @@
 //! The rules, one per `Rule`, live in `skin.rs` (weights, inverse bind matrices, bind pose),
 //! `hierarchy.rs` (scale along joint chains, transforms on skinned mesh nodes), `clips.rs`
 //! (rotation keys, loop seams), `extensions.rs` (extensions the file needs that rigscope
-//! does not read) and `copies.rs` (meshes drawn as copies that cannot be seen or are mirrored).
+//! does not read), `copies.rs` (meshes drawn as copies that cannot be seen or are mirrored)
+//! and `humanoid.rs` (a VRM avatar's humanoid map and T-pose).
 
 mod clips;
 mod copies;
 mod extensions;
 mod hierarchy;
+mod humanoid;
 mod skin;
 
 use std::collections::BTreeMap;
@@ -54,6 +56,9 @@ pub enum Rule {
     UnsupportedExtension,
     CopyScaledToNothing,
     MirroredCopy,
+    HumanoidBoneMissing,
+    HumanoidOrderBroken,
+    HumanoidNotTPose,
 }
 
 impl Rule {
@@ -62,7 +67,9 @@ impl Rule {
             Self::JointIndexOutOfRange
             | Self::NegativeWeight
             | Self::UnweightedVertex
-            | Self::NonInvertibleInverseBindMatrix => Severity::Error,
+            | Self::NonInvertibleInverseBindMatrix
+            | Self::HumanoidBoneMissing
+            | Self::HumanoidOrderBroken => Severity::Error,
             Self::WeightsNotNormalised
             | Self::TooManyInfluences
             | Self::MissingInverseBindMatrices
@@ -73,7 +80,8 @@ impl Rule {
             | Self::LoopSeamJump
             | Self::UnsupportedRequiredExtension
             | Self::CopyScaledToNothing
-            | Self::MirroredCopy => Severity::Warning,
+            | Self::MirroredCopy
+            | Self::HumanoidNotTPose => Severity::Warning,
             Self::ZeroWeightInfluence
             | Self::UnusedJoint
             | Self::NonUniformScale
@@ -137,6 +145,7 @@ pub fn lint(model: &Model) -> Vec<Finding> {
     clips::check(model, &rest, &mut findings);
     extensions::check(model, &mut findings);
     copies::check(model, &mut findings);
+    humanoid::check(model, &rest, &mut findings);
     let mut list: Vec<Finding> = findings
         .merged
         .into_iter()

@@ -1,5 +1,6 @@
 //! egui: the side panel and the viewer state it edits. Panels never touch wgpu.
 
+mod avatar_panel;
 pub mod bone_labels;
 pub mod clips_from;
 pub mod crowd_panel;

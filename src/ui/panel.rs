@@ -6,6 +6,7 @@
 
 use egui::{Color32, RichText};
 
+use super::avatar_panel::{avatar_section, is_avatar};
 use super::clips_from::OfferAnswer;
 use super::crowd_panel::crowd_controls;
 use super::curve_panel;
@@ -49,6 +50,9 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
                 .auto_shrink([false, true])
                 .show(&mut content, |ui| {
                     section(ui, "File", true, |ui| file_section(ui, state, &status.notes));
+                    if is_avatar(state) {
+                        section(ui, "Avatar (VRM)", true, |ui| avatar_section(ui, state));
+                    }
                     section(ui, "Clips", true, |ui| clips_section(ui, state));
                     section(ui, "Blend weights", false, |ui| blend_section(ui, state));
                     section(ui, "Additive layers", false, |ui| layers_section(ui, state));

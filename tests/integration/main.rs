@@ -47,4 +47,5 @@ mod validator;
 mod video;
 mod viewer_load_errors;
 mod views;
+mod vrm_avatar;
 mod window;

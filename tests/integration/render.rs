@@ -444,6 +444,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         warnings: Vec::new(),
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
+        avatar: None,
     }
 }
 

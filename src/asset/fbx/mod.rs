@@ -118,6 +118,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErro
         warnings,
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
+        avatar: None,
     })
 }
 

@@ -32,6 +32,9 @@ pub const SUPPORTED: &[&str] = &[
     "KHR_node_visibility",
     "KHR_texture_basisu",
     "KHR_texture_transform",
+    // The humanoid map and the meta (`vrm`); the parts not shown yet are listed on the avatar.
+    "VRM",
+    "VRMC_vrm",
 ];
 
 /// Extensions that hold geometry rigscope cannot decode (Gaussian splats compressed with SPZ):

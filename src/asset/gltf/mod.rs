@@ -24,6 +24,7 @@ mod quirks;
 mod scenes;
 mod target_names;
 mod variants;
+mod vrm;
 mod vrm_animation;
 
 use std::path::Path;
@@ -187,6 +188,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         }
     }
 
+    let avatar = vrm::load_avatar(root, &joint_of_node, &mut warnings);
     Ok(Model {
         path: path.to_path_buf(),
         source_files,
@@ -213,6 +215,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         warnings,
         key_repairs,
         decoded_geometry: decoded.report,
+        avatar,
     })
 }
 

@@ -91,6 +91,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         warnings,
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
+        avatar: None,
     };
     for anim in animations_beside(path) {
         model.source_files.push(anim.clone());

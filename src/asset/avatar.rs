@@ -1,0 +1,58 @@
+//! A VRM avatar's own data beside the model, one form for VRM 0.x (`VRM`) and 1.0 (`VRMC_vrm`):
+//! which humanoid bone each joint is, and who made the avatar and what others may do with it.
+
+/// Which VRM the file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VrmVersion {
+    /// VRM 0.x (the `VRM` extension): the avatar faces -Z.
+    V0,
+    /// VRM 1.0 (`VRMC_vrm`): the avatar faces +Z.
+    V1,
+}
+
+impl std::fmt::Display for VrmVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::V0 => "VRM 0.x",
+            Self::V1 => "VRM 1.0",
+        })
+    }
+}
+
+/// A VRM avatar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Avatar {
+    pub version: VrmVersion,
+    /// The file's `specVersion` (0.x: `exporterVersion` when it has none).
+    pub spec_version: String,
+    /// Each mapped humanoid bone, by its VRM 1.0 name (0.x's thumbs renamed as three-vrm does),
+    /// and its joint, in `HUMAN_BONES` order.
+    pub humanoid: Vec<(&'static str, usize)>,
+    pub meta: AvatarMeta,
+    /// Parts of the avatar the file has that rigscope does not show yet.
+    pub not_shown: Vec<&'static str>,
+}
+
+impl Avatar {
+    /// The joint humanoid bone `bone` (a VRM 1.0 name) maps to.
+    pub fn joint(&self, bone: &str) -> Option<usize> {
+        self.humanoid
+            .iter()
+            .find(|(name, _)| *name == bone)
+            .map(|&(_, joint)| joint)
+    }
+}
+
+/// Who made the avatar, and what the licence lets others do with it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AvatarMeta {
+    pub title: String,
+    pub version: String,
+    pub authors: Vec<String>,
+    pub contact: String,
+    /// The licence: 0.x's name (`CC_BY`, `Redistribution_Prohibited`, ...) or 1.0's URL.
+    pub licence: String,
+    /// Each permission the avatar sets, in the specification's order: what it is about and
+    /// what the file says.
+    pub permissions: Vec<(&'static str, String)>,
+}

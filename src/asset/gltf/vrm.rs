@@ -1,0 +1,170 @@
+//! `VRMC_vrm` (VRM 1.0) and `VRM` (VRM 0.x): the humanoid map and the meta, into one
+//! `Avatar`. A bone name the specification does not have, a node the file does not have, or a
+//! node mapped to two bones is a warning, and that bone is left out of the map.
+
+use gltf_json::Root;
+use serde_json::Value;
+
+use super::scenes::NodeJoints;
+use crate::asset::avatar::{Avatar, AvatarMeta, VrmVersion};
+use crate::asset::human_bone::{HUMAN_BONES, from_vrm0, human_bone};
+
+pub const EXTENSION_1_0: &str = "VRMC_vrm";
+pub const EXTENSION_0_X: &str = "VRM";
+
+/// The file's avatar, when it is a VRM.
+pub fn load_avatar(root: &Root, joint_of_node: &NodeJoints, warnings: &mut Vec<String>) -> Option<Avatar> {
+    let others = &root.extensions.as_ref()?.others;
+    let (version, extension) = match (others.get(EXTENSION_1_0), others.get(EXTENSION_0_X)) {
+        (Some(extension), _) => (VrmVersion::V1, extension),
+        (None, Some(extension)) => (VrmVersion::V0, extension),
+        (None, None) => return None,
+    };
+    let text = |pointer: &str| {
+        extension
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut spec_version = text("/specVersion");
+    if spec_version.is_empty() {
+        spec_version = text("/exporterVersion");
+    }
+    // (bone name as VRM 1.0 has it, node) pairs as the file lists them.
+    let listed: Vec<(String, Option<u64>)> = match version {
+        VrmVersion::V1 => (extension
+            .pointer("/humanoid/humanBones")
+            .and_then(Value::as_object)
+            .into_iter())
+        .flatten()
+        .map(|(name, bone)| (name.clone(), bone.get("node").and_then(Value::as_u64)))
+        .collect(),
+        VrmVersion::V0 => (extension
+            .pointer("/humanoid/humanBones")
+            .and_then(Value::as_array)
+            .into_iter())
+        .flatten()
+        .map(|bone| {
+            let name = bone.get("bone").and_then(Value::as_str).unwrap_or_default();
+            (from_vrm0(name), bone.get("node").and_then(Value::as_u64))
+        })
+        .collect(),
+    };
+    let mut humanoid: Vec<(&'static str, usize)> = Vec::new();
+    for (name, node) in listed {
+        let Some(bone) = human_bone(&name) else {
+            warnings.push(format!(
+                "{version} humanoid: '{name}' is not a humanoid bone (left out)"
+            ));
+            continue;
+        };
+        let joint = node.and_then(|n| joint_of_node.get(usize::try_from(n).ok()?));
+        let Some(joint) = joint else {
+            let node = node.map_or_else(
+                || "no node".to_owned(),
+                |n| format!("node {n}, which the file does not have"),
+            );
+            warnings.push(format!("{version} humanoid: bone '{name}' names {node} (left out)"));
+            continue;
+        };
+        if let Some(&(other, _)) = humanoid.iter().find(|&&(other, j)| j == joint || other == bone.name) {
+            warnings.push(format!(
+                "{version} humanoid: bone '{name}' names the node of '{other}' or is listed twice (left out)"
+            ));
+            continue;
+        }
+        humanoid.push((bone.name, joint));
+    }
+    let order = |name: &str| HUMAN_BONES.iter().position(|b| b.name == name);
+    humanoid.sort_by_key(|&(name, _)| order(name));
+    Some(Avatar {
+        version,
+        spec_version,
+        humanoid,
+        meta: meta(version, extension),
+        not_shown: not_shown(version, extension),
+    })
+}
+
+/// The meta of either version, as one `AvatarMeta`.
+fn meta(version: VrmVersion, extension: &Value) -> AvatarMeta {
+    let Some(meta) = extension.get("meta") else {
+        return AvatarMeta::default();
+    };
+    let text = |key: &str| match meta.get(key) {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Bool(allowed)) => if *allowed { "allowed" } else { "not allowed" }.to_owned(),
+        _ => String::new(),
+    };
+    let permissions = |fields: &[(&'static str, &str)]| {
+        (fields.iter())
+            .map(|&(about, key)| (about, text(key)))
+            .filter(|(_, value)| !value.is_empty())
+            .collect()
+    };
+    match version {
+        VrmVersion::V1 => AvatarMeta {
+            title: text("name"),
+            version: text("version"),
+            authors: (meta.get("authors").and_then(Value::as_array).into_iter().flatten())
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            contact: text("contactInformation"),
+            licence: text("licenseUrl"),
+            permissions: permissions(&[
+                ("who may use the avatar", "avatarPermission"),
+                ("excessively violent use", "allowExcessivelyViolentUsage"),
+                ("excessively sexual use", "allowExcessivelySexualUsage"),
+                ("commercial use", "commercialUsage"),
+                ("political or religious use", "allowPoliticalOrReligiousUsage"),
+                ("antisocial or hateful use", "allowAntisocialOrHateUsage"),
+                ("credit", "creditNotation"),
+                ("redistribution", "allowRedistribution"),
+                ("modification", "modification"),
+                ("other licence", "otherLicenseUrl"),
+            ]),
+        },
+        VrmVersion::V0 => AvatarMeta {
+            title: text("title"),
+            version: text("version"),
+            authors: Some(text("author")).filter(|a| !a.is_empty()).into_iter().collect(),
+            contact: text("contactInformation"),
+            licence: text("licenseName"),
+            permissions: permissions(&[
+                ("who may use the avatar", "allowedUserName"),
+                ("violent use", "violentUssageName"),
+                ("sexual use", "sexualUssageName"),
+                ("commercial use", "commercialUssageName"),
+                ("other permissions", "otherPermissionUrl"),
+                ("other licence", "otherLicenseUrl"),
+            ]),
+        },
+    }
+}
+
+/// The avatar's parts that rigscope does not draw or play yet, where the file has them.
+fn not_shown(version: VrmVersion, extension: &Value) -> Vec<&'static str> {
+    let has = |pointer: &str| {
+        extension.pointer(pointer).is_some_and(|value| match value {
+            Value::Array(items) => !items.is_empty(),
+            Value::Object(fields) => !fields.is_empty(),
+            _ => false,
+        })
+    };
+    let parts: &[(&str, &'static str)] = match version {
+        VrmVersion::V1 => &[("/expressions", "expressions"), ("/lookAt", "look-at")],
+        VrmVersion::V0 => &[
+            ("/blendShapeMaster/blendShapeGroups", "expressions (blend shapes)"),
+            ("/firstPerson/lookAtTypeName", "look-at"),
+            ("/secondaryAnimation/boneGroups", "spring bones"),
+            ("/materialProperties", "MToon materials"),
+        ],
+    };
+    parts
+        .iter()
+        .filter(|(pointer, _)| has(pointer))
+        .map(|&(_, part)| part)
+        .collect()
+}

@@ -1,0 +1,83 @@
+//! A VRM avatar's section of the panel: who made it and what its licence allows (the meta),
+//! and the humanoid map: each of the 55 humanoid bones with the joint it maps to (click one to
+//! select the joint), the required ones that are missing in red.
+
+use egui::{Color32, RichText};
+
+use super::state::ViewerState;
+use crate::asset::VrmVersion;
+use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
+
+const MISSING: Color32 = Color32::from_rgb(255, 110, 100);
+
+/// Whether the open model is a VRM avatar (the section shows only then).
+pub fn is_avatar(state: &ViewerState) -> bool {
+    state.document.model.avatar.is_some()
+}
+
+pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    let model = &state.document.model;
+    let Some(avatar) = &model.avatar else { return };
+    let meta = &avatar.meta;
+    ui.label(RichText::new(format!("{} '{}'", avatar.version, meta.title)).strong());
+    let line = |ui: &mut egui::Ui, about: &str, value: &str| {
+        if !value.is_empty() {
+            ui.label(format!("{about}: {value}"));
+        }
+    };
+    line(ui, "Version", &meta.version);
+    line(ui, "Authors", &meta.authors.join(", "));
+    line(ui, "Licence", &meta.licence);
+    line(ui, "Contact", &meta.contact);
+    for (about, value) in &meta.permissions {
+        line(ui, &capitalised(about), value);
+    }
+    if !avatar.not_shown.is_empty() {
+        ui.label(RichText::new(format!("Not shown yet: {}", avatar.not_shown.join(", "))).weak());
+    }
+    let required = |bone: &str| {
+        REQUIRED_1_0.contains(&bone) || (avatar.version == VrmVersion::V0 && REQUIRED_0_X_MORE.contains(&bone))
+    };
+    let mut chosen = None;
+    egui::CollapsingHeader::new(format!(
+        "Humanoid: {} of {} bones",
+        avatar.humanoid.len(),
+        HUMAN_BONES.len()
+    ))
+    .id_salt("humanoid map")
+    .default_open(true)
+    .show(ui, |ui| {
+        egui::Grid::new("humanoid bones").striped(true).show(ui, |ui| {
+            for bone in &HUMAN_BONES {
+                match avatar.joint(bone.name) {
+                    Some(joint) => {
+                        ui.label(bone.name);
+                        if ui.link(model.skeleton.name(joint)).clicked() {
+                            chosen = Some(joint);
+                        }
+                    }
+                    None if required(bone.name) => {
+                        ui.label(RichText::new(bone.name).color(MISSING));
+                        ui.label(RichText::new("missing (required)").color(MISSING));
+                    }
+                    None => {
+                        ui.label(RichText::new(bone.name).weak());
+                        ui.label(RichText::new("—").weak());
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    });
+    if let Some(joint) = chosen {
+        state.inspection.selected = Some(joint);
+    }
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
