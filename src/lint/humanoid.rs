@@ -7,7 +7,7 @@
 use glam::Vec3;
 
 use super::{Findings, Rest, Rule, joint_name};
-use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0, human_bone};
+use crate::asset::human_bone::{REQUIRED_0_X_MORE, REQUIRED_1_0, human_bone};
 use crate::asset::{Avatar, Model, VrmVersion};
 
 /// How far an upper arm may point from straight out sideways and still be a T-pose.
@@ -82,7 +82,7 @@ fn mapped_ancestor(avatar: &Avatar, bone: &str) -> Option<(&'static str, usize)>
     let mut parent = human_bone(bone)?.parent;
     while let Some(name) = parent {
         if let Some(joint) = avatar.joint(name) {
-            return Some((HUMAN_BONES.iter().find(|b| b.name == name)?.name, joint));
+            return Some((name, joint));
         }
         parent = human_bone(name)?.parent;
     }
