@@ -1033,13 +1033,26 @@ fn textured_quad(name: &str, material: &str, sampler: &str, uv_scale: f32) -> Mo
     let second: Vec<f32> = quad().uvs.iter().flat_map(|uv| [1.0 - uv.x, uv.y]).collect();
     let uv1 = buffers.floats(&second, "VEC2");
     let primitive = primitive.replacen(r#""TEXCOORD_0""#, &format!(r#""TEXCOORD_1":{uv1},"TEXCOORD_0""#), 1);
+    let extensions = r#""extensionsUsed":["KHR_materials_unlit","KHR_materials_emissive_strength"],"#;
+    four_colour_textured(name, &buffers, &primitive, material, sampler, extensions)
+}
+
+/// One node of `primitive` (of `buffers`) in `material` (JSON), whose texture 0 is the
+/// four-colour PNG through `sampler`; `extensions` is the file's `"extensionsUsed":[...],`
+/// or empty.
+fn four_colour_textured(
+    name: &str,
+    buffers: &Buffers,
+    primitive: &str,
+    material: &str,
+    sampler: &str,
+    extensions: &str,
+) -> Model {
     load(
         name,
         &buffers.gltf(&format!(
-            r#""extensionsUsed":["KHR_materials_unlit","KHR_materials_emissive_strength"],
-            "images":[{{"uri":"{png}"}}],"samplers":[{sampler}],"textures":[{{"source":0,"sampler":0}}],
-            "materials":[{material}],
-            "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
+            r#"{extensions}"images":[{{"uri":"{png}"}}],"samplers":[{sampler}],"textures":[{{"source":0,"sampler":0}}],
+            "materials":[{material}],"meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
             "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
             png = four_colour_png_uri(),
         )),
@@ -1834,15 +1847,7 @@ fn glass_shows_the_scene_behind_refracted_faded_and_blurred() {
 fn textured_sphere(name: &str, material: &str) -> Model {
     let mut buffers = Buffers::default();
     let primitive = buffers.mesh(&sphere());
-    load(
-        name,
-        &buffers.gltf(&format!(
-            r#""images":[{{"uri":"{png}"}}],"samplers":[{{"magFilter":9728}}],"textures":[{{"source":0,"sampler":0}}],
-            "materials":[{material}],"meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
-            "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
-            png = four_colour_png_uri(),
-        )),
-    )
+    four_colour_textured(name, &buffers, &primitive, material, r#"{"magFilter":9728}"#, "")
 }
 
 #[test]
