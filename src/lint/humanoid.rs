@@ -91,14 +91,12 @@ fn mapped_ancestor(avatar: &Avatar, bone: &str) -> Option<(&'static str, usize)>
 
 /// Whether `joint` is `ancestor` or below it.
 fn is_below(model: &Model, joint: usize, ancestor: usize) -> bool {
-    let mut at = Some(joint);
-    while let Some(current) = at {
-        if current == ancestor {
-            return true;
-        }
-        at = model.skeleton.parent(current);
-    }
-    false
+    joint == ancestor
+        || model
+            .skeleton
+            .hierarchy()
+            .ancestors(joint)
+            .any(|above| above == ancestor)
 }
 
 fn axis_name(axis: Vec3) -> &'static str {

@@ -7,6 +7,7 @@ use egui::{Color32, RichText};
 use super::state::ViewerState;
 use crate::asset::VrmVersion;
 use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
+use crate::view::capitalised;
 
 const MISSING: Color32 = Color32::from_rgb(255, 110, 100);
 
@@ -72,12 +73,4 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(joint) = chosen {
         state.inspection.selected = Some(joint);
     }
-}
-
-/// `text` with its first letter in capitals.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }

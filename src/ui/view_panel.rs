@@ -4,7 +4,7 @@
 use egui::RichText;
 
 use super::state::ViewerState;
-use crate::view::ViewPreset;
+use crate::view::{ViewPreset, capitalised};
 
 pub fn views_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     ui.horizontal_wrapped(|ui| {
@@ -13,7 +13,7 @@ pub fn views_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 "Look from the {preset} ({}); front is the model's +Z side",
                 preset.key()
             );
-            if ui.button(title(preset.name())).on_hover_text(hint).clicked() {
+            if ui.button(capitalised(preset.name())).on_hover_text(hint).clicked() {
                 state.requests.view = Some(preset);
             }
         }
@@ -39,12 +39,4 @@ pub fn views_section(ui: &mut egui::Ui, state: &mut ViewerState) {
             state.file_camera = Some(index);
         }
     }
-}
-
-/// "three-quarter" → "Three-quarter".
-fn title(name: &str) -> String {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }

@@ -30,7 +30,7 @@ pub use lighting::{Lighting, Lights, ToneMapping};
 pub use material_channel::MaterialChannel;
 pub use options::ViewOptions;
 pub use quality::{Quality, QualitySettings};
-pub use text::counted;
+pub use text::{capitalised, counted};
 pub use view_preset::{ViewAngles, ViewPreset};
 pub use viewer_options::ViewerOptions;
 pub use viewport::{PICK_RADIUS, Viewport};
