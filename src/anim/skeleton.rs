@@ -10,7 +10,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use glam::Mat4;
+use glam::{Mat4, Quat};
 
 use super::pose::{Hierarchy, HierarchyError, Pose};
 use super::transform::Transform;
@@ -139,6 +139,31 @@ impl Skeleton {
     /// Which entries of `Pose::morph_weights` belong to `joint`.
     pub fn morph_weight_range(&self, joint: usize) -> Range<usize> {
         self.morph_offsets[joint] as usize..self.morph_offsets[joint + 1] as usize
+    }
+
+    /// The same skeleton under the rotation `turn` about the model's origin: every root's rest
+    /// and bind transforms turned, and the inverse bind matrices with them (so vertices in
+    /// model space must be turned too).
+    pub fn turned(&self, turn: Quat) -> Skeleton {
+        let turn_roots = |pose: &Pose| {
+            let mut pose = pose.clone();
+            for (joint, transform) in pose.local_mut().iter_mut().enumerate() {
+                if self.hierarchy.parent(joint).is_none() {
+                    transform.translation = turn * transform.translation;
+                    transform.rotation = turn * transform.rotation;
+                }
+            }
+            pose
+        };
+        let unturn = Mat4::from_quat(turn.inverse());
+        Skeleton {
+            hierarchy: self.hierarchy.clone(),
+            names: self.names.clone(),
+            rest: turn_roots(&self.rest),
+            bind: turn_roots(&self.bind),
+            inverse_bind: self.inverse_bind.iter().map(|m| *m * unturn).collect(),
+            morph_offsets: self.morph_offsets.clone(),
+        }
     }
 }
 

@@ -22,6 +22,7 @@ pub mod material;
 pub mod md5;
 pub mod model;
 pub mod texture;
+pub(crate) mod turn;
 
 use std::path::Path;
 

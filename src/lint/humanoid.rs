@@ -2,7 +2,7 @@
 //! the legs and arms; 0.x also the chest and neck), each bone's node below the node of its
 //! nearest mapped humanoid ancestor (a map that breaks the order poses a VRM animation into a
 //! knot), and the T-pose the rest pose must be (upper arms straight out sideways: +X for the
-//! left arm of a 1.0 avatar, which faces +Z; -X for 0.x, which faces -Z).
+//! left arm, the avatar facing +Z, as a 0.x avatar does too once loaded).
 
 use glam::Vec3;
 
@@ -47,11 +47,7 @@ pub(super) fn check(model: &Model, rest: &Rest, findings: &mut Findings) {
             );
         }
     }
-    let left = match avatar.version {
-        VrmVersion::V1 => Vec3::X,
-        VrmVersion::V0 => Vec3::NEG_X,
-    };
-    for (side, outwards) in [("left", left), ("right", -left)] {
+    for (side, outwards) in [("left", Vec3::X), ("right", Vec3::NEG_X)] {
         let (Some(upper), Some(lower)) = (
             avatar.joint(&format!("{side}UpperArm")),
             avatar.joint(&format!("{side}LowerArm")),
@@ -66,10 +62,8 @@ pub(super) fn check(model: &Model, rest: &Rest, findings: &mut Findings) {
                 Rule::HumanoidNotTPose,
                 format!("{subject} bone '{side}UpperArm'"),
                 format!(
-                    "the rest pose is not a T-pose: the upper arm points {degrees:.0}° away from {} (the avatar's {side}, as {} faces {})",
+                    "the rest pose is not a T-pose: the upper arm points {degrees:.0}° away from {} (the avatar's {side}, facing +Z)",
                     axis_name(outwards),
-                    avatar.version,
-                    if avatar.version == VrmVersion::V1 { "+Z" } else { "-Z" }
                 ),
                 1,
             );
@@ -176,8 +170,8 @@ mod tests {
     fn a_complete_avatar_in_t_pose_has_no_findings_and_each_problem_is_named() {
         let out_left = Vec3::new(0.3, 0.0, 0.0);
         assert_eq!(humanoid_findings(&stick_figure(VrmVersion::V1, out_left)), []);
-        // A 0.x avatar faces -Z: its left arm points -X, and it requires the chest and neck.
-        let found = humanoid_findings(&stick_figure(VrmVersion::V0, -out_left));
+        // A 0.x avatar requires the chest and neck too.
+        let found = humanoid_findings(&stick_figure(VrmVersion::V0, out_left));
         let missing: Vec<&str> = found.iter().map(|(_, text)| text.as_str()).collect();
         assert_eq!(
             missing,
@@ -186,18 +180,18 @@ mod tests {
                 "VRM 0.x humanoid: required bone 'neck' is not mapped to a node"
             ]
         );
-        // Arms down, and a 0.x avatar posed as a 1.0 one: not a T-pose, the angle named.
+        // Arms down, or facing -Z: not a T-pose, the angle named.
         let down = humanoid_findings(&stick_figure(VrmVersion::V1, Vec3::new(0.0, -0.3, 0.0)));
         assert_eq!(down.len(), 2, "{down:?}");
         assert!(
             down[0].1.contains("'leftUpperArm'") && down[0].1.contains("90° away from +X"),
             "{down:?}"
         );
-        let turned = humanoid_findings(&stick_figure(VrmVersion::V0, out_left));
+        let turned = humanoid_findings(&stick_figure(VrmVersion::V1, -out_left));
         assert!(
             turned
                 .iter()
-                .any(|(rule, text)| *rule == Rule::HumanoidNotTPose && text.contains("180° away from -X"))
+                .any(|(rule, text)| *rule == Rule::HumanoidNotTPose && text.contains("180° away from +X"))
         );
         // A required bone missing; the hand mapped above the lower arm.
         let mut model = stick_figure(VrmVersion::V1, out_left);

@@ -36,6 +36,8 @@ use crate::anim::transform::is_trs;
 use crate::anim::{JointDesc, Skeleton, Transform};
 use crate::asset::format::Format;
 use crate::asset::model::{InstanceCopies, Mesh, MeshInstance, Model, Skin};
+use crate::asset::avatar::VrmVersion;
+use crate::asset::turn::turn_half_around_y;
 use crate::asset::{LoadErrorKind, SceneChoice};
 use accessor::Accessors;
 use scenes::NodeJoints;
@@ -189,7 +191,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
     }
 
     let avatar = vrm::load_avatar(root, &joint_of_node, &mut warnings);
-    Ok(Model {
+    let mut model = Model {
         path: path.to_path_buf(),
         source_files,
         format: Some(format),
@@ -216,7 +218,14 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         key_repairs,
         decoded_geometry: decoded.report,
         avatar,
-    })
+    };
+    if model.avatar.as_ref().is_some_and(|avatar| avatar.version == VrmVersion::V0) {
+        turn_half_around_y(&mut model);
+        model.file_facts.push(
+            "A VRM 0.x avatar faces -Z: it was turned half around to face +Z, as three-vrm turns it".to_owned(),
+        );
+    }
+    Ok(model)
 }
 
 /// File node indices in parents-first order (depth-first, children in file order), and each
