@@ -6,6 +6,7 @@
 
 pub mod additive;
 pub mod animator;
+pub mod avatar;
 pub mod blend;
 mod channel;
 mod clip;

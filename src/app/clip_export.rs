@@ -17,6 +17,7 @@ use anyhow::bail;
 use glam::Mat4;
 
 use super::file_dialog;
+use crate::anim::avatar::apply_expressions;
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
 use crate::export::frame_plan::FramePlan;
@@ -39,6 +40,7 @@ pub struct ClipExport {
     player: Player,
     pose_mode: PoseMode,
     morphs: MorphOverride,
+    expressions: Vec<f32>,
     view: ViewOptions,
     size: (u32, u32),
     /// The orbit camera's view at the export's aspect; a file camera is followed instead.
@@ -80,6 +82,7 @@ impl ClipExport {
             player,
             pose_mode: state.inspection.pose_mode,
             morphs: state.frame.morphs.clone(),
+            expressions: state.frame.expressions.clone(),
             view: state.view_options(),
             size,
             orbit_view: camera.camera_view(aspect),
@@ -138,6 +141,9 @@ impl ClipExport {
         let rest = model.skeleton.rest_pose();
         self.player.pose(&model.clips, rest, &mut self.pose);
         self.pose_mode.apply(&model.skeleton, &mut self.pose);
+        if let Some(avatar) = &model.avatar {
+            apply_expressions(&avatar.expressions, &self.expressions, &mut self.pose);
+        }
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
         let (width, height) = self.size;

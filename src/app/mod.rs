@@ -30,6 +30,7 @@ use winit::window::WindowId;
 
 use crate::asset::demo::demo_model;
 use crate::inspect::lookup::find_joint;
+use crate::inspect::expression_lookup::expression_weights;
 use crate::inspect::morph_lookup::morph_overrides;
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
@@ -215,6 +216,7 @@ impl Running {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
         state.frame.morphs = morph_overrides(&state.document.model, &options.morph)?;
+        state.frame.expressions = expression_weights(&state.document.model, &options.expression)?;
         if let Some(joint) = &options.select {
             let joint = find_joint(&state.document.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
             state.inspection.selected = Some(joint);

@@ -1,6 +1,8 @@
 //! A VRM avatar's own data beside the model, one form for VRM 0.x (`VRM`) and 1.0 (`VRMC_vrm`):
 //! which humanoid bone each joint is, and who made the avatar and what others may do with it.
 
+use crate::anim::avatar::Expression;
+
 /// Which VRM the file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VrmVersion {
@@ -29,11 +31,18 @@ pub struct Avatar {
     /// and its joint, in `HUMAN_BONES` order.
     pub humanoid: Vec<(&'static str, usize)>,
     pub meta: AvatarMeta,
+    /// 1.0: presets in the specification's order, then custom ones by name; 0.x: as listed.
+    pub expressions: Vec<Expression>,
     /// Parts of the avatar the file has that rigscope does not show yet.
     pub not_shown: Vec<&'static str>,
 }
 
 impl Avatar {
+    /// The expression called `name`.
+    pub fn expression(&self, name: &str) -> Option<usize> {
+        self.expressions.iter().position(|e| e.name == name)
+    }
+
     /// The joint humanoid bone `bone` (a VRM 1.0 name) maps to.
     pub fn joint(&self, bone: &str) -> Option<usize> {
         self.humanoid

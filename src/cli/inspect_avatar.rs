@@ -1,11 +1,13 @@
 //! What `inspect` says about a VRM avatar: its version, meta (title, authors, licence and the
 //! permissions it sets), the humanoid map (each bone and the node it maps to, and how many of
-//! the 55 are mapped) and the parts rigscope does not show yet.
+//! the 55 are mapped), its expressions and what each binds, and the parts rigscope does not
+//! show yet.
 
 use std::io::Write;
 
 use serde::Serialize;
 
+use crate::anim::avatar::{Expression, Override};
 use crate::asset::Model;
 use crate::asset::human_bone::HUMAN_BONES;
 
@@ -23,6 +25,7 @@ pub struct AvatarReport {
     permissions: Vec<(String, String)>,
     /// Each mapped humanoid bone (VRM 1.0 names) and its node.
     humanoid: Vec<HumanBoneReport>,
+    expressions: Vec<ExpressionReport>,
     not_shown: Vec<String>,
 }
 
@@ -31,6 +34,39 @@ struct HumanBoneReport {
     bone: String,
     node: usize,
     name: String,
+}
+
+#[derive(Serialize)]
+struct ExpressionReport {
+    name: String,
+    preset: bool,
+    binary: bool,
+    /// Morph-target weights and material values it sets.
+    morph_binds: usize,
+    material_binds: usize,
+    /// What it overrides ("blink: block", ...).
+    overrides: Vec<String>,
+}
+
+impl ExpressionReport {
+    fn of(expression: &Expression) -> Self {
+        let overrides = [
+            ("blink", expression.override_blink),
+            ("look-at", expression.override_look_at),
+            ("mouth", expression.override_mouth),
+        ];
+        Self {
+            name: expression.name.clone(),
+            preset: expression.is_preset,
+            binary: expression.is_binary,
+            morph_binds: expression.morph_binds.len(),
+            material_binds: expression.property_binds.len(),
+            overrides: (overrides.iter())
+                .filter(|(_, how)| *how != Override::None)
+                .map(|(what, how)| format!("{what}: {}", if *how == Override::Block { "block" } else { "blend" }))
+                .collect(),
+        }
+    }
 }
 
 impl AvatarReport {
@@ -55,6 +91,7 @@ impl AvatarReport {
                     name: model.skeleton.name(joint).to_owned(),
                 })
                 .collect(),
+            expressions: avatar.expressions.iter().map(ExpressionReport::of).collect(),
             not_shown: avatar.not_shown.iter().map(|part| part.to_string()).collect(),
         })
     }
@@ -98,6 +135,18 @@ pub fn write_text(avatar: Option<&AvatarReport>, out: &mut dyn Write) -> std::io
     )?;
     for bone in &avatar.humanoid {
         writeln!(out, "      {} → node {} '{}'", bone.bone, bone.node, bone.name)?;
+    }
+    if !avatar.expressions.is_empty() {
+        writeln!(out, "    expressions: {}", avatar.expressions.len())?;
+    }
+    for expression in &avatar.expressions {
+        let mut notes = vec![format!(
+            "{} morph weights, {} material values",
+            expression.morph_binds, expression.material_binds
+        )];
+        notes.extend([(!expression.preset).then(|| "custom".to_owned()), expression.binary.then(|| "binary".to_owned())].into_iter().flatten());
+        notes.extend(expression.overrides.iter().map(|o| format!("overrides {o}")));
+        writeln!(out, "      {}: {}", expression.name, notes.join("; "))?;
     }
     if !avatar.not_shown.is_empty() {
         writeln!(out, "    not shown yet: {}", avatar.not_shown.join(", "))?;

@@ -20,6 +20,7 @@ mod joints;
 mod lighting_args;
 mod lint;
 mod metainfo;
+mod expression_args;
 mod morph_args;
 mod package_data;
 mod pose;
@@ -88,6 +89,8 @@ pub struct Cli {
     pub lighting: lighting_args::LightingArgs,
     #[command(flatten)]
     pub morph: morph_args::MorphArgs,
+    #[command(flatten)]
+    pub expression: expression_args::ExpressionArgs,
     #[command(flatten)]
     pub clips_from: ClipsFromArgs,
     #[command(flatten)]
@@ -262,6 +265,7 @@ impl Cli {
             curves: self.curves,
             exit_after: self.exit_after,
             morph: self.morph.morph,
+            expression: self.expression.expression,
             clips_from: self.clips_from.clips_from,
             variant: self.variant.variant,
         })

@@ -7,6 +7,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
+use super::expression_args::ExpressionArgs;
 use super::morph_args::MorphArgs;
 use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::asset::{self, Model, Topology};
@@ -22,6 +23,8 @@ pub struct PoseArgs {
     pub clips_from: ClipsFromArgs,
     #[command(flatten)]
     pub morph: MorphArgs,
+    #[command(flatten)]
+    pub expression: ExpressionArgs,
     /// How skinned vertices blend their joints.
     #[arg(long, value_enum, default_value_t = SkinMethodArg::Linear)]
     pub skin_method: SkinMethodArg,
@@ -35,11 +38,12 @@ pub struct PoseArgs {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Format {
-    /// `{"clip", "time", "primitives": [{"node", "mesh", "primitive", "visible", "positions"}], "joints",
+    /// `{"clip", "time", "primitives": [{"node", "mesh", "primitive", "visible", "weights", "positions"}], "joints",
     /// "ik": [{"end", "bones", "solver", "target", "distance", "iterations", "reached"}],
     /// "properties": [{"pointer", "value"}]}` (`properties`: every property a clip animates,
     /// by its KHR_animation_pointer JSON pointer, with its value in this pose; `visible`: false
-    /// when KHR_node_visibility hides the primitive's node in this pose).
+    /// when KHR_node_visibility hides the primitive's node in this pose; `weights`: its node's
+    /// morph-target weights in this pose).
     Json,
     /// Wavefront OBJ: one object per primitive, with normals, texture coordinates and faces.
     Obj,
@@ -81,6 +85,7 @@ struct PrimitiveOut {
     mesh: usize,
     primitive: usize,
     visible: bool,
+    weights: Vec<f32>,
     positions: Vec<[f32; 3]>,
 }
 
@@ -96,6 +101,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut model = asset::load(&args.file)?;
     args.clips_from.apply(&mut model)?;
     let mut posed = args.clip.pose(&model, None)?;
+    args.expression.apply(&model, &mut posed.pose)?;
     args.morph.apply(&model, &mut posed.pose)?;
     let (pose, clip) = (&posed.pose, posed.clip);
     let mut deformer = Deformer::new(&model);
@@ -117,6 +123,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                         mesh,
                         primitive,
                         visible: visible[model.instances[posed.instance].joint],
+                        weights: pose.morph_weights()[model.morph_weight_range(&model.instances[posed.instance])].to_vec(),
                         positions: posed.positions.iter().map(|p| p.to_array()).collect(),
                     })
                     .collect(),

@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 use super::camera_args::CameraArgs;
 use super::crowd_args::CrowdArgs;
 use super::lighting_args::{LightingArgs, light_with};
+use super::expression_args::ExpressionArgs;
 use super::morph_args::MorphArgs;
 use super::trail_args::TrailArgs;
 use super::variant_args::VariantArgs;
@@ -43,6 +44,8 @@ pub struct RenderArgs {
     pub clips_from: ClipsFromArgs,
     #[command(flatten)]
     pub morph: MorphArgs,
+    #[command(flatten)]
+    pub expression: ExpressionArgs,
     /// Image size in pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "800x600", value_parser = parse_size)]
     pub size: (u32, u32),
@@ -124,6 +127,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     }
     let mut posed = args.clip.pose(&model, (!model.clips.is_empty()).then_some(0))?;
     PoseMode::from(args.inspect.pose_mode).apply(&model.skeleton, &mut posed.pose);
+    args.expression.apply(&model, &mut posed.pose)?;
     args.morph.apply(&model, &mut posed.pose)?;
     let (selected, vertex_view) = args.inspect.selection(&model)?;
     let viewpoint = args.camera.viewpoint(&model)?;

@@ -18,6 +18,7 @@ mod curve;
 mod curve_pops;
 pub mod curve_problems;
 pub mod curves;
+pub mod expression_lookup;
 mod joints;
 pub mod lookup;
 pub mod morph_lookup;

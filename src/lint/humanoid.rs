@@ -148,6 +148,7 @@ mod tests {
             spec_version: String::new(),
             humanoid: humanoid.collect(),
             meta: AvatarMeta::default(),
+            expressions: Vec::new(),
             not_shown: Vec::new(),
         });
         model

@@ -1,11 +1,11 @@
 //! A VRM avatar's section of the panel: who made it and what its licence allows (the meta),
-//! and the humanoid map: each of the 55 humanoid bones with the joint it maps to (click one to
+//! its expressions as sliders (presets, then the file's own), and the humanoid map: each of the 55 humanoid bones with the joint it maps to (click one to
 //! select the joint), the required ones that are missing in red.
 
 use egui::{Color32, RichText};
 
 use super::state::ViewerState;
-use crate::asset::VrmVersion;
+use crate::asset::{Avatar, VrmVersion};
 use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
 use crate::view::capitalised;
 
@@ -19,6 +19,7 @@ pub fn is_avatar(state: &ViewerState) -> bool {
 pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     let model = &state.document.model;
     let Some(avatar) = &model.avatar else { return };
+
     let meta = &avatar.meta;
     ui.label(RichText::new(format!("{} '{}'", avatar.version, meta.title)).strong());
     let line = |ui: &mut egui::Ui, about: &str, value: &str| {
@@ -36,6 +37,7 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if !avatar.not_shown.is_empty() {
         ui.label(RichText::new(format!("Not shown yet: {}", avatar.not_shown.join(", "))).weak());
     }
+    expressions_grid(ui, avatar, &mut state.frame.expressions);
     let required = |bone: &str| {
         REQUIRED_1_0.contains(&bone) || (avatar.version == VrmVersion::V0 && REQUIRED_0_X_MORE.contains(&bone))
     };
@@ -73,4 +75,39 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(joint) = chosen {
         state.inspection.selected = Some(joint);
     }
+}
+
+/// A slider (0 to 1) per expression, and a button that sets them all back to 0.
+fn expressions_grid(ui: &mut egui::Ui, avatar: &Avatar, weights: &mut [f32]) {
+    if avatar.expressions.is_empty() {
+        return;
+    }
+    egui::CollapsingHeader::new(format!("Expressions: {}", avatar.expressions.len()))
+        .id_salt("expressions")
+        .default_open(true)
+        .show(ui, |ui| {
+            let any_set = weights.iter().any(|&w| w != 0.0);
+            if ui.add_enabled(any_set, egui::Button::new("Reset expressions")).clicked() {
+                weights.fill(0.0);
+            }
+            for (index, (expression, weight)) in avatar.expressions.iter().zip(weights.iter_mut()).enumerate() {
+                let mut notes = Vec::new();
+                if !expression.is_preset {
+                    notes.push("custom");
+                }
+                if expression.is_binary {
+                    notes.push("on or off");
+                }
+                let label = match notes.is_empty() {
+                    true => expression.name.clone(),
+                    false => format!("{} ({})", expression.name, notes.join(", ")),
+                };
+                ui.horizontal(|ui| {
+                    let slider = egui::Slider::new(weight, 0.0..=1.0).fixed_decimals(2);
+                    let slider = ui.push_id(index, |ui| ui.add(slider)).inner;
+                    let label = ui.label(label);
+                    slider.labelled_by(label.id);
+                });
+            }
+        });
 }

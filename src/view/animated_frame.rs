@@ -1,23 +1,26 @@
 //! What moves in the viewer's frame: the player (clips, fades, layers, IK), the pose it wrote
-//! with the pose mode and hand-set morph weights over it, the joints' model matrices, and the
+//! with the pose mode, a VRM avatar's expressions and hand-set morph weights over it, the joints' model matrices, and the
 //! crowd beside the model. `advance` is the frame's animation stage, run once a frame before
 //! anything reads the pose, the matrices or the crowd.
 
 use glam::Mat4;
 
 use super::crowd_playback::CrowdPlayback;
+use crate::anim::avatar::apply_expressions;
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
 use crate::inspect::PoseMode;
 
 pub struct AnimatedFrame {
     pub player: Player,
-    /// The pose the player wrote last, with the pose mode and `morphs` applied.
+    /// The pose the player wrote last, with the pose mode, `expressions` and `morphs` applied.
     pub pose: Pose,
     /// Model matrices of `pose`, for picking, gizmos and the renderer.
     pub joint_matrices: Vec<Mat4>,
     /// Morph weights set in the panel, applied over the animation.
     pub morphs: MorphOverride,
+    /// The weight of each of the avatar's expressions (`Avatar::expressions`), set in the panel.
+    pub expressions: Vec<f32>,
     /// Copies of the model drawn beside it (the panel's crowd size).
     pub crowd: CrowdPlayback,
 }
@@ -39,20 +42,24 @@ impl AnimatedFrame {
             player: Player::new((!model.clips.is_empty()).then_some(0)),
             joint_matrices: pose.to_model_matrices(),
             morphs: MorphOverride::new(pose.morph_weights().len()),
+            expressions: vec![0.0; model.avatar.as_ref().map_or(0, |a| a.expressions.len())],
             pose,
             crowd: CrowdPlayback::default(),
         }
     }
 
     /// Advances playback by `dt` seconds of wall time and poses `model` (whose `generation`
-    /// counts model changes) as `pose_mode` shows it: the player's pose, the hand-set morph
-    /// weights, the model matrices once, then the crowd.
+    /// counts model changes) as `pose_mode` shows it: the player's pose, the expressions, the
+    /// hand-set morph weights, the model matrices once, then the crowd.
     pub fn advance(&mut self, model: &Model, generation: u64, pose_mode: PoseMode, dt: f32) -> Stepped {
         let was_moving = self.player.is_moving();
         self.player.advance(dt, &model.clips);
         self.player
             .pose(&model.clips, model.skeleton.rest_pose(), &mut self.pose);
         pose_mode.apply(&model.skeleton, &mut self.pose);
+        if let Some(avatar) = &model.avatar {
+            apply_expressions(&avatar.expressions, &self.expressions, &mut self.pose);
+        }
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
         let clip_dt = self.player.clip_step(dt);

@@ -35,6 +35,8 @@ pub struct ViewerOptions {
     pub exit_after: Option<Duration>,
     /// Morph weights to start with, as if set in the panel (`MESH:TARGET=WEIGHT` each).
     pub morph: Vec<String>,
+    /// VRM expression weights to start with, as if set in the panel (`NAME=WEIGHT` each).
+    pub expression: Vec<String>,
     /// Files whose clips are added to the model, retargeted (`--clips-from`).
     pub clips_from: Vec<PathBuf>,
     /// The material variant to start with, by name (`--variant`).

@@ -9,7 +9,8 @@ use crate::common;
 use std::path::Path;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui::accesskit::Role;
+use egui_kittest::kittest::{By, Queryable};
 use rigscope::ui::{ViewerState, panel};
 use serde_json::{Value, json};
 
@@ -62,6 +63,11 @@ const BONES: [(&str, usize); 18] = [
 
 /// A glTF of the stick figure with `extension` (named `name`) at the root.
 fn write_avatar(path: &Path, left_arm: [f32; 3], name: &str, extension: Value) {
+    std::fs::write(path, serde_json::to_string_pretty(&avatar_json(left_arm, name, extension)).unwrap()).unwrap();
+}
+
+/// The stick figure's glTF JSON.
+fn avatar_json(left_arm: [f32; 3], name: &str, extension: Value) -> Value {
     let nodes = nodes(left_arm);
     let json_nodes: Vec<Value> = (0..nodes.len())
         .map(|index| {
@@ -74,15 +80,14 @@ fn write_avatar(path: &Path, left_arm: [f32; 3], name: &str, extension: Value) {
             node
         })
         .collect();
-    let file = json!({
+    json!({
         "asset": { "version": "2.0" },
         "scene": 0,
         "scenes": [{ "nodes": [0] }],
         "nodes": json_nodes,
         "extensionsUsed": [name],
         "extensions": { name: extension },
-    });
-    std::fs::write(path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+    })
 }
 
 fn vrm_1_0() -> Value {
@@ -168,7 +173,8 @@ fn both_versions_give_one_humanoid_map_and_meta() {
             .position(|b| b.name == bone)
     });
     assert_eq!(map, sorted);
-    assert_eq!(avatar["not_shown"], json!(["expressions"]));
+    assert_eq!(avatar["not_shown"], json!([]));
+    assert_eq!(avatar["expressions"][0]["name"], "happy");
     let warnings = report["warnings"].to_string();
     assert!(warnings.contains("'tail' is not a humanoid bone"), "{warnings}");
     assert!(
@@ -275,5 +281,144 @@ fn the_panel_shows_the_map_and_a_bone_selects_its_joint() {
     let selected = harness.state().inspection.selected;
     let forearm = harness.state().document.model.skeleton.find("L_Forearm");
     assert!(selected.is_some() && selected == forearm);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The stick figure with a face: a white square before the head (node 18) with two morph
+/// targets (0 pushes it forward, 1 up), and expressions: happy (target 0, the face red, blocks
+/// blink), blink (target 1, on or off) and a custom wink (half of target 1).
+fn write_face_avatar(path: &Path) {
+    let expressions = json!({
+        "preset": {
+            "happy": {
+                "morphTargetBinds": [{ "node": 18, "index": 0, "weight": 1.0 }],
+                "materialColorBinds": [{ "material": 0, "type": "color", "targetValue": [1.0, 0.0, 0.0, 1.0] }],
+                "overrideBlink": "block"
+            },
+            "blink": { "morphTargetBinds": [{ "node": 18, "index": 1, "weight": 1.0 }], "isBinary": true }
+        },
+        "custom": { "wink": { "morphTargetBinds": [{ "node": 18, "index": 1, "weight": 0.5 }] } }
+    });
+    let mut extension = vrm_1_0();
+    extension["expressions"] = expressions;
+    let mut file = avatar_json([0.3, 0.0, 0.0], "VRMC_vrm", extension);
+    let square = [-0.1, -0.1, 0.1, 0.1, -0.1, 0.1, 0.1, 0.1, 0.1, -0.1, 0.1, 0.1];
+    let forward = [0.0, 0.0, 0.1].repeat(4);
+    let up = [0.0, 0.1, 0.0].repeat(4);
+    let mut bytes = common::f32_bytes(&[square.to_vec(), forward, up].concat());
+    bytes.extend([0u16, 1, 2, 0, 2, 3].iter().flat_map(|i| i.to_le_bytes()));
+    let view = |offset: usize, length: usize| json!({ "buffer": 0, "byteOffset": offset, "byteLength": length });
+    let vec3 = |view: usize, min: [f32; 3], max: [f32; 3]| {
+        json!({ "bufferView": view, "componentType": 5126, "count": 4, "type": "VEC3", "min": min, "max": max })
+    };
+    file["buffers"] = json!([{ "byteLength": bytes.len(), "uri": common::data_uri(&bytes) }]);
+    file["bufferViews"] = json!([view(0, 48), view(48, 48), view(96, 48), view(144, 12)]);
+    file["accessors"] = json!([
+        vec3(0, [-0.1, -0.1, 0.1], [0.1, 0.1, 0.1]),
+        vec3(1, [0.0, 0.0, 0.1], [0.0, 0.0, 0.1]),
+        vec3(2, [0.0, 0.1, 0.0], [0.0, 0.1, 0.0]),
+        { "bufferView": 3, "componentType": 5123, "count": 6, "type": "SCALAR" }
+    ]);
+    file["materials"] = json!([{ "name": "Skin", "pbrMetallicRoughness": { "baseColorFactor": [1.0, 1.0, 1.0, 1.0] }, "doubleSided": true }]);
+    file["meshes"] = json!([{ "name": "Face", "primitives": [{
+        "attributes": { "POSITION": 0 }, "indices": 3, "material": 0,
+        "targets": [{ "POSITION": 1 }, { "POSITION": 2 }]
+    }] }]);
+    let nodes = file["nodes"].as_array_mut().unwrap();
+    nodes.push(json!({ "name": "Face", "mesh": 0 }));
+    nodes[4]["children"] = json!([18]);
+    std::fs::write(path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+}
+
+/// The face's morph weights and base colour as `pose` gives them with `expressions` set.
+fn face_with(path: &Path, expressions: &[&str]) -> (Vec<f64>, Vec<f64>) {
+    let mut args = vec!["pose", path.to_str().unwrap()];
+    for expression in expressions {
+        args.extend(["--expression", expression]);
+    }
+    let posed: Value = serde_json::from_str(&common::succeed(&args)).unwrap();
+    let numbers = |value: &Value| value.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect::<Vec<_>>();
+    let weights = numbers(&posed["primitives"][0]["weights"]);
+    let colour = (posed["properties"].as_array().unwrap().iter())
+        .find(|p| p["pointer"] == "/materials/0/pbrMetallicRoughness/baseColorFactor")
+        .map_or_else(Vec::new, |p| numbers(&p["value"]));
+    (weights, colour)
+}
+
+#[test]
+fn expressions_set_morph_weights_and_material_colours_as_three_vrm_does() {
+    let dir = common::temp_dir("vrm-expressions");
+    let path = dir.join("face.gltf");
+    write_face_avatar(&path);
+    assert_eq!(face_with(&path, &[]), (vec![0.0, 0.0], vec![1.0, 1.0, 1.0, 1.0]));
+    // Happy at half: half the morph, the colour half way to red, and blink blocked.
+    assert_eq!(
+        face_with(&path, &["happy=0.5", "blink=1"]),
+        (vec![0.5, 0.0], vec![1.0, 0.5, 0.5, 1.0])
+    );
+    // Blink is on or off; the custom wink binds half of the same target, and they add up.
+    assert_eq!(face_with(&path, &["blink=0.4"]).0, [0.0, 0.0]);
+    assert_eq!(face_with(&path, &["blink=0.6"]).0, [0.0, 1.0]);
+    assert_eq!(face_with(&path, &["blink=0.6", "wink=1"]).0, [0.0, 1.5]);
+
+    let text = common::succeed(&["inspect", path.to_str().unwrap()]);
+    assert!(text.contains("happy: 1 morph weights, 4 material values; overrides blink: block"), "{text}");
+    assert!(text.contains("wink: 1 morph weights, 0 material values; custom"), "{text}");
+    let fails = |args: &[&str]| String::from_utf8_lossy(&common::rigscope(args).stderr).into_owned();
+    let file = path.to_str().unwrap();
+    let error = fails(&["pose", file, "--expression", "smile=1"]);
+    assert!(error.contains("no expression 'smile' (its expressions: happy, blink, wink)"), "{error}");
+    let error = fails(&["pose", file, "--expression", "happy=2"]);
+    assert!(error.contains("the weight must be 0 to 1"), "{error}");
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let error = fails(&["pose", fox.to_str().unwrap(), "--expression", "happy=1"]);
+    assert!(error.contains("is not a VRM avatar"), "{error}");
+
+    // The picture: the face turns red.
+    let render = |name: &str, expressions: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["render", file, "-o", out.to_str().unwrap(), "--size", "160x120", "--view", "front"];
+        for expression in expressions {
+            args.extend(["--expression", expression]);
+        }
+        common::succeed(&args);
+        image::open(&out).unwrap().to_rgba8()
+    };
+    let plain = render("plain.png", &[]);
+    let happy = render("happy.png", &["happy=1"]);
+    let reddish = |image: &image::RgbaImage| image.pixels().filter(|p| p[0] > 120 && p[1] < 60 && p[2] < 60).count();
+    assert_eq!(reddish(&plain), 0);
+    assert!(reddish(&happy) > 200, "{} red pixels", reddish(&happy));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_panel_sets_expressions_by_slider_and_resets_them() {
+    let dir = common::temp_dir("vrm-expression-panel");
+    let path = dir.join("face.gltf");
+    write_face_avatar(&path);
+    let model = rigscope::asset::load(&path).unwrap();
+    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state, &Default::default());
+        },
+        ViewerState::new(model),
+    );
+    harness.run();
+    assert!(harness.query_by_label("Expressions: 3").is_some());
+    let label = |text: &'static str| By::new().role(Role::Label).label(text);
+    assert!(harness.query(label("blink (on or off)")).is_some());
+    assert!(harness.query(label("wink (custom)")).is_some());
+    harness.get(By::new().role(Role::Slider).label("happy")).set_value_accesskit(0.75);
+    harness.run();
+    assert_eq!(harness.state().frame.expressions, [0.75, 0.0, 0.0]);
+    // The frame's pose carries it.
+    let state = harness.state_mut();
+    let model = state.document.model.clone();
+    state.frame.advance(&model, 0, Default::default(), 0.0);
+    assert_eq!(state.frame.pose.morph_weights(), [0.75, 0.0]);
+    harness.get_by_label("Reset expressions").click();
+    harness.run();
+    assert_eq!(harness.state().frame.expressions, [0.0; 3]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -26,6 +26,7 @@ mod target_names;
 mod variants;
 mod vrm;
 mod vrm_animation;
+mod vrm_expressions;
 
 use std::path::Path;
 
@@ -155,7 +156,18 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         lights: &lights,
         node_visible: &container.node_visible,
     };
-    let resolved = pointer::resolve(&scene, &container.pointer_channels, &mut warnings);
+    let vrm_extension = vrm::extension(root);
+    let rig = vrm_expressions::Rig {
+        joint_of_node: &joint_of_node,
+        skeleton: &skeleton,
+        instances: &instances,
+        materials: &materials,
+    };
+    let listed = (vrm_extension.map(|(version, extension)| vrm_expressions::list(version, extension, &rig, &mut warnings)))
+        .unwrap_or_default();
+    let resolved = pointer::resolve(&scene, &container.pointer_channels, &listed.pointers, &mut warnings);
+    let binds_mtoon_colours = listed.binds_mtoon_colours;
+    let expressions = listed.finish(&resolved.set_slots, &resolved.rest);
     let skeleton = skeleton.with_properties(resolved.rest);
     let mut clips = Vec::with_capacity(root.animations.len());
     let mut key_repairs = Vec::new();
@@ -190,7 +202,13 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         }
     }
 
-    let avatar = vrm::load_avatar(root, &joint_of_node, &mut warnings);
+    let avatar = vrm_extension.map(|extension| {
+        let mut avatar = vrm::load_avatar(extension, &joint_of_node, expressions, &mut warnings);
+        if binds_mtoon_colours {
+            avatar.not_shown.push("expression binds to MToon colours");
+        }
+        avatar
+    });
     let mut model = Model {
         path: path.to_path_buf(),
         source_files,

@@ -49,11 +49,13 @@ pub struct Scene<'a> {
 
 /// The model's table of animated properties, the rest values of its slots, and per animation
 /// and pointer channel, the slot it drives and the joint it is listed under (none: not played,
-/// a warning says why).
+/// a warning says why); per pointer that some other part of the file sets (a VRM expression's
+/// material binds), its slot or why it has none.
 pub struct Resolved {
     pub properties: AnimatedProperties,
     pub rest: Vec<f32>,
     pub channel_slots: Vec<Vec<Option<ChannelSlot>>>,
+    pub set_slots: Vec<Result<ChannelSlot, String>>,
 }
 
 /// Where a pointer channel writes, and how.
@@ -67,52 +69,26 @@ pub struct ChannelSlot {
     pub boolean: bool,
 }
 
-/// Gives every distinct pointer of `channels` (per animation) a slot.
-pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], warnings: &mut Vec<String>) -> Resolved {
+/// Gives every distinct pointer of `channels` (per animation) and of `set` a slot.
+pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], set: &[String], warnings: &mut Vec<String>) -> Resolved {
     let holders = Holders::new(scene);
-    // Slot by pointer: files may repeat a pointer in many animations.
-    let mut slot_of: HashMap<&str, usize> = HashMap::new();
-    let mut slots: Vec<PropertySlot> = Vec::new();
-    let mut rest = Vec::new();
-    let mut joints = Vec::new();
+    let mut table = SlotTable::default();
     let mut channel_slots = Vec::with_capacity(channels.len());
     for (animation, list) in channels.iter().enumerate() {
         let mut resolved = Vec::with_capacity(list.len());
         for channel in list {
-            let object = format!("/animations/{animation}/channels/{}", channel.number);
-            let slot = match slot_of.get(channel.pointer.as_str()) {
-                Some(&index) => Some(index),
-                None => match target_of(scene, &holders, &channel.pointer) {
-                    Ok(property) => {
-                        slot_of.insert(&channel.pointer, slots.len());
-                        slots.push(PropertySlot {
-                            pointer: channel.pointer.clone(),
-                            target: property.target,
-                            offset: rest.len(),
-                            width: property.rest.len(),
-                        });
-                        rest.extend_from_slice(&property.rest);
-                        joints.push(property.joint);
-                        Some(slots.len() - 1)
-                    }
-                    Err(problem) => {
-                        warnings.push(format!(
-                            "{object}: it animates {} (KHR_animation_pointer), {problem} (not played)",
-                            channel.pointer
-                        ));
-                        None
-                    }
-                },
-            };
-            resolved.push(slot.map(|index| ChannelSlot {
-                offset: slots[index].offset,
-                width: slots[index].width,
-                joint: joints[index],
-                boolean: matches!(slots[index].target, PropertyTarget::Visible { .. }),
-            }));
+            let slot = table.slot(scene, &holders, &channel.pointer);
+            if let Err(problem) = &slot {
+                warnings.push(format!(
+                    "/animations/{animation}/channels/{}: it animates {} (KHR_animation_pointer), {problem} (not played)",
+                    channel.number, channel.pointer
+                ));
+            }
+            resolved.push(slot.ok());
         }
         channel_slots.push(resolved);
     }
+    let set_slots = set.iter().map(|pointer| table.slot(scene, &holders, pointer)).collect();
     let mut hidden = vec![false; scene.joint_count];
     for (node, visible) in scene.node_visible.iter().enumerate() {
         if let (Some(false), Some(joint)) = (visible, scene.joint_of_node.get(node)) {
@@ -120,9 +96,48 @@ pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], warnings: &mut V
         }
     }
     Resolved {
-        properties: AnimatedProperties::new(slots, hidden),
-        rest,
+        properties: AnimatedProperties::new(table.slots, hidden),
+        rest: table.rest,
         channel_slots,
+        set_slots,
+    }
+}
+
+/// The slots laid out so far, one per distinct pointer (files may repeat a pointer in many
+/// animations).
+#[derive(Default)]
+struct SlotTable {
+    slot_of: HashMap<String, usize>,
+    slots: Vec<PropertySlot>,
+    rest: Vec<f32>,
+    joints: Vec<usize>,
+}
+
+impl SlotTable {
+    fn slot(&mut self, scene: &Scene, holders: &Holders, pointer: &str) -> Result<ChannelSlot, String> {
+        let index = match self.slot_of.get(pointer) {
+            Some(&index) => index,
+            None => {
+                let property = target_of(scene, holders, pointer)?;
+                self.slot_of.insert(pointer.to_owned(), self.slots.len());
+                self.slots.push(PropertySlot {
+                    pointer: pointer.to_owned(),
+                    target: property.target,
+                    offset: self.rest.len(),
+                    width: property.rest.len(),
+                });
+                self.rest.extend_from_slice(&property.rest);
+                self.joints.push(property.joint);
+                self.slots.len() - 1
+            }
+        };
+        let slot = &self.slots[index];
+        Ok(ChannelSlot {
+            offset: slot.offset,
+            width: slot.width,
+            joint: self.joints[index],
+            boolean: matches!(slot.target, PropertyTarget::Visible { .. }),
+        })
     }
 }
 

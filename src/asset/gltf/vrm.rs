@@ -3,23 +3,34 @@
 //! node mapped to two bones is a warning, and that bone is left out of the map.
 
 use gltf_json::Root;
+
 use serde_json::Value;
 
 use super::scenes::NodeJoints;
+use crate::anim::avatar::Expression;
 use crate::asset::avatar::{Avatar, AvatarMeta, VrmVersion};
 use crate::asset::human_bone::{HUMAN_BONES, from_vrm0, human_bone};
 
 pub const EXTENSION_1_0: &str = "VRMC_vrm";
 pub const EXTENSION_0_X: &str = "VRM";
 
-/// The file's avatar, when it is a VRM.
-pub fn load_avatar(root: &Root, joint_of_node: &NodeJoints, warnings: &mut Vec<String>) -> Option<Avatar> {
+/// The file's VRM extension and which version it is, when it is a VRM (1.0 wins over 0.x).
+pub fn extension(root: &Root) -> Option<(VrmVersion, &Value)> {
     let others = &root.extensions.as_ref()?.others;
-    let (version, extension) = match (others.get(EXTENSION_1_0), others.get(EXTENSION_0_X)) {
-        (Some(extension), _) => (VrmVersion::V1, extension),
-        (None, Some(extension)) => (VrmVersion::V0, extension),
-        (None, None) => return None,
-    };
+    match (others.get(EXTENSION_1_0), others.get(EXTENSION_0_X)) {
+        (Some(extension), _) => Some((VrmVersion::V1, extension)),
+        (None, Some(extension)) => Some((VrmVersion::V0, extension)),
+        (None, None) => None,
+    }
+}
+
+/// The avatar of a VRM file whose extension is `extension`, with its expressions.
+pub fn load_avatar(
+    (version, extension): (VrmVersion, &Value),
+    joint_of_node: &NodeJoints,
+    expressions: Vec<Expression>,
+    warnings: &mut Vec<String>,
+) -> Avatar {
     let text = |pointer: &str| {
         extension
             .pointer(pointer)
@@ -78,13 +89,14 @@ pub fn load_avatar(root: &Root, joint_of_node: &NodeJoints, warnings: &mut Vec<S
     }
     let order = |name: &str| HUMAN_BONES.iter().position(|b| b.name == name);
     humanoid.sort_by_key(|&(name, _)| order(name));
-    Some(Avatar {
+    Avatar {
         version,
         spec_version,
         humanoid,
         meta: meta(version, extension),
+        expressions,
         not_shown: not_shown(version, extension),
-    })
+    }
 }
 
 /// The meta of either version, as one `AvatarMeta`.
@@ -150,13 +162,13 @@ fn not_shown(version: VrmVersion, extension: &Value) -> Vec<&'static str> {
         extension.pointer(pointer).is_some_and(|value| match value {
             Value::Array(items) => !items.is_empty(),
             Value::Object(fields) => !fields.is_empty(),
+            Value::String(text) => !text.is_empty(),
             _ => false,
         })
     };
     let parts: &[(&str, &'static str)] = match version {
-        VrmVersion::V1 => &[("/expressions", "expressions"), ("/lookAt", "look-at")],
+        VrmVersion::V1 => &[("/lookAt", "look-at")],
         VrmVersion::V0 => &[
-            ("/blendShapeMaster/blendShapeGroups", "expressions (blend shapes)"),
             ("/firstPerson/lookAtTypeName", "look-at"),
             ("/secondaryAnimation/boneGroups", "spring bones"),
             ("/materialProperties", "MToon materials"),

@@ -137,6 +137,14 @@ impl ViewerState {
         if self.frame.morphs.len() != weight_count {
             self.frame.morphs = MorphOverride::new(weight_count);
         }
+        // Expression weights stay by name.
+        let expressions = new.avatar.as_ref().map_or(&[][..], |a| &a.expressions[..]);
+        let old_weight = |name: &str| {
+            let old_expressions = old.avatar.as_ref().map_or(&[][..], |a| &a.expressions[..]);
+            let index = old_expressions.iter().position(|e| e.name == name)?;
+            self.frame.expressions.get(index).copied()
+        };
+        self.frame.expressions = expressions.iter().map(|e| old_weight(&e.name).unwrap_or(0.0)).collect();
         self.file_camera = self.file_camera.filter(|&c| c < new.cameras.len());
         // The material variant stays by name.
         self.view.material_variant = (self.view.material_variant)
