@@ -17,7 +17,7 @@ use anyhow::bail;
 use glam::Mat4;
 
 use super::file_dialog;
-use crate::anim::avatar::apply_expressions;
+use crate::anim::avatar::{SpringSimulation, apply_expressions};
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
 use crate::export::frame_plan::FramePlan;
@@ -41,6 +41,9 @@ pub struct ClipExport {
     pose_mode: PoseMode,
     morphs: MorphOverride,
     expressions: Vec<f32>,
+    /// The spring bones, swinging from the export's start (none: off, or made at frame 0).
+    springs_on: bool,
+    springs: Option<SpringSimulation>,
     view: ViewOptions,
     size: (u32, u32),
     /// The orbit camera's view at the export's aspect; a file camera is followed instead.
@@ -83,6 +86,8 @@ impl ClipExport {
             pose_mode: state.inspection.pose_mode,
             morphs: state.frame.morphs.clone(),
             expressions: state.frame.expressions.clone(),
+            springs_on: state.frame.springs_on,
+            springs: None,
             view: state.view_options(),
             size,
             orbit_view: camera.camera_view(aspect),
@@ -143,6 +148,13 @@ impl ClipExport {
         self.pose_mode.apply(&model.skeleton, &mut self.pose);
         if let Some(avatar) = &model.avatar {
             apply_expressions(&avatar.expressions, &self.expressions, &mut self.pose);
+        }
+        let springs = &model.spring_bones;
+        if self.springs_on && !springs.is_empty() {
+            let rest = model.skeleton.rest_pose();
+            let simulation = (self.springs).get_or_insert_with(|| SpringSimulation::new(springs, rest, &self.pose));
+            let dt = if self.next > 0 { 1.0 / self.plan.fps as f32 } else { 0.0 };
+            simulation.advance(springs, &mut self.pose, dt);
         }
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);

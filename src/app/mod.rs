@@ -34,6 +34,7 @@ use crate::inspect::expression_lookup::expression_weights;
 use crate::inspect::morph_lookup::morph_overrides;
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
+use crate::render::spring_gizmo::draw_spring_bones;
 use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
 use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
@@ -526,8 +527,8 @@ impl Running {
             .measure_bounds(&self.state.document.model, self.state.frame.player.clip());
     }
 
-    /// The selected joint, the motion trails, and the IK chains' targets and limits, drawn
-    /// over the scene.
+    /// The selected joint, the motion trails, the spring bones and their colliders (on
+    /// request), and the IK chains' targets and limits, drawn over the scene.
     fn update_gizmos(&mut self) {
         let gizmos = &mut self.scene.gizmos;
         gizmos.clear();
@@ -542,6 +543,9 @@ impl Running {
         }
         let trails = &state.trails;
         draw_trails(gizmos, &trails.trails, trails.window(), bounds.ground_height());
+        if state.inspection.spring_gizmos {
+            draw_spring_bones(gizmos, &state.document.model.spring_bones, &state.frame.joint_matrices);
+        }
         if !state.ik_editor.show_targets {
             return;
         }

@@ -5,6 +5,7 @@
 //! and `run` (cycles of the same structure, for cross-fading), `wave`, and `look around`, which
 //! moves only the neck and head and starts from the rest pose: suited to additive layering.
 
+use crate::anim::avatar::SpringBones;
 use std::f32::consts::{PI, TAU};
 use std::path::PathBuf;
 
@@ -154,6 +155,7 @@ pub fn demo_model() -> Model {
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
         avatar: None,
+        spring_bones: SpringBones::default(),
         skeleton,
     }
 }

@@ -18,6 +18,7 @@ use super::camera::Camera;
 use super::format::Format;
 use super::light::PunctualLight;
 use super::material::Material;
+use crate::anim::avatar::SpringBones;
 use crate::anim::{Clip, Skeleton};
 
 #[derive(Clone, Debug)]
@@ -70,6 +71,8 @@ pub struct Model {
     pub decoded_geometry: Vec<DecodedGeometry>,
     /// The VRM avatar the file is (VRM 0.x or 1.0).
     pub avatar: Option<Avatar>,
+    /// VRM spring bones (hair, skirts, tails that swing); empty for most models.
+    pub spring_bones: SpringBones,
 }
 
 /// One of a file's scenes.

@@ -6,6 +6,7 @@ use clap::Args;
 
 use super::PlaybackArg;
 use super::ik_args::IkArgs;
+use crate::anim::avatar::SpringReplay;
 use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, IkLayer, Playback, Pose};
 use crate::asset::Model;
 use crate::inspect::lookup::{find_clip, find_joint, number};
@@ -32,6 +33,10 @@ pub struct ClipArgs {
     pub additive: Vec<String>,
     #[command(flatten)]
     pub ik: IkArgs,
+    /// Leave a VRM avatar's spring bones (hair, skirts, tails) at rest instead of simulating
+    /// them along the motion from time 0 to --time.
+    #[arg(long)]
+    pub no_springs: bool,
 }
 
 /// A pose the options describe.
@@ -58,33 +63,54 @@ impl ClipArgs {
         }
     }
 
-    /// The pose these options describe. Without any clip option, the clip `default`.
+    /// The pose these options describe. Without any clip option, the clip `default`. A
+    /// model's spring bones are simulated from time 0 to `--time` on the motion these options
+    /// describe at each step (unless `--no-springs`), so that a time always gives one pose.
     pub fn pose(&self, model: &Model, default: Option<usize>) -> anyhow::Result<Posed> {
         let clip = self.resolve(model, default)?;
         self.warn_if_clamped(model, clip);
+        let mut animator = self.animator(model, clip, self.time)?;
+        let rest = model.skeleton.rest_pose();
+        let mut pose = rest.clone();
+        animator.pose(&model.clips, rest, &mut pose);
+        if !self.no_springs && !model.spring_bones.is_empty() {
+            // The animator was built once at --time: each step's is built the same way.
+            let pose_at = |time: f32, out: &mut Pose| {
+                if let Ok(mut animator) = self.animator(model, clip, time) {
+                    animator.pose(&model.clips, rest, out);
+                }
+            };
+            let mut start = rest.clone();
+            pose_at(0.0, &mut start);
+            let mut replay = SpringReplay::new(&model.spring_bones, rest, &start);
+            replay.pose_to(&model.spring_bones, self.time, pose_at, &mut pose);
+        }
+        Ok(Posed {
+            pose,
+            clip: animator.crossfade.target(),
+            ik: animator.ik,
+        })
+    }
+
+    /// The animator of these options at playback time `time`, `clip` playing.
+    fn animator(&self, model: &Model, clip: Option<usize>, time: f32) -> anyhow::Result<Animator> {
         let mut animator = match &self.crossfade {
-            Some(spec) => crossfade(model, spec, self.time)?,
+            Some(spec) => crossfade(model, spec, time)?,
             None => {
                 let mut animator = Animator::new(clip);
-                animator.advance(&model.clips, self.time, 0.0);
+                animator.advance(&model.clips, time, 0.0);
                 animator
             }
         };
         animator.mode = Playback::from(self.playback);
-        animator.layer_time = self.time;
+        animator.layer_time = time;
         for spec in &self.additive {
             animator
                 .layers
                 .push(additive(model, spec).with_context(|| format!("--additive {spec}"))?);
         }
         animator.ik = self.ik.layers(model)?;
-        let mut pose = model.skeleton.rest_pose().clone();
-        animator.pose(&model.clips, model.skeleton.rest_pose(), &mut pose);
-        Ok(Posed {
-            pose,
-            clip: animator.crossfade.target(),
-            ik: animator.ik,
-        })
+        Ok(animator)
     }
 
     /// Says on standard error when `--playback once` holds the first or last frame because

@@ -26,6 +26,9 @@ pub struct AvatarReport {
     /// Each mapped humanoid bone (VRM 1.0 names) and its node.
     humanoid: Vec<HumanBoneReport>,
     expressions: Vec<ExpressionReport>,
+    /// Spring bones: simulated joints and colliders.
+    spring_joints: usize,
+    colliders: usize,
     not_shown: Vec<String>,
 }
 
@@ -92,6 +95,8 @@ impl AvatarReport {
                 })
                 .collect(),
             expressions: avatar.expressions.iter().map(ExpressionReport::of).collect(),
+            spring_joints: model.spring_bones.joints.len(),
+            colliders: model.spring_bones.colliders.len(),
             not_shown: avatar.not_shown.iter().map(|part| part.to_string()).collect(),
         })
     }
@@ -147,6 +152,9 @@ pub fn write_text(avatar: Option<&AvatarReport>, out: &mut dyn Write) -> std::io
         notes.extend([(!expression.preset).then(|| "custom".to_owned()), expression.binary.then(|| "binary".to_owned())].into_iter().flatten());
         notes.extend(expression.overrides.iter().map(|o| format!("overrides {o}")));
         writeln!(out, "      {}: {}", expression.name, notes.join("; "))?;
+    }
+    if avatar.spring_joints > 0 {
+        writeln!(out, "    spring bones: {} joints, {} colliders", avatar.spring_joints, avatar.colliders)?;
     }
     if !avatar.not_shown.is_empty() {
         writeln!(out, "    not shown yet: {}", avatar.not_shown.join(", "))?;

@@ -21,6 +21,7 @@ use crate::export::image_file;
 use crate::inspect::{PoseMode, TrailTime};
 use crate::render::benchmark::{FrameTimings, WARM_UP_FRAMES};
 use crate::render::ik_gizmo::draw_ik_chains;
+use crate::render::spring_gizmo::draw_spring_bones;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::still::{StillRenderer, Viewpoint};
 use crate::render::{Gpu, SceneRenderer};
@@ -153,9 +154,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
     let matrices = posed.pose.to_model_matrices();
     if args.skeleton {
-        // With the skeleton, IK chains show their targets and limits too.
+        // With the skeleton, IK chains show their targets and limits too, and spring bones
+        // their colliders.
         let poses = (&posed.pose, model.skeleton.rest_pose(), matrices.as_slice());
         draw_ik_chains(&mut renderer.gizmos, &posed.ik, poses, true, None);
+        draw_spring_bones(&mut renderer.gizmos, &model.spring_bones, &matrices);
     }
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
     for note in still.notes() {

@@ -13,6 +13,8 @@ use super::clips_from_args::ClipsFromArgs;
 use super::lighting_args::{LightingArgs, light_with};
 use super::render::simplify_dense_meshes;
 use super::text::{TextPainter, filled};
+use crate::anim::Pose;
+use crate::anim::avatar::SpringReplay;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::export::image_file;
@@ -145,15 +147,26 @@ pub fn contact_sheet(
         );
         still.frame_clip(clip.map(|_| row as usize));
         let mut cursor = clip.map(|c| c.cursor());
+        // From the rest pose each time: a clip leaves the joints it does not animate alone.
+        let rest = model.skeleton.rest_pose();
+        let mut pose_at = |time: f32, out: &mut Pose| {
+            out.copy_from(rest);
+            if let Some((clip, cursor)) = clip.zip(cursor.as_mut()) {
+                clip.sample(time, out, cursor);
+            }
+        };
+        // Spring bones swing along each clip from its start, as `render` shows them.
+        pose_at(0.0, &mut pose);
+        let springs = &model.spring_bones;
+        let mut replay = (!springs.is_empty()).then(|| SpringReplay::new(springs, rest, &pose));
         for frame in 0..frames {
             let time = match clip {
                 Some(clip) if frames > 1 => clip.duration() * frame as f32 / (frames - 1) as f32,
                 _ => 0.0,
             };
-            // From the rest pose each time: a clip leaves the joints it does not animate alone.
-            pose.copy_from(model.skeleton.rest_pose());
-            if let Some((clip, cursor)) = clip.zip(cursor.as_mut()) {
-                clip.sample(time, &mut pose, cursor);
+            match &mut replay {
+                Some(replay) => replay.pose_to(springs, time, &mut pose_at, &mut pose),
+                None => pose_at(time, &mut pose),
             }
             let image = still.render(renderer, &pose, (cell, cell), view)?;
             let (x, y) = (MARGIN + frame * (cell + MARGIN), top + title_height);

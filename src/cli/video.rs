@@ -13,7 +13,8 @@ use super::camera_args::CameraArgs;
 use super::lighting_args::{LightingArgs, light_with};
 use super::progress::Progress;
 use super::render::{parse_size, simplify_dense_meshes};
-use crate::anim::{Animator, Playback};
+use crate::anim::avatar::SpringReplay;
+use crate::anim::{Animator, Playback, Pose};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::export::frame_plan::FramePlan;
@@ -63,6 +64,10 @@ pub struct VideoArgs {
     /// Leave out the ground, its grid and the shadow.
     #[arg(long)]
     pub no_grid: bool,
+    /// Leave a VRM avatar's spring bones (hair, skirts, tails) at rest instead of swinging
+    /// them along the motion from the first frame.
+    #[arg(long)]
+    pub no_springs: bool,
     #[command(flatten)]
     pub camera: CameraArgs,
     #[command(flatten)]
@@ -109,12 +114,24 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
     // As `render` poses a moment: the clip alone, clamped to its ends.
     let mut animator = Animator::new(clip);
     animator.mode = Playback::Once;
-    let mut pose = model.skeleton.rest_pose().clone();
+    let rest = model.skeleton.rest_pose();
+    let mut pose = rest.clone();
+    // Spring bones start at rest at the first frame and swing on from there, in fixed steps.
+    let mut pose_after = |elapsed: f32, out: &mut Pose| {
+        animator.crossfade.set_time(plan.clip_time_after(elapsed));
+        animator.pose(&model.clips, rest, out);
+    };
+    pose_after(0.0, &mut pose);
+    let springs = &model.spring_bones;
+    let mut replay = (!args.no_springs && !springs.is_empty()).then(|| SpringReplay::new(springs, rest, &pose));
     let progress = Progress::new(plan.frames as usize);
     for frame in 0..plan.frames {
         let time = plan.clip_time(frame);
-        animator.crossfade.set_time(time);
-        animator.pose(&model.clips, model.skeleton.rest_pose(), &mut pose);
+        let elapsed = frame as f32 / plan.fps as f32;
+        match &mut replay {
+            Some(replay) => replay.pose_to(springs, elapsed, &mut pose_after, &mut pose),
+            None => pose_after(elapsed, &mut pose),
+        }
         still.viewpoint = turned(viewpoint, plan.turn(frame));
         let image = still.render(&mut renderer, &pose, args.size, &view)?;
         video.push(image)?;

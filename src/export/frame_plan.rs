@@ -71,7 +71,11 @@ impl FramePlan {
 
     /// The clip time frame `frame` shows.
     pub fn clip_time(&self, frame: u32) -> f32 {
-        let elapsed = frame as f32 / self.fps as f32;
+        self.clip_time_after(frame as f32 / self.fps as f32)
+    }
+
+    /// The clip time `elapsed` seconds after the first frame.
+    pub fn clip_time_after(&self, elapsed: f32) -> f32 {
         if self.span > 0.0 {
             self.from + elapsed.rem_euclid(self.span)
         } else {

@@ -19,6 +19,7 @@ pub mod gpu;
 mod gpu_skins;
 pub mod gpu_timer;
 pub mod ik_gizmo;
+pub mod spring_gizmo;
 pub mod joint_gizmo;
 pub mod layouts;
 pub mod model_buffers;

@@ -11,12 +11,14 @@ use crate::view::capitalised;
 
 const MISSING: Color32 = Color32::from_rgb(255, 110, 100);
 
-/// Whether the open model is a VRM avatar (the section shows only then).
+/// Whether the open model is a VRM avatar or has spring bones (the section shows only then).
 pub fn is_avatar(state: &ViewerState) -> bool {
-    state.document.model.avatar.is_some()
+    let model = &state.document.model;
+    model.avatar.is_some() || !model.spring_bones.is_empty()
 }
 
 pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
+    springs_controls(ui, state);
     let model = &state.document.model;
     let Some(avatar) = &model.avatar else { return };
 
@@ -75,6 +77,27 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     if let Some(joint) = chosen {
         state.inspection.selected = Some(joint);
     }
+}
+
+/// The spring bones: how many, whether they swing, a reset, and whether they are drawn.
+fn springs_controls(ui: &mut egui::Ui, state: &mut ViewerState) {
+    let springs = &state.document.model.spring_bones;
+    if springs.is_empty() {
+        return;
+    }
+    ui.label(format!(
+        "Spring bones: {} joints, {} colliders",
+        springs.joints.len(),
+        springs.colliders.len()
+    ));
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut state.frame.springs_on, "Swing")
+            .on_hover_text("Simulate hair, skirts and tails along the motion (paused playback holds them)");
+        if ui.add_enabled(state.frame.springs_on, egui::Button::new("Reset springs")).clicked() {
+            state.frame.reset_springs(&state.document.model);
+        }
+        ui.checkbox(&mut state.inspection.spring_gizmos, "Show colliders");
+    });
 }
 
 /// A slider (0 to 1) per expression, and a button that sets them all back to 0.

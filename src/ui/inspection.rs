@@ -37,6 +37,8 @@ pub struct Inspection {
     pub pose_mode: PoseMode,
     pub colors: MeshColors,
     pub bone_names: bool,
+    /// Draws the spring bones' joints and tails and their colliders.
+    pub spring_gizmos: bool,
 }
 
 impl Inspection {
@@ -51,6 +53,7 @@ impl Inspection {
             pose_mode: PoseMode::Animated,
             colors: MeshColors::Materials,
             bone_names: false,
+            spring_gizmos: false,
         }
     }
 
@@ -60,6 +63,7 @@ impl Inspection {
             pose_mode: self.pose_mode,
             colors: self.colors,
             bone_names: self.bone_names,
+            spring_gizmos: self.spring_gizmos,
             ..Self::new(model)
         }
     }

@@ -1,19 +1,25 @@
 //! What moves in the viewer's frame: the player (clips, fades, layers, IK), the pose it wrote
-//! with the pose mode, a VRM avatar's expressions and hand-set morph weights over it, the joints' model matrices, and the
+//! with the pose mode, a VRM avatar's expressions, its spring bones and hand-set morph
+//! weights over it, the joints' model matrices, and the
 //! crowd beside the model. `advance` is the frame's animation stage, run once a frame before
 //! anything reads the pose, the matrices or the crowd.
 
 use glam::Mat4;
 
 use super::crowd_playback::CrowdPlayback;
-use crate::anim::avatar::apply_expressions;
+use crate::anim::avatar::spring_bone::STEP;
+use crate::anim::avatar::{SpringSimulation, apply_expressions};
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
 use crate::inspect::PoseMode;
 
+/// The most playback time the spring bones catch up on in one frame (8 steps).
+const MAX_SPRING_TIME_PER_FRAME: f32 = 8.0 * STEP;
+
 pub struct AnimatedFrame {
     pub player: Player,
-    /// The pose the player wrote last, with the pose mode, `expressions` and `morphs` applied.
+    /// The pose the player wrote last, with the pose mode, `expressions`, the springs and
+    /// `morphs` applied.
     pub pose: Pose,
     /// Model matrices of `pose`, for picking, gizmos and the renderer.
     pub joint_matrices: Vec<Mat4>,
@@ -21,6 +27,10 @@ pub struct AnimatedFrame {
     pub morphs: MorphOverride,
     /// The weight of each of the avatar's expressions (`Avatar::expressions`), set in the panel.
     pub expressions: Vec<f32>,
+    /// Whether the model's spring bones swing (else they stay as the clip poses them).
+    pub springs_on: bool,
+    /// The spring bones' simulation, and the model generation it was made for.
+    springs: Option<(u64, SpringSimulation)>,
     /// Copies of the model drawn beside it (the panel's crowd size).
     pub crowd: CrowdPlayback,
 }
@@ -43,6 +53,8 @@ impl AnimatedFrame {
             joint_matrices: pose.to_model_matrices(),
             morphs: MorphOverride::new(pose.morph_weights().len()),
             expressions: vec![0.0; model.avatar.as_ref().map_or(0, |a| a.expressions.len())],
+            springs_on: true,
+            springs: None,
             pose,
             crowd: CrowdPlayback::default(),
         }
@@ -50,7 +62,8 @@ impl AnimatedFrame {
 
     /// Advances playback by `dt` seconds of wall time and poses `model` (whose `generation`
     /// counts model changes) as `pose_mode` shows it: the player's pose, the expressions, the
-    /// hand-set morph weights, the model matrices once, then the crowd.
+    /// spring bones (stepped by playback time: paused, they hold still), the hand-set morph
+    /// weights, the model matrices once, then the crowd.
     pub fn advance(&mut self, model: &Model, generation: u64, pose_mode: PoseMode, dt: f32) -> Stepped {
         let was_moving = self.player.is_moving();
         self.player.advance(dt, &model.clips);
@@ -60,14 +73,39 @@ impl AnimatedFrame {
         if let Some(avatar) = &model.avatar {
             apply_expressions(&avatar.expressions, &self.expressions, &mut self.pose);
         }
+        let clip_dt = self.player.clip_step(dt);
+        self.swing_springs(model, generation, clip_dt);
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
-        let clip_dt = self.player.clip_step(dt);
         let document = (self.player.clip(), generation);
         let crowd_changed = self.crowd.advance(model, clip_dt, &self.joint_matrices, document);
         Stepped {
             motion_stopped: was_moving && !self.player.is_moving(),
             crowd_changed,
+        }
+    }
+
+    /// Steps the spring bones by `dt` seconds of playback on the pose, made afresh for a new
+    /// model.
+    fn swing_springs(&mut self, model: &Model, generation: u64, dt: f32) {
+        let springs = &model.spring_bones;
+        if !self.springs_on || springs.is_empty() {
+            return;
+        }
+        if self.springs.as_ref().is_none_or(|(made_for, _)| *made_for != generation) {
+            let simulation = SpringSimulation::new(springs, model.skeleton.rest_pose(), &self.pose);
+            self.springs = Some((generation, simulation));
+        }
+        // After a stall the springs slow down rather than stall the next frame too.
+        if let Some((_, simulation)) = &mut self.springs {
+            simulation.advance(springs, &mut self.pose, dt.min(MAX_SPRING_TIME_PER_FRAME));
+        }
+    }
+
+    /// Puts the spring bones back at rest under the current pose.
+    pub fn reset_springs(&mut self, model: &Model) {
+        if let Some((_, simulation)) = &mut self.springs {
+            simulation.reset(&model.spring_bones, &self.pose);
         }
     }
 }

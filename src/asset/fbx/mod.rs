@@ -23,6 +23,7 @@ mod nodes;
 mod scene_objects;
 mod visibility;
 
+use crate::anim::avatar::SpringBones;
 use std::path::Path;
 
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
@@ -119,6 +120,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErro
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
         avatar: None,
+        spring_bones: SpringBones::default(),
     })
 }
 

@@ -27,6 +27,7 @@ mod variants;
 mod vrm;
 mod vrm_animation;
 mod vrm_expressions;
+mod vrm_springs;
 
 use std::path::Path;
 
@@ -209,6 +210,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         }
         avatar
     });
+    let spring_bones = vrm_springs::load_springs(root, vrm_extension, &joint_of_node, &mut warnings);
     let mut model = Model {
         path: path.to_path_buf(),
         source_files,
@@ -236,6 +238,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         key_repairs,
         decoded_geometry: decoded.report,
         avatar,
+        spring_bones,
     };
     if model.avatar.as_ref().is_some_and(|avatar| avatar.version == VrmVersion::V0) {
         turn_half_around_y(&mut model);

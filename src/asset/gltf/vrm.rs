@@ -170,7 +170,6 @@ fn not_shown(version: VrmVersion, extension: &Value) -> Vec<&'static str> {
         VrmVersion::V1 => &[("/lookAt", "look-at")],
         VrmVersion::V0 => &[
             ("/firstPerson/lookAtTypeName", "look-at"),
-            ("/secondaryAnimation/boneGroups", "spring bones"),
             ("/materialProperties", "MToon materials"),
         ],
     };

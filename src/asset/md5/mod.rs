@@ -18,6 +18,7 @@
 mod files;
 mod tokens;
 
+use crate::anim::avatar::SpringBones;
 use std::f32::consts::FRAC_PI_2;
 use std::path::Path;
 
@@ -92,6 +93,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
         avatar: None,
+        spring_bones: SpringBones::default(),
     };
     for anim in animations_beside(path) {
         model.source_files.push(anim.clone());
