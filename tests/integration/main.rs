@@ -48,4 +48,5 @@ mod video;
 mod viewer_load_errors;
 mod views;
 mod vrm_avatar;
+mod vrm_springs;
 mod window;

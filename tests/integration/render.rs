@@ -445,6 +445,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         key_repairs: Vec::new(),
         decoded_geometry: Vec::new(),
         avatar: None,
+        spring_bones: Default::default(),
     }
 }
 
