@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use glam::Mat4;
+use glam::{Mat4, Vec3};
 
 use super::file_dialog;
-use crate::anim::avatar::{SpringSimulation, apply_expressions};
+use crate::anim::avatar::{Face, SpringSimulation};
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
 use crate::export::frame_plan::FramePlan;
@@ -41,6 +41,8 @@ pub struct ClipExport {
     pose_mode: PoseMode,
     morphs: MorphOverride,
     expressions: Vec<f32>,
+    look_target: Option<Vec3>,
+    face: Face,
     /// The spring bones, swinging from the export's start (none: off, or made at frame 0).
     springs_on: bool,
     springs: Option<SpringSimulation>,
@@ -86,6 +88,8 @@ impl ClipExport {
             pose_mode: state.inspection.pose_mode,
             morphs: state.frame.morphs.clone(),
             expressions: state.frame.expressions.clone(),
+            look_target: state.frame.look_target,
+            face: Face::default(),
             springs_on: state.frame.springs_on,
             springs: None,
             view: state.view_options(),
@@ -147,7 +151,8 @@ impl ClipExport {
         self.player.pose(&model.clips, rest, &mut self.pose);
         self.pose_mode.apply(&model.skeleton, &mut self.pose);
         if let Some(avatar) = &model.avatar {
-            apply_expressions(&avatar.expressions, &self.expressions, &mut self.pose);
+            let look_at = avatar.look_at.as_ref();
+            (self.face).apply(look_at, &avatar.expressions, &self.expressions, self.look_target, &mut self.pose);
         }
         let springs = &model.spring_bones;
         if self.springs_on && !springs.is_empty() {

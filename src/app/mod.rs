@@ -29,7 +29,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy}
 use winit::window::WindowId;
 
 use crate::asset::demo::demo_model;
-use crate::inspect::lookup::find_joint;
+use crate::inspect::lookup::{find_joint, vector};
 use crate::inspect::expression_lookup::expression_weights;
 use crate::inspect::morph_lookup::morph_overrides;
 use crate::render::gpu_timer::GpuTimer;
@@ -40,6 +40,7 @@ use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
 use crate::ui::file_browser::Purpose;
 use crate::ui::{RenderStatus, ViewerState, bone_labels, panel};
+use crate::view::animated_frame::EyeTarget;
 use crate::view::{Bounds, Lighting, OrbitCamera, Quality, ViewerOptions};
 use egui_layer::EguiLayer;
 use file_watch::FileWatch;
@@ -218,6 +219,10 @@ impl Running {
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
         state.frame.morphs = morph_overrides(&state.document.model, &options.morph)?;
         state.frame.expressions = expression_weights(&state.document.model, &options.expression)?;
+        if let Some(text) = &options.look_at {
+            let point = vector(text, "X,Y,Z").with_context(|| format!("--look-at {text}"))?;
+            state.frame.eyes = EyeTarget::Point(point);
+        }
         if let Some(joint) = &options.select {
             let joint = find_joint(&state.document.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
             state.inspection.selected = Some(joint);
@@ -338,9 +343,11 @@ impl Running {
         // The panel first: it decides where the 3D viewport is.
         let (state, status, camera) = (&mut self.state, &self.status, &self.camera);
         let mut free = egui::Rect::NOTHING;
+        let mut camera_eye = glam::Vec3::ZERO;
         let ui = self.egui.run(&self.surface.window, |ui| {
             free = panel::show(ui, state, status);
             let seen = state.camera_view(camera, free.width() / free.height().max(1.0));
+            camera_eye = seen.eye;
             bone_labels::show(ui.ctx(), state, &seen, free);
         });
         self.egui_repaint_at = ui.repaint_delay().map(|delay| Instant::now() + delay);
@@ -353,6 +360,7 @@ impl Running {
         // The panel was laid out before this step: when a fade or a Once clip has just ended,
         // one more frame shows it ended (else a paused fade's panel stays at 95% until the
         // mouse moves).
+        self.state.frame.look_target = self.state.frame.eyes.point(camera_eye);
         self.redraw_wanted |= self.state.advance(dt);
         // The scene: palettes, skinning, upload, (difference read-back,) passes.
         self.update_gizmos();

@@ -1,7 +1,7 @@
 //! A VRM avatar's own data beside the model, one form for VRM 0.x (`VRM`) and 1.0 (`VRMC_vrm`):
 //! which humanoid bone each joint is, and who made the avatar and what others may do with it.
 
-use crate::anim::avatar::Expression;
+use crate::anim::avatar::{Expression, LookAt};
 
 /// Which VRM the file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +33,8 @@ pub struct Avatar {
     pub meta: AvatarMeta,
     /// 1.0: presets in the specification's order, then custom ones by name; 0.x: as listed.
     pub expressions: Vec<Expression>,
+    /// Where the eyes look from and how (none: no head mapped, or no look-at in the file).
+    pub look_at: Option<LookAt>,
     /// Parts of the avatar the file has that rigscope does not show yet.
     pub not_shown: Vec<&'static str>,
 }

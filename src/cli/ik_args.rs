@@ -7,7 +7,7 @@ use glam::Vec3;
 
 use crate::anim::{IkLayer, JointConstraint, Solver};
 use crate::asset::Model;
-use crate::inspect::lookup::{find_joint, number};
+use crate::inspect::lookup::{find_joint, number, vector};
 
 #[derive(Args, Debug)]
 pub struct IkArgs {
@@ -163,15 +163,6 @@ fn constraint(model: &Model, spec: &str) -> anyhow::Result<(usize, JointConstrai
         bail!("CONE and TWIST cannot be negative");
     }
     Ok((joint, constraint))
-}
-
-/// `X,Y,Z`, finite.
-fn vector(text: &str, what: &str) -> anyhow::Result<Vec3> {
-    let values: Vec<&str> = text.split(',').collect();
-    let [x, y, z] = values[..] else {
-        bail!("{what} '{text}' is not three numbers X,Y,Z");
-    };
-    Ok(Vec3::new(number(x, what)?, number(y, what)?, number(z, what)?))
 }
 
 #[cfg(test)]

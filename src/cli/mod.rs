@@ -266,6 +266,7 @@ impl Cli {
             exit_after: self.exit_after,
             morph: self.morph.morph,
             expression: self.expression.expression,
+            look_at: self.expression.look_at,
             clips_from: self.clips_from.clips_from,
             variant: self.variant.variant,
         })

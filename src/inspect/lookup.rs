@@ -139,6 +139,15 @@ pub fn number(text: &str, what: &str) -> anyhow::Result<f32> {
         .ok_or_else(|| anyhow!("{what} '{text}' is not a finite number"))
 }
 
+/// `X,Y,Z`, finite.
+pub fn vector(text: &str, what: &str) -> anyhow::Result<glam::Vec3> {
+    let values: Vec<&str> = text.split(',').collect();
+    let [x, y, z] = values[..] else {
+        anyhow::bail!("{what} '{text}' is not three numbers X,Y,Z");
+    };
+    Ok(glam::Vec3::new(number(x, what)?, number(y, what)?, number(z, what)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

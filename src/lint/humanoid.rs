@@ -149,6 +149,7 @@ mod tests {
             humanoid: humanoid.collect(),
             meta: AvatarMeta::default(),
             expressions: Vec::new(),
+            look_at: None,
             not_shown: Vec::new(),
         });
         model

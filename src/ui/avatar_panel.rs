@@ -3,9 +3,12 @@
 //! select the joint), the required ones that are missing in red.
 
 use egui::{Color32, RichText};
+use glam::Vec3;
 
 use super::state::ViewerState;
+use crate::anim::avatar::{LookAt, LookAtKind};
 use crate::asset::{Avatar, VrmVersion};
+use crate::view::animated_frame::{AnimatedFrame, EyeTarget};
 use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
 use crate::view::capitalised;
 
@@ -38,6 +41,9 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     }
     if !avatar.not_shown.is_empty() {
         ui.label(RichText::new(format!("Not shown yet: {}", avatar.not_shown.join(", "))).weak());
+    }
+    if let Some(look_at) = &avatar.look_at {
+        eyes_controls(ui, look_at, &mut state.frame);
     }
     expressions_grid(ui, avatar, &mut state.frame.expressions);
     let required = |bone: &str| {
@@ -76,6 +82,37 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     });
     if let Some(joint) = chosen {
         state.inspection.selected = Some(joint);
+    }
+}
+
+/// What the eyes look at (as animated, the camera, or a point), and where they look.
+fn eyes_controls(ui: &mut egui::Ui, look_at: &LookAt, frame: &mut AnimatedFrame) {
+    let kind = match look_at.kind {
+        LookAtKind::Bone => "eye bones",
+        LookAtKind::Expression => "look expressions",
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("Eyes ({kind}):"));
+        let point = match frame.eyes {
+            EyeTarget::Point(point) => point,
+            _ => frame.look_target.unwrap_or(Vec3::new(0.0, 1.5, 1.0)),
+        };
+        ui.radio_value(&mut frame.eyes, EyeTarget::Animated, "as animated");
+        ui.radio_value(&mut frame.eyes, EyeTarget::Camera, "follow the camera");
+        ui.radio_value(&mut frame.eyes, EyeTarget::Point(point), "at a point");
+    });
+    if let EyeTarget::Point(point) = &mut frame.eyes {
+        ui.horizontal(|ui| {
+            for (axis, value) in ["x", "y", "z"].into_iter().zip(point.as_mut()) {
+                let label = ui.label(axis);
+                ui.add(egui::DragValue::new(value).speed(0.01).fixed_decimals(2)).labelled_by(label.id);
+            }
+        });
+    }
+    if let Some(gaze) = frame.face.gaze {
+        ui.label(format!("Looking {:.0}° left, {:.0}° down", gaze.yaw, gaze.pitch)).on_hover_text(
+            "Yaw towards the avatar's left and pitch downwards, from its head's rest frame; negative: right, up",
+        );
     }
 }
 

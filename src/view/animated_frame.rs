@@ -4,11 +4,11 @@
 //! crowd beside the model. `advance` is the frame's animation stage, run once a frame before
 //! anything reads the pose, the matrices or the crowd.
 
-use glam::Mat4;
+use glam::{Mat4, Vec3};
 
 use super::crowd_playback::CrowdPlayback;
 use crate::anim::avatar::spring_bone::STEP;
-use crate::anim::avatar::{SpringSimulation, apply_expressions};
+use crate::anim::avatar::{Face, SpringSimulation};
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
 use crate::inspect::PoseMode;
@@ -27,12 +27,40 @@ pub struct AnimatedFrame {
     pub morphs: MorphOverride,
     /// The weight of each of the avatar's expressions (`Avatar::expressions`), set in the panel.
     pub expressions: Vec<f32>,
+    /// What the avatar's eyes follow, and where that is this frame (none: as the clip has
+    /// them), set before each step.
+    pub eyes: EyeTarget,
+    pub look_target: Option<Vec3>,
+    /// The face the avatar made last (look-at and expressions).
+    pub face: Face,
     /// Whether the model's spring bones swing (else they stay as the clip poses them).
     pub springs_on: bool,
     /// The spring bones' simulation, and the model generation it was made for.
     springs: Option<(u64, SpringSimulation)>,
     /// Copies of the model drawn beside it (the panel's crowd size).
     pub crowd: CrowdPlayback,
+}
+
+/// What a VRM avatar's eyes look at in the viewer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EyeTarget {
+    /// Where the clip has them.
+    Animated,
+    /// At the viewer's camera.
+    Camera,
+    /// At a model-space point.
+    Point(Vec3),
+}
+
+impl EyeTarget {
+    /// The point looked at, the camera being at `camera`.
+    pub fn point(self, camera: Vec3) -> Option<Vec3> {
+        match self {
+            Self::Animated => None,
+            Self::Camera => Some(camera),
+            Self::Point(point) => Some(point),
+        }
+    }
 }
 
 /// What a step of `AnimatedFrame::advance` changed beyond the pose.
@@ -53,6 +81,9 @@ impl AnimatedFrame {
             joint_matrices: pose.to_model_matrices(),
             morphs: MorphOverride::new(pose.morph_weights().len()),
             expressions: vec![0.0; model.avatar.as_ref().map_or(0, |a| a.expressions.len())],
+            eyes: EyeTarget::Camera,
+            look_target: None,
+            face: Face::default(),
             springs_on: true,
             springs: None,
             pose,
@@ -61,7 +92,8 @@ impl AnimatedFrame {
     }
 
     /// Advances playback by `dt` seconds of wall time and poses `model` (whose `generation`
-    /// counts model changes) as `pose_mode` shows it: the player's pose, the expressions, the
+    /// counts model changes) as `pose_mode` shows it: the player's pose, the look-at and
+    /// expressions, the
     /// spring bones (stepped by playback time: paused, they hold still), the hand-set morph
     /// weights, the model matrices once, then the crowd.
     pub fn advance(&mut self, model: &Model, generation: u64, pose_mode: PoseMode, dt: f32) -> Stepped {
@@ -71,7 +103,8 @@ impl AnimatedFrame {
             .pose(&model.clips, model.skeleton.rest_pose(), &mut self.pose);
         pose_mode.apply(&model.skeleton, &mut self.pose);
         if let Some(avatar) = &model.avatar {
-            apply_expressions(&avatar.expressions, &self.expressions, &mut self.pose);
+            let look_at = avatar.look_at.as_ref();
+            (self.face).apply(look_at, &avatar.expressions, &self.expressions, self.look_target, &mut self.pose);
         }
         let clip_dt = self.player.clip_step(dt);
         self.swing_springs(model, generation, clip_dt);

@@ -37,6 +37,8 @@ pub struct ViewerOptions {
     pub morph: Vec<String>,
     /// VRM expression weights to start with, as if set in the panel (`NAME=WEIGHT` each).
     pub expression: Vec<String>,
+    /// A model-space point the avatar's eyes look at instead of the camera (`X,Y,Z`).
+    pub look_at: Option<String>,
     /// Files whose clips are added to the model, retargeted (`--clips-from`).
     pub clips_from: Vec<PathBuf>,
     /// The material variant to start with, by name (`--variant`).

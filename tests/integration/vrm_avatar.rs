@@ -12,6 +12,7 @@ use egui_kittest::Harness;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{By, Queryable};
 use rigscope::ui::{ViewerState, panel};
+use rigscope::view::animated_frame::EyeTarget;
 use serde_json::{Value, json};
 
 /// The stick figure's nodes: name, parent and translation; the left arm along `left_arm`.
@@ -302,6 +303,11 @@ fn write_face_avatar(path: &Path) {
     });
     let mut extension = vrm_1_0();
     extension["expressions"] = expressions;
+    extension["expressions"]["preset"]["lookLeft"] = json!({ "morphTargetBinds": [{ "node": 18, "index": 0, "weight": 1.0 }] });
+    extension["lookAt"] = json!({
+        "type": "expression",
+        "rangeMapHorizontalOuter": { "inputMaxValue": 90.0, "outputScale": 1.0 }
+    });
     let mut file = avatar_json([0.3, 0.0, 0.0], "VRMC_vrm", extension);
     let square = [-0.1, -0.1, 0.1, 0.1, -0.1, 0.1, 0.1, 0.1, 0.1, -0.1, 0.1, 0.1];
     let forward = [0.0, 0.0, 0.1].repeat(4);
@@ -333,9 +339,17 @@ fn write_face_avatar(path: &Path) {
 
 /// The face's morph weights and base colour as `pose` gives them with `expressions` set.
 fn face_with(path: &Path, expressions: &[&str]) -> (Vec<f64>, Vec<f64>) {
+    face_looking(path, expressions, None)
+}
+
+/// `face_with`, the eyes looking at `target` (`X,Y,Z`).
+fn face_looking(path: &Path, expressions: &[&str], target: Option<&str>) -> (Vec<f64>, Vec<f64>) {
     let mut args = vec!["pose", path.to_str().unwrap()];
     for expression in expressions {
         args.extend(["--expression", expression]);
+    }
+    if let Some(target) = target {
+        args.extend(["--look-at", target]);
     }
     let posed: Value = serde_json::from_str(&common::succeed(&args)).unwrap();
     let numbers = |value: &Value| value.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect::<Vec<_>>();
@@ -368,12 +382,18 @@ fn expressions_set_morph_weights_and_material_colours_as_three_vrm_does() {
     let fails = |args: &[&str]| String::from_utf8_lossy(&common::rigscope(args).stderr).into_owned();
     let file = path.to_str().unwrap();
     let error = fails(&["pose", file, "--expression", "smile=1"]);
-    assert!(error.contains("no expression 'smile' (its expressions: happy, blink, wink)"), "{error}");
+    assert!(error.contains("no expression 'smile' (its expressions: happy, blink, lookLeft, wink)"), "{error}");
     let error = fails(&["pose", file, "--expression", "happy=2"]);
     assert!(error.contains("the weight must be 0 to 1"), "{error}");
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
     let error = fails(&["pose", fox.to_str().unwrap(), "--expression", "happy=1"]);
     assert!(error.contains("is not a VRM avatar"), "{error}");
+
+    // Looking 45° to the avatar's left from 0.06 above the head (at 1.7): lookLeft at 45/90.
+    let left = face_looking(&path, &[], Some("1,1.76,1"));
+    assert!((left.0[0] - 0.5).abs() < 1e-5, "{left:?}");
+    let error = fails(&["pose", fox.to_str().unwrap(), "--look-at", "1,1,1"]);
+    assert!(error.contains("is not a VRM avatar with a look-at"), "{error}");
 
     // The picture: the face turns red.
     let render = |name: &str, expressions: &[&str]| {
@@ -406,13 +426,13 @@ fn the_panel_sets_expressions_by_slider_and_resets_them() {
         ViewerState::new(model),
     );
     harness.run();
-    assert!(harness.query_by_label("Expressions: 3").is_some());
+    assert!(harness.query_by_label("Expressions: 4").is_some());
     let label = |text: &'static str| By::new().role(Role::Label).label(text);
     assert!(harness.query(label("blink (on or off)")).is_some());
     assert!(harness.query(label("wink (custom)")).is_some());
     harness.get(By::new().role(Role::Slider).label("happy")).set_value_accesskit(0.75);
     harness.run();
-    assert_eq!(harness.state().frame.expressions, [0.75, 0.0, 0.0]);
+    assert_eq!(harness.state().frame.expressions, [0.75, 0.0, 0.0, 0.0]);
     // The frame's pose carries it.
     let state = harness.state_mut();
     let model = state.document.model.clone();
@@ -420,6 +440,18 @@ fn the_panel_sets_expressions_by_slider_and_resets_them() {
     assert_eq!(state.frame.pose.morph_weights(), [0.75, 0.0]);
     harness.get_by_label("Reset expressions").click();
     harness.run();
-    assert_eq!(harness.state().frame.expressions, [0.0; 3]);
+    assert_eq!(harness.state().frame.expressions, [0.0; 4]);
+
+    // The eyes follow the camera until told to look at a point; where they look is said.
+    assert_eq!(harness.state().frame.eyes, EyeTarget::Camera);
+    harness.get_by_label("at a point").click();
+    harness.run();
+    assert!(matches!(harness.state().frame.eyes, EyeTarget::Point(_)));
+    let state = harness.state_mut();
+    state.frame.look_target = Some(glam::Vec3::new(1.0, 1.76, 1.0));
+    state.frame.advance(&model, 0, Default::default(), 0.0);
+    assert_eq!(state.frame.pose.morph_weights()[0], 0.5, "lookLeft");
+    harness.run();
+    assert!(harness.query_by_label("Looking 45° left, 0° down").is_some());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -27,6 +27,7 @@ mod variants;
 mod vrm;
 mod vrm_animation;
 mod vrm_expressions;
+mod vrm_look_at;
 mod vrm_springs;
 
 use std::path::Path;
@@ -245,6 +246,10 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         model.file_facts.push(
             "A VRM 0.x avatar faces -Z: it was turned half around to face +Z, as three-vrm turns it".to_owned(),
         );
+    }
+    // The look-at measures from the rest pose as shown (turned).
+    if let (Some(avatar), Some((_, extension))) = (&mut model.avatar, vrm_extension) {
+        avatar.look_at = vrm_look_at::load_look_at(extension, avatar, &model.skeleton);
     }
     Ok(model)
 }

@@ -95,6 +95,7 @@ pub fn load_avatar(
         humanoid,
         meta: meta(version, extension),
         expressions,
+        look_at: None,
         not_shown: not_shown(version, extension),
     }
 }
@@ -167,9 +168,8 @@ fn not_shown(version: VrmVersion, extension: &Value) -> Vec<&'static str> {
         })
     };
     let parts: &[(&str, &'static str)] = match version {
-        VrmVersion::V1 => &[("/lookAt", "look-at")],
+        VrmVersion::V1 => &[],
         VrmVersion::V0 => &[
-            ("/firstPerson/lookAtTypeName", "look-at"),
             ("/materialProperties", "MToon materials"),
         ],
     };
