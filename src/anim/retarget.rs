@@ -50,12 +50,13 @@ use super::transform::Transform;
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct JointConversion {
     target: usize,
-    /// `t_rest · s_rest⁻¹`; none when the rest rotations are equal (channels copied).
-    rotation: Option<Quat>,
-    translation_scale: f32,
-    /// `t_rest − k · s_rest`, so that `t_local = k · s_local + offset`.
-    translation_offset: Vec3,
-    scale: Vec3,
+    /// `t_local = left · s_local · right`; none when the rest rotations are equal (channels
+    /// copied).
+    rotation: Option<(Quat, Quat)>,
+    /// `t_local = linear · s_local + offset`; none: translation channels dropped.
+    translation: Option<(Mat3, Vec3)>,
+    /// Per component; none: scale channels dropped.
+    scale: Option<Vec3>,
 }
 
 /// Converts clips of a source rig into clips of a target rig (see the module docs).
@@ -70,7 +71,11 @@ pub struct Retarget {
 
 impl Retarget {
     pub fn new(source: &Skeleton, target: &Skeleton) -> Self {
-        let matching = match_joints(source.names(), target.names());
+        Self::local(source, target, match_joints(source.names(), target.names()))
+    }
+
+    /// Converts through `matching` as the module docs say.
+    pub fn local(source: &Skeleton, target: &Skeleton, matching: JointMatching) -> Self {
         let source_model = source.rest_pose().to_model_matrices();
         let target_model = target.rest_pose().to_model_matrices();
         let hips = hips_pair(&matching, target).map(|(t, s)| {
@@ -99,6 +104,52 @@ impl Retarget {
         }
     }
 
+    /// Converts a humanoid's clips as VRM does (three-vrm's normalised bones), `matching`
+    /// pairing the bones of both humanoids and `hips` (target, source) their hips: each paired
+    /// joint's motion is its turn from rest taken in model space and applied in model space on
+    /// the target's rest, so rigs whose bones have other axes (rolls) move alike:
+    /// `t_local = Pt⁻¹ · Ps · s_local · s_rest⁻¹ · Ps⁻¹ · Pt · t_rest`, `P` the parent's rest
+    /// rotation in model space. The hips' translation moves in model space scaled by the hip
+    /// heights, `t = Mt⁻¹ · (k · Ms · s)`, `M` the parent's rest model matrix; other
+    /// translations and all scales are dropped, as VRM animations carry none.
+    pub fn humanoid(source: &Skeleton, target: &Skeleton, matching: JointMatching, hips: Option<(usize, usize)>) -> Self {
+        let source_model = source.rest_pose().to_model_matrices();
+        let target_model = target.rest_pose().to_model_matrices();
+        let parent = |skeleton: &Skeleton, model: &[Mat4], joint: usize| {
+            skeleton.parent(joint).map_or(Mat4::IDENTITY, |p| model[p])
+        };
+        let rotation_of = |matrix: Mat4| Quat::from_mat4(&matrix).normalize();
+        let hips = hips.map(|(t, s)| (t, s, height_ratio(target_model[t].w_axis.y, source_model[s].w_axis.y)));
+        let mut conversions = vec![None; source.len()];
+        for pair in &matching.pairs {
+            let (s_parent, t_parent) = (parent(source, &source_model, pair.source), parent(target, &target_model, pair.target));
+            let (ps, pt) = (rotation_of(s_parent), rotation_of(t_parent));
+            let s_rest = source.rest_pose().local()[pair.source].rotation;
+            let t_rest = target.rest_pose().local()[pair.target].rotation;
+            let left = (pt.inverse() * ps).normalize();
+            let right = (s_rest.inverse() * ps.inverse() * pt * t_rest).normalize();
+            let translation = match hips {
+                Some((t, s, ratio)) if (t, s) == (pair.target, pair.source) => {
+                    let map = t_parent.inverse() * Mat4::from_scale(Vec3::splat(ratio)) * s_parent;
+                    Some((Mat3::from_mat4(map), map.w_axis.truncate())).filter(|(l, o)| l.is_finite() && o.is_finite())
+                }
+                _ => None,
+            };
+            let rotation = (left.is_finite() && right.is_finite()).then_some((left, right));
+            conversions[pair.source] = Some(JointConversion {
+                target: pair.target,
+                rotation,
+                translation,
+                scale: None,
+            });
+        }
+        Self {
+            matching,
+            conversions,
+            hips,
+        }
+    }
+
     /// Which joints paired, and which did not.
     pub fn matching(&self) -> &JointMatching {
         &self.matching
@@ -118,16 +169,21 @@ impl Retarget {
     /// The channel converted, or none when it cannot play on the target.
     fn channel(&self, channel: &Channel) -> Option<Channel> {
         let map = self.conversions.get(channel.joint).copied().flatten()?;
-        let (k, offset, scale) = (map.translation_scale, map.translation_offset, map.scale);
         let track = match &channel.track {
             ChannelTrack::Translation(track) => {
-                ChannelTrack::Translation(track.map_keys(|v| v * k + offset, |d| d * k).ok()?)
+                let (linear, offset) = map.translation?;
+                ChannelTrack::Translation(track.map_keys(|v| linear * v + offset, |d| linear * d).ok()?)
             }
             ChannelTrack::Rotation(track) => match map.rotation {
                 None => ChannelTrack::Rotation(track.clone()),
-                Some(q) => ChannelTrack::Rotation(track.map_keys(|v| q * v, |d| q * d).ok()?),
+                Some((left, right)) => {
+                    ChannelTrack::Rotation(track.map_keys(|v| left * v * right, |d| left * d * right).ok()?)
+                }
             },
-            ChannelTrack::Scale(track) => ChannelTrack::Scale(track.map_keys(|v| v * scale, |d| d * scale).ok()?),
+            ChannelTrack::Scale(track) => {
+                let scale = map.scale?;
+                ChannelTrack::Scale(track.map_keys(|v| v * scale, |d| d * scale).ok()?)
+            }
             ChannelTrack::MorphWeights { .. } | ChannelTrack::Properties { .. } => return None,
         };
         Some(Channel {
@@ -140,18 +196,18 @@ impl Retarget {
 fn conversion(target: usize, s_rest: Transform, t_rest: Transform, k: f32) -> JointConversion {
     let rotation = (s_rest.rotation != t_rest.rotation)
         .then(|| (t_rest.rotation * s_rest.rotation.conjugate()).normalize())
-        .filter(|q| q.is_finite());
+        .filter(|q| q.is_finite())
+        .map(|left| (left, Quat::IDENTITY));
     let scale_component = |t: f32, s: f32| if s != 0.0 { finite_or_one(t / s) } else { 1.0 };
     JointConversion {
         target,
         rotation,
-        translation_scale: k,
-        translation_offset: t_rest.translation - k * s_rest.translation,
-        scale: Vec3::new(
+        translation: Some((Mat3::from_diagonal(Vec3::splat(k)), t_rest.translation - k * s_rest.translation)),
+        scale: Some(Vec3::new(
             scale_component(t_rest.scale.x, s_rest.scale.x),
             scale_component(t_rest.scale.y, s_rest.scale.y),
             scale_component(t_rest.scale.z, s_rest.scale.z),
-        ),
+        )),
     }
 }
 

@@ -154,6 +154,7 @@ impl ClipExport {
             let look_at = avatar.look_at.as_ref();
             (self.face).apply(look_at, &avatar.expressions, &self.expressions, self.look_target, &mut self.pose);
         }
+        model.apply_node_constraints(&mut self.pose, &mut self.joint_matrices);
         let springs = &model.spring_bones;
         if self.springs_on && !springs.is_empty() {
             let rest = model.skeleton.rest_pose();

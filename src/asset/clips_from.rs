@@ -1,6 +1,8 @@
 //! Clips from another file: the animations of a second model added to an open model, its
 //! joints paired by name and its motion retargeted onto the open rig (`anim::retarget` states
-//! the semantics).
+//! the semantics). A VRM animation (`.vrma`) plays on a VRM avatar through both humanoid maps,
+//! bone by bone, as VRM retargets (`Retarget::humanoid`); on other rigs its bones pair by their
+//! humanoid names (leftUpperArm, ...) with the rig's joint names.
 //!
 //! Each added clip is named `CLIP (FILE)`, e.g. `walk (Xbot.glb)`, so the clip list says where
 //! it came from. The file joins the model's `source_files`, so the viewer watches it and a
@@ -10,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::error::{LoadError, LoadErrorKind};
 use super::model::Model;
-use crate::anim::{MatchedBy, Retarget};
+use crate::anim::{JointMatching, JointPair, MatchedBy, Retarget, match_joints};
 
 /// What adding a file's clips did: the clips added and how the joints paired.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,9 +39,35 @@ pub fn load_clip_source(path: &Path) -> Result<Model, LoadError> {
 
 /// How many of `source`'s joints pair with joints of `model`.
 pub fn matching_joint_count(model: &Model, source: &Model) -> usize {
-    crate::anim::match_joints(source.skeleton.names(), model.skeleton.names())
-        .pairs
-        .len()
+    retarget_for(model, source).matching().pairs.len()
+}
+
+/// How `source`'s clips are converted for `model` (see the module docs).
+fn retarget_for(model: &Model, source: &Model) -> Retarget {
+    let humanoid = &source.animation_humanoid;
+    if let (Some(avatar), false) = (&model.avatar, humanoid.is_empty()) {
+        let mut pairs: Vec<JointPair> = (humanoid.iter())
+            .filter_map(|&(bone, source)| {
+                let target = avatar.joint(bone)?;
+                Some(JointPair { target, source, by: MatchedBy::Exact })
+            })
+            .collect();
+        pairs.sort_by_key(|pair| pair.target);
+        let unpaired = |count: usize, paired: &dyn Fn(usize) -> bool| (0..count).filter(|&j| !paired(j)).collect();
+        let matching = JointMatching {
+            unmatched_target: unpaired(model.skeleton.len(), &|j| pairs.iter().any(|p| p.target == j)),
+            unmatched_source: unpaired(source.skeleton.len(), &|j| pairs.iter().any(|p| p.source == j)),
+            pairs,
+        };
+        let hips = avatar.joint("hips").zip(humanoid.iter().find(|(bone, _)| *bone == "hips").map(|&(_, j)| j));
+        return Retarget::humanoid(&source.skeleton, &model.skeleton, matching, hips);
+    }
+    // The humanoid's names pair with a rig's joint names better than the file's own do.
+    let mut names = source.skeleton.names().to_vec();
+    for &(bone, joint) in humanoid {
+        names[joint] = bone.to_owned();
+    }
+    Retarget::local(&source.skeleton, &model.skeleton, match_joints(&names, model.skeleton.names()))
 }
 
 /// Loads `path` and adds its clips to `model`, retargeted (see the module docs).
@@ -51,7 +79,7 @@ pub fn add_clips_from(model: &mut Model, path: &Path) -> Result<ClipsFromReport,
 /// Adds `source`'s clips to `model`, retargeted. Fails, leaving `model` as it was, when no
 /// joint of `source` pairs with one of `model`.
 pub fn add_clips_of(model: &mut Model, source: &Model) -> Result<ClipsFromReport, LoadError> {
-    let retarget = Retarget::new(&source.skeleton, &model.skeleton);
+    let retarget = retarget_for(model, source);
     let matching = retarget.matching();
     if matching.pairs.is_empty() {
         return Err(invalid(

@@ -156,6 +156,8 @@ pub fn demo_model() -> Model {
         decoded_geometry: Vec::new(),
         avatar: None,
         spring_bones: SpringBones::default(),
+        animation_humanoid: Vec::new(),
+        node_constraints: Vec::new(),
         skeleton,
     }
 }

@@ -18,8 +18,8 @@ use super::camera::Camera;
 use super::format::Format;
 use super::light::PunctualLight;
 use super::material::Material;
-use crate::anim::avatar::SpringBones;
-use crate::anim::{Clip, Skeleton};
+use crate::anim::avatar::{NodeConstraint, SpringBones, apply_constraints};
+use crate::anim::{Clip, Pose, Skeleton};
 
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -71,6 +71,11 @@ pub struct Model {
     pub decoded_geometry: Vec<DecodedGeometry>,
     /// The VRM avatar the file is (VRM 0.x or 1.0).
     pub avatar: Option<Avatar>,
+    /// A VRM animation's (`.vrma`) humanoid map: each bone it animates (VRM 1.0 name) and its
+    /// joint; empty for other files.
+    pub animation_humanoid: Vec<(&'static str, usize)>,
+    /// VRM node constraints (joints that follow another's turn), sources first.
+    pub node_constraints: Vec<NodeConstraint>,
     /// VRM spring bones (hair, skirts, tails that swing); empty for most models.
     pub spring_bones: SpringBones,
 }
@@ -131,6 +136,13 @@ impl Model {
     /// The copies mesh instance `instance` is drawn as (none: it is drawn once, as it is).
     pub fn copies_of(&self, instance: usize) -> Option<&InstanceCopies> {
         self.copies.iter().find(|c| c.instance == instance)
+    }
+
+    /// Turns the joints of `pose` that node constraints drive (`matrices`: scratch).
+    pub fn apply_node_constraints(&self, pose: &mut Pose, matrices: &mut Vec<Mat4>) {
+        if !self.node_constraints.is_empty() {
+            apply_constraints(&self.node_constraints, self.skeleton.rest_pose(), pose, matrices);
+        }
     }
 
     /// Which entries of `Pose::morph_weights` drive the morph targets of `instance` (those of

@@ -63,8 +63,8 @@ impl ClipArgs {
         }
     }
 
-    /// The pose these options describe. Without any clip option, the clip `default`. A
-    /// model's spring bones are simulated from time 0 to `--time` on the motion these options
+    /// The pose these options describe. Without any clip option, the clip `default`; node
+    /// constraints applied. A model's spring bones are simulated from time 0 to `--time` on the motion these options
     /// describe at each step (unless `--no-springs`), so that a time always gives one pose.
     pub fn pose(&self, model: &Model, default: Option<usize>) -> anyhow::Result<Posed> {
         let clip = self.resolve(model, default)?;
@@ -73,11 +73,13 @@ impl ClipArgs {
         let rest = model.skeleton.rest_pose();
         let mut pose = rest.clone();
         animator.pose(&model.clips, rest, &mut pose);
+        model.apply_node_constraints(&mut pose, &mut Vec::new());
         if !self.no_springs && !model.spring_bones.is_empty() {
             // The animator was built once at --time: each step's is built the same way.
             let pose_at = |time: f32, out: &mut Pose| {
                 if let Ok(mut animator) = self.animator(model, clip, time) {
                     animator.pose(&model.clips, rest, out);
+                    model.apply_node_constraints(out, &mut Vec::new());
                 }
             };
             let mut start = rest.clone();

@@ -29,6 +29,7 @@ pub struct AvatarReport {
     /// Spring bones: simulated joints and colliders.
     spring_joints: usize,
     colliders: usize,
+    node_constraints: usize,
     not_shown: Vec<String>,
 }
 
@@ -97,6 +98,7 @@ impl AvatarReport {
             expressions: avatar.expressions.iter().map(ExpressionReport::of).collect(),
             spring_joints: model.spring_bones.joints.len(),
             colliders: model.spring_bones.colliders.len(),
+            node_constraints: model.node_constraints.len(),
             not_shown: avatar.not_shown.iter().map(|part| part.to_string()).collect(),
         })
     }
@@ -155,6 +157,9 @@ pub fn write_text(avatar: Option<&AvatarReport>, out: &mut dyn Write) -> std::io
     }
     if avatar.spring_joints > 0 {
         writeln!(out, "    spring bones: {} joints, {} colliders", avatar.spring_joints, avatar.colliders)?;
+    }
+    if avatar.node_constraints > 0 {
+        writeln!(out, "    node constraints: {}", avatar.node_constraints)?;
     }
     if !avatar.not_shown.is_empty() {
         writeln!(out, "    not shown yet: {}", avatar.not_shown.join(", "))?;

@@ -154,6 +154,7 @@ pub fn contact_sheet(
             if let Some((clip, cursor)) = clip.zip(cursor.as_mut()) {
                 clip.sample(time, out, cursor);
             }
+            model.apply_node_constraints(out, &mut Vec::new());
         };
         // Spring bones swing along each clip from its start, as `render` shows them.
         pose_at(0.0, &mut pose);

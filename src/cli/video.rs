@@ -120,6 +120,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
     let mut pose_after = |elapsed: f32, out: &mut Pose| {
         animator.crossfade.set_time(plan.clip_time_after(elapsed));
         animator.pose(&model.clips, rest, out);
+        model.apply_node_constraints(out, &mut Vec::new());
     };
     pose_after(0.0, &mut pose);
     let springs = &model.spring_bones;

@@ -93,7 +93,7 @@ impl AnimatedFrame {
 
     /// Advances playback by `dt` seconds of wall time and poses `model` (whose `generation`
     /// counts model changes) as `pose_mode` shows it: the player's pose, the look-at and
-    /// expressions, the
+    /// expressions, the node constraints, the
     /// spring bones (stepped by playback time: paused, they hold still), the hand-set morph
     /// weights, the model matrices once, then the crowd.
     pub fn advance(&mut self, model: &Model, generation: u64, pose_mode: PoseMode, dt: f32) -> Stepped {
@@ -106,6 +106,7 @@ impl AnimatedFrame {
             let look_at = avatar.look_at.as_ref();
             (self.face).apply(look_at, &avatar.expressions, &self.expressions, self.look_target, &mut self.pose);
         }
+        model.apply_node_constraints(&mut self.pose, &mut self.joint_matrices);
         let clip_dt = self.player.clip_step(dt);
         self.swing_springs(model, generation, clip_dt);
         self.morphs.apply(&mut self.pose);

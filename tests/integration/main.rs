@@ -48,5 +48,6 @@ mod video;
 mod viewer_load_errors;
 mod views;
 mod vrm_avatar;
+mod vrm_motion;
 mod vrm_springs;
 mod window;

@@ -1,14 +1,16 @@
 //! What a VRM avatar adds to its pose each frame, in the order VRM 1.0 gives: look-at (eye bones
 //! or look expressions towards a target), expressions (facial poses over morph targets and
-//! material values), then spring bones (hair, skirts and tails
+//! material values), node constraints (joints that follow another's turn), then spring bones (hair, skirts and tails
 //! swinging behind the motion).
 
 pub mod expression;
 pub mod look_at;
+pub mod node_constraint;
 pub mod spring_bone;
 
 pub use expression::{Expression, Override, PRESETS, apply_expressions};
 pub use look_at::{Gaze, LookAt, LookAtKind, RangeMap};
+pub use node_constraint::{ConstraintKind, NodeConstraint, apply_constraints};
 pub use spring_bone::{Collider, ColliderShape, SpringBones, SpringJoint, SpringReplay, SpringSettings, SpringSimulation};
 
 use glam::{Mat4, Vec3};

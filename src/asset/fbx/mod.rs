@@ -121,6 +121,8 @@ pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErro
         decoded_geometry: Vec::new(),
         avatar: None,
         spring_bones: SpringBones::default(),
+        animation_humanoid: Vec::new(),
+        node_constraints: Vec::new(),
     })
 }
 

@@ -32,9 +32,14 @@ pub const SUPPORTED: &[&str] = &[
     "KHR_node_visibility",
     "KHR_texture_basisu",
     "KHR_texture_transform",
-    // The humanoid map and the meta (`vrm`); the parts not shown yet are listed on the avatar.
+    // VRM: the avatar (`vrm`, its expressions, look-at), spring bones, node constraints and
+    // VRM animations; the parts not shown yet (MToon) are listed on the avatar.
     "VRM",
+    "VRMC_node_constraint",
+    "VRMC_springBone",
+    "VRMC_springBone_extended_collider",
     "VRMC_vrm",
+    "VRMC_vrm_animation",
 ];
 
 /// Extensions that hold geometry rigscope cannot decode (Gaussian splats compressed with SPZ):

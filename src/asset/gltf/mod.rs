@@ -26,6 +26,7 @@ mod target_names;
 mod variants;
 mod vrm;
 mod vrm_animation;
+mod vrm_constraints;
 mod vrm_expressions;
 mod vrm_look_at;
 mod vrm_springs;
@@ -211,6 +212,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         }
         avatar
     });
+    let node_constraints = vrm_constraints::load_constraints(root, &joint_of_node, &mut warnings);
     let spring_bones = vrm_springs::load_springs(root, vrm_extension, &joint_of_node, &mut warnings);
     let mut model = Model {
         path: path.to_path_buf(),
@@ -240,6 +242,8 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         decoded_geometry: decoded.report,
         avatar,
         spring_bones,
+        animation_humanoid: vrm_animation::humanoid(root, &joint_of_node),
+        node_constraints,
     };
     if model.avatar.as_ref().is_some_and(|avatar| avatar.version == VrmVersion::V0) {
         turn_half_around_y(&mut model);

@@ -1,5 +1,6 @@
-//! `VRMC_vrm_animation` (`.vrma` files): besides the humanoid's bones, the file animates nodes
-//! that only carry values: one per expression (its translation's x is the expression's weight)
+//! `VRMC_vrm_animation` (`.vrma` files): the humanoid map of the bones it animates (so that its
+//! clips play on any VRM avatar through the avatar's map); besides them, the file animates
+//! nodes that only carry values: one per expression (its translation's x is the expression's weight)
 //! and one for where the eyes look. They are not bones: they are neither drawn in the skeleton
 //! nor framed.
 
@@ -7,8 +8,27 @@ use gltf_json::Root;
 use serde_json::Value;
 
 use super::scenes::NodeJoints;
+use crate::asset::human_bone::{HUMAN_BONES, human_bone};
 
 pub const EXTENSION: &str = "VRMC_vrm_animation";
+
+/// The humanoid bones the file maps (by VRM 1.0 name) and their joints, in `HUMAN_BONES`
+/// order; unknown bones and nodes are left out.
+pub fn humanoid(root: &Root, joint_of_node: &NodeJoints) -> Vec<(&'static str, usize)> {
+    let Some(extension) = root.extensions.as_ref().and_then(|e| e.others.get(EXTENSION)) else {
+        return Vec::new();
+    };
+    let bones = extension.pointer("/humanoid/humanBones").and_then(Value::as_object);
+    let mut humanoid: Vec<(&'static str, usize)> = (bones.into_iter().flatten())
+        .filter_map(|(name, bone)| {
+            let node = usize::try_from(bone.get("node")?.as_u64()?).ok()?;
+            Some((human_bone(name)?.name, joint_of_node.get(node)?))
+        })
+        .collect();
+    humanoid.sort_by_key(|&(name, _)| HUMAN_BONES.iter().position(|b| b.name == name));
+    humanoid.dedup_by_key(|&mut (_, joint)| joint);
+    humanoid
+}
 
 /// The joints of the file's expression and look-at nodes.
 pub fn value_joints(root: &Root, joint_of_node: &NodeJoints) -> Vec<usize> {

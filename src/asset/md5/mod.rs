@@ -94,6 +94,8 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         decoded_geometry: Vec::new(),
         avatar: None,
         spring_bones: SpringBones::default(),
+        animation_humanoid: Vec::new(),
+        node_constraints: Vec::new(),
     };
     for anim in animations_beside(path) {
         model.source_files.push(anim.clone());
