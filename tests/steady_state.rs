@@ -301,3 +301,67 @@ fn an_animated_materials_uniform_is_rewritten_without_allocating() {
     );
     assert_eq!(slots, 300 * 3, "three layer textures in slots: {:?}", warm.layer_slots);
 }
+
+#[test]
+fn an_avatars_face_constraints_and_springs_allocate_nothing_per_frame() {
+    use glam::Vec3;
+    use rigscope::anim::avatar::{
+        Collider, ColliderShape, ConstraintKind, Expression, LookAt, LookAtKind, NodeConstraint, RangeMap, SpringBones,
+        SpringJoint, SpringSettings,
+    };
+    use rigscope::asset::{Avatar, AvatarMeta, VrmVersion};
+
+    // The demo figure as an avatar: eyes that look (the wrists stand in), an expression on a
+    // material value, the right elbow following the left, and its left arm on springs against
+    // a ball at the hips.
+    let mut model = rigscope::asset::demo::demo_model();
+    let joint = |name: &str| model.skeleton.find(name).unwrap();
+    let (head, hips) = (joint("head"), joint("hips"));
+    let (shoulder, elbow, wrist) = (joint("shoulder.L"), joint("elbow.L"), joint("wrist.L"));
+    let rest = model.skeleton.rest_pose();
+    let map = RangeMap { input_max: 90.0, output_scale: 10.0 };
+    let eyes = [Some(wrist), Some(joint("wrist.R"))];
+    let look_at = LookAt::new(LookAtKind::Bone, head, eyes, Vec3::Y * 0.06, [map; 4], rest, &rest.to_model_matrices());
+    let smile = Expression {
+        name: "happy".into(),
+        is_preset: true,
+        morph_binds: (0..rest.morph_weights().len()).map(|entry| (entry, 1.0)).collect(),
+        ..Default::default()
+    };
+    model.avatar = Some(Avatar {
+        version: VrmVersion::V1,
+        spec_version: "1.0".into(),
+        humanoid: vec![("head", head)],
+        meta: AvatarMeta::default(),
+        expressions: vec![smile],
+        look_at: Some(look_at),
+        not_shown: Vec::new(),
+    });
+    model.node_constraints = vec![NodeConstraint {
+        destination: joint("elbow.R"),
+        source: elbow,
+        kind: ConstraintKind::Rotation,
+        weight: 0.5,
+    }];
+    let settings = SpringSettings { gravity_power: 1.0, ..Default::default() };
+    let spring = |joint: usize, child: usize| SpringJoint { joint, child: Some(child), settings, center: Some(hips), collider_groups: vec![0] };
+    model.spring_bones = SpringBones {
+        joints: vec![spring(shoulder, elbow), spring(elbow, wrist)],
+        colliders: vec![Collider { joint: hips, shape: ColliderShape::Sphere { offset: Vec3::ZERO, radius: 0.2, inside: false } }],
+        collider_groups: vec![vec![0]],
+    };
+    let mut state = rigscope::ui::ViewerState::new(model);
+    state.frame.expressions = vec![0.7];
+    state.frame.look_target = Some(Vec3::new(1.0, 1.5, 2.0));
+    state.frame.player.select(Some(1));
+    // Warm up: the face's and the springs' buffers are made.
+    for _ in 0..5 {
+        state.advance(1.0 / 60.0);
+    }
+    let before = ALLOCATIONS.with(Cell::get);
+    for _ in 0..200 {
+        state.advance(1.0 / 60.0);
+    }
+    assert_eq!(ALLOCATIONS.with(Cell::get) - before, 0, "allocations while the avatar moves");
+    assert!(state.frame.face.gaze.is_some(), "the eyes looked");
+}
