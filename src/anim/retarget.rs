@@ -65,6 +65,9 @@ pub struct Retarget {
     matching: JointMatching,
     /// Per source joint.
     conversions: Vec<Option<JointConversion>>,
+    /// Source joints whose translation's x is a value (a VRM animation's expression weight),
+    /// and the entry of `Pose::properties` it drives on the target.
+    values: Vec<(usize, usize)>,
     /// The hips pair (target, source) and `h_t / h_s`, when any joint pairs.
     hips: Option<(usize, usize, f32)>,
 }
@@ -101,7 +104,15 @@ impl Retarget {
             matching,
             conversions,
             hips,
+            values: Vec::new(),
         }
+    }
+
+    /// The same, also converting the translation x of each `(source joint, property entry)`
+    /// into that entry of the target's `Pose::properties` (VRM expression weights).
+    pub fn with_values(mut self, values: Vec<(usize, usize)>) -> Self {
+        self.values = values;
+        self
     }
 
     /// Converts a humanoid's clips as VRM does (three-vrm's normalised bones), `matching`
@@ -147,6 +158,7 @@ impl Retarget {
             matching,
             conversions,
             hips,
+            values: Vec::new(),
         }
     }
 
@@ -168,6 +180,12 @@ impl Retarget {
 
     /// The channel converted, or none when it cannot play on the target.
     fn channel(&self, channel: &Channel) -> Option<Channel> {
+        if let (Some(&(_, offset)), ChannelTrack::Translation(track)) =
+            (self.values.iter().find(|(joint, _)| *joint == channel.joint), &channel.track)
+        {
+            let track = ChannelTrack::Properties { offset, track: track.component(0).ok()? };
+            return Some(Channel { joint: 0, track });
+        }
         let map = self.conversions.get(channel.joint).copied().flatten()?;
         let track = match &channel.track {
             ChannelTrack::Translation(track) => {

@@ -169,6 +169,14 @@ impl<T: Keyframe> Track<T> {
     }
 }
 
+impl Track<glam::Vec3> {
+    /// The track of one component (0: x) as a track of one weight, keys and tangents alike.
+    pub fn component(&self, axis: usize) -> Result<WeightsTrack, TrackError> {
+        let values = self.values.iter().map(|v| v[axis]).collect();
+        WeightsTrack::new(self.interpolation, self.times.clone(), 1, values)
+    }
+}
+
 /// Morph-target weights: `width` weights per key (one per target), interpolated like vectors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightsTrack {

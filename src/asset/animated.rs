@@ -50,6 +50,9 @@ pub enum PropertyTarget {
     Camera { cameras: Vec<usize>, field: CameraField },
     Light { lights: Vec<usize>, field: LightField },
     Visible { joint: usize },
+    /// A VRM expression's weight (`Expression::weight_entry` reads it), animated by a VRM
+    /// animation's expression track.
+    ExpressionWeight,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -54,6 +54,17 @@ impl Avatar {
     }
 }
 
+/// What a VRM animation (`.vrma`, `VRMC_vrm_animation`) animates, by name, so that its clips
+/// play on any avatar.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VrmAnimation {
+    /// Each humanoid bone it animates (VRM 1.0 name) and its joint, in `HUMAN_BONES` order.
+    pub humanoid: Vec<(&'static str, usize)>,
+    /// Each expression it animates (VRM 1.0 name) and the value joint whose translation's x
+    /// is the expression's weight.
+    pub expressions: Vec<(String, usize)>,
+}
+
 /// Who made the avatar, and what the licence lets others do with it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AvatarMeta {

@@ -1,7 +1,8 @@
 //! Clips from another file: the animations of a second model added to an open model, its
 //! joints paired by name and its motion retargeted onto the open rig (`anim::retarget` states
 //! the semantics). A VRM animation (`.vrma`) plays on a VRM avatar through both humanoid maps,
-//! bone by bone, as VRM retargets (`Retarget::humanoid`); on other rigs its bones pair by their
+//! bone by bone, as VRM retargets (`Retarget::humanoid`), its expression tracks setting the
+//! avatar's expressions of the same names; on other rigs its bones pair by their
 //! humanoid names (leftUpperArm, ...) with the rig's joint names.
 //!
 //! Each added clip is named `CLIP (FILE)`, e.g. `walk (Xbot.glb)`, so the clip list says where
@@ -44,7 +45,7 @@ pub fn matching_joint_count(model: &Model, source: &Model) -> usize {
 
 /// How `source`'s clips are converted for `model` (see the module docs).
 fn retarget_for(model: &Model, source: &Model) -> Retarget {
-    let humanoid = &source.animation_humanoid;
+    let humanoid = &source.vrm_animation.humanoid;
     if let (Some(avatar), false) = (&model.avatar, humanoid.is_empty()) {
         let mut pairs: Vec<JointPair> = (humanoid.iter())
             .filter_map(|&(bone, source)| {
@@ -60,7 +61,11 @@ fn retarget_for(model: &Model, source: &Model) -> Retarget {
             pairs,
         };
         let hips = avatar.joint("hips").zip(humanoid.iter().find(|(bone, _)| *bone == "hips").map(|&(_, j)| j));
-        return Retarget::humanoid(&source.skeleton, &model.skeleton, matching, hips);
+        // The animation's expression tracks set the avatar's expression weights.
+        let values = (source.vrm_animation.expressions.iter())
+            .filter_map(|(name, joint)| Some((*joint, avatar.expressions[avatar.expression(name)?].weight_entry?)))
+            .collect();
+        return Retarget::humanoid(&source.skeleton, &model.skeleton, matching, hips).with_values(values);
     }
     // The humanoid's names pair with a rig's joint names better than the file's own do.
     let mut names = source.skeleton.names().to_vec();

@@ -156,7 +156,7 @@ pub fn demo_model() -> Model {
         decoded_geometry: Vec::new(),
         avatar: None,
         spring_bones: SpringBones::default(),
-        animation_humanoid: Vec::new(),
+        vrm_animation: Default::default(),
         node_constraints: Vec::new(),
         skeleton,
     }

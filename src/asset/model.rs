@@ -13,7 +13,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use super::animated::AnimatedProperties;
-use super::avatar::Avatar;
+use super::avatar::{Avatar, VrmAnimation};
 use super::camera::Camera;
 use super::format::Format;
 use super::light::PunctualLight;
@@ -71,9 +71,8 @@ pub struct Model {
     pub decoded_geometry: Vec<DecodedGeometry>,
     /// The VRM avatar the file is (VRM 0.x or 1.0).
     pub avatar: Option<Avatar>,
-    /// A VRM animation's (`.vrma`) humanoid map: each bone it animates (VRM 1.0 name) and its
-    /// joint; empty for other files.
-    pub animation_humanoid: Vec<(&'static str, usize)>,
+    /// What a VRM animation (`.vrma`) animates by name: empty for other files.
+    pub vrm_animation: VrmAnimation,
     /// VRM node constraints (joints that follow another's turn), sources first.
     pub node_constraints: Vec<NodeConstraint>,
     /// VRM spring bones (hair, skirts, tails that swing); empty for most models.

@@ -446,7 +446,7 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         decoded_geometry: Vec::new(),
         avatar: None,
         spring_bones: Default::default(),
-        animation_humanoid: Vec::new(),
+        vrm_animation: Default::default(),
         node_constraints: Vec::new(),
     }
 }

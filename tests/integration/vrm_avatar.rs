@@ -289,7 +289,7 @@ fn the_panel_shows_the_map_and_a_bone_selects_its_joint() {
 /// The stick figure with a face: a white square before the head (node 18) with two morph
 /// targets (0 pushes it forward, 1 up), and expressions: happy (target 0, the face red, blocks
 /// blink), blink (target 1, on or off) and a custom wink (half of target 1).
-fn write_face_avatar(path: &Path) {
+pub(crate) fn write_face_avatar(path: &Path) {
     let expressions = json!({
         "preset": {
             "happy": {

@@ -4,7 +4,7 @@
 //! constraints (`VRMC_node_constraint`) following their source. The tests write their files.
 
 use crate::common;
-use crate::vrm_avatar::{avatar_json, vrm_1_0};
+use crate::vrm_avatar::{avatar_json, vrm_1_0, write_face_avatar};
 
 use std::path::Path;
 
@@ -57,7 +57,8 @@ fn write_rig(path: &Path, nodes: &[(&str, Option<usize>, [f32; 3], Quat)], chann
 
 /// The VRM animation: hips at 2 (twice the stick figure's), its left upper arm rolled 90°
 /// about its length; in 1 s the hips move 0.5 sideways and the arm turns from out sideways
-/// (+X) to straight down, in model space.
+/// (+X) to straight down, in model space, and the avatar becomes happy (its expression node's
+/// translation x from 0 to 1).
 fn write_wave(path: &Path) {
     let roll = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
     let down = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2) * roll;
@@ -66,13 +67,16 @@ fn write_wave(path: &Path) {
         ("J_Spine", Some(0), [0.0, 0.4, 0.0], Quat::IDENTITY),
         ("J_ArmL", Some(1), [0.3, 0.3, 0.0], roll),
         ("J_ElbowL", Some(2), [0.5, 0.0, 0.0], Quat::IDENTITY),
+        ("Happy", None, [0.0, 0.0, 0.0], Quat::IDENTITY),
     ];
     let channels = [
         (0, "translation", [0.0, 2.0, 0.0, 0.0], [0.5, 2.0, 0.0, 0.0]),
         (2, "rotation", roll.to_array(), down.to_array()),
+        (4, "translation", [0.0; 4], [1.0, 0.0, 0.0, 0.0]),
     ];
     let bones = json!({ "hips": { "node": 0 }, "spine": { "node": 1 }, "leftUpperArm": { "node": 2 }, "leftLowerArm": { "node": 3 } });
-    write_rig(path, &nodes, &channels, json!({ "VRMC_vrm_animation": { "specVersion": "1.0", "humanoid": { "humanBones": bones } } }));
+    let animation = json!({ "specVersion": "1.0", "humanoid": { "humanBones": bones }, "expressions": { "preset": { "happy": { "node": 4 } } } });
+    write_rig(path, &nodes, &channels, json!({ "VRMC_vrm_animation": animation }));
 }
 
 /// Each joint's world position by name, posed by `args` after `pose FILE`.
@@ -107,6 +111,37 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
     let (arm, forearm) = (position(&found, "L_Arm"), position(&found, "L_Forearm"));
     assert!(arm.abs_diff_eq(Vec3::new(0.45, 1.55, 0.0), 1e-5), "{arm}");
     assert!((forearm - arm).abs_diff_eq(Vec3::new(0.0, -0.3, 0.0), 1e-5), "{forearm}");
+    // The expression track sets the avatar's happy (which binds nothing here) half way at 0.5 s.
+    let posed: Value = serde_json::from_str(&common::succeed(&[
+        "pose",
+        avatar.to_str().unwrap(),
+        "--clips-from",
+        motion.to_str().unwrap(),
+        "--clip",
+        "0",
+        "--time",
+        "0.5",
+    ]))
+    .unwrap();
+    let happy = (posed["properties"].as_array().unwrap().iter())
+        .find(|p| p["pointer"] == "/extensions/VRMC_vrm/expressions/preset/happy")
+        .map(|p| p["value"][0].as_f64().unwrap());
+    assert_eq!(happy, Some(0.5));
+    // On an avatar whose happy binds a morph target, the face follows.
+    let face = dir.join("face.gltf");
+    write_face_avatar(&face);
+    let posed: Value = serde_json::from_str(&common::succeed(&[
+        "pose",
+        face.to_str().unwrap(),
+        "--clips-from",
+        motion.to_str().unwrap(),
+        "--clip",
+        "0",
+        "--time",
+        "0.5",
+    ]))
+    .unwrap();
+    assert_eq!(posed["primitives"][0]["weights"][0], 0.5);
     // At time 0 the avatar stands as at rest: the animation's rest plays as the avatar's.
     let start = positions(&avatar, &["--clips-from", motion.to_str().unwrap(), "--clip", "0", "--time", "0"]);
     assert_eq!(start, positions(&avatar, &[]));

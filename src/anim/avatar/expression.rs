@@ -75,6 +75,8 @@ pub struct Expression {
     pub morph_binds: Vec<(usize, f32)>,
     /// (entry of `Pose::properties`, change at full expression).
     pub property_binds: Vec<(usize, f32)>,
+    /// The entry of `Pose::properties` through which clips (VRM animations) set its weight.
+    pub weight_entry: Option<usize>,
 }
 
 impl Expression {

@@ -31,7 +31,7 @@ pub struct Face {
 
 impl Face {
     /// Turns the eyes of `pose` towards `target` (model space; none: as the pose has them) by
-    /// `look_at`, then adds `expressions` at `weights`.
+    /// `look_at`, then adds `expressions` at `weights` plus what the pose's clip sets.
     pub fn apply(
         &mut self,
         look_at: Option<&LookAt>,
@@ -43,6 +43,12 @@ impl Face {
         self.applied.clear();
         self.applied.extend_from_slice(weights);
         self.applied.resize(expressions.len(), 0.0);
+        // What a clip sets adds to what is set by hand.
+        for (expression, weight) in expressions.iter().zip(&mut self.applied) {
+            if let Some(&animated) = expression.weight_entry.and_then(|entry| pose.properties().get(entry)) {
+                *weight += animated;
+            }
+        }
         self.gaze = None;
         if let (Some(look_at), Some(target)) = (look_at, target) {
             self.matrices.resize(pose.len(), Mat4::IDENTITY);

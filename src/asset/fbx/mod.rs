@@ -121,7 +121,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErro
         decoded_geometry: Vec::new(),
         avatar: None,
         spring_bones: SpringBones::default(),
-        animation_humanoid: Vec::new(),
+        vrm_animation: Default::default(),
         node_constraints: Vec::new(),
     })
 }

@@ -242,7 +242,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         decoded_geometry: decoded.report,
         avatar,
         spring_bones,
-        animation_humanoid: vrm_animation::humanoid(root, &joint_of_node),
+        vrm_animation: vrm_animation::load(root, &joint_of_node),
         node_constraints,
     };
     if model.avatar.as_ref().is_some_and(|avatar| avatar.version == VrmVersion::V0) {

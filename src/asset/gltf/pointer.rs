@@ -229,6 +229,12 @@ fn target_of(scene: &Scene, holders: &Holders, pointer: &str) -> Result<Property
                 joint,
             })
         }
+        // Not a pointer of the glTF JSON: where a VRM avatar's expression keeps its weight.
+        ["extensions", "VRMC_vrm", "expressions", "preset" | "custom", _] if scene.joint_count > 0 => Ok(Property {
+            target: PropertyTarget::ExpressionWeight,
+            rest: vec![0.0],
+            joint: 0,
+        }),
         _ => Err("which rigscope does not play".into()),
     }
 }

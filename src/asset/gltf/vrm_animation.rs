@@ -8,16 +8,32 @@ use gltf_json::Root;
 use serde_json::Value;
 
 use super::scenes::NodeJoints;
+use crate::asset::avatar::VrmAnimation;
 use crate::asset::human_bone::{HUMAN_BONES, human_bone};
 
 pub const EXTENSION: &str = "VRMC_vrm_animation";
 
 /// The humanoid bones the file maps (by VRM 1.0 name) and their joints, in `HUMAN_BONES`
-/// order; unknown bones and nodes are left out.
-pub fn humanoid(root: &Root, joint_of_node: &NodeJoints) -> Vec<(&'static str, usize)> {
+/// order, and the expressions it animates and their value joints; unknown bones, and nodes
+/// the file does not have, are left out.
+pub fn load(root: &Root, joint_of_node: &NodeJoints) -> VrmAnimation {
     let Some(extension) = root.extensions.as_ref().and_then(|e| e.others.get(EXTENSION)) else {
-        return Vec::new();
+        return VrmAnimation::default();
     };
+    let joint = |json: &Value| joint_of_node.get(usize::try_from(json.get("node")?.as_u64()?).ok()?);
+    let expressions = ["preset", "custom"]
+        .into_iter()
+        .filter_map(|kind| extension.pointer(&format!("/expressions/{kind}"))?.as_object())
+        .flatten()
+        .filter_map(|(name, expression)| Some((name.clone(), joint(expression)?)))
+        .collect();
+    VrmAnimation {
+        humanoid: humanoid(extension, joint_of_node),
+        expressions,
+    }
+}
+
+fn humanoid(extension: &Value, joint_of_node: &NodeJoints) -> Vec<(&'static str, usize)> {
     let bones = extension.pointer("/humanoid/humanBones").and_then(Value::as_object);
     let mut humanoid: Vec<(&'static str, usize)> = (bones.into_iter().flatten())
         .filter_map(|(name, bone)| {

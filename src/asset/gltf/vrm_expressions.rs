@@ -4,6 +4,7 @@
 //! node that draws it, and its `_MainTex_ST` made an offset and scale with the V axis flipped.
 //! Material colour and texture-transform binds become animated properties: the loader asks for
 //! the pointers they set (`pointers`), and `finish` turns each into changes of those slots.
+//! Each expression's weight gets a slot too, through which VRM animations set it.
 //! Binds to MToon's own colours (shade, rim, matcap, outline) are noted as not shown.
 
 use serde_json::Value;
@@ -22,6 +23,8 @@ pub struct ListedExpressions {
     expressions: Vec<Expression>,
     /// Per expression: (index into `pointers`, component, value at full weight).
     property_targets: Vec<Vec<(usize, usize, f32)>>,
+    /// Per expression: the index into `pointers` of its weight.
+    weight_pointers: Vec<usize>,
     /// The pointers the binds set, each once.
     pub pointers: Vec<String>,
     /// Whether some bind sets MToon's own colours (shade, rim, matcap, outline), not drawn.
@@ -213,6 +216,9 @@ impl ListedExpressions {
     }
 
     fn push(&mut self, expression: Expression, targets: Vec<(usize, usize, f32)>) {
+        let kind = if expression.is_preset { "preset" } else { "custom" };
+        let weight = self.pointer(format!("/extensions/VRMC_vrm/expressions/{kind}/{}", expression.name));
+        self.weight_pointers.push(weight);
         self.expressions.push(expression);
         self.property_targets.push(targets);
     }
@@ -257,6 +263,9 @@ impl ListedExpressions {
     /// material does not have is no slot and no bind.
     pub fn finish(self, slots: &[Result<ChannelSlot, String>], rest: &[f32]) -> Vec<Expression> {
         let mut expressions = self.expressions;
+        for (expression, weight) in expressions.iter_mut().zip(self.weight_pointers) {
+            expression.weight_entry = slots.get(weight).and_then(|slot| slot.as_ref().ok()).map(|slot| slot.offset);
+        }
         for (expression, targets) in expressions.iter_mut().zip(self.property_targets) {
             for (pointer, component, target) in targets {
                 let Some(Ok(slot)) = slots.get(pointer) else { continue };

@@ -94,7 +94,7 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         decoded_geometry: Vec::new(),
         avatar: None,
         spring_bones: SpringBones::default(),
-        animation_humanoid: Vec::new(),
+        vrm_animation: Default::default(),
         node_constraints: Vec::new(),
     };
     for anim in animations_beside(path) {
