@@ -190,6 +190,7 @@ impl SpringSimulation {
     /// One step of `STEP` seconds on `pose`, the joints' rotations written into it.
     pub fn step(&mut self, springs: &SpringBones, pose: &mut Pose) {
         let local = pose.local();
+        let mut centre: Option<(Mat4, Mat4)> = None;
         for joint in 0..local.len() {
             let parent = pose.hierarchy().parent(joint).map_or(Mat4::IDENTITY, |p| self.model[p]);
             let Some(index) = self.spring_of_joint[joint] else {
@@ -206,7 +207,15 @@ impl SpringSimulation {
                 None => turned.transform_point3(state.tail).distance(head),
             };
             let from_center = spring.center.map_or(Mat4::IDENTITY, |c| self.model[c]);
-            let to_center = center_inverse(&self.model, spring.center);
+            // Joints of one spring share their centre: invert its matrix once.
+            let to_center = match centre {
+                Some((matrix, inverse)) if matrix == from_center => inverse,
+                _ => {
+                    let inverse = from_center.inverse();
+                    centre = Some((from_center, inverse));
+                    inverse
+                }
+            };
             let rest_axis = parent
                 .transform_vector3(state.rest.to_mat4().transform_vector3(state.axis))
                 .normalize_or_zero();
