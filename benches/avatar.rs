@@ -11,7 +11,7 @@ use rigscope::anim::avatar::{
     Collider, ColliderShape, Expression, Face, LookAt, LookAtKind, RangeMap, SpringBones, SpringJoint, SpringSettings,
     SpringSimulation,
 };
-use rigscope::anim::{Playback, Pose};
+
 use rigscope::asset;
 
 fn avatar(c: &mut Criterion) {
@@ -36,14 +36,7 @@ fn avatar(c: &mut Criterion) {
         colliders: vec![ball(hips, 15.0), ball(head, 12.0)],
         collider_groups: vec![vec![0, 1]],
     };
-    let poses: Vec<Pose> = (0..64)
-        .map(|i| {
-            let mut pose = rest.clone();
-            let time = Playback::Loop.clip_time(i as f32 / 64.0 * clip.duration(), clip.duration());
-            clip.sample(time, &mut pose, &mut clip.cursor());
-            pose
-        })
-        .collect();
+    let poses = common::cycle_poses(clip, rest, 64);
 
     let mut group = c.benchmark_group(format!("spring bones, Xbot walking, {} joints, 2 colliders", springs.joints.len()));
     group.throughput(Throughput::Elements(springs.joints.len() as u64));

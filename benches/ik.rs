@@ -7,7 +7,7 @@ mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec3;
-use rigscope::anim::{IkLayer, JointConstraint, Playback, Solver};
+use rigscope::anim::{IkLayer, JointConstraint, Solver};
 use rigscope::asset;
 
 fn ik(c: &mut Criterion) {
@@ -16,14 +16,7 @@ fn ik(c: &mut Criterion) {
     let rest = model.skeleton.rest_pose();
     let hand = model.skeleton.find("mixamorig:LeftHand").unwrap();
     // Animated poses over one cycle, and a target the arm can reach in all of them.
-    let poses: Vec<_> = (0..64)
-        .map(|i| {
-            let mut pose = rest.clone();
-            let time = Playback::Loop.clip_time(i as f32 / 64.0 * clip.duration(), clip.duration());
-            clip.sample(time, &mut pose, &mut clip.cursor());
-            pose
-        })
-        .collect();
+    let poses = common::cycle_poses(clip, rest, 64);
     let target = poses[0].to_model_matrices()[hand].w_axis.truncate() + Vec3::new(0.1, 0.25, 0.15);
     for (name, solver, limited) in [
         ("FABRIK", Solver::Fabrik, false),

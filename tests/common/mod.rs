@@ -103,6 +103,19 @@ pub fn gltf(relative: &str) -> PathBuf {
     path
 }
 
+/// `count` poses of `clip` evenly over one loop of it, each sampled from `rest`.
+pub fn cycle_poses(clip: &rigscope::anim::Clip, rest: &rigscope::anim::Pose, count: usize) -> Vec<rigscope::anim::Pose> {
+    let playback = rigscope::anim::Playback::Loop;
+    (0..count)
+        .map(|i| {
+            let mut pose = rest.clone();
+            let time = playback.clip_time(i as f32 / count as f32 * clip.duration(), clip.duration());
+            clip.sample(time, &mut pose, &mut clip.cursor());
+            pose
+        })
+        .collect()
+}
+
 /// A file of the compressed variants of the samples, `compressed/` beside the assets folder
 /// (its SOURCE.txt says how each was made).
 pub fn compressed(name: &str) -> PathBuf {

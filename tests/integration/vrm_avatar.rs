@@ -267,12 +267,7 @@ fn the_panel_shows_the_map_and_a_bone_selects_its_joint() {
         .remove("leftFoot");
     write_avatar(&path, [0.3, 0.0, 0.0], "VRMC_vrm", extension);
     let model = rigscope::asset::load(&path).unwrap();
-    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
-        |ui, state: &mut ViewerState| {
-            panel::show(ui, state, &Default::default());
-        },
-        ViewerState::new(model),
-    );
+    let mut harness = panel_harness(model);
     harness.run();
     assert!(harness.query_by_label("VRM 1.0 'Stick'").is_some());
     assert!(harness.query_by_label_contains("Humanoid: 17 of 55 bones").is_some());
@@ -419,12 +414,7 @@ fn the_panel_sets_expressions_by_slider_and_resets_them() {
     let path = dir.join("face.gltf");
     write_face_avatar(&path);
     let model = rigscope::asset::load(&path).unwrap();
-    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
-        |ui, state: &mut ViewerState| {
-            panel::show(ui, state, &Default::default());
-        },
-        ViewerState::new(model),
-    );
+    let mut harness = panel_harness(model);
     harness.run();
     assert!(harness.query_by_label("Expressions: 4").is_some());
     let label = |text: &'static str| By::new().role(Role::Label).label(text);
@@ -454,4 +444,14 @@ fn the_panel_sets_expressions_by_slider_and_resets_them() {
     harness.run();
     assert!(harness.query_by_label("Looking 45° left, 0° down").is_some());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The viewer's panel on `model`, tall enough to show the whole avatar section.
+pub(crate) fn panel_harness(model: rigscope::asset::Model) -> Harness<'static, ViewerState> {
+    Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
+        |ui, state: &mut ViewerState| {
+            panel::show(ui, state, &Default::default());
+        },
+        ViewerState::new(model),
+    )
 }

@@ -112,17 +112,11 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
     assert!(arm.abs_diff_eq(Vec3::new(0.45, 1.55, 0.0), 1e-5), "{arm}");
     assert!((forearm - arm).abs_diff_eq(Vec3::new(0.0, -0.3, 0.0), 1e-5), "{forearm}");
     // The expression track sets the avatar's happy (which binds nothing here) half way at 0.5 s.
-    let posed: Value = serde_json::from_str(&common::succeed(&[
-        "pose",
-        avatar.to_str().unwrap(),
-        "--clips-from",
-        motion.to_str().unwrap(),
-        "--clip",
-        "0",
-        "--time",
-        "0.5",
-    ]))
-    .unwrap();
+    let at_half = |file: &Path| -> Value {
+        let args = ["pose", file.to_str().unwrap(), "--clips-from", motion.to_str().unwrap(), "--clip", "0", "--time", "0.5"];
+        serde_json::from_str(&common::succeed(&args)).unwrap()
+    };
+    let posed = at_half(&avatar);
     let happy = (posed["properties"].as_array().unwrap().iter())
         .find(|p| p["pointer"] == "/extensions/VRMC_vrm/expressions/preset/happy")
         .map(|p| p["value"][0].as_f64().unwrap());
@@ -130,18 +124,7 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
     // On an avatar whose happy binds a morph target, the face follows.
     let face = dir.join("face.gltf");
     write_face_avatar(&face);
-    let posed: Value = serde_json::from_str(&common::succeed(&[
-        "pose",
-        face.to_str().unwrap(),
-        "--clips-from",
-        motion.to_str().unwrap(),
-        "--clip",
-        "0",
-        "--time",
-        "0.5",
-    ]))
-    .unwrap();
-    assert_eq!(posed["primitives"][0]["weights"][0], 0.5);
+    assert_eq!(at_half(&face)["primitives"][0]["weights"][0], 0.5);
     // At time 0 the avatar stands as at rest: the animation's rest plays as the avatar's.
     let start = positions(&avatar, &["--clips-from", motion.to_str().unwrap(), "--clip", "0", "--time", "0"]);
     assert_eq!(start, positions(&avatar, &[]));

@@ -7,7 +7,7 @@
 //! the same time twice gives the same pose.
 
 use crate::common;
-use crate::vrm_avatar::{avatar_json, vrm_1_0};
+use crate::vrm_avatar::{avatar_json, panel_harness, vrm_1_0};
 
 use std::path::Path;
 
@@ -141,7 +141,7 @@ fn spring_bones_swing_as_three_vrm_swings_them() {
 fn the_panel_swings_resets_and_shows_the_springs() {
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
-    use rigscope::ui::{ViewerState, panel};
+    use rigscope::ui::ViewerState;
 
     let dir = common::temp_dir("vrm-springs-panel");
     let path = dir.join("tail.gltf");
@@ -149,12 +149,7 @@ fn the_panel_swings_resets_and_shows_the_springs() {
     let model = rigscope::asset::load(&path).unwrap();
     let tail = model.skeleton.find("Tail1").unwrap();
     let rest_rotation = model.skeleton.rest_pose().local()[tail].rotation;
-    let mut harness = Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
-        |ui, state: &mut ViewerState| {
-            panel::show(ui, state, &Default::default());
-        },
-        ViewerState::new(model),
-    );
+    let mut harness = panel_harness(model);
     harness.run();
     assert!(harness.query_by_label("Spring bones: 3 joints, 2 colliders").is_some());
     // Playing for half a second swings the tail off its rest rotation.
