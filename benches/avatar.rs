@@ -22,15 +22,37 @@ fn avatar(c: &mut Criterion) {
     let find = |name: &str| skeleton.find(&format!("mixamorig:{name}")).unwrap();
     // Every joint below the arms and legs on springs, pushed out of the hips and head.
     let roots = ["LeftArm", "RightArm", "LeftUpLeg", "RightUpLeg"].map(find);
-    let below = |joint: usize| roots.iter().any(|&root| joint == root || skeleton.hierarchy().ancestors(joint).any(|a| a == root));
+    let below = |joint: usize| {
+        roots
+            .iter()
+            .any(|&root| joint == root || skeleton.hierarchy().ancestors(joint).any(|a| a == root))
+    };
     let first_child = |joint: usize| (0..skeleton.len()).find(|&j| skeleton.parent(j) == Some(joint));
-    let settings = SpringSettings { gravity_power: 0.5, stiffness: 2.0, hit_radius: 0.02, ..Default::default() };
+    let settings = SpringSettings {
+        gravity_power: 0.5,
+        stiffness: 2.0,
+        hit_radius: 0.02,
+        ..Default::default()
+    };
     let (hips, head) = (find("Hips"), find("Head"));
     let joints: Vec<SpringJoint> = (0..skeleton.len())
         .filter(|&j| below(j))
-        .map(|joint| SpringJoint { joint, child: first_child(joint), settings, center: Some(hips), collider_groups: vec![0] })
+        .map(|joint| SpringJoint {
+            joint,
+            child: first_child(joint),
+            settings,
+            center: Some(hips),
+            collider_groups: vec![0],
+        })
         .collect();
-    let ball = |joint: usize, radius: f32| Collider { joint, shape: ColliderShape::Sphere { offset: Vec3::ZERO, radius, inside: false } };
+    let ball = |joint: usize, radius: f32| Collider {
+        joint,
+        shape: ColliderShape::Sphere {
+            offset: Vec3::ZERO,
+            radius,
+            inside: false,
+        },
+    };
     let springs = SpringBones {
         joints,
         colliders: vec![ball(hips, 15.0), ball(head, 12.0)],
@@ -38,7 +60,10 @@ fn avatar(c: &mut Criterion) {
     };
     let poses = common::cycle_poses(clip, rest, 64);
 
-    let mut group = c.benchmark_group(format!("spring bones, Xbot walking, {} joints, 2 colliders", springs.joints.len()));
+    let mut group = c.benchmark_group(format!(
+        "spring bones, Xbot walking, {} joints, 2 colliders",
+        springs.joints.len()
+    ));
     group.throughput(Throughput::Elements(springs.joints.len() as u64));
     let mut simulation = SpringSimulation::new(&springs, rest, &poses[0]);
     let (mut out, mut next) = (rest.clone(), 0);
@@ -53,10 +78,26 @@ fn avatar(c: &mut Criterion) {
 
     // The face: eyes (the hands stand in) at a moving target, and 16 expressions (Xbot has no
     // morph targets of its own to bind: what is measured is the look-at and the weights).
-    let map = RangeMap { input_max: 90.0, output_scale: 10.0 };
+    let map = RangeMap {
+        input_max: 90.0,
+        output_scale: 10.0,
+    };
     let eyes = [Some(find("LeftHand")), Some(find("RightHand"))];
-    let look_at = LookAt::new(LookAtKind::Bone, head, eyes, Vec3::Y * 6.0, [map; 4], rest, &rest.to_model_matrices());
-    let expressions: Vec<Expression> = (0..16).map(|i| Expression { name: format!("e{i}"), ..Default::default() }).collect();
+    let look_at = LookAt::new(
+        LookAtKind::Bone,
+        head,
+        eyes,
+        Vec3::Y * 6.0,
+        [map; 4],
+        rest,
+        &rest.to_model_matrices(),
+    );
+    let expressions: Vec<Expression> = (0..16)
+        .map(|i| Expression {
+            name: format!("e{i}"),
+            ..Default::default()
+        })
+        .collect();
     let weights = vec![0.5; expressions.len()];
     let mut face = Face::default();
     let mut group = c.benchmark_group("face, Xbot, look-at and 16 expressions");

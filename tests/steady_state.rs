@@ -319,9 +319,20 @@ fn an_avatars_face_constraints_and_springs_allocate_nothing_per_frame() {
     let (head, hips) = (joint("head"), joint("hips"));
     let (shoulder, elbow, wrist) = (joint("shoulder.L"), joint("elbow.L"), joint("wrist.L"));
     let rest = model.skeleton.rest_pose();
-    let map = RangeMap { input_max: 90.0, output_scale: 10.0 };
+    let map = RangeMap {
+        input_max: 90.0,
+        output_scale: 10.0,
+    };
     let eyes = [Some(wrist), Some(joint("wrist.R"))];
-    let look_at = LookAt::new(LookAtKind::Bone, head, eyes, Vec3::Y * 0.06, [map; 4], rest, &rest.to_model_matrices());
+    let look_at = LookAt::new(
+        LookAtKind::Bone,
+        head,
+        eyes,
+        Vec3::Y * 0.06,
+        [map; 4],
+        rest,
+        &rest.to_model_matrices(),
+    );
     let smile = Expression {
         name: "happy".into(),
         is_preset: true,
@@ -343,11 +354,27 @@ fn an_avatars_face_constraints_and_springs_allocate_nothing_per_frame() {
         kind: ConstraintKind::Rotation,
         weight: 0.5,
     }];
-    let settings = SpringSettings { gravity_power: 1.0, ..Default::default() };
-    let spring = |joint: usize, child: usize| SpringJoint { joint, child: Some(child), settings, center: Some(hips), collider_groups: vec![0] };
+    let settings = SpringSettings {
+        gravity_power: 1.0,
+        ..Default::default()
+    };
+    let spring = |joint: usize, child: usize| SpringJoint {
+        joint,
+        child: Some(child),
+        settings,
+        center: Some(hips),
+        collider_groups: vec![0],
+    };
     model.spring_bones = SpringBones {
         joints: vec![spring(shoulder, elbow), spring(elbow, wrist)],
-        colliders: vec![Collider { joint: hips, shape: ColliderShape::Sphere { offset: Vec3::ZERO, radius: 0.2, inside: false } }],
+        colliders: vec![Collider {
+            joint: hips,
+            shape: ColliderShape::Sphere {
+                offset: Vec3::ZERO,
+                radius: 0.2,
+                inside: false,
+            },
+        }],
         collider_groups: vec![vec![0]],
     };
     let mut state = rigscope::ui::ViewerState::new(model);
@@ -362,6 +389,10 @@ fn an_avatars_face_constraints_and_springs_allocate_nothing_per_frame() {
     for _ in 0..200 {
         state.advance(1.0 / 60.0);
     }
-    assert_eq!(ALLOCATIONS.with(Cell::get) - before, 0, "allocations while the avatar moves");
+    assert_eq!(
+        ALLOCATIONS.with(Cell::get) - before,
+        0,
+        "allocations while the avatar moves"
+    );
     assert!(state.frame.face.gaze.is_some(), "the eyes looked");
 }

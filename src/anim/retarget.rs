@@ -123,7 +123,12 @@ impl Retarget {
     /// rotation in model space. The hips' translation moves in model space scaled by the hip
     /// heights, `t = Mt⁻¹ · (k · Ms · s)`, `M` the parent's rest model matrix; other
     /// translations and all scales are dropped, as VRM animations carry none.
-    pub fn humanoid(source: &Skeleton, target: &Skeleton, matching: JointMatching, hips: Option<(usize, usize)>) -> Self {
+    pub fn humanoid(
+        source: &Skeleton,
+        target: &Skeleton,
+        matching: JointMatching,
+        hips: Option<(usize, usize)>,
+    ) -> Self {
         let source_model = source.rest_pose().to_model_matrices();
         let target_model = target.rest_pose().to_model_matrices();
         let parent = |skeleton: &Skeleton, model: &[Mat4], joint: usize| {
@@ -133,7 +138,10 @@ impl Retarget {
         let hips = hips.map(|(t, s)| (t, s, height_ratio(target_model[t].w_axis.y, source_model[s].w_axis.y)));
         let mut conversions = vec![None; source.len()];
         for pair in &matching.pairs {
-            let (s_parent, t_parent) = (parent(source, &source_model, pair.source), parent(target, &target_model, pair.target));
+            let (s_parent, t_parent) = (
+                parent(source, &source_model, pair.source),
+                parent(target, &target_model, pair.target),
+            );
             let (ps, pt) = (rotation_of(s_parent), rotation_of(t_parent));
             let s_rest = source.rest_pose().local()[pair.source].rotation;
             let t_rest = target.rest_pose().local()[pair.target].rotation;
@@ -180,10 +188,14 @@ impl Retarget {
 
     /// The channel converted, or none when it cannot play on the target.
     fn channel(&self, channel: &Channel) -> Option<Channel> {
-        if let (Some(&(_, offset)), ChannelTrack::Translation(track)) =
-            (self.values.iter().find(|(joint, _)| *joint == channel.joint), &channel.track)
-        {
-            let track = ChannelTrack::Properties { offset, track: track.component(0).ok()? };
+        if let (Some(&(_, offset)), ChannelTrack::Translation(track)) = (
+            self.values.iter().find(|(joint, _)| *joint == channel.joint),
+            &channel.track,
+        ) {
+            let track = ChannelTrack::Properties {
+                offset,
+                track: track.component(0).ok()?,
+            };
             return Some(Channel { joint: 0, track });
         }
         let map = self.conversions.get(channel.joint).copied().flatten()?;
@@ -220,7 +232,10 @@ fn conversion(target: usize, s_rest: Transform, t_rest: Transform, k: f32) -> Jo
     JointConversion {
         target,
         rotation,
-        translation: Some((Mat3::from_diagonal(Vec3::splat(k)), t_rest.translation - k * s_rest.translation)),
+        translation: Some((
+            Mat3::from_diagonal(Vec3::splat(k)),
+            t_rest.translation - k * s_rest.translation,
+        )),
         scale: Some(Vec3::new(
             scale_component(t_rest.scale.x, s_rest.scale.x),
             scale_component(t_rest.scale.y, s_rest.scale.y),

@@ -152,7 +152,13 @@ impl ClipExport {
         self.pose_mode.apply(&model.skeleton, &mut self.pose);
         if let Some(avatar) = &model.avatar {
             let look_at = avatar.look_at.as_ref();
-            (self.face).apply(look_at, &avatar.expressions, &self.expressions, self.look_target, &mut self.pose);
+            (self.face).apply(
+                look_at,
+                &avatar.expressions,
+                &self.expressions,
+                self.look_target,
+                &mut self.pose,
+            );
         }
         model.apply_node_constraints(&mut self.pose, &mut self.joint_matrices);
         let springs = &model.spring_bones;

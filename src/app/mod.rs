@@ -29,13 +29,13 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy}
 use winit::window::WindowId;
 
 use crate::asset::demo::demo_model;
-use crate::inspect::lookup::{find_joint, vector};
 use crate::inspect::expression_lookup::expression_weights;
+use crate::inspect::lookup::{find_joint, vector};
 use crate::inspect::morph_lookup::morph_overrides;
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
-use crate::render::spring_gizmo::draw_spring_bones;
 use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
+use crate::render::spring_gizmo::draw_spring_bones;
 use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
 use crate::ui::file_browser::Purpose;

@@ -46,10 +46,21 @@ pub struct PropertySlot {
 /// skeleton joints); a file camera or light that several nodes hold has an entry per node.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PropertyTarget {
-    Material { material: usize, field: MaterialField },
-    Camera { cameras: Vec<usize>, field: CameraField },
-    Light { lights: Vec<usize>, field: LightField },
-    Visible { joint: usize },
+    Material {
+        material: usize,
+        field: MaterialField,
+    },
+    Camera {
+        cameras: Vec<usize>,
+        field: CameraField,
+    },
+    Light {
+        lights: Vec<usize>,
+        field: LightField,
+    },
+    Visible {
+        joint: usize,
+    },
     /// A VRM expression's weight (`Expression::weight_entry` reads it), animated by a VRM
     /// animation's expression track.
     ExpressionWeight,

@@ -50,7 +50,11 @@ fn retarget_for(model: &Model, source: &Model) -> Retarget {
         let mut pairs: Vec<JointPair> = (humanoid.iter())
             .filter_map(|&(bone, source)| {
                 let target = avatar.joint(bone)?;
-                Some(JointPair { target, source, by: MatchedBy::Exact })
+                Some(JointPair {
+                    target,
+                    source,
+                    by: MatchedBy::Exact,
+                })
             })
             .collect();
         pairs.sort_by_key(|pair| pair.target);
@@ -60,7 +64,9 @@ fn retarget_for(model: &Model, source: &Model) -> Retarget {
             unmatched_source: unpaired(source.skeleton.len(), &|j| pairs.iter().any(|p| p.source == j)),
             pairs,
         };
-        let hips = avatar.joint("hips").zip(humanoid.iter().find(|(bone, _)| *bone == "hips").map(|&(_, j)| j));
+        let hips = avatar
+            .joint("hips")
+            .zip(humanoid.iter().find(|(bone, _)| *bone == "hips").map(|&(_, j)| j));
         // The animation's expression tracks set the avatar's expression weights.
         let values = (source.vrm_animation.expressions.iter())
             .filter_map(|(name, joint)| Some((*joint, avatar.expressions[avatar.expression(name)?].weight_entry?)))
@@ -72,7 +78,11 @@ fn retarget_for(model: &Model, source: &Model) -> Retarget {
     for &(bone, joint) in humanoid {
         names[joint] = bone.to_owned();
     }
-    Retarget::local(&source.skeleton, &model.skeleton, match_joints(&names, model.skeleton.names()))
+    Retarget::local(
+        &source.skeleton,
+        &model.skeleton,
+        match_joints(&names, model.skeleton.names()),
+    )
 }
 
 /// Loads `path` and adds its clips to `model`, retargeted (see the module docs).

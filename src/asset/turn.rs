@@ -101,14 +101,22 @@ mod tests {
         let rest = model.skeleton.rest_pose().to_model_matrices();
         let turned_rest = turned.skeleton.rest_pose().to_model_matrices();
         for (skin, turned_skin) in model.skins.iter().zip(&turned.skins) {
-            for ((&joint, ib), turned_ib) in skin.joints.iter().zip(&skin.inverse_bind).zip(&turned_skin.inverse_bind) {
+            for ((&joint, ib), turned_ib) in skin
+                .joints
+                .iter()
+                .zip(&skin.inverse_bind)
+                .zip(&turned_skin.inverse_bind)
+            {
                 let vertex = Vec3::new(0.3, 1.2, -0.4);
                 let before = rest[joint] * *ib * vertex.extend(1.0);
                 let after = turned_rest[joint] * *turned_ib * turn(vertex).extend(1.0);
                 assert!((turn_matrix * before).abs_diff_eq(after, 1e-5));
             }
         }
-        let (vertex, turned_vertex) = (model.meshes[0].primitives[0].positions[5], turned.meshes[0].primitives[0].positions[5]);
+        let (vertex, turned_vertex) = (
+            model.meshes[0].primitives[0].positions[5],
+            turned.meshes[0].primitives[0].positions[5],
+        );
         assert_eq!(turned_vertex, Vec3::new(-vertex.x, vertex.y, -vertex.z));
         // The bind pose turns with the rest pose.
         let bind = model.skeleton.bind_pose().to_model_matrices();

@@ -39,7 +39,10 @@ impl ExpressionArgs {
         let Some(text) = &self.look_at else { return Ok(None) };
         let point = vector(text, "X,Y,Z").with_context(|| format!("--look-at {text}"))?;
         if model.avatar.as_ref().is_none_or(|a| a.look_at.is_none()) {
-            bail!("--look-at {text}: {} is not a VRM avatar with a look-at", model.path.display());
+            bail!(
+                "--look-at {text}: {} is not a VRM avatar with a look-at",
+                model.path.display()
+            );
         }
         Ok(Some(point))
     }

@@ -151,12 +151,23 @@ pub fn write_text(avatar: Option<&AvatarReport>, out: &mut dyn Write) -> std::io
             "{} morph weights, {} material values",
             expression.morph_binds, expression.material_binds
         )];
-        notes.extend([(!expression.preset).then(|| "custom".to_owned()), expression.binary.then(|| "binary".to_owned())].into_iter().flatten());
+        notes.extend(
+            [
+                (!expression.preset).then(|| "custom".to_owned()),
+                expression.binary.then(|| "binary".to_owned()),
+            ]
+            .into_iter()
+            .flatten(),
+        );
         notes.extend(expression.overrides.iter().map(|o| format!("overrides {o}")));
         writeln!(out, "      {}: {}", expression.name, notes.join("; "))?;
     }
     if avatar.spring_joints > 0 {
-        writeln!(out, "    spring bones: {} joints, {} colliders", avatar.spring_joints, avatar.colliders)?;
+        writeln!(
+            out,
+            "    spring bones: {} joints, {} colliders",
+            avatar.spring_joints, avatar.colliders
+        )?;
     }
     if avatar.node_constraints > 0 {
         writeln!(out, "    node constraints: {}", avatar.node_constraints)?;

@@ -123,7 +123,8 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                         mesh,
                         primitive,
                         visible: visible[model.instances[posed.instance].joint],
-                        weights: pose.morph_weights()[model.morph_weight_range(&model.instances[posed.instance])].to_vec(),
+                        weights: pose.morph_weights()[model.morph_weight_range(&model.instances[posed.instance])]
+                            .to_vec(),
                         positions: posed.positions.iter().map(|p| p.to_array()).collect(),
                     })
                     .collect(),

@@ -14,7 +14,10 @@ pub fn expression_weights(model: &Model, specs: &[String]) -> anyhow::Result<Vec
     let mut weights = vec![0.0; expressions.len()];
     for spec in specs {
         let context = || format!("--expression {spec}");
-        let (name, weight) = spec.rsplit_once('=').ok_or_else(|| anyhow!("expected NAME=WEIGHT")).with_context(context)?;
+        let (name, weight) = spec
+            .rsplit_once('=')
+            .ok_or_else(|| anyhow!("expected NAME=WEIGHT"))
+            .with_context(context)?;
         let weight = number(weight, "WEIGHT").with_context(context)?;
         if !(0.0..=1.0).contains(&weight) {
             return Err(anyhow!("the weight must be 0 to 1, not {weight}")).with_context(context);
@@ -25,8 +28,15 @@ pub fn expression_weights(model: &Model, specs: &[String]) -> anyhow::Result<Vec
         };
         let Some(index) = avatar.expression(name.trim()) else {
             let names: Vec<&str> = expressions.iter().map(|e| e.name.as_str()).collect();
-            let listed = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
-            bail!("{}: {file} has no expression '{name}' (its expressions: {listed})", context());
+            let listed = if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            };
+            bail!(
+                "{}: {file} has no expression '{name}' (its expressions: {listed})",
+                context()
+            );
         };
         weights[index] = weight;
     }

@@ -26,10 +26,14 @@ pub fn draw_spring_bones(overlay: &mut Overlay, springs: &SpringBones, matrices:
         }
     }
     for collider in &springs.colliders {
-        let Some(world) = matrices.get(collider.joint) else { continue };
+        let Some(world) = matrices.get(collider.joint) else {
+            continue;
+        };
         match collider.shape {
             ColliderShape::Sphere { offset, radius, .. } => rings(overlay, world.transform_point3(offset), radius),
-            ColliderShape::Capsule { offset, tail, radius, .. } => {
+            ColliderShape::Capsule {
+                offset, tail, radius, ..
+            } => {
                 let (from, to) = (world.transform_point3(offset), world.transform_point3(tail));
                 rings(overlay, from, radius);
                 rings(overlay, to, radius);
@@ -55,6 +59,13 @@ pub fn draw_spring_bones(overlay: &mut Overlay, springs: &SpringBones, matrices:
 /// A sphere as three rings about the axes.
 fn rings(overlay: &mut Overlay, centre: Vec3, radius: f32) {
     for (axis, start) in [(Vec3::X, Vec3::Y), (Vec3::Y, Vec3::Z), (Vec3::Z, Vec3::X)] {
-        overlay.arc(centre, axis, start * radius, (0.0, std::f32::consts::TAU), RING_SEGMENTS, COLLIDER_COLOR);
+        overlay.arc(
+            centre,
+            axis,
+            start * radius,
+            (0.0, std::f32::consts::TAU),
+            RING_SEGMENTS,
+            COLLIDER_COLOR,
+        );
     }
 }

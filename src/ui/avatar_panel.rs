@@ -7,9 +7,9 @@ use glam::Vec3;
 
 use super::state::ViewerState;
 use crate::anim::avatar::{LookAt, LookAtKind};
+use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
 use crate::asset::{Avatar, VrmVersion};
 use crate::view::animated_frame::{AnimatedFrame, EyeTarget};
-use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
 use crate::view::capitalised;
 
 const MISSING: Color32 = Color32::from_rgb(255, 110, 100);
@@ -105,14 +105,16 @@ fn eyes_controls(ui: &mut egui::Ui, look_at: &LookAt, frame: &mut AnimatedFrame)
         ui.horizontal(|ui| {
             for (axis, value) in ["x", "y", "z"].into_iter().zip(point.as_mut()) {
                 let label = ui.label(axis);
-                ui.add(egui::DragValue::new(value).speed(0.01).fixed_decimals(2)).labelled_by(label.id);
+                ui.add(egui::DragValue::new(value).speed(0.01).fixed_decimals(2))
+                    .labelled_by(label.id);
             }
         });
     }
     if let Some(gaze) = frame.face.gaze {
-        ui.label(format!("Looking {:.0}° left, {:.0}° down", gaze.yaw, gaze.pitch)).on_hover_text(
-            "Yaw towards the avatar's left and pitch downwards, from its head's rest frame; negative: right, up",
-        );
+        ui.label(format!("Looking {:.0}° left, {:.0}° down", gaze.yaw, gaze.pitch))
+            .on_hover_text(
+                "Yaw towards the avatar's left and pitch downwards, from its head's rest frame; negative: right, up",
+            );
     }
 }
 
@@ -130,7 +132,10 @@ fn springs_controls(ui: &mut egui::Ui, state: &mut ViewerState) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut state.frame.springs_on, "Swing")
             .on_hover_text("Simulate hair, skirts and tails along the motion (paused playback holds them)");
-        if ui.add_enabled(state.frame.springs_on, egui::Button::new("Reset springs")).clicked() {
+        if ui
+            .add_enabled(state.frame.springs_on, egui::Button::new("Reset springs"))
+            .clicked()
+        {
             state.frame.reset_springs(&state.document.model);
         }
         ui.checkbox(&mut state.inspection.spring_gizmos, "Show colliders");
@@ -147,7 +152,10 @@ fn expressions_grid(ui: &mut egui::Ui, avatar: &Avatar, weights: &mut [f32]) {
         .default_open(true)
         .show(ui, |ui| {
             let any_set = weights.iter().any(|&w| w != 0.0);
-            if ui.add_enabled(any_set, egui::Button::new("Reset expressions")).clicked() {
+            if ui
+                .add_enabled(any_set, egui::Button::new("Reset expressions"))
+                .clicked()
+            {
                 weights.fill(0.0);
             }
             for (index, (expression, weight)) in avatar.expressions.iter().zip(weights.iter_mut()).enumerate() {

@@ -104,7 +104,13 @@ impl AnimatedFrame {
         pose_mode.apply(&model.skeleton, &mut self.pose);
         if let Some(avatar) = &model.avatar {
             let look_at = avatar.look_at.as_ref();
-            (self.face).apply(look_at, &avatar.expressions, &self.expressions, self.look_target, &mut self.pose);
+            (self.face).apply(
+                look_at,
+                &avatar.expressions,
+                &self.expressions,
+                self.look_target,
+                &mut self.pose,
+            );
         }
         model.apply_node_constraints(&mut self.pose, &mut self.joint_matrices);
         let clip_dt = self.player.clip_step(dt);
@@ -126,7 +132,11 @@ impl AnimatedFrame {
         if !self.springs_on || springs.is_empty() {
             return;
         }
-        if self.springs.as_ref().is_none_or(|(made_for, _)| *made_for != generation) {
+        if self
+            .springs
+            .as_ref()
+            .is_none_or(|(made_for, _)| *made_for != generation)
+        {
             let simulation = SpringSimulation::new(springs, model.skeleton.rest_pose(), &self.pose);
             self.springs = Some((generation, simulation));
         }

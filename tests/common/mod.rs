@@ -104,7 +104,11 @@ pub fn gltf(relative: &str) -> PathBuf {
 }
 
 /// `count` poses of `clip` evenly over one loop of it, each sampled from `rest`.
-pub fn cycle_poses(clip: &rigscope::anim::Clip, rest: &rigscope::anim::Pose, count: usize) -> Vec<rigscope::anim::Pose> {
+pub fn cycle_poses(
+    clip: &rigscope::anim::Clip,
+    rest: &rigscope::anim::Pose,
+    count: usize,
+) -> Vec<rigscope::anim::Pose> {
     let playback = rigscope::anim::Playback::Loop;
     (0..count)
         .map(|i| {

@@ -8,8 +8,8 @@ use crate::common;
 
 use std::path::Path;
 
-use egui_kittest::Harness;
 use egui::accesskit::Role;
+use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
 use rigscope::ui::{ViewerState, panel};
 use rigscope::view::animated_frame::EyeTarget;
@@ -64,7 +64,11 @@ const BONES: [(&str, usize); 18] = [
 
 /// A glTF of the stick figure with `extension` (named `name`) at the root.
 fn write_avatar(path: &Path, left_arm: [f32; 3], name: &str, extension: Value) {
-    std::fs::write(path, serde_json::to_string_pretty(&avatar_json(left_arm, name, extension)).unwrap()).unwrap();
+    std::fs::write(
+        path,
+        serde_json::to_string_pretty(&avatar_json(left_arm, name, extension)).unwrap(),
+    )
+    .unwrap();
 }
 
 /// The stick figure's glTF JSON.
@@ -207,7 +211,11 @@ fn both_versions_give_one_humanoid_map_and_meta() {
         "0.x's proximal thumb is 1.0's metacarpal"
     );
     assert_eq!(avatar["not_shown"], json!([]));
-    assert_eq!((avatar["spring_joints"].as_u64(), avatar["colliders"].as_u64()), (Some(1), Some(0)), "the head, a 0.x bone group's root");
+    assert_eq!(
+        (avatar["spring_joints"].as_u64(), avatar["colliders"].as_u64()),
+        (Some(1), Some(0)),
+        "the head, a 0.x bone group's root"
+    );
     let text = common::succeed(&["inspect", old.to_str().unwrap()]);
     assert!(
         text.contains("humanoid: 18 of 55 bones mapped") && text.contains("leftThumbMetacarpal → node 14 'L_Thumb1'"),
@@ -298,7 +306,8 @@ pub(crate) fn write_face_avatar(path: &Path) {
     });
     let mut extension = vrm_1_0();
     extension["expressions"] = expressions;
-    extension["expressions"]["preset"]["lookLeft"] = json!({ "morphTargetBinds": [{ "node": 18, "index": 0, "weight": 1.0 }] });
+    extension["expressions"]["preset"]["lookLeft"] =
+        json!({ "morphTargetBinds": [{ "node": 18, "index": 0, "weight": 1.0 }] });
     extension["lookAt"] = json!({
         "type": "expression",
         "rangeMapHorizontalOuter": { "inputMaxValue": 90.0, "outputScale": 1.0 }
@@ -310,9 +319,7 @@ pub(crate) fn write_face_avatar(path: &Path) {
     let mut bytes = common::f32_bytes(&[square.to_vec(), forward, up].concat());
     bytes.extend([0u16, 1, 2, 0, 2, 3].iter().flat_map(|i| i.to_le_bytes()));
     let view = |offset: usize, length: usize| json!({ "buffer": 0, "byteOffset": offset, "byteLength": length });
-    let vec3 = |view: usize, min: [f32; 3], max: [f32; 3]| {
-        json!({ "bufferView": view, "componentType": 5126, "count": 4, "type": "VEC3", "min": min, "max": max })
-    };
+    let vec3 = |view: usize, min: [f32; 3], max: [f32; 3]| json!({ "bufferView": view, "componentType": 5126, "count": 4, "type": "VEC3", "min": min, "max": max });
     file["buffers"] = json!([{ "byteLength": bytes.len(), "uri": common::data_uri(&bytes) }]);
     file["bufferViews"] = json!([view(0, 48), view(48, 48), view(96, 48), view(144, 12)]);
     file["accessors"] = json!([
@@ -347,7 +354,14 @@ fn face_looking(path: &Path, expressions: &[&str], target: Option<&str>) -> (Vec
         args.extend(["--look-at", target]);
     }
     let posed: Value = serde_json::from_str(&common::succeed(&args)).unwrap();
-    let numbers = |value: &Value| value.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect::<Vec<_>>();
+    let numbers = |value: &Value| {
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect::<Vec<_>>()
+    };
     let weights = numbers(&posed["primitives"][0]["weights"]);
     let colour = (posed["properties"].as_array().unwrap().iter())
         .find(|p| p["pointer"] == "/materials/0/pbrMetallicRoughness/baseColorFactor")
@@ -372,12 +386,21 @@ fn expressions_set_morph_weights_and_material_colours_as_three_vrm_does() {
     assert_eq!(face_with(&path, &["blink=0.6", "wink=1"]).0, [0.0, 1.5]);
 
     let text = common::succeed(&["inspect", path.to_str().unwrap()]);
-    assert!(text.contains("happy: 1 morph weights, 4 material values; overrides blink: block"), "{text}");
-    assert!(text.contains("wink: 1 morph weights, 0 material values; custom"), "{text}");
+    assert!(
+        text.contains("happy: 1 morph weights, 4 material values; overrides blink: block"),
+        "{text}"
+    );
+    assert!(
+        text.contains("wink: 1 morph weights, 0 material values; custom"),
+        "{text}"
+    );
     let fails = |args: &[&str]| String::from_utf8_lossy(&common::rigscope(args).stderr).into_owned();
     let file = path.to_str().unwrap();
     let error = fails(&["pose", file, "--expression", "smile=1"]);
-    assert!(error.contains("no expression 'smile' (its expressions: happy, blink, lookLeft, wink)"), "{error}");
+    assert!(
+        error.contains("no expression 'smile' (its expressions: happy, blink, lookLeft, wink)"),
+        "{error}"
+    );
     let error = fails(&["pose", file, "--expression", "happy=2"]);
     assert!(error.contains("the weight must be 0 to 1"), "{error}");
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
@@ -393,7 +416,16 @@ fn expressions_set_morph_weights_and_material_colours_as_three_vrm_does() {
     // The picture: the face turns red.
     let render = |name: &str, expressions: &[&str]| {
         let out = dir.join(name);
-        let mut args = vec!["render", file, "-o", out.to_str().unwrap(), "--size", "160x120", "--view", "front"];
+        let mut args = vec![
+            "render",
+            file,
+            "-o",
+            out.to_str().unwrap(),
+            "--size",
+            "160x120",
+            "--view",
+            "front",
+        ];
         for expression in expressions {
             args.extend(["--expression", expression]);
         }
@@ -420,7 +452,9 @@ fn the_panel_sets_expressions_by_slider_and_resets_them() {
     let label = |text: &'static str| By::new().role(Role::Label).label(text);
     assert!(harness.query(label("blink (on or off)")).is_some());
     assert!(harness.query(label("wink (custom)")).is_some());
-    harness.get(By::new().role(Role::Slider).label("happy")).set_value_accesskit(0.75);
+    harness
+        .get(By::new().role(Role::Slider).label("happy"))
+        .set_value_accesskit(0.75);
     harness.run();
     assert_eq!(harness.state().frame.expressions, [0.75, 0.0, 0.0, 0.0]);
     // The frame's pose carries it.

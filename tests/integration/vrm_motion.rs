@@ -14,7 +14,12 @@ use serde_json::{Value, json};
 /// A glTF with one node tree (`nodes`: name, parent, translation, rotation), one clip of
 /// LINEAR keys at 0 and 1 s (`channels`: node, "translation" or "rotation", the two values),
 /// and `extensions` at the root.
-fn write_rig(path: &Path, nodes: &[(&str, Option<usize>, [f32; 3], Quat)], channels: &[(usize, &str, [f32; 4], [f32; 4])], extensions: Value) {
+fn write_rig(
+    path: &Path,
+    nodes: &[(&str, Option<usize>, [f32; 3], Quat)],
+    channels: &[(usize, &str, [f32; 4], [f32; 4])],
+    extensions: Value,
+) {
     let json_nodes: Vec<Value> = (0..nodes.len())
         .map(|index| {
             let (name, _, translation, rotation) = nodes[index];
@@ -28,7 +33,9 @@ fn write_rig(path: &Path, nodes: &[(&str, Option<usize>, [f32; 3], Quat)], chann
         .collect();
     let mut bytes = common::f32_bytes(&[0.0, 1.0]);
     let mut views = vec![json!({ "buffer": 0, "byteOffset": 0, "byteLength": 8 })];
-    let mut accessors = vec![json!({ "bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [1.0] })];
+    let mut accessors = vec![
+        json!({ "bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [1.0] }),
+    ];
     let (mut samplers, mut targets) = (Vec::new(), Vec::new());
     for (index, &(node, path, from, to)) in channels.iter().enumerate() {
         let width = if path == "rotation" { 4 } else { 3 };
@@ -88,7 +95,10 @@ fn positions(file: &Path, args: &[&str]) -> Vec<(String, Vec3)> {
         .map(|joint| {
             let world = joint["world"].as_array().unwrap();
             let at = |i: usize| world[12 + i].as_f64().unwrap() as f32;
-            (joint["name"].as_str().unwrap().to_owned(), Vec3::new(at(0), at(1), at(2)))
+            (
+                joint["name"].as_str().unwrap().to_owned(),
+                Vec3::new(at(0), at(1), at(2)),
+            )
         })
         .collect()
 }
@@ -110,10 +120,22 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
     // space although the animation's arm bone is rolled and the avatar's is not.
     let (arm, forearm) = (position(&found, "L_Arm"), position(&found, "L_Forearm"));
     assert!(arm.abs_diff_eq(Vec3::new(0.45, 1.55, 0.0), 1e-5), "{arm}");
-    assert!((forearm - arm).abs_diff_eq(Vec3::new(0.0, -0.3, 0.0), 1e-5), "{forearm}");
+    assert!(
+        (forearm - arm).abs_diff_eq(Vec3::new(0.0, -0.3, 0.0), 1e-5),
+        "{forearm}"
+    );
     // The expression track sets the avatar's happy (which binds nothing here) half way at 0.5 s.
     let at_half = |file: &Path| -> Value {
-        let args = ["pose", file.to_str().unwrap(), "--clips-from", motion.to_str().unwrap(), "--clip", "0", "--time", "0.5"];
+        let args = [
+            "pose",
+            file.to_str().unwrap(),
+            "--clips-from",
+            motion.to_str().unwrap(),
+            "--clip",
+            "0",
+            "--time",
+            "0.5",
+        ];
         serde_json::from_str(&common::succeed(&args)).unwrap()
     };
     let posed = at_half(&avatar);
@@ -126,7 +148,10 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
     write_face_avatar(&face);
     assert_eq!(at_half(&face)["primitives"][0]["weights"][0], 0.5);
     // At time 0 the avatar stands as at rest: the animation's rest plays as the avatar's.
-    let start = positions(&avatar, &["--clips-from", motion.to_str().unwrap(), "--clip", "0", "--time", "0"]);
+    let start = positions(
+        &avatar,
+        &["--clips-from", motion.to_str().unwrap(), "--clip", "0", "--time", "0"],
+    );
     assert_eq!(start, positions(&avatar, &[]));
 
     // A plain rig whose joints have humanoid names pairs through the animation's map.
@@ -138,7 +163,12 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
         ("LeftLowerArm", Some(2), [0.3, 0.0, 0.0], Quat::IDENTITY),
     ];
     write_rig(&plain, &nodes, &[], json!({}));
-    let out = common::rigscope(&["pose", plain.to_str().unwrap(), "--clips-from", motion.to_str().unwrap()]);
+    let out = common::rigscope(&[
+        "pose",
+        plain.to_str().unwrap(),
+        "--clips-from",
+        motion.to_str().unwrap(),
+    ]);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && said.contains("4 joints paired"), "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -156,27 +186,61 @@ fn node_constraints_follow_their_source() {
         ("Pointer", None, [0.0, 0.0, 3.0], Quat::IDENTITY),
         ("PointerTip", Some(3), [0.0, 0.0, 1.0], Quat::IDENTITY),
     ];
-    write_rig(&path, &nodes, &[(0, "rotation", Quat::IDENTITY.to_array(), turn.to_array())], json!({}));
+    write_rig(
+        &path,
+        &nodes,
+        &[(0, "rotation", Quat::IDENTITY.to_array(), turn.to_array())],
+        json!({}),
+    );
     let mut file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let constrain = |constraint: Value| json!({ "VRMC_node_constraint": { "specVersion": "1.0", "constraint": constraint } });
+    let constrain =
+        |constraint: Value| json!({ "VRMC_node_constraint": { "specVersion": "1.0", "constraint": constraint } });
     file["nodes"][1]["extensions"] = constrain(json!({ "rotation": { "source": 0, "weight": 0.5 } }));
     file["nodes"][2]["extensions"] = constrain(json!({ "roll": { "source": 0, "rollAxis": "Y", "weight": 1.0 } }));
     // Aims its +Z at the half-turned node (which itself follows the source): sources first.
     file["nodes"][3]["extensions"] = constrain(json!({ "aim": { "source": 1, "aimAxis": "PositiveZ" } }));
     file["extensionsUsed"] = json!(["VRMC_node_constraint"]);
     std::fs::write(&path, file.to_string()).unwrap();
-    let posed: Value = serde_json::from_str(&common::succeed(&["pose", path.to_str().unwrap(), "--clip", "0", "--time", "1"])).unwrap();
+    let posed: Value = serde_json::from_str(&common::succeed(&[
+        "pose",
+        path.to_str().unwrap(),
+        "--clip",
+        "0",
+        "--time",
+        "1",
+    ]))
+    .unwrap();
     let rotation = |name: &str| {
-        let joint = posed["joints"].as_array().unwrap().iter().find(|j| j["name"] == name).unwrap();
-        let m: Vec<f32> = joint["world"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+        let joint = posed["joints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["name"] == name)
+            .unwrap();
+        let m: Vec<f32> = joint["world"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap() as f32)
+            .collect();
         Quat::from_mat4(&glam::Mat4::from_cols_slice(&m))
     };
-    assert!(rotation("Half").abs_diff_eq(Quat::IDENTITY.slerp(turn, 0.5), 1e-4), "{}", rotation("Half"));
+    assert!(
+        rotation("Half").abs_diff_eq(Quat::IDENTITY.slerp(turn, 0.5), 1e-4),
+        "{}",
+        rotation("Half")
+    );
     let roll = rotation("Roll");
-    assert!((roll * Vec3::Y).abs_diff_eq(Vec3::Y, 1e-4) && roll.angle_between(Quat::IDENTITY) > 1.0, "{roll}");
+    assert!(
+        (roll * Vec3::Y).abs_diff_eq(Vec3::Y, 1e-4) && roll.angle_between(Quat::IDENTITY) > 1.0,
+        "{roll}"
+    );
     let tip = positions(&path, &["--clip", "0", "--time", "1"]);
     let aim = (position(&tip, "PointerTip") - position(&tip, "Pointer")).normalize();
-    assert!(aim.abs_diff_eq((Vec3::new(3.0, 0.0, 0.0) - Vec3::new(0.0, 0.0, 3.0)).normalize(), 1e-4), "{aim}");
+    assert!(
+        aim.abs_diff_eq((Vec3::new(3.0, 0.0, 0.0) - Vec3::new(0.0, 0.0, 3.0)).normalize(), 1e-4),
+        "{aim}"
+    );
     let text = common::succeed(&["inspect", path.to_str().unwrap()]);
     assert!(text.contains("VRMC_node_constraint: used, supported"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();

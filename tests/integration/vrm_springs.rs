@@ -14,7 +14,12 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 /// Nodes 18-21: the tail, back (-Z) and a little down from the hips, its last node only a tip.
-const TAIL: [[f32; 3]; 4] = [[0.0, -0.05, -0.1], [0.0, -0.02, -0.15], [0.0, -0.02, -0.15], [0.0, 0.0, -0.1]];
+const TAIL: [[f32; 3]; 4] = [
+    [0.0, -0.05, -0.1],
+    [0.0, -0.02, -0.15],
+    [0.0, -0.02, -0.15],
+    [0.0, 0.0, -0.1],
+];
 
 /// The clip: the hips sway 0.3 sideways and turn 40° about +Y and back over 2 s, keyed at 30 a
 /// second.
@@ -78,7 +83,10 @@ fn write_spring_avatar(path: &Path) {
         json!({ "node": node, "hitRadius": 0.03, "stiffness": stiffness, "gravityPower": 0.8,
                 "gravityDir": [0.0, -1.0, 0.0], "dragForce": 0.3 })
     };
-    file["extensionsUsed"].as_array_mut().unwrap().push(json!("VRMC_springBone"));
+    file["extensionsUsed"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("VRMC_springBone"));
     file["extensions"]["VRMC_springBone"] = json!({
         "specVersion": "1.0",
         "colliders": [
@@ -115,18 +123,30 @@ fn spring_bones_swing_as_three_vrm_swings_them() {
     let three_vrm: [(&str, [[f64; 3]; 3]); 2] = [
         (
             "0.5",
-            [[0.1646221, 0.8465123, -0.1610746], [0.1287691, 0.7051201, -0.2013589], [0.113907, 0.6072744, -0.2156879]],
+            [
+                [0.1646221, 0.8465123, -0.1610746],
+                [0.1287691, 0.7051201, -0.2013589],
+                [0.113907, 0.6072744, -0.2156879],
+            ],
         ),
         (
             "1",
-            [[0.0161044, 0.8468142, -0.2095141], [0.0150963, 0.7113539, -0.276964], [0.0181863, 0.612884, -0.2941144]],
+            [
+                [0.0161044, 0.8468142, -0.2095141],
+                [0.0150963, 0.7113539, -0.276964],
+                [0.0181863, 0.612884, -0.2941144],
+            ],
         ),
     ];
     for (time, expected) in three_vrm {
         let found = tail_at(&path, time, &[]);
         for (node, (a, b)) in found.iter().zip(&expected).enumerate() {
             let distance = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt();
-            assert!(distance < 1e-4, "node {} at {time} s: {a:?}, three-vrm {b:?}", 19 + node);
+            assert!(
+                distance < 1e-4,
+                "node {} at {time} s: {a:?}, three-vrm {b:?}",
+                19 + node
+            );
         }
     }
     // Without springs the tail follows the hips stiffly: far from where it swings.

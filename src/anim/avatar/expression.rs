@@ -136,8 +136,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::anim::pose::Hierarchy;
     use crate::anim::Transform;
+    use crate::anim::pose::Hierarchy;
 
     fn pose() -> Pose {
         let hierarchy = Arc::new(Hierarchy::new(vec![None]).unwrap());
@@ -167,7 +167,11 @@ mod tests {
 
         let mut out = pose();
         apply_expressions(&expressions, &[0.4, 1.0, 0.6], &mut out);
-        assert_eq!(out.morph_weights(), [0.4, 0.6, 1.0], "blink blended to 1 - 0.4; aa binary");
+        assert_eq!(
+            out.morph_weights(),
+            [0.4, 0.6, 1.0],
+            "blink blended to 1 - 0.4; aa binary"
+        );
         assert_eq!(out.properties(), [0.5, 0.8]);
 
         // Blocking: any weight above 0 turns the group off; a binary expression under 0.5 is 0.

@@ -123,7 +123,8 @@ impl LookAt {
         for (side, (eye, (parent, own))) in self.eyes.iter().zip(self.eye_rest).enumerate() {
             let Some(eye) = eye else { continue };
             // Yaw about +Y, then pitch about +X (down), in the model's frame at rest.
-            let turn = Quat::from_rotation_y(horizontal(side == 0).to_radians()) * Quat::from_rotation_x(vertical.to_radians());
+            let turn = Quat::from_rotation_y(horizontal(side == 0).to_radians())
+                * Quat::from_rotation_x(vertical.to_radians());
             if let Some(local) = pose.local_mut().get_mut(*eye) {
                 local.rotation = (parent.inverse() * turn * parent * own).normalize();
             }
@@ -167,11 +168,27 @@ mod tests {
     fn head(kind: LookAtKind) -> (LookAt, Pose) {
         let hierarchy = Arc::new(Hierarchy::new(vec![None, Some(0), Some(0)]).unwrap());
         let at = |x: f32, y: f32, z: f32| Transform::new(Vec3::new(x, y, z), Quat::IDENTITY, Vec3::ONE);
-        let rest = Pose::new(hierarchy, vec![at(0.0, 1.5, 0.0), at(0.03, 0.05, 0.05), at(-0.03, 0.05, 0.05)], Vec::new()).unwrap();
-        let map = |scale: f32| RangeMap { input_max: 90.0, output_scale: scale };
+        let rest = Pose::new(
+            hierarchy,
+            vec![at(0.0, 1.5, 0.0), at(0.03, 0.05, 0.05), at(-0.03, 0.05, 0.05)],
+            Vec::new(),
+        )
+        .unwrap();
+        let map = |scale: f32| RangeMap {
+            input_max: 90.0,
+            output_scale: scale,
+        };
         let scale = if kind == LookAtKind::Bone { 10.0 } else { 1.0 };
         let maps = [map(scale), map(scale * 2.0), map(scale), map(scale * 3.0)];
-        let look_at = LookAt::new(kind, 0, [Some(1), Some(2)], Vec3::new(0.0, 0.06, 0.0), maps, &rest, &rest.to_model_matrices());
+        let look_at = LookAt::new(
+            kind,
+            0,
+            [Some(1), Some(2)],
+            Vec3::new(0.0, 0.06, 0.0),
+            maps,
+            &rest,
+            &rest.to_model_matrices(),
+        );
         (look_at, rest)
     }
 
@@ -210,10 +227,25 @@ mod tests {
         let (look_at, _) = head(LookAtKind::Expression);
         let names = ["lookUp", "lookDown", "lookLeft", "lookRight", "happy"];
         let expressions: Vec<Expression> = (names.iter())
-            .map(|name| Expression { name: name.to_string(), is_preset: true, ..Default::default() })
+            .map(|name| Expression {
+                name: name.to_string(),
+                is_preset: true,
+                ..Default::default()
+            })
             .collect();
         let mut weights = vec![0.5; 5];
-        look_at.set_expressions(Gaze { yaw: -45.0, pitch: -30.0 }, &expressions, &mut weights);
-        assert_eq!(weights, [1.0, 0.0, 0.0, 1.0, 0.5], "up 3 × 30/90, right 2 × 45/90, both to 1");
+        look_at.set_expressions(
+            Gaze {
+                yaw: -45.0,
+                pitch: -30.0,
+            },
+            &expressions,
+            &mut weights,
+        );
+        assert_eq!(
+            weights,
+            [1.0, 0.0, 0.0, 1.0, 0.5],
+            "up 3 × 30/90, right 2 × 45/90, both to 1"
+        );
     }
 }

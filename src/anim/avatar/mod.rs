@@ -11,7 +11,9 @@ pub mod spring_bone;
 pub use expression::{Expression, Override, PRESETS, apply_expressions};
 pub use look_at::{Gaze, LookAt, LookAtKind, RangeMap};
 pub use node_constraint::{ConstraintKind, NodeConstraint, apply_constraints};
-pub use spring_bone::{Collider, ColliderShape, SpringBones, SpringJoint, SpringReplay, SpringSettings, SpringSimulation};
+pub use spring_bone::{
+    Collider, ColliderShape, SpringBones, SpringJoint, SpringReplay, SpringSettings, SpringSimulation,
+};
 
 use glam::{Mat4, Vec3};
 

@@ -38,7 +38,8 @@ pub fn apply_constraints(constraints: &[NodeConstraint], rest: &Pose, pose: &mut
     }
     for constraint in constraints {
         let (source, destination) = (constraint.source, constraint.destination);
-        let (Some(source_rest), Some(destination_rest)) = (rest.local().get(source), rest.local().get(destination)) else {
+        let (Some(source_rest), Some(destination_rest)) = (rest.local().get(source), rest.local().get(destination))
+        else {
             continue;
         };
         let (source_rest, destination_rest) = (source_rest.rotation, destination_rest.rotation);
@@ -103,11 +104,25 @@ mod tests {
         let turn = Quat::from_rotation_y(FRAC_PI_2) * Quat::from_rotation_x(FRAC_PI_2);
         pose.local_mut()[0].rotation = turn;
         let constraints = [
-            NodeConstraint { destination: 1, source: 0, kind: ConstraintKind::Roll(Vec3::Y), weight: 1.0 },
-            NodeConstraint { destination: 2, source: 0, kind: ConstraintKind::Rotation, weight: 0.5 },
+            NodeConstraint {
+                destination: 1,
+                source: 0,
+                kind: ConstraintKind::Roll(Vec3::Y),
+                weight: 1.0,
+            },
+            NodeConstraint {
+                destination: 2,
+                source: 0,
+                kind: ConstraintKind::Rotation,
+                weight: 0.5,
+            },
         ];
         apply_constraints(&constraints, &rest, &mut pose, &mut Vec::new());
-        assert!(pose.local()[2].rotation.abs_diff_eq(Quat::IDENTITY.slerp(turn, 0.5), 1e-5));
+        assert!(
+            pose.local()[2]
+                .rotation
+                .abs_diff_eq(Quat::IDENTITY.slerp(turn, 0.5), 1e-5)
+        );
         // The roll about Y: Y stays put, and the rest of the turn is about Y alone.
         let roll = pose.local()[1].rotation;
         assert!((roll * Vec3::Y).abs_diff_eq(Vec3::Y, 1e-5), "{roll}");
@@ -120,7 +135,12 @@ mod tests {
         let rest = three();
         let mut pose = rest.clone();
         pose.local_mut()[0].translation = Vec3::new(0.0, 4.0, 0.0);
-        let constraints = [NodeConstraint { destination: 2, source: 0, kind: ConstraintKind::Aim(Vec3::NEG_X), weight: 1.0 }];
+        let constraints = [NodeConstraint {
+            destination: 2,
+            source: 0,
+            kind: ConstraintKind::Aim(Vec3::NEG_X),
+            weight: 1.0,
+        }];
         apply_constraints(&constraints, &rest, &mut pose, &mut Vec::new());
         let pointing = pose.local()[2].rotation * Vec3::NEG_X;
         let wanted = (Vec3::new(0.0, 4.0, 0.0) - Vec3::new(3.0, 0.0, 0.0)).normalize();

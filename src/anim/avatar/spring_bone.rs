@@ -67,7 +67,12 @@ pub enum ColliderShape {
     /// Pushes tails out of (or, `inside`, into) a sphere at `offset` in the joint's space.
     Sphere { offset: Vec3, radius: f32, inside: bool },
     /// A sphere swept from `offset` to `tail`.
-    Capsule { offset: Vec3, tail: Vec3, radius: f32, inside: bool },
+    Capsule {
+        offset: Vec3,
+        tail: Vec3,
+        radius: f32,
+        inside: bool,
+    },
     /// Keeps tails on the side of the plane through `offset` that `normal` points to.
     Plane { offset: Vec3, normal: Vec3 },
 }
@@ -236,7 +241,8 @@ impl SpringSimulation {
                 false => Quat::from_rotation_arc(state.axis, towards),
             };
             moved.rotation = (state.rest.rotation * turn).normalize();
-            self.model[joint] = parent * Mat4::from_scale_rotation_translation(own.scale, moved.rotation, own.translation);
+            self.model[joint] =
+                parent * Mat4::from_scale_rotation_translation(own.scale, moved.rotation, own.translation);
         }
         for (spring, state) in springs.joints.iter().zip(&mut self.states) {
             if let Some(child) = spring.child {
@@ -304,7 +310,13 @@ impl SpringReplay {
 
     /// Steps on to `time` (never back), each step on the pose `pose_at` writes for its time,
     /// and leaves in `out` the pose at `time` with the springs' rotations.
-    pub fn pose_to(&mut self, springs: &SpringBones, time: f32, mut pose_at: impl FnMut(f32, &mut Pose), out: &mut Pose) {
+    pub fn pose_to(
+        &mut self,
+        springs: &SpringBones,
+        time: f32,
+        mut pose_at: impl FnMut(f32, &mut Pose),
+        out: &mut Pose,
+    ) {
         let last = (time.max(0.0) / STEP).round() as u32;
         while self.steps < last {
             self.steps += 1;
@@ -335,7 +347,12 @@ fn penetration(shape: &ColliderShape, world: &Mat4, point: Vec3, hit_radius: f32
         ColliderShape::Sphere { offset, radius, inside } => {
             sphere(point - world.transform_point3(offset), radius, inside)
         }
-        ColliderShape::Capsule { offset, tail, radius, inside } => {
+        ColliderShape::Capsule {
+            offset,
+            tail,
+            radius,
+            inside,
+        } => {
             let head = world.transform_point3(offset);
             let axis = world.transform_vector3(tail - offset);
             let mut from_head = point - head;
@@ -452,9 +469,16 @@ mod tests {
                 // Pushed out by the hit radius, then put back at the bone's length: the tip may
                 // sink into its hit radius but not into the collider.
                 let inside = penetration(&collider.shape, &Mat4::IDENTITY, *tip, 0.0);
-                assert!(inside.is_none_or(|(depth, _)| depth < 1e-4), "{collider:?}: {tip} is {inside:?} inside");
+                assert!(
+                    inside.is_none_or(|(depth, _)| depth < 1e-4),
+                    "{collider:?}: {tip} is {inside:?} inside"
+                );
             }
-            let moved = free.iter().zip(&blocked).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+            let moved = free
+                .iter()
+                .zip(&blocked)
+                .map(|(a, b)| a.distance(*b))
+                .fold(0.0, f32::max);
             assert!(moved > 0.05, "{collider:?} changed nothing: {moved}");
         }
     }

@@ -38,9 +38,9 @@ use gltf_json::Root;
 
 use crate::anim::transform::is_trs;
 use crate::anim::{JointDesc, Skeleton, Transform};
+use crate::asset::avatar::VrmVersion;
 use crate::asset::format::Format;
 use crate::asset::model::{InstanceCopies, Mesh, MeshInstance, Model, Skin};
-use crate::asset::avatar::VrmVersion;
 use crate::asset::turn::turn_half_around_y;
 use crate::asset::{LoadErrorKind, SceneChoice};
 use accessor::Accessors;
@@ -166,8 +166,9 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         instances: &instances,
         materials: &materials,
     };
-    let listed = (vrm_extension.map(|(version, extension)| vrm_expressions::list(version, extension, &rig, &mut warnings)))
-        .unwrap_or_default();
+    let listed = (vrm_extension
+        .map(|(version, extension)| vrm_expressions::list(version, extension, &rig, &mut warnings)))
+    .unwrap_or_default();
     let resolved = pointer::resolve(&scene, &container.pointer_channels, &listed.pointers, &mut warnings);
     let binds_mtoon_colours = listed.binds_mtoon_colours;
     let expressions = listed.finish(&resolved.set_slots, &resolved.rest);
@@ -245,11 +246,15 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         vrm_animation: vrm_animation::load(root, &joint_of_node),
         node_constraints,
     };
-    if model.avatar.as_ref().is_some_and(|avatar| avatar.version == VrmVersion::V0) {
+    if model
+        .avatar
+        .as_ref()
+        .is_some_and(|avatar| avatar.version == VrmVersion::V0)
+    {
         turn_half_around_y(&mut model);
-        model.file_facts.push(
-            "A VRM 0.x avatar faces -Z: it was turned half around to face +Z, as three-vrm turns it".to_owned(),
-        );
+        model
+            .file_facts
+            .push("A VRM 0.x avatar faces -Z: it was turned half around to face +Z, as three-vrm turns it".to_owned());
     }
     // The look-at measures from the rest pose as shown (turned).
     if let (Some(avatar), Some((_, extension))) = (&mut model.avatar, vrm_extension) {

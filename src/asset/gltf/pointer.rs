@@ -70,7 +70,12 @@ pub struct ChannelSlot {
 }
 
 /// Gives every distinct pointer of `channels` (per animation) and of `set` a slot.
-pub fn resolve(scene: &Scene, channels: &[Vec<PointerChannel>], set: &[String], warnings: &mut Vec<String>) -> Resolved {
+pub fn resolve(
+    scene: &Scene,
+    channels: &[Vec<PointerChannel>],
+    set: &[String],
+    warnings: &mut Vec<String>,
+) -> Resolved {
     let holders = Holders::new(scene);
     let mut table = SlotTable::default();
     let mut channel_slots = Vec::with_capacity(channels.len());

@@ -169,9 +169,7 @@ fn not_shown(version: VrmVersion, extension: &Value) -> Vec<&'static str> {
     };
     let parts: &[(&str, &'static str)] = match version {
         VrmVersion::V1 => &[],
-        VrmVersion::V0 => &[
-            ("/materialProperties", "MToon materials"),
-        ],
+        VrmVersion::V0 => &[("/materialProperties", "MToon materials")],
     };
     parts
         .iter()

@@ -19,7 +19,9 @@ pub fn load_constraints(root: &Root, joint_of_node: &NodeJoints, warnings: &mut 
         let Some(extension) = json.extensions.as_ref().and_then(|e| e.others.get(EXTENSION)) else {
             continue;
         };
-        let Some(destination) = joint_of_node.get(node) else { continue };
+        let Some(destination) = joint_of_node.get(node) else {
+            continue;
+        };
         let constraint = extension.get("constraint");
         let parsed = (constraint.and_then(|c| c.as_object()).into_iter().flatten())
             .next()
@@ -71,11 +73,16 @@ fn sources_first(mut left: Vec<NodeConstraint>, warnings: &mut Vec<String>) -> V
     let mut ordered = Vec::with_capacity(left.len());
     loop {
         let ready = |c: &NodeConstraint, others: &[NodeConstraint]| !others.iter().any(|o| o.destination == c.source);
-        let Some(next) = (0..left.len()).find(|&i| ready(&left[i], &left)) else { break };
+        let Some(next) = (0..left.len()).find(|&i| ready(&left[i], &left)) else {
+            break;
+        };
         ordered.push(left.remove(next));
     }
     if !left.is_empty() {
-        warnings.push(format!("{EXTENSION}: {} constraints depend on each other in a loop (left out)", left.len()));
+        warnings.push(format!(
+            "{EXTENSION}: {} constraints depend on each other in a loop (left out)",
+            left.len()
+        ));
     }
     ordered
 }

@@ -75,7 +75,9 @@ pub fn list(version: VrmVersion, extension: &Value, rig: &Rig, warnings: &mut Ve
     match version {
         VrmVersion::V1 => {
             for kind in ["preset", "custom"] {
-                let entries = extension.pointer(&format!("/expressions/{kind}")).and_then(Value::as_object);
+                let entries = extension
+                    .pointer(&format!("/expressions/{kind}"))
+                    .and_then(Value::as_object);
                 let mut entries: Vec<(&String, &Value)> = entries.into_iter().flatten().collect();
                 // Presets in the specification's order (happy first), custom ones by name.
                 entries.sort_by_key(|(name, _)| PRESETS.iter().position(|p| p == name));
@@ -89,7 +91,9 @@ pub fn list(version: VrmVersion, extension: &Value, rig: &Rig, warnings: &mut Ve
             }
         }
         VrmVersion::V0 => {
-            let groups = extension.pointer("/blendShapeMaster/blendShapeGroups").and_then(Value::as_array);
+            let groups = extension
+                .pointer("/blendShapeMaster/blendShapeGroups")
+                .and_then(Value::as_array);
             for json in groups.into_iter().flatten() {
                 listed.add_0_x(json, rig, warnings);
             }
@@ -139,8 +143,14 @@ impl ListedExpressions {
                 continue;
             };
             let (scale, offset) = (vector(bind, "scale"), vector(bind, "offset"));
-            let scale = [scale.first().copied().unwrap_or(1.0), scale.get(1).copied().unwrap_or(1.0)];
-            let offset = [offset.first().copied().unwrap_or(0.0), offset.get(1).copied().unwrap_or(0.0)];
+            let scale = [
+                scale.first().copied().unwrap_or(1.0),
+                scale.get(1).copied().unwrap_or(1.0),
+            ];
+            let offset = [
+                offset.first().copied().unwrap_or(0.0),
+                offset.get(1).copied().unwrap_or(0.0),
+            ];
             self.bind_texture_transform(&mut targets, material, scale, offset);
         }
         self.push(expression, targets);
@@ -159,7 +169,9 @@ impl ListedExpressions {
             None => (group_name.to_owned(), false),
         };
         if self.expressions.iter().any(|e| e.name == name) {
-            warnings.push(format!("VRM 0.x blend shape group '{group_name}': expression '{name}' is listed twice (left out)"));
+            warnings.push(format!(
+                "VRM 0.x blend shape group '{group_name}': expression '{name}' is listed twice (left out)"
+            ));
             return;
         }
         let object = format!("VRM 0.x expression '{name}'");
@@ -170,13 +182,18 @@ impl ListedExpressions {
             ..Default::default()
         };
         for bind in array(json, "binds") {
-            let mesh = bind.get("mesh").and_then(Value::as_u64).and_then(|m| usize::try_from(m).ok());
+            let mesh = bind
+                .get("mesh")
+                .and_then(Value::as_u64)
+                .and_then(|m| usize::try_from(m).ok());
             let joints: Vec<usize> = (rig.instances.iter())
                 .filter(|instance| Some(instance.mesh) == mesh)
                 .map(|instance| instance.joint)
                 .collect();
             if joints.is_empty() {
-                warnings.push(format!("{object}: a bind names mesh {mesh:?}, which no node draws (left out)"));
+                warnings.push(format!(
+                    "{object}: a bind names mesh {mesh:?}, which no node draws (left out)"
+                ));
             }
             let weight = number(bind, "weight").unwrap_or(100.0) / 100.0;
             for joint in joints {
@@ -187,7 +204,9 @@ impl ListedExpressions {
         for bind in array(json, "materialValues") {
             let name = bind.get("materialName").and_then(Value::as_str).unwrap_or_default();
             let Some(material) = rig.materials.iter().position(|m| m.name == name) else {
-                warnings.push(format!("{object}: a material bind names material '{name}', which the file does not have (left out)"));
+                warnings.push(format!(
+                    "{object}: a material bind names material '{name}', which the file does not have (left out)"
+                ));
                 continue;
             };
             let value = vector(bind, "targetValue");
@@ -248,7 +267,13 @@ impl ListedExpressions {
         }
     }
 
-    fn bind_texture_transform(&mut self, targets: &mut Vec<(usize, usize, f32)>, material: usize, scale: [f32; 2], offset: [f32; 2]) {
+    fn bind_texture_transform(
+        &mut self,
+        targets: &mut Vec<(usize, usize, f32)>,
+        material: usize,
+        scale: [f32; 2],
+        offset: [f32; 2],
+    ) {
         for texture in TRANSFORMED_TEXTURES {
             let base = format!("/materials/{material}/{texture}/extensions/KHR_texture_transform");
             for (field, value) in [("offset", offset), ("scale", scale)] {
@@ -264,7 +289,10 @@ impl ListedExpressions {
     pub fn finish(self, slots: &[Result<ChannelSlot, String>], rest: &[f32]) -> Vec<Expression> {
         let mut expressions = self.expressions;
         for (expression, weight) in expressions.iter_mut().zip(self.weight_pointers) {
-            expression.weight_entry = slots.get(weight).and_then(|slot| slot.as_ref().ok()).map(|slot| slot.offset);
+            expression.weight_entry = slots
+                .get(weight)
+                .and_then(|slot| slot.as_ref().ok())
+                .map(|slot| slot.offset);
         }
         for (expression, targets) in expressions.iter_mut().zip(self.property_targets) {
             for (pointer, component, target) in targets {
@@ -289,7 +317,10 @@ fn bind_morph(
     warnings: &mut Vec<String>,
 ) {
     let weights = skeleton.morph_weight_range(joint);
-    let index = bind.get("index").and_then(Value::as_u64).and_then(|i| usize::try_from(i).ok());
+    let index = bind
+        .get("index")
+        .and_then(Value::as_u64)
+        .and_then(|i| usize::try_from(i).ok());
     match index.filter(|&i| i < weights.len()) {
         Some(index) => expression.morph_binds.push((weights.start + index, weight)),
         None => warnings.push(format!(
@@ -304,7 +335,9 @@ fn material_index(value: Option<&Value>, rig: &Rig, object: &str, warnings: &mut
     let index = value.and_then(Value::as_u64).and_then(|m| usize::try_from(m).ok());
     let found = index.filter(|&m| m < rig.materials.len());
     if found.is_none() {
-        warnings.push(format!("{object}: a material bind names material {index:?}, which the file does not have (left out)"));
+        warnings.push(format!(
+            "{object}: a material bind names material {index:?}, which the file does not have (left out)"
+        ));
     }
     found
 }
@@ -314,7 +347,10 @@ fn array<'a>(json: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
 }
 
 fn number(json: &Value, key: &str) -> Option<f32> {
-    json.get(key).and_then(Value::as_f64).map(|v| v as f32).filter(|v| v.is_finite())
+    json.get(key)
+        .and_then(Value::as_f64)
+        .map(|v| v as f32)
+        .filter(|v| v.is_finite())
 }
 
 fn vector(json: &Value, key: &str) -> Vec<f32> {

@@ -21,7 +21,12 @@ pub fn load_look_at(extension: &Value, avatar: &Avatar, skeleton: &Skeleton) -> 
                 Some("expression") => LookAtKind::Expression,
                 _ => LookAtKind::Bone,
             };
-            let keys = ["rangeMapHorizontalInner", "rangeMapHorizontalOuter", "rangeMapVerticalDown", "rangeMapVerticalUp"];
+            let keys = [
+                "rangeMapHorizontalInner",
+                "rangeMapHorizontalOuter",
+                "rangeMapVerticalDown",
+                "rangeMapVerticalUp",
+            ];
             (json, kind, keys, "inputMaxValue", "outputScale")
         }
         VrmVersion::V0 => {
@@ -30,7 +35,12 @@ pub fn load_look_at(extension: &Value, avatar: &Avatar, skeleton: &Skeleton) -> 
                 Some("BlendShape") => LookAtKind::Expression,
                 _ => LookAtKind::Bone,
             };
-            let keys = ["lookAtHorizontalInner", "lookAtHorizontalOuter", "lookAtVerticalDown", "lookAtVerticalUp"];
+            let keys = [
+                "lookAtHorizontalInner",
+                "lookAtHorizontalOuter",
+                "lookAtVerticalDown",
+                "lookAtVerticalUp",
+            ];
             (json, kind, keys, "xRange", "yRange")
         }
     };
@@ -53,12 +63,21 @@ pub fn load_look_at(extension: &Value, avatar: &Avatar, skeleton: &Skeleton) -> 
     });
     let offset = match avatar.version {
         VrmVersion::V1 => json.get("offsetFromHeadBone").and_then(|o| {
-            let v: Vec<f32> = o.as_array()?.iter().filter_map(Value::as_f64).map(|v| v as f32).collect();
+            let v: Vec<f32> = o
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_f64)
+                .map(|v| v as f32)
+                .collect();
             (v.len() == 3 && v.iter().all(|c| c.is_finite())).then(|| Vec3::new(v[0], v[1], v[2]))
         }),
         VrmVersion::V0 => json.get("firstPersonBoneOffset").map(|o| {
             let component = |key: &str, default: f32| {
-                o.get(key).and_then(Value::as_f64).map(|v| v as f32).filter(|v| v.is_finite()).unwrap_or(default)
+                o.get(key)
+                    .and_then(Value::as_f64)
+                    .map(|v| v as f32)
+                    .filter(|v| v.is_finite())
+                    .unwrap_or(default)
             };
             Vec3::new(component("x", 0.0), component("y", 0.06), -component("z", 0.0))
         }),

@@ -73,7 +73,9 @@ impl Reader<'_> {
                     springs.colliders.push(Collider { joint, shape });
                 }
                 _ => {
-                    warnings.push(format!("VRMC_springBone collider {index}: no node of the file or no shape (left out)"));
+                    warnings.push(format!(
+                        "VRMC_springBone collider {index}: no node of the file or no shape (left out)"
+                    ));
                     collider_of_file.push(None);
                 }
             }
@@ -93,8 +95,11 @@ impl Reader<'_> {
             let center = self.joint(spring.get("center"));
             let joints: Vec<&Value> = array(spring, "joints").collect();
             for pair in joints.windows(2) {
-                let (Some(joint), Some(child)) = (self.joint(pair[0].get("node")), self.joint(pair[1].get("node"))) else {
-                    warnings.push(format!("VRMC_springBone spring {index}: a joint names no node of the file (left out)"));
+                let (Some(joint), Some(child)) = (self.joint(pair[0].get("node")), self.joint(pair[1].get("node")))
+                else {
+                    warnings.push(format!(
+                        "VRMC_springBone spring {index}: a joint names no node of the file (left out)"
+                    ));
                     continue;
                 };
                 let settings = SpringSettings {
@@ -120,7 +125,9 @@ impl Reader<'_> {
         let mut springs = SpringBones::default();
         for (index, json) in array(secondary, "colliderGroups").enumerate() {
             let Some(joint) = self.joint(json.get("node")) else {
-                warnings.push(format!("VRM 0.x collider group {index}: no node of the file (left out; empty)"));
+                warnings.push(format!(
+                    "VRM 0.x collider group {index}: no node of the file (left out; empty)"
+                ));
                 springs.collider_groups.push(Vec::new());
                 continue;
             };
@@ -132,7 +139,11 @@ impl Reader<'_> {
                 group.push(springs.colliders.len());
                 springs.colliders.push(Collider {
                     joint,
-                    shape: ColliderShape::Sphere { offset, radius, inside: false },
+                    shape: ColliderShape::Sphere {
+                        offset,
+                        radius,
+                        inside: false,
+                    },
                 });
             }
             springs.collider_groups.push(group);
@@ -152,8 +163,14 @@ impl Reader<'_> {
                 .filter(|&g| g < group_count)
                 .collect();
             for root in array(json, "bones") {
-                let Some(node) = root.as_u64().and_then(|n| usize::try_from(n).ok()).filter(|&n| self.joint_of_node.get(n).is_some()) else {
-                    warnings.push(format!("VRM 0.x bone group {index}: a bone names no node of the file (left out)"));
+                let Some(node) = root
+                    .as_u64()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|&n| self.joint_of_node.get(n).is_some())
+                else {
+                    warnings.push(format!(
+                        "VRM 0.x bone group {index}: a bone names no node of the file (left out)"
+                    ));
                     continue;
                 };
                 let mut below = vec![node];
@@ -186,7 +203,11 @@ fn shape(json: &Value, inside_default: bool) -> Option<ColliderShape> {
     let offset = |shape: &Value| vector(shape.get("offset")).unwrap_or(Vec3::ZERO);
     let radius = |shape: &Value| number(shape, "radius").unwrap_or(0.0);
     if let Some(sphere) = json.get("sphere") {
-        return Some(ColliderShape::Sphere { offset: offset(sphere), radius: radius(sphere), inside: inside(sphere) });
+        return Some(ColliderShape::Sphere {
+            offset: offset(sphere),
+            radius: radius(sphere),
+            inside: inside(sphere),
+        });
     }
     if let Some(capsule) = json.get("capsule") {
         return Some(ColliderShape::Capsule {
@@ -197,7 +218,10 @@ fn shape(json: &Value, inside_default: bool) -> Option<ColliderShape> {
         });
     }
     let plane = json.get("plane")?;
-    Some(ColliderShape::Plane { offset: offset(plane), normal: vector(plane.get("normal")).unwrap_or(Vec3::Z) })
+    Some(ColliderShape::Plane {
+        offset: offset(plane),
+        normal: vector(plane.get("normal")).unwrap_or(Vec3::Z),
+    })
 }
 
 fn array<'a>(json: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
@@ -205,16 +229,32 @@ fn array<'a>(json: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
 }
 
 fn number(json: &Value, key: &str) -> Option<f32> {
-    json.get(key).and_then(Value::as_f64).map(|v| v as f32).filter(|v| v.is_finite())
+    json.get(key)
+        .and_then(Value::as_f64)
+        .map(|v| v as f32)
+        .filter(|v| v.is_finite())
 }
 
 /// A 3-vector from `[x, y, z]` or 0.x's `{"x", "y", "z"}`.
 fn vector(json: Option<&Value>) -> Option<Vec3> {
     let json = json?;
-    let component = |value: Option<&Value>| value.and_then(Value::as_f64).map(|v| v as f32).filter(|v| v.is_finite());
+    let component = |value: Option<&Value>| {
+        value
+            .and_then(Value::as_f64)
+            .map(|v| v as f32)
+            .filter(|v| v.is_finite())
+    };
     let v = match json {
-        Value::Array(items) if items.len() == 3 => Vec3::new(component(items.first())?, component(items.get(1))?, component(items.get(2))?),
-        Value::Object(_) => Vec3::new(component(json.get("x"))?, component(json.get("y"))?, component(json.get("z"))?),
+        Value::Array(items) if items.len() == 3 => Vec3::new(
+            component(items.first())?,
+            component(items.get(1))?,
+            component(items.get(2))?,
+        ),
+        Value::Object(_) => Vec3::new(
+            component(json.get("x"))?,
+            component(json.get("y"))?,
+            component(json.get("z"))?,
+        ),
         _ => return None,
     };
     Some(v)
