@@ -40,10 +40,11 @@ pub struct ClipExport {
     player: Player,
     pose_mode: PoseMode,
     morphs: MorphOverride,
+    /// The avatar's face and springs as the viewer had them; the springs swing from the
+    /// export's first frame (made then).
     expressions: Vec<f32>,
     look_target: Option<Vec3>,
     face: Face,
-    /// The spring bones, swinging from the export's start (none: off, or made at frame 0).
     springs_on: bool,
     springs: Option<SpringSimulation>,
     view: ViewOptions,

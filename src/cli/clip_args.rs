@@ -64,8 +64,9 @@ impl ClipArgs {
     }
 
     /// The pose these options describe. Without any clip option, the clip `default`; node
-    /// constraints applied. A model's spring bones are simulated from time 0 to `--time` on the motion these options
-    /// describe at each step (unless `--no-springs`), so that a time always gives one pose.
+    /// constraints applied. A model's spring bones are simulated from time 0 to `--time` on
+    /// the motion these options describe at each step (unless `--no-springs`), so that a time
+    /// always gives one pose.
     pub fn pose(&self, model: &Model, default: Option<usize>) -> anyhow::Result<Posed> {
         let clip = self.resolve(model, default)?;
         self.warn_if_clamped(model, clip);

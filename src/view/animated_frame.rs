@@ -1,7 +1,7 @@
 //! What moves in the viewer's frame: the player (clips, fades, layers, IK), the pose it wrote
-//! with the pose mode, a VRM avatar's expressions, its spring bones and hand-set morph
-//! weights over it, the joints' model matrices, and the
-//! crowd beside the model. `advance` is the frame's animation stage, run once a frame before
+//! with the pose mode, a VRM avatar's look-at, expressions, node constraints and spring bones
+//! and hand-set morph weights over it, the joints' model matrices, and the crowd beside the
+//! model. `advance` is the frame's animation stage, run once a frame before
 //! anything reads the pose, the matrices or the crowd.
 
 use glam::{Mat4, Vec3};
@@ -18,8 +18,8 @@ const MAX_SPRING_TIME_PER_FRAME: f32 = 8.0 * STEP;
 
 pub struct AnimatedFrame {
     pub player: Player,
-    /// The pose the player wrote last, with the pose mode, `expressions`, the springs and
-    /// `morphs` applied.
+    /// The pose the player wrote last, with the pose mode, the face, the constraints, the
+    /// springs and `morphs` applied.
     pub pose: Pose,
     /// Model matrices of `pose`, for picking, gizmos and the renderer.
     pub joint_matrices: Vec<Mat4>,

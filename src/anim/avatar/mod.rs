@@ -1,7 +1,7 @@
 //! What a VRM avatar adds to its pose each frame, in the order VRM 1.0 gives: look-at (eye bones
 //! or look expressions towards a target), expressions (facial poses over morph targets and
-//! material values), node constraints (joints that follow another's turn), then spring bones (hair, skirts and tails
-//! swinging behind the motion).
+//! material values), node constraints (joints that follow another's turn), then spring bones
+//! (hair, skirts and tails swinging behind the motion).
 
 pub mod expression;
 pub mod look_at;

@@ -196,15 +196,14 @@ impl SpringSimulation {
     pub fn step(&mut self, springs: &SpringBones, pose: &mut Pose) {
         let local = pose.local();
         let mut centre: Option<(Mat4, Mat4)> = None;
-        for joint in 0..local.len() {
+        for (joint, &own) in local.iter().enumerate() {
             let parent = pose.hierarchy().parent(joint).map_or(Mat4::IDENTITY, |p| self.model[p]);
             let Some(index) = self.spring_of_joint[joint] else {
-                self.model[joint] = parent * local[joint].to_mat4();
+                self.model[joint] = parent * own.to_mat4();
                 continue;
             };
             let spring = &springs.joints[index as usize];
             let state = self.states[index as usize];
-            let own = local[joint];
             let head = parent.transform_point3(own.translation);
             let turned = parent * Mat4::from_scale_rotation_translation(own.scale, state.rotation, own.translation);
             let length = match spring.child {
