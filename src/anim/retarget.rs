@@ -65,8 +65,9 @@ pub struct Retarget {
     matching: JointMatching,
     /// Per source joint.
     conversions: Vec<Option<JointConversion>>,
-    /// Source joints whose translation's x is a value (a VRM animation's expression weight),
-    /// and the entry of `Pose::properties` it drives on the target.
+    /// Source joints that carry values (a VRM animation's expression weights in their
+    /// translation's x, where the eyes look in their rotation), and the entry of
+    /// `Pose::properties` each drives on the target.
     values: Vec<(usize, usize)>,
     /// The hips pair (target, source) and `h_t / h_s`, when any joint pairs.
     hips: Option<(usize, usize, f32)>,
@@ -108,8 +109,9 @@ impl Retarget {
         }
     }
 
-    /// The same, also converting the translation x of each `(source joint, property entry)`
-    /// into that entry of the target's `Pose::properties` (VRM expression weights).
+    /// The same, also converting the translation x (or the rotation's four numbers) of each
+    /// `(source joint, property entry)` into that entry of the target's `Pose::properties`
+    /// (VRM expression weights, where the eyes look).
     pub fn with_values(mut self, values: Vec<(usize, usize)>) -> Self {
         self.values = values;
         self
@@ -188,14 +190,13 @@ impl Retarget {
 
     /// The channel converted, or none when it cannot play on the target.
     fn channel(&self, channel: &Channel) -> Option<Channel> {
-        if let (Some(&(_, offset)), ChannelTrack::Translation(track)) = (
-            self.values.iter().find(|(joint, _)| *joint == channel.joint),
-            &channel.track,
-        ) {
-            let track = ChannelTrack::Properties {
-                offset,
-                track: track.component(0).ok()?,
+        if let Some(&(_, offset)) = self.values.iter().find(|(joint, _)| *joint == channel.joint) {
+            let values = match &channel.track {
+                ChannelTrack::Translation(track) => track.component(0).ok()?,
+                ChannelTrack::Rotation(track) => track.components().ok()?,
+                _ => return None,
             };
+            let track = ChannelTrack::Properties { offset, track: values };
             return Some(Channel { joint: 0, track });
         }
         let map = self.conversions.get(channel.joint).copied().flatten()?;

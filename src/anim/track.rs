@@ -177,6 +177,14 @@ impl Track<glam::Vec3> {
     }
 }
 
+impl Track<glam::Quat> {
+    /// The track as a track of four weights (x, y, z, w), keys and tangents alike.
+    pub fn components(&self) -> Result<WeightsTrack, TrackError> {
+        let values = self.values.iter().flat_map(|q| q.to_array()).collect();
+        WeightsTrack::new(self.interpolation, self.times.clone(), 4, values)
+    }
+}
+
 /// Morph-target weights: `width` weights per key (one per target), interpolated like vectors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightsTrack {

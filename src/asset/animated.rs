@@ -61,9 +61,9 @@ pub enum PropertyTarget {
     Visible {
         joint: usize,
     },
-    /// A VRM expression's weight (`Expression::weight_entry` reads it), animated by a VRM
-    /// animation's expression track.
-    ExpressionWeight,
+    /// A value a VRM avatar reads (an expression's weight, `Expression::weight_entry`; where
+    /// its eyes look, `LookAt::rotation_entry`), animated by a VRM animation's tracks.
+    AvatarValue,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -63,6 +63,8 @@ pub struct VrmAnimation {
     /// Each expression it animates (VRM 1.0 name) and the value joint whose translation's x
     /// is the expression's weight.
     pub expressions: Vec<(String, usize)>,
+    /// The value joint whose rotation is where the eyes look (yaw and pitch, as YXZ angles).
+    pub look_at: Option<usize>,
 }
 
 /// Who made the avatar, and what the licence lets others do with it.

@@ -67,10 +67,15 @@ fn retarget_for(model: &Model, source: &Model) -> Retarget {
         let hips = avatar
             .joint("hips")
             .zip(humanoid.iter().find(|(bone, _)| *bone == "hips").map(|&(_, j)| j));
-        // The animation's expression tracks set the avatar's expression weights.
-        let values = (source.vrm_animation.expressions.iter())
-            .filter_map(|(name, joint)| Some((*joint, avatar.expressions[avatar.expression(name)?].weight_entry?)))
-            .collect();
+        // The animation's expression and look-at tracks set the avatar's expression weights and
+        // where its eyes look.
+        let animation = &source.vrm_animation;
+        let expressions = (animation.expressions.iter())
+            .filter_map(|(name, joint)| Some((*joint, avatar.expressions[avatar.expression(name)?].weight_entry?)));
+        let look_at = animation
+            .look_at
+            .zip(avatar.look_at.as_ref().and_then(|l| l.rotation_entry));
+        let values = expressions.chain(look_at).collect();
         return Retarget::humanoid(&source.skeleton, &model.skeleton, matching, hips).with_values(values);
     }
     // The humanoid's names pair with a rig's joint names better than the file's own do.

@@ -64,8 +64,8 @@ fn write_rig(
 
 /// The VRM animation: hips at 2 (twice the stick figure's), its left upper arm rolled 90°
 /// about its length; in 1 s the hips move 0.5 sideways and the arm turns from out sideways
-/// (+X) to straight down, in model space, and the avatar becomes happy (its expression node's
-/// translation x from 0 to 1).
+/// (+X) to straight down, in model space, the avatar becomes happy (its expression node's
+/// translation x from 0 to 1) and looks 40° to its left (its look-at node's rotation).
 fn write_wave(path: &Path) {
     let roll = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
     let down = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2) * roll;
@@ -75,14 +75,22 @@ fn write_wave(path: &Path) {
         ("J_ArmL", Some(1), [0.3, 0.3, 0.0], roll),
         ("J_ElbowL", Some(2), [0.5, 0.0, 0.0], Quat::IDENTITY),
         ("Happy", None, [0.0, 0.0, 0.0], Quat::IDENTITY),
+        ("Gaze", None, [0.0, 0.0, 0.0], Quat::IDENTITY),
     ];
+    let left = Quat::from_rotation_y(40f32.to_radians());
     let channels = [
         (0, "translation", [0.0, 2.0, 0.0, 0.0], [0.5, 2.0, 0.0, 0.0]),
         (2, "rotation", roll.to_array(), down.to_array()),
         (4, "translation", [0.0; 4], [1.0, 0.0, 0.0, 0.0]),
+        (5, "rotation", Quat::IDENTITY.to_array(), left.to_array()),
     ];
     let bones = json!({ "hips": { "node": 0 }, "spine": { "node": 1 }, "leftUpperArm": { "node": 2 }, "leftLowerArm": { "node": 3 } });
-    let animation = json!({ "specVersion": "1.0", "humanoid": { "humanBones": bones }, "expressions": { "preset": { "happy": { "node": 4 } } } });
+    let animation = json!({
+        "specVersion": "1.0",
+        "humanoid": { "humanBones": bones },
+        "expressions": { "preset": { "happy": { "node": 4 } } },
+        "lookAt": { "node": 5 }
+    });
     write_rig(path, &nodes, &channels, json!({ "VRMC_vrm_animation": animation }));
 }
 
@@ -143,10 +151,27 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
         .find(|p| p["pointer"] == "/extensions/VRMC_vrm/expressions/preset/happy")
         .map(|p| p["value"][0].as_f64().unwrap());
     assert_eq!(happy, Some(0.5));
-    // On an avatar whose happy binds a morph target, the face follows.
+    // On an avatar whose happy binds a morph target, the face follows; its look-at (expression
+    // type) looks 20° left at half time, so lookLeft adds 20/90 to the same target.
     let face = dir.join("face.gltf");
     write_face_avatar(&face);
-    assert_eq!(at_half(&face)["primitives"][0]["weights"][0], 0.5);
+    let weight = at_half(&face)["primitives"][0]["weights"][0].as_f64().unwrap();
+    assert!((weight - (0.5 + 20.0 / 90.0)).abs() < 1e-4, "{weight}");
+    // A target given wins over the track: straight ahead, no lookLeft.
+    let args = [
+        "pose",
+        face.to_str().unwrap(),
+        "--clips-from",
+        motion.to_str().unwrap(),
+        "--clip",
+        "0",
+        "--time",
+        "0.5",
+        "--look-at",
+        "0,1.76,5",
+    ];
+    let ahead: Value = serde_json::from_str(&common::succeed(&args)).unwrap();
+    assert!((ahead["primitives"][0]["weights"][0].as_f64().unwrap() - 0.5).abs() < 1e-5);
     // At time 0 the avatar stands as at rest: the animation's rest plays as the avatar's.
     let start = positions(
         &avatar,

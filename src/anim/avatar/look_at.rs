@@ -44,6 +44,9 @@ pub struct LookAt {
     pub horizontal_outer: RangeMap,
     pub vertical_down: RangeMap,
     pub vertical_up: RangeMap,
+    /// The four entries of `Pose::properties` (a quaternion) through which clips (VRM
+    /// animations) set where the eyes look: its YXZ angles are the yaw and pitch.
+    pub rotation_entry: Option<usize>,
     /// The head's model-space rotation at rest, and per eye its parent's and its own rest
     /// rotations (`at_rest` fills them).
     head_rest: Quat,
@@ -86,6 +89,7 @@ impl LookAt {
             horizontal_outer,
             vertical_down,
             vertical_up,
+            rotation_entry: None,
             head_rest: rotation(head),
             eye_rest,
         }
@@ -105,6 +109,20 @@ impl LookAt {
         let level = (direction.x * direction.x + direction.z * direction.z).sqrt();
         let pitch = -direction.y.atan2(level).to_degrees();
         Gaze { yaw, pitch }
+    }
+
+    /// The gaze a clip sets through `rotation_entry`, if it turns away from straight ahead.
+    pub fn animated_gaze(&self, pose: &Pose) -> Option<Gaze> {
+        let values = pose.properties().get(self.rotation_entry?..self.rotation_entry? + 4)?;
+        let rotation = Quat::from_slice(values).normalize();
+        if !rotation.is_finite() || rotation.abs_diff_eq(Quat::IDENTITY, 1e-6) {
+            return None;
+        }
+        let (yaw, pitch, _) = rotation.to_euler(glam::EulerRot::YXZ);
+        Some(Gaze {
+            yaw: yaw.to_degrees(),
+            pitch: pitch.to_degrees(),
+        })
     }
 
     /// Turns the eye bones of `pose` to `gaze` (bone type).

@@ -32,8 +32,9 @@ pub struct Face {
 }
 
 impl Face {
-    /// Turns the eyes of `pose` towards `target` (model space; none: as the pose has them) by
-    /// `look_at`, then adds `expressions` at `weights` plus what the pose's clip sets.
+    /// Turns the eyes of `pose` towards `target` (model space; none: where the pose's clip has
+    /// them look, if it does) by `look_at`, then adds `expressions` at `weights` plus what the
+    /// pose's clip sets.
     pub fn apply(
         &mut self,
         look_at: Option<&LookAt>,
@@ -51,16 +52,20 @@ impl Face {
                 *weight += animated;
             }
         }
-        self.gaze = None;
-        if let (Some(look_at), Some(target)) = (look_at, target) {
-            self.matrices.resize(pose.len(), Mat4::IDENTITY);
-            pose.model_matrices(&mut self.matrices);
-            let gaze = look_at.gaze(&self.matrices, target);
+        // A target wins over where a clip has the eyes look.
+        self.gaze = look_at.and_then(|look_at| match target {
+            Some(target) => {
+                self.matrices.resize(pose.len(), Mat4::IDENTITY);
+                pose.model_matrices(&mut self.matrices);
+                Some(look_at.gaze(&self.matrices, target))
+            }
+            None => look_at.animated_gaze(pose),
+        });
+        if let (Some(look_at), Some(gaze)) = (look_at, self.gaze) {
             match look_at.kind {
                 LookAtKind::Bone => look_at.turn_eyes(gaze, pose),
                 LookAtKind::Expression => look_at.set_expressions(gaze, expressions, &mut self.applied),
             }
-            self.gaze = Some(gaze);
         }
         apply_expressions(expressions, &self.applied, pose);
     }

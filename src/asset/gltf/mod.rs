@@ -169,7 +169,13 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
     let listed = (vrm_extension
         .map(|(version, extension)| vrm_expressions::list(version, extension, &rig, &mut warnings)))
     .unwrap_or_default();
-    let resolved = pointer::resolve(&scene, &container.pointer_channels, &listed.pointers, &mut warnings);
+    // The expressions' binds and weights, and (last) the rotation the eyes look by.
+    let mut set = listed.pointers.clone();
+    set.extend(vrm_extension.map(|_| vrm_look_at::ROTATION_POINTER.to_owned()));
+    let resolved = pointer::resolve(&scene, &container.pointer_channels, &set, &mut warnings);
+    let look_at_entry = (resolved.set_slots.get(listed.pointers.len()))
+        .and_then(|slot| slot.as_ref().ok())
+        .map(|slot| slot.offset);
     let binds_mtoon_colours = listed.binds_mtoon_colours;
     let expressions = listed.finish(&resolved.set_slots, &resolved.rest);
     let skeleton = skeleton.with_properties(resolved.rest);
@@ -258,7 +264,10 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
     }
     // The look-at measures from the rest pose as shown (turned).
     if let (Some(avatar), Some((_, extension))) = (&mut model.avatar, vrm_extension) {
-        avatar.look_at = vrm_look_at::load_look_at(extension, avatar, &model.skeleton);
+        avatar.look_at = vrm_look_at::load_look_at(extension, avatar, &model.skeleton).map(|mut look_at| {
+            look_at.rotation_entry = look_at_entry;
+            look_at
+        });
     }
     Ok(model)
 }

@@ -234,10 +234,16 @@ fn target_of(scene: &Scene, holders: &Holders, pointer: &str) -> Result<Property
                 joint,
             })
         }
-        // Not a pointer of the glTF JSON: where a VRM avatar's expression keeps its weight.
+        // Not pointers of the glTF JSON: where a VRM avatar keeps an expression's weight and
+        // the rotation its eyes look by.
         ["extensions", "VRMC_vrm", "expressions", "preset" | "custom", _] if scene.joint_count > 0 => Ok(Property {
-            target: PropertyTarget::ExpressionWeight,
+            target: PropertyTarget::AvatarValue,
             rest: vec![0.0],
+            joint: 0,
+        }),
+        ["extensions", "VRMC_vrm", "lookAt", "rotation"] if scene.joint_count > 0 => Ok(Property {
+            target: PropertyTarget::AvatarValue,
+            rest: vec![0.0, 0.0, 0.0, 1.0],
             joint: 0,
         }),
         _ => Err("which rigscope does not play".into()),

@@ -14,7 +14,8 @@ use crate::asset::human_bone::{HUMAN_BONES, human_bone};
 pub const EXTENSION: &str = "VRMC_vrm_animation";
 
 /// The humanoid bones the file maps (by VRM 1.0 name) and their joints, in `HUMAN_BONES`
-/// order, and the expressions it animates and their value joints; unknown bones, and nodes
+/// order, the expressions it animates and their value joints, and its look-at's value joint;
+/// unknown bones, and nodes
 /// the file does not have, are left out.
 pub fn load(root: &Root, joint_of_node: &NodeJoints) -> VrmAnimation {
     let Some(extension) = root.extensions.as_ref().and_then(|e| e.others.get(EXTENSION)) else {
@@ -30,6 +31,7 @@ pub fn load(root: &Root, joint_of_node: &NodeJoints) -> VrmAnimation {
     VrmAnimation {
         humanoid: humanoid(extension, joint_of_node),
         expressions,
+        look_at: extension.get("lookAt").and_then(joint),
     }
 }
 

@@ -11,6 +11,10 @@ use crate::anim::Skeleton;
 use crate::anim::avatar::{LookAt, LookAtKind, RangeMap};
 use crate::asset::avatar::{Avatar, VrmVersion};
 
+/// Not a pointer of the glTF JSON: where the avatar keeps the rotation its eyes look by, which
+/// a VRM animation's look-at track sets.
+pub const ROTATION_POINTER: &str = "/extensions/VRMC_vrm/lookAt/rotation";
+
 /// The look-at of `avatar` (whose file extension is `extension`), if its head is mapped.
 pub fn load_look_at(extension: &Value, avatar: &Avatar, skeleton: &Skeleton) -> Option<LookAt> {
     let head = avatar.joint("head")?;
