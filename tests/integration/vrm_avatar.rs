@@ -482,10 +482,15 @@ fn the_panel_sets_expressions_by_slider_and_resets_them() {
 
 /// The viewer's panel on `model`, tall enough to show the whole avatar section.
 pub(crate) fn panel_harness(model: rigscope::asset::Model) -> Harness<'static, ViewerState> {
+    panel_harness_of(ViewerState::new(model))
+}
+
+/// The viewer's panel on `state`.
+pub(crate) fn panel_harness_of(state: ViewerState) -> Harness<'static, ViewerState> {
     Harness::builder().with_size(egui::vec2(1280.0, 2400.0)).build_ui_state(
         |ui, state: &mut ViewerState| {
             panel::show(ui, state, &Default::default());
         },
-        ViewerState::new(model),
+        state,
     )
 }

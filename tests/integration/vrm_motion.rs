@@ -5,6 +5,7 @@
 
 use crate::common;
 use crate::vrm_avatar::{avatar_json, vrm_1_0, write_face_avatar};
+use egui_kittest::kittest::Queryable;
 
 use std::path::Path;
 
@@ -172,6 +173,15 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
     ];
     let ahead: Value = serde_json::from_str(&common::succeed(&args)).unwrap();
     assert!((ahead["primitives"][0]["weights"][0].as_f64().unwrap() - 0.5).abs() < 1e-5);
+    // Opened (or dropped) over the avatar, the animation is offered through the humanoid maps.
+    let mut state = rigscope::ui::ViewerState::new(rigscope::asset::load(&avatar).unwrap());
+    state.open(&motion);
+    let mut harness = crate::vrm_avatar::panel_harness_of(state);
+    harness.get_by_label_contains("4 of its 6 joints match");
+    harness.get_by_label("Add its 1 clips to the open rig").click();
+    harness.run();
+    let names: Vec<&str> = harness.state().document.model.clips.iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["Wave (wave.vrma.gltf)"]);
     // At time 0 the avatar stands as at rest: the animation's rest plays as the avatar's.
     let start = positions(
         &avatar,
