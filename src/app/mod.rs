@@ -32,10 +32,10 @@ use crate::asset::demo::demo_model;
 use crate::inspect::expression_lookup::expression_weights;
 use crate::inspect::lookup::{find_joint, vector};
 use crate::inspect::morph_lookup::morph_overrides;
+use crate::render::avatar_gizmo::{draw_look_point, draw_spring_bones};
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
-use crate::render::spring_gizmo::draw_spring_bones;
 use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
 use crate::ui::file_browser::Purpose;
@@ -536,7 +536,8 @@ impl Running {
     }
 
     /// The selected joint, the motion trails, the spring bones and their colliders (on
-    /// request), and the IK chains' targets and limits, drawn over the scene.
+    /// request), the point the eyes look at, and the IK chains' targets and limits, drawn over
+    /// the scene.
     fn update_gizmos(&mut self) {
         let gizmos = &mut self.scene.gizmos;
         gizmos.clear();
@@ -553,6 +554,9 @@ impl Running {
         draw_trails(gizmos, &trails.trails, trails.window(), bounds.ground_height());
         if state.inspection.spring_gizmos {
             draw_spring_bones(gizmos, &state.document.model.spring_bones, &state.frame.joint_matrices);
+        }
+        if let EyeTarget::Point(point) = state.frame.eyes {
+            draw_look_point(gizmos, point, bounds.radius() * 0.04);
         }
         if !state.ik_editor.show_targets {
             return;

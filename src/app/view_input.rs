@@ -69,7 +69,7 @@ impl ViewInput {
     /// A drag is under way in the view (orbit, pan, an IK target), so pointer motion moves
     /// something.
     pub fn dragging(&self, state: &ViewerState) -> bool {
-        self.orbiting || self.panning || state.ik_editor.dragging.is_some()
+        self.orbiting || self.panning || state.dragging_in_view()
     }
 
     /// Acts on one window event; `egui` says what egui wants after seeing it. `viewport` is
@@ -136,7 +136,7 @@ impl ViewInput {
                 let position = Vec2::new(position.x as f32, position.y as f32);
                 let delta = position - self.position;
                 (self.position, self.pointer) = (position, Some(position));
-                if state.ik_editor.dragging.is_some() {
+                if state.dragging_in_view() {
                     let (cursor, view) = view_cursor(position, state, camera);
                     state.drag_in_view(cursor, &view);
                 } else if self.orbiting {

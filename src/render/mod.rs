@@ -5,6 +5,7 @@
 //! `ModelView` is one drawn model; `SceneRenderer` owns the pipelines and records the passes.
 
 pub mod animated;
+pub mod avatar_gizmo;
 pub mod benchmark;
 pub mod blit;
 pub mod capture;
@@ -31,7 +32,6 @@ mod shadow_map;
 mod simplified;
 pub mod skin_compare;
 pub mod skin_source;
-pub mod spring_gizmo;
 pub mod still;
 mod target;
 mod textures;

@@ -31,6 +31,8 @@ pub struct AnimatedFrame {
     /// them), set before each step.
     pub eyes: EyeTarget,
     pub look_target: Option<Vec3>,
+    /// The eyes' point is being dragged in the view.
+    pub eyes_grabbed: bool,
     /// The face the avatar made last (look-at and expressions).
     pub face: Face,
     /// Whether the model's spring bones swing (else they stay as the clip poses them).
@@ -83,6 +85,7 @@ impl AnimatedFrame {
             expressions: vec![0.0; model.avatar.as_ref().map_or(0, |a| a.expressions.len())],
             eyes: EyeTarget::Camera,
             look_target: None,
+            eyes_grabbed: false,
             face: Face::default(),
             springs_on: true,
             springs: None,

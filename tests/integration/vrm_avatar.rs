@@ -494,3 +494,36 @@ pub(crate) fn panel_harness_of(state: ViewerState) -> Harness<'static, ViewerSta
         state,
     )
 }
+
+#[test]
+fn the_point_the_eyes_look_at_is_dragged_in_the_view() {
+    let dir = common::temp_dir("vrm-look-drag");
+    let path = dir.join("face.gltf");
+    write_face_avatar(&path);
+    let mut state = ViewerState::new(rigscope::asset::load(&path).unwrap());
+    let start = glam::Vec3::new(0.0, 1.76, 1.0);
+    state.frame.eyes = EyeTarget::Point(start);
+    let camera = rigscope::view::OrbitCamera::default();
+    let view = rigscope::view::Viewport::new(&camera.camera_view(800.0 / 600.0), 800.0, 600.0);
+    let at = view.to_pixels(start).unwrap();
+    // Away from the point, a press is not the eyes'; on it, it grabs them.
+    assert!(!state.press_in_view(at + glam::Vec2::new(60.0, 0.0), &view));
+    state.release_in_view();
+    assert!(state.press_in_view(at + glam::Vec2::new(2.0, 1.0), &view));
+    assert!(state.dragging_in_view());
+    state.drag_in_view(at + glam::Vec2::new(80.0, 0.0), &view);
+    state.release_in_view();
+    assert!(!state.dragging_in_view());
+    let EyeTarget::Point(moved) = state.frame.eyes else {
+        panic!("still a point")
+    };
+    // Moved to the avatar's left (+X, the camera being in front and to its right), in the
+    // plane through the point that faces the camera.
+    assert!(moved.x > start.x + 0.05, "{moved}");
+    let moved_on_screen = view.to_pixels(moved).unwrap();
+    assert!(
+        moved_on_screen.distance(at + glam::Vec2::new(80.0, 0.0)) < 0.5,
+        "{moved_on_screen}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

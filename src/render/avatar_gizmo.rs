@@ -1,6 +1,6 @@
-//! What spring bones look like in the view: each simulated joint joined to its tail, and the
-//! colliders they bounce off (spheres and capsules as three rings each, planes as a square
-//! with its normal), all where the pose puts them.
+//! What a VRM avatar's parts look like in the view: each spring joint joined to its tail, and
+//! the colliders they bounce off (spheres and capsules as three rings each, planes as a square
+//! with its normal), all where the pose puts them; and the point the eyes look at, to grab.
 
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
@@ -8,6 +8,9 @@ use super::overlay::Overlay;
 use crate::anim::avatar::{ColliderShape, SpringBones};
 
 const JOINT_COLOR: Vec4 = Vec4::new(1.0, 0.85, 0.2, 1.0);
+const LOOK_COLOR: Vec4 = Vec4::new(0.4, 1.0, 0.6, 1.0);
+/// Half size of the look point's square, in clip units per w (about 5 pixels on 800).
+const LOOK_SIZE: f32 = 0.012;
 const COLLIDER_COLOR: Vec4 = Vec4::new(0.3, 0.9, 1.0, 0.8);
 const RING_SEGMENTS: u32 = 24;
 /// Half size of a joint's square, in clip units per w (about 3 pixels on 800).
@@ -54,6 +57,12 @@ pub fn draw_spring_bones(overlay: &mut Overlay, springs: &SpringBones, matrices:
             }
         }
     }
+}
+
+/// The point the eyes look at: a cross of `radius` and a square, the same size at any distance.
+pub fn draw_look_point(overlay: &mut Overlay, point: Vec3, radius: f32) {
+    overlay.cross(point, radius, LOOK_COLOR);
+    overlay.square(point, LOOK_COLOR, LOOK_SIZE);
 }
 
 /// A sphere as three rings about the axes.
