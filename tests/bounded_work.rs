@@ -112,3 +112,49 @@ fn key_times_that_are_not_floats_leave_their_channel_out_naming_the_sampler_inpu
         model.warnings
     );
 }
+
+/// A VRM 0.x file of 20,000 nodes drawing one mesh (a triangle), 20,000 expression binds to
+/// that mesh and one spring root listed 20,000 times: each bind would bind every node, and each
+/// listing walk every node, so unbounded it is 400 million of each.
+#[test]
+fn a_small_vrm_cannot_ask_for_billions_of_binds_or_spring_walks() {
+    let dir = temp_dir("bounded-vrm");
+    let nodes = 20_000;
+    let positions = f32_bytes(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    let mut json_nodes = vec![serde_json::json!({ "name": "root", "children": (1..nodes).collect::<Vec<_>>() })];
+    json_nodes.extend((1..nodes).map(|_| serde_json::json!({ "mesh": 0 })));
+    let binds: Vec<_> = (0..nodes)
+        .map(|_| serde_json::json!({ "mesh": 0, "index": 0, "weight": 100 }))
+        .collect();
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": json_nodes,
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "buffers": [{"byteLength": positions.len(), "uri": data_uri(&positions)}],
+        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": positions.len()}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                       "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]}],
+        "extensionsUsed": ["VRM"],
+        "extensions": {"VRM": {
+            "humanoid": {"humanBones": []},
+            "blendShapeMaster": {"blendShapeGroups": [{"name": "Joy", "presetName": "joy", "binds": binds}]},
+            "secondaryAnimation": {"boneGroups": [{"bones": vec![0; nodes]}]}
+        }}
+    });
+    let path = dir.join("many.vrm.gltf");
+    std::fs::write(&path, json.to_string()).unwrap();
+    let start = Instant::now();
+    let model = asset::load(&path).unwrap();
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert_eq!(model.spring_bones.joints.len(), nodes, "each node walked once");
+    let said = model.warnings.join("\n");
+    assert!(
+        said.contains("the expressions bind more morph weights than four times"),
+        "{}",
+        &said[..said.len().min(400)]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -29,6 +29,9 @@ pub struct ListedExpressions {
     pub pointers: Vec<String>,
     /// Whether some bind sets MToon's own colours (shade, rim, matcap, outline), not drawn.
     pub binds_mtoon_colours: bool,
+    /// How many more morph binds may be read: a 0.x bind to a mesh binds every node drawing
+    /// it, so a small file could otherwise ask for binds by the billion.
+    morph_bind_budget: usize,
 }
 
 /// What the expressions are read against.
@@ -60,6 +63,9 @@ const PRESETS_0_X: [(&str, &str); 17] = [
     ("neutral", "neutral"),
 ];
 
+/// The fewest morph binds a file may have, however few morph weights its model has.
+const MIN_MORPH_BIND_BUDGET: usize = 65_536;
+
 /// The textures a texture-transform bind moves, by their place in a material's JSON.
 const TRANSFORMED_TEXTURES: [&str; 5] = [
     "pbrMetallicRoughness/baseColorTexture",
@@ -71,7 +77,10 @@ const TRANSFORMED_TEXTURES: [&str; 5] = [
 
 /// Reads the expressions of `extension` (the file's `VRMC_vrm` or `VRM`).
 pub fn list(version: VrmVersion, extension: &Value, rig: &Rig, warnings: &mut Vec<String>) -> ListedExpressions {
-    let mut listed = ListedExpressions::default();
+    let mut listed = ListedExpressions {
+        morph_bind_budget: (4 * rig.skeleton.rest_pose().morph_weights().len()).max(MIN_MORPH_BIND_BUDGET),
+        ..Default::default()
+    };
     match version {
         VrmVersion::V1 => {
             for kind in ["preset", "custom"] {
@@ -91,11 +100,18 @@ pub fn list(version: VrmVersion, extension: &Value, rig: &Rig, warnings: &mut Ve
             }
         }
         VrmVersion::V0 => {
+            let mut joints_of_mesh: Vec<Vec<usize>> = Vec::new();
+            for instance in rig.instances {
+                if joints_of_mesh.len() <= instance.mesh {
+                    joints_of_mesh.resize(instance.mesh + 1, Vec::new());
+                }
+                joints_of_mesh[instance.mesh].push(instance.joint);
+            }
             let groups = extension
                 .pointer("/blendShapeMaster/blendShapeGroups")
                 .and_then(Value::as_array);
             for json in groups.into_iter().flatten() {
-                listed.add_0_x(json, rig, warnings);
+                listed.add_0_x(json, rig, &joints_of_mesh, warnings);
             }
         }
     }
@@ -127,7 +143,7 @@ impl ListedExpressions {
                 continue;
             };
             let weight = number(bind, "weight").unwrap_or(1.0);
-            bind_morph(&mut expression, rig.skeleton, joint, bind, weight, &object, warnings);
+            self.bind_morph(&mut expression, rig.skeleton, (joint, bind, weight), &object, warnings);
         }
         let mut targets = Vec::new();
         for bind in array(json, "materialColorBinds") {
@@ -156,7 +172,7 @@ impl ListedExpressions {
         self.push(expression, targets);
     }
 
-    fn add_0_x(&mut self, json: &Value, rig: &Rig, warnings: &mut Vec<String>) {
+    fn add_0_x(&mut self, json: &Value, rig: &Rig, joints_of_mesh: &[Vec<usize>], warnings: &mut Vec<String>) {
         let group_name = json.get("name").and_then(Value::as_str).unwrap_or_default();
         let preset = json.get("presetName").and_then(Value::as_str).unwrap_or("unknown");
         let renamed = PRESETS_0_X.iter().find(|(old, _)| old.eq_ignore_ascii_case(preset));
@@ -186,18 +202,15 @@ impl ListedExpressions {
                 .get("mesh")
                 .and_then(Value::as_u64)
                 .and_then(|m| usize::try_from(m).ok());
-            let joints: Vec<usize> = (rig.instances.iter())
-                .filter(|instance| Some(instance.mesh) == mesh)
-                .map(|instance| instance.joint)
-                .collect();
+            let joints = mesh.and_then(|m| joints_of_mesh.get(m)).map_or(&[][..], Vec::as_slice);
             if joints.is_empty() {
                 warnings.push(format!(
                     "{object}: a bind names mesh {mesh:?}, which no node draws (left out)"
                 ));
             }
             let weight = number(bind, "weight").unwrap_or(100.0) / 100.0;
-            for joint in joints {
-                bind_morph(&mut expression, rig.skeleton, joint, bind, weight, &object, warnings);
+            for &joint in joints {
+                self.bind_morph(&mut expression, rig.skeleton, (joint, bind, weight), &object, warnings);
             }
         }
         let mut targets = Vec::new();
@@ -232,6 +245,40 @@ impl ListedExpressions {
             }
         }
         self.push(expression, targets);
+    }
+
+    /// Binds morph target `bind.index` of `joint` at `weight`, while the budget lasts.
+    fn bind_morph(
+        &mut self,
+        expression: &mut Expression,
+        skeleton: &Skeleton,
+        (joint, bind, weight): (usize, &Value, f32),
+        object: &str,
+        warnings: &mut Vec<String>,
+    ) {
+        if self.morph_bind_budget == 0 {
+            return;
+        }
+        self.morph_bind_budget -= 1;
+        if self.morph_bind_budget == 0 {
+            warnings.push(format!(
+                "{object}: the expressions bind more morph weights than four times the model's {} (the rest are left out)",
+                skeleton.rest_pose().morph_weights().len()
+            ));
+        }
+        let weights = skeleton.morph_weight_range(joint);
+        let index = bind
+            .get("index")
+            .and_then(Value::as_u64)
+            .and_then(|i| usize::try_from(i).ok());
+        match index.filter(|&i| i < weights.len()) {
+            Some(index) => expression.morph_binds.push((weights.start + index, weight)),
+            None => warnings.push(format!(
+                "{object}: a morph bind names target {index:?} of '{}', which has {} (left out)",
+                skeleton.name(joint),
+                weights.len()
+            )),
+        }
     }
 
     fn push(&mut self, expression: Expression, targets: Vec<(usize, usize, f32)>) {
@@ -304,30 +351,6 @@ impl ListedExpressions {
             }
         }
         expressions
-    }
-}
-
-fn bind_morph(
-    expression: &mut Expression,
-    skeleton: &Skeleton,
-    joint: usize,
-    bind: &Value,
-    weight: f32,
-    object: &str,
-    warnings: &mut Vec<String>,
-) {
-    let weights = skeleton.morph_weight_range(joint);
-    let index = bind
-        .get("index")
-        .and_then(Value::as_u64)
-        .and_then(|i| usize::try_from(i).ok());
-    match index.filter(|&i| i < weights.len()) {
-        Some(index) => expression.morph_binds.push((weights.start + index, weight)),
-        None => warnings.push(format!(
-            "{object}: a morph bind names target {index:?} of '{}', which has {} (left out)",
-            skeleton.name(joint),
-            weights.len()
-        )),
     }
 }
 

@@ -123,6 +123,7 @@ impl Reader<'_> {
 
     fn version_0(&self, secondary: &Value, warnings: &mut Vec<String>) -> SpringBones {
         let mut springs = SpringBones::default();
+        let mut walked = vec![false; self.root.nodes.len()];
         for (index, json) in array(secondary, "colliderGroups").enumerate() {
             let Some(joint) = self.joint(json.get("node")) else {
                 warnings.push(format!(
@@ -175,6 +176,11 @@ impl Reader<'_> {
                 };
                 let mut below = vec![node];
                 while let Some(node) = below.pop() {
+                    // A node below two listed roots moves with the first (and is walked once:
+                    // a file listing one root many times asks for no more work).
+                    if std::mem::replace(&mut walked[node], true) {
+                        continue;
+                    }
                     let children: Vec<usize> = (self.root.nodes[node].children.iter().flatten())
                         .map(|c| c.value())
                         .filter(|&c| self.joint_of_node.get(c).is_some())
