@@ -115,18 +115,32 @@ fn key_times_that_are_not_floats_leave_their_channel_out_naming_the_sampler_inpu
 
 /// A VRM 0.x file of 20,000 nodes drawing one mesh (a triangle), 20,000 expression binds to
 /// that mesh and one spring root listed 20,000 times: each bind would bind every node, and each
-/// listing walk every node, so unbounded it is 400 million of each.
+/// listing walk every node, so unbounded it is 400 million of each. Also 20,000 expressions
+/// (names checked against each other) and a chain of 20,000 node constraints, each following
+/// the one before it, listed last first (ordered sources first).
 #[test]
 fn a_small_vrm_cannot_ask_for_billions_of_binds_or_spring_walks() {
     let dir = temp_dir("bounded-vrm");
     let nodes = 20_000;
     let positions = f32_bytes(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
     let mut json_nodes = vec![serde_json::json!({ "name": "root", "children": (1..nodes).collect::<Vec<_>>() })];
-    json_nodes.extend((1..nodes).map(|_| serde_json::json!({ "mesh": 0 })));
+    json_nodes.extend((1..nodes).map(|node| {
+        let follow = serde_json::json!({ "rotation": { "source": node - 1 } });
+        serde_json::json!({ "mesh": 0, "extensions": { "VRMC_node_constraint": { "specVersion": "1.0", "constraint": follow } } })
+    }));
+    json_nodes[1..].reverse();
+    for (index, node) in json_nodes.iter_mut().enumerate().skip(1) {
+        // Reversed above, so node `index` follows node `index + 1`; the last follows the root.
+        let source = if index + 1 < nodes { index + 1 } else { 0 };
+        node["extensions"]["VRMC_node_constraint"]["constraint"]["rotation"]["source"] = serde_json::json!(source);
+    }
+    let mut groups: Vec<_> = (0..nodes)
+        .map(|i| serde_json::json!({ "name": format!("custom {i}") }))
+        .collect();
     let binds: Vec<_> = (0..nodes)
         .map(|_| serde_json::json!({ "mesh": 0, "index": 0, "weight": 100 }))
         .collect();
-    let json = serde_json::json!({
+    let mut json = serde_json::json!({
         "asset": {"version": "2.0"},
         "scene": 0,
         "scenes": [{"nodes": [0]}],
@@ -139,10 +153,12 @@ fn a_small_vrm_cannot_ask_for_billions_of_binds_or_spring_walks() {
         "extensionsUsed": ["VRM"],
         "extensions": {"VRM": {
             "humanoid": {"humanBones": []},
-            "blendShapeMaster": {"blendShapeGroups": [{"name": "Joy", "presetName": "joy", "binds": binds}]},
+            "blendShapeMaster": {"blendShapeGroups": []},
             "secondaryAnimation": {"boneGroups": [{"bones": vec![0; nodes]}]}
         }}
     });
+    groups[0] = serde_json::json!({ "name": "Joy", "presetName": "joy", "binds": binds });
+    json["extensions"]["VRM"]["blendShapeMaster"]["blendShapeGroups"] = serde_json::json!(groups);
     let path = dir.join("many.vrm.gltf");
     std::fs::write(&path, json.to_string()).unwrap();
     let start = Instant::now();
@@ -150,6 +166,8 @@ fn a_small_vrm_cannot_ask_for_billions_of_binds_or_spring_walks() {
     let took = start.elapsed();
     assert!(took < Duration::from_secs(10), "{took:?}");
     assert_eq!(model.spring_bones.joints.len(), nodes, "each node walked once");
+    assert_eq!(model.node_constraints.len(), nodes - 1);
+    assert_eq!(model.avatar.as_ref().unwrap().expressions.len(), nodes);
     let said = model.warnings.join("\n");
     assert!(
         said.contains("the expressions bind more morph weights than four times"),

@@ -67,22 +67,79 @@ fn parse(kind: &str, json: &Value, destination: usize, joint_of_node: &NodeJoint
     })
 }
 
-/// `constraints` reordered so that each comes after any constraint on its source; those in a
-/// loop are left out.
-fn sources_first(mut left: Vec<NodeConstraint>, warnings: &mut Vec<String>) -> Vec<NodeConstraint> {
-    let mut ordered = Vec::with_capacity(left.len());
-    loop {
-        let ready = |c: &NodeConstraint, others: &[NodeConstraint]| !others.iter().any(|o| o.destination == c.source);
-        let Some(next) = (0..left.len()).find(|&i| ready(&left[i], &left)) else {
-            break;
-        };
-        ordered.push(left.remove(next));
+/// `constraints` reordered so that each comes after the constraint on its source; those in a
+/// loop, and those that depend on one, are left out. A joint holds at most one constraint, so
+/// each depends on at most one other: every chain is walked once.
+fn sources_first(constraints: Vec<NodeConstraint>, warnings: &mut Vec<String>) -> Vec<NodeConstraint> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        New,
+        Walking,
+        Placed,
+        Looped,
     }
-    if !left.is_empty() {
+    let joints = (constraints.iter())
+        .map(|c| c.destination.max(c.source) + 1)
+        .max()
+        .unwrap_or(0);
+    let mut on_joint = vec![None; joints];
+    for (index, constraint) in constraints.iter().enumerate() {
+        on_joint[constraint.destination] = Some(index);
+    }
+    let mut state = vec![State::New; constraints.len()];
+    let (mut order, mut chain) = (Vec::with_capacity(constraints.len()), Vec::new());
+    for start in 0..constraints.len() {
+        // Up the sources to one already placed (or to none), then placed sources first.
+        let mut at = Some(start);
+        while let Some(index) = at.filter(|&i| state[i] == State::New) {
+            state[index] = State::Walking;
+            chain.push(index);
+            at = on_joint[constraints[index].source];
+        }
+        let looped = at.is_some_and(|i| matches!(state[i], State::Walking | State::Looped));
+        for &index in chain.iter().rev() {
+            state[index] = if looped { State::Looped } else { State::Placed };
+            if !looped {
+                order.push(index);
+            }
+        }
+        chain.clear();
+    }
+    let left_out = constraints.len() - order.len();
+    if left_out > 0 {
         warnings.push(format!(
-            "{EXTENSION}: {} constraints depend on each other in a loop (left out)",
-            left.len()
+            "{EXTENSION}: {left_out} constraints depend on each other in a loop (left out)"
         ));
     }
-    ordered
+    order.into_iter().map(|index| constraints[index]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn on(destination: usize, source: usize) -> NodeConstraint {
+        NodeConstraint {
+            destination,
+            source,
+            kind: ConstraintKind::Rotation,
+            weight: 1.0,
+        }
+    }
+
+    #[test]
+    fn sources_come_first_and_loops_are_left_out() {
+        let mut warnings = Vec::new();
+        // 3 follows 2, which follows 1; 5 and 6 follow each other, 7 follows that loop.
+        let listed = vec![on(3, 2), on(5, 6), on(2, 1), on(7, 5), on(6, 5), on(9, 0)];
+        let order: Vec<usize> = sources_first(listed, &mut warnings)
+            .iter()
+            .map(|c| c.destination)
+            .collect();
+        assert_eq!(order, [2, 3, 9]);
+        assert_eq!(
+            warnings,
+            ["VRMC_node_constraint: 3 constraints depend on each other in a loop (left out)"]
+        );
+    }
 }

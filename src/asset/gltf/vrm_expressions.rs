@@ -7,6 +7,8 @@
 //! Each expression's weight gets a slot too, through which VRM animations set it.
 //! Binds to MToon's own colours (shade, rim, matcap, outline) are noted as not shown.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
 use super::pointer::ChannelSlot;
@@ -25,8 +27,11 @@ pub struct ListedExpressions {
     property_targets: Vec<Vec<(usize, usize, f32)>>,
     /// Per expression: the index into `pointers` of its weight.
     weight_pointers: Vec<usize>,
-    /// The pointers the binds set, each once.
+    /// The pointers the binds set, each once, and where each is in that list.
     pub pointers: Vec<String>,
+    pointer_index: HashMap<String, usize>,
+    /// The expressions' names, to find one listed twice.
+    names: HashSet<String>,
     /// Whether some bind sets MToon's own colours (shade, rim, matcap, outline), not drawn.
     pub binds_mtoon_colours: bool,
     /// How many more morph binds may be read: a 0.x bind to a mesh binds every node drawing
@@ -184,7 +189,7 @@ impl ListedExpressions {
             }
             None => (group_name.to_owned(), false),
         };
-        if self.expressions.iter().any(|e| e.name == name) {
+        if !self.names.insert(name.clone()) {
             warnings.push(format!(
                 "VRM 0.x blend shape group '{group_name}': expression '{name}' is listed twice (left out)"
             ));
@@ -290,13 +295,12 @@ impl ListedExpressions {
     }
 
     fn pointer(&mut self, pointer: String) -> usize {
-        match self.pointers.iter().position(|p| *p == pointer) {
-            Some(index) => index,
-            None => {
-                self.pointers.push(pointer);
-                self.pointers.len() - 1
-            }
+        let next = self.pointers.len();
+        let index = *self.pointer_index.entry(pointer.clone()).or_insert(next);
+        if index == next {
+            self.pointers.push(pointer);
         }
+        index
     }
 
     fn bind_colour(&mut self, targets: &mut Vec<(usize, usize, f32)>, material: usize, kind: &str, value: &[f32]) {
