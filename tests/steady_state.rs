@@ -378,8 +378,8 @@ fn an_avatars_face_constraints_and_springs_allocate_nothing_per_frame() {
         collider_groups: vec![vec![0]],
     };
     let mut state = rigscope::ui::ViewerState::new(model);
-    state.frame.expressions = vec![0.7];
-    state.frame.look_target = Some(Vec3::new(1.0, 1.5, 2.0));
+    state.frame.avatar.expressions = vec![0.7];
+    state.frame.avatar.look_target = Some(Vec3::new(1.0, 1.5, 2.0));
     state.frame.player.select(Some(1));
     // Warm up: the face's and the springs' buffers are made.
     for _ in 0..5 {
@@ -394,5 +394,5 @@ fn an_avatars_face_constraints_and_springs_allocate_nothing_per_frame() {
         0,
         "allocations while the avatar moves"
     );
-    assert!(state.frame.face.gaze.is_some(), "the eyes looked");
+    assert!(state.frame.avatar.face.gaze.is_some(), "the eyes looked");
 }

@@ -14,10 +14,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use glam::{Mat4, Vec3};
+use glam::Mat4;
 
 use super::file_dialog;
-use crate::anim::avatar::{Face, SpringSimulation};
 use crate::anim::{MorphOverride, Player, Pose};
 use crate::asset::Model;
 use crate::export::frame_plan::FramePlan;
@@ -26,6 +25,7 @@ use crate::inspect::PoseMode;
 use crate::render::capture::read_rgba;
 use crate::render::{self, FrameInput, Gpu, ModelView, SceneRenderer, SceneTarget};
 use crate::ui::ViewerState;
+use crate::view::avatar_motion::AvatarMotion;
 use crate::view::file_camera::model_camera_view;
 use crate::view::{CameraView, OrbitCamera, ViewOptions};
 
@@ -40,13 +40,9 @@ pub struct ClipExport {
     player: Player,
     pose_mode: PoseMode,
     morphs: MorphOverride,
-    /// The avatar's face and springs as the viewer had them; the springs swing from the
-    /// export's first frame (made then).
-    expressions: Vec<f32>,
-    look_target: Option<Vec3>,
-    face: Face,
-    springs_on: bool,
-    springs: Option<SpringSimulation>,
+    /// The avatar's settings as the viewer had them; its springs swing from the export's
+    /// first frame.
+    avatar: AvatarMotion,
     view: ViewOptions,
     size: (u32, u32),
     /// The orbit camera's view at the export's aspect; a file camera is followed instead.
@@ -88,11 +84,7 @@ impl ClipExport {
             player,
             pose_mode: state.inspection.pose_mode,
             morphs: state.frame.morphs.clone(),
-            expressions: state.frame.expressions.clone(),
-            look_target: state.frame.look_target,
-            face: Face::default(),
-            springs_on: state.frame.springs_on,
-            springs: None,
+            avatar: state.frame.avatar.settings_only(),
             view: state.view_options(),
             size,
             orbit_view: camera.camera_view(aspect),
@@ -151,24 +143,8 @@ impl ClipExport {
         let rest = model.skeleton.rest_pose();
         self.player.pose(&model.clips, rest, &mut self.pose);
         self.pose_mode.apply(&model.skeleton, &mut self.pose);
-        if let Some(avatar) = &model.avatar {
-            let look_at = avatar.look_at.as_ref();
-            (self.face).apply(
-                look_at,
-                &avatar.expressions,
-                &self.expressions,
-                self.look_target,
-                &mut self.pose,
-            );
-        }
-        model.apply_node_constraints(&mut self.pose, &mut self.joint_matrices);
-        let springs = &model.spring_bones;
-        if self.springs_on && !springs.is_empty() {
-            let rest = model.skeleton.rest_pose();
-            let simulation = (self.springs).get_or_insert_with(|| SpringSimulation::new(springs, rest, &self.pose));
-            let dt = if self.next > 0 { 1.0 / self.plan.fps as f32 } else { 0.0 };
-            simulation.advance(springs, &mut self.pose, dt);
-        }
+        let dt = if self.next > 0 { 1.0 / self.plan.fps as f32 } else { 0.0 };
+        (self.avatar).apply(model, 0, &mut self.pose, &mut self.joint_matrices, dt);
         self.morphs.apply(&mut self.pose);
         self.pose.model_matrices(&mut self.joint_matrices);
         let (width, height) = self.size;

@@ -40,7 +40,7 @@ use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
 use crate::ui::file_browser::Purpose;
 use crate::ui::{RenderStatus, ViewerState, bone_labels, panel};
-use crate::view::animated_frame::EyeTarget;
+use crate::view::avatar_motion::EyeTarget;
 use crate::view::{Bounds, Lighting, OrbitCamera, Quality, ViewerOptions};
 use egui_layer::EguiLayer;
 use file_watch::FileWatch;
@@ -218,10 +218,10 @@ impl Running {
         let (gpu, scene, surface) = Surface::open(event_loop)?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
         state.frame.morphs = morph_overrides(&state.document.model, &options.morph)?;
-        state.frame.expressions = expression_weights(&state.document.model, &options.expression)?;
+        state.frame.avatar.expressions = expression_weights(&state.document.model, &options.expression)?;
         if let Some(text) = &options.look_at {
             let point = vector(text, "X,Y,Z").with_context(|| format!("--look-at {text}"))?;
-            state.frame.eyes = EyeTarget::Point(point);
+            state.frame.avatar.eyes = EyeTarget::Point(point);
         }
         if let Some(joint) = &options.select {
             let joint = find_joint(&state.document.model, joint).map_err(|e| anyhow::anyhow!("--select: {e}"))?;
@@ -360,7 +360,7 @@ impl Running {
         // The panel was laid out before this step: when a fade or a Once clip has just ended,
         // one more frame shows it ended (else a paused fade's panel stays at 95% until the
         // mouse moves).
-        self.state.frame.look_target = self.state.frame.eyes.point(camera_eye);
+        self.state.frame.avatar.look_target = self.state.frame.avatar.eyes.point(camera_eye);
         self.redraw_wanted |= self.state.advance(dt);
         // The scene: palettes, skinning, upload, (difference read-back,) passes.
         self.update_gizmos();
@@ -555,7 +555,7 @@ impl Running {
         if state.inspection.spring_gizmos {
             draw_spring_bones(gizmos, &state.document.model.spring_bones, &state.frame.joint_matrices);
         }
-        if let EyeTarget::Point(point) = state.frame.eyes {
+        if let EyeTarget::Point(point) = state.frame.avatar.eyes {
             draw_look_point(gizmos, point, bounds.radius() * 0.04);
         }
         if !state.ik_editor.show_targets {

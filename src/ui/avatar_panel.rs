@@ -9,7 +9,7 @@ use super::state::ViewerState;
 use crate::anim::avatar::{LookAt, LookAtKind};
 use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
 use crate::asset::{Avatar, VrmVersion};
-use crate::view::animated_frame::{AnimatedFrame, EyeTarget};
+use crate::view::avatar_motion::{AvatarMotion, EyeTarget};
 use crate::view::capitalised;
 
 const MISSING: Color32 = Color32::from_rgb(255, 110, 100);
@@ -43,9 +43,9 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label(RichText::new(format!("Not shown yet: {}", avatar.not_shown.join(", "))).weak());
     }
     if let Some(look_at) = &avatar.look_at {
-        eyes_controls(ui, look_at, &mut state.frame);
+        eyes_controls(ui, look_at, &mut state.frame.avatar);
     }
-    expressions_grid(ui, avatar, &mut state.frame.expressions);
+    expressions_grid(ui, avatar, &mut state.frame.avatar.expressions);
     let required = |bone: &str| {
         REQUIRED_1_0.contains(&bone) || (avatar.version == VrmVersion::V0 && REQUIRED_0_X_MORE.contains(&bone))
     };
@@ -86,22 +86,22 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
 }
 
 /// What the eyes look at (as animated, the camera, or a point), and where they look.
-fn eyes_controls(ui: &mut egui::Ui, look_at: &LookAt, frame: &mut AnimatedFrame) {
+fn eyes_controls(ui: &mut egui::Ui, look_at: &LookAt, avatar: &mut AvatarMotion) {
     let kind = match look_at.kind {
         LookAtKind::Bone => "eye bones",
         LookAtKind::Expression => "look expressions",
     };
     ui.horizontal_wrapped(|ui| {
         ui.label(format!("Eyes ({kind}):"));
-        let point = match frame.eyes {
+        let point = match avatar.eyes {
             EyeTarget::Point(point) => point,
-            _ => frame.look_target.unwrap_or(Vec3::new(0.0, 1.5, 1.0)),
+            _ => avatar.look_target.unwrap_or(Vec3::new(0.0, 1.5, 1.0)),
         };
-        ui.radio_value(&mut frame.eyes, EyeTarget::Animated, "as animated");
-        ui.radio_value(&mut frame.eyes, EyeTarget::Camera, "follow the camera");
-        ui.radio_value(&mut frame.eyes, EyeTarget::Point(point), "at a point");
+        ui.radio_value(&mut avatar.eyes, EyeTarget::Animated, "as animated");
+        ui.radio_value(&mut avatar.eyes, EyeTarget::Camera, "follow the camera");
+        ui.radio_value(&mut avatar.eyes, EyeTarget::Point(point), "at a point");
     });
-    if let EyeTarget::Point(point) = &mut frame.eyes {
+    if let EyeTarget::Point(point) = &mut avatar.eyes {
         ui.horizontal(|ui| {
             for (axis, value) in ["x", "y", "z"].into_iter().zip(point.as_mut()) {
                 let label = ui.label(axis);
@@ -110,7 +110,7 @@ fn eyes_controls(ui: &mut egui::Ui, look_at: &LookAt, frame: &mut AnimatedFrame)
             }
         });
     }
-    if let Some(gaze) = frame.face.gaze {
+    if let Some(gaze) = avatar.face.gaze {
         ui.label(format!("Looking {:.0}° left, {:.0}° down", gaze.yaw, gaze.pitch))
             .on_hover_text(
                 "Yaw towards the avatar's left and pitch downwards, from its head's rest frame; negative: right, up",
@@ -130,13 +130,16 @@ fn springs_controls(ui: &mut egui::Ui, state: &mut ViewerState) {
         springs.colliders.len()
     ));
     ui.horizontal(|ui| {
-        ui.checkbox(&mut state.frame.springs_on, "Swing")
+        ui.checkbox(&mut state.frame.avatar.springs_on, "Swing")
             .on_hover_text("Simulate hair, skirts and tails along the motion (paused playback holds them)");
         if ui
-            .add_enabled(state.frame.springs_on, egui::Button::new("Reset springs"))
+            .add_enabled(state.frame.avatar.springs_on, egui::Button::new("Reset springs"))
             .clicked()
         {
-            state.frame.reset_springs(&state.document.model);
+            state
+                .frame
+                .avatar
+                .reset_springs(&state.document.model, &state.frame.pose);
         }
         ui.checkbox(&mut state.inspection.spring_gizmos, "Show colliders");
     });

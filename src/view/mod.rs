@@ -3,6 +3,7 @@
 //! toggles. The panel, the renderer and the headless commands share it.
 
 pub mod animated_frame;
+pub mod avatar_motion;
 mod bounds;
 mod camera;
 mod camera_view;

@@ -12,7 +12,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
 use rigscope::ui::{ViewerState, panel};
-use rigscope::view::animated_frame::EyeTarget;
+use rigscope::view::avatar_motion::EyeTarget;
 use serde_json::{Value, json};
 
 /// The stick figure's nodes: name, parent and translation; the left arm along `left_arm`.
@@ -456,7 +456,7 @@ fn the_panel_sets_expressions_by_slider_and_resets_them() {
         .get(By::new().role(Role::Slider).label("happy"))
         .set_value_accesskit(0.75);
     harness.run();
-    assert_eq!(harness.state().frame.expressions, [0.75, 0.0, 0.0, 0.0]);
+    assert_eq!(harness.state().frame.avatar.expressions, [0.75, 0.0, 0.0, 0.0]);
     // The frame's pose carries it.
     let state = harness.state_mut();
     let model = state.document.model.clone();
@@ -464,15 +464,15 @@ fn the_panel_sets_expressions_by_slider_and_resets_them() {
     assert_eq!(state.frame.pose.morph_weights(), [0.75, 0.0]);
     harness.get_by_label("Reset expressions").click();
     harness.run();
-    assert_eq!(harness.state().frame.expressions, [0.0; 4]);
+    assert_eq!(harness.state().frame.avatar.expressions, [0.0; 4]);
 
     // The eyes follow the camera until told to look at a point; where they look is said.
-    assert_eq!(harness.state().frame.eyes, EyeTarget::Camera);
+    assert_eq!(harness.state().frame.avatar.eyes, EyeTarget::Camera);
     harness.get_by_label("at a point").click();
     harness.run();
-    assert!(matches!(harness.state().frame.eyes, EyeTarget::Point(_)));
+    assert!(matches!(harness.state().frame.avatar.eyes, EyeTarget::Point(_)));
     let state = harness.state_mut();
-    state.frame.look_target = Some(glam::Vec3::new(1.0, 1.76, 1.0));
+    state.frame.avatar.look_target = Some(glam::Vec3::new(1.0, 1.76, 1.0));
     state.frame.advance(&model, 0, Default::default(), 0.0);
     assert_eq!(state.frame.pose.morph_weights()[0], 0.5, "lookLeft");
     harness.run();
@@ -502,7 +502,7 @@ fn the_point_the_eyes_look_at_is_dragged_in_the_view() {
     write_face_avatar(&path);
     let mut state = ViewerState::new(rigscope::asset::load(&path).unwrap());
     let start = glam::Vec3::new(0.0, 1.76, 1.0);
-    state.frame.eyes = EyeTarget::Point(start);
+    state.frame.avatar.eyes = EyeTarget::Point(start);
     let camera = rigscope::view::OrbitCamera::default();
     let view = rigscope::view::Viewport::new(&camera.camera_view(800.0 / 600.0), 800.0, 600.0);
     let at = view.to_pixels(start).unwrap();
@@ -514,7 +514,7 @@ fn the_point_the_eyes_look_at_is_dragged_in_the_view() {
     state.drag_in_view(at + glam::Vec2::new(80.0, 0.0), &view);
     state.release_in_view();
     assert!(!state.dragging_in_view());
-    let EyeTarget::Point(moved) = state.frame.eyes else {
+    let EyeTarget::Point(moved) = state.frame.avatar.eyes else {
         panic!("still a point")
     };
     // Moved to the avatar's left (+X, the camera being in front and to its right), in the

@@ -195,7 +195,7 @@ fn the_panel_swings_resets_and_shows_the_springs() {
     // Swing off: the clip alone poses the tail (it does not animate it: rest).
     harness.get_by_label("Swing").click();
     harness.run();
-    assert!(!harness.state().frame.springs_on);
+    assert!(!harness.state().frame.avatar.springs_on);
     let after = play(&mut harness, 0.5);
     assert!(after.angle_between(rest_rotation) < 1e-4);
     harness.get_by_label("Show colliders").click();

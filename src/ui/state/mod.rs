@@ -21,7 +21,8 @@ use super::watch_panel::Watching;
 use crate::anim::{DEFAULT_KEY_RATE, key_rate};
 use crate::asset::{self, Format, Model};
 use crate::inspect::{JointFacts, PoseMode, TrailTime};
-use crate::view::animated_frame::{AnimatedFrame, EyeTarget};
+use crate::view::animated_frame::AnimatedFrame;
+use crate::view::avatar_motion::EyeTarget;
 use crate::view::file_camera::model_camera_view;
 use crate::view::{CameraView, Lighting, Lights, OrbitCamera, PICK_RADIUS, Quality, ViewOptions, ViewPreset, Viewport};
 pub use document::Document;
@@ -276,10 +277,10 @@ impl ViewerState {
     /// it (a target grabbed, or a joint picked), false when the camera should orbit.
     pub fn press_in_view(&mut self, cursor: Vec2, view: &Viewport) -> bool {
         // The point the eyes look at, when they look at one, can be grabbed first.
-        if let EyeTarget::Point(point) = self.frame.eyes
+        if let EyeTarget::Point(point) = self.frame.avatar.eyes
             && view.nearest(std::iter::once((0, point)), cursor, PICK_RADIUS).is_some()
         {
-            self.frame.eyes_grabbed = true;
+            self.frame.avatar.eyes_grabbed = true;
             return true;
         }
         let chains = &mut self.frame.player.animator.ik;
@@ -293,10 +294,10 @@ impl ViewerState {
 
     /// The pointer moved to `cursor` with the main button held.
     pub fn drag_in_view(&mut self, cursor: Vec2, view: &Viewport) {
-        if let (true, EyeTarget::Point(point)) = (self.frame.eyes_grabbed, self.frame.eyes) {
+        if let (true, EyeTarget::Point(point)) = (self.frame.avatar.eyes_grabbed, self.frame.avatar.eyes) {
             // Across the plane through the point that faces the camera, as IK targets move.
             if let Some(moved) = view.on_camera_plane(cursor, point) {
-                self.frame.eyes = EyeTarget::Point(moved);
+                self.frame.avatar.eyes = EyeTarget::Point(moved);
             }
             return;
         }
@@ -306,12 +307,12 @@ impl ViewerState {
     /// Whether a press in the view grabbed something it now drags (an IK target, the eyes'
     /// point).
     pub fn dragging_in_view(&self) -> bool {
-        self.ik_editor.dragging.is_some() || self.frame.eyes_grabbed
+        self.ik_editor.dragging.is_some() || self.frame.avatar.eyes_grabbed
     }
 
     /// The main button was released.
     pub fn release_in_view(&mut self) {
-        self.frame.eyes_grabbed = false;
+        self.frame.avatar.eyes_grabbed = false;
         self.ik_editor.release();
     }
 

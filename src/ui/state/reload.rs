@@ -142,9 +142,9 @@ impl ViewerState {
         let old_weight = |name: &str| {
             let old_expressions = old.avatar.as_ref().map_or(&[][..], |a| &a.expressions[..]);
             let index = old_expressions.iter().position(|e| e.name == name)?;
-            self.frame.expressions.get(index).copied()
+            self.frame.avatar.expressions.get(index).copied()
         };
-        self.frame.expressions = expressions.iter().map(|e| old_weight(&e.name).unwrap_or(0.0)).collect();
+        self.frame.avatar.expressions = expressions.iter().map(|e| old_weight(&e.name).unwrap_or(0.0)).collect();
         self.file_camera = self.file_camera.filter(|&c| c < new.cameras.len());
         // The material variant stays by name.
         self.view.material_variant = (self.view.material_variant)
