@@ -28,6 +28,7 @@ mod vrm;
 mod vrm_animation;
 mod vrm_constraints;
 mod vrm_expressions;
+mod vrm_json;
 mod vrm_look_at;
 mod vrm_springs;
 

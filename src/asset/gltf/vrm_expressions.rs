@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::pointer::ChannelSlot;
 use super::scenes::NodeJoints;
+use super::vrm_json::{array, number};
 use crate::anim::Skeleton;
 use crate::anim::avatar::{Expression, Override, PRESETS};
 use crate::asset::avatar::VrmVersion;
@@ -367,17 +368,6 @@ fn material_index(value: Option<&Value>, rig: &Rig, object: &str, warnings: &mut
         ));
     }
     found
-}
-
-fn array<'a>(json: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
-    json.get(key).and_then(Value::as_array).into_iter().flatten()
-}
-
-fn number(json: &Value, key: &str) -> Option<f32> {
-    json.get(key)
-        .and_then(Value::as_f64)
-        .map(|v| v as f32)
-        .filter(|v| v.is_finite())
 }
 
 fn vector(json: &Value, key: &str) -> Vec<f32> {

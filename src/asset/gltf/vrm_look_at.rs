@@ -7,6 +7,8 @@
 use glam::Vec3;
 use serde_json::Value;
 
+use super::vrm_json::{number, vec3};
+
 use crate::anim::Skeleton;
 use crate::anim::avatar::{LookAt, LookAtKind, RangeMap};
 use crate::asset::avatar::{Avatar, VrmVersion};
@@ -53,36 +55,16 @@ pub fn load_look_at(extension: &Value, avatar: &Avatar, skeleton: &Skeleton) -> 
         LookAtKind::Expression => 1.0,
     };
     let maps = keys.map(|key| {
-        let map = json.get(key);
-        let number = |name: &str, default: f32| {
-            (map.and_then(|m| m.get(name)).and_then(Value::as_f64))
-                .map(|v| v as f32)
-                .filter(|v| v.is_finite())
-                .unwrap_or(default)
-        };
+        let value = |name: &str| json.get(key).and_then(|map| number(map, name));
         RangeMap {
-            input_max: number(input_key, 90.0).max(0.01),
-            output_scale: number(output_key, default_output),
+            input_max: value(input_key).unwrap_or(90.0).max(0.01),
+            output_scale: value(output_key).unwrap_or(default_output),
         }
     });
     let offset = match avatar.version {
-        VrmVersion::V1 => json.get("offsetFromHeadBone").and_then(|o| {
-            let v: Vec<f32> = o
-                .as_array()?
-                .iter()
-                .filter_map(Value::as_f64)
-                .map(|v| v as f32)
-                .collect();
-            (v.len() == 3 && v.iter().all(|c| c.is_finite())).then(|| Vec3::new(v[0], v[1], v[2]))
-        }),
+        VrmVersion::V1 => vec3(json.get("offsetFromHeadBone")),
         VrmVersion::V0 => json.get("firstPersonBoneOffset").map(|o| {
-            let component = |key: &str, default: f32| {
-                o.get(key)
-                    .and_then(Value::as_f64)
-                    .map(|v| v as f32)
-                    .filter(|v| v.is_finite())
-                    .unwrap_or(default)
-            };
+            let component = |key: &str, default: f32| number(o, key).unwrap_or(default);
             Vec3::new(component("x", 0.0), component("y", 0.06), -component("z", 0.0))
         }),
     };

@@ -10,6 +10,7 @@ use gltf_json::Root;
 use serde_json::Value;
 
 use super::scenes::NodeJoints;
+use super::vrm_json::{array, number, vec3};
 use crate::anim::avatar::{Collider, ColliderShape, SpringBones, SpringJoint, SpringSettings};
 use crate::asset::avatar::VrmVersion;
 
@@ -106,7 +107,7 @@ impl Reader<'_> {
                     hit_radius: number(pair[0], "hitRadius").unwrap_or(0.0),
                     stiffness: number(pair[0], "stiffness").unwrap_or(1.0),
                     gravity_power: number(pair[0], "gravityPower").unwrap_or(0.0),
-                    gravity_dir: vector(pair[0].get("gravityDir")).unwrap_or(Vec3::NEG_Y),
+                    gravity_dir: vec3(pair[0].get("gravityDir")).unwrap_or(Vec3::NEG_Y),
                     drag_force: number(pair[0], "dragForce").unwrap_or(0.5),
                 };
                 springs.joints.push(SpringJoint {
@@ -135,7 +136,7 @@ impl Reader<'_> {
             let mut group = Vec::new();
             for collider in array(json, "colliders") {
                 // Unity's Z runs the other way.
-                let offset = vector(collider.get("offset")).unwrap_or(Vec3::ZERO) * Vec3::new(1.0, 1.0, -1.0);
+                let offset = vec3(collider.get("offset")).unwrap_or(Vec3::ZERO) * Vec3::new(1.0, 1.0, -1.0);
                 let radius = number(collider, "radius").unwrap_or(0.0);
                 group.push(springs.colliders.len());
                 springs.colliders.push(Collider {
@@ -155,7 +156,7 @@ impl Reader<'_> {
                 hit_radius: number(json, "hitRadius").unwrap_or(0.0),
                 stiffness: number(json, "stiffiness").unwrap_or(1.0),
                 gravity_power: number(json, "gravityPower").unwrap_or(0.0),
-                gravity_dir: vector(json.get("gravityDir")).unwrap_or(Vec3::NEG_Y),
+                gravity_dir: vec3(json.get("gravityDir")).unwrap_or(Vec3::NEG_Y),
                 drag_force: number(json, "dragForce").unwrap_or(0.4),
             };
             let center = self.joint(json.get("center"));
@@ -206,7 +207,7 @@ impl Reader<'_> {
 /// A collider shape: `sphere`, `capsule` or (extended) `plane`.
 fn shape(json: &Value, inside_default: bool) -> Option<ColliderShape> {
     let inside = |shape: &Value| shape.get("inside").and_then(Value::as_bool).unwrap_or(inside_default);
-    let offset = |shape: &Value| vector(shape.get("offset")).unwrap_or(Vec3::ZERO);
+    let offset = |shape: &Value| vec3(shape.get("offset")).unwrap_or(Vec3::ZERO);
     let radius = |shape: &Value| number(shape, "radius").unwrap_or(0.0);
     if let Some(sphere) = json.get("sphere") {
         return Some(ColliderShape::Sphere {
@@ -218,7 +219,7 @@ fn shape(json: &Value, inside_default: bool) -> Option<ColliderShape> {
     if let Some(capsule) = json.get("capsule") {
         return Some(ColliderShape::Capsule {
             offset: offset(capsule),
-            tail: vector(capsule.get("tail")).unwrap_or(Vec3::ZERO),
+            tail: vec3(capsule.get("tail")).unwrap_or(Vec3::ZERO),
             radius: radius(capsule),
             inside: inside(capsule),
         });
@@ -226,42 +227,6 @@ fn shape(json: &Value, inside_default: bool) -> Option<ColliderShape> {
     let plane = json.get("plane")?;
     Some(ColliderShape::Plane {
         offset: offset(plane),
-        normal: vector(plane.get("normal")).unwrap_or(Vec3::Z),
+        normal: vec3(plane.get("normal")).unwrap_or(Vec3::Z),
     })
-}
-
-fn array<'a>(json: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
-    json.get(key).and_then(Value::as_array).into_iter().flatten()
-}
-
-fn number(json: &Value, key: &str) -> Option<f32> {
-    json.get(key)
-        .and_then(Value::as_f64)
-        .map(|v| v as f32)
-        .filter(|v| v.is_finite())
-}
-
-/// A 3-vector from `[x, y, z]` or 0.x's `{"x", "y", "z"}`.
-fn vector(json: Option<&Value>) -> Option<Vec3> {
-    let json = json?;
-    let component = |value: Option<&Value>| {
-        value
-            .and_then(Value::as_f64)
-            .map(|v| v as f32)
-            .filter(|v| v.is_finite())
-    };
-    let v = match json {
-        Value::Array(items) if items.len() == 3 => Vec3::new(
-            component(items.first())?,
-            component(items.get(1))?,
-            component(items.get(2))?,
-        ),
-        Value::Object(_) => Vec3::new(
-            component(json.get("x"))?,
-            component(json.get("y"))?,
-            component(json.get("z"))?,
-        ),
-        _ => return None,
-    };
-    Some(v)
 }
