@@ -134,20 +134,13 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
         "{forearm}"
     );
     // The expression track sets the avatar's happy (which binds nothing here) half way at 0.5 s.
-    let at_half = |file: &Path| -> Value {
-        let args = [
-            "pose",
-            file.to_str().unwrap(),
-            "--clips-from",
-            motion.to_str().unwrap(),
-            "--clip",
-            "0",
-            "--time",
-            "0.5",
-        ];
+    let at_half = |file: &Path, more: &[&str]| -> Value {
+        let mut args = vec!["pose", file.to_str().unwrap(), "--clips-from", motion.to_str().unwrap()];
+        args.extend(["--clip", "0", "--time", "0.5"]);
+        args.extend(more);
         serde_json::from_str(&common::succeed(&args)).unwrap()
     };
-    let posed = at_half(&avatar);
+    let posed = at_half(&avatar, &[]);
     let happy = (posed["properties"].as_array().unwrap().iter())
         .find(|p| p["pointer"] == "/extensions/VRMC_vrm/expressions/preset/happy")
         .map(|p| p["value"][0].as_f64().unwrap());
@@ -156,22 +149,10 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
     // type) looks 20° left at half time, so lookLeft adds 20/90 to the same target.
     let face = dir.join("face.gltf");
     write_face_avatar(&face);
-    let weight = at_half(&face)["primitives"][0]["weights"][0].as_f64().unwrap();
+    let weight = at_half(&face, &[])["primitives"][0]["weights"][0].as_f64().unwrap();
     assert!((weight - (0.5 + 20.0 / 90.0)).abs() < 1e-4, "{weight}");
     // A target given wins over the track: straight ahead, no lookLeft.
-    let args = [
-        "pose",
-        face.to_str().unwrap(),
-        "--clips-from",
-        motion.to_str().unwrap(),
-        "--clip",
-        "0",
-        "--time",
-        "0.5",
-        "--look-at",
-        "0,1.76,5",
-    ];
-    let ahead: Value = serde_json::from_str(&common::succeed(&args)).unwrap();
+    let ahead = at_half(&face, &["--look-at", "0,1.76,5"]);
     assert!((ahead["primitives"][0]["weights"][0].as_f64().unwrap() - 0.5).abs() < 1e-5);
     // Opened (or dropped) over the avatar, the animation is offered through the humanoid maps.
     let mut state = rigscope::ui::ViewerState::new(rigscope::asset::load(&avatar).unwrap());
