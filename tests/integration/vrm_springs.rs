@@ -203,3 +203,42 @@ fn the_panel_swings_resets_and_shows_the_springs() {
     assert!(harness.state().inspection.spring_gizmos);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn video_swings_the_springs_from_its_first_frame_unless_told_not_to() {
+    let dir = common::temp_dir("vrm-springs-video");
+    let path = dir.join("tail.gltf");
+    write_spring_avatar(&path);
+    let frames = |name: &str, more: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "video",
+            path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--size",
+            "96x72",
+        ];
+        args.extend([
+            "--clip",
+            "Sway",
+            "--to",
+            "1",
+            "--fps",
+            "4",
+            "--view",
+            "right",
+            "--no-grid",
+        ]);
+        args.extend(more);
+        common::succeed(&args);
+        let last = image::open(out.join("frame_0004.png")).unwrap().to_rgba8();
+        (image::open(out.join("frame_0001.png")).unwrap().to_rgba8(), last)
+    };
+    let (swung_first, swung_last) = frames("swung", &[]);
+    let (stiff_first, stiff_last) = frames("stiff", &["--no-springs"]);
+    // At the first frame the springs are at rest either way; at 0.75 s the tail has swung.
+    assert_eq!(common::different_fraction(&swung_first, &stiff_first), 0.0);
+    assert!(common::different_fraction(&swung_last, &stiff_last) > 0.002);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
