@@ -44,6 +44,10 @@ struct Frame {
     exposure_lights: vec4<f32>,
     // x: 1 + the slot of the light whose shadow the map's layer 1 holds (0: none).
     second_shadow: vec4<f32>,
+    // x: the animation's time in seconds (what MToon's texture scroll follows), y: the
+    // view's half height at unit depth (1 / the projection's [1][1], for MToon's outlines of
+    // a width on screen).
+    time_view: vec4<f32>,
     lights: array<Light, MAX_LIGHTS>,
 };
 

@@ -46,3 +46,19 @@ fn layer_sample(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>, absent: vec4<f32>) -
         default: { return textureSample(layer_texture_4, layer_sampler_4, uv); }
     }
 }
+
+// `layer_sample` for the vertex stage, which has no derivatives: the first mip level.
+fn layer_sample_level(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>, absent: vec4<f32>) -> vec4<f32> {
+    let slot = layer_slot(layer);
+    if (slot == 0u) {
+        return absent;
+    }
+    let uv = layer_uv(layer, uv0, uv1);
+    switch slot {
+        case 1u: { return textureSampleLevel(layer_texture_0, layer_sampler_0, uv, 0.0); }
+        case 2u: { return textureSampleLevel(layer_texture_1, layer_sampler_1, uv, 0.0); }
+        case 3u: { return textureSampleLevel(layer_texture_2, layer_sampler_2, uv, 0.0); }
+        case 4u: { return textureSampleLevel(layer_texture_3, layer_sampler_3, uv, 0.0); }
+        default: { return textureSampleLevel(layer_texture_4, layer_sampler_4, uv, 0.0); }
+    }
+}

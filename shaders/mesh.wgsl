@@ -36,6 +36,12 @@ const LAYER_IRIDESCENCE_THICKNESS: u32 = 8u;
 const LAYER_DIFFUSE_TRANSMISSION: u32 = 9u;
 const LAYER_DIFFUSE_TRANSMISSION_COLOR: u32 = 10u;
 const LAYER_ANISOTROPY: u32 = 11u;
+const LAYER_SHADE_MULTIPLY: u32 = 12u;
+const LAYER_SHADING_SHIFT: u32 = 13u;
+const LAYER_MATCAP: u32 = 14u;
+const LAYER_RIM_MULTIPLY: u32 = 15u;
+const LAYER_OUTLINE_WIDTH_MULTIPLY: u32 = 16u;
+const LAYER_UV_ANIMATION_MASK: u32 = 17u;
 // Material.flags.y: the alpha mode.
 const ALPHA_OPAQUE: u32 = 0u;
 const ALPHA_MASK: u32 = 1u;
@@ -76,7 +82,7 @@ struct Material {
     // angle from the tangent (KHR_materials_anisotropy).
     anisotropy: vec4<f32>,
     // Per layer texture (LAYER_*), the slot it is bound to (1 to 5; 0: none).
-    layer_slots: array<vec4<u32>, 3>,
+    layer_slots: array<vec4<u32>, 5>,
     // Per slot, two rows of its texture's KHR_texture_transform matrix.
     layer_transforms: array<vec4<f32>, 10>,
     // x: bit i set when slot i + 1 reads TEXCOORD_1.
@@ -84,6 +90,21 @@ struct Material {
     // x: the clear coat normal map's scale, y: the thinnest film (nanometres, where the
     // iridescence thickness texture reads 0).
     layer_params: vec4<f32>,
+    // MToon (mtoon.wgsl): rgb: the shade colour, w: the toony factor.
+    toon_shade: vec4<f32>,
+    // x: the shading shift, y: its texture's scale, z: the GI equalisation, w: the rim's
+    // lighting mix.
+    toon_shading: vec4<f32>,
+    // rgb: the matcap colour, w: the parametric rim's fresnel power.
+    toon_matcap: vec4<f32>,
+    // rgb: the parametric rim's colour, w: its lift.
+    toon_rim: vec4<f32>,
+    // rgb: the outline's colour, w: its lighting mix.
+    toon_outline: vec4<f32>,
+    // x: the outline's width, y: its mode (OUTLINE_*).
+    toon_outline_width: vec4<f32>,
+    // x, y: the UV scroll per second, z: the UV turn per second (radians).
+    toon_uv_animation: vec4<f32>,
 };
 
 // `MATERIAL_LAYERS` and `TRANSMISSION` are constants of the appended parts (layers.wgsl or
@@ -135,6 +156,18 @@ fn vs_main(
     @location(9) color: vec4<f32>,
     copy: CopyIn,
     @builtin(instance_index) instance: u32,
+) -> VertexOut {
+    return mesh_vertex(v, view_value, uv1, color, copy, instance);
+}
+
+// `vs_main`'s work, for the entry points that add to it (mtoon.wgsl's outline).
+fn mesh_vertex(
+    v: VertexIn,
+    view_value: f32,
+    uv1: vec2<f32>,
+    color: vec4<f32>,
+    copy: CopyIn,
+    instance: u32,
 ) -> VertexOut {
     select_instance(instance);
     let m = copy_matrix(copy) * vertex_matrix(v);
@@ -303,34 +336,44 @@ fn light_shadow(i: u32, world: vec3<f32>, bias: f32) -> f32 {
     return 1.0;
 }
 
-// Radiance reflected from the file's lights (KHR_lights_punctual's attenuation and cone).
+// What the file's light `i` sends to `world`: the direction towards it, its radiance there
+// (KHR_lights_punctual's attenuation and cone) and how much of it the model lets through.
+struct LightAt {
+    l: vec3<f32>,
+    radiance: vec3<f32>,
+    shadow: f32,
+};
+
+fn light_at(i: u32, world: vec3<f32>) -> LightAt {
+    let light = frame.lights[i];
+    let kind = u32(light.direction_kind.w);
+    if (kind == LIGHT_DIRECTIONAL) {
+        return LightAt(-light.direction_kind.xyz, light.radiance.rgb, light_shadow(i, world, 0.002));
+    }
+    let to_light = light.position_range.xyz - world;
+    let distance2 = max(dot(to_light, to_light), 1e-8);
+    let l = to_light * inverseSqrt(distance2);
+    var attenuation = 1.0 / distance2;
+    let range = light.position_range.w;
+    if (range > 0.0) {
+        let ratio = sqrt(distance2) / range;
+        attenuation *= clamp(1.0 - ratio * ratio * ratio * ratio, 0.0, 1.0);
+    }
+    if (kind == LIGHT_SPOT) {
+        let cd = dot(light.direction_kind.xyz, -l);
+        let cone = clamp(cd * light.cone.x + light.cone.y, 0.0, 1.0);
+        attenuation *= cone * cone;
+    }
+    return LightAt(l, light.radiance.rgb * attenuation, light_shadow(i, world, 0.0005));
+}
+
+// Radiance reflected from the file's lights.
 fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
     var sum = vec3<f32>(0.0);
     let count = u32(frame.exposure_lights.y);
     for (var i = 0u; i < count; i++) {
-        let light = frame.lights[i];
-        let kind = u32(light.direction_kind.w);
-        if (kind == LIGHT_DIRECTIONAL) {
-            let shadow = light_shadow(i, world, 0.002);
-            sum += direct_light(s, -light.direction_kind.xyz, light.radiance.rgb * shadow);
-            continue;
-        }
-        let to_light = light.position_range.xyz - world;
-        let distance2 = max(dot(to_light, to_light), 1e-8);
-        let l = to_light * inverseSqrt(distance2);
-        var attenuation = 1.0 / distance2;
-        let range = light.position_range.w;
-        if (range > 0.0) {
-            let ratio = sqrt(distance2) / range;
-            attenuation *= clamp(1.0 - ratio * ratio * ratio * ratio, 0.0, 1.0);
-        }
-        if (kind == LIGHT_SPOT) {
-            let cd = dot(light.direction_kind.xyz, -l);
-            let cone = clamp(cd * light.cone.x + light.cone.y, 0.0, 1.0);
-            attenuation *= cone * cone;
-        }
-        attenuation *= light_shadow(i, world, 0.0005);
-        sum += direct_light(s, l, light.radiance.rgb * attenuation);
+        let light = light_at(i, world);
+        sum += direct_light(s, light.l, light.radiance * light.shadow);
     }
     return sum;
 }
@@ -377,6 +420,12 @@ fn flat_normal(world: vec3<f32>, v: vec3<f32>, front: bool, fallback: vec3<f32>)
     return select(-g, g, dot(g, v) >= 0.0) * select(-1.0, 1.0, front);
 }
 
+// A vertex view's colour (`draw.ramp`): plain, shaded just enough to read the shape.
+fn vertex_view_color(value: f32, facing: vec3<f32>, l: vec3<f32>) -> vec4<f32> {
+    let color = view_color(draw.ramp, value);
+    return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)) / frame.exposure_lights.x, 1.0);
+}
+
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     // Inspection colours read the same at any exposure.
@@ -398,9 +447,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         return vec4<f32>(draw.wire_color.rgb * unexposed, draw.wire_color.a * (0.3 + 0.7 * rim * rim));
     }
     if (draw.ramp != RAMP_NONE) {
-        // Plain colours, shaded just enough to read the shape.
-        let color = view_color(draw.ramp, in.view_value);
-        return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)) * unexposed, 1.0);
+        return vertex_view_color(in.view_value, facing, l);
     }
     // Every texture is sampled before the alpha test may discard (sampling needs uniform
     // control flow); those the material lacks are not sampled at all.

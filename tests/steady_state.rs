@@ -346,7 +346,6 @@ fn an_avatars_face_constraints_and_springs_allocate_nothing_per_frame() {
         meta: AvatarMeta::default(),
         expressions: vec![smile],
         look_at: Some(look_at),
-        not_shown: Vec::new(),
     });
     model.node_constraints = vec![NodeConstraint {
         destination: joint("elbow.R"),

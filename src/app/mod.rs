@@ -376,6 +376,7 @@ impl Running {
             camera: &camera,
             view: &view,
             crowd: self.state.frame.crowd.shown(),
+            time: self.state.frame.played,
         };
         let render_size = self.scene.quality.render_size((width, height));
         let target = self.surface.scene_target(&self.gpu, &self.scene, render_size);

@@ -105,6 +105,22 @@ pub enum LayerField {
     DiffuseTransmissionColor,
     Anisotropy,
     AnisotropyRotation,
+    /// VRMC_materials_mtoon's factors (only on MToon materials).
+    ShadeColor,
+    ShadingShift,
+    ShadingToony,
+    GiEqualization,
+    MatcapColor,
+    RimColor,
+    RimLightingMix,
+    RimFresnelPower,
+    RimLift,
+    OutlineWidth,
+    OutlineColor,
+    OutlineLightingMix,
+    UvScrollX,
+    UvScrollY,
+    UvRotation,
 }
 
 impl LayerField {
@@ -131,29 +147,49 @@ impl LayerField {
             ("KHR_materials_diffuse_transmission", "diffuseTransmissionColorFactor") => Self::DiffuseTransmissionColor,
             ("KHR_materials_anisotropy", "anisotropyStrength") => Self::Anisotropy,
             ("KHR_materials_anisotropy", "anisotropyRotation") => Self::AnisotropyRotation,
+            ("VRMC_materials_mtoon", property) => match property {
+                "shadeColorFactor" => Self::ShadeColor,
+                "shadingShiftFactor" => Self::ShadingShift,
+                "shadingToonyFactor" => Self::ShadingToony,
+                "giEqualizationFactor" => Self::GiEqualization,
+                "matcapFactor" => Self::MatcapColor,
+                "parametricRimColorFactor" => Self::RimColor,
+                "rimLightingMixFactor" => Self::RimLightingMix,
+                "parametricRimFresnelPowerFactor" => Self::RimFresnelPower,
+                "parametricRimLiftFactor" => Self::RimLift,
+                "outlineWidthFactor" => Self::OutlineWidth,
+                "outlineColorFactor" => Self::OutlineColor,
+                "outlineLightingMixFactor" => Self::OutlineLightingMix,
+                "uvAnimationScrollXSpeedFactor" => Self::UvScrollX,
+                "uvAnimationScrollYSpeedFactor" => Self::UvScrollY,
+                "uvAnimationRotationSpeedFactor" => Self::UvRotation,
+                _ => return None,
+            },
             _ => return None,
         })
     }
 
-    /// The field's value in `layers` (a colour's three floats, else one).
-    pub fn read(self, layers: &MaterialLayers) -> Vec<f32> {
-        match self.slot(&mut layers.clone()) {
+    /// The field's value in `layers` (a colour's three floats, else one); None for an MToon
+    /// field of a material that is not MToon.
+    pub fn read(self, layers: &MaterialLayers) -> Option<Vec<f32>> {
+        Some(match self.slot(&mut layers.clone())? {
             LayerSlot::Colour(colour) => colour.to_array().to_vec(),
             LayerSlot::Scalar(value) => vec![*value],
-        }
+        })
     }
 
     /// Writes `value` (as `read` gives it) into `layers`.
     fn write(self, value: &[f32], layers: &mut MaterialLayers) {
         match self.slot(layers) {
-            LayerSlot::Colour(colour) => *colour = Vec3::from_slice(value),
-            LayerSlot::Scalar(scalar) => *scalar = value[0],
+            Some(LayerSlot::Colour(colour)) => *colour = Vec3::from_slice(value),
+            Some(LayerSlot::Scalar(scalar)) => *scalar = value[0],
+            None => {}
         }
     }
 
-    fn slot(self, layers: &mut MaterialLayers) -> LayerSlot<'_> {
+    fn slot(self, layers: &mut MaterialLayers) -> Option<LayerSlot<'_>> {
         use LayerSlot::{Colour, Scalar};
-        match self {
+        Some(match self {
             Self::Ior => Scalar(&mut layers.ior),
             Self::Specular => Scalar(&mut layers.specular),
             Self::SpecularColor => Colour(&mut layers.specular_color),
@@ -173,7 +209,29 @@ impl LayerField {
             Self::DiffuseTransmissionColor => Colour(&mut layers.diffuse_transmission_color),
             Self::Anisotropy => Scalar(&mut layers.anisotropy),
             Self::AnisotropyRotation => Scalar(&mut layers.anisotropy_rotation),
-        }
+            // MToon's, where the material is MToon.
+            mtoon_field => {
+                let m = layers.mtoon.as_mut()?;
+                match mtoon_field {
+                    Self::ShadeColor => Colour(&mut m.shade_color),
+                    Self::ShadingShift => Scalar(&mut m.shading_shift),
+                    Self::ShadingToony => Scalar(&mut m.shading_toony),
+                    Self::GiEqualization => Scalar(&mut m.gi_equalization),
+                    Self::MatcapColor => Colour(&mut m.matcap),
+                    Self::RimColor => Colour(&mut m.parametric_rim_color),
+                    Self::RimLightingMix => Scalar(&mut m.rim_lighting_mix),
+                    Self::RimFresnelPower => Scalar(&mut m.parametric_rim_fresnel_power),
+                    Self::RimLift => Scalar(&mut m.parametric_rim_lift),
+                    Self::OutlineWidth => Scalar(&mut m.outline_width),
+                    Self::OutlineColor => Colour(&mut m.outline_color),
+                    Self::OutlineLightingMix => Scalar(&mut m.outline_lighting_mix),
+                    Self::UvScrollX => Scalar(&mut m.uv_scroll_x),
+                    Self::UvScrollY => Scalar(&mut m.uv_scroll_y),
+                    // UvRotation, the last.
+                    _ => Scalar(&mut m.uv_rotation),
+                }
+            }
+        })
     }
 }
 

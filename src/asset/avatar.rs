@@ -35,8 +35,6 @@ pub struct Avatar {
     pub expressions: Vec<Expression>,
     /// Where the eyes look from and how (none: no head mapped, or no look-at in the file).
     pub look_at: Option<LookAt>,
-    /// Parts of the avatar the file has that rigscope does not show yet.
-    pub not_shown: Vec<&'static str>,
 }
 
 impl Avatar {

@@ -3,6 +3,7 @@
 
 use glam::{Vec3, Vec4};
 
+use super::mtoon::MToon;
 use super::texture::TextureRef;
 
 #[derive(Clone, Debug)]
@@ -31,8 +32,8 @@ pub struct Material {
     pub layers: MaterialLayers,
 }
 
-/// What the KHR_materials_* extensions add to the metallic-roughness model; the defaults add
-/// nothing.
+/// What the KHR_materials_* extensions add to the metallic-roughness model, or MToon in its
+/// place; the defaults add nothing.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MaterialLayers {
     /// KHR_materials_ior: the dielectric's index of refraction (1.5).
@@ -80,6 +81,9 @@ pub struct MaterialLayers {
     pub anisotropy_rotation: f32,
     /// The extensions' textures, from `MaterialTexture::Transmission` on.
     pub textures: [Option<TextureRef>; MaterialTexture::COUNT - MaterialTexture::FIRST_OF_EXTENSIONS],
+    /// VRMC_materials_mtoon (or VRM 0.x's MToon), which shades the material as a toon in
+    /// place of the metallic-roughness model.
+    pub mtoon: Option<MToon>,
     /// KHR_materials_pbrSpecularGlossiness, which replaces metallic and roughness: the
     /// diffuse colour is `Material::base_color` (and its texture `base_color_texture`), the
     /// specular-glossiness texture sits in `metallic_roughness_texture`'s place.
@@ -136,6 +140,7 @@ impl Default for MaterialLayers {
             anisotropy: 0.0,
             anisotropy_rotation: 0.0,
             textures: [None; MaterialTexture::COUNT - MaterialTexture::FIRST_OF_EXTENSIONS],
+            mtoon: None,
             specular_glossiness: None,
         }
     }
@@ -213,13 +218,21 @@ pub enum MaterialTexture {
     DiffuseTransmissionColor = 17,
     /// KHR_materials_anisotropy's direction (red, green) and strength (blue).
     Anisotropy = 18,
+    /// VRMC_materials_mtoon's shade colour (RGB, sRGB), shading shift (red), matcap (RGB,
+    /// sRGB), rim colour (RGB, sRGB), outline width (green) and animation mask (blue).
+    ShadeMultiply = 19,
+    ShadingShift = 20,
+    Matcap = 21,
+    RimMultiply = 22,
+    OutlineWidthMultiply = 23,
+    UvAnimationMask = 24,
 }
 
 impl MaterialTexture {
     pub const COUNT: usize = Self::ALL.len();
     /// The textures bound each in a binding of its own; the rest go through layer slots.
     pub const BOUND: usize = 7;
-    pub const ALL: [MaterialTexture; 19] = [
+    pub const ALL: [MaterialTexture; 25] = [
         Self::BaseColor,
         Self::MetallicRoughness,
         Self::Normal,
@@ -239,6 +252,12 @@ impl MaterialTexture {
         Self::DiffuseTransmission,
         Self::DiffuseTransmissionColor,
         Self::Anisotropy,
+        Self::ShadeMultiply,
+        Self::ShadingShift,
+        Self::Matcap,
+        Self::RimMultiply,
+        Self::OutlineWidthMultiply,
+        Self::UvAnimationMask,
     ];
     /// The first texture an extension holds.
     const FIRST_OF_EXTENSIONS: usize = Self::Transmission as usize;
@@ -271,7 +290,14 @@ impl MaterialTexture {
     pub fn srgb(self) -> bool {
         matches!(
             self,
-            Self::BaseColor | Self::Emissive | Self::SheenColor | Self::SpecularColor | Self::DiffuseTransmissionColor
+            Self::BaseColor
+                | Self::Emissive
+                | Self::SheenColor
+                | Self::SpecularColor
+                | Self::DiffuseTransmissionColor
+                | Self::ShadeMultiply
+                | Self::Matcap
+                | Self::RimMultiply
         )
     }
 
@@ -287,6 +313,12 @@ impl MaterialTexture {
             Self::Iridescence | Self::IridescenceThickness => "KHR_materials_iridescence",
             Self::DiffuseTransmission | Self::DiffuseTransmissionColor => "KHR_materials_diffuse_transmission",
             Self::Anisotropy => "KHR_materials_anisotropy",
+            Self::ShadeMultiply
+            | Self::ShadingShift
+            | Self::Matcap
+            | Self::RimMultiply
+            | Self::OutlineWidthMultiply
+            | Self::UvAnimationMask => "VRMC_materials_mtoon",
         })
     }
 
@@ -312,6 +344,12 @@ impl MaterialTexture {
             Self::DiffuseTransmission => "diffuseTransmissionTexture",
             Self::DiffuseTransmissionColor => "diffuseTransmissionColorTexture",
             Self::Anisotropy => "anisotropyTexture",
+            Self::ShadeMultiply => "shadeMultiplyTexture",
+            Self::ShadingShift => "shadingShiftTexture",
+            Self::Matcap => "matcapTexture",
+            Self::RimMultiply => "rimMultiplyTexture",
+            Self::OutlineWidthMultiply => "outlineWidthMultiplyTexture",
+            Self::UvAnimationMask => "uvAnimationMaskTexture",
         }
     }
 

@@ -21,6 +21,7 @@ pub mod light;
 pub mod material;
 pub mod md5;
 pub mod model;
+pub mod mtoon;
 pub mod texture;
 pub(crate) mod turn;
 

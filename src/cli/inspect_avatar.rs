@@ -30,7 +30,8 @@ pub struct AvatarReport {
     spring_joints: usize,
     colliders: usize,
     node_constraints: usize,
-    not_shown: Vec<String>,
+    /// The materials drawn as MToon, "(outlined)" after those with an outline.
+    mtoon_materials: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -99,7 +100,13 @@ impl AvatarReport {
             spring_joints: model.spring_bones.joints.len(),
             colliders: model.spring_bones.colliders.len(),
             node_constraints: model.node_constraints.len(),
-            not_shown: avatar.not_shown.iter().map(|part| part.to_string()).collect(),
+            mtoon_materials: (model.materials.iter())
+                .filter_map(|m| Some((&m.name, m.layers.mtoon.as_ref()?)))
+                .map(|(name, mtoon)| match mtoon.has_outline() {
+                    true => format!("{name} (outlined)"),
+                    false => name.clone(),
+                })
+                .collect(),
         })
     }
 }
@@ -172,8 +179,8 @@ pub fn write_text(avatar: Option<&AvatarReport>, out: &mut dyn Write) -> std::io
     if avatar.node_constraints > 0 {
         writeln!(out, "    node constraints: {}", avatar.node_constraints)?;
     }
-    if !avatar.not_shown.is_empty() {
-        writeln!(out, "    not shown yet: {}", avatar.not_shown.join(", "))?;
+    if !avatar.mtoon_materials.is_empty() {
+        writeln!(out, "    MToon materials: {}", avatar.mtoon_materials.join(", "))?;
     }
     Ok(())
 }

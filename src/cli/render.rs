@@ -180,7 +180,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     args.trails
         .draw(&mut renderer.gizmos, &model, at, bounds.ground_height())?;
     still.show_crowd(args.crowd.options(), posed.clip);
-    still.crowd_time = args.clip.time;
+    still.time = args.clip.time;
     if let Some(frames) = args.benchmark_frames {
         let json = benchmark(&gpu, &mut renderer, &mut still, (&posed.pose, &view), args.size, frames)?;
         println!("{json}");
@@ -225,7 +225,7 @@ fn benchmark(
 ) -> anyhow::Result<String> {
     let warm_up = WARM_UP_FRAMES + 1;
     let times = still.time_frames(renderer, pose, size, view, (warm_up + frames) as usize)?;
-    still.crowd_time += times.len() as f32 / 60.0;
+    still.time += times.len() as f32 / 60.0;
     let mut timings = FrameTimings::new(frames as usize);
     for (frame, time) in times.into_iter().enumerate() {
         timings.record(frame as u32, time.wall_s);

@@ -169,6 +169,7 @@ pub fn contact_sheet(
                 Some(replay) => replay.pose_to(springs, time, &mut pose_at, &mut pose),
                 None => pose_at(time, &mut pose),
             }
+            still.time = time;
             let image = still.render(renderer, &pose, (cell, cell), view)?;
             let (x, y) = (MARGIN + frame * (cell + MARGIN), top + title_height);
             image::imageops::replace(&mut sheet, &image, x as i64, y as i64);

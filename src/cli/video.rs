@@ -134,6 +134,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
             None => pose_after(elapsed, &mut pose),
         }
         still.viewpoint = turned(viewpoint, plan.turn(frame));
+        still.time = elapsed;
         let image = still.render(&mut renderer, &pose, args.size, &view)?;
         video.push(image)?;
         progress.done(format_args!("frame {} at {time:.2} s", frame + 1));

@@ -150,7 +150,6 @@ mod tests {
             meta: AvatarMeta::default(),
             expressions: Vec::new(),
             look_at: None,
-            not_shown: Vec::new(),
         });
         model
     }

@@ -22,4 +22,7 @@ pub struct FrameInput<'a> {
     /// Copies of the model to draw beside it, posed already (instance 0 is `pose`); `None`
     /// draws the model alone.
     pub crowd: Option<&'a Crowd>,
+    /// The animation's time in seconds: what moves with time in the materials (MToon's
+    /// texture scroll) shows it.
+    pub time: f32,
 }

@@ -150,12 +150,18 @@ fn material_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
     let float = wgpu::TextureSampleType::Float { filterable: true };
     let filtering = wgpu::SamplerBindingType::Filtering;
     let (bound, slots) = (MaterialTexture::BOUND as u32, LAYER_SLOTS as u32);
-    let mut entries = vec![uniform(0, wgpu::ShaderStages::FRAGMENT)];
+    // MToon's outline reads its width from the uniform and a layer slot's texture as it
+    // places vertices.
+    let vertex_too = |mut entry: wgpu::BindGroupLayoutEntry| {
+        entry.visibility |= wgpu::ShaderStages::VERTEX;
+        entry
+    };
+    let mut entries = vec![uniform(0, wgpu::ShaderStages::VERTEX_FRAGMENT)];
     entries.extend((1..=bound).map(|binding| texture(binding, float)));
     entries.extend((bound + 1..=2 * bound).map(|binding| sampler(binding, filtering)));
     let first_slot = 2 * bound + 1;
-    entries.extend((first_slot..first_slot + slots).map(|binding| texture(binding, float)));
-    entries.extend((first_slot + slots..first_slot + 2 * slots).map(|binding| sampler(binding, filtering)));
+    entries.extend((first_slot..first_slot + slots).map(|binding| vertex_too(texture(binding, float))));
+    entries.extend((first_slot + slots..first_slot + 2 * slots).map(|binding| vertex_too(sampler(binding, filtering))));
     entries
 }
 

@@ -113,8 +113,8 @@ pub struct ModelBuffers {
     copy_scratch: Vec<Mat4>,
     /// The blended draws, farthest from the camera first (`sort_blended`).
     pub blend_order: Vec<usize>,
-    /// The blended draws' depths as they are sorted.
-    blend_depths: Vec<(f32, usize)>,
+    /// The blended draws' queues (MToon's render queue offset) and depths as they are sorted.
+    blend_depths: Vec<(i32, f32, usize)>,
 }
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
@@ -380,7 +380,8 @@ impl ModelBuffers {
 
     /// Orders the blended draws back to front as `view` (world → view) sees their centres,
     /// placed by `model_matrices`: renderers draw transparent surfaces so, each over what is
-    /// behind it. A skinned draw is placed by its node as the others are; surfaces that
+    /// behind it. An MToon material's queue comes first (`MToon::blend_queue`), the distance
+    /// within each queue. A skinned draw is placed by its node as the others are; surfaces that
     /// interleave are as right as one order per draw can make them.
     pub fn sort_blended(&mut self, model_matrices: &[Mat4], view: &Mat4) {
         self.blend_depths.clear();
@@ -388,12 +389,14 @@ impl ModelBuffers {
             let placement = model_matrices.get(draw.joint).copied().unwrap_or(Mat4::IDENTITY);
             // The camera looks down −Z: the farthest draw has the lowest z.
             let depth = view.transform_point3(placement.transform_point3(draw.center)).z;
-            self.blend_depths.push((depth, index));
+            let queue = self.materials.get(draw.material).map_or(0, |m| m.blend_queue);
+            self.blend_depths.push((queue, depth, index));
         }
-        self.blend_depths.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        self.blend_depths
+            .sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
         self.blend_order.clear();
         self.blend_order
-            .extend(self.blend_depths.iter().map(|&(_, index)| index));
+            .extend(self.blend_depths.iter().map(|&(_, _, index)| index));
     }
 
     /// Makes every draw's wireframe edges, once (sorting a big mesh's edges takes a while and

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use super::fullscreen;
 use super::layouts::Layouts;
 use super::skin_source::SkinSource;
+use super::textures::Toon;
 use super::uniforms::{InfluenceVertex, OverlayVertex};
 use crate::asset::Topology;
 
@@ -45,8 +46,12 @@ pub struct MeshPipelines {
     /// (transmission.wgsl, which binds group 3), for transmissive materials: made when a
     /// draw first needs them.
     transmissive: OnceLock<LitTriangles>,
+    /// The pipelines of MToon materials (mtoon.wgsl, with the layer slots for its textures)
+    /// and their outlines: made when a draw first needs them.
+    toon: OnceLock<ToonTriangles>,
     layered_maker: MeshPipelineMaker,
     transmissive_maker: MeshPipelineMaker,
+    toon_maker: MeshPipelineMaker,
     points: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
 }
@@ -75,6 +80,36 @@ impl LitTriangles {
     }
 }
 
+/// MToon's triangles: lit as the other variants are, blended surfaces that write depth too
+/// (transparentWithZWrite), and the outlines.
+struct ToonTriangles {
+    lit: LitTriangles,
+    /// Indexed by `BlendedFaces`, then by `mirrored as usize`.
+    blended_writing_depth: [[wgpu::RenderPipeline; 2]; 2],
+    /// The outline (an inverted hull: the mesh pushed out along its normals, front faces
+    /// culled), indexed by `blended as usize`, then by `mirrored as usize`.
+    outline: [[wgpu::RenderPipeline; 2]; 2],
+}
+
+impl ToonTriangles {
+    fn new(maker: &MeshPipelineMaker) -> Self {
+        let triangles = wgpu::PrimitiveTopology::TriangleList;
+        let both = [false, true];
+        Self {
+            lit: LitTriangles::new(maker),
+            blended_writing_depth: [BlendedFaces::Front, BlendedFaces::Back].map(|faces| {
+                both.map(|mirrored| {
+                    let kind = MeshKind::BlendedWritingDepth { faces, mirrored };
+                    maker.pipeline("blended toon mesh writing depth", triangles, kind)
+                })
+            }),
+            outline: both.map(|blended| {
+                both.map(|mirrored| maker.pipeline("toon outline", triangles, MeshKind::Outline { blended, mirrored }))
+            }),
+        }
+    }
+}
+
 /// Which faces of a blended (transparent) surface a draw shows. A double-sided one is drawn
 /// twice, its back faces first, so that its far side shows through its near side.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,6 +127,8 @@ pub struct DrawShading {
     pub layered: bool,
     /// The material lets light through (`MaterialBinding::transmissive`).
     pub transmissive: bool,
+    /// The material is MToon (`MaterialBinding::toon`).
+    pub toon: Option<Toon>,
     /// Placed by a node with a negative determinant.
     pub mirrored: bool,
 }
@@ -110,10 +147,27 @@ impl MeshPipelines {
 
     /// The pipeline for `faces` of blended triangles shaded as `shading` says.
     pub fn for_blended(&self, faces: BlendedFaces, shading: DrawShading) -> &wgpu::RenderPipeline {
-        &self.lit(shading).blended[faces as usize][shading.mirrored as usize]
+        let (faces, mirrored) = (faces as usize, shading.mirrored as usize);
+        match shading.toon {
+            Some(toon) if toon.blend_writes_depth => &self.toon().blended_writing_depth[faces][mirrored],
+            _ => &self.lit(shading).blended[faces][mirrored],
+        }
+    }
+
+    /// The pipeline for the outline of an MToon draw shaded as `shading` says (`blended`: its
+    /// material blends).
+    pub fn for_outline(&self, shading: DrawShading, blended: bool) -> &wgpu::RenderPipeline {
+        &self.toon().outline[blended as usize][shading.mirrored as usize]
+    }
+
+    fn toon(&self) -> &ToonTriangles {
+        self.toon.get_or_init(|| ToonTriangles::new(&self.toon_maker))
     }
 
     fn lit(&self, shading: DrawShading) -> &LitTriangles {
+        if shading.toon.is_some() {
+            return &self.toon().lit;
+        }
         if shading.transmissive {
             return (self.transmissive).get_or_init(|| LitTriangles::new(&self.transmissive_maker));
         }
@@ -130,6 +184,8 @@ struct MeshPipelineMaker {
     module: wgpu::ShaderModule,
     layout: wgpu::PipelineLayout,
     multisample: wgpu::MultisampleState,
+    /// The fragment entry point of lit surfaces ("fs_main"; MToon's "fs_mtoon").
+    lit_fragment: &'static str,
 }
 
 impl MeshPipelineMaker {
@@ -143,13 +199,19 @@ impl MeshPipelineMaker {
                 mirrored,
                 depth(true, wgpu::CompareFunction::LessEqual),
             ),
-            MeshKind::Blended { faces, mirrored } => {
+            MeshKind::Blended { faces, mirrored } | MeshKind::BlendedWritingDepth { faces, mirrored } => {
                 let culled = match faces {
                     BlendedFaces::Front => wgpu::Face::Back,
                     BlendedFaces::Back => wgpu::Face::Front,
                 };
-                (Some(culled), mirrored, depth(false, wgpu::CompareFunction::LessEqual))
+                let writes = matches!(kind, MeshKind::BlendedWritingDepth { .. });
+                (Some(culled), mirrored, depth(writes, wgpu::CompareFunction::LessEqual))
             }
+            MeshKind::Outline { blended, mirrored } => (
+                Some(wgpu::Face::Front),
+                mirrored,
+                depth(!blended, wgpu::CompareFunction::LessEqual),
+            ),
             // Edges lie on the surface: they test depth but do not write it.
             MeshKind::Wire => (None, false, depth(false, wgpu::CompareFunction::LessEqual)),
             MeshKind::Ghost => (
@@ -158,12 +220,19 @@ impl MeshPipelineMaker {
                 depth(false, wgpu::CompareFunction::Always),
             ),
         };
+        let (vertex_entry, fragment_entry) = match kind {
+            MeshKind::Outline { .. } => ("vs_outline", "fs_outline"),
+            MeshKind::Lit { .. } | MeshKind::Blended { .. } | MeshKind::BlendedWritingDepth { .. } => {
+                ("vs_main", self.lit_fragment)
+            }
+            MeshKind::Wire | MeshKind::Ghost => ("vs_main", "fs_main"),
+        };
         self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(label),
             layout: Some(&self.layout),
             vertex: wgpu::VertexState {
                 module: &self.module,
-                entry_point: Some("vs_main"),
+                entry_point: Some(vertex_entry),
                 compilation_options: Default::default(),
                 buffers: &MESH_BUFFERS,
             },
@@ -181,7 +250,7 @@ impl MeshPipelineMaker {
             multisample: self.multisample,
             fragment: Some(wgpu::FragmentState {
                 module: &self.module,
-                entry_point: Some("fs_main"),
+                entry_point: Some(fragment_entry),
                 compilation_options: Default::default(),
                 targets: &SCENE_TARGET,
             }),
@@ -273,6 +342,11 @@ enum MeshKind {
     Lit { cull: bool, mirrored: bool },
     /// Lit blended surfaces: `faces` drawn (the others culled), depth tested, not written.
     Blended { faces: BlendedFaces, mirrored: bool },
+    /// Blended surfaces that write depth too (MToon's transparentWithZWrite).
+    BlendedWritingDepth { faces: BlendedFaces, mirrored: bool },
+    /// MToon's outline: back faces of the mesh pushed out along its normals; it writes depth
+    /// unless `blended`.
+    Outline { blended: bool, mirrored: bool },
     /// The wireframe.
     Wire,
     /// The bind-pose ghost: translucent, over everything, back faces culled.
@@ -397,24 +471,30 @@ impl Pipelines {
             cull: false,
             mirrored: false,
         };
-        let maker = MeshPipelineMaker {
+        let maker_of = |module: wgpu::ShaderModule, layout: &wgpu::PipelineLayout, lit_fragment| MeshPipelineMaker {
             device: device.clone(),
-            module: mesh_shader.clone(),
-            layout: mesh_layout.clone(),
+            module,
+            layout: layout.clone(),
             multisample,
+            lit_fragment,
         };
-        let layered_maker = MeshPipelineMaker {
-            device: device.clone(),
-            module: mesh_shader_of("layered mesh", layers, no_transmission),
-            layout: mesh_layout.clone(),
-            multisample,
-        };
-        let transmissive_maker = MeshPipelineMaker {
-            device: device.clone(),
-            module: mesh_shader_of("transmissive mesh", layers, transmission),
-            layout: pipeline_layout(&[&layouts.frame, &layouts.draw, &layouts.material, &layouts.transmission]),
-            multisample,
-        };
+        let maker = maker_of(mesh_shader.clone(), &mesh_layout, "fs_main");
+        let layered_maker = maker_of(
+            mesh_shader_of("layered mesh", layers, no_transmission),
+            &mesh_layout,
+            "fs_main",
+        );
+        let transmissive_maker = maker_of(
+            mesh_shader_of("transmissive mesh", layers, transmission),
+            &pipeline_layout(&[&layouts.frame, &layouts.draw, &layouts.material, &layouts.transmission]),
+            "fs_main",
+        );
+        let toon_layers = format!("{layers}\n{}", include_str!("../../shaders/mtoon.wgsl"));
+        let toon_maker = maker_of(
+            mesh_shader_of("toon mesh", &toon_layers, no_transmission),
+            &mesh_layout,
+            "fs_mtoon",
+        );
         let plain =
             |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| maker.pipeline(label, topology, kind);
         Self {
@@ -485,8 +565,10 @@ impl Pipelines {
                 plain: LitTriangles::new(&maker),
                 layered: OnceLock::new(),
                 transmissive: OnceLock::new(),
+                toon: OnceLock::new(),
                 layered_maker,
                 transmissive_maker,
+                toon_maker,
                 points: plain("points", wgpu::PrimitiveTopology::PointList, uncull),
                 lines: plain("lines", wgpu::PrimitiveTopology::LineList, uncull),
             },

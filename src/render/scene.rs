@@ -308,6 +308,7 @@ impl SceneRenderer {
                 shadowed.map_or(0, |(slot, _)| slot + 1) as f32,
             ],
             second_shadow: [second.map_or(0, |(slot, _)| slot + 1) as f32, 0.0, 0.0, 0.0],
+            time_view: [input.time, 1.0 / camera.projection.y_axis.y, 0.0, 0.0],
             lights,
         };
         gpu.queue
@@ -433,7 +434,7 @@ impl SceneRenderer {
         // through, the scene so far is copied for them to refract and they are drawn over it
         // (writing depth too); then blended surfaces from the farthest to the nearest,
         // testing depth without writing it, so that whatever is behind a transparent surface
-        // shows through it whatever the file's order.
+        // shows through it whatever the file's order. MToon's outlines follow their surfaces.
         let mesh = &self.pipelines.mesh;
         let material = |draw: &DrawBuffers| buffers.materials.get(draw.material);
         let transmissive = |draw: &DrawBuffers| material(draw).is_some_and(|m| m.transmissive);
@@ -441,7 +442,12 @@ impl SceneRenderer {
             double_sided: draw.double_sided,
             layered: material(draw).is_some_and(|m| m.layered),
             transmissive: transmissive(draw),
+            toon: material(draw).and_then(|m| m.toon),
             mirrored: draw.mirrored,
+        };
+        // MToon's outline: drawn after its surface, over what is drawn so far.
+        let outlined = |draw: &DrawBuffers| {
+            draw.topology == Topology::Triangles && material(draw).and_then(|m| m.toon).is_some_and(|t| t.outlined)
         };
         let lit = |draw: &DrawBuffers| mesh.for_draw(draw.topology, shading(draw));
         let refracts = view.mesh && buffers.draws.iter().any(|d| drawable(d, false) && transmissive(d));
@@ -460,6 +466,14 @@ impl SceneRenderer {
         if view.mesh {
             for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && !transmissive(d)) {
                 draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
+            }
+            for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && outlined(d)) {
+                draw_one(
+                    &mut pass,
+                    DrawSlot::Solid,
+                    index,
+                    mesh.for_outline(shading(draw), false),
+                );
             }
         }
         if refracts {
@@ -488,6 +502,9 @@ impl SceneRenderer {
                 }
                 let front = mesh.for_blended(BlendedFaces::Front, shading(draw));
                 draw_one(&mut pass, DrawSlot::Solid, index, front);
+                if outlined(draw) {
+                    draw_one(&mut pass, DrawSlot::Solid, index, mesh.for_outline(shading(draw), true));
+                }
             }
         }
         if view.wireframe {

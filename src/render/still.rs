@@ -43,8 +43,9 @@ pub struct StillRenderer<'a> {
     pub viewpoint: Viewpoint,
     /// Copies of the model drawn beside it (see `show_crowd`).
     crowd: Option<Crowd>,
-    /// Seconds on the crowd's clock for `render` (each instance plays from its phase).
-    pub crowd_time: f32,
+    /// Seconds of animation for `render`: the crowd's clock (each instance plays from its
+    /// phase) and what moves with time in the materials (MToon's texture scroll).
+    pub time: f32,
 }
 
 /// Where still images are seen from: the orbit camera from a direction, framed on the model,
@@ -73,7 +74,7 @@ impl<'a> StillRenderer<'a> {
             skin_difference: None,
             viewpoint: Viewpoint::default(),
             crowd: None,
-            crowd_time: 0.0,
+            time: 0.0,
         }
     }
 
@@ -109,7 +110,7 @@ impl<'a> StillRenderer<'a> {
     }
 
     /// The model in `pose`, framed as `frame_clip` said, as a `width` x `height` image; a
-    /// crowd's other instances at `crowd_time`.
+    /// crowd's other instances at `time`.
     pub fn render(
         &mut self,
         renderer: &mut SceneRenderer,
@@ -118,13 +119,13 @@ impl<'a> StillRenderer<'a> {
         view: &ViewOptions,
     ) -> anyhow::Result<image::RgbaImage> {
         let gpu = self.gpu;
-        self.draw(renderer, pose, (width, height), view, self.crowd_time, None)?;
+        self.draw(renderer, pose, (width, height), view, self.time, None)?;
         let target = self.target.as_ref().expect("drawn just now");
         read_rgba(gpu, &target.resolved, width, height)
     }
 
     /// Draws `frames` frames of the crowd (or the model) in `pose` with crowd time running at
-    /// 60 frames a second from `crowd_time`, waiting for the GPU after each; returns each frame's
+    /// 60 frames a second from `time`, waiting for the GPU after each; returns each frame's
     /// times (see `FrameTime`).
     pub fn time_frames(
         &mut self,
@@ -134,7 +135,7 @@ impl<'a> StillRenderer<'a> {
         view: &ViewOptions,
         frames: usize,
     ) -> anyhow::Result<Vec<FrameTime>> {
-        let time = self.crowd_time;
+        let time = self.time;
         let mut timer = GpuTimer::new(self.gpu);
         let mut times = Vec::with_capacity(frames);
         for frame in 0..frames {
@@ -192,6 +193,7 @@ impl<'a> StillRenderer<'a> {
             camera: &camera,
             view,
             crowd: self.crowd.as_ref(),
+            time,
         };
         let mut encoder = gpu
             .device

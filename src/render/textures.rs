@@ -13,6 +13,7 @@ use super::layouts::Layouts;
 use super::uniforms::{LAYER_SLOTS, MaterialUniform, layer_slots};
 use crate::asset::image_decode::{self, DecodedImage};
 use crate::asset::material::MaterialTexture;
+use crate::asset::mtoon::MToon;
 use crate::asset::texture::{SamplerModes, Wrap};
 use crate::asset::{Material, Model, TextureRef};
 
@@ -247,6 +248,11 @@ impl MaterialTextures {
             present,
             layered: material.layers.has_layers(),
             transmissive: material.layers.transmits(),
+            toon: material.layers.mtoon.as_ref().map(|mtoon| Toon {
+                outlined: mtoon.has_outline(),
+                blend_writes_depth: mtoon.transparent_with_z_write,
+            }),
+            blend_queue: material.layers.mtoon.as_ref().map_or(0, MToon::blend_queue),
         }
     }
 }
@@ -263,6 +269,19 @@ pub struct MaterialBinding {
     /// The material lets light through (KHR_materials_transmission): its draws use the
     /// transmissive pipelines, after the opaque scene they refract is copied.
     pub transmissive: bool,
+    /// The material is MToon: its draws use the toon pipelines.
+    pub toon: Option<Toon>,
+    /// Blended draws of a lower queue are drawn first (`MToon::blend_queue`; else 0).
+    pub blend_queue: i32,
+}
+
+/// How an MToon material's draws are drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Toon {
+    /// It has an outline, drawn after its surface.
+    pub outlined: bool,
+    /// Blended, it still writes depth (MToon's transparentWithZWrite).
+    pub blend_writes_depth: bool,
 }
 
 fn colour_space(srgb: bool) -> &'static str {

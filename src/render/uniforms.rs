@@ -7,6 +7,7 @@ use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use crate::asset::material::MaterialTexture;
 use crate::asset::material::{AlphaMode, MaterialLayers};
+use crate::asset::mtoon::MToon;
 use crate::asset::{LightKind, Material, PunctualLight};
 use crate::inspect::Ramp;
 use crate::skin::SkinningMethod;
@@ -37,6 +38,10 @@ pub struct FrameUniform {
     pub exposure_lights: [f32; 4],
     /// x: 1 + the slot of the light whose shadow the map's layer 1 holds (0: none).
     pub second_shadow: [f32; 4],
+    /// x: the animation's time in seconds (what MToon's texture scroll follows), y: the
+    /// view's half height at unit depth (1 / the projection's [1][1], for MToon's outlines
+    /// of a width on screen).
+    pub time_view: [f32; 4],
     pub lights: [LightUniform; MAX_LIGHTS],
 }
 
@@ -249,19 +254,38 @@ pub struct MaterialUniform {
     /// angle from the tangent.
     pub anisotropy: [f32; 4],
     /// Per layer texture (`MaterialTexture` from SheenColor on), its slot + 1 (0: none).
-    pub layer_slots: [[u32; 4]; 3],
+    pub layer_slots: [[u32; 4]; LAYER_SLOT_ROWS],
     /// Per slot, two rows of its texture's KHR_texture_transform matrix.
     pub layer_transforms: [[f32; 4]; 2 * LAYER_SLOTS],
     /// x: bit i set when slot i's texture reads TEXCOORD_1.
     pub layer_sets: [u32; 4],
     /// x: the clear coat normal map's scale, y: the thinnest iridescent film.
     pub layer_params: [f32; 4],
+    /// MToon (mtoon.wgsl; zero for other materials): rgb: the shade colour, w: the toony
+    /// factor.
+    pub toon_shade: [f32; 4],
+    /// x: the shading shift, y: its texture's scale, z: the GI equalisation, w: the rim's
+    /// lighting mix.
+    pub toon_shading: [f32; 4],
+    /// rgb: the matcap colour, w: the parametric rim's fresnel power.
+    pub toon_matcap: [f32; 4],
+    /// rgb: the parametric rim's colour, w: its lift.
+    pub toon_rim: [f32; 4],
+    /// rgb: the outline's colour, w: its lighting mix.
+    pub toon_outline: [f32; 4],
+    /// x: the outline's width, y: its mode (`OutlineWidthMode::shader_code`), z, w: unused.
+    pub toon_outline_width: [f32; 4],
+    /// x, y: the UV scroll per second, z: the UV turn per second (radians), w: unused.
+    pub toon_uv_animation: [f32; 4],
 }
 
 /// How many layer textures a material binds (layers.wgsl): with the frame's three, the
 /// material's seven others and the scene behind transmissive surfaces, a pipeline reads 16
 /// textures, as many as any adapter allows.
 pub const LAYER_SLOTS: usize = 5;
+
+/// `Material::layer_slots`' rows: four layer textures a row.
+const LAYER_SLOT_ROWS: usize = (MaterialTexture::COUNT - MaterialTexture::BOUND).div_ceil(4);
 
 /// The layer texture each slot holds, slot by slot: the first `LAYER_SLOTS` of the material's
 /// layer textures that are `present`, in `MaterialTexture` order. (An iterator: an animated
@@ -301,7 +325,7 @@ impl MaterialUniform {
             transforms[texture as usize * 2] = row(0);
             transforms[texture as usize * 2 + 1] = row(1);
         }
-        let mut slots = [[0; 4]; 3];
+        let mut slots = [[0; 4]; LAYER_SLOT_ROWS];
         let mut layer_transforms = [[0.0; 4]; 2 * LAYER_SLOTS];
         let mut layer_sets = 0;
         for (slot, texture) in layer_slots(&present).enumerate() {
@@ -368,8 +392,29 @@ impl MaterialUniform {
                 0.0,
                 0.0,
             ],
+            ..toon_uniform(layers.mtoon.as_ref())
         }
     }
+}
+
+/// The toon fields of `MaterialUniform` (the rest zero): all zero without MToon.
+fn toon_uniform(mtoon: Option<&MToon>) -> MaterialUniform {
+    let mut uniform = MaterialUniform::zeroed();
+    if let Some(m) = mtoon {
+        uniform.toon_shade = m.shade_color.extend(m.shading_toony).to_array();
+        uniform.toon_shading = [
+            m.shading_shift,
+            m.shading_shift_texture_scale,
+            m.gi_equalization,
+            m.rim_lighting_mix,
+        ];
+        uniform.toon_matcap = m.matcap.extend(m.parametric_rim_fresnel_power).to_array();
+        uniform.toon_rim = m.parametric_rim_color.extend(m.parametric_rim_lift).to_array();
+        uniform.toon_outline = m.outline_color.extend(m.outline_lighting_mix).to_array();
+        uniform.toon_outline_width = [m.outline_width, m.outline_width_mode.shader_code() as f32, 0.0, 0.0];
+        uniform.toon_uv_animation = [m.uv_scroll_x, m.uv_scroll_y, m.uv_rotation, 0.0];
+    }
+    uniform
 }
 
 /// `Material::specular` in mesh.wgsl: the dielectric's F0 and F90, or the specular-glossiness
@@ -417,11 +462,11 @@ mod tests {
     #[test]
     fn sizes_match_the_wgsl_layouts() {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
-        assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 4 + 16 * 6 + 64 * MAX_LIGHTS);
+        assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 4 + 16 * 7 + 64 * MAX_LIGHTS);
         assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16 + 16);
         assert_eq!(
             std::mem::size_of::<MaterialUniform>(),
-            16 * 4 + 16 * 14 + 16 * 8 + 16 * 3 + 16 * 10 + 16 * 2
+            16 * 4 + 16 * 14 + 16 * 8 + 16 * 5 + 16 * 10 + 16 * 2 + 16 * 7
         );
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);

@@ -39,9 +39,6 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     for (about, value) in &meta.permissions {
         line(ui, &capitalised(about), value);
     }
-    if !avatar.not_shown.is_empty() {
-        ui.label(RichText::new(format!("Not shown yet: {}", avatar.not_shown.join(", "))).weak());
-    }
     if let Some(look_at) = &avatar.look_at {
         eyes_controls(ui, look_at, &mut state.frame.avatar);
     }

@@ -29,6 +29,9 @@ pub struct AnimatedFrame {
     pub avatar: AvatarMotion,
     /// Copies of the model drawn beside it (the panel's crowd size).
     pub crowd: CrowdPlayback,
+    /// Seconds played since the model opened: what moves with time beside the clips (MToon's
+    /// texture scroll) follows it, and holds still while paused.
+    pub played: f32,
 }
 
 /// What a step of `AnimatedFrame::advance` changed beyond the pose.
@@ -51,6 +54,7 @@ impl AnimatedFrame {
             avatar: AvatarMotion::new(model),
             pose,
             crowd: CrowdPlayback::default(),
+            played: 0.0,
         }
     }
 
@@ -65,6 +69,7 @@ impl AnimatedFrame {
             .pose(&model.clips, model.skeleton.rest_pose(), &mut self.pose);
         pose_mode.apply(&model.skeleton, &mut self.pose);
         let clip_dt = self.player.clip_step(dt);
+        self.played += clip_dt;
         // After a stall the springs slow down rather than stall the next frame too.
         let spring_dt = clip_dt.min(MAX_SPRING_TIME_PER_FRAME);
         (self.avatar).apply(model, generation, &mut self.pose, &mut self.joint_matrices, spring_dt);

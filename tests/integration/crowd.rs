@@ -52,7 +52,7 @@ fn crowd_image_and_triangles(
         ..CrowdOptions::default()
     };
     still.show_crowd(options, Some(clip));
-    still.crowd_time = 0.4;
+    still.time = 0.4;
     let image = still.render(renderer, &pose, (320, 240), view).unwrap();
     (
         image,

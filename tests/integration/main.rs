@@ -30,6 +30,7 @@ mod local_to_model;
 mod material_variants;
 mod md5;
 mod morph;
+mod mtoon;
 mod mutation_smoke;
 mod panel;
 mod picture;

@@ -16,11 +16,11 @@ use rigscope::render::still::StillRenderer;
 use rigscope::render::{Gpu, SceneRenderer};
 use rigscope::view::{Lighting, Lights, MaterialChannel, Quality, ViewOptions};
 
-const SIZE: (u32, u32) = (320, 240);
+pub(crate) const SIZE: (u32, u32) = (320, 240);
 
 /// Binary data and accessors for a glTF file a test writes.
 #[derive(Default)]
-struct Buffers {
+pub(crate) struct Buffers {
     bin: Vec<u8>,
     views: Vec<String>,
     accessors: Vec<String>,
@@ -61,7 +61,7 @@ impl Buffers {
     }
 
     /// A primitive's attributes JSON for `mesh`.
-    fn mesh(&mut self, mesh: &MeshData) -> String {
+    pub(crate) fn mesh(&mut self, mesh: &MeshData) -> String {
         let flat = |v: &[Vec3]| v.iter().flat_map(|p| p.to_array()).collect::<Vec<f32>>();
         let position = self.floats(&flat(&mesh.positions), "VEC3");
         // A mesh without normals is written without NORMAL.
@@ -77,7 +77,7 @@ impl Buffers {
 
     /// The whole file: `rest` holds the JSON members after the buffers and accessors
     /// (meshes, nodes, materials, ...).
-    fn gltf(&self, rest: &str) -> String {
+    pub(crate) fn gltf(&self, rest: &str) -> String {
         format!(
             r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":{},"uri":"{}"}}],"bufferViews":[{}],"accessors":[{}],{rest}}}"#,
             self.bin.len(),
@@ -88,7 +88,7 @@ impl Buffers {
     }
 }
 
-struct MeshData {
+pub(crate) struct MeshData {
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
     uvs: Vec<Vec2>,
@@ -131,7 +131,7 @@ fn uv_sphere(stacks: u32, slices: u32) -> MeshData {
 
 /// A 2 × 2 square in the XY plane facing +Z (counter-clockwise seen from +Z), u left to right,
 /// v top to bottom.
-fn quad() -> MeshData {
+pub(crate) fn quad() -> MeshData {
     MeshData {
         positions: vec![
             Vec3::new(-1.0, -1.0, 0.0),
@@ -151,7 +151,7 @@ fn quad() -> MeshData {
 }
 
 /// Writes `json` to a file in a folder of its own and loads it.
-fn load(name: &str, json: &str) -> Model {
+pub(crate) fn load(name: &str, json: &str) -> Model {
     let path = file(name, json);
     asset::load(&path).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -163,7 +163,7 @@ fn file(name: &str, json: &str) -> PathBuf {
 }
 
 /// One sphere with `material` (JSON).
-fn sphere_model(name: &str, material: &str) -> Model {
+pub(crate) fn sphere_model(name: &str, material: &str) -> Model {
     mesh_model(name, &sphere(), material)
 }
 
@@ -179,26 +179,26 @@ fn mesh_model(name: &str, mesh: &MeshData, material: &str) -> Model {
     )
 }
 
-struct Renderer {
-    gpu: Gpu,
-    scene: SceneRenderer,
+pub(crate) struct Renderer {
+    pub(crate) gpu: Gpu,
+    pub(crate) scene: SceneRenderer,
 }
 
 impl Renderer {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let gpu = Gpu::headless().unwrap();
         let scene = SceneRenderer::new(&gpu);
         Self { gpu, scene }
     }
 
-    fn render(&mut self, model: &Model, view: &ViewOptions) -> image::RgbaImage {
+    pub(crate) fn render(&mut self, model: &Model, view: &ViewOptions) -> image::RgbaImage {
         let pose: Pose = model.skeleton.rest_pose().clone();
         render_image(&self.gpu, &mut self.scene, model, &pose, None, SIZE, view).unwrap()
     }
 }
 
 /// The view without ground, lit as `lighting` says.
-fn plain(lighting: Lighting) -> ViewOptions {
+pub(crate) fn plain(lighting: Lighting) -> ViewOptions {
     ViewOptions {
         grid: false,
         lighting,
@@ -217,7 +217,7 @@ fn rgb_luminance([r, g, b]: [f32; 3]) -> f32 {
 }
 
 /// Mean absolute difference of two images, in 8-bit levels.
-fn mean_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f32 {
+pub(crate) fn mean_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f32 {
     let sum: f32 = a
         .pixels()
         .zip(b.pixels())
@@ -227,7 +227,7 @@ fn mean_difference(a: &image::RgbaImage, b: &image::RgbaImage) -> f32 {
 }
 
 /// Keeps `image` for a person to look at, in the temporary folder's `rigscope-picture`.
-fn save(image: &image::RgbaImage, name: &str) {
+pub(crate) fn save(image: &image::RgbaImage, name: &str) {
     let dir = std::env::temp_dir().join("rigscope-picture");
     std::fs::create_dir_all(&dir).unwrap();
     image.save(dir.join(format!("{name}.png"))).unwrap();
@@ -633,12 +633,12 @@ fn four_colour_png() -> Vec<u8> {
 }
 
 /// `four_colour_png` as a data URI, as an image's `uri`.
-fn four_colour_png_uri() -> String {
+pub(crate) fn four_colour_png_uri() -> String {
     common::data_uri(&four_colour_png()).replace("octet-stream", "png")
 }
 
 /// The colour name of the pixel at a fraction (`fx`, `fy`) across the drawn quad's bounds.
-fn colour_at(image: &image::RgbaImage, fx: f32, fy: f32) -> &'static str {
+pub(crate) fn colour_at(image: &image::RgbaImage, fx: f32, fy: f32) -> &'static str {
     let background = image.get_pixel(0, 0).0;
     let drawn = image
         .enumerate_pixels()

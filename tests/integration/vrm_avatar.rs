@@ -178,7 +178,7 @@ fn both_versions_give_one_humanoid_map_and_meta() {
             .position(|b| b.name == bone)
     });
     assert_eq!(map, sorted);
-    assert_eq!(avatar["not_shown"], json!([]));
+    assert_eq!(avatar["mtoon_materials"], json!([]));
     assert_eq!(avatar["expressions"][0]["name"], "happy");
     let warnings = report["warnings"].to_string();
     assert!(warnings.contains("'tail' is not a humanoid bone"), "{warnings}");
@@ -210,7 +210,7 @@ fn both_versions_give_one_humanoid_map_and_meta() {
         thumb["bone"], "leftThumbMetacarpal",
         "0.x's proximal thumb is 1.0's metacarpal"
     );
-    assert_eq!(avatar["not_shown"], json!([]));
+    assert_eq!(avatar["mtoon_materials"], json!([]));
     assert_eq!(
         (avatar["spring_joints"].as_u64(), avatar["colliders"].as_u64()),
         (Some(1), Some(0)),

@@ -32,9 +32,10 @@ pub const SUPPORTED: &[&str] = &[
     "KHR_node_visibility",
     "KHR_texture_basisu",
     "KHR_texture_transform",
-    // VRM: the avatar (`vrm`, its expressions, look-at), spring bones, node constraints and
-    // VRM animations; the parts not shown yet (MToon) are listed on the avatar.
+    // VRM: the avatar (`vrm`, its expressions, look-at), MToon materials, spring bones, node
+    // constraints and VRM animations.
     "VRM",
+    "VRMC_materials_mtoon",
     "VRMC_node_constraint",
     "VRMC_springBone",
     "VRMC_springBone_extended_collider",

@@ -165,11 +165,11 @@ fn finite_or(value: f32, default: f32) -> f32 {
 }
 
 /// A material's reference to a texture, whatever kind of texture info holds it.
-struct TextureInfo<'a> {
-    texture: usize,
-    tex_coord: u32,
+pub(super) struct TextureInfo<'a> {
+    pub texture: usize,
+    pub tex_coord: u32,
     /// The info's extensions (KHR_texture_transform among them).
-    extensions: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    pub extensions: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
 
 /// KHR_texture_transform as the file writes it.
@@ -192,7 +192,7 @@ struct JsonTransform {
 /// reads nor a core `source` is a warning, and the material draws with its factors. A
 /// transform or texture coordinate set rigscope cannot use is a warning too, and the texture
 /// is read without it.
-fn texture_ref(
+pub(super) fn texture_ref(
     root: &Root,
     info: TextureInfo,
     object: &str,

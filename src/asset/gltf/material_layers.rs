@@ -1,12 +1,13 @@
 //! The KHR_materials_* extensions that add to the metallic-roughness model (`MaterialLayers`):
 //! ior, specular, sheen, clearcoat, transmission, volume, dispersion, iridescence, diffuse
-//! transmission and anisotropy, their factors and textures, and the legacy
-//! KHR_materials_pbrSpecularGlossiness.
+//! transmission and anisotropy, their factors and textures, the legacy
+//! KHR_materials_pbrSpecularGlossiness, and VRM's MToon in the model's place.
 
 use glam::{Vec3, Vec4};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::mtoon;
 use crate::asset::material::{MaterialLayers, MaterialTexture, SpecularGlossiness};
 
 /// A texture reference as an extension writes it.
@@ -256,6 +257,9 @@ pub fn load(extensions: Option<&Map<String, Value>>, object: &str, warnings: &mu
         } else {
             warnings.push(format!("{at}/anisotropyRotation: {rotation} is not a number (0 used)"));
         }
+    }
+    if let Some(json) = extensions.get(mtoon::EXTENSION) {
+        layers.mtoon = mtoon::load(json, &format!("{object}/extensions/{}", mtoon::EXTENSION), warnings);
     }
     let specular_glossiness =
         extension::<JsonSpecularGlossiness>(extensions, object, "KHR_materials_pbrSpecularGlossiness", warnings).map(

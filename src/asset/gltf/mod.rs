@@ -19,6 +19,7 @@ mod light;
 mod material;
 mod material_layers;
 mod mesh;
+mod mtoon;
 mod pointer;
 mod quirks;
 mod scenes;
@@ -30,6 +31,7 @@ mod vrm_constraints;
 mod vrm_expressions;
 mod vrm_json;
 mod vrm_look_at;
+mod vrm_mtoon;
 mod vrm_springs;
 
 use std::path::Path;
@@ -83,7 +85,10 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
 
     let (instances, copies) = load_instances(root, &accessors, &joint_of_node, &skin_of_file, &mut warnings)?;
     let cameras = camera::load_cameras(root, &joint_of_node, &mut warnings);
-    let materials = material::load_materials(root, &mut warnings)?;
+    let mut materials = material::load_materials(root, &mut warnings)?;
+    if let Some((VrmVersion::V0, extension)) = vrm::extension(root) {
+        vrm_mtoon::convert(root, extension, &mut materials, &mut warnings);
+    }
     let images = material::load_images(&container, &mut warnings)?;
     let lights = light::load_lights(root, &joint_of_node, &mut warnings);
     let material_variants = variants::load_variant_names(root, &mut warnings);
@@ -177,7 +182,6 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
     let look_at_entry = (resolved.set_slots.get(listed.pointers.len()))
         .and_then(|slot| slot.as_ref().ok())
         .map(|slot| slot.offset);
-    let binds_mtoon_colours = listed.binds_mtoon_colours;
     let expressions = listed.finish(&resolved.set_slots, &resolved.rest);
     let skeleton = skeleton.with_properties(resolved.rest);
     let mut clips = Vec::with_capacity(root.animations.len());
@@ -213,13 +217,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         }
     }
 
-    let avatar = vrm_extension.map(|extension| {
-        let mut avatar = vrm::load_avatar(extension, &joint_of_node, expressions, &mut warnings);
-        if binds_mtoon_colours {
-            avatar.not_shown.push("expression binds to MToon colours");
-        }
-        avatar
-    });
+    let avatar = vrm_extension.map(|extension| vrm::load_avatar(extension, &joint_of_node, expressions, &mut warnings));
     let node_constraints = vrm_constraints::load_constraints(root, &joint_of_node, &mut warnings);
     let spring_bones = vrm_springs::load_springs(root, vrm_extension, &joint_of_node, &mut warnings);
     let mut model = Model {

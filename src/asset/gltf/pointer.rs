@@ -303,7 +303,8 @@ fn material_property(scene: &Scene, holders: &Holders, index: &str, path: &[&str
         }
         ["extensions", extension, property] if LayerField::from_path(extension, property).is_some() => {
             let field = LayerField::from_path(extension, property).expect("matched above");
-            (MaterialField::Layer(field), field.read(&m.layers))
+            let rest = field.read(&m.layers).ok_or("but the material is not MToon")?;
+            (MaterialField::Layer(field), rest)
         }
         [texture @ .., "extensions", "KHR_texture_transform", field] => {
             let slot = match texture {

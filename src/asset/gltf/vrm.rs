@@ -96,7 +96,6 @@ pub fn load_avatar(
         meta: meta(version, extension),
         expressions,
         look_at: None,
-        not_shown: not_shown(version, extension),
     }
 }
 
@@ -155,25 +154,4 @@ fn meta(version: VrmVersion, extension: &Value) -> AvatarMeta {
             ]),
         },
     }
-}
-
-/// The avatar's parts that rigscope does not draw or play yet, where the file has them.
-fn not_shown(version: VrmVersion, extension: &Value) -> Vec<&'static str> {
-    let has = |pointer: &str| {
-        extension.pointer(pointer).is_some_and(|value| match value {
-            Value::Array(items) => !items.is_empty(),
-            Value::Object(fields) => !fields.is_empty(),
-            Value::String(text) => !text.is_empty(),
-            _ => false,
-        })
-    };
-    let parts: &[(&str, &'static str)] = match version {
-        VrmVersion::V1 => &[],
-        VrmVersion::V0 => &[("/materialProperties", "MToon materials")],
-    };
-    parts
-        .iter()
-        .filter(|(pointer, _)| has(pointer))
-        .map(|&(_, part)| part)
-        .collect()
 }

@@ -33,8 +33,6 @@ pub struct ListedExpressions {
     pointer_index: HashMap<String, usize>,
     /// The expressions' names, to find one listed twice.
     names: HashSet<String>,
-    /// Whether some bind sets MToon's own colours (shade, rim, matcap, outline), not drawn.
-    pub binds_mtoon_colours: bool,
     /// How many more morph binds may be read: a 0.x bind to a mesh binds every node drawing
     /// it, so a small file could otherwise ask for binds by the billion.
     morph_bind_budget: usize,
@@ -158,7 +156,7 @@ impl ListedExpressions {
             };
             let value = vector(bind, "targetValue");
             let kind = bind.get("type").and_then(Value::as_str).unwrap_or_default();
-            self.bind_colour(&mut targets, material, kind, &value);
+            self.bind_colour(&mut targets, material, kind, &value, (&object, warnings));
         }
         for bind in array(json, "textureTransformBinds") {
             let Some(material) = material_index(bind.get("material"), rig, &object, warnings) else {
@@ -246,7 +244,7 @@ impl ListedExpressions {
                         "_OutlineColor" => "outlineColor",
                         other => other,
                     };
-                    self.bind_colour(&mut targets, material, kind, &value);
+                    self.bind_colour(&mut targets, material, kind, &value, (&object, warnings));
                 }
             }
         }
@@ -304,12 +302,27 @@ impl ListedExpressions {
         index
     }
 
-    fn bind_colour(&mut self, targets: &mut Vec<(usize, usize, f32)>, material: usize, kind: &str, value: &[f32]) {
+    /// Binds colour `kind` of `material` (the base, emission or one of MToon's colours) to
+    /// `value`; an unknown kind is a warning about `object`.
+    fn bind_colour(
+        &mut self,
+        targets: &mut Vec<(usize, usize, f32)>,
+        material: usize,
+        kind: &str,
+        value: &[f32],
+        (object, warnings): (&str, &mut Vec<String>),
+    ) {
         let (field, width) = match kind {
             "color" => ("pbrMetallicRoughness/baseColorFactor", 4),
             "emissionColor" => ("emissiveFactor", 3),
-            _ => {
-                self.binds_mtoon_colours = true;
+            "shadeColor" => ("extensions/VRMC_materials_mtoon/shadeColorFactor", 3),
+            "matcapColor" => ("extensions/VRMC_materials_mtoon/matcapFactor", 3),
+            "rimColor" => ("extensions/VRMC_materials_mtoon/parametricRimColorFactor", 3),
+            "outlineColor" => ("extensions/VRMC_materials_mtoon/outlineColorFactor", 3),
+            other => {
+                warnings.push(format!(
+                    "{object}: a material bind sets '{other}', which no material has (left out)"
+                ));
                 return;
             }
         };
