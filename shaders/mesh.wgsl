@@ -420,6 +420,21 @@ fn flat_normal(world: vec3<f32>, v: vec3<f32>, front: bool, fallback: vec3<f32>)
     return select(-g, g, dot(g, v) >= 0.0) * select(-1.0, 1.0, front);
 }
 
+// The alpha mode applied to `base`: opaque is opaque; a masked fragment below the cutoff is
+// discarded, the rest opaque; blended keeps its alpha.
+fn alpha_mode_applied(base: vec4<f32>) -> vec4<f32> {
+    if (material.flags.y == ALPHA_OPAQUE) {
+        return vec4<f32>(base.rgb, 1.0);
+    }
+    if (material.flags.y == ALPHA_MASK) {
+        if (base.a < material.factors.w) {
+            discard;
+        }
+        return vec4<f32>(base.rgb, 1.0);
+    }
+    return base;
+}
+
 // A vertex view's colour (`draw.ramp`): plain, shaded just enough to read the shape.
 fn vertex_view_color(value: f32, facing: vec3<f32>, l: vec3<f32>) -> vec4<f32> {
     let color = view_color(draw.ramp, value);
@@ -482,15 +497,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let coat = material.coat.x * coat_sample;
     let film_strength = material.film.x * film_sample;
     var n = mapped_normal(normal, in.world, texture_uv(2u, uv0, uv1));
-    var base = material.base_color * in.color * base_sample;
-    if (material.flags.y == ALPHA_OPAQUE) {
-        base.a = 1.0;
-    } else if (material.flags.y == ALPHA_MASK) {
-        if (base.a < material.factors.w) {
-            discard;
-        }
-        base.a = 1.0;
-    }
+    let base = alpha_mode_applied(material.base_color * in.color * base_sample);
     let channel = u32(frame.exposure_lights.z);
     if (channel != CHANNEL_NONE) {
         let alpha = material.base_color.a * in.color.a * base_sample.a;

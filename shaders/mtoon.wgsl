@@ -81,15 +81,7 @@ fn toon_color(in: VertexOut, front: bool, outline: bool) -> vec4<f32> {
     let matcap_uv = vec2<f32>(0.5 + 0.5 * dot(across, n), 0.5 - 0.5 * dot(up, n));
     let matcap_sample = layer_sample(LAYER_MATCAP, matcap_uv, matcap_uv, vec4<f32>(0.0)).rgb;
     // MToon leaves vertex colours out.
-    var base = material.base_color * base_sample;
-    if (material.flags.y == ALPHA_OPAQUE) {
-        base.a = 1.0;
-    } else if (material.flags.y == ALPHA_MASK) {
-        if (base.a < material.factors.w) {
-            discard;
-        }
-        base.a = 1.0;
-    }
+    let base = alpha_mode_applied(material.base_color * base_sample);
     let channel = u32(frame.exposure_lights.z);
     if (channel != CHANNEL_NONE) {
         let alpha = material.base_color.a * base_sample.a;

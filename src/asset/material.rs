@@ -179,6 +179,18 @@ impl Default for Material {
     }
 }
 
+impl Material {
+    /// For an MToon material, its name, with "(outlined)" after it where it has an outline
+    /// (what `inspect` and the panel list).
+    pub fn mtoon_description(&self) -> Option<String> {
+        let mtoon = self.layers.mtoon.as_ref()?;
+        Some(match mtoon.has_outline() {
+            true => format!("{} (outlined)", self.name),
+            false => self.name.clone(),
+        })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AlphaMode {
     Opaque,

@@ -8,8 +8,8 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::anim::avatar::{Expression, Override};
-use crate::asset::Model;
 use crate::asset::human_bone::HUMAN_BONES;
+use crate::asset::{Material, Model};
 
 #[derive(Serialize)]
 pub struct AvatarReport {
@@ -100,13 +100,7 @@ impl AvatarReport {
             spring_joints: model.spring_bones.joints.len(),
             colliders: model.spring_bones.colliders.len(),
             node_constraints: model.node_constraints.len(),
-            mtoon_materials: (model.materials.iter())
-                .filter_map(|m| Some((&m.name, m.layers.mtoon.as_ref()?)))
-                .map(|(name, mtoon)| match mtoon.has_outline() {
-                    true => format!("{name} (outlined)"),
-                    false => name.clone(),
-                })
-                .collect(),
+            mtoon_materials: model.materials.iter().filter_map(Material::mtoon_description).collect(),
         })
     }
 }

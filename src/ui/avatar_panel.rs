@@ -8,7 +8,7 @@ use glam::Vec3;
 use super::state::ViewerState;
 use crate::anim::avatar::{LookAt, LookAtKind};
 use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
-use crate::asset::{Avatar, VrmVersion};
+use crate::asset::{Avatar, Material, VrmVersion};
 use crate::view::avatar_motion::{AvatarMotion, EyeTarget};
 use crate::view::capitalised;
 
@@ -39,6 +39,8 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     for (about, value) in &meta.permissions {
         line(ui, &capitalised(about), value);
     }
+    let toon: Vec<String> = model.materials.iter().filter_map(Material::mtoon_description).collect();
+    line(ui, "MToon materials", &toon.join(", "));
     if let Some(look_at) = &avatar.look_at {
         eyes_controls(ui, look_at, &mut state.frame.avatar);
     }

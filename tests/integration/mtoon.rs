@@ -7,8 +7,9 @@ use crate::common;
 use crate::picture::{
     Buffers, Renderer, SIZE, colour_at, four_colour_png_uri, load, mean_difference, plain, quad, save, sphere_model,
 };
-use crate::vrm_avatar::write_face_avatar;
+use crate::vrm_avatar::{panel_harness, write_face_avatar};
 
+use egui_kittest::kittest::Queryable;
 use rigscope::render::still::StillRenderer;
 use rigscope::view::{Lighting, ToneMapping, ViewOptions};
 use serde_json::{Value, json};
@@ -285,6 +286,9 @@ fn expressions_and_animation_pointers_set_mtoon_colours_and_inspect_lists_the_ma
     assert_eq!(report["avatar"]["mtoon_materials"], json!(["Skin (outlined)"]));
     let text = common::succeed(&["inspect", file]);
     assert!(text.contains("MToon materials: Skin (outlined)"), "{text}");
+    let mut harness = panel_harness(rigscope::asset::load(&path).unwrap());
+    harness.run();
+    assert!(harness.query_by_label("MToon materials: Skin (outlined)").is_some());
     assert!(!text.contains("VRMC_materials_mtoon: used, not"), "{text}");
 
     // KHR_animation_pointer reaches MToon's factors; on a material without MToon it is a
