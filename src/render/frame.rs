@@ -3,7 +3,7 @@
 //! has run the animation (Animator → Pose) and computed the pose's joint → model matrices once;
 //! from there:
 //!
-//! 0. at Fast quality, once: simplified copies of dense meshes (`ModelBuffers::simplify_dense_meshes`);
+//! 0. at Fast quality, once: simplified copies of the meshes (`ModelBuffers::simplify_meshes`);
 //!    with the wireframe shown, once: the triangles' edges (`ModelBuffers::make_wireframe_edges`);
 //! 1. palettes per skin (model matrix × inverse bind matrix) and CPU skinning of the draws
 //!    the GPU does not skin (`ModelView::pose`);
@@ -29,8 +29,8 @@ use super::target::SceneTarget;
 /// Stages 0 to 2: what the frame's pose puts on the GPU. After it, a caller showing the
 /// difference view measures it (stage 3, `ModelView::measure_skin_difference`), then `draw`s.
 pub fn pose_and_upload(gpu: &Gpu, renderer: &SceneRenderer, model_view: &mut ModelView, input: &FrameInput) {
-    if renderer.quality.simplify_dense_meshes {
-        model_view.buffers.simplify_dense_meshes(&gpu.device, input.model);
+    if renderer.quality.simplify_meshes {
+        model_view.buffers.simplify_meshes(&gpu.device, input.model);
     }
     if input.view.wireframe {
         model_view.buffers.make_wireframe_edges(&gpu.device, input.model);

@@ -2,17 +2,19 @@
 //! uniform, the materials, and the vertex view's values. Made once per loaded model; a frame
 //! rewrites the uniforms, the skins' matrices and the CPU-posed vertex buffers.
 
+use std::collections::HashMap;
+
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use super::animated::AnimatedState;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
-use super::simplified::simplified_triangles;
+use super::simplified::{placed_bounds, simplified_triangles};
 use super::textures::{MaterialBinding, MaterialTextures};
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::material::AlphaMode;
-use crate::asset::{Material, Model, Topology};
+use crate::asset::{Material, MeshInstance, Model, Topology};
 use crate::inspect::VertexView;
 use crate::inspect::skin_difference::NOT_MEASURED;
 use crate::skin::{Deformer, posed_order};
@@ -45,8 +47,8 @@ pub struct DrawBuffers {
     /// Each triangle edge once, for the wireframe, and how many indices that is (made when
     /// the wireframe is first shown: see `ModelBuffers::make_wireframe_edges`).
     pub edges: Option<(wgpu::Buffer, u32)>,
-    /// A simplified copy of the triangles, drawn in their place at Fast quality, for dense
-    /// meshes (made when first asked for: see `ModelBuffers::simplify_dense_meshes`).
+    /// A simplified copy of the triangles, drawn in their place at Fast quality, where
+    /// simplifying saves enough (made when first asked for: see `ModelBuffers::simplify_meshes`).
     pub simplified: Option<(wgpu::Buffer, u32)>,
     /// Its copies' placements and how many there are (EXT_mesh_gpu_instancing), rewritten
     /// each frame from its joint's model matrix; none for a draw drawn once.
@@ -101,7 +103,7 @@ pub struct ModelBuffers {
     value_scratch: Vec<f32>,
     /// The material variant the draws' materials are those of.
     variant_shown: Option<usize>,
-    /// `simplify_dense_meshes` has run.
+    /// `simplify_meshes` has run.
     simplified: bool,
     /// While a crowd is shown: per skin, where its matrices start in an instance's block and
     /// the blocks' stride (`DrawUniform::in_crowd`). Draws the GPU does not skin are then
@@ -210,6 +212,17 @@ fn blends(model: &Model, material: usize) -> bool {
         .materials
         .get(material)
         .is_some_and(|m| m.alpha == AlphaMode::Blend)
+}
+
+/// Where `instance`'s vertices are placed at rest, given the rest pose's model matrices: its
+/// joint's matrix, or for a skinned mesh its first joint's skinning matrix (which carries the
+/// bind space's scale: an armature's 0.01, say).
+fn rest_placement(model: &Model, instance: &MeshInstance, rest: &[Mat4]) -> Mat4 {
+    let skin = instance.skin.and_then(|skin| model.skins.get(skin));
+    match skin.and_then(|skin| Some((skin.joints.first()?, skin.inverse_bind.first()?))) {
+        Some((&joint, inverse_bind)) => rest[joint] * *inverse_bind,
+        None => rest[instance.joint],
+    }
 }
 
 /// The middle of the bounding box of `positions` (the origin for none).
@@ -413,25 +426,46 @@ impl ModelBuffers {
         }
     }
 
-    /// Makes the simplified copies of the dense triangle meshes, once (it takes a few
-    /// milliseconds per hundred thousand triangles, so only a quality that draws them asks).
-    pub fn simplify_dense_meshes(&mut self, device: &wgpu::Device, model: &Model) {
+    /// Makes the simplified copies of the triangle meshes, once (it takes a few milliseconds
+    /// per hundred thousand triangles, so only a quality that draws them asks). Each is
+    /// simplified by its share of the model's extent at rest (`simplified_triangles`), once for
+    /// all the draws of one mesh primitive.
+    pub fn simplify_meshes(&mut self, device: &wgpu::Device, model: &Model) {
         if self.simplified {
             return;
         }
         self.simplified = true;
-        for draw in &mut self.draws {
+        let rest = model.skeleton.rest_pose().to_model_matrices();
+        let bounds: Vec<Option<(Vec3, Vec3)>> = (self.draws.iter())
+            .map(|draw| {
+                let instance = &model.instances[draw.instance];
+                let primitive = &model.meshes[instance.mesh].primitives[draw.primitive];
+                placed_bounds(&primitive.positions, &rest_placement(model, instance, &rest))
+            })
+            .collect();
+        let model_bounds = (bounds.iter().flatten()).fold(None, |all: Option<(Vec3, Vec3)>, &(min, max)| {
+            Some(all.map_or((min, max), |(low, high)| (low.min(min), high.max(max))))
+        });
+        let extent = |bounds: Option<(Vec3, Vec3)>| bounds.map_or(0.0, |(min, max)| (max - min).length());
+        let model_extent = extent(model_bounds);
+        let mut made: HashMap<(usize, usize), Option<(wgpu::Buffer, u32)>> = HashMap::new();
+        for (draw, bounds) in self.draws.iter_mut().zip(bounds) {
             if draw.topology != Topology::Triangles {
                 continue;
             }
-            let primitive = &model.meshes[model.instances[draw.instance].mesh].primitives[draw.primitive];
-            draw.simplified = simplified_triangles(&primitive.positions, &primitive.indices).map(|indices| {
-                let count = indices.len() as u32;
-                (
-                    buffer(device, "simplified indices", &indices, wgpu::BufferUsages::INDEX),
-                    count,
-                )
+            let mesh = model.instances[draw.instance].mesh;
+            let copy = made.entry((mesh, draw.primitive)).or_insert_with(|| {
+                let primitive = &model.meshes[mesh].primitives[draw.primitive];
+                let share = if model_extent > 0.0 {
+                    extent(bounds) / model_extent
+                } else {
+                    1.0
+                };
+                let indices = simplified_triangles(&primitive.positions, &primitive.indices, share)?;
+                let buffer = buffer(device, "simplified indices", &indices, wgpu::BufferUsages::INDEX);
+                Some((buffer, indices.len() as u32))
             });
+            draw.simplified = copy.clone();
         }
     }
 

@@ -122,7 +122,7 @@ impl ModelView {
     }
 
     /// Triangles the lit pass draws (every instance's, for a crowd) as `view` shows the model,
-    /// with dense meshes `simplified` or not (the renderer's quality).
+    /// with the meshes `simplified` or not (the renderer's quality).
     pub fn triangles_drawn(&self, view: &ViewOptions, simplified: bool) -> u64 {
         if !view.mesh {
             return 0;

@@ -374,9 +374,7 @@ impl SceneRenderer {
                     Some((edges, count)) => (edges, *count),
                     None => return,
                 },
-                (DrawSlot::Solid, Some((simplified, count))) if self.quality.simplify_dense_meshes => {
-                    (simplified, *count)
-                }
+                (DrawSlot::Solid, Some((simplified, count))) if self.quality.simplify_meshes => (simplified, *count),
                 _ => (&draw.indices, draw.index_count),
             };
             // The bind-pose ghost is one, at instance 0's place.

@@ -5,7 +5,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Quality {
     /// No multisampling, the 3D view rendered at half its width and height and scaled up, a
-    /// hard-edged shadow, dense meshes simplified: for software renderers.
+    /// hard-edged shadow, meshes simplified: for software renderers.
     Fast,
     /// No multisampling, full resolution, a lightly filtered shadow.
     Balanced,
@@ -25,9 +25,9 @@ pub struct QualitySettings {
     /// Percentage-closer filtering: the shadow is averaged over (2r + 1)² samples, r being
     /// this on the model and on the ground (whose contact shadow is wider).
     pub shadow_filter_reach: [u32; 2],
-    /// Meshes of many triangles are drawn from a simplified copy (within a quarter of a
-    /// percent of their size; see render/simplified.rs).
-    pub simplify_dense_meshes: bool,
+    /// Meshes are drawn from a simplified copy (within a quarter of a percent of the model's
+    /// size; see render/simplified.rs).
+    pub simplify_meshes: bool,
 }
 
 impl Quality {
@@ -45,21 +45,21 @@ impl Quality {
                 render_scale: 0.5,
                 shadow_map_size: 1024,
                 shadow_filter_reach: [0, 0],
-                simplify_dense_meshes: true,
+                simplify_meshes: true,
             },
             Quality::Balanced => QualitySettings {
                 samples: 1,
                 render_scale: 1.0,
                 shadow_map_size: 1024,
                 shadow_filter_reach: [1, 1],
-                simplify_dense_meshes: false,
+                simplify_meshes: false,
             },
             Quality::Best => QualitySettings {
                 samples: 4,
                 render_scale: 1.0,
                 shadow_map_size: 2048,
                 shadow_filter_reach: [1, 3],
-                simplify_dense_meshes: false,
+                simplify_meshes: false,
             },
         }
     }
@@ -86,8 +86,8 @@ impl QualitySettings {
             format!("{:.0}% resolution, scaled up", self.render_scale * 100.0)
         };
         let side = 2 * self.shadow_filter_reach[0] + 1;
-        let simplified = if self.simplify_dense_meshes {
-            ", dense meshes simplified"
+        let simplified = if self.simplify_meshes {
+            ", meshes simplified"
         } else {
             ""
         };

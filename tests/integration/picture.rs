@@ -1183,7 +1183,46 @@ fn the_quality_sets_antialiasing_and_the_shadow_and_switches_back() {
 }
 
 #[test]
-fn fast_quality_draws_dense_meshes_simplified_and_they_look_the_same() {
+fn at_fast_quality_a_model_of_many_small_parts_sheds_triangles_and_looks_the_same() {
+    // Sixteen spheres of 1,024 triangles, none dense on its own, in a 4 × 4 grid: each is a
+    // small part of the model, simplified within a quarter of a percent of the whole.
+    let mut buffers = Buffers::default();
+    let primitive = buffers.mesh(&uv_sphere(16, 32));
+    let nodes: Vec<String> = (0..16)
+        .map(|i| {
+            format!(
+                r#"{{"mesh":0,"translation":[{},{},0]}}"#,
+                (i % 4) as f32 * 3.0,
+                (i / 4) as f32 * 3.0
+            )
+        })
+        .collect();
+    let model = load(
+        "sphere-grid",
+        &buffers.gltf(&format!(
+            r#""meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],"materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.8,0.5,0.3,1]}}}}],"nodes":[{}],"scenes":[{{"nodes":[{}]}}]"#,
+            nodes.join(","),
+            (0..16).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+        )),
+    );
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    renderer.scene.set_quality(&renderer.gpu, Quality::Fast);
+    let mut still = StillRenderer::new(&renderer.gpu, &renderer.scene, &model);
+    let pose = model.skeleton.rest_pose().clone();
+    let simplified = still.render(&mut renderer.scene, &pose, SIZE, &view).unwrap();
+    let (drawn, whole_count) = (still.triangles_drawn(&view, true), still.triangles_drawn(&view, false));
+    assert_eq!(whole_count, 16 * 1024);
+    assert!(drawn * 3 < whole_count * 2, "{drawn} of {whole_count} triangles drawn");
+    renderer.scene.quality.simplify_meshes = false;
+    let whole = still.render(&mut renderer.scene, &pose, SIZE, &view).unwrap();
+    save(&simplified, "fast-grid-simplified");
+    let difference = mean_difference(&simplified, &whole);
+    assert!(difference > 0.0 && difference < 1.0, "{difference}");
+}
+
+#[test]
+fn fast_quality_draws_a_dense_mesh_simplified_and_it_looks_the_same() {
     let mut renderer = Renderer::new();
     // 9,216 triangles: dense enough to be simplified.
     let model = sphere_model(
@@ -1193,7 +1232,7 @@ fn fast_quality_draws_dense_meshes_simplified_and_they_look_the_same() {
     let view = plain(Lighting::default());
     renderer.scene.set_quality(&renderer.gpu, Quality::Fast);
     let simplified = renderer.render(&model, &view);
-    renderer.scene.quality.simplify_dense_meshes = false;
+    renderer.scene.quality.simplify_meshes = false;
     let whole = renderer.render(&model, &view);
     save(&simplified, "fast-simplified");
     save(&whole, "fast-whole");
