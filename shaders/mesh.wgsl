@@ -597,7 +597,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         color += transmission * refracted_light(surface, roughness, dielectric_diffuse, in.world, thickness);
     }
     if (MATERIAL_LAYERS && diffuse_through > 0.0) {
-        color += diffuse_through * light_from_behind(surface, l, key, diffuse_through_color) * occlusion;
+        color += diffuse_through * light_from_behind(surface, in.world, l, key, diffuse_through_color) * occlusion;
     }
     // The layers over the base, as three.js composes them: sheen, then the clearcoat.
     if (MATERIAL_LAYERS && max(max(sheen_color.r, sheen_color.g), sheen_color.b) > 0.0) {
@@ -717,12 +717,19 @@ fn sheen_layer(s: Surface, base: vec3<f32>, color: vec3<f32>, sheen_roughness: f
 }
 
 // KHR_materials_diffuse_transmission: a Lambert surface's light from the side behind it (the
-// environment, and the key light shining on the back), in the transmitted colour.
-fn light_from_behind(s: Surface, l: vec3<f32>, key: f32, color: vec3<f32>) -> vec3<f32> {
+// environment, and the key light and the file's lights shining on the back), in the
+// transmitted colour. The surface is thin: what shades its front from a light does not
+// shade its back (and the Sample Viewer, which has no shadows, lights it so).
+fn light_from_behind(s: Surface, world: vec3<f32>, l: vec3<f32>, key: f32, color: vec3<f32>) -> vec3<f32> {
     var light = environment_irradiance(-s.n);
     let n_dot_l = dot(-s.n, l);
     if (key > 0.0 && n_dot_l > 0.0) {
         light += vec3<f32>(key * n_dot_l / PI);
+    }
+    let count = u32(frame.exposure_lights.y);
+    for (var i = 0u; i < count; i++) {
+        let behind = light_at(i, world);
+        light += behind.radiance * max(dot(-s.n, behind.l), 0.0) / PI;
     }
     return light * color;
 }

@@ -703,6 +703,47 @@ fn texture_transform_moves_the_texture_as_the_extension_says() {
     );
 }
 
+#[test]
+fn the_files_lights_behind_a_diffuse_transmitting_leaf_shine_through_it() {
+    // A white quad facing the camera (+Z), letting all its diffuse light through in green, lit
+    // only by a directional light from behind it (shining along +Z).
+    let leaf = |transmits: bool| {
+        let extension = match transmits {
+            true => {
+                r#","extensions":{"KHR_materials_diffuse_transmission":{"diffuseTransmissionFactor":1,"diffuseTransmissionColorFactor":[0.1,1,0.1]}}"#
+            }
+            false => "",
+        };
+        let mut buffers = Buffers::default();
+        let primitive = buffers.mesh(&quad());
+        load(
+            &format!("leaf-{transmits}"),
+            &buffers.gltf(&format!(
+                r#""extensionsUsed":["KHR_lights_punctual","KHR_materials_diffuse_transmission"],
+                "extensions":{{"KHR_lights_punctual":{{"lights":[{{"type":"directional","intensity":3}}]}}}},
+                "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
+                "materials":[{{"pbrMetallicRoughness":{{"metallicFactor":0}}{extension}}}],
+                "nodes":[{{"mesh":0}},{{"extensions":{{"KHR_lights_punctual":{{"light":0}}}},"rotation":[0,1,0,0]}}],
+                "scenes":[{{"nodes":[0,1]}}]"#
+            )),
+        )
+    };
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting {
+        lights: Lights::File,
+        environment_intensity: 0.0,
+        ..Lighting::default()
+    });
+    let centre = |image: &image::RgbaImage| image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
+    let through = renderer.render(&leaf(true), &view);
+    save(&through, "leaf-lit-from-behind");
+    let [r, g, b, _] = centre(&through);
+    assert!(g > 80 && g > r + 40 && g > b + 40, "{r} {g} {b}");
+    // Without the extension the front, facing away from the light, is dark.
+    let [r, g, b, _] = centre(&renderer.render(&leaf(false), &view));
+    assert!(r.max(g).max(b) < 40, "{r} {g} {b}");
+}
+
 /// A rough white sphere with the file's `lights` (KHR_lights_punctual's list) on nodes
 /// placed by `light_nodes` (JSON node objects, each holding one light).
 fn lit_sphere(name: &str, lights: &str, light_nodes: &str) -> Model {
