@@ -224,8 +224,9 @@ fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32
 }
 
 // The tangent frame (tangent, bitangent, `n`) in which texture coordinates `uv` run across
-// the surface at `world`: Schüler's cotangent frame, written for y-up window derivatives
-// (WGSL's dpdy runs down the screen, so it is negated). Call in uniform control flow.
+// the surface at `world`, as glTF's tangent space has it (the tangent along +U, the bitangent
+// along −V): Schüler's cotangent frame, written for y-up window derivatives (WGSL's dpdy runs
+// down the screen, so it is negated). Call in uniform control flow.
 fn cotangent_frame(n: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> mat3x3<f32> {
     let dp1 = dpdx(world);
     let dp2 = -dpdy(world);
@@ -236,7 +237,9 @@ fn cotangent_frame(n: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> mat3x3<f32>
     let t = dp2perp * duv1.x + dp1perp * duv2.x;
     let b = dp2perp * duv1.y + dp1perp * duv2.y;
     let scale = inverseSqrt(max(max(dot(t, t), dot(b, b)), 1e-20));
-    return mat3x3<f32>(t * scale, b * scale, n);
+    // b runs along +V, down the texture; glTF's bitangent (a normal map's green, an
+    // anisotropy direction's y) points up it.
+    return mat3x3<f32>(t * scale, -b * scale, n);
 }
 
 // 0 to 1 as blue, cyan, green, yellow, red (weight painting's colours); below 0 (nothing

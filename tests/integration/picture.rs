@@ -1580,12 +1580,13 @@ fn each_material_channel_shows_its_input_as_it_is() {
     assert!((length - 1.0).abs() < 0.05, "a unit normal: {geometric:?}");
     assert!(normal[2] > 0.5, "facing the camera, which looks from +Z: {normal:?}");
     assert!(near(centre(MaterialChannel::ShadingNormal), geometric));
-    // The tangent frame: u runs round the sphere towards −X at its front, v down it (−Y); no
-    // normal texture reads black.
+    // The tangent frame: u runs round the sphere towards −X at its front, v down it (−Y); the
+    // bitangent points up the texture (−V, +Y), as glTF's normal maps read it; no normal
+    // texture reads black.
     let as_vector = |colour: [u8; 3]| colour.map(|c| c as f32 / 255.0 * 2.0 - 1.0);
     let tangent = as_vector(centre(MaterialChannel::Tangent));
     let bitangent = as_vector(centre(MaterialChannel::Bitangent));
-    assert!(tangent[0] < -0.5 && bitangent[1] < -0.5, "{tangent:?} {bitangent:?}");
+    assert!(tangent[0] < -0.5 && bitangent[1] > 0.5, "{tangent:?} {bitangent:?}");
     let dot: f32 = (0..3).map(|i| tangent[i] * bitangent[i]).sum();
     assert!(dot.abs() < 0.15, "perpendicular: {tangent:?} {bitangent:?}");
     assert_eq!(centre(MaterialChannel::NormalTexture), [0, 0, 0]);

@@ -487,6 +487,10 @@ fn normal_maps_tilt_normals_along_the_texture_tangent() {
         towards > flat + 10 && flat > away + 10,
         "towards {towards}, flat {flat}, away {away}"
     );
+    // And from above (+Y): glTF's green points up the texture, towards −V (= +Y here).
+    let up = brightness([128, 230, 160]);
+    let down = brightness([128, 25, 160]);
+    assert!(up > flat + 10 && flat > down + 10, "up {up}, flat {flat}, down {down}");
 }
 
 #[test]
