@@ -126,7 +126,7 @@ fn mtoon(p: &mut Properties) -> Material {
         .vector("_EmissionColor")
         .map_or(Vec3::ZERO, |c| gamma_to_linear(c.truncate()));
     Material {
-        base_color: gamma_to_linear(base.truncate()).extend(base.w),
+        base_color: gamma_to_linear(base.truncate()).extend(base.w.clamp(0.0, 1.0)),
         base_color_texture: p.texture("_MainTex", Some(main)),
         metallic: 0.0,
         roughness: 1.0,
@@ -154,7 +154,7 @@ fn unlit(p: &mut Properties, shader: &str) -> Material {
     let main = p.main_transform();
     // three-vrm takes the alpha through the gamma curve too.
     let colour = p.vector("_Color").unwrap_or(Vec4::ONE);
-    let base = Vec4::new(colour.x, colour.y, colour.z, colour.w).powf(2.2);
+    let base = colour.clamp(Vec4::ZERO, Vec4::ONE).powf(2.2);
     let base_texture = p.texture("_MainTex", Some(main));
     let mut layers = MaterialLayers::default();
     layers.textures[MaterialTexture::ShadeMultiply as usize - MaterialTexture::Transmission as usize] = base_texture;
@@ -175,9 +175,10 @@ fn unlit(p: &mut Properties, shader: &str) -> Material {
     }
 }
 
-/// 0.x colours are gamma-encoded; three-vrm decodes them with a plain 2.2 power.
+/// 0.x colours are gamma-encoded; three-vrm decodes them with a plain 2.2 power. (Unity's HDR
+/// colours may pass 1; an absurd one stays finite.)
 fn gamma_to_linear(colour: Vec3) -> Vec3 {
-    colour.max(Vec3::ZERO).powf(2.2)
+    colour.clamp(Vec3::ZERO, Vec3::splat(1000.0)).powf(2.2)
 }
 
 /// One material's properties, read with warnings naming them.
