@@ -88,6 +88,37 @@ fn dual_quaternion_skinning_draws_the_same_picture_on_cpu_and_gpu() {
     assert!(differs_from_linear > 0.0);
 }
 
+#[test]
+fn an_outlined_mtoon_character_draws_the_same_picture_on_cpu_and_gpu() {
+    // CesiumMan's material made MToon with a dark outline: the outline's vertex stage skins as
+    // the surface's does.
+    let file = "CesiumMan/glTF-Binary/CesiumMan.glb";
+    let glb = std::fs::read(common::gltf(file)).unwrap();
+    let toon = common::edit_glb(&glb, |json| {
+        json["materials"][0]["extensions"] = serde_json::json!({ "VRMC_materials_mtoon": {
+            "specVersion": "1.0", "shadeColorFactor": [0.2, 0.2, 0.5],
+            "outlineWidthMode": "worldCoordinates", "outlineWidthFactor": 0.01,
+            "outlineColorFactor": [0.0, 0.0, 0.0], "outlineLightingMixFactor": 0.0
+        } });
+    });
+    let path = common::temp_dir("mtoon-skinned").join("toon-man.glb");
+    std::fs::write(&path, toon).unwrap();
+    let model = asset::load(&path).unwrap();
+    let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
+    let mut renderer = SceneRenderer::new(&gpu);
+    let on_gpu = gpu_matches_cpu(&gpu, &mut renderer, (&model, file), 0, 0.4, ViewOptions::default());
+    // The outline shows: more near-black pixels than the plain man has.
+    let plain = asset::load(&common::gltf(file)).unwrap();
+    let without = render(&gpu, &mut renderer, &plain, 0, 0.4, &ViewOptions::default());
+    let dark = |image: &image::RgbaImage| image.pixels().filter(|p| p[0] < 12 && p[1] < 12 && p[2] < 12).count();
+    assert!(
+        dark(&on_gpu) > dark(&without) + 200,
+        "{} against {}",
+        dark(&on_gpu),
+        dark(&without)
+    );
+}
+
 /// A renderer per skin source the adapter has: the uniform arrays always, the storage-buffer
 /// palette where the vertex stage can read storage buffers.
 fn renderers_per_skin_source(gpu: &Gpu) -> Vec<SceneRenderer> {
