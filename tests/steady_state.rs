@@ -47,6 +47,15 @@ unsafe impl GlobalAlloc for CountAllocations {
 #[global_allocator]
 static ALLOCATOR: CountAllocations = CountAllocations;
 
+/// The allocations `frames` steps of the viewer's frame (at 60 fps) make.
+fn allocations_while_advancing(state: &mut rigscope::ui::ViewerState, frames: usize) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    for _ in 0..frames {
+        state.advance(1.0 / 60.0);
+    }
+    ALLOCATIONS.with(Cell::get) - before
+}
+
 #[test]
 fn viewer_playback_with_cross_fades_allocates_nothing_per_frame() {
     let mut state = rigscope::ui::ViewerState::new(rigscope::asset::demo::demo_model());
@@ -207,12 +216,8 @@ fn playing_with_motion_trails_on_allocates_nothing_per_frame() {
     state.frame.player.select(Some(1));
     // Warm up: the trails are computed for the clip, then only the positions now move.
     state.advance(1.0 / 60.0);
-    let before = ALLOCATIONS.with(Cell::get);
-    for _ in 0..200 {
-        state.advance(1.0 / 60.0);
-    }
     assert_eq!(
-        ALLOCATIONS.with(Cell::get) - before,
+        allocations_while_advancing(&mut state, 200),
         0,
         "allocations while trails follow the clip"
     );
@@ -258,12 +263,7 @@ fn a_playing_crowd_allocates_nothing_per_frame() {
     for _ in 0..100 {
         state.advance(1.0 / 60.0);
     }
-    let before = ALLOCATIONS.with(Cell::get);
-    let frames = 200;
-    for _ in 0..frames {
-        state.advance(1.0 / 60.0);
-    }
-    let allocations = ALLOCATIONS.with(Cell::get) - before;
+    let allocations = allocations_while_advancing(&mut state, 200);
     assert_eq!(allocations, 0, "allocations while a crowd of 300 plays");
     let crowd = state.frame.crowd.shown().unwrap();
     assert_eq!(crowd.len(), 300);
@@ -384,12 +384,8 @@ fn an_avatars_face_constraints_and_springs_allocate_nothing_per_frame() {
     for _ in 0..5 {
         state.advance(1.0 / 60.0);
     }
-    let before = ALLOCATIONS.with(Cell::get);
-    for _ in 0..200 {
-        state.advance(1.0 / 60.0);
-    }
     assert_eq!(
-        ALLOCATIONS.with(Cell::get) - before,
+        allocations_while_advancing(&mut state, 200),
         0,
         "allocations while the avatar moves"
     );
