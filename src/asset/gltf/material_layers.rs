@@ -323,7 +323,7 @@ pub fn diffuse_factor(json: &JsonSpecularGlossiness) -> Option<Vec4> {
 
 /// `value` where it is a number from 0 to 1, else `default` with a warning that names the
 /// `(extension pointer, property)`.
-fn unit_or(value: f32, default: f32, (at, property): (&str, &str), warnings: &mut Vec<String>) -> f32 {
+pub(super) fn unit_or(value: f32, default: f32, (at, property): (&str, &str), warnings: &mut Vec<String>) -> f32 {
     if (0.0..=1.0).contains(&value) {
         return value;
     }
@@ -334,7 +334,13 @@ fn unit_or(value: f32, default: f32, (at, property): (&str, &str), warnings: &mu
 }
 
 /// `value` where it is a finite number of `least` or more, else `default` with a warning.
-fn at_least_or(value: f32, least: f32, default: f32, (at, property): (&str, &str), warnings: &mut Vec<String>) -> f32 {
+pub(super) fn at_least_or(
+    value: f32,
+    least: f32,
+    default: f32,
+    (at, property): (&str, &str),
+    warnings: &mut Vec<String>,
+) -> f32 {
     if value.is_finite() && value >= least {
         return value;
     }
@@ -344,8 +350,19 @@ fn at_least_or(value: f32, least: f32, default: f32, (at, property): (&str, &str
     default
 }
 
+/// `value` where it is a finite number, else `default` with a warning.
+pub(super) fn finite_or(value: f32, default: f32, (at, property): (&str, &str), warnings: &mut Vec<String>) -> f32 {
+    if value.is_finite() {
+        return value;
+    }
+    warnings.push(format!(
+        "{at}/{property}: {value} is not a finite number ({default} used)"
+    ));
+    default
+}
+
 /// `rgb` as a colour where its numbers are from 0 to `most`, else `default` with a warning.
-fn colour_or(
+pub(super) fn colour_or(
     rgb: [f32; 3],
     default: Vec3,
     most: f32,

@@ -1,11 +1,12 @@
 //! VRMC_materials_mtoon 1.0's factors (`MToon`); its textures are read with the other
 //! extensions' (`material_layers::load`). A value out of its range is a warning, and the
-//! specification's default is used.
+//! specification's default is used, as for the KHR_materials_* extensions.
 
 use glam::Vec3;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::material_layers::{at_least_or, colour_or, finite_or, unit_or};
 use crate::asset::mtoon::{MToon, OutlineWidthMode};
 
 pub const EXTENSION: &str = "VRMC_materials_mtoon";
@@ -15,19 +16,19 @@ pub const EXTENSION: &str = "VRMC_materials_mtoon";
 struct JsonMToon {
     transparent_with_z_write: Option<bool>,
     render_queue_offset_number: Option<f64>,
-    shade_color_factor: Option<Value>,
+    shade_color_factor: Option<[f32; 3]>,
     shading_shift_factor: Option<f32>,
     shading_shift_texture: Option<JsonScale>,
     shading_toony_factor: Option<f32>,
     gi_equalization_factor: Option<f32>,
-    matcap_factor: Option<Value>,
-    parametric_rim_color_factor: Option<Value>,
+    matcap_factor: Option<[f32; 3]>,
+    parametric_rim_color_factor: Option<[f32; 3]>,
     rim_lighting_mix_factor: Option<f32>,
     parametric_rim_fresnel_power_factor: Option<f32>,
     parametric_rim_lift_factor: Option<f32>,
     outline_width_mode: Option<String>,
     outline_width_factor: Option<f32>,
-    outline_color_factor: Option<Value>,
+    outline_color_factor: Option<[f32; 3]>,
     outline_lighting_mix_factor: Option<f32>,
     uv_animation_scroll_x_speed_factor: Option<f32>,
     uv_animation_scroll_y_speed_factor: Option<f32>,
@@ -49,13 +50,14 @@ pub fn load(json: &Value, at: &str, warnings: &mut Vec<String>) -> Option<MToon>
             return None;
         }
     };
-    let defaults = MToon::default();
-    let mut fields = Fields { at, warnings };
+    let d = MToon::default();
     let queue = json.render_queue_offset_number.unwrap_or(0.0);
     let render_queue_offset = if queue.fract() == 0.0 && (-9.0..=9.0).contains(&queue) {
         queue as i32
     } else {
-        fields.out_of_range("renderQueueOffsetNumber", queue, "a whole number from -9 to 9", 0.0);
+        warnings.push(format!(
+            "{at}/renderQueueOffsetNumber: {queue} is not a whole number from -9 to 9 (0 used)"
+        ));
         0
     };
     let outline_width_mode = match json.outline_width_mode.as_deref() {
@@ -63,134 +65,89 @@ pub fn load(json: &Value, at: &str, warnings: &mut Vec<String>) -> Option<MToon>
         Some("worldCoordinates") => OutlineWidthMode::World,
         Some("screenCoordinates") => OutlineWidthMode::Screen,
         Some(other) => {
-            fields.warnings.push(format!(
+            warnings.push(format!(
                 "{at}/outlineWidthMode: '{other}' is not none, worldCoordinates or screenCoordinates (no outline drawn)"
             ));
             OutlineWidthMode::None
         }
     };
-    let any = f32::NEG_INFINITY..=f32::INFINITY;
+    // Each factor as the file gives it, else its default; then checked against its range.
+    let mut unit = |value: Option<f32>, default: f32, property| {
+        unit_or(value.unwrap_or(default), default, (at, property), warnings)
+    };
+    let shading_toony = unit(json.shading_toony_factor, d.shading_toony, "shadingToonyFactor");
+    let gi_equalization = unit(json.gi_equalization_factor, d.gi_equalization, "giEqualizationFactor");
+    let rim_lighting_mix = unit(json.rim_lighting_mix_factor, d.rim_lighting_mix, "rimLightingMixFactor");
+    let outline_lighting_mix = unit(
+        json.outline_lighting_mix_factor,
+        d.outline_lighting_mix,
+        "outlineLightingMixFactor",
+    );
+    let mut colour = |value: Option<[f32; 3]>, default: Vec3, property| match value {
+        Some(rgb) => colour_or(rgb, default, 1.0, (at, property), warnings),
+        None => default,
+    };
+    let shade_color = colour(json.shade_color_factor, d.shade_color, "shadeColorFactor");
+    let matcap = colour(json.matcap_factor, d.matcap, "matcapFactor");
+    let parametric_rim_color = colour(
+        json.parametric_rim_color_factor,
+        d.parametric_rim_color,
+        "parametricRimColorFactor",
+    );
+    let outline_color = colour(json.outline_color_factor, d.outline_color, "outlineColorFactor");
+    let mut positive = |value: Option<f32>, default: f32, property| {
+        at_least_or(value.unwrap_or(default), 0.0, default, (at, property), warnings)
+    };
+    let parametric_rim_fresnel_power = positive(
+        json.parametric_rim_fresnel_power_factor,
+        d.parametric_rim_fresnel_power,
+        "parametricRimFresnelPowerFactor",
+    );
+    let outline_width = positive(json.outline_width_factor, d.outline_width, "outlineWidthFactor");
+    let mut finite = |value: Option<f32>, default: f32, property| {
+        finite_or(value.unwrap_or(default), default, (at, property), warnings)
+    };
     Some(MToon {
         transparent_with_z_write: json.transparent_with_z_write.unwrap_or(false),
         render_queue_offset,
-        shade_color: fields.colour("shadeColorFactor", json.shade_color_factor, defaults.shade_color),
-        shading_shift: fields.number("shadingShiftFactor", json.shading_shift_factor, any.clone(), 0.0),
-        shading_shift_texture_scale: fields.number(
-            "shadingShiftTexture/scale",
+        shade_color,
+        shading_shift: finite(json.shading_shift_factor, d.shading_shift, "shadingShiftFactor"),
+        shading_shift_texture_scale: finite(
             json.shading_shift_texture.and_then(|t| t.scale),
-            any.clone(),
-            1.0,
+            d.shading_shift_texture_scale,
+            "shadingShiftTexture/scale",
         ),
-        shading_toony: fields.number("shadingToonyFactor", json.shading_toony_factor, 0.0..=1.0, 0.9),
-        gi_equalization: fields.number("giEqualizationFactor", json.gi_equalization_factor, 0.0..=1.0, 0.9),
-        matcap: fields.colour("matcapFactor", json.matcap_factor, defaults.matcap),
-        parametric_rim_color: fields.colour(
-            "parametricRimColorFactor",
-            json.parametric_rim_color_factor,
-            defaults.parametric_rim_color,
-        ),
-        parametric_rim_fresnel_power: fields.number(
-            "parametricRimFresnelPowerFactor",
-            json.parametric_rim_fresnel_power_factor,
-            0.0..=f32::INFINITY,
-            defaults.parametric_rim_fresnel_power,
-        ),
-        parametric_rim_lift: fields.number(
-            "parametricRimLiftFactor",
+        shading_toony,
+        gi_equalization,
+        matcap,
+        parametric_rim_color,
+        parametric_rim_fresnel_power,
+        parametric_rim_lift: finite(
             json.parametric_rim_lift_factor,
-            any.clone(),
-            0.0,
+            d.parametric_rim_lift,
+            "parametricRimLiftFactor",
         ),
-        rim_lighting_mix: fields.number("rimLightingMixFactor", json.rim_lighting_mix_factor, 0.0..=1.0, 1.0),
+        rim_lighting_mix,
         outline_width_mode,
-        outline_width: fields.number(
-            "outlineWidthFactor",
-            json.outline_width_factor,
-            0.0..=f32::INFINITY,
-            0.0,
-        ),
-        outline_color: fields.colour("outlineColorFactor", json.outline_color_factor, defaults.outline_color),
-        outline_lighting_mix: fields.number(
-            "outlineLightingMixFactor",
-            json.outline_lighting_mix_factor,
-            0.0..=1.0,
-            1.0,
-        ),
-        uv_scroll_x: fields.number(
-            "uvAnimationScrollXSpeedFactor",
+        outline_width,
+        outline_color,
+        outline_lighting_mix,
+        uv_scroll_x: finite(
             json.uv_animation_scroll_x_speed_factor,
-            any.clone(),
-            0.0,
+            d.uv_scroll_x,
+            "uvAnimationScrollXSpeedFactor",
         ),
-        uv_scroll_y: fields.number(
-            "uvAnimationScrollYSpeedFactor",
+        uv_scroll_y: finite(
             json.uv_animation_scroll_y_speed_factor,
-            any.clone(),
-            0.0,
+            d.uv_scroll_y,
+            "uvAnimationScrollYSpeedFactor",
         ),
-        uv_rotation: fields.number(
-            "uvAnimationRotationSpeedFactor",
+        uv_rotation: finite(
             json.uv_animation_rotation_speed_factor,
-            any,
-            0.0,
+            d.uv_rotation,
+            "uvAnimationRotationSpeedFactor",
         ),
     })
-}
-
-/// Reads fields of the object at `at`, warning about each value out of its range.
-struct Fields<'a> {
-    at: &'a str,
-    warnings: &'a mut Vec<String>,
-}
-
-impl Fields<'_> {
-    fn out_of_range(&mut self, property: &str, value: impl std::fmt::Debug, range: &str, default: f32) {
-        self.warnings.push(format!(
-            "{}/{property}: {value:?} is not {range} ({default} used)",
-            self.at
-        ));
-    }
-
-    /// `value` where it is a finite number in `range`, the default where absent.
-    fn number(
-        &mut self,
-        property: &str,
-        value: Option<f32>,
-        range: std::ops::RangeInclusive<f32>,
-        default: f32,
-    ) -> f32 {
-        match value {
-            None => default,
-            Some(value) if value.is_finite() && range.contains(&value) => value,
-            Some(value) => {
-                let wanted = match (range.start().is_finite(), range.end().is_finite()) {
-                    (true, true) => format!("a number from {} to {}", range.start(), range.end()),
-                    (true, false) => format!("a number of {} or more", range.start()),
-                    _ => "a finite number".to_owned(),
-                };
-                self.out_of_range(property, value, &wanted, default);
-                default
-            }
-        }
-    }
-
-    /// A linear RGB colour of three numbers from 0 to 1, the default where absent.
-    fn colour(&mut self, property: &str, value: Option<Value>, default: Vec3) -> Vec3 {
-        let Some(value) = value else {
-            return default;
-        };
-        let colour = serde_json::from_value::<[f32; 3]>(value.clone()).ok().map(Vec3::from);
-        match colour {
-            Some(colour) if colour.is_finite() && colour.min_element() >= 0.0 && colour.max_element() <= 1.0 => colour,
-            _ => {
-                self.warnings.push(format!(
-                    "{}/{property}: {value} is not a colour of three numbers from 0 to 1 ({default} used)",
-                    self.at
-                ));
-                default
-            }
-        }
-    }
 }
 
 #[cfg(test)]
