@@ -1,5 +1,5 @@
-//! Reading the VRM extensions' JSON, which serde leaves as `Value`s: lists, finite numbers and
-//! 3-vectors, with anything missing or malformed read as absent.
+//! Reading the VRM extensions' JSON, which serde leaves as `Value`s: lists, finite numbers,
+//! fixed-length number arrays and 3-vectors, with anything missing or malformed read as absent.
 
 use glam::Vec3;
 use serde_json::Value;
@@ -18,11 +18,7 @@ pub fn number(json: &Value, key: &str) -> Option<f32> {
 pub fn vec3(json: Option<&Value>) -> Option<Vec3> {
     let json = json?;
     match json {
-        Value::Array(items) if items.len() == 3 => Some(Vec3::new(
-            finite(items.first())?,
-            finite(items.get(1))?,
-            finite(items.get(2))?,
-        )),
+        Value::Array(_) => numbers::<3>(json).map(Vec3::from),
         Value::Object(_) => Some(Vec3::new(
             finite(json.get("x"))?,
             finite(json.get("y"))?,
@@ -30,6 +26,16 @@ pub fn vec3(json: Option<&Value>) -> Option<Vec3> {
         )),
         _ => None,
     }
+}
+
+/// `[a, b, ...]` of exactly `N` finite numbers.
+pub fn numbers<const N: usize>(json: &Value) -> Option<[f32; N]> {
+    let items = json.as_array().filter(|items| items.len() == N)?;
+    let mut out = [0.0; N];
+    for (slot, item) in out.iter_mut().zip(items) {
+        *slot = finite(Some(item))?;
+    }
+    Some(out)
 }
 
 fn finite(value: Option<&Value>) -> Option<f32> {

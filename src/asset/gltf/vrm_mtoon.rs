@@ -198,21 +198,14 @@ impl Properties<'_> {
     /// `vectorProperties/name` as four finite numbers.
     fn vector(&mut self, name: &str) -> Option<Vec4> {
         let value = self.json.get("vectorProperties")?.get(name)?;
-        let numbers: Option<Vec<f32>> = value.as_array().map(|items| {
-            (items.iter())
-                .filter_map(|v| v.as_f64().map(|v| v as f32).filter(|v| v.is_finite()))
-                .collect()
-        });
-        match numbers {
-            Some(numbers) if numbers.len() == 4 => Some(Vec4::from_slice(&numbers)),
-            _ => {
-                self.warnings.push(format!(
-                    "{}/vectorProperties/{name}: {value} is not four finite numbers (ignored)",
-                    self.at
-                ));
-                None
-            }
+        let vector = vrm_json::numbers::<4>(value).map(Vec4::from);
+        if vector.is_none() {
+            self.warnings.push(format!(
+                "{}/vectorProperties/{name}: {value} is not four finite numbers (ignored)",
+                self.at
+            ));
         }
+        vector
     }
 
     /// Colour `name` (RGB of a vector), gamma-decoded.
