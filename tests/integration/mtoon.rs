@@ -5,7 +5,8 @@
 
 use crate::common;
 use crate::picture::{
-    Buffers, Renderer, SIZE, colour_at, four_colour_png_uri, load, mean_difference, plain, quad, save, sphere_model,
+    Buffers, Renderer, SIZE, colour_at, file, four_colour_png_uri, load, mean_difference, plain, quad, save,
+    sphere_model,
 };
 use crate::vrm_avatar::{panel_harness, write_face_avatar};
 
@@ -148,9 +149,26 @@ fn the_outline_stands_out_of_the_silhouette_by_its_width_in_the_world_or_on_scre
 /// The four-colour texture on a quad, as MToon lit and shaded alike (so it shows as it is),
 /// with `more` MToon members.
 fn scrolling_quad(name: &str, more: &str) -> rigscope::asset::Model {
+    load(name, &scrolling_quad_json(more, ""))
+}
+
+/// `scrolling_quad`'s file, with `animations` (JSON members after the scene, given the
+/// buffers to add their data to).
+fn scrolling_quad_json(more: &str, animations: &str) -> String {
     let mut buffers = Buffers::default();
     let primitive = buffers.mesh(&quad());
-    let json = buffers.gltf(&format!(
+    let animations = match animations {
+        "" => String::new(),
+        _ => {
+            // Two seconds in which nothing moves: the sheet's cells are at 0 and 2 s.
+            let times = buffers.floats(&[0.0, 2.0], "SCALAR");
+            let still = buffers.floats(&[0.0; 6], "VEC3");
+            format!(
+                r#","animations":[{{"name":"{animations}","samplers":[{{"input":{times},"output":{still}}}],"channels":[{{"sampler":0,"target":{{"node":0,"path":"translation"}}}}]}}]"#
+            )
+        }
+    };
+    buffers.gltf(&format!(
         r#""extensionsUsed":["VRMC_materials_mtoon"],
         "images":[{{"uri":"{png}"}}],
         "samplers":[{{"magFilter":9728,"minFilter":9728}}],
@@ -158,10 +176,9 @@ fn scrolling_quad(name: &str, more: &str) -> rigscope::asset::Model {
         "materials":[{{"pbrMetallicRoughness":{{"baseColorTexture":{{"index":0}}}},"extensions":{{"VRMC_materials_mtoon":{{
             "specVersion":"1.0","shadeColorFactor":[1,1,1],"shadeMultiplyTexture":{{"index":0}}{more}}}}}}}],
         "meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
-        "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#,
+        "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]{animations}"#,
         png = four_colour_png_uri(),
-    ));
-    load(name, &json)
+    ))
 }
 
 #[test]
@@ -207,6 +224,36 @@ fn texture_coordinates_scroll_and_turn_with_time() {
         quadrants(&masked, 2.0, "mtoon-masked-2", &mut renderer)[2..],
         still_quad[2..]
     );
+}
+
+#[test]
+fn a_sheets_cells_show_the_texture_scrolled_to_their_time() {
+    // Cells at 0 and 2 s of a clip that moves nothing: the scrolling quad's columns change
+    // places between them; a quad that does not scroll looks the same in both.
+    let cells_differ = |name: &str, more: &str| {
+        let path = file(name, &scrolling_quad_json(more, "Hold"));
+        let out = path.with_extension("png");
+        let file = path.to_str().unwrap();
+        common::succeed(&[
+            "sheet",
+            file,
+            "--frames",
+            "2",
+            "--cell",
+            "96",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let sheet = image::open(&out).unwrap().to_rgba8();
+        // The sheet's margin is 8 pixels: each cell is a column of 96 after it; its middle
+        // rows hold the quad (the clip's title is above, the times below).
+        let middle = sheet.height() / 2 - 24;
+        let column = |x: u32| image::imageops::crop_imm(&sheet, x, middle, 96, 48).to_image();
+        mean_difference(&column(8), &column(8 + 96 + 8))
+    };
+    let scrolling = cells_differ("sheet-scroll", r#","uvAnimationScrollXSpeedFactor":0.25"#);
+    let still = cells_differ("sheet-still", "");
+    assert!(scrolling > 10.0 * still.max(0.1), "{scrolling} against {still}");
 }
 
 /// Two blended MToon quads, the far one (green) behind the near one (red, half transparent),

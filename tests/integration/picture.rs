@@ -45,7 +45,7 @@ impl Buffers {
         self.accessors.len() - 1
     }
 
-    fn floats(&mut self, values: &[f32], kind: &str) -> usize {
+    pub(crate) fn floats(&mut self, values: &[f32], kind: &str) -> usize {
         let per = match kind {
             "SCALAR" => 1,
             "VEC2" => 2,
@@ -156,7 +156,7 @@ pub(crate) fn load(name: &str, json: &str) -> Model {
     asset::load(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn file(name: &str, json: &str) -> PathBuf {
+pub(crate) fn file(name: &str, json: &str) -> PathBuf {
     let path = common::temp_dir(name).join(format!("{name}.gltf"));
     std::fs::write(&path, json).unwrap();
     path
