@@ -256,6 +256,28 @@ fn a_sheets_cells_show_the_texture_scrolled_to_their_time() {
     assert!(scrolling > 10.0 * still.max(0.1), "{scrolling} against {still}");
 }
 
+#[test]
+fn a_videos_frames_show_the_texture_scrolled_to_their_time() {
+    // Frames at 0 and 1 s (one a second): the scrolling quad's texture has moved a quarter
+    // between them; a quad that does not scroll looks the same in both.
+    let ends_differ = |name: &str, more: &str| {
+        let path = file(name, &scrolling_quad_json(more, "Hold"));
+        let frames = path.with_extension("");
+        let file = path.to_str().unwrap();
+        let out = frames.to_str().unwrap();
+        common::succeed(&["video", file, "--fps", "1", "--size", "96x96", "--no-grid", "-o", out]);
+        let frame = |n: u32| {
+            image::open(frames.join(format!("frame_{n:04}.png")))
+                .unwrap()
+                .to_rgba8()
+        };
+        mean_difference(&frame(1), &frame(2))
+    };
+    let scrolling = ends_differ("video-scroll", r#","uvAnimationScrollXSpeedFactor":0.25"#);
+    let still = ends_differ("video-still", "");
+    assert!(scrolling > 10.0 * still.max(0.1), "{scrolling} against {still}");
+}
+
 /// Two blended MToon quads, the far one (green) behind the near one (red, half transparent),
 /// with the near one's `near` MToon members; the colour in the middle.
 fn blended_pair(name: &str, near: &str, renderer: &mut Renderer) -> [u8; 4] {
