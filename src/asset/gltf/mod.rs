@@ -13,6 +13,7 @@ mod camera;
 mod compressed;
 mod container;
 pub mod extensions;
+mod factor_ranges;
 mod gpu_instancing;
 mod json;
 mod light;

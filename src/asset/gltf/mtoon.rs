@@ -6,7 +6,7 @@ use glam::Vec3;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::material_layers::{at_least_or, colour_or, finite_or, unit_or};
+use super::factor_ranges::{at_least_or, colour_or, finite_or, unit_or};
 use crate::asset::mtoon::{MToon, OutlineWidthMode};
 
 pub const EXTENSION: &str = "VRMC_materials_mtoon";
