@@ -133,6 +133,8 @@ struct VertexOut {
     @location(3) view_value: f32,
     @location(4) uv1: vec2<f32>,
     @location(5) color: vec4<f32>,
+    // World-space tangent and handedness (zero: none; `tangent_frame`).
+    @location(6) tangent: vec4<f32>,
 };
 
 // A copy's placement (EXT_mesh_gpu_instancing: src/render/model_buffers.rs), world → world
@@ -180,10 +182,15 @@ fn mesh_vertex(
     }
     out.world = world.xyz;
     out.normal = normal_matrix(m) * v.normal;
+    // A mirroring placement flips the handedness, so that the bitangent follows the surface
+    // (as src/skin/linear.rs does for vertices posed on the CPU).
+    let basis = mat3x3<f32>(m[0].xyz, m[1].xyz, m[2].xyz);
+    let handedness = select(v.tangent.w, -v.tangent.w, determinant(basis) < 0.0);
+    out.tangent = vec4<f32>(basis * v.tangent.xyz, handedness);
     out.uv = v.uv;
     out.view_value = view_value;
     out.uv1 = uv1;
-    out.color = color;
+    out.color = select(vec4<f32>(1.0), color, draw.vertex_colors == 1u);
     return out;
 }
 
@@ -211,16 +218,29 @@ fn material_sample(index: u32, t: texture_2d<f32>, s: sampler, uv0: vec2<f32>, u
     return textureSample(t, s, texture_uv(index, uv0, uv1));
 }
 
-// Perturbs `normal` by the normal map (read at `uv`), with a tangent frame from screen-space
-// derivatives (no tangents needed, so every model with a normal map gets it).
-fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
+// Perturbs `normal` by the normal map (read at `uv`) in `tangent_frame`.
+fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>, tangent: vec4<f32>) -> vec3<f32> {
     let n = normalize(normal);
     if ((material.flags.x & HAS_NORMAL) == 0u) {
         return n;
     }
     let sample = textureSample(normal_texture, normal_sampler, uv).xyz * 2.0 - 1.0;
     let tangent_normal = vec3<f32>(sample.xy * material.factors.z, sample.z);
-    return normalize(cotangent_frame(n, world, uv) * tangent_normal);
+    return normalize(tangent_frame(n, world, uv, tangent) * tangent_normal);
+}
+
+// The tangent frame (tangent, bitangent, unit `n`) that normal maps and anisotropy read: the
+// vertex's `tangent` (the file's, or MikkTSpace's: src/asset/tangents.rs) made perpendicular
+// to `n`, the bitangent `cross(n, tangent) * w` as glTF defines it; where the vertex has none
+// (zero), the frame of texture coordinates `uv` from derivatives. Call in uniform control flow.
+fn tangent_frame(n: vec3<f32>, world: vec3<f32>, uv: vec2<f32>, tangent: vec4<f32>) -> mat3x3<f32> {
+    let derived = cotangent_frame(n, world, uv);
+    let along = tangent.xyz - n * dot(n, tangent.xyz);
+    if (dot(along, along) < 1e-12) {
+        return derived;
+    }
+    let t = normalize(along);
+    return mat3x3<f32>(t, cross(n, t) * select(1.0, -1.0, tangent.w < 0.0), n);
 }
 
 // The tangent frame (tangent, bitangent, `n`) in which texture coordinates `uv` run across
@@ -499,7 +519,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let sheen_color = material.sheen.rgb * sheen_sample;
     let coat = material.coat.x * coat_sample;
     let film_strength = material.film.x * film_sample;
-    var n = mapped_normal(normal, in.world, texture_uv(2u, uv0, uv1));
+    var n = mapped_normal(normal, in.world, texture_uv(2u, uv0, uv1), in.tangent);
     let base = alpha_mode_applied(material.base_color * in.color * base_sample);
     let channel = u32(frame.exposure_lights.z);
     if (channel != CHANNEL_NONE) {
@@ -512,7 +532,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
             thickness_share = thickness / material.transmission.y;
         }
         // The frame's directions (zero where the texture coordinates do not change).
-        let frame = cotangent_frame(geometric, in.world, uv0);
+        let frame = tangent_frame(geometric, in.world, uv0, in.tangent);
         let tangent = select(normalize(frame[0]), vec3<f32>(0.0), dot(frame[0], frame[0]) < 1e-12);
         let bitangent = select(normalize(frame[1]), vec3<f32>(0.0), dot(frame[1], frame[1]) < 1e-12);
         var normal_map = vec3<f32>(0.0);
@@ -556,8 +576,8 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     surface.anisotropy = 0.0;
     if (MATERIAL_LAYERS && material.anisotropy.x > 0.0) {
         // The direction is the texture's (or the tangent) turned by the rotation, in the
-        // tangent frame of TEXCOORD_0 (from derivatives, as the normal map's).
-        let frame = cotangent_frame(n, in.world, uv0);
+        // tangent frame (the normal map's).
+        let frame = tangent_frame(n, in.world, uv0, in.tangent);
         let d = anisotropy_sample.rg * 2.0 - 1.0;
         let cosine = material.anisotropy.y;
         let sine = material.anisotropy.z;
@@ -610,7 +630,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (MATERIAL_LAYERS && material.coat.x > 0.0) {
         // The coat lies on the geometry, bent by its own normal map.
         let geometric = select(-1.0, 1.0, front) * normalize(normal);
-        let frame = cotangent_frame(geometric, in.world, layer_uv(LAYER_CLEARCOAT_NORMAL, uv0, uv1));
+        let frame = tangent_frame(geometric, in.world, layer_uv(LAYER_CLEARCOAT_NORMAL, uv0, uv1), in.tangent);
         let bend = vec3<f32>(coat_normal_sample.xy * material.layer_params.x, coat_normal_sample.z);
         let coat_normal = normalize(frame * bend);
         let coat_roughness = material.coat.y * coat_roughness_sample;

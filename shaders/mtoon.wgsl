@@ -71,7 +71,7 @@ fn toon_color(in: VertexOut, front: bool, outline: bool) -> vec4<f32> {
     let shade_sample = layer_sample(LAYER_SHADE_MULTIPLY, uv0, uv1, one).rgb;
     let shift_sample = layer_sample(LAYER_SHADING_SHIFT, uv0, uv1, vec4<f32>(0.0)).r;
     let rim_sample = layer_sample(LAYER_RIM_MULTIPLY, uv0, uv1, one).rgb;
-    var n = mapped_normal(normal, in.world, texture_uv(2u, uv0, uv1));
+    var n = mapped_normal(normal, in.world, texture_uv(2u, uv0, uv1), in.tangent);
     if (!facing_front) {
         n = -n;
     }
@@ -85,7 +85,7 @@ fn toon_color(in: VertexOut, front: bool, outline: bool) -> vec4<f32> {
     let channel = u32(frame.exposure_lights.z);
     if (channel != CHANNEL_NONE) {
         let alpha = material.base_color.a * base_sample.a;
-        let frame = cotangent_frame(geometric, in.world, uv0);
+        let frame = tangent_frame(geometric, in.world, uv0, in.tangent);
         let inputs = ChannelInputs(
             base.rgb, alpha, one, 1.0, material.emissive.rgb * emissive_sample, geometric, n, uv0, uv1,
             0.0, 0.0, 0.0, vec3<f32>(0.0), 0.0, frame[0], frame[1], vec3<f32>(0.0),

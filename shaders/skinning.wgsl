@@ -37,7 +37,10 @@ struct Draw {
     // A crowd's instanced draws (src/render/crowd_buffers.rs): x: where the draw's skin starts
     // in an instance's block of matrices, y: matrices from one instance's block to the next
     // (0 outside a crowd: every instance reads block 0).
-    crowd: vec4<u32>,
+    crowd: vec2<u32>,
+    // 1: the vertices have colours; 0: they read as white (their buffer holds zeros).
+    vertex_colors: u32,
+    padding: u32,
 };
 
 // Bound with a dynamic offset: every draw's uniform lives in one buffer.
@@ -60,6 +63,8 @@ struct VertexIn {
     @location(4) weights: vec4<f32>,
     @location(5) joints_extra: vec4<u32>,
     @location(6) weights_extra: vec4<f32>,
+    // xyz: the tangent, w: its handedness (±1); zero where the mesh has none.
+    @location(14) tangent: vec4<f32>,
 };
 
 // A rotation matrix's quaternion (xyzw), as glam's Quat::from_mat3 computes it.

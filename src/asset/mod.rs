@@ -22,6 +22,7 @@ pub mod material;
 pub mod md5;
 pub mod model;
 pub mod mtoon;
+pub mod tangents;
 pub mod texture;
 pub(crate) mod turn;
 
@@ -132,7 +133,11 @@ fn load_bytes_scene(path: &Path, bytes: &[u8], scene: &SceneChoice) -> Result<Mo
             })
         }
     };
-    result.and_then(check_posed_size).map_err(|kind| LoadError {
+    let result = result.and_then(check_posed_size).map(|mut model| {
+        tangents::generate_missing(&mut model);
+        model
+    });
+    result.map_err(|kind| LoadError {
         path: path.to_path_buf(),
         kind,
     })

@@ -290,8 +290,11 @@ pub struct Primitive {
     /// and skinning): what glTF requires where a primitive has no NORMAL, and how Blender and
     /// three.js draw OBJ faces without normals. `normals` then serve the vertex views only.
     pub flat_shaded: bool,
-    /// xyz tangent and w handedness; empty when the file has none.
+    /// xyz tangent and w handedness (glTF's: the bitangent is `cross(normal, tangent) * w`);
+    /// empty when the file has none and no normal map needs them (`tangents::generate_missing`).
     pub tangents: Vec<Vec4>,
+    /// `tangents` were generated (MikkTSpace), not read from the file.
+    pub tangents_generated: bool,
     /// TEXCOORD_0; empty when the file has none.
     pub uvs: Vec<Vec2>,
     /// TEXCOORD_1 (occlusion maps often use it); empty when the file has none.

@@ -376,6 +376,12 @@ fn attribute_reports(primitive: &Primitive, in_file: Option<&Vec<VertexAttribute
                 layout: None,
             });
         }
+        if primitive.tangents_generated {
+            reports.push(AttributeReport {
+                semantic: primitive.tangent_source().unwrap_or_default().into(),
+                layout: None,
+            });
+        }
         return reports;
     }
     let mut names = vec!["POSITION"];
@@ -384,9 +390,7 @@ fn attribute_reports(primitive: &Primitive, in_file: Option<&Vec<VertexAttribute
     } else {
         "NORMAL"
     });
-    if !primitive.tangents.is_empty() {
-        names.push("TANGENT");
-    }
+    names.extend(primitive.tangent_source());
     if !primitive.uvs.is_empty() {
         names.push("TEXCOORD_0");
     }

@@ -73,9 +73,9 @@ pub enum ChannelArg {
     Sheen,
     /// KHR_materials_iridescence's strength, black 0 to white 1.
     Iridescence,
-    /// The tangent of TEXCOORD_0's frame, as colour.
+    /// The tangent that normal maps use (TANGENT, MikkTSpace's, or TEXCOORD_0's), as colour.
     Tangent,
-    /// The bitangent of TEXCOORD_0's frame, as colour.
+    /// The bitangent that normal maps use, as colour.
     Bitangent,
     /// The normal texture as stored (black without one).
     NormalTexture,

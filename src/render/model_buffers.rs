@@ -33,12 +33,15 @@ pub struct DrawBuffers {
     /// Rewritten each frame from the CPU deformer (CPU skinning, morph targets).
     pub posed_positions: wgpu::Buffer,
     pub posed_normals: wgpu::Buffer,
-    pub uvs: wgpu::Buffer,
-    /// TEXCOORD_1 (zeros when the file has none).
-    pub uvs1: wgpu::Buffer,
-    /// COLOR_0 (white when the file has none).
-    pub colors: wgpu::Buffer,
-    pub influences: wgpu::Buffer,
+    /// Bind-space tangents and, for draws posed on the CPU, this frame's.
+    pub tangents: Option<wgpu::Buffer>,
+    pub posed_tangents: Option<wgpu::Buffer>,
+    /// TEXCOORD_0 and TEXCOORD_1, COLOR_0 and the skin's influences. An attribute that is
+    /// None here reads `ModelBuffers::zeros` (colours then read as white).
+    pub uvs: Option<wgpu::Buffer>,
+    pub uvs1: Option<wgpu::Buffer>,
+    pub colors: Option<wgpu::Buffer>,
+    pub influences: Option<wgpu::Buffer>,
     /// The vertex view's value per vertex (rewritten when the view changes, or every frame
     /// for the CPU-vs-GPU difference).
     pub view_values: wgpu::Buffer,
@@ -111,6 +114,10 @@ pub struct ModelBuffers {
     pub crowd_blocks: Option<Vec<[u32; 2]>>,
     /// One identity placement: the copy of every draw drawn once.
     single_copy: wgpu::Buffer,
+    /// Zeros: what draws read for the attributes they lack (without tangents the shader takes
+    /// the texture coordinates' derivatives; without colours it takes white), and crowd copies
+    /// posed on the CPU for tangents (not posed). As long as the largest draw needs.
+    zeros: wgpu::Buffer,
     /// The placements of one draw's copies as they are computed (as long as the most copies).
     copy_scratch: Vec<Mat4>,
     /// The blended draws, farthest from the camera first (`sort_blended`).
@@ -189,13 +196,18 @@ impl StagingFlush<'_> {
             &draw.normals,
             &draw.posed_positions,
             &draw.posed_normals,
+            &draw.indices,
+        ];
+        let optional = [
+            &draw.tangents,
+            &draw.posed_tangents,
             &draw.uvs,
             &draw.uvs1,
             &draw.colors,
             &draw.influences,
-            &draw.indices,
         ];
-        self.pending += buffers.iter().map(|b| b.size()).sum::<u64>();
+        let present = optional.into_iter().flatten();
+        self.pending += buffers.into_iter().chain(present).map(|b| b.size()).sum::<u64>();
         if self.pending >= FLUSH_BYTES {
             self.queue.submit([]);
             // Only frees memory: a failed wait leaves the copies until the next frame's.
@@ -276,28 +288,24 @@ impl ModelBuffers {
             let primitive = &model.meshes[instance.mesh].primitives[primitive_index];
             let vertices = primitive.vertex_count();
             let vertex_usage = wgpu::BufferUsages::VERTEX;
-            // Absent attributes read as zero UVs, white and no influences.
-            let uvs_or_zero = |label: &str, values: &[Vec2]| match values.is_empty() {
-                true => zeroed_buffer::<Vec2>(device, label, vertices, vertex_usage),
-                false => buffer(device, label, values, vertex_usage),
+            // Absent attributes read `zeros`.
+            let uvs_if_any = |label: &str, values: &[Vec2]| {
+                (!values.is_empty()).then(|| buffer(device, label, values, vertex_usage))
             };
             let (uvs, uvs1) = (
-                uvs_or_zero("uvs", &primitive.uvs),
-                uvs_or_zero("second uvs", &primitive.uvs1),
+                uvs_if_any("uvs", &primitive.uvs),
+                uvs_if_any("second uvs", &primitive.uvs1),
             );
-            let colors = match primitive.colors.is_empty() {
-                true => filled_buffer(device, "colours", vertices, vertex_usage, |_| Vec4::ONE),
-                false => buffer(device, "colours", &primitive.colors, vertex_usage),
-            };
-            let influences = match &primitive.skin_weights {
-                Some(w) => filled_buffer(device, "influences", vertices, vertex_usage, |v| InfluenceVertex {
+            let colors =
+                (!primitive.colors.is_empty()).then(|| buffer(device, "colours", &primitive.colors, vertex_usage));
+            let influences = primitive.skin_weights.as_ref().map(|w| {
+                filled_buffer(device, "influences", vertices, vertex_usage, |v| InfluenceVertex {
                     joints: w.joints[v],
                     joints_extra: w.joints_extra.get(v).copied().unwrap_or_default(),
                     weights: w.weights[v],
                     weights_extra: w.weights_extra.get(v).copied().unwrap_or_default(),
-                }),
-                None => zeroed_buffer::<InfluenceVertex>(device, "influences", vertices, vertex_usage),
-            };
+                })
+            });
             let triangles = primitive.topology == Topology::Triangles;
             let indices: &[u32] = &primitive.indices;
             let material = primitive.material.unwrap_or(default_material_index);
@@ -305,6 +313,7 @@ impl ModelBuffers {
             let gpu_skinnable = skin.is_some_and(|s| skins.fits(s)) && primitive.morph_targets.is_empty();
             let may_pose_on_cpu = skin.is_some() || !primitive.morph_targets.is_empty();
             let posed_usage = wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST;
+            let has_tangents = !primitive.tangents.is_empty();
             // Skinned vertices as loaded are in the bind pose already; others follow their
             // joint's bind pose.
             let ghost_placement = if skin.is_some() {
@@ -338,6 +347,9 @@ impl ModelBuffers {
                     if may_pose_on_cpu { &primitive.normals[..] } else { &[] },
                     posed_usage,
                 ),
+                tangents: has_tangents.then(|| buffer(device, "tangents", &primitive.tangents, vertex_usage)),
+                posed_tangents: (has_tangents && may_pose_on_cpu)
+                    .then(|| buffer(device, "posed tangents", &primitive.tangents, posed_usage)),
                 uvs,
                 uvs1,
                 colors,
@@ -370,6 +382,18 @@ impl ModelBuffers {
         }
         uniforms.upload_all(queue);
         let largest = draws.iter().map(|d| d.vertex_count).max().unwrap_or(0);
+        // Every draw may lack tangents (16 bytes a vertex); a draw without influences lacks 48.
+        let zero_bytes = (draws.iter())
+            .map(|d| {
+                d.vertex_count
+                    * if d.influences.is_some() {
+                        16
+                    } else {
+                        size_of::<InfluenceVertex>()
+                    }
+            })
+            .max()
+            .unwrap_or(0);
         let blended = draws.iter().filter(|d| d.blended).count();
         let most_copies = model.copies.iter().map(|c| c.transforms.len()).max().unwrap_or(0);
         Self {
@@ -385,6 +409,7 @@ impl ModelBuffers {
             simplified: false,
             crowd_blocks: None,
             single_copy: buffer(device, "single copy", &[Mat4::IDENTITY], wgpu::BufferUsages::VERTEX),
+            zeros: zeroed_buffer::<u8>(device, "zeros", zero_bytes, wgpu::BufferUsages::VERTEX),
             copy_scratch: Vec::with_capacity(most_copies),
             blend_order: Vec::with_capacity(blended),
             blend_depths: Vec::with_capacity(blended),
@@ -514,7 +539,9 @@ impl ModelBuffers {
             let look = view_look.unwrap_or(if draw.unlit { Look::Unlit } else { Look::Lit });
             let skinning = Skinning::on_gpu(draw.on_gpu(gpu_skinning), view.skinning_method);
             let uniform = |look| {
-                let uniform = DrawUniform::new(model_matrix, skinning, look).flat_shaded(draw.flat_shaded);
+                let uniform = DrawUniform::new(model_matrix, skinning, look)
+                    .flat_shaded(draw.flat_shaded)
+                    .vertex_colors(draw.colors.is_some());
                 match crowd_block.filter(|_| draw.on_gpu(gpu_skinning)) {
                     Some(block) => uniform.in_crowd(block),
                     None => uniform,
@@ -534,6 +561,9 @@ impl ModelBuffers {
             if uses_cpu_vertices && !draw.hidden && !posed.positions.is_empty() {
                 queue.write_buffer(&draw.posed_positions, 0, bytemuck::cast_slice(&posed.positions));
                 queue.write_buffer(&draw.posed_normals, 0, bytemuck::cast_slice(&posed.normals));
+                if let Some(tangents) = &draw.posed_tangents {
+                    queue.write_buffer(tangents, 0, bytemuck::cast_slice(&posed.tangents));
+                }
             }
             if let (Some((buffer, _)), Some(copies)) = (&draw.copies, model.copies_of(draw.instance)) {
                 self.copy_scratch.clear();
@@ -582,19 +612,39 @@ impl ModelBuffers {
 }
 
 impl ModelBuffers {
-    /// The vertex buffers draw `index` reads in `slot` (the mesh shaders' slots 0 to 7), and
+    /// The vertex buffers draw `index` reads in `slot` (the mesh shaders' slots 0 to 8), and
     /// how many copies of it to draw: its copies in the lit, wireframe and shadow passes, one
     /// in the bind-pose ghost and the skinning capture.
-    pub fn vertex_buffers(&self, index: usize, slot: DrawSlot, gpu_skinning: bool) -> ([&wgpu::Buffer; 8], u32) {
+    pub fn vertex_buffers(&self, index: usize, slot: DrawSlot, gpu_skinning: bool) -> ([&wgpu::Buffer; 9], u32) {
         let draw = &self.draws[index];
-        let [positions, normals, uvs, influences, values, uvs1, colors] = draw.vertex_buffers(slot, gpu_skinning);
+        let cpu = slot != DrawSlot::Ghost && draw.uses_cpu_vertices(gpu_skinning);
+        let (positions, normals) = match cpu {
+            true => (&draw.posed_positions, &draw.posed_normals),
+            false => (&draw.positions, &draw.normals),
+        };
+        let tangents = match cpu {
+            // A crowd's copies are posed on the CPU one by one; their tangents are not.
+            true if self.crowd_blocks.is_some() => None,
+            true => draw.posed_tangents.as_ref(),
+            false => draw.tangents.as_ref(),
+        };
         let copies = draw
             .copies
             .as_ref()
             .filter(|_| !matches!(slot, DrawSlot::Ghost | DrawSlot::Capture));
         let (copy_buffer, count) = copies.map_or((&self.single_copy, 1), |(buffer, count)| (buffer, *count));
         (
-            [positions, normals, uvs, influences, values, uvs1, colors, copy_buffer],
+            [
+                positions,
+                normals,
+                draw.uvs.as_ref().unwrap_or(&self.zeros),
+                draw.influences.as_ref().unwrap_or(&self.zeros),
+                &draw.view_values,
+                draw.uvs1.as_ref().unwrap_or(&self.zeros),
+                draw.colors.as_ref().unwrap_or(&self.zeros),
+                copy_buffer,
+                tangents.unwrap_or(&self.zeros),
+            ],
             count,
         )
     }
@@ -610,24 +660,5 @@ impl DrawBuffers {
     /// morph targets, or it is skinned and not on the GPU.
     pub fn uses_cpu_vertices(&self, gpu_skinning: bool) -> bool {
         self.morphed || (self.skin.is_some() && !self.on_gpu(gpu_skinning))
-    }
-
-    /// The per-vertex buffers a draw in `slot` reads, in the skinning shaders' slots 0 to 6.
-    fn vertex_buffers(&self, slot: DrawSlot, gpu_skinning: bool) -> [&wgpu::Buffer; 7] {
-        let cpu = slot != DrawSlot::Ghost && self.uses_cpu_vertices(gpu_skinning);
-        let (positions, normals) = if cpu {
-            (&self.posed_positions, &self.posed_normals)
-        } else {
-            (&self.positions, &self.normals)
-        };
-        [
-            positions,
-            normals,
-            &self.uvs,
-            &self.influences,
-            &self.view_values,
-            &self.uvs1,
-            &self.colors,
-        ]
     }
 }

@@ -269,9 +269,10 @@ const SCENE_TARGET: [Option<wgpu::ColorTargetState>; 1] = [Some(wgpu::ColorTarge
 
 /// Vertex buffers of the skinning shaders: positions, normals, texture coordinates,
 /// influences, (mesh.wgsl's locations 7 to 9) the vertex view's value, the second texture
-/// coordinates and the vertex colours, and per instance (locations 10 to 13) the copy's
-/// placement matrix (EXT_mesh_gpu_instancing; one identity for draws that are not copied).
-pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 8] = [
+/// coordinates and the vertex colours, per instance (locations 10 to 13) the copy's
+/// placement matrix (EXT_mesh_gpu_instancing; one identity for draws that are not copied),
+/// and (location 14) the tangents (zeros where there are none).
+pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 9] = [
     Some(wgpu::VertexBufferLayout {
         array_stride: 12,
         step_mode: wgpu::VertexStepMode::Vertex,
@@ -311,6 +312,11 @@ pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 8] = [
         array_stride: 64,
         step_mode: wgpu::VertexStepMode::Instance,
         attributes: &wgpu::vertex_attr_array![10 => Float32x4, 11 => Float32x4, 12 => Float32x4, 13 => Float32x4],
+    }),
+    Some(wgpu::VertexBufferLayout {
+        array_stride: 16,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &wgpu::vertex_attr_array![14 => Float32x4],
     }),
 ];
 

@@ -126,9 +126,12 @@ pub struct DrawUniform {
     /// 1: shade with the triangle's own normal (`Primitive::flat_shaded`).
     pub flat_shaded: u32,
     pub wire_color: [f32; 4],
-    /// A crowd's instanced draws: x: the skin's first matrix in an instance's block, y:
+    /// A crowd's instanced draws: the skin's first matrix in an instance's block, and
     /// matrices per instance block (0: not a crowd); see `select_instance` in skinning.wgsl.
-    pub crowd: [u32; 4],
+    pub crowd: [u32; 2],
+    /// 1: the vertices have colours (COLOR_0); 0: they read as white.
+    pub vertex_colors: u32,
+    pub padding: u32,
 }
 
 /// How a draw's vertices reach world space (`SKINNING_*` in skinning.wgsl).
@@ -192,8 +195,17 @@ impl DrawUniform {
             ramp,
             flat_shaded: 0,
             wire_color: color.to_array(),
-            crowd: [0; 4],
+            crowd: [0; 2],
+            vertex_colors: 0,
+            padding: 0,
         }
+    }
+
+    /// The draw's vertex colours read from its buffer, or as white (the buffer then holds
+    /// zeros: a mesh without colours shares one buffer with the others).
+    pub fn vertex_colors(mut self, present: bool) -> Self {
+        self.vertex_colors = present as u32;
+        self
     }
 
     /// The draw shaded flat, with each triangle's own normal, or not.
@@ -205,7 +217,7 @@ impl DrawUniform {
     /// The draw instanced over a crowd: its skin starts at matrix `start` of an instance's
     /// block, and blocks are `stride` matrices apart.
     pub fn in_crowd(mut self, [start, stride]: [u32; 2]) -> Self {
-        self.crowd = [start, stride, 0, 0];
+        self.crowd = [start, stride];
         self
     }
 }

@@ -119,14 +119,17 @@ pub fn transform_rigid(matrix: &Mat4, input: BindVertices, output: SkinnedVertic
 }
 
 /// Transforms vertex `v`: position by `matrix`, normal by `normal_matrix`, tangent (if the
-/// mesh has tangents) by `matrix`, keeping its handedness.
+/// mesh has tangents) by `matrix`, its handedness flipped where `matrix` mirrors (the
+/// bitangent `cross(normal, tangent) * w` must follow the surface, and a mirror flips a cross
+/// product's direction against it).
 #[inline(always)]
 fn write_vertex(v: usize, matrix: &Mat4, normal_matrix: &Mat3A, input: &BindVertices, output: &mut SkinnedVertices) {
     output.positions[v] = matrix.transform_point3(input.positions[v]);
     output.normals[v] = Vec3::from(unit_or_zero(*normal_matrix * Vec3A::from(input.normals[v])));
     if let Some(&tangent) = input.tangents.get(v) {
         let direction = unit_or_zero(matrix.transform_vector3a(Vec3A::from_vec4(tangent)));
-        output.tangents[v] = Vec3::from(direction).extend(tangent.w);
+        let mirrors = Mat3A::from_mat4(*matrix).determinant() < 0.0;
+        output.tangents[v] = Vec3::from(direction).extend(if mirrors { -tangent.w } else { tangent.w });
     }
 }
 
@@ -180,6 +183,30 @@ mod tests {
         assert_eq!(out_p, [Vec3::new(1.0, 2.0, 0.0), Vec3::new(1.0, 1.0, 0.0)]);
         assert_eq!(out_n, [Vec3::Z; 2]);
         assert_eq!(out_t[0].w, -1.0, "handedness is kept");
+    }
+
+    #[test]
+    fn a_mirroring_matrix_flips_the_handedness_so_the_bitangent_follows_the_surface() {
+        let mirror = Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0));
+        let (normal, tangent) = (Vec3::Z, Vec4::new(1.0, 0.0, 0.0, 1.0));
+        let bitangent = normal.cross(tangent.truncate()) * tangent.w;
+        let (mut out_p, mut out_n, mut out_t) = ([Vec3::ZERO], [Vec3::ZERO], [Vec4::ZERO]);
+        transform_rigid(
+            &mirror,
+            BindVertices {
+                positions: &[Vec3::ZERO],
+                normals: &[normal],
+                tangents: &[tangent],
+            },
+            SkinnedVertices {
+                positions: &mut out_p,
+                normals: &mut out_n,
+                tangents: &mut out_t,
+            },
+        );
+        let posed_bitangent = out_n[0].cross(out_t[0].truncate()) * out_t[0].w;
+        assert_eq!(out_t[0], Vec4::new(-1.0, 0.0, 0.0, -1.0));
+        assert_eq!(posed_bitangent, mirror.transform_vector3(bitangent));
     }
 
     #[test]

@@ -35,8 +35,8 @@ pub enum MaterialChannel {
     Sheen,
     /// KHR_materials_iridescence's strength, black (0) to white (1).
     Iridescence,
-    /// The tangent frame normal maps and anisotropy use (from TEXCOORD_0's derivatives), each
-    /// as colour like the normals.
+    /// The tangent frame normal maps and anisotropy use (the file's TANGENT or MikkTSpace's,
+    /// else from TEXCOORD_0's derivatives), each as colour like the normals.
     Tangent,
     Bitangent,
     /// The normal texture as stored (tangent space: flat is (0.5, 0.5, 1)), black without one.

@@ -3,6 +3,7 @@
 
 use crate::common;
 
+use glam::Vec4;
 use rigscope::anim::Playback;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
@@ -482,11 +483,9 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
     }
 }
 
-#[test]
-fn normal_maps_tilt_normals_along_the_texture_tangent() {
-    let gpu = Gpu::headless().unwrap();
-    let mut renderer = SceneRenderer::new(&gpu);
-    // The key light alone: the environment lights tilted normals too, from other sides.
+/// The brightness at the middle of `model` (a quad facing the camera) lit by the key light
+/// alone: the environment lights tilted normals too, from other sides.
+fn lit_middle(gpu: &Gpu, renderer: &mut SceneRenderer, model: &Model) -> i32 {
     let view = ViewOptions {
         grid: false,
         lighting: rigscope::view::Lighting {
@@ -495,33 +494,141 @@ fn normal_maps_tilt_normals_along_the_texture_tangent() {
         },
         ..ViewOptions::default()
     };
-    let mut brightness = |rgb: [u8; 3]| {
-        let model = normal_mapped_quad(rgb);
-        let image = render_image(
-            &gpu,
-            &mut renderer,
-            &model,
-            model.skeleton.rest_pose(),
-            None,
-            (64, 64),
-            &view,
-        )
-        .unwrap();
-        image.get_pixel(32, 32).0[0] as i32
-    };
+    let image = render_image(gpu, renderer, model, model.skeleton.rest_pose(), None, (64, 64), &view).unwrap();
+    image.get_pixel(32, 32).0[0] as i32
+}
+
+/// The normal map colours that tilt a normal along +T, −T, +B and −B, and the flat one.
+const TOWARDS: [u8; 3] = [230, 128, 160];
+const AWAY: [u8; 3] = [25, 128, 160];
+const UP: [u8; 3] = [128, 230, 160];
+const DOWN: [u8; 3] = [128, 25, 160];
+const FLAT: [u8; 3] = [128, 128, 255];
+
+#[test]
+fn normal_maps_tilt_normals_along_the_texture_tangent() {
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    let mut brightness = |rgb: [u8; 3]| lit_middle(&gpu, &mut renderer, &normal_mapped_quad(rgb));
     // The key light comes from +X: a normal tilted towards +U (= +X here) is lit more than a
     // flat one, and one tilted towards -U less.
-    let towards = brightness([230, 128, 160]);
-    let flat = brightness([128, 128, 255]);
-    let away = brightness([25, 128, 160]);
+    let towards = brightness(TOWARDS);
+    let flat = brightness(FLAT);
+    let away = brightness(AWAY);
     assert!(
         towards > flat + 10 && flat > away + 10,
         "towards {towards}, flat {flat}, away {away}"
     );
     // And from above (+Y): glTF's green points up the texture, towards −V (= +Y here).
-    let up = brightness([128, 230, 160]);
-    let down = brightness([128, 25, 160]);
+    let up = brightness(UP);
+    let down = brightness(DOWN);
     assert!(up > flat + 10 && flat > down + 10, "up {up}, flat {flat}, down {down}");
+}
+
+/// `normal_mapped_quad` with `tangents` at every vertex.
+fn quad_with_tangents(normal_rgb: [u8; 3], tangent: Vec4) -> Model {
+    let mut model = normal_mapped_quad(normal_rgb);
+    model.meshes[0].primitives[0].tangents = vec![tangent; 4];
+    model
+}
+
+#[test]
+fn a_files_tangents_orient_the_normal_map_and_generated_ones_match_the_texture() {
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    // The file's tangent runs along −X with handedness −1: the bitangent cross(Z, −X) · −1 is
+    // still +Y. So red now tilts away from the key light, and green still up.
+    let reversed = Vec4::new(-1.0, 0.0, 0.0, -1.0);
+    let mut brightness = |rgb, tangent| lit_middle(&gpu, &mut renderer, &quad_with_tangents(rgb, tangent));
+    let flat = brightness(FLAT, reversed);
+    let (towards, up) = (brightness(TOWARDS, reversed), brightness(UP, reversed));
+    assert!(
+        towards + 10 < flat && up > flat + 10,
+        "towards {towards}, up {up}, flat {flat}"
+    );
+    // MikkTSpace's tangents, as loading generates them, draw what the texture coordinates'
+    // derivatives draw (the frame without tangents).
+    let model = normal_mapped_quad(TOWARDS);
+    let primitive = &model.meshes[0].primitives[0];
+    let generated = rigscope::asset::tangents::mikktspace_tangents(
+        &primitive.positions,
+        &primitive.normals,
+        &primitive.uvs,
+        &primitive.indices,
+    );
+    for rgb in [TOWARDS, UP, DOWN] {
+        let derived = lit_middle(&gpu, &mut renderer, &normal_mapped_quad(rgb));
+        let mut with_generated = normal_mapped_quad(rgb);
+        with_generated.meshes[0].primitives[0].tangents = generated.clone();
+        let from_tangents = lit_middle(&gpu, &mut renderer, &with_generated);
+        assert!(
+            (derived - from_tangents).abs() <= 2,
+            "{rgb:?}: {derived} against {from_tangents}"
+        );
+    }
+}
+
+#[test]
+fn a_mirrored_mesh_keeps_its_bumps_lit_from_the_right_side() {
+    // The quad's node mirrors X. Its (unmirrored) tangents go through the mirror and must still
+    // give the frame that the texture coordinates' derivatives give, which is right by
+    // construction: the handedness flips with the mirror.
+    use rigscope::anim::{JointDesc, Skeleton, Transform};
+    let mirrored = |mut model: Model| {
+        let rest = Transform::new(glam::Vec3::ZERO, glam::Quat::IDENTITY, glam::Vec3::new(-1.0, 1.0, 1.0));
+        model.skeleton = Skeleton::new(vec![JointDesc {
+            name: "mirror".into(),
+            parent: None,
+            rest,
+            bind_model: None,
+            morph_weights: Vec::new(),
+        }])
+        .unwrap();
+        model
+    };
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    let tangent = Vec4::new(1.0, 0.0, 0.0, 1.0);
+    for rgb in [TOWARDS, AWAY, UP, DOWN] {
+        let derived = lit_middle(&gpu, &mut renderer, &mirrored(normal_mapped_quad(rgb)));
+        let from_tangents = lit_middle(&gpu, &mut renderer, &mirrored(quad_with_tangents(rgb, tangent)));
+        assert!(
+            (derived - from_tangents).abs() <= 2,
+            "{rgb:?}: {derived} against {from_tangents}"
+        );
+    }
+}
+
+#[test]
+fn a_normal_mapped_character_draws_the_same_picture_on_cpu_and_gpu() {
+    // CesiumMan's texture as its normal map too: strong bumps, on MikkTSpace tangents that
+    // loading generates, skinned on the CPU and on the GPU by both methods.
+    let file = "CesiumMan/glTF-Binary/CesiumMan.glb";
+    let glb = std::fs::read(common::gltf(file)).unwrap();
+    let bumpy = common::edit_glb(&glb, |json| {
+        json["materials"][0]["normalTexture"] = serde_json::json!({ "index": 0 });
+    });
+    let path = common::temp_dir("tangents-skinned").join("bumpy-man.glb");
+    std::fs::write(&path, bumpy).unwrap();
+    let model = asset::load(&path).unwrap();
+    assert!(model.meshes[0].primitives[0].tangents_generated);
+    let report = common::succeed(&["inspect", path.to_str().unwrap()]);
+    assert!(report.contains("TANGENT (generated: MikkTSpace)"), "{report}");
+    let gpu = Gpu::headless().expect("a graphics adapter (llvmpipe on CI)");
+    let mut renderer = SceneRenderer::new(&gpu);
+    for skinning_method in [SkinningMethod::Linear, SkinningMethod::DualQuaternion] {
+        let view = ViewOptions {
+            skinning_method,
+            ..ViewOptions::default()
+        };
+        let on_gpu = gpu_matches_cpu(&gpu, &mut renderer, (&model, file), 0, 0.4, view);
+        let plain = asset::load(&common::gltf(file)).unwrap();
+        let without = render(&gpu, &mut renderer, &plain, 0, 0.4, &view);
+        assert!(
+            common::different_fraction(&on_gpu, &without) > 0.02,
+            "the normal map shows"
+        );
+    }
 }
 
 #[test]

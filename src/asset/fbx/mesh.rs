@@ -457,6 +457,7 @@ impl Builder {
                 && self.topology == Topology::Triangles
                 && !mesh.face_smoothing.iter().any(|&smooth| smooth),
             tangents: Vec::new(),
+            tangents_generated: false,
             uvs: self.uvs,
             uvs1: self.uvs1,
             colors: self.colors,

@@ -5,9 +5,9 @@ use gltf_json::mesh::{Mode as JsonMode, Semantic};
 use gltf_json::validation::Checked;
 
 use super::accessor::Accessors;
-use crate::asset::LoadErrorKind;
 use crate::asset::geometry::{Mode, build_skin_weights, compute_normals, to_list};
 use crate::asset::model::{MorphTarget, Primitive, Topology};
+use crate::asset::{LoadErrorKind, tangents};
 
 /// A primitive with nothing to draw, in the place of one that has no geometry rigscope can
 /// read.
@@ -119,11 +119,14 @@ pub fn load_primitive(
         None => (vec![Vec3::Z; vertex_count], true),
     };
     let tangents: Vec<Vec4> = match attribute(Semantic::Tangents) {
+        // glTF 2.0, meshes: "When normals are not specified, [...] the provided tangents (if
+        // present) MUST be ignored."
+        Some(_) if normals_computed => Vec::new(),
         Some(index) => accessors
             .read_f32::<4>(index)
             .map_err(|e| named("TANGENT", e))?
             .into_iter()
-            .map(Vec4::from)
+            .map(|t| tangents::cleaned(Vec4::from(t)))
             .collect(),
         None => Vec::new(),
     };
@@ -257,6 +260,7 @@ pub fn load_primitive(
         // calculate flat normals."
         flat_shaded: normals_computed && topology == Topology::Triangles,
         tangents,
+        tangents_generated: false,
         uvs,
         uvs1,
         colors,
