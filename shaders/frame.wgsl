@@ -5,6 +5,7 @@
 // `Frame` mirrors `FrameUniform` in src/render/uniforms.rs.
 
 const MAX_LIGHTS: u32 = 8u;
+const MAX_SHADOW_LAYERS: u32 = 8u;
 const LIGHT_DIRECTIONAL: u32 = 0u;
 const LIGHT_POINT: u32 = 1u;
 const LIGHT_SPOT: u32 = 2u;
@@ -19,15 +20,16 @@ struct Light {
     radiance: vec4<f32>,
     // x, y: spot cone scale and offset (KHR_lights_punctual's smooth falloff).
     cone: vec4<f32>,
+    // x: 1 + the first shadow map layer that holds its shadow (0: it casts none), y: 1 when
+    // that is the first of a point light's six (`cube_face`).
+    shadow: vec4<f32>,
 };
 
 struct Frame {
     view_proj: mat4x4<f32>,
     inverse_view_proj: mat4x4<f32>,
-    // World → light clip space of the shadow map's layer 0 (what the shadow pass draws), and of
-    // its layer 1 (the second light's, when `second_shadow.x` names one).
+    // World → light clip space of the layer a shadow pass draws (layer 0's in the scene's).
     light_view_proj: mat4x4<f32>,
-    second_light_view_proj: mat4x4<f32>,
     camera_position: vec4<f32>,
     // xyz: direction towards the key light, w: its radiance (0: no key light).
     light_direction: vec4<f32>,
@@ -39,20 +41,20 @@ struct Frame {
     environment: vec4<f32>,
     // x: 2^exposure (colours meant to read the same at any exposure divide by it),
     // y: how many of `lights` are used, z: the material channel shown (`CHANNEL_*` in
-    // mesh.wgsl; 0: the lit picture), w: 1 + the slot of the light in `lights` whose shadow
-    // the map's layer 0 holds (0: the key light's, or none).
+    // mesh.wgsl; 0: the lit picture), w: unused.
     exposure_lights: vec4<f32>,
-    // x: 1 + the slot of the light whose shadow the map's layer 1 holds (0: none).
-    second_shadow: vec4<f32>,
     // x: the animation's time in seconds (what MToon's texture scroll follows), y: the
     // view's half height at unit depth (1 / the projection's [1][1], for MToon's outlines of
     // a width on screen).
     time_view: vec4<f32>,
     lights: array<Light, MAX_LIGHTS>,
+    // World → light clip space of each shadow map layer.
+    shadow_views: array<mat4x4<f32>, MAX_SHADOW_LAYERS>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
-// Layer 0: the key light's or the file's strongest light's shadow; layer 1: the second's.
+// The shadows of the key light (layer 0) or of the file's lights that light the model most
+// (`Light.shadow` names their layers).
 @group(0) @binding(1) var shadow_map: texture_depth_2d_array;
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
 // The environment (src/render/environment.rs): its radiance as a cube map prefiltered for
@@ -82,10 +84,7 @@ fn layer_shadow_factor(layer: i32, world: vec3<f32>, reach: i32, spread: f32, bi
     if (frame.shadow.x == 0.0) {
         return 1.0;
     }
-    var light_clip = frame.light_view_proj * vec4<f32>(world, 1.0);
-    if (layer == 1) {
-        light_clip = frame.second_light_view_proj * vec4<f32>(world, 1.0);
-    }
+    let light_clip = frame.shadow_views[layer] * vec4<f32>(world, 1.0);
     let ndc = light_clip.xyz / light_clip.w;
     let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
     if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0) {
@@ -100,6 +99,33 @@ fn layer_shadow_factor(layer: i32, world: vec3<f32>, reach: i32, spread: f32, bi
     }
     let side = f32(2 * reach + 1);
     return lit / (side * side);
+}
+
+// How much of the file's light `i` reaches `world` past the model, by `layer_shadow_factor`
+// (1 for a light that casts no shadow).
+fn light_shadow_factor(i: u32, world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
+    let light = frame.lights[i];
+    if (light.shadow.x == 0.0) {
+        return 1.0;
+    }
+    var layer = i32(light.shadow.x) - 1;
+    if (light.shadow.y == 1.0) {
+        layer += cube_face(world - light.position_range.xyz);
+    }
+    return layer_shadow_factor(layer, world, reach, spread, bias);
+}
+
+// Which of a point light's six shadow layers (+X, −X, +Y, −Y, +Z, −Z: src/render/scene.rs,
+// `cube_face_view`) sees `direction` from the light: its largest component's.
+fn cube_face(direction: vec3<f32>) -> i32 {
+    let a = abs(direction);
+    if (a.x >= a.y && a.x >= a.z) {
+        return select(1, 0, direction.x > 0.0);
+    }
+    if (a.y >= a.z) {
+        return select(3, 2, direction.y > 0.0);
+    }
+    return select(5, 4, direction.z > 0.0);
 }
 
 // A world direction in the environment's frame: turned by the environment's rotation about +Y.

@@ -45,11 +45,22 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     var color = vec3<f32>(0.085, 0.088, 0.095);
     color = mix(color, vec3<f32>(0.16), minor * 0.6 * fade);
     color = mix(color, vec3<f32>(0.30), major * 0.8 * fade);
-    // A wide filter: a soft contact shadow; with two lights casting, each shadow half as dark.
-    var lit = shadow_factor(in.world, i32(frame.shadow.w), 2.0, 0.003);
-    if (frame.second_shadow.x > 0.0) {
-        lit = 0.5 * (lit + layer_shadow_factor(1, in.world, i32(frame.shadow.w), 2.0, 0.003));
+    // A wide filter: a soft contact shadow; with several lights casting, each shadow is as
+    // dark as its share of them.
+    let reach = i32(frame.shadow.w);
+    var lit = 0.0;
+    var casters = 0.0;
+    if (frame.light_direction.w > 0.0) {
+        lit = shadow_factor(in.world, reach, 2.0, 0.003);
+        casters = 1.0;
     }
+    for (var i = 0u; i < u32(frame.exposure_lights.y); i++) {
+        if (frame.lights[i].shadow.x > 0.0) {
+            lit += light_shadow_factor(i, in.world, reach, 2.0, 0.003);
+            casters += 1.0;
+        }
+    }
+    lit = select(1.0, lit / casters, casters > 0.0);
     color *= mix(0.45, 1.0, lit);
     return vec4<f32>(color, 1.0);
 }

@@ -347,16 +347,9 @@ fn direct_light(s: Surface, l: vec3<f32>, radiance: vec3<f32>) -> vec3<f32> {
     return (diffuse + specular) * radiance * n_dot_l;
 }
 
-// How much of light `i` reaches `world` past the model: its shadow map layer's answer for the
-// two lights that cast shadows (src/render/scene.rs, `shadow_casters`), 1 for the others.
+// How much of light `i` reaches `world` past the model, filtered as the key light's shadow.
 fn light_shadow(i: u32, world: vec3<f32>, bias: f32) -> f32 {
-    if (i + 1u == u32(frame.exposure_lights.w)) {
-        return layer_shadow_factor(0, world, i32(frame.shadow.z), 2.5, bias);
-    }
-    if (i + 1u == u32(frame.second_shadow.x)) {
-        return layer_shadow_factor(1, world, i32(frame.shadow.z), 2.5, bias);
-    }
-    return 1.0;
+    return light_shadow_factor(i, world, i32(frame.shadow.z), 2.5, bias);
 }
 
 // What the file's light `i` sends to `world`: the direction towards it, its radiance there

@@ -29,6 +29,7 @@ mod overlay_buffer;
 pub mod pipelines;
 pub mod scene;
 mod shadow_map;
+mod shadow_views;
 mod simplified;
 pub mod skin_compare;
 pub mod skin_source;

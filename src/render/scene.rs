@@ -3,7 +3,6 @@
 //! frame's uniforms and overlay vertices; `record` records the passes and nothing else. The
 //! window and the headless commands both draw through it, so they show the same picture.
 
-use glam::camera::rh::{proj::directx, view::look_at_mat4};
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
@@ -19,12 +18,13 @@ use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
 use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, Pipelines, SCENE_FORMAT};
 use super::shadow_map::ShadowMap;
+use super::shadow_views::{assign_shadow_layers, light_view_projection};
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::SceneTarget;
 use super::tone_map::ToneMap;
 use super::transmission::{Downsampler, SceneBehind};
-use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS};
+use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS, MAX_SHADOW_LAYERS};
 use crate::asset::Topology;
 use crate::view::{Bounds, Lights, MaterialChannel, Quality, QualitySettings, ViewOptions};
 
@@ -55,18 +55,15 @@ pub struct SceneRenderer {
     pub quality: QualitySettings,
     pub sample_count: u32,
     frame_uniform: wgpu::Buffer,
-    /// Group 0 for the main pass (reads the shadow map) and for the shadow passes (which write
-    /// it, so they bind a stand-in): the first draws layer 0 with the frame's uniform, the
-    /// second layer 1 with a copy of it whose light view is the second light's.
+    /// Group 0 for the main pass (reads the shadow map; the shadow passes write it, so they
+    /// bind a stand-in).
     frame_group: wgpu::BindGroup,
-    shadow_pass_frame_group: wgpu::BindGroup,
-    second_shadow_uniform: wgpu::Buffer,
-    second_shadow_pass_frame_group: wgpu::BindGroup,
+    /// Per shadow map layer, its pass's copy of the frame uniform (whose `light_view_proj` is
+    /// the layer's view) and group 0 of that pass.
+    shadow_passes: Vec<(wgpu::Buffer, wgpu::BindGroup)>,
     shadow_map: ShadowMap,
-    /// The meshes cast a shadow this frame, and a second light's too (`prepare` decides,
-    /// `record` draws the map's layers).
-    casts_shadow: bool,
-    casts_second_shadow: bool,
+    /// How many shadow map layers the meshes draw this frame (`prepare` decides).
+    shadow_layers_drawn: usize,
     /// What the shadow pass binds in the shadow map's place, and the shadow lookup's sampler.
     shadow_stand_in: wgpu::TextureView,
     shadow_sampler: wgpu::Sampler,
@@ -121,8 +118,10 @@ impl SceneRenderer {
             })
         };
         let frame_uniform = frame_uniform_buffer("frame");
-        let second_shadow_uniform = frame_uniform_buffer("second shadow pass");
-        let shadow_map = ShadowMap::new(device, quality.shadow_map_size);
+        let shadow_uniforms: Vec<wgpu::Buffer> = (0..MAX_SHADOW_LAYERS)
+            .map(|_| frame_uniform_buffer("shadow pass"))
+            .collect();
+        let shadow_map = ShadowMap::new(device, quality.shadow_map_size, ShadowMap::FIRST_LAYERS);
         let stand_in = ShadowMap::stand_in(device);
         let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("shadow"),
@@ -150,9 +149,12 @@ impl SceneRenderer {
         };
         Self {
             frame_group: frame_group(&frame_uniform, &shadow_map.sampled),
-            shadow_pass_frame_group: frame_group(&frame_uniform, &stand_in),
-            second_shadow_pass_frame_group: frame_group(&second_shadow_uniform, &stand_in),
-            second_shadow_uniform,
+            shadow_passes: (shadow_uniforms.into_iter())
+                .map(|uniform| {
+                    let group = frame_group(&uniform, &stand_in);
+                    (uniform, group)
+                })
+                .collect(),
             tone_map: ToneMap::new(device, &layouts),
             downsampler: Downsampler::new(device, &layouts),
             environment,
@@ -164,8 +166,7 @@ impl SceneRenderer {
             sample_count,
             frame_uniform,
             shadow_map,
-            casts_shadow: false,
-            casts_second_shadow: false,
+            shadow_layers_drawn: 0,
             ground_uniform,
             ground_group,
             overlay_buffer: OverlayBuffer::new(device),
@@ -201,7 +202,8 @@ impl SceneRenderer {
         let resized = settings.shadow_map_size != self.quality.shadow_map_size;
         self.quality = settings;
         if resized {
-            self.shadow_map = ShadowMap::new(&gpu.device, settings.shadow_map_size);
+            let layers = self.shadow_map.layers.len() as u32;
+            self.shadow_map = ShadowMap::new(&gpu.device, settings.shadow_map_size, layers);
             self.rebind_frame(gpu);
         }
     }
@@ -225,8 +227,9 @@ impl SceneRenderer {
             )
         };
         self.frame_group = group(&self.frame_uniform, &self.shadow_map.sampled);
-        self.shadow_pass_frame_group = group(&self.frame_uniform, &self.shadow_stand_in);
-        self.second_shadow_pass_frame_group = group(&self.second_shadow_uniform, &self.shadow_stand_in);
+        for (uniform, pass_group) in &mut self.shadow_passes {
+            *pass_group = group(uniform, &self.shadow_stand_in);
+        }
     }
 
     /// The environment's name ("studio" or its file's).
@@ -261,30 +264,38 @@ impl SceneRenderer {
             }
         }
         let studio = lighting.lights == Lights::Studio;
-        // The lights whose shadows the meshes cast: the studio's key light, or the file's two
-        // lights that light the model most (`shadowed` and `second`: each's slot and view).
-        let [shadowed, second] = match studio {
-            true => [None, None],
-            false => shadow_casters(&lights[..light_count], bounds),
+        // The lights whose shadows the meshes cast: the studio's key light, or the file's
+        // lights that light the model most.
+        let mut shadow_views = [Mat4::IDENTITY; MAX_SHADOW_LAYERS];
+        let layers = match studio {
+            true => {
+                shadow_views[0] = light_view_projection(bounds, LIGHT_DIRECTION);
+                1
+            }
+            false => assign_shadow_layers(
+                &mut lights[..light_count],
+                bounds,
+                self.quality.shadow_layers as usize,
+                &mut shadow_views,
+            ),
         };
-        let light_view_proj = match shadowed {
-            Some((_, view)) => view,
-            None => light_view_projection(bounds, LIGHT_DIRECTION),
-        };
-        self.casts_shadow = input.view.mesh && (studio || shadowed.is_some());
-        self.casts_second_shadow = input.view.mesh && second.is_some();
+        self.shadow_layers_drawn = if input.view.mesh { layers } else { 0 };
+        if layers > self.shadow_map.layers.len() {
+            let size = self.quality.shadow_map_size;
+            self.shadow_map = ShadowMap::new(&gpu.device, size, MAX_SHADOW_LAYERS as u32);
+            self.rebind_frame(gpu);
+        }
         let rotation = lighting.environment_rotation.to_radians();
         let frame = FrameUniform {
             view_proj: view_proj.to_cols_array_2d(),
             inverse_view_proj: view_proj.inverse().to_cols_array_2d(),
-            light_view_proj: light_view_proj.to_cols_array_2d(),
-            second_light_view_proj: second.map_or(Mat4::IDENTITY, |(_, view)| view).to_cols_array_2d(),
+            light_view_proj: shadow_views[0].to_cols_array_2d(),
             camera_position: camera.eye.extend(1.0).to_array(),
             light_direction: LIGHT_DIRECTION
                 .normalize()
                 .extend(if studio { KEY_LIGHT } else { 0.0 })
                 .to_array(),
-            shadow: if self.casts_shadow {
+            shadow: if self.shadow_layers_drawn > 0 {
                 let [model_reach, ground_reach] = self.quality.shadow_filter_reach;
                 [
                     1.0,
@@ -305,21 +316,21 @@ impl SceneRenderer {
                 lighting.exposure_scale(),
                 light_count as f32,
                 input.view.channel.map_or(0, MaterialChannel::shader_code) as f32,
-                shadowed.map_or(0, |(slot, _)| slot + 1) as f32,
+                0.0,
             ],
-            second_shadow: [second.map_or(0, |(slot, _)| slot + 1) as f32, 0.0, 0.0, 0.0],
             time_view: [input.time, 1.0 / camera.projection.y_axis.y, 0.0, 0.0],
             lights,
+            shadow_views: shadow_views.map(|view| view.to_cols_array_2d()),
         };
         gpu.queue
             .write_buffer(&self.frame_uniform, 0, bytemuck::bytes_of(&frame));
-        if self.casts_second_shadow {
-            // The shadow pass draws from `light_view_proj`: its copy holds the second light's.
-            let second_pass = FrameUniform {
-                light_view_proj: frame.second_light_view_proj,
+        // Each shadow pass draws from `light_view_proj`: its copy holds its layer's view.
+        for (layer, (uniform, _)) in self.shadow_passes.iter().enumerate().take(self.shadow_layers_drawn) {
+            let pass = FrameUniform {
+                light_view_proj: frame.shadow_views[layer],
                 ..frame
             };
-            (gpu.queue).write_buffer(&self.second_shadow_uniform, 0, bytemuck::bytes_of(&second_pass));
+            gpu.queue.write_buffer(uniform, 0, bytemuck::bytes_of(&pass));
         }
         self.tone_map.prepare(&gpu.queue, lighting);
         let (height, radius, center) = if bounds.is_empty() {
@@ -407,11 +418,7 @@ impl SceneRenderer {
             }
         };
 
-        let shadow_passes = [
-            (self.casts_shadow, &self.shadow_pass_frame_group),
-            (self.casts_second_shadow, &self.second_shadow_pass_frame_group),
-        ];
-        for (layer, (_, group)) in shadow_passes.into_iter().enumerate().filter(|(_, (casts, _))| *casts) {
+        for (layer, (_, group)) in self.shadow_passes.iter().enumerate().take(self.shadow_layers_drawn) {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow"),
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
@@ -626,84 +633,6 @@ fn supported_samples(gpu: &Gpu, quality: &QualitySettings) -> u32 {
     quality.samples.min(supported)
 }
 
-/// The slots of the two lights among `lights` that light the middle of `bounds` most, brightest
-/// first, where they do, each with the view of its shadow map: a directional light by its
-/// illuminance (the luminance of colour × intensity, in lux), seen along it; a spot or point
-/// light by its intensity over the squared distance there (a spot's 0 outside its cone), seen
-/// from it (a point light only from outside the model, which one view then holds).
-fn shadow_casters(lights: &[LightUniform], bounds: &Bounds) -> [Option<(usize, Mat4)>; 2] {
-    let (center, radius) = (framed(bounds).0, bounds.radius());
-    let illuminance = |light: &LightUniform| {
-        let [r, g, b, _] = light.radiance;
-        let luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-        if light.is_directional() {
-            return luminance;
-        }
-        let to_center = center - light.position();
-        let lit = match light.is_spot() {
-            true => to_center.normalize_or_zero().dot(light.direction()) >= light.outer_cone().cos(),
-            false => to_center.length() > radius * 1.1,
-        };
-        match lit {
-            true => luminance / to_center.length_squared().max(1e-6),
-            false => 0.0,
-        }
-    };
-    let brightest = |except: Option<usize>| {
-        (0..lights.len())
-            .filter(|&slot| Some(slot) != except && illuminance(&lights[slot]) > 0.0)
-            .max_by(|&a, &b| illuminance(&lights[a]).total_cmp(&illuminance(&lights[b])))
-    };
-    let view = |slot: usize| {
-        let light = &lights[slot];
-        let view = match light.is_directional() {
-            true => light_view_projection(bounds, -light.direction()),
-            false => local_light_view_projection(bounds, light),
-        };
-        (slot, view)
-    };
-    let first = brightest(None);
-    let second = first.and_then(|first| brightest(Some(first)));
-    [first.map(view), second.map(view)]
-}
-
-/// The middle of `bounds` and the radius the shadow's view covers (the ground around too).
-fn framed(bounds: &Bounds) -> (Vec3, f32) {
-    match bounds.is_empty() {
-        true => (Vec3::ZERO, 1.0),
-        false => (bounds.center(), bounds.radius().max(1e-3) * 1.5),
-    }
-}
-
-/// World → light clip space for a spot or point light's shadow: a perspective view from the
-/// light, along a spot's direction and as wide as its cone, or at the middle of `bounds` and as
-/// wide as they are for a point light (each with a little more for the filter's reach), from
-/// just before `bounds` (and the ground around it) to just beyond.
-pub fn local_light_view_projection(bounds: &Bounds, light: &LightUniform) -> Mat4 {
-    let (center, radius) = framed(bounds);
-    let position = light.position();
-    let distance = position.distance(center);
-    let (direction, half_angle) = match light.is_spot() {
-        true => (light.direction().normalize_or(Vec3::NEG_Y), light.outer_cone()),
-        // The model itself, not the ground around it: a point light is often near.
-        false => (
-            (center - position).normalize_or(Vec3::NEG_Y),
-            (bounds.radius() / distance.max(1e-6)).min(1.0).asin(),
-        ),
-    };
-    // Straight up or down, +Y cannot be the view's up.
-    let up = if direction.cross(Vec3::Y).length_squared() < 1e-6 {
-        Vec3::Z
-    } else {
-        Vec3::Y
-    };
-    let view = look_at_mat4(position, position + direction, up);
-    let far = distance + radius;
-    let near = (distance - radius).max(far * 1e-3);
-    let fov = (2.0 * half_angle + 0.1).min(3.0);
-    directx::perspective(fov, 1.0, near, far) * view
-}
-
 /// The skeleton: bones as parent → child lines, joints as small squares.
 /// The rig's joints as squares and its bones as lines; the other nodes (`rig_joints` false)
 /// dim and smaller.
@@ -726,21 +655,6 @@ fn draw_skeleton(overlay: &mut Overlay, input: &FrameInput, rig_joints: &[bool])
             false => overlay.square(position, NODE_COLOR, NODE_SIZE),
         }
     }
-}
-
-/// World → light clip space: an orthographic view along a directional light (`towards`: the
-/// direction to it) that covers `bounds` and the ground around it.
-pub fn light_view_projection(bounds: &Bounds, towards: Vec3) -> Mat4 {
-    let (center, radius) = framed(bounds);
-    let direction = towards.normalize_or(LIGHT_DIRECTION.normalize());
-    // Straight up or down, +Y cannot be the view's up.
-    let up = if direction.cross(Vec3::Y).length_squared() < 1e-6 {
-        Vec3::Z
-    } else {
-        Vec3::Y
-    };
-    let view = look_at_mat4(center + direction * radius * 3.0, center, up);
-    directx::orthographic(-radius, radius, -radius, radius, radius * 0.5, radius * 6.0) * view
 }
 
 /// Grid spacing suited to a model of `radius`: a power of ten, quartered (0.25 m for a

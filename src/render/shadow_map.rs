@@ -1,23 +1,24 @@
-//! The shadow map: a depth texture of two layers, the key light's or the file's strongest
-//! light's shadow in layer 0 and the second strongest's in layer 1 (`SceneRenderer::prepare`
-//! picks them), sampled as one array by frame.wgsl's `layer_shadow_factor`.
+//! The shadow map: a depth texture array, a layer per shadow view (the key light's, or the
+//! file's lights' that light the model most: render/shadow_views.rs), sampled as one array by
+//! frame.wgsl's `layer_shadow_factor`.
 
 use super::pipelines::DEPTH_FORMAT;
-
-/// How many lights cast shadows at once.
-pub const SHADOW_LAYERS: u32 = 2;
 
 pub struct ShadowMap {
     /// Every layer, as the scene shaders sample them.
     pub sampled: wgpu::TextureView,
     /// Each layer, as the shadow pass draws into it.
-    pub layers: [wgpu::TextureView; SHADOW_LAYERS as usize],
+    pub layers: Vec<wgpu::TextureView>,
 }
 
 impl ShadowMap {
-    /// A map of `size` texels square per layer.
-    pub fn new(device: &wgpu::Device, size: u32) -> Self {
-        let texture = depth_array(device, "shadow map", size, SHADOW_LAYERS);
+    /// The layers a map starts with (two lights); it is remade with `MAX_SHADOW_LAYERS` when a
+    /// file's lights ask for more.
+    pub const FIRST_LAYERS: u32 = 2;
+
+    /// A map of `size` texels square per layer, `layers` of them.
+    pub fn new(device: &wgpu::Device, size: u32, layers: u32) -> Self {
+        let texture = depth_array(device, "shadow map", size, layers);
         let layer = |index: u32| {
             texture.create_view(&wgpu::TextureViewDescriptor {
                 dimension: Some(wgpu::TextureViewDimension::D2),
@@ -28,7 +29,7 @@ impl ShadowMap {
         };
         Self {
             sampled: array_view(&texture),
-            layers: [layer(0), layer(1)],
+            layers: (0..layers).map(layer).collect(),
         }
     }
 

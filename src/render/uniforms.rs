@@ -14,6 +14,9 @@ use crate::skin::SkinningMethod;
 
 /// `MAX_LIGHTS` in frame.wgsl: the file's lights beyond these are left out.
 pub const MAX_LIGHTS: usize = 8;
+/// `MAX_SHADOW_LAYERS` in frame.wgsl: the most layers the shadow map has (four lights, or a
+/// point light inside the model, whose shadow takes six, and two).
+pub const MAX_SHADOW_LAYERS: usize = 8;
 
 /// `Frame` in frame.wgsl (shared by every scene shader).
 #[repr(C)]
@@ -21,9 +24,9 @@ pub const MAX_LIGHTS: usize = 8;
 pub struct FrameUniform {
     pub view_proj: [[f32; 4]; 4],
     pub inverse_view_proj: [[f32; 4]; 4],
-    /// World → light clip space of the shadow map's layer 0 and layer 1.
+    /// World → light clip space of the shadow map layer a shadow pass draws (layer 0's in the
+    /// scene's uniform).
     pub light_view_proj: [[f32; 4]; 4],
-    pub second_light_view_proj: [[f32; 4]; 4],
     pub camera_position: [f32; 4],
     /// xyz: direction towards the key light, w: its radiance (0: no key light).
     pub light_direction: [f32; 4],
@@ -33,16 +36,15 @@ pub struct FrameUniform {
     /// highest mip level.
     pub environment: [f32; 4],
     /// x: 2^exposure, y: how many of `lights` are used, z: the material channel shown
-    /// (`MaterialChannel::shader_code`, 0: the lit picture), w: 1 + the slot of the light whose
-    /// shadow the map's layer 0 holds (0: the key light's, or none).
+    /// (`MaterialChannel::shader_code`, 0: the lit picture), w: unused.
     pub exposure_lights: [f32; 4],
-    /// x: 1 + the slot of the light whose shadow the map's layer 1 holds (0: none).
-    pub second_shadow: [f32; 4],
     /// x: the animation's time in seconds (what MToon's texture scroll follows), y: the
     /// view's half height at unit depth (1 / the projection's [1][1], for MToon's outlines
     /// of a width on screen).
     pub time_view: [f32; 4],
     pub lights: [LightUniform; MAX_LIGHTS],
+    /// World → light clip space of each shadow map layer.
+    pub shadow_views: [[[f32; 4]; 4]; MAX_SHADOW_LAYERS],
 }
 
 /// `Light` in frame.wgsl.
@@ -57,6 +59,9 @@ pub struct LightUniform {
     pub radiance: [f32; 4],
     /// x, y: the spot cone's scale and offset.
     pub cone: [f32; 4],
+    /// x: 1 + the first shadow map layer that holds its shadow (0: it casts none), y: 1 when
+    /// it is a point light's six (`SceneRenderer::prepare`).
+    pub shadow: [f32; 4],
 }
 
 impl LightUniform {
@@ -110,6 +115,8 @@ impl LightUniform {
             direction_kind: direction.extend(kind).to_array(),
             radiance: (light.color * light.intensity).extend(0.0).to_array(),
             cone,
+            // None until `assign_shadow_layers` gives it layers.
+            shadow: [0.0; 4],
         }
     }
 }
@@ -474,7 +481,10 @@ mod tests {
     #[test]
     fn sizes_match_the_wgsl_layouts() {
         // WGSL: mat4x4 = 64 bytes, vec4 = 16; structs round up to 16.
-        assert_eq!(std::mem::size_of::<FrameUniform>(), 64 * 4 + 16 * 7 + 64 * MAX_LIGHTS);
+        assert_eq!(
+            std::mem::size_of::<FrameUniform>(),
+            64 * 3 + 16 * 6 + 80 * MAX_LIGHTS + 64 * MAX_SHADOW_LAYERS
+        );
         assert_eq!(std::mem::size_of::<DrawUniform>(), 64 + 16 + 16 + 16);
         assert_eq!(
             std::mem::size_of::<MaterialUniform>(),
@@ -510,6 +520,7 @@ mod tests {
     fn light_and_material_constants_match_the_shaders() {
         let frame = include_str!("../../shaders/frame.wgsl");
         assert!(frame.contains(&format!("const MAX_LIGHTS: u32 = {MAX_LIGHTS}u;")));
+        assert!(frame.contains(&format!("const MAX_SHADOW_LAYERS: u32 = {MAX_SHADOW_LAYERS}u;")));
         for (name, value) in [
             ("LIGHT_DIRECTIONAL", LIGHT_DIRECTIONAL),
             ("LIGHT_POINT", LIGHT_POINT),

@@ -25,6 +25,9 @@ pub struct QualitySettings {
     /// Percentage-closer filtering: the shadow is averaged over (2r + 1)² samples, r being
     /// this on the model and on the ground (whose contact shadow is wider).
     pub shadow_filter_reach: [u32; 2],
+    /// The most shadow map layers the file's lights may take (a directional or spot light, or
+    /// a point light outside the model, takes one; a point light inside it six).
+    pub shadow_layers: u32,
     /// Meshes are drawn from a simplified copy (within a quarter of a percent of the model's
     /// size; see render/simplified.rs).
     pub simplify_meshes: bool,
@@ -45,6 +48,7 @@ impl Quality {
                 render_scale: 0.5,
                 shadow_map_size: 1024,
                 shadow_filter_reach: [0, 0],
+                shadow_layers: 2,
                 simplify_meshes: true,
             },
             Quality::Balanced => QualitySettings {
@@ -52,6 +56,7 @@ impl Quality {
                 render_scale: 1.0,
                 shadow_map_size: 1024,
                 shadow_filter_reach: [1, 1],
+                shadow_layers: 8,
                 simplify_meshes: false,
             },
             Quality::Best => QualitySettings {
@@ -59,6 +64,7 @@ impl Quality {
                 render_scale: 1.0,
                 shadow_map_size: 2048,
                 shadow_filter_reach: [1, 3],
+                shadow_layers: 8,
                 simplify_meshes: false,
             },
         }

@@ -1663,7 +1663,7 @@ fn the_two_lights_that_light_the_model_most_both_cast_shadows() {
     let image = shadow_scene(
         "two-shadows",
         &format!("{sun},{sun}"),
-        [towards_minus_z, towards_plus_z],
+        &[towards_minus_z, towards_plus_z],
     );
     let at = |x: u32, y: u32| luminance(image.get_pixel(x, y));
     let (behind, before) = (at(100, 75), at(100, 125));
@@ -1671,6 +1671,53 @@ fn the_two_lights_that_light_the_model_most_both_cast_shadows() {
     assert!(
         behind.max(before) < 0.8 * left.min(right),
         "both sides in a shadow: {behind} and {before}, against {left} and {right}"
+    );
+}
+
+#[test]
+fn four_lights_cast_four_shadows() {
+    // Four equal suns, shining down towards −Z, +Z, −X and +X: the floor beyond the sphere on
+    // each of its sides lies in one sun's shadow, the floor on its diagonals in none.
+    let sun = r#"{"type":"directional","intensity":0.8}"#;
+    let placements = [
+        r#""rotation":[-0.5,0,0,0.8660254]"#,
+        r#""rotation":[-0.8660254,0,0,0.5]"#,
+        // The first two turned a quarter about +Y (towards −X, then +X).
+        r#""rotation":[-0.3535534,0.6123724,0.3535534,0.6123724]"#,
+        r#""rotation":[-0.6123724,0.3535534,0.6123724,0.3535534]"#,
+    ];
+    let image = shadow_scene("four-shadows", &[sun; 4].join(","), &placements);
+    let at = |x: u32, y: u32| luminance(image.get_pixel(x, y));
+    let sides = [at(100, 75), at(100, 125), at(75, 100), at(125, 100)];
+    let diagonals = [at(72, 72), at(128, 72), at(72, 128), at(128, 128)];
+    let lit = diagonals.iter().copied().fold(f32::MAX, f32::min);
+    // Each shadow takes one sun of four away: a quarter of the direct light.
+    assert!(
+        sides.iter().all(|&side| side < 0.92 * lit),
+        "every side in a shadow: {sides:?}, against {diagonals:?}"
+    );
+}
+
+#[test]
+fn a_point_light_inside_the_model_casts_a_shadow() {
+    // A point light 3 above the sphere, inside the model's bounds (the floor is 8 across), so
+    // its shadow takes six layers (a cube's faces). The sphere's shadow on the floor reaches
+    // 2.1 from the middle. Just outside the sphere (1.5 out), the floor is nearer the light
+    // than further out (3.5), so it would be lit more: in the shadow it is darker. The dim sun
+    // shines straight down.
+    let lights = r#"{"type":"directional","intensity":0.3},{"type":"point","intensity":300}"#;
+    let straight_down = r#""rotation":[-0.7071068,0,0,0.7071068]"#;
+    let image = shadow_scene(
+        "inside-point-shadow",
+        lights,
+        &[straight_down, r#""translation":[0,3,0]"#],
+    );
+    let at = |x: u32, y: u32| luminance(image.get_pixel(x, y));
+    let near = [at(100, 80), at(100, 120), at(80, 100), at(120, 100)];
+    let far = [at(100, 55), at(100, 145), at(55, 100), at(145, 100)];
+    assert!(
+        near.iter().zip(&far).all(|(near, far)| *near < 0.6 * far),
+        "a ring of shadow round the sphere: {near:?}, against {far:?} further out"
     );
 }
 
@@ -1726,7 +1773,7 @@ fn the_ground_shows_both_shadows() {
 /// does not.
 fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) {
     let straight_down = r#""rotation":[-0.7071068,0,0,0.7071068]"#;
-    let image = shadow_scene(name, lights, [straight_down, placement]);
+    let image = shadow_scene(name, lights, &[straight_down, placement]);
     // Along the picture's middle column: the floor on either side of the sphere (13 pixels
     // a unit), 1.9 units from the middle each way.
     let column: Vec<f32> = (0..200).map(|y| luminance(image.get_pixel(100, y))).collect();
@@ -1739,9 +1786,14 @@ fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) 
 }
 
 /// The picture from above, 200 pixels square, of a sphere over a floor lit by `lights` (JSON:
-/// two lights, placed by `placements`), the environment dimmed.
-fn shadow_scene(name: &str, lights: &str, placements: [&str; 2]) -> image::RgbaImage {
-    let [first, second] = placements;
+/// a light for each of `placements`), the environment dimmed.
+fn shadow_scene(name: &str, lights: &str, placements: &[&str]) -> image::RgbaImage {
+    let light_nodes: Vec<String> = (placements.iter().enumerate())
+        .map(|(index, placement)| {
+            format!(r#"{{{placement},"extensions":{{"KHR_lights_punctual":{{"light":{index}}}}}}}"#)
+        })
+        .collect();
+    let scene_nodes: Vec<String> = (0..placements.len() + 2).map(|n| n.to_string()).collect();
     let mut buffers = Buffers::default();
     let ball = buffers.mesh(&sphere());
     let floor = buffers.mesh(&quad());
@@ -1754,9 +1806,10 @@ fn shadow_scene(name: &str, lights: &str, placements: [&str; 2]) -> image::RgbaI
             "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.3,0.3,0.3,1],"metallicFactor":0,"roughnessFactor":1}}}}],
             "nodes":[{{"mesh":0}},
                 {{"mesh":1,"translation":[0,-3,0],"rotation":[-0.7071068,0,0,0.7071068],"scale":[4,4,1]}},
-                {{{first},"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}},
-                {{{second},"extensions":{{"KHR_lights_punctual":{{"light":1}}}}}}],
-            "scenes":[{{"nodes":[0,1,2,3]}}]"#
+                {light_nodes}],
+            "scenes":[{{"nodes":[{scene_nodes}]}}]"#,
+            light_nodes = light_nodes.join(","),
+            scene_nodes = scene_nodes.join(","),
         )),
     );
     let out = path.with_file_name("top.png");
