@@ -10,7 +10,7 @@ use super::animated::AnimatedState;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
-use super::simplified::{placed_bounds, simplified_triangles};
+use super::simplified::{SimplifyInput, placed_bounds, simplified_triangles};
 use super::textures::{MaterialBinding, MaterialTextures};
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::material::AlphaMode;
@@ -486,7 +486,12 @@ impl ModelBuffers {
                 } else {
                     1.0
                 };
-                let indices = simplified_triangles(&primitive.positions, &primitive.indices, share)?;
+                let input = SimplifyInput {
+                    positions: &primitive.positions,
+                    normals: &primitive.normals,
+                    indices: &primitive.indices,
+                };
+                let indices = simplified_triangles(&input, share)?;
                 let buffer = buffer(device, "simplified indices", &indices, wgpu::BufferUsages::INDEX);
                 Some((buffer, indices.len() as u32))
             });

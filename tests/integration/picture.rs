@@ -1263,6 +1263,45 @@ fn at_fast_quality_a_model_of_many_small_parts_sheds_triangles_and_looks_the_sam
 }
 
 #[test]
+fn at_fast_quality_a_two_sided_sheet_sheds_triangles_and_looks_the_same() {
+    // A dense sphere drawn from both sides as hard-surface models draw sheets: a second copy of
+    // every vertex with the normal reversed, its triangles wound the other way. Every vertex
+    // then shares its position with another of other normal; simplified as one surface, the
+    // pair was a seam everywhere and almost nothing was shed.
+    let mut sheet = sphere();
+    let count = sheet.positions.len() as u32;
+    sheet.positions.extend_from_within(..);
+    let backs: Vec<Vec3> = sheet.normals.iter().map(|n| -*n).collect();
+    sheet.normals.extend(backs);
+    sheet.uvs.extend_from_within(..);
+    let back_faces: Vec<u32> = (sheet.indices.chunks_exact(3))
+        .flat_map(|t| [t[0] + count, t[2] + count, t[1] + count])
+        .collect();
+    sheet.indices.extend(back_faces);
+    let mut buffers = Buffers::default();
+    let primitive = buffers.mesh(&sheet);
+    let model = load(
+        "two-sided-sphere",
+        &buffers.gltf(&format!(
+            r#""meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],"materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.8,0.5,0.3,1]}}}}],"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+        )),
+    );
+    let mut renderer = Renderer::new();
+    let view = plain(Lighting::default());
+    renderer.scene.set_quality(&renderer.gpu, Quality::Fast);
+    let mut still = StillRenderer::new(&renderer.gpu, &renderer.scene, &model);
+    let pose = model.skeleton.rest_pose().clone();
+    let simplified = still.render(&mut renderer.scene, &pose, SIZE, &view).unwrap();
+    let (drawn, whole_count) = (still.triangles_drawn(&view, true), still.triangles_drawn(&view, false));
+    assert!(drawn * 4 < whole_count, "{drawn} of {whole_count} triangles drawn");
+    renderer.scene.quality.simplify_meshes = false;
+    let whole = still.render(&mut renderer.scene, &pose, SIZE, &view).unwrap();
+    save(&simplified, "fast-two-sided-simplified");
+    let difference = mean_difference(&simplified, &whole);
+    assert!(difference > 0.0 && difference < 1.0, "{difference}");
+}
+
+#[test]
 fn fast_quality_draws_a_dense_mesh_simplified_and_it_looks_the_same() {
     let mut renderer = Renderer::new();
     // 9,216 triangles: dense enough to be simplified.
