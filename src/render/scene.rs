@@ -282,7 +282,7 @@ impl SceneRenderer {
         self.shadow_layers_drawn = if input.view.mesh { layers } else { 0 };
         if layers > self.shadow_map.layers.len() {
             let size = self.quality.shadow_map_size;
-            self.shadow_map = ShadowMap::new(&gpu.device, size, MAX_SHADOW_LAYERS as u32);
+            self.shadow_map = ShadowMap::new(&gpu.device, size, layers as u32);
             self.rebind_frame(gpu);
         }
         let rotation = lighting.environment_rotation.to_radians();

@@ -12,8 +12,9 @@ pub struct ShadowMap {
 }
 
 impl ShadowMap {
-    /// The layers a map starts with (two lights); it is remade with `MAX_SHADOW_LAYERS` when a
-    /// file's lights ask for more.
+    /// The layers a map starts with; it is remade with as many as a file's lights ask for (each
+    /// layer of a 2048² map at best quality is 16 MB). Never fewer than two: OpenGL makes a
+    /// texture of one layer a plain 2D texture, which the shaders' array lookup misreads.
     pub const FIRST_LAYERS: u32 = 2;
 
     /// A map of `size` texels square per layer, `layers` of them.
