@@ -115,8 +115,9 @@ fn light_shadow_factor(i: u32, world: vec3<f32>, reach: i32, spread: f32, bias: 
     return layer_shadow_factor(layer, world, reach, spread, bias);
 }
 
-// Which of a point light's six shadow layers (+X, −X, +Y, −Y, +Z, −Z: src/render/scene.rs,
-// `cube_face_view`) sees `direction` from the light: its largest component's.
+// Which of a point light's six shadow layers (+X, −X, +Y, −Y, +Z, −Z:
+// src/render/shadow_views.rs, `cube_face_view`) sees `direction` from the light: its largest
+// component's.
 fn cube_face(direction: vec3<f32>) -> i32 {
     let a = abs(direction);
     if (a.x >= a.y && a.x >= a.z) {
