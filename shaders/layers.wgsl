@@ -30,6 +30,14 @@ fn layer_uv(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(dot(row0.xyz, vec3<f32>(uv, 1.0)), dot(row1.xyz, vec3<f32>(uv, 1.0)));
 }
 
+// The linear part of layer texture `layer`'s transform, as `texture_linear` gives it.
+fn layer_linear(layer: u32) -> vec4<f32> {
+    let slot = max(layer_slot(layer), 1u) - 1u;
+    let row0 = material.layer_transforms[slot * 2u];
+    let row1 = material.layer_transforms[slot * 2u + 1u];
+    return vec4<f32>(row0.x, row0.y, row1.x, row1.y);
+}
+
 // Layer texture `layer` at this fragment, or `absent` when the material has none. The slot
 // is uniform, so the choice keeps control flow uniform.
 fn layer_sample(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>, absent: vec4<f32>) -> vec4<f32> {

@@ -218,7 +218,8 @@ fn material_sample(index: u32, t: texture_2d<f32>, s: sampler, uv0: vec2<f32>, u
     return textureSample(t, s, texture_uv(index, uv0, uv1));
 }
 
-// Perturbs `normal` by the normal map (read at `uv`) in `tangent_frame`.
+// Perturbs `normal` by the normal map (read at `uv`) in `tangent_frame`, turned as the map's
+// texture transform turns its coordinates.
 fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>, tangent: vec4<f32>) -> vec3<f32> {
     let n = normalize(normal);
     if ((material.flags.x & HAS_NORMAL) == 0u) {
@@ -226,7 +227,36 @@ fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>, tangent: ve
     }
     let sample = textureSample(normal_texture, normal_sampler, uv).xyz * 2.0 - 1.0;
     let tangent_normal = vec3<f32>(sample.xy * material.factors.z, sample.z);
-    return normalize(tangent_frame(n, world, uv, tangent) * tangent_normal);
+    let frame = transformed_frame(tangent_frame(n, world, uv, tangent), tangent, texture_linear(2u));
+    return normalize(frame * tangent_normal);
+}
+
+// The linear part of texture `index`'s KHR_texture_transform: (a, b, c, d) for
+// u' = a·u + b·v, v' = c·u + d·v.
+fn texture_linear(index: u32) -> vec4<f32> {
+    let row0 = material.transforms[index * 2u];
+    let row1 = material.transforms[index * 2u + 1u];
+    return vec4<f32>(row0.x, row0.y, row1.x, row1.y);
+}
+
+// `frame` (from `tangent_frame`) for a texture whose coordinates are transformed by `linear`
+// (`texture_linear`): its tangent turned to run along the transformed U and its bitangent up
+// the transformed V, as Khronos's TextureTransformMultiTest expects of a rotated normal map.
+// A frame from derivatives was taken of the transformed coordinates already, so only a frame
+// from the vertex `tangent` is turned.
+fn transformed_frame(frame: mat3x3<f32>, tangent: vec4<f32>, linear: vec4<f32>) -> mat3x3<f32> {
+    let linear_det = linear.x * linear.w - linear.y * linear.z;
+    let along = tangent.xyz - frame[2] * dot(frame[2], tangent.xyz);
+    if (dot(along, along) < 1e-12 || abs(linear_det) < 1e-12) {
+        return frame;
+    }
+    // A surface direction x·T + y·B runs along texture direction (x, −y); the transform takes
+    // that to A·(x, −y). Solving A·(x, −y) = (1, 0) and (0, −1) gives the new T and B (each up
+    // to the determinant's size, which normalising drops; its sign stays).
+    let flip = select(1.0, -1.0, linear_det < 0.0);
+    let t = (linear.w * frame[0] + linear.z * frame[1]) * flip;
+    let b = (linear.y * frame[0] + linear.x * frame[1]) * flip;
+    return mat3x3<f32>(normalize(t), normalize(b), frame[2]);
 }
 
 // The tangent frame (tangent, bitangent, unit `n`) that normal maps and anisotropy read: the
@@ -623,7 +653,9 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (MATERIAL_LAYERS && material.coat.x > 0.0) {
         // The coat lies on the geometry, bent by its own normal map.
         let geometric = select(-1.0, 1.0, front) * normalize(normal);
-        let frame = tangent_frame(geometric, in.world, layer_uv(LAYER_CLEARCOAT_NORMAL, uv0, uv1), in.tangent);
+        let coat_uv = layer_uv(LAYER_CLEARCOAT_NORMAL, uv0, uv1);
+        let untransformed = tangent_frame(geometric, in.world, coat_uv, in.tangent);
+        let frame = transformed_frame(untransformed, in.tangent, layer_linear(LAYER_CLEARCOAT_NORMAL));
         let bend = vec3<f32>(coat_normal_sample.xy * material.layer_params.x, coat_normal_sample.z);
         let coat_normal = normalize(frame * bend);
         let coat_roughness = material.coat.y * coat_roughness_sample;

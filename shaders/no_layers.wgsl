@@ -7,6 +7,10 @@ fn layer_uv(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>) -> vec2<f32> {
     return uv0;
 }
 
+fn layer_linear(layer: u32) -> vec4<f32> {
+    return vec4<f32>(1.0, 0.0, 0.0, 1.0);
+}
+
 fn layer_sample(layer: u32, uv0: vec2<f32>, uv1: vec2<f32>, absent: vec4<f32>) -> vec4<f32> {
     return absent;
 }

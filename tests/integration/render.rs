@@ -600,6 +600,37 @@ fn a_mirrored_mesh_keeps_its_bumps_lit_from_the_right_side() {
 }
 
 #[test]
+fn a_turned_normal_map_turns_the_tangents_with_it() {
+    // The normal texture turned a quarter by KHR_texture_transform, as in Khronos's
+    // TextureTransformMultiTest: tangents of the untransformed coordinates (MikkTSpace's, as
+    // loading makes them) must turn with the texture, to light as the derivative frame of the
+    // transformed coordinates does.
+    let turned = |mut model: Model| {
+        let texture = model.materials[0].normal_texture.as_mut().unwrap();
+        texture.transform.rotation = std::f32::consts::FRAC_PI_2;
+        model
+    };
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    for rgb in [TOWARDS, AWAY, UP, DOWN] {
+        let derived = lit_middle(&gpu, &mut renderer, &turned(normal_mapped_quad(rgb)));
+        let mut with_tangents = turned(normal_mapped_quad(rgb));
+        let primitive = &mut with_tangents.meshes[0].primitives[0];
+        primitive.tangents = rigscope::asset::tangents::mikktspace_tangents(
+            &primitive.positions,
+            &primitive.normals,
+            &primitive.uvs,
+            &primitive.indices,
+        );
+        let from_tangents = lit_middle(&gpu, &mut renderer, &with_tangents);
+        assert!(
+            (derived - from_tangents).abs() <= 2,
+            "{rgb:?}: {derived} against {from_tangents}"
+        );
+    }
+}
+
+#[test]
 fn a_normal_mapped_character_draws_the_same_picture_on_cpu_and_gpu() {
     // CesiumMan's texture as its normal map too: strong bumps, on MikkTSpace tangents that
     // loading generates, skinned on the CPU and on the GPU by both methods.
