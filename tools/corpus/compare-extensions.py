@@ -70,6 +70,8 @@ for f,ext in cases:
     stripped=os.path.join(os.path.dirname(p), name+'-no-ext'+suffix)
     save_without(p,ext,stripped)
     three(p,f'{OUT}/{name}-three.png'); rs(p,f'{OUT}/{name}-rs.png'); rs(stripped,f'{OUT}/{name}-rs-noext.png')
+    for variant in (stripped, cam(p), cam(stripped)):
+        os.remove(variant)
     try:
         print(f"{name}|{ext}|{diff(f'{OUT}/{name}-three.png',f'{OUT}/{name}-rs.png'):.2f}|{diff(f'{OUT}/{name}-rs.png',f'{OUT}/{name}-rs-noext.png'):.2f}", flush=True)
     except Exception as e: print(name,'error',e, flush=True)
