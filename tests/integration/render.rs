@@ -548,19 +548,34 @@ fn a_files_tangents_orient_the_normal_map_and_generated_ones_match_the_texture()
     );
     // MikkTSpace's tangents, as loading generates them, draw what the texture coordinates'
     // derivatives draw (the frame without tangents).
-    let model = normal_mapped_quad(TOWARDS);
+    tangents_light_as_derivatives(&gpu, &mut renderer, |model| model, generated_tangents);
+}
+
+/// MikkTSpace's tangents of `model`'s quad, as loading makes them.
+fn generated_tangents(model: &Model) -> Vec<Vec4> {
     let primitive = &model.meshes[0].primitives[0];
-    let generated = rigscope::asset::tangents::mikktspace_tangents(
+    rigscope::asset::tangents::mikktspace_tangents(
         &primitive.positions,
         &primitive.normals,
         &primitive.uvs,
         &primitive.indices,
-    );
-    for rgb in [TOWARDS, UP, DOWN] {
-        let derived = lit_middle(&gpu, &mut renderer, &normal_mapped_quad(rgb));
-        let mut with_generated = normal_mapped_quad(rgb);
-        with_generated.meshes[0].primitives[0].tangents = generated.clone();
-        let from_tangents = lit_middle(&gpu, &mut renderer, &with_generated);
+    )
+}
+
+/// For each tilt of the normal map, asserts that the quad `placed` (from `normal_mapped_quad`)
+/// lights its middle within 2 levels alike with the tangents `tangents_of` gives it as without
+/// tangents, where the frame comes from the texture coordinates' derivatives.
+fn tangents_light_as_derivatives(
+    gpu: &Gpu,
+    renderer: &mut SceneRenderer,
+    placed: impl Fn(Model) -> Model,
+    tangents_of: impl Fn(&Model) -> Vec<Vec4>,
+) {
+    for rgb in [TOWARDS, AWAY, UP, DOWN] {
+        let derived = lit_middle(gpu, renderer, &placed(normal_mapped_quad(rgb)));
+        let mut with_tangents = placed(normal_mapped_quad(rgb));
+        with_tangents.meshes[0].primitives[0].tangents = tangents_of(&with_tangents);
+        let from_tangents = lit_middle(gpu, renderer, &with_tangents);
         assert!(
             (derived - from_tangents).abs() <= 2,
             "{rgb:?}: {derived} against {from_tangents}"
@@ -588,15 +603,8 @@ fn a_mirrored_mesh_keeps_its_bumps_lit_from_the_right_side() {
     };
     let gpu = Gpu::headless().unwrap();
     let mut renderer = SceneRenderer::new(&gpu);
-    let tangent = Vec4::new(1.0, 0.0, 0.0, 1.0);
-    for rgb in [TOWARDS, AWAY, UP, DOWN] {
-        let derived = lit_middle(&gpu, &mut renderer, &mirrored(normal_mapped_quad(rgb)));
-        let from_tangents = lit_middle(&gpu, &mut renderer, &mirrored(quad_with_tangents(rgb, tangent)));
-        assert!(
-            (derived - from_tangents).abs() <= 2,
-            "{rgb:?}: {derived} against {from_tangents}"
-        );
-    }
+    let unmirrored = |_: &Model| vec![Vec4::new(1.0, 0.0, 0.0, 1.0); 4];
+    tangents_light_as_derivatives(&gpu, &mut renderer, mirrored, unmirrored);
 }
 
 #[test]
@@ -612,22 +620,7 @@ fn a_turned_normal_map_turns_the_tangents_with_it() {
     };
     let gpu = Gpu::headless().unwrap();
     let mut renderer = SceneRenderer::new(&gpu);
-    for rgb in [TOWARDS, AWAY, UP, DOWN] {
-        let derived = lit_middle(&gpu, &mut renderer, &turned(normal_mapped_quad(rgb)));
-        let mut with_tangents = turned(normal_mapped_quad(rgb));
-        let primitive = &mut with_tangents.meshes[0].primitives[0];
-        primitive.tangents = rigscope::asset::tangents::mikktspace_tangents(
-            &primitive.positions,
-            &primitive.normals,
-            &primitive.uvs,
-            &primitive.indices,
-        );
-        let from_tangents = lit_middle(&gpu, &mut renderer, &with_tangents);
-        assert!(
-            (derived - from_tangents).abs() <= 2,
-            "{rgb:?}: {derived} against {from_tangents}"
-        );
-    }
+    tangents_light_as_derivatives(&gpu, &mut renderer, turned, generated_tangents);
 }
 
 #[test]
