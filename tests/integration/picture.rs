@@ -12,9 +12,9 @@ use rigscope::anim::Pose;
 use rigscope::asset::demo::demo_model;
 use rigscope::asset::{self, Model};
 use rigscope::cli::render::render_image;
-use rigscope::render::still::StillRenderer;
+use rigscope::render::still::{StillRenderer, Viewpoint};
 use rigscope::render::{Gpu, SceneRenderer};
-use rigscope::view::{Lighting, Lights, MaterialChannel, Quality, ViewOptions};
+use rigscope::view::{Lighting, Lights, MaterialChannel, Quality, ViewOptions, ViewPreset};
 
 pub(crate) const SIZE: (u32, u32) = (320, 240);
 
@@ -1714,23 +1714,59 @@ fn the_two_lights_that_light_the_model_most_both_cast_shadows() {
 fn four_lights_cast_four_shadows() {
     // Four equal suns, shining down towards −Z, +Z, −X and +X: the floor beyond the sphere on
     // each of its sides lies in one sun's shadow, the floor on its diagonals in none.
-    let sun = r#"{"type":"directional","intensity":0.8}"#;
-    let placements = [
-        r#""rotation":[-0.5,0,0,0.8660254]"#,
-        r#""rotation":[-0.8660254,0,0,0.5]"#,
-        // The first two turned a quarter about +Y (towards −X, then +X).
-        r#""rotation":[-0.3535534,0.6123724,0.3535534,0.6123724]"#,
-        r#""rotation":[-0.6123724,0.3535534,0.6123724,0.3535534]"#,
-    ];
-    let image = shadow_scene("four-shadows", &[sun; 4].join(","), &placements);
-    let at = |x: u32, y: u32| luminance(image.get_pixel(x, y));
-    let sides = [at(100, 75), at(100, 125), at(75, 100), at(125, 100)];
-    let diagonals = [at(72, 72), at(128, 72), at(72, 128), at(128, 128)];
-    let lit = diagonals.iter().copied().fold(f32::MAX, f32::min);
+    let image = shadow_scene("four-shadows", &[FOUR_SUNS_SUN; 4].join(","), &FOUR_SUNS);
+    let (sides, lit) = sides_and_diagonals(&image);
     // Each shadow takes one sun of four away: a quarter of the direct light.
     assert!(
         sides.iter().all(|&side| side < 0.92 * lit),
-        "every side in a shadow: {sides:?}, against {diagonals:?}"
+        "every side in a shadow: {sides:?}, against {lit}"
+    );
+}
+
+/// One of `FOUR_SUNS`.
+const FOUR_SUNS_SUN: &str = r#"{"type":"directional","intensity":0.8}"#;
+/// Four suns shining down towards −Z, +Z, −X and +X.
+const FOUR_SUNS: [&str; 4] = [
+    r#""rotation":[-0.5,0,0,0.8660254]"#,
+    r#""rotation":[-0.8660254,0,0,0.5]"#,
+    // The first two turned a quarter about +Y (towards −X, then +X).
+    r#""rotation":[-0.3535534,0.6123724,0.3535534,0.6123724]"#,
+    r#""rotation":[-0.6123724,0.3535534,0.6123724,0.3535534]"#,
+];
+
+/// In a 200-pixel top view of the shadow scene: the floor beyond the sphere's −Z, +Z, −X and
+/// +X sides, and the darkest of the floor on its diagonals, which no sun's shadow reaches.
+fn sides_and_diagonals(image: &image::RgbaImage) -> ([f32; 4], f32) {
+    let at = |x: u32, y: u32| luminance(image.get_pixel(x, y));
+    let sides = [at(100, 75), at(100, 125), at(75, 100), at(125, 100)];
+    let diagonals = [at(72, 72), at(128, 72), at(72, 128), at(128, 128)];
+    (sides, diagonals.into_iter().fold(f32::MAX, f32::min))
+}
+
+#[test]
+fn at_fast_quality_only_the_two_brightest_lights_cast_shadows() {
+    // The four equal suns at Fast quality, whose shadow map has two layers for the file's
+    // lights: the first two suns (the lower slots, on a tie) cast theirs, along Z; the others
+    // cast none, along X.
+    let path = shadow_scene_file("fast-four-suns", &[FOUR_SUNS_SUN; 4].join(","), &FOUR_SUNS);
+    let model = asset::load(&path).unwrap();
+    let mut renderer = Renderer::new();
+    renderer.scene.set_quality(&renderer.gpu, Quality::Fast);
+    let view = plain(Lighting {
+        lights: Lights::File,
+        environment_intensity: 0.1,
+        ..Lighting::default()
+    });
+    let mut still = StillRenderer::new(&renderer.gpu, &renderer.scene, &model);
+    still.viewpoint = Viewpoint::Orbit(ViewPreset::Top.angles());
+    still.frame_clip(None);
+    let pose = model.skeleton.rest_pose().clone();
+    let image = still.render(&mut renderer.scene, &pose, (200, 200), &view).unwrap();
+    save(&image, "fast-four-suns");
+    let ([minus_z, plus_z, minus_x, plus_x], lit) = sides_and_diagonals(&image);
+    assert!(
+        minus_z.max(plus_z) < 0.92 * lit && minus_x.min(plus_x) > 0.97 * lit,
+        "shadows along Z only: {minus_z} {plus_z} {minus_x} {plus_x}, against {lit}"
     );
 }
 
@@ -1824,30 +1860,7 @@ fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) 
 /// The picture from above, 200 pixels square, of a sphere over a floor lit by `lights` (JSON:
 /// a light for each of `placements`), the environment dimmed.
 fn shadow_scene(name: &str, lights: &str, placements: &[&str]) -> image::RgbaImage {
-    let light_nodes: Vec<String> = (placements.iter().enumerate())
-        .map(|(index, placement)| {
-            format!(r#"{{{placement},"extensions":{{"KHR_lights_punctual":{{"light":{index}}}}}}}"#)
-        })
-        .collect();
-    let scene_nodes: Vec<String> = (0..placements.len() + 2).map(|n| n.to_string()).collect();
-    let mut buffers = Buffers::default();
-    let ball = buffers.mesh(&sphere());
-    let floor = buffers.mesh(&quad());
-    let path = file(
-        name,
-        &buffers.gltf(&format!(
-            r#""extensionsUsed":["KHR_lights_punctual"],
-            "extensions":{{"KHR_lights_punctual":{{"lights":[{lights}]}}}},
-            "meshes":[{{"primitives":[{{{ball},"material":0}}]}},{{"primitives":[{{{floor},"material":0}}]}}],
-            "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.3,0.3,0.3,1],"metallicFactor":0,"roughnessFactor":1}}}}],
-            "nodes":[{{"mesh":0}},
-                {{"mesh":1,"translation":[0,-3,0],"rotation":[-0.7071068,0,0,0.7071068],"scale":[4,4,1]}},
-                {light_nodes}],
-            "scenes":[{{"nodes":[{scene_nodes}]}}]"#,
-            light_nodes = light_nodes.join(","),
-            scene_nodes = scene_nodes.join(","),
-        )),
-    );
+    let path = shadow_scene_file(name, lights, placements);
     let out = path.with_file_name("top.png");
     common::succeed(&[
         "render",
@@ -1865,6 +1878,34 @@ fn shadow_scene(name: &str, lights: &str, placements: &[&str]) -> image::RgbaIma
     let image = image::open(&out).unwrap().to_rgba8();
     save(&image, name);
     image
+}
+
+/// The file `shadow_scene` draws.
+fn shadow_scene_file(name: &str, lights: &str, placements: &[&str]) -> PathBuf {
+    let light_nodes: Vec<String> = (placements.iter().enumerate())
+        .map(|(index, placement)| {
+            format!(r#"{{{placement},"extensions":{{"KHR_lights_punctual":{{"light":{index}}}}}}}"#)
+        })
+        .collect();
+    let scene_nodes: Vec<String> = (0..placements.len() + 2).map(|n| n.to_string()).collect();
+    let mut buffers = Buffers::default();
+    let ball = buffers.mesh(&sphere());
+    let floor = buffers.mesh(&quad());
+    file(
+        name,
+        &buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_lights_punctual"],
+            "extensions":{{"KHR_lights_punctual":{{"lights":[{lights}]}}}},
+            "meshes":[{{"primitives":[{{{ball},"material":0}}]}},{{"primitives":[{{{floor},"material":0}}]}}],
+            "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0.3,0.3,0.3,1],"metallicFactor":0,"roughnessFactor":1}}}}],
+            "nodes":[{{"mesh":0}},
+                {{"mesh":1,"translation":[0,-3,0],"rotation":[-0.7071068,0,0,0.7071068],"scale":[4,4,1]}},
+                {light_nodes}],
+            "scenes":[{{"nodes":[{scene_nodes}]}}]"#,
+            light_nodes = light_nodes.join(","),
+            scene_nodes = scene_nodes.join(","),
+        )),
+    )
 }
 
 /// A sphere of `glass` (a material's JSON) in front of a wall of four colours (red, blue, green
