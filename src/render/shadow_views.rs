@@ -39,17 +39,19 @@ pub fn assign_shadow_layers(
         }
         luminance / to_center.length_squared().max(radius * radius).max(1e-6)
     };
+    let count = lights.len().min(MAX_LIGHTS);
+    let brightness: [f32; MAX_LIGHTS] = std::array::from_fn(|slot| lights.get(slot).map_or(0.0, illuminance));
     let mut order: [usize; MAX_LIGHTS] = std::array::from_fn(|slot| slot);
-    let order = &mut order[..lights.len().min(MAX_LIGHTS)];
+    let order = &mut order[..count];
     // Unstable sorting allocates nothing; ties go to the lower slot.
-    order.sort_unstable_by(|&a, &b| (illuminance(&lights[b]).total_cmp(&illuminance(&lights[a]))).then(a.cmp(&b)));
+    order.sort_unstable_by(|&a, &b| brightness[b].total_cmp(&brightness[a]).then(a.cmp(&b)));
     let budget = budget.min(MAX_SHADOW_LAYERS);
     let mut used = 0;
     for &slot in order.iter() {
-        let light = &mut lights[slot];
-        if illuminance(light) <= 0.0 {
+        if brightness[slot] <= 0.0 {
             continue;
         }
+        let light = &mut lights[slot];
         let cube = !light.is_directional() && !light.is_spot() && inside(light);
         let needed = if cube { 6 } else { 1 };
         if used + needed > budget {
