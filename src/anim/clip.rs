@@ -8,8 +8,12 @@
 //! the same frames): sampling finds the key span once per timeline, then each channel only
 //! interpolates. Channels that hold one value throughout (exporters often key every property
 //! of every joint) are reduced to one key. Neither changes any sampled value.
+//!
+//! The SIMD key blocks (`key_block.rs`) are a second copy of the keys, made when the clip is
+//! first sampled: a file's clips that are never played (a still image poses one of ten) cost
+//! their keys once, not twice.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use super::channel::{Channel, ChannelTrack};
 use super::key_block::FastChannels;
@@ -25,8 +29,19 @@ pub struct Clip {
     timelines: Vec<Arc<[f32]>>,
     /// For each channel, its index in `timelines`.
     channel_timeline: Vec<usize>,
-    /// The channels sampled in SIMD blocks (most of them), and the rest.
-    fast: FastChannels,
+    /// The channels sampled in SIMD blocks (most of them), and the rest; made at first sampling.
+    fast: FastCache,
+}
+
+/// `FastChannels` made once, on first use. They are the channels' own keys rearranged, so two
+/// clips with equal channels are equal whether or not either has made them.
+#[derive(Clone, Debug, Default)]
+struct FastCache(OnceLock<FastChannels>);
+
+impl PartialEq for FastCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// How playback time maps to clip time.
@@ -103,14 +118,13 @@ impl Clip {
                 }
             }
         }
-        let fast = FastChannels::new(&channels, &channel_timeline, &timelines);
         Self {
             name,
             duration,
             channels,
             timelines,
             channel_timeline,
-            fast,
+            fast: FastCache::default(),
         }
     }
 
@@ -148,19 +162,21 @@ impl Clip {
     }
 
     /// Writes the clip's value at clip time `time` into `pose`, for the properties it animates.
-    /// Allocates nothing. Channels naming joints or weights the pose does not have are skipped.
+    /// Allocates only on the first call (the key blocks). Channels naming joints or weights the
+    /// pose does not have are skipped.
     pub fn sample(&self, time: f32, pose: &mut Pose, cursor: &mut ClipCursor) {
         if cursor.keys.len() != self.timelines.len() {
             // A cursor of another clip (a caller's mistake): start over with a fresh one rather
-            // than read the wrong spans. This is the only case that allocates.
+            // than read the wrong spans. Besides the first call, the only case that allocates.
             *cursor = self.cursor();
         }
         for ((times, key), span) in self.timelines.iter().zip(&mut cursor.keys).zip(&mut cursor.spans) {
             *span = locate(times, time, key);
         }
-        if self.fast.fits(pose.len()) {
-            self.fast.sample(&cursor.spans, pose.local_mut());
-            for &index in self.fast.general() {
+        let fast = self.fast_channels();
+        if fast.fits(pose.len()) {
+            fast.sample(&cursor.spans, pose.local_mut());
+            for &index in fast.general() {
                 self.sample_channel(index, &cursor.spans, pose);
             }
         } else {
@@ -168,6 +184,11 @@ impl Clip {
                 self.sample_channel(index, &cursor.spans, pose);
             }
         }
+    }
+
+    /// The key blocks, made on the first call (the only time sampling allocates them).
+    fn fast_channels(&self) -> &FastChannels {
+        (self.fast.0).get_or_init(|| FastChannels::new(&self.channels, &self.channel_timeline, &self.timelines))
     }
 
     /// Writes one channel's value, in the span found for its timeline, into `pose`.
@@ -231,6 +252,20 @@ mod tests {
                 },
             ],
         )
+    }
+
+    #[test]
+    fn key_blocks_are_made_when_the_clip_is_first_sampled() {
+        let clip = clip();
+        assert!(clip.fast.0.get().is_none(), "a clip not yet played holds its keys once");
+        let unsampled = clip.clone();
+        let mut pose = two_joint_pose();
+        clip.sample(1.0, &mut pose, &mut clip.cursor());
+        assert!(clip.fast.0.get().is_some());
+        assert_eq!(
+            clip, unsampled,
+            "the blocks are the channels' keys: the clips stay equal"
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
-//! Clip sampling's fast path. At `Clip::new` the LINEAR and STEP translation, rotation and scale
-//! channels that share a key timeline are copied into one key-major block of four-wide lanes
-//! (`lanes`): sampling a frame then finds the key span once per timeline, reads two contiguous
-//! rows of keys, interpolates four channels per SIMD instruction and writes each result to its
-//! joint. Baked clips (one timeline for every channel) become one block.
+//! Clip sampling's fast path. When a clip is first sampled, the LINEAR and STEP translation,
+//! rotation and scale channels that share a key timeline are copied into one key-major block of
+//! four-wide lanes (`lanes`): sampling a frame then finds the key span once per timeline, reads
+//! two contiguous rows of keys, interpolates four channels per SIMD instruction and writes each
+//! result to its joint. Baked clips (one timeline for every channel) become one block.
 //!
 //! The values are the tracks' own keys, interpolated by the same formulas as `Track::sample`
 //! (lerp; shortest-arc Eberly slerp, with at least as many terms): only the evaluation order

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use super::fullscreen;
 use super::layouts::Layouts;
+use super::shadow_map::SHADOW_DEPTH_FORMAT;
 use super::skin_source::SkinSource;
 use super::textures::Toon;
 use super::uniforms::{InfluenceVertex, OverlayVertex};
@@ -517,7 +518,7 @@ impl Pipelines {
                 },
                 primitive: wgpu::PrimitiveState::default(),
                 depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
+                    format: SHADOW_DEPTH_FORMAT,
                     depth_write_enabled: Some(true),
                     depth_compare: Some(wgpu::CompareFunction::LessEqual),
                     stencil: wgpu::StencilState::default(),

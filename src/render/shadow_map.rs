@@ -2,7 +2,10 @@
 //! file's lights' that light the model most: render/shadow_views.rs), sampled as one array by
 //! frame.wgsl's `layer_shadow_factor`.
 
-use super::pipelines::DEPTH_FORMAT;
+/// 16 bits are plenty for a light's depth across one model (a 65,536th of the model's depth,
+/// under the pass's bias) and half the memory of the scene's 32-bit float depth: a best-quality
+/// layer is 8 MB instead of 16.
+pub const SHADOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm;
 
 pub struct ShadowMap {
     /// Every layer, as the scene shaders sample them.
@@ -13,7 +16,7 @@ pub struct ShadowMap {
 
 impl ShadowMap {
     /// The layers a map starts with; it is remade with as many as a file's lights ask for (each
-    /// layer of a 2048² map at best quality is 16 MB). Never fewer than two: OpenGL makes a
+    /// layer of a 2048² map at best quality is 8 MB). Never fewer than two: OpenGL makes a
     /// texture of one layer a plain 2D texture, which the shaders' array lookup misreads.
     pub const FIRST_LAYERS: u32 = 2;
 
@@ -51,7 +54,7 @@ fn depth_array(device: &wgpu::Device, label: &str, size: u32, layers: u32) -> wg
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: DEPTH_FORMAT,
+        format: SHADOW_DEPTH_FORMAT,
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
         view_formats: &[],
     })

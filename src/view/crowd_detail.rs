@@ -62,7 +62,7 @@ pub fn detail_levels(positions: &[Vec3], normals: &[Vec3], indices: &[u32]) -> V
         let target = (previous / 2 / 3 * 3).max(MIN_TRIANGLES * 3);
         let mut error = 0.0;
         // Each copy starts from the whole mesh, so errors do not compound.
-        let copy = meshopt::simplify(
+        let mut copy = meshopt::simplify(
             &welded,
             &vertices,
             target,
@@ -75,6 +75,8 @@ pub fn detail_levels(positions: &[Vec3], normals: &[Vec3], indices: &[u32]) -> V
         if copy.is_empty() || copy.len() as f32 > previous as f32 * WORTHWHILE_SHARE {
             break;
         }
+        // meshoptimizer's result has room for every index it was given.
+        copy.shrink_to_fit();
         // A coarser copy never claims less deviation than a finer one.
         worst = worst.max(error);
         previous = copy.len();
