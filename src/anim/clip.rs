@@ -17,6 +17,7 @@ use std::sync::{Arc, OnceLock};
 
 pub use super::channel::{Channel, ChannelTrack};
 use super::key_block::FastChannels;
+use super::key_times::measure_key_rate;
 use super::keys::{KeySpan, locate};
 use super::pose::Pose;
 
@@ -29,16 +30,21 @@ pub struct Clip {
     timelines: Vec<Arc<[f32]>>,
     /// For each channel, its index in `timelines`.
     channel_timeline: Vec<usize>,
-    /// The channels sampled in SIMD blocks (most of them), and the rest; made at first sampling.
-    fast: FastCache,
+    /// What is worked out from the channels when first asked for.
+    derived: Derived,
 }
 
-/// `FastChannels` made once, on first use. They are the channels' own keys rearranged, so two
-/// clips with equal channels are equal whether or not either has made them.
+/// Values worked out from a clip's channels once, on first use: the channels sampled in SIMD
+/// blocks (most of them) and the rest, and the rate the clip was keyed at (the timeline asks
+/// every frame; it reads every key). They follow from the channels, so two clips with equal
+/// channels are equal whether or not either has made them.
 #[derive(Clone, Debug, Default)]
-struct FastCache(OnceLock<FastChannels>);
+struct Derived {
+    fast: OnceLock<FastChannels>,
+    key_rate: OnceLock<f32>,
+}
 
-impl PartialEq for FastCache {
+impl PartialEq for Derived {
     fn eq(&self, _: &Self) -> bool {
         true
     }
@@ -124,7 +130,7 @@ impl Clip {
             channels,
             timelines,
             channel_timeline,
-            fast: FastCache::default(),
+            derived: Derived::default(),
         }
     }
 
@@ -188,7 +194,13 @@ impl Clip {
 
     /// The key blocks, made on the first call (the only time sampling allocates them).
     fn fast_channels(&self) -> &FastChannels {
-        (self.fast.0).get_or_init(|| FastChannels::new(&self.channels, &self.channel_timeline, &self.timelines))
+        (self.derived.fast).get_or_init(|| FastChannels::new(&self.channels, &self.channel_timeline, &self.timelines))
+    }
+
+    /// The frame rate the clip was keyed at, in frames per second (see `key_times`); worked out
+    /// on the first call.
+    pub fn key_rate(&self) -> f32 {
+        *self.derived.key_rate.get_or_init(|| measure_key_rate(self))
     }
 
     /// Writes one channel's value, in the span found for its timeline, into `pose`.
@@ -257,14 +269,29 @@ mod tests {
     #[test]
     fn key_blocks_are_made_when_the_clip_is_first_sampled() {
         let clip = clip();
-        assert!(clip.fast.0.get().is_none(), "a clip not yet played holds its keys once");
+        assert!(
+            clip.derived.fast.get().is_none(),
+            "a clip not yet played holds its keys once"
+        );
         let unsampled = clip.clone();
         let mut pose = two_joint_pose();
         clip.sample(1.0, &mut pose, &mut clip.cursor());
-        assert!(clip.fast.0.get().is_some());
+        assert!(clip.derived.fast.get().is_some());
         assert_eq!(
             clip, unsampled,
             "the blocks are the channels' keys: the clips stay equal"
+        );
+    }
+
+    #[test]
+    fn the_key_rate_is_kept_after_the_first_call() {
+        let clip = clip();
+        assert!(clip.derived.key_rate.get().is_none());
+        let rate = clip.key_rate();
+        assert_eq!(
+            clip.derived.key_rate.get(),
+            Some(&rate),
+            "the timeline asks every frame"
         );
     }
 

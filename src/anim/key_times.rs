@@ -53,9 +53,9 @@ pub fn key_times(clip: &Clip, joint: Option<usize>) -> Vec<f32> {
     times
 }
 
-/// The frame rate `clip` was keyed at, in frames per second (see the module docs).
-/// Allocates nothing.
-pub fn key_rate(clip: &Clip) -> f32 {
+/// The frame rate `clip` was keyed at, in frames per second (see the module docs), from every
+/// key: `Clip::key_rate` keeps it. Allocates nothing.
+pub(super) fn measure_key_rate(clip: &Clip) -> f32 {
     let Some(common) = most_common_interval_rate(clip) else {
         return DEFAULT_KEY_RATE;
     };
@@ -145,21 +145,21 @@ mod tests {
     fn the_key_rate_is_the_usual_rate_every_key_falls_on() {
         for rate in [24.0, 25.0, 30.0, 60.0] {
             let clip = clip(vec![channel(0, &frames(50, rate))]);
-            assert_eq!(key_rate(&clip), rate);
+            assert_eq!(measure_key_rate(&clip), rate);
         }
         // Hand-keyed at frames 0, 7, 19 and 40 of 24 fps.
         let sparse = clip(vec![channel(0, &[0.0, 7.0 / 24.0, 19.0 / 24.0, 40.0 / 24.0])]);
-        assert_eq!(key_rate(&sparse), 24.0);
+        assert_eq!(measure_key_rate(&sparse), 24.0);
         // Baked at 15 or 12 fps (as MD5 files often are): 15 and 12, not 30 and 24.
         for rate in [15.0, 12.0] {
-            assert_eq!(key_rate(&clip(vec![channel(0, &frames(20, rate))])), rate);
+            assert_eq!(measure_key_rate(&clip(vec![channel(0, &frames(20, rate))])), rate);
         }
         // Keys a second apart: 30 fps, not 1 fps.
         let seconds = clip(vec![channel(0, &[0.0, 1.0, 2.0])]);
-        assert_eq!(key_rate(&seconds), 30.0);
+        assert_eq!(measure_key_rate(&seconds), 30.0);
         // Channels at 24 and 12 fps: 24 fits both.
         let mixed = clip(vec![channel(0, &frames(10, 24.0)), channel(1, &frames(6, 12.0))]);
-        assert_eq!(key_rate(&mixed), 24.0);
+        assert_eq!(measure_key_rate(&mixed), 24.0);
     }
 
     #[test]
@@ -167,12 +167,12 @@ mod tests {
         // 17 fps keys with one odd key (an exporter's end key): 17 fps.
         let mut times = frames(30, 17.0);
         times.push(times[29] + 0.013);
-        assert_eq!(key_rate(&clip(vec![channel(0, &times)])), 17.0);
+        assert_eq!(measure_key_rate(&clip(vec![channel(0, &times)])), 17.0);
     }
 
     #[test]
     fn a_clip_without_two_keys_gets_the_default_rate() {
-        assert_eq!(key_rate(&clip(Vec::new())), DEFAULT_KEY_RATE);
-        assert_eq!(key_rate(&clip(vec![channel(0, &[0.4])])), DEFAULT_KEY_RATE);
+        assert_eq!(measure_key_rate(&clip(Vec::new())), DEFAULT_KEY_RATE);
+        assert_eq!(measure_key_rate(&clip(vec![channel(0, &[0.4])])), DEFAULT_KEY_RATE);
     }
 }

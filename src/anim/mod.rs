@@ -39,7 +39,7 @@ pub use clip::{Channel, ChannelTrack, Clip, ClipCursor, Playback};
 pub use crossfade::CrossFade;
 pub use ik::{IkLayer, JointConstraint, Solver};
 pub use joint_match::{JointMatching, JointPair, MatchedBy, match_joints, normalise_joint_name};
-pub use key_times::{DEFAULT_KEY_RATE, key_rate, key_times};
+pub use key_times::{DEFAULT_KEY_RATE, key_times};
 pub use keys::{Interpolation, TrackError};
 pub use morph_override::{MorphMode, MorphOverride};
 pub use player::Player;

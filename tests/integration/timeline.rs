@@ -8,7 +8,7 @@ use crate::shared::{clip_time, painted};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
-use rigscope::anim::{Clip, Playback, key_rate};
+use rigscope::anim::{Clip, Playback};
 use rigscope::asset::demo::demo_model;
 use rigscope::ui::timeline::{TICK_COLOR, tick_times};
 use rigscope::ui::{ViewerState, panel};
@@ -182,7 +182,7 @@ fn the_ticks_are_the_clips_keys_or_the_selected_joints() {
     assert!(!head_keys.is_empty());
     assert_eq!(tick_times(survey, Some(head)), head_keys);
     // Fox was exported at 24 fps.
-    assert_eq!(key_rate(survey), 24.0);
+    assert_eq!(survey.key_rate(), 24.0);
     harness.state_mut().inspection.selected = Some(head);
     harness.run();
     assert_eq!(drawn_ticks(&harness), head_keys.len(), "the selected joint's ticks");

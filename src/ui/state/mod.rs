@@ -18,7 +18,7 @@ use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
 use super::trail_panel::TrailControls;
 use super::watch_panel::Watching;
-use crate::anim::{DEFAULT_KEY_RATE, key_rate};
+use crate::anim::{Clip, DEFAULT_KEY_RATE};
 use crate::asset::{self, Format, Model};
 use crate::inspect::{JointFacts, PoseMode, TrailTime};
 use crate::view::animated_frame::AnimatedFrame;
@@ -195,7 +195,7 @@ impl ViewerState {
     /// and the timeline's frame numbers.
     pub fn key_rate(&self) -> f32 {
         let clip = self.frame.player.clip().and_then(|c| self.document.model.clips.get(c));
-        clip.map_or(DEFAULT_KEY_RATE, key_rate)
+        clip.map_or(DEFAULT_KEY_RATE, Clip::key_rate)
     }
 
     /// Carries out a keyboard shortcut.
