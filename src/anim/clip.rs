@@ -17,7 +17,7 @@ use std::sync::{Arc, OnceLock};
 
 pub use super::channel::{Channel, ChannelTrack};
 use super::key_block::FastChannels;
-use super::key_times::measure_key_rate;
+use super::key_rate::measure_key_rate;
 use super::keys::{KeySpan, locate};
 use super::pose::Pose;
 
@@ -197,10 +197,11 @@ impl Clip {
         (self.derived.fast).get_or_init(|| FastChannels::new(&self.channels, &self.channel_timeline, &self.timelines))
     }
 
-    /// The frame rate the clip was keyed at, in frames per second (see `key_times`); worked out
-    /// on the first call.
+    /// The frame rate the clip was keyed at, in frames per second (see `key_rate.rs`); worked
+    /// out on the first call.
     pub fn key_rate(&self) -> f32 {
-        *self.derived.key_rate.get_or_init(|| measure_key_rate(self))
+        let time_arrays = self.channels.iter().map(|channel| &**channel.track.times());
+        *self.derived.key_rate.get_or_init(|| measure_key_rate(time_arrays))
     }
 
     /// Writes one channel's value, in the span found for its timeline, into `pose`.
