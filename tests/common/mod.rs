@@ -252,6 +252,13 @@ pub fn succeed(args: &[&str]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
+/// Runs `rigscope render FILE -o OUT ARGS...` and reads the image it wrote.
+pub fn render_png(file: &Path, out: &Path, args: &[&str]) -> image::RgbaImage {
+    let base = ["render", file.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    succeed(&[&base[..], args].concat());
+    image::open(out).unwrap().to_rgba8()
+}
+
 /// Runs `rigscope` and parses what it printed as one JSON value.
 pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&succeed(args)).unwrap()

@@ -238,18 +238,7 @@ fn figures(image: &image::RgbaImage, smallest: usize) -> usize {
 
 fn render(dir: &std::path::Path, name: &str, args: &[&str]) -> image::RgbaImage {
     let fox = common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
-    let out = dir.join(name);
-    let mut all = vec![
-        "render",
-        fox.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--size",
-        "480x360",
-    ];
-    all.extend_from_slice(args);
-    common::succeed(&all);
-    image::open(&out).unwrap().to_rgba8()
+    common::render_png(&fox, &dir.join(name), &[&["--size", "480x360"], args].concat())
 }
 
 #[test]

@@ -1639,18 +1639,8 @@ fn each_material_channel_shows_its_input_as_it_is() {
     );
     // The command line: `render --channel`.
     let out = common::temp_dir("channel-cli").join("metallic.png");
-    common::succeed(&[
-        "render",
-        model.path.to_str().unwrap(),
-        "--channel",
-        "metallic",
-        "--no-grid",
-        "--size",
-        "64x64",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    let written = image::open(&out).unwrap().to_rgba8();
+    let args = ["--channel", "metallic", "--no-grid", "--size", "64x64"];
+    let written = common::render_png(&model.path, &out, &args);
     assert!(
         near([written.get_pixel(32, 32)[0]; 3], [64; 3]),
         "{:?}",
@@ -1861,10 +1851,7 @@ fn assert_the_light_casts_the_shadow(name: &str, lights: &str, placement: &str) 
 /// a light for each of `placements`), the environment dimmed.
 fn shadow_scene(name: &str, lights: &str, placements: &[&str]) -> image::RgbaImage {
     let path = shadow_scene_file(name, lights, placements);
-    let out = path.with_file_name("top.png");
-    common::succeed(&[
-        "render",
-        path.to_str().unwrap(),
+    let args = [
         "--view",
         "top",
         "--no-grid",
@@ -1872,10 +1859,8 @@ fn shadow_scene(name: &str, lights: &str, placements: &[&str]) -> image::RgbaIma
         "0.1",
         "--size",
         "200x200",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    let image = image::open(&out).unwrap().to_rgba8();
+    ];
+    let image = common::render_png(&path, &path.with_file_name("top.png"), &args);
     save(&image, name);
     image
 }

@@ -96,16 +96,7 @@ fn write(dir: &Path, name: &str, gltf: &Value) -> PathBuf {
 
 /// Renders `file` at 200x150 without the ground, with `args`.
 fn render(file: &Path, out: &Path, args: &[&str]) -> image::RgbaImage {
-    let base = [
-        "render",
-        file.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--no-grid",
-    ];
-    let base = [&base[..], &["--size", "200x150"]].concat();
-    succeed(&[&base[..], args].concat());
-    image::open(out).unwrap().to_rgba8()
+    common::render_png(file, out, &[&["--no-grid", "--size", "200x150"], args].concat())
 }
 
 /// Which of red, green and blue clearly dominates a pixel, if one does.
