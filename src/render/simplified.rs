@@ -81,10 +81,12 @@ pub fn simplified_triangles(mesh: &SimplifyInput, share_of_model: f32) -> Option
             .unwrap_or(simplified);
     }
     let kept = simplified.len() as f32 / indices.len() as f32;
-    // meshoptimizer's result has room for every index it was given; the copy lives as long
-    // as the model.
-    simplified.shrink_to_fit();
-    (kept <= WORTHWHILE_SHARE && !simplified.is_empty()).then_some(simplified)
+    (kept <= WORTHWHILE_SHARE && !simplified.is_empty()).then(|| {
+        // meshoptimizer's result has room for every index it was given; the copy lives as
+        // long as the model.
+        simplified.shrink_to_fit();
+        simplified
+    })
 }
 
 /// `positions` with the back of every two-sided sheet moved behind the front by `SHEET_NUDGE`,
@@ -100,9 +102,10 @@ fn sheets_apart(positions: &[Vec3], normals: &[Vec3]) -> Option<Vec<Vec3>> {
             let first = *first_at.entry(position.to_array().map(f32::to_bits)).or_insert(vertex);
             let behind = normals[first].dot(*normal) < 0.0;
             parted |= behind;
-            match behind {
-                true => position - normals[first] * nudge,
-                false => position,
+            if behind {
+                position - normals[first] * nudge
+            } else {
+                position
             }
         })
         .collect();
