@@ -81,8 +81,7 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
     if let Some(running) = &app.running {
         if let Some(timings) = &running.clock.timings {
             let crowd = running.state.frame.crowd.options.count;
-            let simplified = running.scene.quality.simplify_meshes;
-            let triangles = (running.model_view).triangles_drawn(&running.state.view_options(), simplified);
+            let triangles = (running.model_view).triangles_drawn(&running.state.view_options());
             println!("{}", timings.to_json(&running.gpu, crowd, triangles));
         }
         if app.options.exit_after.is_some() {

@@ -233,7 +233,7 @@ fn benchmark(
             timings.record_gpu(gpu_s);
         }
     }
-    let triangles = still.triangles_drawn(view, renderer.quality.simplify_meshes);
+    let triangles = still.triangles_drawn(view);
     Ok(timings.to_json(gpu, still.crowd_len(), triangles))
 }
 

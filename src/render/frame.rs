@@ -3,7 +3,8 @@
 //! has run the animation (Animator → Pose) and computed the pose's joint → model matrices once;
 //! from there:
 //!
-//! 0. at Fast quality, once: simplified copies of the meshes (`ModelBuffers::simplify_meshes`);
+//! 0. at Fast quality: simplified copies of the meshes, made in the background and taken as
+//!    they come (`ModelBuffers::update_detail`);
 //!    with the wireframe shown, once: the triangles' edges (`ModelBuffers::make_wireframe_edges`);
 //! 1. palettes per skin (model matrix × inverse bind matrix) and CPU skinning of the draws
 //!    the GPU does not skin (`ModelView::pose`);
@@ -15,7 +16,9 @@
 //! 4. for a crowd: every instance's matrices, nearest first with each draw's level of detail
 //!    per instance, and the CPU posing of the draws the GPU does not skin, once per instance
 //!    (`ModelView::upload_crowd`; the caller animated the crowd, see `view::crowd`);
-//! 5. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
+//! 5. at Fast quality, the copy each mesh draws within the frame's triangle budget
+//!    (`ModelBuffers::choose_detail`);
+//! 6. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
 //!    record and nothing else (`SceneRenderer::record`).
 
 use wgpu::CommandEncoder;
@@ -25,12 +28,13 @@ use super::gpu::Gpu;
 use super::model_view::ModelView;
 use super::scene::SceneRenderer;
 use super::target::SceneTarget;
+use crate::view::triangle_budget::INVISIBLE_PIXELS;
 
 /// Stages 0 to 2: what the frame's pose puts on the GPU. After it, a caller showing the
 /// difference view measures it (stage 3, `ModelView::measure_skin_difference`), then `draw`s.
 pub fn pose_and_upload(gpu: &Gpu, renderer: &SceneRenderer, model_view: &mut ModelView, input: &FrameInput) {
-    if renderer.quality.simplify_meshes {
-        model_view.buffers.simplify_meshes(&gpu.device, input.model);
+    if renderer.quality.triangle_budget.is_some() {
+        model_view.buffers.update_detail(&gpu.device, input.model, false);
     }
     if input.view.wireframe {
         model_view.buffers.make_wireframe_edges(&gpu.device, input.model);
@@ -40,8 +44,8 @@ pub fn pose_and_upload(gpu: &Gpu, renderer: &SceneRenderer, model_view: &mut Mod
     model_view.upload(gpu, input);
 }
 
-/// Stages 4 and 5: the crowd's instances, the frame's uniforms and overlays, and the passes
-/// into `target`, recorded into `encoder` (the caller submits it).
+/// Stages 4 to 6: the crowd's instances, the meshes' detail, the frame's uniforms and
+/// overlays, and the passes into `target`, recorded into `encoder` (the caller submits it).
 pub fn draw(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
@@ -52,6 +56,14 @@ pub fn draw(
 ) {
     model_view.upload_crowd(gpu, input, target.height);
     let bounds = input.crowd.map_or(model_view.bounds, |crowd| crowd.bounds);
+    let model = &model_view.bounds;
+    let least_deviation = if model.is_empty() {
+        0.0
+    } else {
+        INVISIBLE_PIXELS / (input.camera).pixels_per_unit(model.center(), model.radius(), target.height as f32)
+    };
+    let budget = renderer.quality.triangle_budget;
+    (model_view.buffers).choose_detail(budget, least_deviation, input.camera, input.model_matrices);
     renderer.prepare(gpu, input, &bounds, target.aspect());
     renderer.record(
         encoder,

@@ -22,6 +22,7 @@ pub mod gpu_timer;
 pub mod ik_gizmo;
 pub mod joint_gizmo;
 pub mod layouts;
+mod mesh_levels;
 pub mod model_buffers;
 pub mod model_view;
 pub mod overlay;

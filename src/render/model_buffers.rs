@@ -2,15 +2,14 @@
 //! uniform, the materials, and the vertex view's values. Made once per loaded model; a frame
 //! rewrites the uniforms, the skins' matrices and the CPU-posed vertex buffers.
 
-use std::collections::HashMap;
-
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use super::animated::AnimatedState;
 use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
-use super::simplified::{SimplifyInput, placed_bounds, simplified_triangles};
+use super::mesh_levels::{DrawDetail, LevelMaker, MadeCopy, PrimitiveKey};
+use super::simplified::placed_bounds;
 use super::textures::{MaterialBinding, MaterialTextures};
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::material::AlphaMode;
@@ -18,7 +17,8 @@ use crate::asset::{Material, MeshInstance, Model, Topology};
 use crate::inspect::VertexView;
 use crate::inspect::skin_difference::NOT_MEASURED;
 use crate::skin::{Deformer, posed_order};
-use crate::view::ViewOptions;
+use crate::view::triangle_budget::{SHADOW_COARSENING, deviation_for_budget, level_within};
+use crate::view::{CameraView, ViewOptions};
 
 /// Wireframe colour (linear RGBA).
 const WIRE_COLOR: Vec4 = Vec4::new(0.05, 0.05, 0.06, 1.0);
@@ -50,9 +50,9 @@ pub struct DrawBuffers {
     /// Each triangle edge once, for the wireframe, and how many indices that is (made when
     /// the wireframe is first shown: see `ModelBuffers::make_wireframe_edges`).
     pub edges: Option<(wgpu::Buffer, u32)>,
-    /// A simplified copy of the triangles, drawn in their place at Fast quality, where
-    /// simplifying saves enough (made when first asked for: see `ModelBuffers::simplify_meshes`).
-    pub simplified: Option<(wgpu::Buffer, u32)>,
+    /// Fast quality's simplified copies of the triangles and this frame's choice among them
+    /// (made when first asked for: see `ModelBuffers::update_detail`).
+    pub detail: DrawDetail,
     /// Its copies' placements and how many there are (EXT_mesh_gpu_instancing), rewritten
     /// each frame from its joint's model matrix; none for a draw drawn once.
     pub copies: Option<(wgpu::Buffer, u32)>,
@@ -90,6 +90,13 @@ pub struct DrawBuffers {
     pub hidden: bool,
 }
 
+/// Where Fast quality's simplified copies stand.
+enum DetailState {
+    NotAsked,
+    Making(LevelMaker),
+    Made,
+}
+
 pub struct ModelBuffers {
     pub draws: Vec<DrawBuffers>,
     pub skins: GpuSkins,
@@ -106,8 +113,8 @@ pub struct ModelBuffers {
     value_scratch: Vec<f32>,
     /// The material variant the draws' materials are those of.
     variant_shown: Option<usize>,
-    /// `simplify_meshes` has run.
-    simplified: bool,
+    /// The simplified copies: not asked for yet, being made, or all made.
+    detail: DetailState,
     /// While a crowd is shown: per skin, where its matrices start in an instance's block and
     /// the blocks' stride (`DrawUniform::in_crowd`). Draws the GPU does not skin are then
     /// posed per instance on the CPU, in world space.
@@ -358,7 +365,7 @@ impl ModelBuffers {
                 indices: buffer(device, "indices", indices, wgpu::BufferUsages::INDEX),
                 index_count: indices.len() as u32,
                 edges: None,
-                simplified: None,
+                detail: DrawDetail::default(),
                 copies,
                 material,
                 topology: primitive.topology,
@@ -406,7 +413,7 @@ impl ModelBuffers {
             values_shown: None,
             value_scratch: vec![0.0; largest],
             variant_shown: None,
-            simplified: false,
+            detail: DetailState::NotAsked,
             crowd_blocks: None,
             single_copy: buffer(device, "single copy", &[Mat4::IDENTITY], wgpu::BufferUsages::VERTEX),
             zeros: zeroed_buffer::<u8>(device, "zeros", zero_bytes, wgpu::BufferUsages::VERTEX),
@@ -451,51 +458,97 @@ impl ModelBuffers {
         }
     }
 
-    /// Makes the simplified copies of the triangle meshes, once (it takes a few milliseconds
-    /// per hundred thousand triangles, so only a quality that draws them asks). Each is
-    /// simplified by its share of the model's extent at rest (`simplified_triangles`), once for
-    /// all the draws of one mesh primitive.
-    pub fn simplify_meshes(&mut self, device: &wgpu::Device, model: &Model) {
-        if self.simplified {
-            return;
-        }
-        self.simplified = true;
-        let rest = model.skeleton.rest_pose().to_model_matrices();
-        let bounds: Vec<Option<(Vec3, Vec3)>> = (self.draws.iter())
-            .map(|draw| {
+    /// Fast quality's simplified copies: the first call starts making them (on a thread of
+    /// its own: see `LevelMaker`); later calls take those made since, until all are. With
+    /// `wait`, the first call waits for all of them (a still image draws one frame).
+    pub fn update_detail(&mut self, device: &wgpu::Device, model: &Model, wait: bool) {
+        if let DetailState::NotAsked = self.detail {
+            let rest = model.skeleton.rest_pose().to_model_matrices();
+            for draw in &mut self.draws {
                 let instance = &model.instances[draw.instance];
                 let primitive = &model.meshes[instance.mesh].primitives[draw.primitive];
-                placed_bounds(&primitive.positions, &rest_placement(model, instance, &rest))
-            })
-            .collect();
-        let model_bounds = (bounds.iter().flatten()).fold(None, |all: Option<(Vec3, Vec3)>, &(min, max)| {
-            Some(all.map_or((min, max), |(low, high)| (low.min(min), high.max(max))))
-        });
-        let extent = |bounds: Option<(Vec3, Vec3)>| bounds.map_or(0.0, |(min, max)| (max - min).length());
-        let model_extent = extent(model_bounds);
-        let mut made: HashMap<(usize, usize), Option<(wgpu::Buffer, u32)>> = HashMap::new();
-        for (draw, bounds) in self.draws.iter_mut().zip(bounds) {
-            if draw.topology != Topology::Triangles {
-                continue;
+                let bounds = placed_bounds(&primitive.positions, &rest_placement(model, instance, &rest));
+                draw.detail.extent = bounds.map_or(0.0, |(min, max)| (max - min).length());
+                let own = placed_bounds(&primitive.positions, &Mat4::IDENTITY);
+                draw.detail.radius = own.map_or(0.0, |(min, max)| (max - min).length() / 2.0);
             }
-            let mesh = model.instances[draw.instance].mesh;
-            let copy = made.entry((mesh, draw.primitive)).or_insert_with(|| {
-                let primitive = &model.meshes[mesh].primitives[draw.primitive];
-                let share = if model_extent > 0.0 {
-                    extent(bounds) / model_extent
-                } else {
-                    1.0
-                };
-                let input = SimplifyInput {
-                    positions: &primitive.positions,
-                    normals: &primitive.normals,
-                    indices: &primitive.indices,
-                };
-                let indices = simplified_triangles(&input, share)?;
-                let buffer = buffer(device, "simplified indices", &indices, wgpu::BufferUsages::INDEX);
-                Some((buffer, indices.len() as u32))
-            });
-            draw.simplified = copy.clone();
+            let wanted = self
+                .draws
+                .iter()
+                .map(|draw| (model.instances[draw.instance].mesh, draw.primitive));
+            self.detail = DetailState::Making(LevelMaker::start(model, wanted));
+        }
+        let DetailState::Making(maker) = &self.detail else {
+            return;
+        };
+        let draws = &mut self.draws;
+        let mut take = |key: PrimitiveKey, made: &[MadeCopy]| {
+            for draw in draws
+                .iter_mut()
+                .filter(|d| (model.instances[d.instance].mesh, d.primitive) == key)
+            {
+                let copies = draw.copies.as_ref().map_or(1, |(_, count)| *count);
+                draw.detail.take(made, draw.index_count / 3, copies);
+            }
+        };
+        let all_made = if wait {
+            maker.wait(device, &mut take);
+            true
+        } else {
+            maker.take_made(device, &mut take)
+        };
+        if all_made {
+            self.detail = DetailState::Made;
+        }
+    }
+
+    /// Chooses each draw's level for this frame: within `budget` triangles when there is one
+    /// (`view::triangle_budget`), every copy within the same deviation and none finer than
+    /// `least_deviation` (world units); the whole meshes without a budget. A static mesh that
+    /// `camera` does not see (placed by `model_matrices`) takes its coarsest copy and none of
+    /// the budget: it may still cast a shadow into the picture.
+    pub fn choose_detail(
+        &mut self,
+        budget: Option<u32>,
+        least_deviation: f32,
+        camera: &CameraView,
+        model_matrices: &[Mat4],
+    ) {
+        let Some(budget) = budget else {
+            for draw in &mut self.draws {
+                (draw.detail.lit, draw.detail.shadow) = (0, 0);
+            }
+            return;
+        };
+        let seen = |draw: &DrawBuffers| {
+            let placement = model_matrices
+                .get(draw.joint)
+                .filter(|_| draw.skin.is_none() && draw.copies.is_none());
+            placement.is_none_or(|placement| {
+                let scale = placement
+                    .x_axis
+                    .length()
+                    .max(placement.y_axis.length())
+                    .max(placement.z_axis.length());
+                camera.sees_sphere(placement.transform_point3(draw.center), draw.detail.radius * scale)
+            })
+        };
+        let budgeted =
+            |draw: &&DrawBuffers| draw.drawable && !draw.hidden && draw.topology == Topology::Triangles && seen(draw);
+        let levels = (self.draws.iter())
+            .filter(budgeted)
+            .map(|draw| draw.detail.levels.as_slice());
+        let deviation = deviation_for_budget(levels, budget, least_deviation);
+        for index in 0..self.draws.len() {
+            let coarsest = self.draws[index].detail.levels.len().saturating_sub(1);
+            let seen = seen(&self.draws[index]);
+            let detail = &mut self.draws[index].detail;
+            detail.lit = if seen {
+                level_within(&detail.levels, deviation)
+            } else {
+                coarsest
+            };
+            detail.shadow = level_within(&detail.levels, deviation * SHADOW_COARSENING);
         }
     }
 

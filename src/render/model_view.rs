@@ -122,8 +122,8 @@ impl ModelView {
     }
 
     /// Triangles the lit pass draws (every instance's, for a crowd) as `view` shows the model,
-    /// with the meshes `simplified` or not (the renderer's quality).
-    pub fn triangles_drawn(&self, view: &ViewOptions, simplified: bool) -> u64 {
+    /// each mesh at the level of detail chosen for the last frame.
+    pub fn triangles_drawn(&self, view: &ViewOptions) -> u64 {
         if !view.mesh {
             return 0;
         }
@@ -131,10 +131,7 @@ impl ModelView {
             .filter(|(_, draw)| draw.drawable && !draw.hidden && draw.topology == Topology::Triangles);
         let indices: u64 = drawn
             .map(|(index, draw)| {
-                let count = match &draw.simplified {
-                    Some((_, count)) if simplified => *count,
-                    _ => draw.index_count,
-                };
+                let (_, count) = draw.detail.indices((&draw.indices, draw.index_count), draw.detail.lit);
                 match &self.crowd {
                     Some(crowd) => crowd.indices_drawn((index, draw), count, view.crowd_detail, view.gpu_skinning),
                     None => u64::from(count),

@@ -369,8 +369,12 @@ impl SceneRenderer {
         let drawable = |draw: &DrawBuffers, all: bool| {
             draw.drawable && !draw.hidden && (all || draw.topology == Topology::Triangles)
         };
-        // Draw `index` with its uniform in `slot`, by `pipeline`.
-        let draw_one = |pass: &mut wgpu::RenderPass, slot: DrawSlot, index: usize, pipeline: &wgpu::RenderPipeline| {
+        // Draw `index` with its uniform in `slot`, by `pipeline`; the solid slot from the
+        // level of detail chosen for the shadow pass when `shadow`, else for the lit pass.
+        let draw_one = |pass: &mut wgpu::RenderPass,
+                        (slot, shadow): (DrawSlot, bool),
+                        index: usize,
+                        pipeline: &wgpu::RenderPipeline| {
             let draw = &buffers.draws[index];
             pass.set_pipeline(pipeline);
             let (vertex_buffers, copies) = buffers.vertex_buffers(index, slot, view.gpu_skinning);
@@ -380,13 +384,15 @@ impl SceneRenderer {
             let uniform = buffers.uniforms.offset(index, slot);
             pass.set_bind_group(1, buffers.skins.group(draw.skin), &[uniform]);
             pass.set_bind_group(2, &buffers.materials[draw.material].group, &[]);
-            let (indices, count) = match (slot, &draw.simplified) {
-                (DrawSlot::Wire, _) => match &draw.edges {
+            let whole = (&draw.indices, draw.index_count);
+            let (indices, count) = match slot {
+                DrawSlot::Wire => match &draw.edges {
                     Some((edges, count)) => (edges, *count),
                     None => return,
                 },
-                (DrawSlot::Solid, Some((simplified, count))) if self.quality.simplify_meshes => (simplified, *count),
-                _ => (&draw.indices, draw.index_count),
+                DrawSlot::Solid if shadow => draw.detail.indices(whole, draw.detail.shadow),
+                DrawSlot::Solid => draw.detail.indices(whole, draw.detail.lit),
+                DrawSlot::Ghost | DrawSlot::Capture => whole,
             };
             // The bind-pose ghost is one, at instance 0's place.
             match crowd.filter(|_| slot != DrawSlot::Ghost) {
@@ -414,7 +420,7 @@ impl SceneRenderer {
                            all: bool,
                            pipeline: &dyn Fn(&DrawBuffers) -> &'s wgpu::RenderPipeline| {
             for (index, draw) in buffers.draws.iter().enumerate().filter(|(_, d)| drawable(d, all)) {
-                draw_one(pass, slot, index, pipeline(draw));
+                draw_one(pass, (slot, false), index, pipeline(draw));
             }
         };
 
@@ -432,7 +438,10 @@ impl SceneRenderer {
                 ..Default::default()
             });
             pass.set_bind_group(0, group, &[]);
-            draw_meshes(&mut pass, DrawSlot::Solid, false, &|_| &self.pipelines.shadow);
+            let shadow_casters = buffers.draws.iter().enumerate().filter(|(_, d)| drawable(d, false));
+            for (index, _) in shadow_casters {
+                draw_one(&mut pass, (DrawSlot::Solid, true), index, &self.pipelines.shadow);
+            }
         }
 
         // Opaque and masked surfaces first, writing depth; then, when some surfaces let light
@@ -470,12 +479,12 @@ impl SceneRenderer {
         let opaque = |d: &DrawBuffers| drawable(d, true) && !d.blended;
         if view.mesh {
             for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && !transmissive(d)) {
-                draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
+                draw_one(&mut pass, (DrawSlot::Solid, false), index, lit(draw));
             }
             for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && outlined(d)) {
                 draw_one(
                     &mut pass,
-                    DrawSlot::Solid,
+                    (DrawSlot::Solid, false),
                     index,
                     mesh.for_outline(shading(draw), false),
                 );
@@ -488,7 +497,7 @@ impl SceneRenderer {
             pass.set_bind_group(0, &self.frame_group, &[]);
             pass.set_bind_group(3, &target.scene_behind.group, &[]);
             for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && transmissive(d)) {
-                draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
+                draw_one(&mut pass, (DrawSlot::Solid, false), index, lit(draw));
             }
         }
         if view.mesh {
@@ -498,17 +507,22 @@ impl SceneRenderer {
                     continue;
                 }
                 if draw.topology != Topology::Triangles {
-                    draw_one(&mut pass, DrawSlot::Solid, index, lit(draw));
+                    draw_one(&mut pass, (DrawSlot::Solid, false), index, lit(draw));
                     continue;
                 }
                 if draw.double_sided {
                     let back = mesh.for_blended(BlendedFaces::Back, shading(draw));
-                    draw_one(&mut pass, DrawSlot::Solid, index, back);
+                    draw_one(&mut pass, (DrawSlot::Solid, false), index, back);
                 }
                 let front = mesh.for_blended(BlendedFaces::Front, shading(draw));
-                draw_one(&mut pass, DrawSlot::Solid, index, front);
+                draw_one(&mut pass, (DrawSlot::Solid, false), index, front);
                 if outlined(draw) {
-                    draw_one(&mut pass, DrawSlot::Solid, index, mesh.for_outline(shading(draw), true));
+                    draw_one(
+                        &mut pass,
+                        (DrawSlot::Solid, false),
+                        index,
+                        mesh.for_outline(shading(draw), true),
+                    );
                 }
             }
         }

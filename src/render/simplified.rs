@@ -1,92 +1,225 @@
-//! Fast quality's simplified copies of the meshes. A software rasteriser (llvmpipe) sets up
-//! every triangle on one thread whatever its size on screen, about a microsecond each per pass:
-//! Xbot's 49k triangles cost it ~70 ms a frame in the shadow and lit passes, against ~30 ms for
-//! everything else. At Fast quality (half resolution) a copy simplified by meshoptimizer
-//! draws in each mesh's place, off by at most a quarter of a percent of the *whole model's*
-//! extent, under a pixel of the half-resolution view for a model filling it. So a model made of
-//! many small parts (Khronos's BrainStem: 59 meshes of about a thousand triangles) sheds as
-//! much detail as one dense mesh does. The copy reuses the mesh's vertices (only the index list
-//! is new), so skinning, morphing and the vertex views work on it unchanged.
+//! Fast quality's simplified copies of the meshes: per mesh, a chain of coarser and coarser
+//! index lists over its own vertices (meshoptimizer, each about half the last), with how far
+//! each may lie from the mesh. Every frame the triangle budget (view/triangle_budget.rs) picks
+//! one per mesh. The copies reuse the mesh's vertices (only the index list is new), so
+//! skinning, morphing and the vertex views work on them unchanged.
 
 use std::collections::HashMap;
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec2, Vec3};
 
-/// Meshes with fewer triangles cost little even on a software rasteriser; they stay whole.
-pub const FEWEST_TRIANGLES: usize = 256;
-/// The largest deviation allowed, as a fraction of the whole model's extent.
-pub const SIMPLIFY_ERROR: f32 = 0.0025;
-/// The largest deviation allowed as a fraction of a part's own extent, however small it is in
-/// the model, so that a small part keeps its shape.
-const MOST_PART_ERROR: f32 = 0.05;
-/// A copy that keeps more than this share of the triangles is not worth a second index list.
+use crate::view::crowd_detail::SamePlace;
+
+/// Meshes with fewer triangles are drawn whole, and no copy is made with fewer.
+pub const FEWEST_TRIANGLES: usize = 32;
+/// The most a copy may lie from its mesh, as a fraction of the mesh's extent: coarser copies
+/// lose the mesh's shape, whatever the budget.
+const MOST_ERROR: f32 = 0.05;
+/// Copies made per mesh at most.
+const MOST_LEVELS: usize = 8;
+/// A copy that keeps more than this share of the last one's triangles is not worth a level.
 const WORTHWHILE_SHARE: f32 = 0.75;
 
 /// A triangle mesh as the simplifier reads it: positions, unit normals and indices.
 pub struct SimplifyInput<'a> {
     pub positions: &'a [Vec3],
     pub normals: &'a [Vec3],
+    /// Texture coordinates (TEXCOORD_0; empty without).
+    pub uvs: &'a [Vec2],
     pub indices: &'a [u32],
 }
 
+/// A coarser copy of a mesh: its triangle list, and how far it may lie from the mesh as a
+/// fraction of the mesh's extent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimplifiedLevel {
+    pub indices: Vec<u32>,
+    pub relative_error: f32,
+}
+
 /// How far the back of a two-sided sheet is moved for the simplifier, as a fraction of the
-/// mesh's extent: far under the error allowed, far over float rounding.
+/// mesh's extent: far under any error allowed, far over float rounding.
 const SHEET_NUDGE: f32 = 1e-4;
 
-/// The triangle list of `mesh`, simplified within `SIMPLIFY_ERROR` of the model for a mesh
-/// whose extent is `share_of_model` of the model's (as drawn at rest), or `None` when the mesh
-/// has few triangles, its indices do not all name a vertex, or simplifying saves too little.
+/// Coarser and coarser copies of `mesh`, each about half the last and simplified from it
+/// (their errors add up), finest first; none when the mesh has few triangles or its indices
+/// do not all name a vertex.
 ///
 /// meshoptimizer takes vertices at one position for one point of the surface with a seam in its
-/// attributes, and collapses seams only along themselves. Hard-surface models often draw both
-/// sides of a sheet, the back a copy of the front with the normals reversed, so every vertex
-/// looks like a seam and almost nothing was simplified (three.js's ferrari kept 340,000 of
-/// 345,000 triangles). So where a mesh has such sheets, it is simplified a second time with the
-/// back apart from the front (`sheets_apart`), and the copy with fewer triangles is kept: on
-/// other meshes (an engine's thin plates) parting them locks more borders than it frees.
-pub fn simplified_triangles(mesh: &SimplifyInput, share_of_model: f32) -> Option<Vec<u32>> {
+/// attributes, and collapses seams only along themselves, so textures stay where they were.
+/// Hard-surface models often draw both sides of a sheet, the back a copy of the front with the
+/// normals reversed, so every vertex looks like a seam and almost nothing was simplified
+/// (three.js's ferrari kept 340,000 of 345,000 triangles). So where a mesh has such sheets, its
+/// first copy is also made with the back apart from the front (`sheets_apart`), and the chain
+/// goes on from whichever has fewer triangles: on other meshes (an engine's thin plates)
+/// parting them locks more borders than it frees.
+pub fn simplified_levels(mesh: &SimplifyInput) -> Vec<SimplifiedLevel> {
     let SimplifyInput {
         positions,
         normals,
+        uvs,
         indices,
     } = *mesh;
     let triangles = indices.len() / 3;
-    if triangles < FEWEST_TRIANGLES || !indices.len().is_multiple_of(3) || normals.len() != positions.len() {
-        return None;
-    }
+    let usable =
+        triangles >= 2 * FEWEST_TRIANGLES && indices.len().is_multiple_of(3) && normals.len() == positions.len();
     // meshoptimizer asserts on an index past the vertices: never hand it one.
-    if indices.iter().any(|&i| i as usize >= positions.len()) {
-        return None;
+    if !usable || indices.iter().any(|&i| i as usize >= positions.len()) {
+        return Vec::new();
     }
-    // meshoptimizer's error is relative to the mesh's own extent.
-    let error = (SIMPLIFY_ERROR / share_of_model.max(1e-6)).min(MOST_PART_ERROR);
-    let simplify = |positions: &[Vec3]| {
-        let bytes: &[u8] = bytemuck::cast_slice(positions);
-        let vertices = meshopt::VertexDataAdapter::new(bytes, std::mem::size_of::<Vec3>(), 0).ok()?;
-        Some(meshopt::simplify(
+    let apart = sheets_apart(positions, normals);
+    let mut chain: Vec<SimplifiedLevel> = Vec::new();
+    let mut surface = positions;
+    let mut error = 0.0;
+    let mut borders = Borders::Locked;
+    // The last copy as the simplifier sees it (over the welded vertices once `welded` is set).
+    let mut from = indices.to_vec();
+    let mut welded: Option<Weld> = None;
+    while chain.len() < MOST_LEVELS {
+        let target = (from.len() / 2 / 3 * 3).max(FEWEST_TRIANGLES * 3);
+        let simplify = |positions: &[Vec3]| simplified_once(positions, &from, target, MOST_ERROR - error, borders);
+        let seen = welded.as_ref().map_or(surface, |weld| &weld.positions);
+        let Some((mut copy, mut added)) = simplify(seen) else {
+            break;
+        };
+        if chain.is_empty()
+            && let Some(apart) = &apart
+            && let Some((parted, parted_error)) = simplify(apart)
+            && parted.len() < copy.len()
+        {
+            (copy, added) = (parted, parted_error);
+            surface = apart;
+        }
+        let kept = copy.len();
+        if kept == 0 || kept as f32 > from.len() as f32 * WORTHWHILE_SHARE {
+            if borders == Borders::Locked {
+                borders = Borders::Free;
+                continue;
+            }
+            if welded.is_none() && chain.is_empty() && seams_only_in_normals(positions, uvs, indices) {
+                let (weld, welded_indices) = Weld::new(positions, indices);
+                (welded, from) = (Some(weld), welded_indices);
+                continue;
+            }
+            break;
+        }
+        // meshoptimizer's result has room for every index it was given.
+        copy.shrink_to_fit();
+        error += added;
+        let indices = match &welded {
+            Some(weld) => weld.unwelded(&copy, positions, normals),
+            None => copy.clone(),
+        };
+        from = copy;
+        chain.push(SimplifiedLevel {
             indices,
-            &vertices,
-            0,
-            error,
-            // Open edges stay where they are: where two primitives meet, or a seam's vertices
-            // are only nearly equal, moving them would open a crack.
-            meshopt::SimplifyOptions::LockBorder,
-            None,
-        ))
-    };
-    let mut simplified = simplify(positions)?;
-    if let Some(apart) = sheets_apart(positions, normals) {
-        simplified = simplify(&apart)
-            .filter(|s| s.len() < simplified.len())
-            .unwrap_or(simplified);
+            relative_error: error,
+        });
+        if kept <= FEWEST_TRIANGLES * 3 {
+            break;
+        }
     }
-    let kept = simplified.len() as f32 / indices.len() as f32;
-    (kept <= WORTHWHILE_SHARE && !simplified.is_empty()).then(|| {
-        // meshoptimizer's result has room for every index it was given; the copy lives as
-        // long as the model.
-        simplified.shrink_to_fit();
-        simplified
+    chain
+}
+
+/// Whether the vertices of `indices` that share a position differ only in their normals (hard
+/// edges), not in their texture coordinates.
+fn seams_only_in_normals(positions: &[Vec3], uvs: &[Vec2], indices: &[u32]) -> bool {
+    if uvs.len() != positions.len() {
+        return true;
+    }
+    let mut first_at: HashMap<[u32; 3], u32> = HashMap::with_capacity(positions.len());
+    indices.iter().all(|&vertex| {
+        let first = *first_at
+            .entry(positions[vertex as usize].to_array().map(f32::to_bits))
+            .or_insert(vertex);
+        uvs[first as usize] == uvs[vertex as usize]
     })
+}
+
+/// A mesh whose hard edges split every vertex (CAD models) welded into one surface, so that
+/// its seams collapse like the rest: one vertex per position. A copy's corners then go back
+/// to the vertex at their place whose normal is nearest the triangle's, so hard edges stay
+/// hard. The welded vertices are a list of their own: meshoptimizer locks a vertex whose
+/// position other, unused vertices share.
+struct Weld {
+    positions: Vec<Vec3>,
+    /// Per welded vertex, the first of the mesh's vertices at its position.
+    first: Vec<u32>,
+    places: SamePlace,
+}
+
+impl Weld {
+    /// The weld of `indices` over `positions`, and the indices over the welded vertices.
+    fn new(positions: &[Vec3], indices: &[u32]) -> (Self, Vec<u32>) {
+        let mut welded_at: HashMap<[u32; 3], u32> = HashMap::with_capacity(positions.len());
+        let (mut welded_positions, mut first) = (Vec::new(), Vec::new());
+        let welded: Vec<u32> = (indices.iter())
+            .map(|&vertex| {
+                let position = positions[vertex as usize];
+                *welded_at
+                    .entry(position.to_array().map(f32::to_bits))
+                    .or_insert_with(|| {
+                        welded_positions.push(position);
+                        first.push(vertex);
+                        first.len() as u32 - 1
+                    })
+            })
+            .collect();
+        let on_mesh: Vec<u32> = welded.iter().map(|&w| first[w as usize]).collect();
+        let places = SamePlace::new(indices, &on_mesh, positions.len());
+        let weld = Self {
+            positions: welded_positions,
+            first,
+            places,
+        };
+        (weld, welded)
+    }
+
+    /// A copy over the welded vertices as a copy over the mesh's.
+    fn unwelded(&self, copy: &[u32], positions: &[Vec3], normals: &[Vec3]) -> Vec<u32> {
+        let on_mesh = copy.iter().map(|&w| self.first[w as usize]).collect();
+        self.places.nearest_normals(on_mesh, positions, normals)
+    }
+}
+
+/// Whether a mesh's open edges may move as it is simplified.
+#[derive(Clone, Copy, PartialEq)]
+enum Borders {
+    /// They stay where they are: where two primitives meet, or a seam's vertices are only
+    /// nearly equal, moving them opens a crack. The first copies are made so.
+    Locked,
+    /// They move, within the copy's error: once locked borders stop the copies halving (a
+    /// model of many open parts), a crack under the deviation the budget allows is the
+    /// lesser loss.
+    Free,
+}
+
+/// `indices` simplified towards `target` indices within `most_error` of the mesh's extent, and
+/// the error it made (None when meshoptimizer cannot read the positions). Small parts are kept
+/// however small they get (meshoptimizer's pruning took BrainStem's horns off).
+fn simplified_once(
+    positions: &[Vec3],
+    indices: &[u32],
+    target: usize,
+    most_error: f32,
+    borders: Borders,
+) -> Option<(Vec<u32>, f32)> {
+    let bytes: &[u8] = bytemuck::cast_slice(positions);
+    let vertices = meshopt::VertexDataAdapter::new(bytes, std::mem::size_of::<Vec3>(), 0).ok()?;
+    let mut error = 0.0;
+    let copy = meshopt::simplify(
+        indices,
+        &vertices,
+        target,
+        most_error.max(0.0),
+        match borders {
+            Borders::Locked => meshopt::SimplifyOptions::LockBorder,
+            Borders::Free => meshopt::SimplifyOptions::None,
+        },
+        Some(&mut error),
+    );
+    Some((copy, error))
 }
 
 /// `positions` with the back of every two-sided sheet moved behind the front by `SHEET_NUDGE`,
@@ -142,57 +275,89 @@ mod tests {
         SimplifyInput {
             positions,
             normals: positions,
+            uvs: &[],
             indices,
         }
     }
 
     #[test]
-    fn a_dense_sphere_keeps_its_shape_with_far_fewer_triangles() {
+    fn a_dense_sphere_keeps_its_shape_in_halving_copies() {
         let (positions, indices) = sphere(96, 192);
-        let simplified = simplified_triangles(&input(&positions, &indices), 1.0).expect("a dense sphere is simplified");
-        assert!(
-            simplified.len() * 4 < indices.len(),
-            "{} of {} indices kept",
-            simplified.len(),
-            indices.len()
-        );
-        assert_eq!(simplified.len() % 3, 0);
-        assert_eq!(
-            simplified.capacity(),
-            simplified.len(),
-            "no room kept for the shed indices"
-        );
-        // Every kept triangle's centre stays near the sphere: the error bound holds.
-        for triangle in simplified.chunks_exact(3) {
-            let centre = triangle.iter().map(|&i| positions[i as usize]).sum::<Vec3>() / 3.0;
-            let off = 1.0 - centre.length();
-            assert!(
-                (0.0..0.02).contains(&off),
-                "a triangle's centre is {off} inside the sphere"
-            );
+        let levels = simplified_levels(&input(&positions, &indices));
+        assert!(levels.len() >= 4, "{} levels", levels.len());
+        let mut last = (indices.len(), 0.0);
+        for level in &levels {
+            let kept = level.indices.len();
+            assert_eq!(kept % 3, 0);
+            assert!(kept as f32 <= last.0 as f32 * 0.75, "{kept} of {} indices kept", last.0);
+            assert!(level.relative_error >= last.1 && level.relative_error <= MOST_ERROR);
+            assert_eq!(level.indices.capacity(), kept, "no room kept for the shed indices");
+            // Every kept triangle's centre lies within the copy's error of the sphere (its
+            // extent, as meshoptimizer measures it, is 2), less the centre's own sag.
+            for triangle in level.indices.chunks_exact(3) {
+                let centre = triangle.iter().map(|&i| positions[i as usize]).sum::<Vec3>() / 3.0;
+                let off = (1.0 - centre.length()).abs();
+                let sag = 0.02;
+                assert!(off <= 2.0 * level.relative_error + sag, "a centre {off} off the sphere");
+            }
+            last = (kept, level.relative_error);
         }
     }
 
     #[test]
-    fn small_meshes_and_bad_indices_are_left_whole() {
-        let (positions, indices) = sphere(4, 8);
-        assert_eq!(simplified_triangles(&input(&positions, &indices), 1.0), None);
+    fn small_meshes_and_bad_indices_get_no_copies() {
+        let (positions, indices) = sphere(3, 6);
+        assert_eq!(simplified_levels(&input(&positions, &indices)), Vec::new());
         let (positions, mut indices) = sphere(96, 192);
         indices[7] = positions.len() as u32;
-        assert_eq!(simplified_triangles(&input(&positions, &indices), 1.0), None);
+        assert_eq!(simplified_levels(&input(&positions, &indices)), Vec::new());
+    }
+
+    /// A sphere drawn flat: every triangle has three vertices of its own, with its normal.
+    fn faceted_sphere() -> (Vec<Vec3>, Vec<Vec3>, Vec<u32>) {
+        let (positions, indices) = sphere(24, 48);
+        let corners: Vec<Vec3> = indices.iter().map(|&i| positions[i as usize]).collect();
+        let normals = (corners.chunks_exact(3))
+            .flat_map(|t| [(t[1] - t[0]).cross(t[2] - t[0]).normalize(); 3])
+            .collect();
+        (corners, normals, (0..indices.len() as u32).collect())
     }
 
     #[test]
-    fn a_small_part_of_a_model_sheds_more_triangles_but_keeps_its_shape() {
-        let (positions, indices) = sphere(24, 48);
-        let whole = simplified_triangles(&input(&positions, &indices), 1.0).map_or(indices.len(), |s| s.len());
-        let part = simplified_triangles(&input(&positions, &indices), 0.05).expect("a small part is simplified");
-        assert!(part.len() * 2 < whole, "{} against {whole} indices", part.len());
-        // However small the part, it stays within 5% of its own extent (2√3).
-        for triangle in part.chunks_exact(3) {
-            let centre = triangle.iter().map(|&i| positions[i as usize]).sum::<Vec3>() / 3.0;
-            assert!(1.0 - centre.length() < 0.05 * 2.0 * 3f32.sqrt());
+    fn a_mesh_split_at_every_hard_edge_simplifies_and_stays_flat() {
+        let (positions, normals, indices) = faceted_sphere();
+        let input = SimplifyInput {
+            positions: &positions,
+            normals: &normals,
+            uvs: &[],
+            indices: &indices,
+        };
+        let levels = simplified_levels(&input);
+        assert!(!levels.is_empty(), "welded, the faceted sphere simplifies");
+        assert!(levels[0].indices.len() * 4 <= indices.len() * 3);
+        // Each corner of the first copy takes the normal of a face at its place near the
+        // triangle's own (but at the poles, whose faces are slivers).
+        for triangle in levels[0].indices.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|corner| positions[triangle[corner] as usize]);
+            let across = (b - a).cross(c - a);
+            if across.length() < 1e-3 {
+                continue;
+            }
+            for normal in triangle.iter().map(|&corner| normals[corner as usize]) {
+                let dot = normal.dot(across.normalize());
+                assert!(dot > 0.8, "a corner's normal is {dot} from the face's");
+            }
         }
+    }
+
+    #[test]
+    fn only_seams_in_the_normals_are_welded() {
+        let (positions, _, indices) = faceted_sphere();
+        let same: Vec<Vec2> = positions.iter().map(|p| Vec2::new(p.x, p.y)).collect();
+        assert!(seams_only_in_normals(&positions, &same, &indices));
+        assert!(seams_only_in_normals(&positions, &[], &indices));
+        let split: Vec<Vec2> = (0..positions.len()).map(|i| Vec2::splat(i as f32)).collect();
+        assert!(!seams_only_in_normals(&positions, &split, &indices));
     }
 
     #[test]

@@ -84,8 +84,8 @@ impl<'a> StillRenderer<'a> {
     }
 
     /// Triangles the last image's lit pass drew (see `ModelView::triangles_drawn`).
-    pub fn triangles_drawn(&self, view: &ViewOptions, simplified: bool) -> u64 {
-        self.model_view.triangles_drawn(view, simplified)
+    pub fn triangles_drawn(&self, view: &ViewOptions) -> u64 {
+        self.model_view.triangles_drawn(view)
     }
 
     /// Draws the following images as a crowd of the model (`options.count` of 1: the model
@@ -200,6 +200,10 @@ impl<'a> StillRenderer<'a> {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("still") });
         if let Some(timer) = timer.as_deref_mut() {
             timer.begin(&mut encoder);
+        }
+        if renderer.quality.triangle_budget.is_some() {
+            // A still is one frame: its simplified copies are made before it, not after.
+            (self.model_view.buffers).update_detail(&gpu.device, self.model, true);
         }
         pose_and_upload(gpu, renderer, &mut self.model_view, &input);
         self.skin_difference =

@@ -92,14 +92,15 @@ pub fn detail_levels(positions: &[Vec3], normals: &[Vec3], indices: &[u32]) -> V
 }
 
 /// The vertices at each welded vertex's position (the welded vertex is the first of them).
-struct SamePlace {
+pub struct SamePlace {
     /// Per vertex: where its group starts in `members` (welded vertices only; `len + 1` long).
     starts: Vec<u32>,
     members: Vec<u32>,
 }
 
 impl SamePlace {
-    fn new(indices: &[u32], welded: &[u32], vertices: usize) -> Self {
+    /// `welded`: `indices` with each vertex replaced by the first at its position.
+    pub fn new(indices: &[u32], welded: &[u32], vertices: usize) -> Self {
         let mut seen = vec![false; vertices];
         let mut counts = vec![0u32; vertices + 1];
         for (&vertex, &place) in indices.iter().zip(welded) {
@@ -128,7 +129,7 @@ impl SamePlace {
 
     /// `triangles` (over welded vertices) with each corner moved to the vertex at its place
     /// whose normal is nearest the triangle's.
-    fn nearest_normals(&self, mut triangles: Vec<u32>, positions: &[Vec3], normals: &[Vec3]) -> Vec<u32> {
+    pub fn nearest_normals(&self, mut triangles: Vec<u32>, positions: &[Vec3], normals: &[Vec3]) -> Vec<u32> {
         if normals.len() != positions.len() {
             return triangles;
         }
@@ -178,17 +179,11 @@ impl DetailOrder {
         // A copy's meshes are no larger than the model: its bounding sphere's diameter bounds
         // every mesh's extent, whatever way the mesh is turned or scaled.
         self.extent = radius * 2.0;
-        let projection = camera.projection;
-        let scale = projection.y_axis.y.abs() * height * 0.5;
-        // How `w` grows with distance: 1 for perspective, 0 for orthographic projections.
-        let perspective = projection.z_axis.w.abs();
         self.sorted.clear();
         for (instance, offset) in offsets.enumerate() {
-            let at = camera.view.transform_point3(center + offset).extend(1.0);
             // The nearest point of the copy's bounding sphere: a copy the camera is inside
             // of is as near as can be.
-            let w = projection.row(3).dot(at) - radius * perspective;
-            let pixels = if w > 1e-6 { scale / w } else { f32::INFINITY };
+            let pixels = camera.pixels_per_unit(center + offset, radius, height);
             self.sorted.push((pixels, instance as u32));
         }
         self.sorted.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));

@@ -19,6 +19,7 @@ mod material_channel;
 mod options;
 mod quality;
 mod text;
+pub mod triangle_budget;
 mod view_preset;
 mod viewer_options;
 mod viewport;

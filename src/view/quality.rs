@@ -2,6 +2,8 @@
 //! machine without a GPU) pays per pixel and per sample on its CPU cores, so the viewer starts
 //! there at `Fast`; a GPU gets `Best`. The panel and `--quality` choose explicitly.
 
+use super::triangle_budget::FAST_TRIANGLE_BUDGET;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Quality {
     /// No multisampling, the 3D view rendered at half its width and height and scaled up, a
@@ -28,9 +30,9 @@ pub struct QualitySettings {
     /// The most shadow map layers the file's lights may take (a directional or spot light, or
     /// a point light outside the model, takes one; a point light inside it six).
     pub shadow_layers: u32,
-    /// Meshes are drawn from a simplified copy (within a quarter of a percent of the model's
-    /// size; see render/simplified.rs).
-    pub simplify_meshes: bool,
+    /// The triangles a frame may draw: meshes are drawn from simplified copies chosen every
+    /// frame to fit it (view/triangle_budget.rs); None: every mesh whole.
+    pub triangle_budget: Option<u32>,
 }
 
 impl Quality {
@@ -49,7 +51,7 @@ impl Quality {
                 shadow_map_size: 1024,
                 shadow_filter_reach: [0, 0],
                 shadow_layers: 2,
-                simplify_meshes: true,
+                triangle_budget: Some(FAST_TRIANGLE_BUDGET),
             },
             Quality::Balanced => QualitySettings {
                 samples: 1,
@@ -57,7 +59,7 @@ impl Quality {
                 shadow_map_size: 1024,
                 shadow_filter_reach: [1, 1],
                 shadow_layers: 8,
-                simplify_meshes: false,
+                triangle_budget: None,
             },
             Quality::Best => QualitySettings {
                 samples: 4,
@@ -65,7 +67,7 @@ impl Quality {
                 shadow_map_size: 2048,
                 shadow_filter_reach: [1, 3],
                 shadow_layers: 8,
-                simplify_meshes: false,
+                triangle_budget: None,
             },
         }
     }
@@ -92,10 +94,9 @@ impl QualitySettings {
             format!("{:.0}% resolution, scaled up", self.render_scale * 100.0)
         };
         let side = 2 * self.shadow_filter_reach[0] + 1;
-        let simplified = if self.simplify_meshes {
-            ", meshes simplified"
-        } else {
-            ""
+        let simplified = match self.triangle_budget {
+            Some(budget) => format!(", meshes simplified to fit {budget} triangles"),
+            None => String::new(),
         };
         format!(
             "{antialiasing}, {resolution}, {size}² shadow map filtered over {side}x{side} samples{simplified}",

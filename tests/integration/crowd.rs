@@ -54,7 +54,7 @@ fn crowd_image_and_triangles(
     still.show_crowd(options, Some(clip));
     still.time = 0.4;
     let image = still.render(renderer, &pose, (320, 240), view).unwrap();
-    (image, still.triangles_drawn(view, renderer.quality.simplify_meshes))
+    (image, still.triangles_drawn(view))
 }
 
 #[test]

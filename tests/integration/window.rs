@@ -5,6 +5,8 @@ use crate::common;
 
 use std::process::Command;
 
+use rigscope::view::triangle_budget::FAST_TRIANGLE_BUDGET;
+
 fn screenshot(args: &[&str], name: &str) -> image::RgbaImage {
     screenshot_and_stderr(args, name).0
 }
@@ -119,6 +121,28 @@ fn the_benchmark_mode_prints_frame_times_as_json() {
         false => "a CPU rasteriser, the only adapter found",
     };
     assert!(choice.contains(expected), "{stats}");
+}
+
+#[test]
+fn at_fast_quality_the_viewer_draws_within_the_triangle_budget() {
+    let xbot = common::gltf("Xbot/Xbot.glb");
+    let triangles = |quality: &str| {
+        let output = Command::new("xvfb-run")
+            .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
+            .args([xbot.to_str().unwrap(), "--quality", quality, "--benchmark-frames", "60"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let stats: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&output.stdout).trim()).unwrap();
+        stats["triangles"].as_u64().unwrap()
+    };
+    // The copies are made in the background; by the last of 60 frames they are drawn.
+    let fast = triangles("fast");
+    assert!(
+        fast > 1000 && fast <= u64::from(FAST_TRIANGLE_BUDGET),
+        "{fast} triangles at fast"
+    );
+    assert_eq!(triangles("best"), 49_112, "best draws every triangle");
 }
 
 #[test]
