@@ -622,3 +622,41 @@ fn khr_meshopt_compression_reads_the_same_streams() {
         posed(&asset::load(&path).unwrap(), Some(1), 0.3)
     );
 }
+
+#[test]
+fn geometry_decompressed_many_times_the_file_size_is_read_whole() {
+    // Khronos's Draco GearboxAssy holds 502,386 triangles in 349 KiB; reading its accessors took
+    // more than 16 times the file's bytes, and four primitives were refused. Here 300,000
+    // positions (3.6 MB) come from a meshopt stream in a file of about 70 KiB whose buffer holds
+    // 50 KiB: over 16 times the bytes read, within what they may decompress to (32 times). What was decompressed counts as read.
+    let vertices = 300_000;
+    let positions = vec![[1.0f32, 2.0, 0.0]; vertices];
+    let stream = meshopt::encode_vertex_buffer(&positions).unwrap();
+    let padding = 50 * 1024;
+    let mut buffer = stream.clone();
+    buffer.resize(stream.len() + padding, 0);
+    let size = vertices * 12;
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"extensionsUsed":["EXT_meshopt_compression"],"extensionsRequired":["EXT_meshopt_compression"],
+        "buffers":[{{"byteLength":{length},"uri":"data:application/octet-stream;base64,{data}"}},{{"byteLength":{size}}}],
+        "bufferViews":[{{"buffer":1,"byteLength":{size},"byteStride":12,"extensions":{{"EXT_meshopt_compression":
+            {{"buffer":0,"byteLength":{stream},"byteStride":12,"count":{vertices},"mode":"ATTRIBUTES"}}}}}}],
+        "accessors":[{{"bufferView":0,"componentType":5126,"count":{vertices},"type":"VEC3","min":[1,2,0],"max":[1,2,0]}}],
+        "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}],"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]}}"#,
+        length = buffer.len(),
+        stream = stream.len(),
+        data = base64::engine::general_purpose::STANDARD.encode(&buffer)
+    );
+    let dir = common::temp_dir("decompressed-many-times");
+    let path = dir.join("dense.gltf");
+    std::fs::write(&path, &json).unwrap();
+    // What the loader reads: the file and its buffer's data.
+    let file_size = json.len() + buffer.len();
+    let allowance = 1 << 20;
+    assert!(
+        size > 16 * file_size + allowance && size < 32 * file_size + allowance,
+        "{size} from {file_size}"
+    );
+    let model = asset::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(model.meshes[0].primitives[0].positions.len(), vertices);
+}

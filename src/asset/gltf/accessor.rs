@@ -46,7 +46,13 @@ impl Layout<'_> {
 impl<'a> Accessors<'a> {
     pub fn new(container: &'a Container<'a>) -> Self {
         let input_bytes = container.input_bytes;
-        let budget = input_bytes
+        // Decompressed geometry counts as read: a Draco file's accessors hold dozens of times
+        // its bytes (Khronos's GearboxAssy: 502,386 triangles in 349 KiB), and what was
+        // decompressed is itself bounded by the file's size (`compressed`).
+        let decompressed: usize = (container.decoded_views.iter().flatten().map(Vec::len))
+            .chain(container.decoded_accessors.values().map(Vec::len))
+            .sum();
+        let budget = (input_bytes.saturating_add(decompressed))
             .saturating_mul(BUDGET_FACTOR)
             .saturating_add(BUDGET_ALLOWANCE);
         Self {
