@@ -28,7 +28,6 @@ use super::gpu::Gpu;
 use super::model_view::ModelView;
 use super::scene::SceneRenderer;
 use super::target::SceneTarget;
-use crate::view::triangle_budget::INVISIBLE_PIXELS;
 
 /// Stages 0 to 2: what the frame's pose puts on the GPU. After it, a caller showing the
 /// difference view measures it (stage 3, `ModelView::measure_skin_difference`), then `draw`s.
@@ -57,13 +56,16 @@ pub fn draw(
     model_view.upload_crowd(gpu, input, target.height);
     let bounds = input.crowd.map_or(model_view.bounds, |crowd| crowd.bounds);
     let model = &model_view.bounds;
-    let least_deviation = if model.is_empty() {
-        0.0
-    } else {
-        INVISIBLE_PIXELS / (input.camera).pixels_per_unit(model.center(), model.radius(), target.height as f32)
+    // At the model's nearest point; from inside it (a scene walked through), at its middle.
+    let at = |radius: f32| (input.camera).pixels_per_unit(model.center(), radius, target.height as f32);
+    let pixels_per_unit = match model.is_empty() {
+        true => f32::INFINITY,
+        false => Some(at(model.radius()))
+            .filter(|p| p.is_finite())
+            .unwrap_or_else(|| at(0.0)),
     };
     let budget = renderer.quality.triangle_budget;
-    (model_view.buffers).choose_detail(budget, least_deviation, input.camera, input.model_matrices);
+    (model_view.buffers).choose_detail(budget, pixels_per_unit, input.camera, input.model_matrices);
     renderer.prepare(gpu, input, &bounds, target.aspect());
     renderer.record(
         encoder,

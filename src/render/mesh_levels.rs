@@ -22,7 +22,8 @@ pub struct DrawDetail {
     /// The whole mesh, then each copy: the triangles it draws (every EXT_mesh_gpu_instancing
     /// copy's) and how far it may lie from the mesh in world units.
     pub levels: Vec<Level>,
-    /// The draw's extent at rest (its bounding box's diagonal), in world units.
+    /// The draw's extent at rest (its bounding box's longest side, placed), in world units:
+    /// what meshoptimizer's errors are fractions of.
     pub extent: f32,
     /// Half its vertices' bounding box's diagonal, in its mesh's space: with the box's centre,
     /// the sphere tested against the picture.

@@ -17,7 +17,7 @@ use crate::asset::{Material, MeshInstance, Model, Topology};
 use crate::inspect::VertexView;
 use crate::inspect::skin_difference::NOT_MEASURED;
 use crate::skin::{Deformer, posed_order};
-use crate::view::triangle_budget::{SHADOW_COARSENING, deviation_for_budget, level_within};
+use crate::view::triangle_budget::{LEAST_PIXELS, MOST_PIXELS, SHADOW_COARSENING, deviation_for_budget, level_within};
 use crate::view::{CameraView, ViewOptions};
 
 /// Wireframe colour (linear RGBA).
@@ -467,9 +467,13 @@ impl ModelBuffers {
             for draw in &mut self.draws {
                 let instance = &model.instances[draw.instance];
                 let primitive = &model.meshes[instance.mesh].primitives[draw.primitive];
-                let bounds = placed_bounds(&primitive.positions, &rest_placement(model, instance, &rest));
-                draw.detail.extent = bounds.map_or(0.0, |(min, max)| (max - min).length());
+                // meshoptimizer's errors are fractions of the mesh's longest side, placed at rest.
+                let placement = rest_placement(model, instance, &rest);
+                let scale = (placement.x_axis.truncate().length())
+                    .max(placement.y_axis.truncate().length())
+                    .max(placement.z_axis.truncate().length());
                 let own = placed_bounds(&primitive.positions, &Mat4::IDENTITY);
+                draw.detail.extent = own.map_or(0.0, |(min, max)| (max - min).max_element() * scale);
                 draw.detail.radius = own.map_or(0.0, |(min, max)| (max - min).length() / 2.0);
             }
             let wanted = self
@@ -503,14 +507,14 @@ impl ModelBuffers {
     }
 
     /// Chooses each draw's level for this frame: within `budget` triangles when there is one
-    /// (`view::triangle_budget`), every copy within the same deviation and none finer than
-    /// `least_deviation` (world units); the whole meshes without a budget. A static mesh that
+    /// (`view::triangle_budget`), every copy within the same deviation, from `LEAST_PIXELS` to
+    /// `MOST_PIXELS` at `pixels_per_unit`; the whole meshes without a budget. A static mesh that
     /// `camera` does not see (placed by `model_matrices`) takes its coarsest copy and none of
     /// the budget: it may still cast a shadow into the picture.
     pub fn choose_detail(
         &mut self,
         budget: Option<u32>,
-        least_deviation: f32,
+        pixels_per_unit: f32,
         camera: &CameraView,
         model_matrices: &[Mat4],
     ) {
@@ -538,7 +542,8 @@ impl ModelBuffers {
         let levels = (self.draws.iter())
             .filter(budgeted)
             .map(|draw| draw.detail.levels.as_slice());
-        let deviation = deviation_for_budget(levels, budget, least_deviation);
+        let least = LEAST_PIXELS / pixels_per_unit;
+        let deviation = deviation_for_budget(levels, budget, least).min(MOST_PIXELS / pixels_per_unit);
         for index in 0..self.draws.len() {
             let coarsest = self.draws[index].detail.levels.len().saturating_sub(1);
             let seen = seen(&self.draws[index]);

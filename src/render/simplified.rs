@@ -11,7 +11,7 @@ use glam::{Mat4, Vec2, Vec3};
 use crate::view::crowd_detail::SamePlace;
 
 /// Meshes with fewer triangles are drawn whole, and no copy is made with fewer.
-pub const FEWEST_TRIANGLES: usize = 32;
+pub const FEWEST_TRIANGLES: usize = 16;
 /// The most a copy may lie from its mesh, as a fraction of the mesh's extent: coarser copies
 /// lose the mesh's shape, whatever the budget.
 const MOST_ERROR: f32 = 0.05;
@@ -306,7 +306,7 @@ mod tests {
 
     #[test]
     fn small_meshes_and_bad_indices_get_no_copies() {
-        let (positions, indices) = sphere(3, 6);
+        let (positions, indices) = sphere(2, 4);
         assert_eq!(simplified_levels(&input(&positions, &indices)), Vec::new());
         let (positions, mut indices) = sphere(96, 192);
         indices[7] = positions.len() as u32;

@@ -4,7 +4,7 @@
 //! a frame about 25 ms. So at Fast the renderer draws each mesh from one of its simplified
 //! copies (render/simplified.rs), chosen every frame: all of them within one deviation on
 //! screen, the smallest deviation at which the frame's triangles fit the budget (but never
-//! finer than half a pixel, which no one sees). One deviation for every mesh spends the
+//! finer than a pixel, which no one sees, nor coarser than four, which everyone does). One deviation for every mesh spends the
 //! triangles where they show: a part that is large on screen or curved keeps more of them
 //! than a small or flat one. The shadow pass, whose texels are seen through a filter, draws
 //! copies twice as coarse.
@@ -12,9 +12,14 @@
 /// Triangles a frame may draw at Fast: with the fixed cost, about 33 ms a frame on a 2-core
 /// machine without a GPU.
 pub const FAST_TRIANGLE_BUDGET: u32 = 4_000;
-/// The least deviation worth saving triangles for, in pixels: under half a pixel, a copy
-/// draws the whole mesh's picture.
-pub const INVISIBLE_PIXELS: f32 = 0.5;
+/// The deviation every copy may have however few triangles the meshes draw, in pixels of the
+/// picture drawn (Fast's is half the view's size and scaled up, without antialiasing): at one
+/// pixel, a copy draws what the whole mesh draws up to an edge pixel here and there.
+pub const LEAST_PIXELS: f32 = 1.0;
+/// The deviation no copy may pass, whatever the budget, in pixels of the picture drawn: past
+/// it, thin parts vanish and open sheets part (a maze's walls, an avatar's ears). A file that
+/// does not fit the budget within it draws more triangles, slower but whole.
+pub const MOST_PIXELS: f32 = 4.0;
 /// The shadow pass's copies may deviate this many times as far as the lit pass's.
 pub const SHADOW_COARSENING: f32 = 2.0;
 
