@@ -1,8 +1,8 @@
 //! Fast quality's simplified copies of the meshes: per mesh, a chain of coarser and coarser
-//! index lists over its own vertices (meshoptimizer, each about half the last), with how far
-//! each may lie from the mesh. Every frame the triangle budget (view/triangle_budget.rs) picks
-//! one per mesh. The copies reuse the mesh's vertices (only the index list is new), so
-//! skinning, morphing and the vertex views work on them unchanged.
+//! index lists over its own vertices (meshoptimizer, each allowed twice the last one's error),
+//! with how far each may lie from the mesh. Every frame the triangle budget
+//! (view/triangle_budget.rs) picks one per mesh. The copies reuse the mesh's vertices (only
+//! the index list is new), so skinning, morphing and the vertex views work on them unchanged.
 
 use std::collections::HashMap;
 
@@ -12,11 +12,11 @@ use crate::view::crowd_detail::SamePlace;
 
 /// Meshes with fewer triangles are drawn whole, and no copy is made with fewer.
 pub const FEWEST_TRIANGLES: usize = 16;
-/// The most a copy may lie from its mesh, as a fraction of the mesh's extent: coarser copies
-/// lose the mesh's shape, whatever the budget.
-const MOST_ERROR: f32 = 0.05;
-/// Copies made per mesh at most.
-const MOST_LEVELS: usize = 8;
+/// How far each copy may lie from its mesh, as a fraction of the mesh's extent: each is as
+/// coarse as that allows (and is kept only when it sheds enough). Doubling steps give the
+/// budget fine choices on meshes that shed little at each (hard surfaces) and coarse ones on
+/// meshes that shed much; past 5% a mesh loses its shape, whatever the budget.
+const LEVEL_ERRORS: [f32; 7] = [0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.05];
 /// A copy that keeps more than this share of the last one's triangles is not worth a level.
 const WORTHWHILE_SHARE: f32 = 0.75;
 
@@ -41,9 +41,9 @@ pub struct SimplifiedLevel {
 /// mesh's extent: far under any error allowed, far over float rounding.
 const SHEET_NUDGE: f32 = 1e-4;
 
-/// Coarser and coarser copies of `mesh`, each about half the last and simplified from it
-/// (their errors add up), finest first; none when the mesh has few triangles or its indices
-/// do not all name a vertex.
+/// Coarser and coarser copies of `mesh`, each as coarse as `LEVEL_ERRORS` allows and
+/// simplified from the last (their errors add up), finest first; none when the mesh has few
+/// triangles or its indices do not all name a vertex.
 ///
 /// meshoptimizer takes vertices at one position for one point of the surface with a seam in its
 /// attributes, and collapses seams only along themselves, so textures stay where they were.
@@ -75,9 +75,10 @@ pub fn simplified_levels(mesh: &SimplifyInput) -> Vec<SimplifiedLevel> {
     // The last copy as the simplifier sees it (over the welded vertices once `welded` is set).
     let mut from = indices.to_vec();
     let mut welded: Option<Weld> = None;
-    while chain.len() < MOST_LEVELS {
-        let target = (from.len() / 2 / 3 * 3).max(FEWEST_TRIANGLES * 3);
-        let simplify = |positions: &[Vec3]| simplified_once(positions, &from, target, MOST_ERROR - error, borders);
+    let mut limits = LEVEL_ERRORS.iter().peekable();
+    while let Some(&limit) = limits.peek() {
+        let most = (limit - error).max(0.0);
+        let simplify = |positions: &[Vec3]| simplified_once(positions, &from, FEWEST_TRIANGLES * 3, most, borders);
         let seen = welded.as_ref().map_or(surface, |weld| &weld.positions);
         let Some((mut copy, mut added)) = simplify(seen) else {
             break;
@@ -94,15 +95,16 @@ pub fn simplified_levels(mesh: &SimplifyInput) -> Vec<SimplifiedLevel> {
         if kept == 0 || kept as f32 > from.len() as f32 * WORTHWHILE_SHARE {
             if borders == Borders::Locked {
                 borders = Borders::Free;
-                continue;
-            }
-            if welded.is_none() && chain.is_empty() && seams_only_in_normals(positions, uvs, indices) {
+            } else if welded.is_none() && chain.is_empty() && seams_only_in_normals(positions, uvs, indices) {
                 let (weld, welded_indices) = Weld::new(positions, indices);
                 (welded, from) = (Some(weld), welded_indices);
-                continue;
+            } else {
+                // Too little shed within this error: a larger one may shed more.
+                limits.next();
             }
-            break;
+            continue;
         }
+        limits.next();
         // meshoptimizer's result has room for every index it was given.
         copy.shrink_to_fit();
         error += added;
@@ -189,7 +191,7 @@ enum Borders {
     /// They stay where they are: where two primitives meet, or a seam's vertices are only
     /// nearly equal, moving them opens a crack. The first copies are made so.
     Locked,
-    /// They move, within the copy's error: once locked borders stop the copies halving (a
+    /// They move, within the copy's error: once locked borders stop the copies shedding (a
     /// model of many open parts), a crack under the deviation the budget allows is the
     /// lesser loss.
     Free,
@@ -281,7 +283,7 @@ mod tests {
     }
 
     #[test]
-    fn a_dense_sphere_keeps_its_shape_in_halving_copies() {
+    fn a_dense_sphere_keeps_its_shape_in_coarser_and_coarser_copies() {
         let (positions, indices) = sphere(96, 192);
         let levels = simplified_levels(&input(&positions, &indices));
         assert!(levels.len() >= 4, "{} levels", levels.len());
@@ -290,7 +292,7 @@ mod tests {
             let kept = level.indices.len();
             assert_eq!(kept % 3, 0);
             assert!(kept as f32 <= last.0 as f32 * 0.75, "{kept} of {} indices kept", last.0);
-            assert!(level.relative_error >= last.1 && level.relative_error <= MOST_ERROR);
+            assert!(level.relative_error >= last.1 && level.relative_error <= LEVEL_ERRORS[6] + 1e-6);
             assert_eq!(level.indices.capacity(), kept, "no room kept for the shed indices");
             // Every kept triangle's centre lies within the copy's error of the sphere (its
             // extent, as meshoptimizer measures it, is 2), less the centre's own sag.
