@@ -244,6 +244,12 @@ fn rest_placement(model: &Model, instance: &MeshInstance, rest: &[Mat4]) -> Mat4
     }
 }
 
+/// How much `placement` enlarges a length at most (its longest axis).
+fn largest_scale(placement: &Mat4) -> f32 {
+    let axes = [placement.x_axis, placement.y_axis, placement.z_axis];
+    axes.iter().map(|axis| axis.truncate().length()).fold(0.0, f32::max)
+}
+
 /// The middle of the bounding box of `positions` (the origin for none).
 fn bounding_center(positions: &[Vec3]) -> Vec3 {
     let Some(&first) = positions.first() else {
@@ -468,10 +474,7 @@ impl ModelBuffers {
                 let instance = &model.instances[draw.instance];
                 let primitive = &model.meshes[instance.mesh].primitives[draw.primitive];
                 // meshoptimizer's errors are fractions of the mesh's longest side, placed at rest.
-                let placement = rest_placement(model, instance, &rest);
-                let scale = (placement.x_axis.truncate().length())
-                    .max(placement.y_axis.truncate().length())
-                    .max(placement.z_axis.truncate().length());
+                let scale = largest_scale(&rest_placement(model, instance, &rest));
                 let own = placed_bounds(&primitive.positions, &Mat4::IDENTITY);
                 draw.detail.extent = own.map_or(0.0, |(min, max)| (max - min).max_element() * scale);
                 draw.detail.radius = own.map_or(0.0, |(min, max)| (max - min).length() / 2.0);
@@ -529,12 +532,8 @@ impl ModelBuffers {
                 .get(draw.joint)
                 .filter(|_| draw.skin.is_none() && draw.copies.is_none());
             placement.is_none_or(|placement| {
-                let scale = placement
-                    .x_axis
-                    .length()
-                    .max(placement.y_axis.length())
-                    .max(placement.z_axis.length());
-                camera.sees_sphere(placement.transform_point3(draw.center), draw.detail.radius * scale)
+                let center = placement.transform_point3(draw.center);
+                camera.sees_sphere(center, draw.detail.radius * largest_scale(placement))
             })
         };
         let budgeted =
