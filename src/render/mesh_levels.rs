@@ -3,6 +3,7 @@
 //! a thread of their own, once per mesh primitive however many nodes draw it, so that the
 //! first frames are not held up: until a mesh's copies arrive it is drawn whole.
 
+use std::collections::HashSet;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 use glam::{Vec2, Vec3};
@@ -69,15 +70,15 @@ impl LevelMaker {
     /// Starts making the copies of `model`'s triangle meshes that `wanted` names (each once).
     /// The meshes' data is copied for the thread; it stops early when the maker is dropped.
     pub fn start(model: &Model, wanted: impl Iterator<Item = PrimitiveKey>) -> Self {
+        let mut taken = HashSet::new();
         let mut inputs: Vec<Input> = Vec::new();
-        for (mesh, primitive) in wanted {
+        for key @ (mesh, primitive) in wanted {
             let Some(p) = model.meshes.get(mesh).and_then(|m| m.primitives.get(primitive)) else {
                 continue;
             };
-            let key = (mesh, primitive);
-            if p.topology == Topology::Triangles && !inputs.iter().any(|input| input.0 == key) {
-                let data = (p.positions.clone(), p.normals.clone(), p.uvs.clone(), p.indices.clone());
-                inputs.push((key, data.0, data.1, data.2, data.3));
+            if p.topology == Topology::Triangles && taken.insert(key) {
+                let (positions, normals) = (p.positions.clone(), p.normals.clone());
+                inputs.push((key, positions, normals, p.uvs.clone(), p.indices.clone()));
             }
         }
         let (sender, made) = mpsc::channel();

@@ -67,19 +67,25 @@ pub fn simplified_levels(mesh: &SimplifyInput) -> Vec<SimplifiedLevel> {
     if !usable || indices.iter().any(|&i| i as usize >= positions.len()) {
         return Vec::new();
     }
-    let apart = sheets_apart(positions, normals);
+    let first = first_at_position(positions);
+    let apart = sheets_apart(positions, normals, &first);
     let mut chain: Vec<SimplifiedLevel> = Vec::new();
     let mut surface = positions;
     let mut error = 0.0;
     let mut borders = Borders::Locked;
-    // The last copy as the simplifier sees it (over the welded vertices once `welded` is set).
-    let mut from = indices.to_vec();
-    let mut welded: Option<Weld> = None;
+    // Once welded: the weld, and the last copy over the welded vertices.
+    let mut welded: Option<(Weld, Vec<u32>)> = None;
     let mut limits = LEVEL_ERRORS.iter().peekable();
     while let Some(&limit) = limits.peek() {
+        // The last copy, as the simplifier sees it.
+        let from = match (&welded, chain.last()) {
+            (Some((_, welded_copy)), _) => welded_copy,
+            (None, Some(level)) => &level.indices,
+            (None, None) => indices,
+        };
         let most = (limit - error).max(0.0);
-        let simplify = |positions: &[Vec3]| simplified_once(positions, &from, FEWEST_TRIANGLES * 3, most, borders);
-        let seen = welded.as_ref().map_or(surface, |weld| &weld.positions);
+        let simplify = |positions: &[Vec3]| simplified_once(positions, from, FEWEST_TRIANGLES * 3, most, borders);
+        let seen = welded.as_ref().map_or(surface, |(weld, _)| &weld.positions);
         let Some((mut copy, mut added)) = simplify(seen) else {
             break;
         };
@@ -95,9 +101,8 @@ pub fn simplified_levels(mesh: &SimplifyInput) -> Vec<SimplifiedLevel> {
         if kept == 0 || kept as f32 > from.len() as f32 * WORTHWHILE_SHARE {
             if borders == Borders::Locked {
                 borders = Borders::Free;
-            } else if welded.is_none() && chain.is_empty() && seams_only_in_normals(positions, uvs, indices) {
-                let (weld, welded_indices) = Weld::new(positions, indices);
-                (welded, from) = (Some(weld), welded_indices);
+            } else if welded.is_none() && chain.is_empty() && seams_only_in_normals(&first, uvs, indices) {
+                welded = Some(Weld::new(positions, indices, &first));
             } else {
                 // Too little shed within this error: a larger one may shed more.
                 limits.next();
@@ -108,11 +113,14 @@ pub fn simplified_levels(mesh: &SimplifyInput) -> Vec<SimplifiedLevel> {
         // meshoptimizer's result has room for every index it was given.
         copy.shrink_to_fit();
         error += added;
-        let indices = match &welded {
-            Some(weld) => weld.unwelded(&copy, positions, normals),
-            None => copy.clone(),
+        let indices = match &mut welded {
+            Some((weld, welded_copy)) => {
+                let on_mesh = weld.unwelded(&copy, positions, normals);
+                *welded_copy = copy;
+                on_mesh
+            }
+            None => copy,
         };
-        from = copy;
         chain.push(SimplifiedLevel {
             indices,
             relative_error: error,
@@ -124,19 +132,19 @@ pub fn simplified_levels(mesh: &SimplifyInput) -> Vec<SimplifiedLevel> {
     chain
 }
 
-/// Whether the vertices of `indices` that share a position differ only in their normals (hard
-/// edges), not in their texture coordinates.
-fn seams_only_in_normals(positions: &[Vec3], uvs: &[Vec2], indices: &[u32]) -> bool {
-    if uvs.len() != positions.len() {
-        return true;
-    }
+/// Per vertex, the first vertex at its position (itself when none before it is there).
+fn first_at_position(positions: &[Vec3]) -> Vec<u32> {
     let mut first_at: HashMap<[u32; 3], u32> = HashMap::with_capacity(positions.len());
-    indices.iter().all(|&vertex| {
-        let first = *first_at
-            .entry(positions[vertex as usize].to_array().map(f32::to_bits))
-            .or_insert(vertex);
-        uvs[first as usize] == uvs[vertex as usize]
-    })
+    (positions.iter().enumerate())
+        .map(|(vertex, p)| *first_at.entry(p.to_array().map(f32::to_bits)).or_insert(vertex as u32))
+        .collect()
+}
+
+/// Whether the vertices of `indices` that share a position (`first`: per vertex, the first at
+/// its position) differ only in their normals (hard edges), not in their texture coordinates.
+fn seams_only_in_normals(first: &[u32], uvs: &[Vec2], indices: &[u32]) -> bool {
+    uvs.len() != first.len()
+        || (indices.iter()).all(|&vertex| uvs[first[vertex as usize] as usize] == uvs[vertex as usize])
 }
 
 /// A mesh whose hard edges split every vertex (CAD models) welded into one surface, so that
@@ -152,27 +160,28 @@ struct Weld {
 }
 
 impl Weld {
-    /// The weld of `indices` over `positions`, and the indices over the welded vertices.
-    fn new(positions: &[Vec3], indices: &[u32]) -> (Self, Vec<u32>) {
-        let mut welded_at: HashMap<[u32; 3], u32> = HashMap::with_capacity(positions.len());
-        let (mut welded_positions, mut first) = (Vec::new(), Vec::new());
+    /// The weld of `indices` over `positions` (`first`: per vertex, the first at its
+    /// position), and the indices over the welded vertices.
+    fn new(positions: &[Vec3], indices: &[u32], first: &[u32]) -> (Self, Vec<u32>) {
+        // Per vertex that is the first at its position, its welded vertex.
+        let mut welded_of = vec![u32::MAX; positions.len()];
+        let (mut welded_positions, mut firsts) = (Vec::new(), Vec::new());
         let welded: Vec<u32> = (indices.iter())
             .map(|&vertex| {
-                let position = positions[vertex as usize];
-                *welded_at
-                    .entry(position.to_array().map(f32::to_bits))
-                    .or_insert_with(|| {
-                        welded_positions.push(position);
-                        first.push(vertex);
-                        first.len() as u32 - 1
-                    })
+                let place = first[vertex as usize];
+                if welded_of[place as usize] == u32::MAX {
+                    welded_of[place as usize] = firsts.len() as u32;
+                    welded_positions.push(positions[place as usize]);
+                    firsts.push(place);
+                }
+                welded_of[place as usize]
             })
             .collect();
-        let on_mesh: Vec<u32> = welded.iter().map(|&w| first[w as usize]).collect();
+        let on_mesh: Vec<u32> = indices.iter().map(|&vertex| first[vertex as usize]).collect();
         let places = SamePlace::new(indices, &on_mesh, positions.len());
         let weld = Self {
             positions: welded_positions,
-            first,
+            first: firsts,
             places,
         };
         (weld, welded)
@@ -226,19 +235,18 @@ fn simplified_once(
 
 /// `positions` with the back of every two-sided sheet moved behind the front by `SHEET_NUDGE`,
 /// or None when the mesh has no such sheet: a vertex whose normal faces away from that of the
-/// first vertex at its position goes back along the first's normal. The faces either side of a
+/// first vertex at its position (`first`) goes back along the first's normal. The faces either side of a
 /// hard edge (normals apart, not opposed) still meet, as their seam.
-fn sheets_apart(positions: &[Vec3], normals: &[Vec3]) -> Option<Vec<Vec3>> {
+fn sheets_apart(positions: &[Vec3], normals: &[Vec3], first: &[u32]) -> Option<Vec<Vec3>> {
     let nudge = SHEET_NUDGE * placed_bounds(positions, &Mat4::IDENTITY).map_or(0.0, |(min, max)| (max - min).length());
-    let mut first_at: HashMap<[u32; 3], usize> = HashMap::with_capacity(positions.len());
     let mut parted = false;
-    let apart = (positions.iter().zip(normals).enumerate())
-        .map(|(vertex, (&position, normal))| {
-            let first = *first_at.entry(position.to_array().map(f32::to_bits)).or_insert(vertex);
-            let behind = normals[first].dot(*normal) < 0.0;
+    let apart = (positions.iter().zip(normals).zip(first))
+        .map(|((&position, normal), &first)| {
+            let first_normal = normals[first as usize];
+            let behind = first_normal.dot(*normal) < 0.0;
             parted |= behind;
             if behind {
-                position - normals[first] * nudge
+                position - first_normal * nudge
             } else {
                 position
             }
@@ -356,10 +364,11 @@ mod tests {
     fn only_seams_in_the_normals_are_welded() {
         let (positions, _, indices) = faceted_sphere();
         let same: Vec<Vec2> = positions.iter().map(|p| Vec2::new(p.x, p.y)).collect();
-        assert!(seams_only_in_normals(&positions, &same, &indices));
-        assert!(seams_only_in_normals(&positions, &[], &indices));
+        let first = first_at_position(&positions);
+        assert!(seams_only_in_normals(&first, &same, &indices));
+        assert!(seams_only_in_normals(&first, &[], &indices));
         let split: Vec<Vec2> = (0..positions.len()).map(|i| Vec2::splat(i as f32)).collect();
-        assert!(!seams_only_in_normals(&positions, &split, &indices));
+        assert!(!seams_only_in_normals(&first, &split, &indices));
     }
 
     #[test]
