@@ -58,11 +58,11 @@ pub fn draw(
     let model = &model_view.bounds;
     // At the model's nearest point; from inside it (a scene walked through), at its middle.
     let at = |radius: f32| (input.camera).pixels_per_unit(model.center(), radius, target.height as f32);
-    let pixels_per_unit = match model.is_empty() {
-        true => f32::INFINITY,
-        false => Some(at(model.radius()))
-            .filter(|p| p.is_finite())
-            .unwrap_or_else(|| at(0.0)),
+    let pixels_per_unit = if model.is_empty() {
+        f32::INFINITY
+    } else {
+        let nearest = at(model.radius());
+        if nearest.is_finite() { nearest } else { at(0.0) }
     };
     let budget = renderer.quality.triangle_budget;
     (model_view.buffers).choose_detail(budget, pixels_per_unit, input.camera, input.model_matrices);

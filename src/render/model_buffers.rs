@@ -17,7 +17,7 @@ use crate::asset::{Material, MeshInstance, Model, Topology};
 use crate::inspect::VertexView;
 use crate::inspect::skin_difference::NOT_MEASURED;
 use crate::skin::{Deformer, posed_order};
-use crate::view::triangle_budget::{LEAST_PIXELS, MOST_PIXELS, SHADOW_COARSENING, deviation_for_budget, level_within};
+use crate::view::triangle_budget::{frame_deviation, lit_and_shadow_levels};
 use crate::view::{CameraView, ViewOptions};
 
 /// Wireframe colour (linear RGBA).
@@ -541,18 +541,11 @@ impl ModelBuffers {
         let levels = (self.draws.iter())
             .filter(budgeted)
             .map(|draw| draw.detail.levels.as_slice());
-        let least = LEAST_PIXELS / pixels_per_unit;
-        let deviation = deviation_for_budget(levels, budget, least).min(MOST_PIXELS / pixels_per_unit);
+        let deviation = frame_deviation(levels, budget, pixels_per_unit);
         for index in 0..self.draws.len() {
-            let coarsest = self.draws[index].detail.levels.len().saturating_sub(1);
             let seen = seen(&self.draws[index]);
             let detail = &mut self.draws[index].detail;
-            detail.lit = if seen {
-                level_within(&detail.levels, deviation)
-            } else {
-                coarsest
-            };
-            detail.shadow = level_within(&detail.levels, deviation * SHADOW_COARSENING);
+            (detail.lit, detail.shadow) = lit_and_shadow_levels(&detail.levels, deviation, seen);
         }
     }
 

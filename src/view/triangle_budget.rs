@@ -15,13 +15,13 @@ pub const FAST_TRIANGLE_BUDGET: u32 = 4_000;
 /// The deviation every copy may have however few triangles the meshes draw, in pixels of the
 /// picture drawn (Fast's is half the view's size and scaled up, without antialiasing): at one
 /// pixel, a copy draws what the whole mesh draws up to an edge pixel here and there.
-pub const LEAST_PIXELS: f32 = 1.0;
+const LEAST_PIXELS: f32 = 1.0;
 /// The deviation no copy may pass, whatever the budget, in pixels of the picture drawn: past
 /// it, thin parts vanish and open sheets part (a maze's walls, an avatar's ears). A file that
 /// does not fit the budget within it draws more triangles, slower but whole.
-pub const MOST_PIXELS: f32 = 4.0;
+const MOST_PIXELS: f32 = 4.0;
 /// The shadow pass's copies may deviate this many times as far as the lit pass's.
-pub const SHADOW_COARSENING: f32 = 2.0;
+const SHADOW_COARSENING: f32 = 2.0;
 
 /// One way to draw a mesh: the triangles it draws, and how far (world units) it may lie from
 /// the whole mesh.
@@ -33,7 +33,7 @@ pub struct Level {
 
 /// The coarsest of `levels` (the whole mesh first, then coarser and coarser copies) that
 /// lies within `deviation`; 0 when there are none.
-pub fn level_within(levels: &[Level], deviation: f32) -> usize {
+fn level_within(levels: &[Level], deviation: f32) -> usize {
     levels
         .iter()
         .rposition(|level| level.deviation <= deviation)
@@ -52,7 +52,7 @@ fn triangles_within<'a>(meshes: impl Iterator<Item = &'a [Level]>, deviation: f3
 /// The deviation (world units) every mesh may draw within this frame: the least one, at
 /// least `least`, at which the meshes' triangles fit `budget`; the largest any copy has when
 /// even the coarsest copies do not fit. Allocates nothing: it bisects over the deviation.
-pub fn deviation_for_budget<'a, M>(meshes: M, budget: u32, least: f32) -> f32
+fn deviation_for_budget<'a, M>(meshes: M, budget: u32, least: f32) -> f32
 where
     M: Iterator<Item = &'a [Level]> + Clone,
 {
@@ -74,6 +74,27 @@ where
         }
     }
     fits
+}
+
+/// The deviation (world units) every mesh may draw within this frame, at `pixels_per_unit`:
+/// the least at which `meshes` fit `budget`, from `LEAST_PIXELS` to `MOST_PIXELS`.
+pub fn frame_deviation<'a, M>(meshes: M, budget: u32, pixels_per_unit: f32) -> f32
+where
+    M: Iterator<Item = &'a [Level]> + Clone,
+{
+    let least = LEAST_PIXELS / pixels_per_unit;
+    deviation_for_budget(meshes, budget, least).min(MOST_PIXELS / pixels_per_unit)
+}
+
+/// The levels a mesh draws in the lit and the shadow pass at `deviation`: within it and within
+/// `SHADOW_COARSENING` times it; a mesh the camera does not `see` draws its coarsest in the lit
+/// pass (its shadow may still fall in the picture).
+pub fn lit_and_shadow_levels(levels: &[Level], deviation: f32, seen: bool) -> (usize, usize) {
+    let lit = match seen {
+        true => level_within(levels, deviation),
+        false => levels.len().saturating_sub(1),
+    };
+    (lit, level_within(levels, deviation * SHADOW_COARSENING))
 }
 
 #[cfg(test)]
@@ -132,6 +153,25 @@ mod tests {
         assert_eq!(deviation, 0.02);
         assert_eq!(level_within(&meshes[0], deviation), 3);
         assert_eq!(level_within(&meshes[1], deviation), 2);
+    }
+
+    #[test]
+    fn the_deviation_stays_between_one_and_four_pixels() {
+        let meshes = meshes();
+        let all = || meshes.iter().map(Vec::as_slice);
+        // 1,000 pixels a unit: everything fits at a pixel (0.001), the budget's least.
+        assert_eq!(frame_deviation(all(), 100_000, 1000.0), LEAST_PIXELS / 1000.0);
+        // 10 triangles fit nowhere: the coarsest copies lie 0.02 away, 20 pixels; four is all
+        // a frame may show.
+        assert_eq!(frame_deviation(all(), 10, 1000.0), MOST_PIXELS / 1000.0);
+    }
+
+    #[test]
+    fn the_shadow_draws_coarser_and_an_unseen_mesh_its_coarsest() {
+        let [big, _] = meshes();
+        assert_eq!(lit_and_shadow_levels(&big, 0.002, true), (1, 2));
+        assert_eq!(lit_and_shadow_levels(&big, 0.002, false), (3, 2));
+        assert_eq!(lit_and_shadow_levels(&[], 0.002, true), (0, 0));
     }
 
     #[test]
