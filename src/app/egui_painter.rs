@@ -374,7 +374,7 @@ fn scissor(clip: egui::Rect, pixels_per_point: f32, (width, height): (u32, u32))
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::surface::screenshot_image;
+    use crate::app::surface::offscreen_image;
 
     #[test]
     fn scissors_are_clamped_to_the_target_and_empty_ones_skipped() {
@@ -423,7 +423,7 @@ mod tests {
 
         let mut painter = EguiPainter::new(&gpu.device, wgpu::TextureFormat::Rgba8Unorm);
         painter.set_textures(&gpu, &output.textures_delta);
-        let target = screenshot_image(&gpu.device, wgpu::TextureFormat::Rgba8Unorm, width, height);
+        let target = offscreen_image(&gpu.device, wgpu::TextureFormat::Rgba8Unorm, width, height);
         let view = target.create_view(&Default::default());
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         let clear = background.map(|c| c as f64 / 255.0);
@@ -609,7 +609,7 @@ mod tests {
             textures.append(output.textures_delta);
             jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
         }
-        let target = screenshot_image(&gpu.device, format, width, height);
+        let target = offscreen_image(&gpu.device, format, width, height);
         let view = target.create_view(&Default::default());
         let time = |paint: &mut dyn FnMut(&mut wgpu::CommandEncoder)| {
             let mut frames: Vec<f64> = (0..60)

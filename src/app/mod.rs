@@ -15,6 +15,7 @@ pub mod file_dialog;
 pub mod file_watch;
 pub mod frame_clock;
 mod run_report;
+mod shared_memory;
 mod surface;
 mod view_input;
 
@@ -82,7 +83,8 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
         if let Some(timings) = &running.clock.timings {
             let crowd = running.state.frame.crowd.options.count;
             let triangles = (running.model_view).triangles_drawn(&running.state.view_options());
-            println!("{}", timings.to_json(&running.gpu, crowd, triangles));
+            let presentation = &running.surface.presentation;
+            println!("{}", timings.to_json(&running.gpu, presentation, crowd, triangles));
         }
         if app.options.exit_after.is_some() {
             println!(
@@ -251,6 +253,7 @@ impl Running {
         let mut status = RenderStatus {
             adapter: format!("{}; {}", gpu.describe(), scene.layouts.skin_source.describe()),
             adapter_choice: gpu.choice.clone(),
+            presentation: surface.presentation.clone(),
             ..RenderStatus::default()
         };
         state.frame.player.playing = !options.paused;
@@ -407,7 +410,7 @@ impl Running {
         if let Some(timer) = &mut self.gpu_timer {
             timer.end(&mut encoder);
         }
-        self.surface.present(&self.gpu, encoder, frame_image);
+        self.surface.present(&self.gpu, encoder, frame_image)?;
         if let Some(timer) = &mut self.gpu_timer {
             timer.submitted();
         }

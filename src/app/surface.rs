@@ -1,7 +1,7 @@
 //! The window and what it shows: the wgpu surface and the scene's offscreen target. Each frame
 //! the scene's displayed image is copied beside the panel and egui paints over it, straight
 //! into the surface's texture; a screenshot frame goes into an image of its own instead, which
-//! can be read back.
+//! can be read back, and so does every frame shown through shared memory (shared_memory.rs).
 
 use std::sync::Arc;
 
@@ -10,6 +10,7 @@ use winit::dpi::LogicalSize;
 use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
 
+use super::shared_memory::{self, Presentation, SharedMemoryWindow};
 use crate::render::blit::Blit;
 use crate::render::capture::read_rgba;
 use crate::render::{Gpu, SceneRenderer, SceneTarget};
@@ -17,10 +18,17 @@ use crate::render::{Gpu, SceneRenderer, SceneTarget};
 pub struct Surface {
     pub window: Arc<Window>,
     surface: wgpu::Surface<'static>,
+    /// The surface's configuration; with shared memory, never applied (the window's size and
+    /// the images' format).
     config: wgpu::SurfaceConfiguration,
-    /// Where a screenshot frame is drawn (the surface's textures cannot be read back), made on
-    /// first use at the window's size and format.
-    screenshot_image: Option<wgpu::Texture>,
+    /// Set when frames are shown through shared memory rather than the surface.
+    shared_memory: Option<SharedMemoryWindow>,
+    /// How frames reach the screen, and why, in words.
+    pub presentation: String,
+    /// Where a frame is drawn that is read back (a screenshot's, or every frame shown through
+    /// shared memory; the surface's textures cannot be read back), made on first use at the
+    /// window's size and format.
+    offscreen_image: Option<wgpu::Texture>,
     /// The 3D view's target, at the viewport's render size, and its copy into the window.
     scene_target: SceneTarget,
     scene_to_window: Blit,
@@ -66,8 +74,21 @@ impl Surface {
         })?;
         let size = window.inner_size();
         let capabilities = surface.get_capabilities(&gpu.adapter);
-        let format =
-            window_format(&capabilities.formats).ok_or_else(|| anyhow!("the window offers no pixel format"))?;
+        let (presentation, mut why) = Presentation::choose(gpu.is_software(), &window)?;
+        let shared_memory = match presentation {
+            Presentation::SharedMemory => match SharedMemoryWindow::new(&window) {
+                Ok(shared_memory) => Some(shared_memory),
+                Err(error) => {
+                    why = format!("the adapter's surface: {error:#}");
+                    None
+                }
+            },
+            Presentation::Surface => None,
+        };
+        let format = match shared_memory {
+            Some(_) => shared_memory::FORMAT,
+            None => window_format(&capabilities.formats).ok_or_else(|| anyhow!("the window offers no pixel format"))?,
+        };
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
@@ -79,7 +100,9 @@ impl Surface {
             alpha_mode: capabilities.alpha_modes[0],
             view_formats: vec![],
         };
-        surface.configure(&gpu.device, &config);
+        if shared_memory.is_none() {
+            surface.configure(&gpu.device, &config);
+        }
 
         let renderer = SceneRenderer::new(&gpu);
         let device = &gpu.device;
@@ -91,7 +114,9 @@ impl Surface {
             window,
             surface,
             config,
-            screenshot_image: None,
+            shared_memory,
+            presentation: why,
+            offscreen_image: None,
             scene_target,
             scene_to_window,
             scene_source,
@@ -116,7 +141,9 @@ impl Surface {
         }
         self.config.width = width;
         self.config.height = height;
-        self.surface.configure(&gpu.device, &self.config);
+        if self.shared_memory.is_none() {
+            self.surface.configure(&gpu.device, &self.config);
+        }
     }
 
     /// The 3D view's target, remade when the render size (`width` x `height`) or the
@@ -133,15 +160,15 @@ impl Surface {
     }
 
     /// The image to draw this frame into: the surface's next texture, or with `screenshot`
-    /// the image `screenshot` reads. Otherwise why the frame is skipped.
+    /// or shared memory the image that is read back. Otherwise why the frame is skipped.
     pub fn begin_frame(&mut self, gpu: &Gpu, screenshot: bool) -> Result<FrameImage, NoFrame> {
-        if screenshot {
+        if screenshot || self.shared_memory.is_some() {
             let (width, height) = self.size();
-            let image = match &self.screenshot_image {
+            let image = match &self.offscreen_image {
                 Some(image) if (image.width(), image.height()) == (width, height) => image,
                 _ => self
-                    .screenshot_image
-                    .insert(screenshot_image(&gpu.device, self.config.format, width, height)),
+                    .offscreen_image
+                    .insert(offscreen_image(&gpu.device, self.config.format, width, height)),
             };
             let view = image.create_view(&wgpu::TextureViewDescriptor::default());
             return Ok(FrameImage {
@@ -172,19 +199,25 @@ impl Surface {
             .draw(encoder, &self.scene_source, &frame.view, Some(viewport));
     }
 
-    /// Submits `encoder` and presents `frame` when it is the surface's.
-    pub fn present(&self, gpu: &Gpu, encoder: wgpu::CommandEncoder, frame: FrameImage) {
+    /// Submits `encoder` and presents `frame` when it is the surface's, or shows it through
+    /// shared memory.
+    pub fn present(&mut self, gpu: &Gpu, encoder: wgpu::CommandEncoder, frame: FrameImage) -> anyhow::Result<()> {
+        if let (Some(shared_memory), Some(image)) = (&mut self.shared_memory, &self.offscreen_image) {
+            self.window.pre_present_notify();
+            return shared_memory.present(gpu, encoder, image);
+        }
         gpu.queue.submit([encoder.finish()]);
         if let Some(texture) = frame.surface_texture {
             self.window.pre_present_notify();
             gpu.queue.present(texture);
         }
+        Ok(())
     }
 
     /// The last screenshot frame's image, as RGBA.
     pub fn screenshot(&self, gpu: &Gpu) -> anyhow::Result<image::RgbaImage> {
         let image = self
-            .screenshot_image
+            .offscreen_image
             .as_ref()
             .context("no frame was drawn for a screenshot")?;
         let mut pixels = read_rgba(gpu, image, image.width(), image.height())?;
@@ -233,14 +266,14 @@ fn window_format(formats: &[wgpu::TextureFormat]) -> Option<wgpu::TextureFormat>
 }
 
 /// A `width` x `height` image of `format` to draw into and read back.
-pub(super) fn screenshot_image(
+pub(super) fn offscreen_image(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
     width: u32,
     height: u32,
 ) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("screenshot"),
+        label: Some("offscreen frame"),
         size: wgpu::Extent3d {
             width,
             height,

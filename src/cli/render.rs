@@ -234,7 +234,7 @@ fn benchmark(
         }
     }
     let triangles = still.triangles_drawn(view);
-    Ok(timings.to_json(gpu, still.crowd_len(), triangles))
+    Ok(timings.to_json(gpu, "offscreen", still.crowd_len(), triangles))
 }
 
 /// Renders `model` in `pose` to an image, framed over the whole of `clip` (the clip the pose

@@ -38,11 +38,12 @@ impl FrameTimings {
         }
     }
 
-    /// With the adapter and why it was chosen (`Gpu::choice`); `gpu_median_ms` is null when the
+    /// With the adapter and why it was chosen (`Gpu::choice`), and how frames reach the screen
+    /// (`presentation`: the window's, or "offscreen"); `gpu_median_ms` is null when the
     /// adapter reports no GPU time; `crowd` is how many
     /// copies of the model were drawn, `triangles` how many triangles the last frame's lit pass
     /// drew (all copies').
-    pub fn to_json(&self, gpu: &Gpu, crowd: usize, triangles: u64) -> String {
+    pub fn to_json(&self, gpu: &Gpu, presentation: &str, crowd: usize, triangles: u64) -> String {
         let intervals = sorted(&self.intervals_ms);
         let mean = intervals.iter().sum::<f32>() / intervals.len().max(1) as f32;
         let gpu_times = sorted(&self.gpu_ms);
@@ -54,6 +55,7 @@ impl FrameTimings {
             "gpu_median_ms": quantile(&gpu_times, 0.5),
             "adapter": gpu.describe(),
             "adapter_choice": gpu.choice,
+            "presentation": presentation,
             "crowd": crowd,
             "triangles": triangles,
         })

@@ -433,5 +433,10 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatu
                 .small()
                 .weak(),
         );
+        ui.label(
+            RichText::new(format!("Frames shown through {}", status.presentation))
+                .small()
+                .weak(),
+        );
     }
 }

@@ -10,6 +10,8 @@ pub struct RenderStatus {
     /// The graphics adapter and how skins reach the shaders, and why that adapter.
     pub adapter: String,
     pub adapter_choice: String,
+    /// How the window's frames reach the screen, and why.
+    pub presentation: String,
     /// Notes from the renderer about this model (CPU fallback, undecodable textures).
     pub notes: Vec<String>,
     /// How long frames take.
@@ -27,6 +29,7 @@ impl Default for RenderStatus {
         Self {
             adapter: String::new(),
             adapter_choice: String::new(),
+            presentation: String::new(),
             notes: Vec::new(),
             frame_stats: FrameStats::default(),
             environment_name: "studio".into(),

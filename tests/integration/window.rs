@@ -121,6 +121,9 @@ fn the_benchmark_mode_prints_frame_times_as_json() {
         false => "a CPU rasteriser, the only adapter found",
     };
     assert!(choice.contains(expected), "{stats}");
+    // On X11, llvmpipe's frames reach the X server through shared memory.
+    let presentation = stats["presentation"].as_str().unwrap();
+    assert!(presentation.starts_with("shared memory (MIT-SHM): on X11"), "{stats}");
 }
 
 #[test]
@@ -256,4 +259,88 @@ fn select_and_curves_open_the_curve_view_on_a_joint() {
     let without = screenshot(&[fox, "--paused", "--select", "b_Tail03_014"], "fox-no-curves.png");
     assert!(green(&with_curves) > 300, "the curve is drawn: {}", green(&with_curves));
     assert!(green(&without) < 50, "no curve without --curves: {}", green(&without));
+}
+
+/// What the X server shows of `rigscope ARGS` on a screen of its own, 1280x800, with
+/// `RIGSCOPE_PRESENT=present`: grabbed once the picture has been the same for half a second.
+fn shown_on_screen(args: &[&str], present: &str) -> image::RgbImage {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use x11rb::connection::Connection;
+    use x11rb::protocol::xproto::{ConnectionExt, ImageFormat};
+
+    // -displayfd: Xvfb finds a free display and writes its number to our pipe.
+    let mut xvfb = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("Xvfb (Debian package xvfb) must be installed; .ci/run installs it");
+    let mut number = String::new();
+    BufReader::new(xvfb.stdout.take().unwrap())
+        .read_line(&mut number)
+        .unwrap();
+    let display = format!(":{}", number.trim());
+    let mut viewer = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(args)
+        .env("DISPLAY", &display)
+        .env("RIGSCOPE_PRESENT", present)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (connection, screen) = x11rb::connect(Some(&display)).unwrap();
+    let root = connection.setup().roots[screen].root;
+    let grab = || {
+        let reply = (connection
+            .get_image(ImageFormat::Z_PIXMAP, root, 0, 0, 1280, 800, !0)
+            .unwrap())
+        .reply()
+        .unwrap();
+        // 24-bit depth: B, G, R and a pad byte per pixel.
+        let rgb = reply.data.chunks_exact(4).flat_map(|p| [p[2], p[1], p[0]]).collect();
+        image::RgbImage::from_raw(1280, 800, rgb).unwrap()
+    };
+    let started = std::time::Instant::now();
+    let mut last = grab();
+    let shown = loop {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let now = grab();
+        // Drawn (not the empty screen's black) and still.
+        if now == last && now.pixels().any(|p| p.0 != [0, 0, 0]) {
+            break now;
+        }
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "the window never showed a still picture"
+        );
+        last = now;
+    };
+    viewer.kill().unwrap();
+    viewer.wait().unwrap();
+    xvfb.kill().unwrap();
+    xvfb.wait().unwrap();
+    shown
+}
+
+#[test]
+fn frames_shown_through_shared_memory_look_as_the_surfaces_do() {
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let args = [fox.to_str().unwrap(), "--paused"];
+    let shared = shown_on_screen(&args, "shared-memory");
+    let surface = shown_on_screen(&args, "surface");
+    // The 3D view, right of the panel and above the timeline (the panel names the way frames
+    // are shown, which differs).
+    let view = |image: &image::RgbImage| image::imageops::crop_imm(image, 320, 0, 960, 700).to_image();
+    let (shared, surface) = (view(&shared), view(&surface));
+    let fox_orange = shared
+        .pixels()
+        .filter(|p| p.0[0] > 150 && p.0[1] < 140 && p.0[2] < 80)
+        .count();
+    assert!(fox_orange > 2000, "the fox is on screen ({fox_orange} orange pixels)");
+    let differing = shared.pixels().zip(surface.pixels()).filter(|(a, b)| a != b).count();
+    assert!(
+        differing < shared.len() / 3 / 1000,
+        "{differing} pixels differ between the two ways of showing the frame"
+    );
 }
