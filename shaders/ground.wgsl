@@ -30,21 +30,33 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
     return out;
 }
 
-@fragment
-fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+// The ground's colour at `world`: the grid's lines over the base, fading with distance.
+fn grid(world: vec3<f32>) -> vec3<f32> {
     let spacing = ground.params.z;
-    let coord = in.world.xz / spacing;
+    let coord = world.xz / spacing;
     let width = fwidth(coord);
     let line = abs(fract(coord - 0.5) - 0.5) / width;
     let minor = 1.0 - min(min(line.x, line.y), 1.0);
     let major_coord = coord / 10.0;
     let major_line = abs(fract(major_coord - 0.5) - 0.5) / fwidth(major_coord);
     let major = 1.0 - min(min(major_line.x, major_line.y), 1.0);
-    let distance = length(in.world.xz - frame.camera_position.xz);
+    let distance = length(world.xz - frame.camera_position.xz);
     let fade = 1.0 - smoothstep(ground.params.y * 0.3, ground.params.y, distance);
     var color = vec3<f32>(0.085, 0.088, 0.095);
     color = mix(color, vec3<f32>(0.16), minor * 0.6 * fade);
-    color = mix(color, vec3<f32>(0.30), major * 0.8 * fade);
+    return mix(color, vec3<f32>(0.30), major * 0.8 * fade);
+}
+
+// The ground where no shadow falls (scene.rs draws it so outside the rectangle a shadow can
+// fall in: a software rasteriser pays for the lookups on every pixel).
+@fragment
+fn fs_unshadowed(in: VertexOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(grid(in.world), 1.0);
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    var color = grid(in.world);
     // A wide filter: a soft contact shadow; with several lights casting, each shadow is as
     // dark as its share of them.
     let reach = i32(frame.shadow.w);

@@ -25,7 +25,10 @@ pub struct Pipelines {
     /// The bind-pose ghost: translucent, over everything, back faces culled.
     pub ghost: wgpu::RenderPipeline,
     pub shadow: wgpu::RenderPipeline,
+    /// The ground with its shadows, and without them (where none can fall): the same quad,
+    /// which may be drawn twice over, so each passes where depth is equal.
     pub ground: wgpu::RenderPipeline,
+    pub unshadowed_ground: wgpu::RenderPipeline,
     /// The environment behind everything.
     pub background: wgpu::RenderPipeline,
     pub overlay_lines: wgpu::RenderPipeline,
@@ -473,6 +476,29 @@ impl Pipelines {
             })
         };
         let ground_layout = pipeline_layout(&[&layouts.frame, &layouts.ground]);
+        let ground_pipeline = |fragment_entry: &str| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("ground"),
+                layout: Some(&ground_layout),
+                vertex: wgpu::VertexState {
+                    module: &ground_shader,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: depth(true, wgpu::CompareFunction::LessEqual),
+                multisample,
+                fragment: Some(wgpu::FragmentState {
+                    module: &ground_shader,
+                    entry_point: Some(fragment_entry),
+                    compilation_options: Default::default(),
+                    targets: &target,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
         let triangles = wgpu::PrimitiveTopology::TriangleList;
         let uncull = MeshKind::Lit {
             cull: false,
@@ -533,22 +559,8 @@ impl Pipelines {
                 multiview_mask: None,
                 cache: None,
             }),
-            ground: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("ground"),
-                layout: Some(&ground_layout),
-                vertex: wgpu::VertexState {
-                    module: &ground_shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: depth(true, wgpu::CompareFunction::Less),
-                multisample,
-                fragment: fragment(&ground_shader, &target),
-                multiview_mask: None,
-                cache: None,
-            }),
+            ground: ground_pipeline("fs_main"),
+            unshadowed_ground: ground_pipeline("fs_unshadowed"),
             background: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("background"),
                 layout: Some(&overlay_layout),

@@ -26,6 +26,7 @@ use super::tone_map::ToneMap;
 use super::transmission::{Downsampler, SceneBehind};
 use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS, MAX_SHADOW_LAYERS};
 use crate::asset::Topology;
+use crate::view::ground_shadow::{GroundShadow, key_light_shadow_on_ground};
 use crate::view::{Bounds, Lights, MaterialChannel, Quality, QualitySettings, ViewOptions};
 
 /// Direction towards the key light.
@@ -64,6 +65,8 @@ pub struct SceneRenderer {
     shadow_map: ShadowMap,
     /// How many shadow map layers the meshes draw this frame (`prepare` decides).
     shadow_layers_drawn: usize,
+    /// Where the ground's pixels look its shadows up this frame.
+    ground_shadow: GroundShadow,
     /// What the shadow pass binds in the shadow map's place, and the shadow lookup's sampler.
     shadow_stand_in: wgpu::TextureView,
     shadow_sampler: wgpu::Sampler,
@@ -167,6 +170,7 @@ impl SceneRenderer {
             frame_uniform,
             shadow_map,
             shadow_layers_drawn: 0,
+            ground_shadow: GroundShadow::Nowhere,
             ground_uniform,
             ground_group,
             overlay_buffer: OverlayBuffer::new(device),
@@ -250,8 +254,8 @@ impl SceneRenderer {
 
     /// Writes the frame's uniforms (camera, light, shadow, ground) and the overlay vertices
     /// (the skeleton when asked, and the gizmos). `bounds` is the region the model moves in
-    /// (it sizes the ground, the grid and the shadow); `aspect` is the target's.
-    pub fn prepare(&mut self, gpu: &Gpu, input: &FrameInput, bounds: &Bounds, aspect: f32) {
+    /// (it sizes the ground, the grid and the shadow); `size` is the target's.
+    pub fn prepare(&mut self, gpu: &Gpu, input: &FrameInput, bounds: &Bounds, size: (u32, u32)) {
         let camera = input.camera;
         let lighting = &input.view.shown_lighting();
         let view_proj = camera.view_projection();
@@ -348,11 +352,17 @@ impl SceneRenderer {
         };
         gpu.queue
             .write_buffer(&self.ground_uniform, 0, bytemuck::bytes_of(&ground));
+        self.ground_shadow = match (self.shadow_layers_drawn, studio) {
+            (0, _) => GroundShadow::Nowhere,
+            (_, true) => key_light_shadow_on_ground(bounds, LIGHT_DIRECTION.normalize(), height, view_proj, size),
+            (_, false) => GroundShadow::Everywhere,
+        };
         self.skeleton.clear();
         if input.view.skeleton {
             input.model.rig_joints(&mut self.rig_joints);
             draw_skeleton(&mut self.skeleton, input, &self.rig_joints);
         }
+        let aspect = size.0 as f32 / size.1.max(1) as f32;
         self.overlay_buffer.write(gpu, [&self.skeleton, &self.gizmos], aspect);
     }
 
@@ -472,9 +482,20 @@ impl SceneRenderer {
             pass.draw(0..3, 0..1);
         }
         if view.grid {
-            pass.set_pipeline(&self.pipelines.ground);
             pass.set_bind_group(1, &self.ground_group, &[]);
+            let shadowed = &self.pipelines.ground;
+            pass.set_pipeline(match self.ground_shadow {
+                GroundShadow::Everywhere => shadowed,
+                _ => &self.pipelines.unshadowed_ground,
+            });
             pass.draw(0..6, 0..1);
+            // Over the unshadowed ground, the same quad again where a shadow can fall.
+            if let GroundShadow::Within([x, y, width, height]) = self.ground_shadow {
+                pass.set_pipeline(shadowed);
+                pass.set_scissor_rect(x, y, width, height);
+                pass.draw(0..6, 0..1);
+                pass.set_scissor_rect(0, 0, target.width, target.height);
+            }
         }
         let opaque = |d: &DrawBuffers| drawable(d, true) && !d.blended;
         if view.mesh {

@@ -12,6 +12,7 @@ pub mod crowd_detail;
 pub mod crowd_playback;
 pub mod file_camera;
 pub mod framing;
+pub mod ground_shadow;
 pub mod image_detail;
 mod labels;
 mod lighting;

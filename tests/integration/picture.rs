@@ -2129,3 +2129,34 @@ fn the_layers_textures_scale_their_factors() {
     let image = renderer.render(&model, &view);
     assert!(mean_colour_of_model(&image)[0] > 0.0, "it draws");
 }
+
+#[test]
+fn the_studio_key_light_shades_the_ground_beyond_the_model() {
+    // A sphere alone on the ground under the studio's lights: the key light shines from +X, +Y
+    // and +Z, so the ground on the sphere's −X −Z diagonal lies in its shadow and the ground
+    // on the other diagonals does not. The ground's shadow is looked up only in a rectangle
+    // around it (view::ground_shadow): this fails if the rectangle misses it.
+    let mut buffers = Buffers::default();
+    let ball = buffers.mesh(&sphere());
+    let path = file(
+        "studio-ground-shadow",
+        &buffers.gltf(&format!(
+            r#""meshes":[{{"primitives":[{{{ball}}}]}}],"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+        )),
+    );
+    let image = common::render_png(
+        &path,
+        &path.with_file_name("top.png"),
+        &["--view", "top", "--size", "200x200"],
+    );
+    save(&image, "studio-ground-shadow");
+    let at = |x: u32, y: u32| {
+        let patch = (x - 5..=x + 5).flat_map(|x| (y - 5..=y + 5).map(move |y| (x, y)));
+        patch.map(|(x, y)| luminance(image.get_pixel(x, y))).sum::<f32>() / 121.0
+    };
+    let (shaded, others) = (at(55, 55), [at(145, 55), at(55, 145), at(145, 145)]);
+    assert!(
+        others.iter().all(|other| shaded < other - 3.0),
+        "the ground beyond the sphere's −X −Z side ({shaded}) against the other diagonals ({others:?})"
+    );
+}
