@@ -84,11 +84,6 @@ impl SceneTarget {
             ),
         }
     }
-
-    /// Width over height.
-    pub fn aspect(&self) -> f32 {
-        self.width as f32 / self.height as f32
-    }
 }
 
 /// A `DEPTH_FORMAT` texture's view.

@@ -324,6 +324,22 @@ fn shown_on_screen(args: &[&str], present: &str) -> image::RgbImage {
 }
 
 #[test]
+fn an_unknown_way_of_showing_frames_is_refused_in_words() {
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24", env!("CARGO_BIN_EXE_rigscope")])
+        .args(["--benchmark-frames", "1"])
+        .env("RIGSCOPE_PRESENT", "carrier-pigeon")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains(r#"RIGSCOPE_PRESENT=carrier-pigeon: expected "surface" or "shared-memory""#),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn frames_shown_through_shared_memory_look_as_the_surfaces_do() {
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
     let args = [fox.to_str().unwrap(), "--paused"];
