@@ -66,7 +66,8 @@ pub fn draw(
     };
     let budget = renderer.quality.triangle_budget;
     (model_view.buffers).choose_detail(budget, pixels_per_unit, input.camera, input.model_matrices);
-    renderer.prepare(gpu, input, &bounds, (target.width, target.height));
+    let size = (target.width, target.height);
+    renderer.prepare(gpu, input, (&bounds, &model_view.buffers), size);
     renderer.record(
         encoder,
         target,

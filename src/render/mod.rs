@@ -29,6 +29,7 @@ pub mod overlay;
 mod overlay_buffer;
 pub mod pipelines;
 pub mod scene;
+mod shadow_casters;
 mod shadow_map;
 mod shadow_views;
 mod simplified;

@@ -98,6 +98,9 @@ enum DetailState {
 }
 
 pub struct ModelBuffers {
+    /// Unique to these buffers among all made while rigscope runs (what the shadow map was
+    /// drawn from, `shadow_casters.rs`).
+    pub id: u64,
     pub draws: Vec<DrawBuffers>,
     pub skins: GpuSkins,
     pub uniforms: DrawUniforms,
@@ -132,6 +135,9 @@ pub struct ModelBuffers {
     /// The blended draws' queues (MToon's render queue offset) and depths as they are sorted.
     blend_depths: Vec<(i32, f32, usize)>,
 }
+
+/// The next `ModelBuffers::id`.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 fn buffer<T: bytemuck::Pod>(device: &wgpu::Device, label: &str, data: &[T], usage: wgpu::BufferUsages) -> wgpu::Buffer {
     filled_buffer(device, label, data.len(), usage, |i| data[i])
@@ -426,6 +432,7 @@ impl ModelBuffers {
             copy_scratch: Vec::with_capacity(most_copies),
             blend_order: Vec::with_capacity(blended),
             blend_depths: Vec::with_capacity(blended),
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 

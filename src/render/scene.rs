@@ -17,6 +17,7 @@ use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
 use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, Pipelines, SCENE_FORMAT};
+use super::shadow_casters::{ShadowCasters, record_casters};
 use super::shadow_map::ShadowMap;
 use super::shadow_views::{assign_shadow_layers, light_view_projection};
 use super::skin_compare::SkinCompare;
@@ -67,6 +68,9 @@ pub struct SceneRenderer {
     shadow_layers_drawn: usize,
     /// Where the ground's pixels look its shadows up this frame.
     ground_shadow: GroundShadow,
+    /// What the shadow map was drawn from, and whether this frame draws it again.
+    shadow_casters: ShadowCasters,
+    redraw_shadow_map: bool,
     /// What the shadow pass binds in the shadow map's place, and the shadow lookup's sampler.
     shadow_stand_in: wgpu::TextureView,
     shadow_sampler: wgpu::Sampler,
@@ -171,6 +175,8 @@ impl SceneRenderer {
             shadow_map,
             shadow_layers_drawn: 0,
             ground_shadow: GroundShadow::Nowhere,
+            shadow_casters: ShadowCasters::default(),
+            redraw_shadow_map: true,
             ground_uniform,
             ground_group,
             overlay_buffer: OverlayBuffer::new(device),
@@ -208,6 +214,7 @@ impl SceneRenderer {
         if resized {
             let layers = self.shadow_map.layers.len() as u32;
             self.shadow_map = ShadowMap::new(&gpu.device, settings.shadow_map_size, layers);
+            self.shadow_casters.forget();
             self.rebind_frame(gpu);
         }
     }
@@ -253,9 +260,16 @@ impl SceneRenderer {
     }
 
     /// Writes the frame's uniforms (camera, light, shadow, ground) and the overlay vertices
-    /// (the skeleton when asked, and the gizmos). `bounds` is the region the model moves in
-    /// (it sizes the ground, the grid and the shadow); `size` is the target's.
-    pub fn prepare(&mut self, gpu: &Gpu, input: &FrameInput, bounds: &Bounds, size: (u32, u32)) {
+    /// (the skeleton when asked, and the gizmos), and decides whether the shadow map is drawn
+    /// again from `casters`. `bounds` is the region the model moves in (it sizes the ground, the
+    /// grid and the shadow); `size` is the target's.
+    pub fn prepare(
+        &mut self,
+        gpu: &Gpu,
+        input: &FrameInput,
+        (bounds, casters): (&Bounds, &ModelBuffers),
+        size: (u32, u32),
+    ) {
         let camera = input.camera;
         let lighting = &input.view.shown_lighting();
         let view_proj = camera.view_projection();
@@ -287,8 +301,18 @@ impl SceneRenderer {
         if layers > self.shadow_map.layers.len() {
             let size = self.quality.shadow_map_size;
             self.shadow_map = ShadowMap::new(&gpu.device, size, layers as u32);
+            self.shadow_casters.forget();
             self.rebind_frame(gpu);
         }
+        // A crowd's instances move on their own: its map is always drawn.
+        let views = &shadow_views[..self.shadow_layers_drawn];
+        self.redraw_shadow_map = match input.crowd {
+            Some(_) => {
+                self.shadow_casters.forget();
+                true
+            }
+            None => (self.shadow_casters).changed(|record| record_casters(record, views, casters, casts_shadow, input)),
+        };
         let rotation = lighting.environment_rotation.to_radians();
         let frame = FrameUniform {
             view_proj: view_proj.to_cols_array_2d(),
@@ -434,7 +458,12 @@ impl SceneRenderer {
             }
         };
 
-        for (layer, (_, group)) in self.shadow_passes.iter().enumerate().take(self.shadow_layers_drawn) {
+        let redrawn = if self.redraw_shadow_map {
+            self.shadow_layers_drawn
+        } else {
+            0
+        };
+        for (layer, (_, group)) in self.shadow_passes.iter().enumerate().take(redrawn) {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow"),
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
@@ -448,8 +477,7 @@ impl SceneRenderer {
                 ..Default::default()
             });
             pass.set_bind_group(0, group, &[]);
-            let shadow_casters = buffers.draws.iter().enumerate().filter(|(_, d)| drawable(d, false));
-            for (index, _) in shadow_casters {
+            for (index, _) in buffers.draws.iter().enumerate().filter(|(_, d)| casts_shadow(d)) {
                 draw_one(&mut pass, (DrawSlot::Solid, true), index, &self.pipelines.shadow);
             }
         }
@@ -569,6 +597,11 @@ impl SceneRenderer {
             view.shown_lighting().tone_mapping,
         );
     }
+}
+
+/// The draws the shadow passes draw: shown triangles.
+fn casts_shadow(draw: &DrawBuffers) -> bool {
+    draw.drawable && !draw.hidden && draw.topology == Topology::Triangles
 }
 
 /// How the scene pass starts: clearing the target (keeping the depth it writes for a pass

@@ -2160,3 +2160,36 @@ fn the_studio_key_light_shades_the_ground_beyond_the_model() {
         "the ground beyond the sphere's −X −Z side ({shaded}) against the other diagonals ({others:?})"
     );
 }
+
+#[test]
+fn the_shadow_map_is_kept_while_the_casters_stay_and_follows_a_new_pose() {
+    // The demo rig upright (A) and bent (B), drawn one after another by one renderer, which
+    // draws its shadow map again only when what casts into it changes
+    // (render/shadow_casters.rs): each picture is the one a fresh renderer draws.
+    let model = demo_model();
+    let upright = model.skeleton.rest_pose().clone();
+    let mut bent = upright.clone();
+    bent.local_mut()[1].rotation = glam::Quat::from_rotation_z(1.0);
+    let view = ViewOptions::default();
+    let fresh = |pose: &Pose| {
+        let mut renderer = Renderer::new();
+        let mut still = StillRenderer::new(&renderer.gpu, &renderer.scene, &model);
+        still.frame_clip(None);
+        still.render(&mut renderer.scene, pose, SIZE, &view).unwrap()
+    };
+    let (fresh_upright, fresh_bent) = (fresh(&upright), fresh(&bent));
+    save(&fresh_bent, "shadow-kept-bent");
+    let mut renderer = Renderer::new();
+    let mut still = StillRenderer::new(&renderer.gpu, &renderer.scene, &model);
+    still.frame_clip(None);
+    let mut draw = |pose: &Pose| still.render(&mut renderer.scene, pose, SIZE, &view).unwrap();
+    let drawn = [draw(&upright), draw(&upright), draw(&bent), draw(&bent), draw(&upright)];
+    let expected = [&fresh_upright, &fresh_upright, &fresh_bent, &fresh_bent, &fresh_upright];
+    for (index, (drawn, expected)) in drawn.iter().zip(expected).enumerate() {
+        let differing = drawn.pixels().zip(expected.pixels()).filter(|(a, b)| a != b).count();
+        assert_eq!(differing, 0, "picture {index} differs from a fresh renderer's");
+    }
+    // The bent rig's shadow lies elsewhere on the ground: a map kept from the upright pose
+    // would show.
+    assert!(mean_difference(&fresh_upright, &fresh_bent) > 1.0);
+}
