@@ -1,7 +1,7 @@
 //! Whether the shadow map is drawn again this frame: only when what casts into it has changed
 //! since it was last drawn. A paused model or a still scene keeps its map while the camera
-//! moves; on a software rasteriser the shadow pass is a quarter to a third of a heavy scene's
-//! frame.
+//! moves (at fast quality, until the move changes the copies the shadow pass draws); on a
+//! software rasteriser the shadow pass is a quarter to a third of a heavy scene's frame.
 //!
 //! The record holds everything the shadow passes read, as bytes: the lights' views, which
 //! model's buffers, every draw that casts with the copy it casts from, the pose's matrices,
