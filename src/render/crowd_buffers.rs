@@ -240,7 +240,7 @@ impl CrowdBuffers {
         deformer: &mut Deformer,
         view: &ViewOptions,
     ) {
-        let on_cpu = |i: usize| draws[i].drawable && !draws[i].hidden && !draws[i].on_gpu(view.gpu_skinning);
+        let on_cpu = |i: usize| draws[i].shown() && !draws[i].on_gpu(view.gpu_skinning);
         if !(0..draws.len()).any(on_cpu) {
             return;
         }

@@ -543,8 +543,7 @@ impl ModelBuffers {
                 camera.sees_sphere(center, draw.detail.radius * largest_scale(placement))
             })
         };
-        let budgeted =
-            |draw: &&DrawBuffers| draw.drawable && !draw.hidden && draw.topology == Topology::Triangles && seen(draw);
+        let budgeted = |draw: &&DrawBuffers| draw.shown_triangles() && seen(draw);
         let levels = (self.draws.iter())
             .filter(budgeted)
             .map(|draw| draw.detail.levels.as_slice());
@@ -713,6 +712,17 @@ impl ModelBuffers {
 }
 
 impl DrawBuffers {
+    /// It draws this frame: something to draw, not hidden.
+    pub fn shown(&self) -> bool {
+        self.drawable && !self.hidden
+    }
+
+    /// It draws triangles this frame: what the shadow pass, the triangle budget and the
+    /// triangle count take.
+    pub fn shown_triangles(&self) -> bool {
+        self.shown() && self.topology == Topology::Triangles
+    }
+
     /// Skinned on the GPU this frame.
     pub fn on_gpu(&self, gpu_skinning: bool) -> bool {
         gpu_skinning && self.gpu_skinnable

@@ -10,7 +10,7 @@ use super::model_buffers::ModelBuffers;
 use super::scene::SceneRenderer;
 use super::skin_compare::CaptureTarget;
 use crate::anim::Clip;
-use crate::asset::{Model, Topology};
+use crate::asset::Model;
 use crate::inspect::SkinDifference;
 use crate::skin::Deformer;
 use crate::view::framing::animation_bounds;
@@ -127,8 +127,7 @@ impl ModelView {
         if !view.mesh {
             return 0;
         }
-        let drawn = (self.buffers.draws.iter().enumerate())
-            .filter(|(_, draw)| draw.drawable && !draw.hidden && draw.topology == Topology::Triangles);
+        let drawn = (self.buffers.draws.iter().enumerate()).filter(|(_, draw)| draw.shown_triangles());
         let indices: u64 = drawn
             .map(|(index, draw)| {
                 let (_, count) = draw.detail.indices((&draw.indices, draw.index_count), draw.detail.lit);

@@ -311,7 +311,7 @@ impl SceneRenderer {
                 self.shadow_casters.forget();
                 true
             }
-            None => (self.shadow_casters).changed(|record| record_casters(record, views, casters, casts_shadow, input)),
+            None => (self.shadow_casters).changed(|record| record_casters(record, views, casters, input)),
         };
         let rotation = lighting.environment_rotation.to_radians();
         let frame = FrameUniform {
@@ -400,8 +400,9 @@ impl SceneRenderer {
         view: &ViewOptions,
         crowd: Option<&CrowdBuffers>,
     ) {
-        let drawable = |draw: &DrawBuffers, all: bool| {
-            draw.drawable && !draw.hidden && (all || draw.topology == Topology::Triangles)
+        let drawable = |draw: &DrawBuffers, all: bool| match all {
+            true => draw.shown(),
+            false => draw.shown_triangles(),
         };
         // Draw `index` with its uniform in `slot`, by `pipeline`; the solid slot from the
         // level of detail chosen for the shadow pass when `shadow`, else for the lit pass.
@@ -477,7 +478,7 @@ impl SceneRenderer {
                 ..Default::default()
             });
             pass.set_bind_group(0, group, &[]);
-            for (index, _) in buffers.draws.iter().enumerate().filter(|(_, d)| casts_shadow(d)) {
+            for (index, _) in buffers.draws.iter().enumerate().filter(|(_, d)| d.shown_triangles()) {
                 draw_one(&mut pass, (DrawSlot::Solid, true), index, &self.pipelines.shadow);
             }
         }
@@ -597,11 +598,6 @@ impl SceneRenderer {
             view.shown_lighting().tone_mapping,
         );
     }
-}
-
-/// The draws the shadow passes draw: shown triangles.
-fn casts_shadow(draw: &DrawBuffers) -> bool {
-    draw.drawable && !draw.hidden && draw.topology == Topology::Triangles
 }
 
 /// How the scene pass starts: clearing the target (keeping the depth it writes for a pass

@@ -11,7 +11,7 @@
 use glam::Mat4;
 
 use super::frame_input::FrameInput;
-use super::model_buffers::{DrawBuffers, ModelBuffers};
+use super::model_buffers::ModelBuffers;
 
 /// What the shadow map was last drawn from, and this frame's record (both reused).
 #[derive(Default)]
@@ -40,18 +40,17 @@ impl ShadowCasters {
 }
 
 /// Writes into `record` what the shadow passes read: `views` of the lights drawn into the map's
-/// layers, and the triangles of `buffers` that `casts`, posed as `input` says.
-pub fn record_casters(
-    record: &mut Vec<u8>,
-    views: &[Mat4],
-    buffers: &ModelBuffers,
-    casts: impl Fn(&DrawBuffers) -> bool,
-    input: &FrameInput,
-) {
+/// layers, and the shown triangles of `buffers`, posed as `input` says.
+pub fn record_casters(record: &mut Vec<u8>, views: &[Mat4], buffers: &ModelBuffers, input: &FrameInput) {
     record.extend_from_slice(&(views.len() as u64).to_le_bytes());
     record.extend_from_slice(bytemuck::cast_slice(views));
     record.extend_from_slice(&buffers.id.to_le_bytes());
-    for (index, draw) in buffers.draws.iter().enumerate().filter(|(_, draw)| casts(draw)) {
+    for (index, draw) in buffers
+        .draws
+        .iter()
+        .enumerate()
+        .filter(|(_, draw)| draw.shown_triangles())
+    {
         record.extend_from_slice(&(index as u64).to_le_bytes());
         record.extend_from_slice(&(draw.detail.shadow as u64).to_le_bytes());
     }
