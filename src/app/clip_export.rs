@@ -175,7 +175,7 @@ impl ClipExport {
         }
         render::draw(gpu, scene, model_view, &input, target, &mut encoder);
         gpu.queue.submit([encoder.finish()]);
-        read_rgba(gpu, &target.resolved, width, height)
+        read_rgba(gpu, &target.resolved)
     }
 
     /// The file camera where this frame's pose puts it, else the orbit camera's view.

@@ -446,7 +446,7 @@ mod tests {
         });
         painter.paint(&gpu, &mut encoder, &view, &jobs, (width, height), pixels_per_point);
         gpu.queue.submit([encoder.finish()]);
-        let painted = crate::render::capture::read_rgba(&gpu, &target, width, height).unwrap();
+        let painted = crate::render::capture::read_rgba(&gpu, &target).unwrap();
 
         let mut textures = output.textures_delta;
         let reference = reference_frame(&jobs, &textures, (width, height), pixels_per_point, background);

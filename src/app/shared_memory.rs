@@ -13,7 +13,7 @@ use winit::raw_window_handle::{HasWindowHandle, RawWindowHandle};
 use winit::window::Window;
 
 use crate::render::Gpu;
-use crate::render::capture::map_for_reading;
+use crate::render::capture::{map_for_reading, padded_row_bytes, readback_buffer, record_readback};
 
 /// The image's format: softbuffer's pixels are 0RGB words, which are B, G, R, 0 in memory.
 pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Bgra8Unorm;
@@ -91,29 +91,11 @@ impl SharedMemoryWindow {
         image: &wgpu::Texture,
     ) -> anyhow::Result<()> {
         let (width, height) = (image.width(), image.height());
-        let row_bytes = wgpu::util::align_to(4 * width, wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-        let size = u64::from(row_bytes) * u64::from(height);
         let readback = match &self.readback {
-            Some(buffer) if buffer.size() == size => buffer,
-            _ => self.readback.insert(gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("frame readback"),
-                size,
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                mapped_at_creation: false,
-            })),
+            Some(buffer) if buffer.size() == u64::from(padded_row_bytes(width)) * u64::from(height) => buffer,
+            _ => self.readback.insert(readback_buffer(&gpu.device, width, height)),
         };
-        encoder.copy_texture_to_buffer(
-            image.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: readback,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(row_bytes),
-                    rows_per_image: None,
-                },
-            },
-            image.size(),
-        );
+        record_readback(&mut encoder, image, readback);
         gpu.queue.submit([encoder.finish()]);
         let slice = readback.slice(..);
         map_for_reading(gpu, slice, "the frame")?;
@@ -127,7 +109,7 @@ impl SharedMemoryWindow {
             let data = slice
                 .get_mapped_range()
                 .map_err(|e| anyhow!("cannot read the frame back: {e:?}"))?;
-            let rows = data.chunks(row_bytes as usize);
+            let rows = data.chunks(padded_row_bytes(width) as usize);
             for (out, row) in pixels.chunks_mut(width as usize).zip(rows) {
                 for (word, bgra) in out.iter_mut().zip(row.chunks_exact(4)) {
                     *word = u32::from_le_bytes([bgra[0], bgra[1], bgra[2], 0]);

@@ -220,7 +220,7 @@ impl Surface {
             .offscreen_image
             .as_ref()
             .context("no frame was drawn for a screenshot")?;
-        let mut pixels = read_rgba(gpu, image, image.width(), image.height())?;
+        let mut pixels = read_rgba(gpu, image)?;
         if matches!(
             image.format(),
             wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb

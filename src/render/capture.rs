@@ -4,35 +4,49 @@ use anyhow::{Context, anyhow};
 
 use super::gpu::Gpu;
 
-/// Copies `texture` (RGBA8, `width`×`height`, with COPY_SRC) into an image.
-pub fn read_rgba(gpu: &Gpu, texture: &wgpu::Texture, width: u32, height: u32) -> anyhow::Result<image::RgbaImage> {
-    let unpadded = 4 * width;
-    let padded = wgpu::util::align_to(unpadded, wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+/// The bytes a row of a `width`-pixel, 4-byte-per-pixel image takes in a readback buffer (rows
+/// are padded to wgpu's copy alignment).
+pub fn padded_row_bytes(width: u32) -> u32 {
+    wgpu::util::align_to(4 * width, wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+}
+
+/// A buffer for reading back a 4-byte-per-pixel image `width`×`height`.
+pub fn readback_buffer(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback"),
-        size: (padded * height) as u64,
+        size: u64::from(padded_row_bytes(width)) * u64::from(height),
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
-    });
-    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-        label: Some("readback"),
-    });
+    })
+}
+
+/// Records the copy of all of `texture` (4 bytes a pixel, with COPY_SRC) into `buffer`, rows
+/// padded as `padded_row_bytes` says.
+pub fn record_readback(encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Texture, buffer: &wgpu::Buffer) {
     encoder.copy_texture_to_buffer(
         texture.as_image_copy(),
         wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
+            buffer,
             layout: wgpu::TexelCopyBufferLayout {
                 offset: 0,
-                bytes_per_row: Some(padded),
+                bytes_per_row: Some(padded_row_bytes(texture.width())),
                 rows_per_image: None,
             },
         },
-        wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
+        texture.size(),
     );
+}
+
+/// Copies `texture` (RGBA8, with COPY_SRC) into an image.
+pub fn read_rgba(gpu: &Gpu, texture: &wgpu::Texture) -> anyhow::Result<image::RgbaImage> {
+    let (width, height) = (texture.width(), texture.height());
+    let unpadded = 4 * width;
+    let padded = padded_row_bytes(width);
+    let buffer = readback_buffer(&gpu.device, width, height);
+    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("readback"),
+    });
+    record_readback(&mut encoder, texture, &buffer);
     gpu.queue.submit([encoder.finish()]);
     let slice = buffer.slice(..);
     map_for_reading(gpu, slice, "the image")?;

@@ -121,7 +121,7 @@ impl<'a> StillRenderer<'a> {
         let gpu = self.gpu;
         self.draw(renderer, pose, (width, height), view, self.time, None)?;
         let target = self.target.as_ref().expect("drawn just now");
-        read_rgba(gpu, &target.resolved, width, height)
+        read_rgba(gpu, &target.resolved)
     }
 
     /// Draws `frames` frames of the crowd (or the model) in `pose` with crowd time running at

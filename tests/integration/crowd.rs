@@ -287,6 +287,7 @@ fn render_times_crowd_frames_headless() {
     let stats = common::json(&[&args[..], &["--crowd", "12", "--benchmark-frames", "3"]].concat());
     assert_eq!(stats["crowd"], 12, "{stats}");
     assert_eq!(stats["frames"], 3, "{stats}");
+    assert_eq!(stats["presentation"], "offscreen", "{stats}");
     let (median, p95) = (stats["median_ms"].as_f64().unwrap(), stats["p95_ms"].as_f64().unwrap());
     assert!(median > 0.0 && p95 >= median, "{stats}");
     assert!(out.exists(), "the last frame is saved");

@@ -153,9 +153,11 @@ fn the_quality_is_chosen_and_the_frame_time_shown() {
     // The adapter, and why it was chosen.
     harness.state_mut().1.adapter = "llvmpipe (Gl); uniform arrays".into();
     harness.state_mut().1.adapter_choice = "a CPU rasteriser, the only adapter found".into();
+    harness.state_mut().1.presentation = "shared memory (MIT-SHM)".into();
     harness.run();
     harness.get_by_label("llvmpipe (Gl); uniform arrays");
     harness.get_by_label("Chosen as a CPU rasteriser, the only adapter found");
+    harness.get_by_label("Frames shown through shared memory (MIT-SHM)");
 }
 
 #[test]
