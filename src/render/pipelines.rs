@@ -443,11 +443,12 @@ impl Pipelines {
         })];
         fn fragment<'a>(
             module: &'a wgpu::ShaderModule,
+            entry_point: &'a str,
             targets: &'a [Option<wgpu::ColorTargetState>],
         ) -> Option<wgpu::FragmentState<'a>> {
             Some(wgpu::FragmentState {
                 module,
-                entry_point: Some("fs_main"),
+                entry_point: Some(entry_point),
                 compilation_options: Default::default(),
                 targets,
             })
@@ -470,7 +471,7 @@ impl Pipelines {
                 // On top of the mesh: the depth test always passes.
                 depth_stencil: depth(false, wgpu::CompareFunction::Always),
                 multisample,
-                fragment: fragment(&overlay_shader, &target),
+                fragment: fragment(&overlay_shader, "fs_main", &target),
                 multiview_mask: None,
                 cache: None,
             })
@@ -489,12 +490,7 @@ impl Pipelines {
                 primitive: wgpu::PrimitiveState::default(),
                 depth_stencil: depth(true, wgpu::CompareFunction::LessEqual),
                 multisample,
-                fragment: Some(wgpu::FragmentState {
-                    module: &ground_shader,
-                    entry_point: Some(fragment_entry),
-                    compilation_options: Default::default(),
-                    targets: &target,
-                }),
+                fragment: fragment(&ground_shader, fragment_entry, &target),
                 multiview_mask: None,
                 cache: None,
             })
@@ -574,7 +570,7 @@ impl Pipelines {
                 // Behind everything: drawn first, leaving the depth buffer as cleared.
                 depth_stencil: depth(false, wgpu::CompareFunction::Always),
                 multisample,
-                fragment: fragment(&background_shader, &target),
+                fragment: fragment(&background_shader, "fs_main", &target),
                 multiview_mask: None,
                 cache: None,
             }),

@@ -3,7 +3,7 @@
 //! frame on a software rasteriser when made over the whole ground (Fox at 1280x800); outside
 //! this rectangle nothing casts onto it, so the ground is drawn there without them.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec2, Vec3};
 
 use super::Bounds;
 
@@ -40,8 +40,8 @@ pub fn key_light_shadow_on_ground(
     }
     let grown = bounds.radius() * MARGIN;
     let (min, max) = (bounds.min - Vec3::splat(grown), bounds.max + Vec3::splat(grown));
-    let (mut low, mut high) = (glam::Vec2::INFINITY, glam::Vec2::NEG_INFINITY);
-    let size = glam::Vec2::new(width as f32, height as f32);
+    let (mut low, mut high) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+    let size = Vec2::new(width as f32, height as f32);
     for corner in (Bounds { min, max }).corners() {
         // Along the light onto the ground; the ground under a corner below it is the corner's.
         let onto = corner - towards_light * ((corner.y - ground_height).max(0.0) / towards_light.y);
@@ -50,12 +50,12 @@ pub fn key_light_shadow_on_ground(
             return GroundShadow::Everywhere;
         }
         let ndc = clip.truncate().truncate() / clip.w;
-        let pixel = glam::Vec2::new(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5) * size;
+        let pixel = Vec2::new(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5) * size;
         (low, high) = (low.min(pixel), high.max(pixel));
     }
     // A pixel of room either way for rounding.
-    let low = (low - 1.0).floor().clamp(glam::Vec2::ZERO, size);
-    let high = (high + 1.0).ceil().clamp(glam::Vec2::ZERO, size);
+    let low = (low - 1.0).floor().clamp(Vec2::ZERO, size);
+    let high = (high + 1.0).ceil().clamp(Vec2::ZERO, size);
     let extent = high - low;
     match extent.x > 0.0 && extent.y > 0.0 {
         true => GroundShadow::Within([low.x as u32, low.y as u32, extent.x as u32, extent.y as u32]),

@@ -1,11 +1,12 @@
 //! Fast quality's triangle budget. A software rasteriser (llvmpipe) shades every vertex and
 //! sets up every triangle on one thread, whatever its size on screen: on a 2-core machine each
-//! triangle drawn costs about 2.7 µs a frame (shadow and lit passes together), and the rest of
-//! a frame about 25 ms. So at Fast the renderer draws each mesh from one of its simplified
-//! copies (render/simplified.rs), chosen every frame: all of them within one deviation on
-//! screen, the smallest deviation at which the frame's triangles fit the budget (but never
-//! finer than a pixel, which no one sees, nor coarser than four, which everyone does). One deviation for every mesh spends the
-//! triangles where they show: a part that is large on screen or curved keeps more of them
+//! triangle drawn cost about 2.7 µs a frame (shadow and lit passes together) when the budget
+//! was set, and the rest of a frame about 25 ms (13-18 ms since frames reach X11 through shared
+//! memory). So at Fast the renderer draws each mesh from one of its simplified copies
+//! (render/simplified.rs), chosen every frame: all of them within one deviation on screen, the
+//! smallest deviation at which the frame's triangles fit the budget (but never finer than a
+//! pixel, which no one sees, nor coarser than four, which everyone does). One deviation for
+//! every mesh spends the triangles where they show: a part that is large on screen or curved keeps more of them
 //! than a small or flat one. The shadow pass, whose texels are seen through a filter, draws
 //! copies twice as coarse.
 
