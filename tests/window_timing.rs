@@ -93,18 +93,26 @@ fn descendant_running(ancestor: u32, binary: &Path, deadline: Instant) -> u32 {
     panic!("rigscope did not start under xvfb-run");
 }
 
-#[test]
-fn a_paused_untouched_viewer_draws_nothing_and_uses_no_cpu() {
-    let _turn = ONE_WINDOW_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+/// The viewer opened on `file`, paused, closing after `seconds`: the xvfb-run process, and
+/// the viewer's own process id (to read its CPU time).
+fn paused_viewer(file: &Path, seconds: &str) -> (std::process::Child, u32) {
     let start = Instant::now();
-    let child = xvfb_rigscope(&[fox.to_str().unwrap(), "--paused", "--exit-after", "19"])
+    let child = xvfb_rigscope(&[file.to_str().unwrap(), "--paused", "--exit-after", seconds])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
     let binary = Path::new(env!("CARGO_BIN_EXE_rigscope"));
     let viewer = descendant_running(child.id(), binary, start + Duration::from_secs(10));
+    (child, viewer)
+}
+
+#[test]
+fn a_paused_untouched_viewer_draws_nothing_and_uses_no_cpu() {
+    let _turn = ONE_WINDOW_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let start = Instant::now();
+    let (child, viewer) = paused_viewer(&fox, "19");
     // Time to open and draw its first frames (slow on a loaded machine), then 10 s idle.
     std::thread::sleep((start + Duration::from_secs(8)).saturating_duration_since(Instant::now()));
     let before = cpu_seconds(viewer);
@@ -118,4 +126,59 @@ fn a_paused_untouched_viewer_draws_nothing_and_uses_no_cpu() {
     );
     assert!(report["clip_seconds_played"].as_f64().unwrap() == 0.0, "{report}");
     assert!(idle_cpu < 0.2, "the idle viewer used {idle_cpu:.2} s of CPU in 10 s");
+}
+
+/// Rewrites `path` in place in two pieces `pause` apart, as an exporter writing in parts does.
+fn write_in_two_pieces(path: &Path, contents: &[u8], pause: Duration) {
+    use std::io::Write;
+    let mut file = std::fs::File::create(path).unwrap();
+    let (first, second) = contents.split_at(contents.len() / 2);
+    file.write_all(first).unwrap();
+    file.flush().unwrap();
+    std::thread::sleep(pause);
+    file.write_all(second).unwrap();
+}
+
+#[test]
+fn each_change_of_the_open_file_reloads_it_once_and_reading_it_none() {
+    let _turn = ONE_WINDOW_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = common::temp_dir("window-watch");
+    let fox = dir.join("Fox.glb");
+    let bytes = std::fs::read(common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
+    std::fs::write(&fox, &bytes).unwrap();
+    let start = Instant::now();
+    let (child, viewer) = paused_viewer(&fox, "32");
+    let at = |seconds: u64| {
+        std::thread::sleep((start + Duration::from_secs(seconds)).saturating_duration_since(Instant::now()))
+    };
+    at(8);
+    // touch: one reload.
+    let touched = std::time::SystemTime::now();
+    std::fs::File::options()
+        .write(true)
+        .open(&fox)
+        .unwrap()
+        .set_modified(touched)
+        .unwrap();
+    at(12);
+    // Written again in two pieces 100 ms apart: one reload, once it has settled.
+    write_in_two_pieces(&fox, &bytes, Duration::from_millis(100));
+    at(16);
+    // Read: none.
+    std::fs::read(&fox).unwrap();
+    at(19);
+    let before = cpu_seconds(viewer);
+    std::thread::sleep(Duration::from_secs(10));
+    let idle_cpu = cpu_seconds(viewer) - before;
+    let report = report(&child.wait_with_output().unwrap());
+    assert_eq!(report["reloads"], 2, "a touch and a rewrite, each once: {report}");
+    let last_frame = report["last_frame_at"].as_f64().unwrap();
+    assert!(
+        last_frame < 19.0,
+        "a frame was drawn while idle, at {last_frame:.2} s: {report}"
+    );
+    assert!(
+        idle_cpu < 0.2,
+        "after the reloads the viewer used {idle_cpu:.2} s of CPU in 10 s"
+    );
 }

@@ -25,9 +25,11 @@ use crate::inspect::PoseMode;
 use crate::render::capture::read_rgba;
 use crate::render::{self, FrameInput, Gpu, ModelView, SceneRenderer, SceneTarget};
 use crate::ui::ViewerState;
+use crate::ui::file_browser::Purpose;
+use crate::ui::notice::Notice;
 use crate::view::avatar_motion::AvatarMotion;
 use crate::view::file_camera::model_camera_view;
-use crate::view::{CameraView, OrbitCamera, ViewOptions};
+use crate::view::{CameraView, OrbitCamera, ViewOptions, capitalised};
 
 /// How long one viewer frame may spend on export frames (it always renders at least one).
 const BUDGET_PER_VIEWER_FRAME: Duration = Duration::from_millis(60);
@@ -51,6 +53,9 @@ pub struct ClipExport {
     pose: Pose,
     joint_matrices: Vec<Mat4>,
     target: Option<SceneTarget>,
+    /// The model the export started with and its GPU data, once the viewer shows another
+    /// (a reload, a new file): the export finishes on what it started with.
+    kept: Option<(Model, ModelView)>,
     /// The next frame to render.
     next: u32,
 }
@@ -92,8 +97,16 @@ impl ClipExport {
             pose: state.document.model.skeleton.rest_pose().clone(),
             joint_matrices: state.frame.joint_matrices.clone(),
             target: None,
+            kept: None,
             next: 0,
         })
+    }
+
+    /// The viewer replaced the model it showed by another: `model` and `model_view` are
+    /// that model and its GPU data. The first is the one the export started with, which it
+    /// keeps drawing until it ends; later ones are dropped.
+    pub fn keep(&mut self, model: Model, model_view: ModelView) {
+        self.kept.get_or_insert((model, model_view));
     }
 
     /// Frames written and the total.
@@ -102,7 +115,8 @@ impl ClipExport {
     }
 
     /// Renders and writes frames for up to `BUDGET_PER_VIEWER_FRAME` (at least one) with the
-    /// window's renderer and `model_view` of `model`. Returns true once every frame is written.
+    /// window's renderer and `model_view` of `model` (the model shown), or the model kept
+    /// since the viewer replaced it. Returns true once every frame is written.
     pub fn step(
         &mut self,
         gpu: &Gpu,
@@ -110,18 +124,27 @@ impl ClipExport {
         model_view: &mut ModelView,
         model: &Model,
     ) -> anyhow::Result<bool> {
+        let mut kept = self.kept.take();
+        let (model_view, model) = match &mut kept {
+            Some((model, model_view)) => (model_view, &*model),
+            None => (model_view, model),
+        };
         let deadline = Instant::now() + BUDGET_PER_VIEWER_FRAME;
         // The gizmos show the live pose, not the exported one.
         scene.gizmos.clear();
+        let mut written = Ok(());
         while self.next < self.plan.frames {
-            let image = self.render_next(gpu, scene, model_view, model)?;
-            self.video.push(image)?;
+            written = (self.render_next(gpu, scene, model_view, model)).and_then(|image| self.video.push(image));
+            if written.is_err() {
+                break;
+            }
             self.next += 1;
             if Instant::now() >= deadline {
                 break;
             }
         }
-        Ok(self.next == self.plan.frames)
+        self.kept = kept;
+        written.map(|()| self.next == self.plan.frames)
     }
 
     /// Completes the file; returns what the panel says about it.
@@ -191,18 +214,29 @@ impl ClipExport {
 /// The window's side of the export: started by the panel's request, a few frames after each
 /// viewer frame, ended when done, cancelled or failed.
 impl super::Running {
-    /// Starts "Export clip…" where the save dialog (or the panel) says.
+    /// "Export clip…": asks where, then starts (the built-in browser answers in a later
+    /// frame, through `export_to`).
     pub(super) fn start_export(&mut self) {
-        let Some(path) = file_dialog::pick_export_path(&self.state) else {
-            return;
-        };
-        match ClipExport::start(&self.state, &self.camera, &path) {
+        if let Some(path) = file_dialog::pick_file(&mut self.state, Purpose::Export) {
+            self.export_to(&path);
+        }
+    }
+
+    /// Starts exporting the clip playing to `path`.
+    pub(super) fn export_to(&mut self, path: &Path) {
+        // The next export's dialog starts here.
+        self.state.clip_export.path = path.display().to_string();
+        match ClipExport::start(&self.state, &self.camera, path) {
             Ok(export) => {
                 self.state.clip_export.progress = Some(export.progress());
                 self.state.clip_export.outcome = None;
                 self.export = Some(export);
             }
-            Err(error) => self.state.clip_export.outcome = Some(Err(format!("{error:#}"))),
+            Err(error) => {
+                let error = format!("{error:#}");
+                self.state.notice = Some(Notice::failed(format!("Export failed: {error}")));
+                self.state.clip_export.outcome = Some(Err(error));
+            }
         }
     }
 
@@ -234,6 +268,10 @@ impl super::Running {
         let ran = self.export.take().is_some() || self.state.clip_export.progress.is_some();
         if ran {
             self.state.clip_export.progress = None;
+            self.state.notice = Some(match &outcome {
+                Ok(written) => Notice::done(capitalised(written)),
+                Err(error) => Notice::failed(capitalised(error)),
+            });
             self.state.clip_export.outcome = Some(outcome);
             self.redraw_wanted = true;
         }
@@ -253,13 +291,19 @@ mod tests {
 
     use crate::asset::demo::demo_model;
 
-    #[test]
-    fn an_export_writes_every_frame_of_the_clip_playing() {
+    /// The demo playing its walk, to be exported at 10 fps, 40 x 30; and the walk's index.
+    fn exporting_the_walk() -> (ViewerState, usize) {
         let mut state = ViewerState::new(demo_model());
         let walk = state.document.model.find_clip("walk").unwrap();
         state.frame.player.select(Some(walk));
         state.clip_export.fps = 10;
         (state.clip_export.width, state.clip_export.height) = (40, 30);
+        (state, walk)
+    }
+
+    #[test]
+    fn an_export_writes_every_frame_of_the_clip_playing() {
+        let (state, walk) = exporting_the_walk();
         let gpu = Gpu::headless().unwrap();
         let mut scene = SceneRenderer::new(&gpu);
         let mut model_view = ModelView::new(&gpu, &scene, &state.document.model);
@@ -291,6 +335,40 @@ mod tests {
         let track = reader.tracks().values().next().unwrap();
         assert_eq!((track.width(), track.height(), track.sample_count()), (40, 30, frames));
         assert_eq!(track.frame_rate(), 10.0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_export_finishes_on_the_model_it_started_with() {
+        let (state, _) = exporting_the_walk();
+        let gpu = Gpu::headless().unwrap();
+        let mut scene = SceneRenderer::new(&gpu);
+        let dir = std::env::temp_dir().join(format!("rigscope-export-kept-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // The viewer shows another model (the same rig without clips, at rest) from the start.
+        let mut other = demo_model();
+        other.clips.clear();
+        let mut other_view = ModelView::new(&gpu, &scene, &other);
+        let mut shown_view = ModelView::new(&gpu, &scene, &state.document.model);
+        let mut export = |path: &Path, kept: bool| {
+            let mut export = ClipExport::start(&state, &OrbitCamera::default(), path).unwrap();
+            if kept {
+                export.keep(demo_model(), ModelView::new(&gpu, &scene, &state.document.model));
+            }
+            let (live, live_view) = match kept {
+                true => (&other, &mut other_view),
+                false => (&state.document.model, &mut shown_view),
+            };
+            while !export.step(&gpu, &mut scene, live_view, live).unwrap() {}
+            export.finish().unwrap();
+            std::fs::read(path).unwrap()
+        };
+        let uninterrupted = export(&dir.join("walk.gif"), false);
+        let kept = export(&dir.join("kept.gif"), true);
+        assert!(
+            kept == uninterrupted,
+            "the frames are the walk's, not the other model's"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -7,7 +7,7 @@ use winit::window::Window;
 use std::time::Duration;
 
 use super::egui_painter::EguiPainter;
-use super::view_input::EguiWants;
+use super::view_input::{self, EguiWants};
 use crate::render::Gpu;
 
 pub struct EguiLayer {
@@ -28,6 +28,7 @@ impl EguiLayer {
     pub fn new(window: &Window, gpu: &Gpu, format: wgpu::TextureFormat) -> Self {
         let ctx = egui::Context::default();
         crate::ui::system_fonts::install(&ctx);
+        ctx.all_styles_mut(view_input::widen_panel_edges);
         let state = egui_winit::State::new(
             ctx.clone(),
             egui::ViewportId::ROOT,
@@ -53,10 +54,7 @@ impl EguiLayer {
     /// What egui wants of the input now (asked after it saw an event), for the 3D view to
     /// leave alone.
     pub fn wants(&self) -> EguiWants {
-        EguiWants {
-            pointer: self.ctx.egui_wants_pointer_input(),
-            keyboard: self.ctx.egui_wants_keyboard_input(),
-        }
+        EguiWants::of(&self.ctx)
     }
 
     /// Lays out this frame's UI with `ui`.

@@ -1,7 +1,8 @@
 //! What `--exit-after` prints when the window closes: how long it was open, the frames drawn
 //! and when the last one was, and how far playback moved in the wall time it played (after
-//! the first frames, which compile shaders). Tests read it to check real-time playback and
-//! that an idle viewer draws nothing.
+//! the first frames, which compile shaders), and how many times watched files were reloaded.
+//! Tests read it to check real-time playback, that an idle viewer draws nothing and that one
+//! change of a file is one reload.
 
 use std::time::Instant;
 
@@ -14,6 +15,7 @@ pub struct RunReport {
     /// When the measurement started, and the clip seconds played since.
     measured_from: Option<Instant>,
     clip_seconds: f64,
+    reloads: u32,
 }
 
 impl RunReport {
@@ -23,6 +25,7 @@ impl RunReport {
             last_frame: None,
             measured_from: None,
             clip_seconds: 0.0,
+            reloads: 0,
         }
     }
 
@@ -42,6 +45,11 @@ impl RunReport {
         }
     }
 
+    /// Watched files changed on disk and were read again.
+    pub fn reloaded(&mut self) {
+        self.reloads += 1;
+    }
+
     /// The report after `frames` frames, drawn at `quality`.
     pub fn to_json(&self, frames: u32, quality: &str) -> String {
         let since_open = |at: Option<Instant>| at.map(|at| (at - self.opened).as_secs_f64());
@@ -52,6 +60,7 @@ impl RunReport {
             "playing_seconds": self.measured_from.map(|from| from.elapsed().as_secs_f64()),
             "clip_seconds_played": self.clip_seconds,
             "quality": quality,
+            "reloads": self.reloads,
         })
         .to_string()
     }

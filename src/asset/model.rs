@@ -111,6 +111,11 @@ impl Model {
         }
     }
 
+    /// Whether `joint` belongs to the rig, as `rig_joints` decides.
+    pub fn is_rig_joint(&self, joint: usize) -> bool {
+        self.skins.is_empty() || self.skins.iter().any(|skin| skin.joints.contains(&joint))
+    }
+
     /// Joints that some skin deforms meshes with, each counted once.
     pub fn skinned_joint_count(&self) -> usize {
         self.distinct_joints(self.skins.iter().flat_map(|s| s.joints.iter().copied()))

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::asset::{self, ClipsFromReport, Model};
+use crate::view::counted;
 
 #[derive(Args, Debug, Default, Clone)]
 pub struct ClipsFromArgs {
@@ -31,10 +32,10 @@ impl ClipsFromArgs {
 /// "Xbot.glb: added 7 clips; 65 joints paired, 2 of the model's and 3 of the file's unpaired".
 pub fn summary(report: &ClipsFromReport) -> String {
     format!(
-        "{}: added {} clips; {} joints paired, {} of the model's and {} of the file's unpaired",
+        "{}: added {}; {} paired, {} of the model's and {} of the file's unpaired",
         report.file.display(),
-        report.clips.len(),
-        report.matched.len(),
+        counted(report.clips.len(), "clip", "clips"),
+        counted(report.matched.len(), "joint", "joints"),
         report.unmatched_target.len(),
         report.unmatched_source.len(),
     )

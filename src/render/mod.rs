@@ -33,6 +33,7 @@ mod shadow_casters;
 mod shadow_map;
 mod shadow_views;
 mod simplified;
+mod skeleton_overlay;
 pub mod skin_compare;
 pub mod skin_source;
 pub mod still;

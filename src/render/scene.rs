@@ -3,7 +3,7 @@
 //! frame's uniforms and overlay vertices; `record` records the passes and nothing else. The
 //! window and the headless commands both draw through it, so they show the same picture.
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::animated::AnimatedLights;
@@ -20,6 +20,7 @@ use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, Pipelines, SCENE
 use super::shadow_casters::{ShadowCasters, record_casters};
 use super::shadow_map::ShadowMap;
 use super::shadow_views::{assign_shadow_layers, light_view_projection};
+use super::skeleton_overlay::draw_skeleton;
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::SceneTarget;
@@ -40,14 +41,6 @@ const BACKGROUND: wgpu::Color = wgpu::Color {
     b: 0.06,
     a: 1.0,
 };
-const BONE_COLOR: Vec4 = Vec4::new(1.0, 0.75, 0.1, 1.0);
-const JOINT_COLOR: Vec4 = Vec4::new(0.2, 0.9, 1.0, 1.0);
-/// Half the side of a joint's square, in clip units per w (about 4 pixels at 800 px).
-const JOINT_SIZE: f32 = 0.01;
-/// Nodes that are not rig joints (scene roots, armature objects, mesh nodes), and the lines to
-/// them: dim, smaller, so the rig reads apart from the scene around it.
-const NODE_COLOR: Vec4 = Vec4::new(0.55, 0.55, 0.6, 0.8);
-const NODE_SIZE: f32 = 0.006;
 
 pub struct SceneRenderer {
     pub layouts: Layouts,
@@ -384,7 +377,7 @@ impl SceneRenderer {
         self.skeleton.clear();
         if input.view.skeleton {
             input.model.rig_joints(&mut self.rig_joints);
-            draw_skeleton(&mut self.skeleton, input, &self.rig_joints);
+            draw_skeleton(&mut self.skeleton, input.model, input.model_matrices, &self.rig_joints);
         }
         let aspect = size.0 as f32 / size.1.max(1) as f32;
         self.overlay_buffer.write(gpu, [&self.skeleton, &self.gizmos], aspect);
@@ -695,30 +688,6 @@ fn frame_group(
 fn supported_samples(gpu: &Gpu, quality: &QualitySettings) -> u32 {
     let supported = gpu.sample_count(SCENE_FORMAT).min(gpu.sample_count(DEPTH_FORMAT));
     quality.samples.min(supported)
-}
-
-/// The skeleton: bones as parent → child lines, joints as small squares.
-/// The rig's joints as squares and its bones as lines; the other nodes (`rig_joints` false)
-/// dim and smaller.
-fn draw_skeleton(overlay: &mut Overlay, input: &FrameInput, rig_joints: &[bool]) {
-    let matrices = input.model_matrices;
-    let bones = (matrices.iter().enumerate()).filter(|(joint, _)| !input.model.value_joints.contains(joint));
-    let in_rig = |joint: usize| rig_joints.get(joint).copied().unwrap_or(true);
-    for (joint, matrix) in bones {
-        let position = matrix.w_axis.truncate();
-        if let Some(parent) = input.model.skeleton.parent(joint) {
-            let color = if in_rig(parent) && in_rig(joint) {
-                BONE_COLOR
-            } else {
-                NODE_COLOR
-            };
-            overlay.line(matrices[parent].w_axis.truncate(), position, color);
-        }
-        match in_rig(joint) {
-            true => overlay.square(position, JOINT_COLOR, JOINT_SIZE),
-            false => overlay.square(position, NODE_COLOR, NODE_SIZE),
-        }
-    }
 }
 
 /// Grid spacing suited to a model of `radius`: a power of ten, quartered (0.25 m for a

@@ -10,7 +10,7 @@ use crate::anim::avatar::{LookAt, LookAtKind};
 use crate::asset::human_bone::{HUMAN_BONES, REQUIRED_0_X_MORE, REQUIRED_1_0};
 use crate::asset::{Avatar, Material, VrmVersion};
 use crate::view::avatar_motion::{AvatarMotion, EyeTarget};
-use crate::view::capitalised;
+use crate::view::{capitalised, counted};
 
 const MISSING: Color32 = Color32::from_rgb(255, 110, 100);
 
@@ -110,11 +110,19 @@ fn eyes_controls(ui: &mut egui::Ui, look_at: &LookAt, avatar: &mut AvatarMotion)
         });
     }
     if let Some(gaze) = avatar.face.gaze {
-        ui.label(format!("Looking {:.0}° left, {:.0}° down", gaze.yaw, gaze.pitch))
-            .on_hover_text(
-                "Yaw towards the avatar's left and pitch downwards, from its head's rest frame; negative: right, up",
-            );
+        ui.label(gaze_words(gaze.yaw, gaze.pitch))
+            .on_hover_text("Where the eyes turn, from the head's rest frame, as the avatar sees it");
     }
+}
+
+/// "Looking 7° right, 13° up": a gaze's yaw (degrees towards the avatar's left) and pitch
+/// (degrees downwards) in words, the sign turned into the direction.
+fn gaze_words(yaw: f32, pitch: f32) -> String {
+    // Rounded first, so that -0.3° reads "0° left", not "0° right".
+    let (yaw, pitch) = (yaw.round(), pitch.round());
+    let side = if yaw < 0.0 { "right" } else { "left" };
+    let height = if pitch < 0.0 { "up" } else { "down" };
+    format!("Looking {:.0}° {side}, {:.0}° {height}", yaw.abs(), pitch.abs())
 }
 
 /// The spring bones: how many, whether they swing, a reset, and whether they are drawn.
@@ -124,9 +132,9 @@ fn springs_controls(ui: &mut egui::Ui, state: &mut ViewerState) {
         return;
     }
     ui.label(format!(
-        "Spring bones: {} joints, {} colliders",
-        springs.joints.len(),
-        springs.colliders.len()
+        "Spring bones: {}, {}",
+        counted(springs.joints.len(), "joint", "joints"),
+        counted(springs.colliders.len(), "collider", "colliders")
     ));
     ui.horizontal(|ui| {
         ui.checkbox(&mut state.frame.avatar.springs_on, "Swing")
@@ -180,4 +188,21 @@ fn expressions_grid(ui: &mut egui::Ui, avatar: &Avatar, weights: &mut [f32]) {
                 });
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gaze_words;
+
+    #[test]
+    fn a_gaze_is_said_in_directions_not_signs() {
+        assert_eq!(gaze_words(-7.2, -13.4), "Looking 7° right, 13° up");
+        assert_eq!(gaze_words(45.0, 0.0), "Looking 45° left, 0° down");
+        assert_eq!(gaze_words(3.0, 12.6), "Looking 3° left, 13° down");
+        assert_eq!(
+            gaze_words(-0.3, -0.4),
+            "Looking 0° left, 0° down",
+            "no minus zero to the right"
+        );
+    }
 }

@@ -3,9 +3,11 @@
 //! name, see `asset::clips_from`) or "Open it instead". After adding, the panel lists which
 //! joints paired and which did not, per file added.
 
+use egui::collapsing_header::CollapsingState;
 use egui::{Color32, RichText};
 
 use crate::asset::{ClipsFromReport, Model};
+use crate::view::counted;
 
 /// A model that was opened while another was open, waiting for the user to say what to do.
 pub struct ClipsOffer {
@@ -37,18 +39,18 @@ impl ClipsFrom {
         let offer = self.offer.as_ref()?;
         let mut answer = None;
         let name = offer.source.path.file_name().unwrap_or_default().to_string_lossy();
-        let clips = offer.source.clips.len();
-        let title = format!("{name} holds {clips} clips.");
+        let clips = counted(offer.source.clips.len(), "clip", "clips");
+        let title = format!("{name} holds {clips}.");
         let joints = format!(
-            "{} of its {} joints match the open rig's by name.",
+            "{} of its {} match the open rig's by name.",
             offer.paired,
-            offer.source.skeleton.len()
+            counted(offer.source.skeleton.len(), "joint", "joints")
         );
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.label(RichText::new(title).strong());
             ui.label(joints);
             ui.horizontal_wrapped(|ui| {
-                if ui.button(format!("Add its {clips} clips to the open rig")).clicked() {
+                if ui.button(format!("Add its {clips} to the open rig")).clicked() {
                     answer = Some(OfferAnswer::AddClips);
                 } else if ui.button("Open it instead").clicked() {
                     answer = Some(OfferAnswer::OpenInstead);
@@ -64,11 +66,11 @@ impl ClipsFrom {
         for report in &self.reports {
             let name = report.file.file_name().unwrap_or_default().to_string_lossy();
             let title = format!(
-                "From {name}: {} joints paired, {} unpaired",
-                report.matched.len(),
+                "From {name}: {}, {} unpaired",
+                counted(report.matched.len(), "joint paired", "joints paired"),
                 report.unmatched_target.len() + report.unmatched_source.len()
             );
-            egui::CollapsingHeader::new(title).id_salt(&report.file).show(ui, |ui| {
+            collapsing(ui, title, &report.file, |ui| {
                 ui.label(format!("Added: {}", report.clips.join(", ")));
                 joint_list(ui, "Open rig's joints left at rest", &report.unmatched_target, true);
                 joint_list(ui, "File's joints left out", &report.unmatched_source, true);
@@ -81,8 +83,24 @@ impl ClipsFrom {
     }
 }
 
+/// A section under `title`, closed at first, that clicking the title opens and closes: the
+/// title wraps in a narrow panel, where a `CollapsingHeader`'s would run past its edge.
+fn collapsing(ui: &mut egui::Ui, title: String, id_salt: impl egui::AsIdSalt, add_body: impl FnOnce(&mut egui::Ui)) {
+    let id = ui.make_persistent_id(id_salt);
+    let mut clicked = false;
+    let mut header = CollapsingState::load_with_default_open(ui.ctx(), id, false).show_header(ui, |ui| {
+        clicked = ui
+            .add(egui::Label::new(title).wrap().sense(egui::Sense::click()))
+            .clicked();
+    });
+    if clicked {
+        header.toggle();
+    }
+    header.body(add_body);
+}
+
 fn joint_list(ui: &mut egui::Ui, title: &str, names: &[String], warn: bool) {
-    egui::CollapsingHeader::new(format!("{title} ({})", names.len())).show(ui, |ui| {
+    collapsing(ui, format!("{title} ({})", names.len()), title, |ui| {
         for name in names {
             let text = RichText::new(name);
             ui.label(if warn {

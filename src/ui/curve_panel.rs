@@ -4,11 +4,14 @@
 //! rotation, quaternion, scale, morph weights), with the keys as dots, the current time as a
 //! vertical line and problems as red rings, listed beside the plots. The plots share their
 //! time axis; pressing or dragging on one scrubs the clip to the time under the pointer.
+//! Each plot keeps a readable height (more plots than fit scroll), and its legend, a toggle
+//! per curve, sits above it, where it covers neither the keys nor the rings at the clip's
+//! ends.
 //!
 //! The curves are worked out when the joint, the clip or the model changes, not per frame.
 
-use egui::{Color32, RichText, Role, TextStyle, WidgetInfo};
-use egui_plot::{GridInput, Legend, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, VLine, uniform_grid_spacer};
+use egui::{Color32, RichText, Role, WidgetInfo};
+use egui_plot::{GridInput, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, VLine, uniform_grid_spacer};
 
 use crate::anim::Player;
 use crate::asset::Model;
@@ -16,6 +19,9 @@ use crate::inspect::{Curve, CurveGroup, CurveSet};
 
 /// The view's height when first shown (points); the user may drag it.
 const DEFAULT_HEIGHT: f32 = 340.0;
+/// The least height of a plot (points): lower, its curves cannot be read; more plots than
+/// fit at this height scroll.
+pub const LEAST_PLOT_HEIGHT: f32 = 110.0;
 /// Width of the problem list beside the plots.
 const PROBLEM_LIST_WIDTH: f32 = 260.0;
 const PROBLEM_COLOR: Color32 = Color32::from_rgb(255, 40, 40);
@@ -28,6 +34,9 @@ pub struct CurveView {
     pub shown: bool,
     /// Whether each of `CurveGroup::ALL` is plotted.
     groups: [bool; CurveGroup::ALL.len()],
+    /// The curves hidden through their legend toggles, by name (kept from joint to joint,
+    /// as "rotation.x" means the same on each).
+    hidden: Vec<String>,
     cached: Option<Cached>,
 }
 
@@ -44,6 +53,7 @@ impl Default for CurveView {
             shown: false,
             // Euler angles read better than quaternion components; those are a click away.
             groups: CurveGroup::ALL.map(|g| g != CurveGroup::Quaternion),
+            hidden: Vec::new(),
             cached: None,
         }
     }
@@ -101,7 +111,19 @@ pub fn show(
         .default_size(DEFAULT_HEIGHT)
         .size_range(120.0..=800.0)
         .show(ui, |ui| {
-            let CurveView { shown, groups, cached } = view;
+            // A resizable panel takes its content's height as its own each frame: content a
+            // few points short of it (the last item's spacing) shrank the view frame by frame
+            // until its plots were 40 points high. Plots fill the panel instead; without
+            // them, it shrinks to its least height rather than show an empty area.
+            if view.cached.is_some() {
+                ui.set_min_height(ui.available_height());
+            }
+            let CurveView {
+                shown,
+                groups,
+                hidden,
+                cached,
+            } = view;
             ui.horizontal_wrapped(|ui| {
                 ui.label(RichText::new("Curves").strong());
                 match (selected, cached.as_ref()) {
@@ -122,7 +144,7 @@ pub fn show(
                 }
             });
             if let Some(cached) = cached {
-                scrub = body(ui, groups, &cached.set, time);
+                scrub = body(ui, groups, hidden, &cached.set, time);
             }
         });
     if let Some(time) = scrub {
@@ -140,7 +162,13 @@ fn group_toggles(ui: &mut egui::Ui, groups: &mut [bool; CurveGroup::ALL.len()], 
 }
 
 /// The plots and the problem list; returns the time to scrub to when a plot is pressed.
-fn body(ui: &mut egui::Ui, groups: &[bool; CurveGroup::ALL.len()], set: &CurveSet, time: f32) -> Option<f32> {
+fn body(
+    ui: &mut egui::Ui,
+    groups: &[bool; CurveGroup::ALL.len()],
+    hidden: &mut Vec<String>,
+    set: &CurveSet,
+    time: f32,
+) -> Option<f32> {
     if set.curves.is_empty() {
         ui.label("The clip does not animate this joint.");
         return None;
@@ -160,12 +188,28 @@ fn body(ui: &mut egui::Ui, groups: &[bool; CurveGroup::ALL.len()], set: &CurveSe
         let height = ui.available_height();
         ui.vertical(|ui| {
             ui.set_width(plots_width);
-            let each = (height / shown.len().max(1) as f32 - ui.spacing().item_spacing.y).max(40.0);
-            for &group in &shown {
-                if let Some(time) = group_plot(ui, set, group, time, (plots_width, each)) {
-                    scrub = Some(time);
-                }
-            }
+            // Each plot comes under its legend row, with spacing after the row and the plot.
+            let legend_and_spacing = ui.spacing().interact_size.y + 2.0 * ui.spacing().item_spacing.y;
+            let each = plot_height(height, shown.len(), legend_and_spacing);
+            let scrolls = (each + legend_and_spacing) * shown.len() as f32 > height;
+            // Room for the scroll bar, which would otherwise cover the plots' right ends.
+            let scroll = ui.spacing().scroll;
+            let bar_room = if scrolls {
+                scroll.bar_width + scroll.bar_inner_margin
+            } else {
+                0.0
+            };
+            egui::ScrollArea::vertical()
+                .id_salt("curve plots")
+                .max_height(height)
+                .show(ui, |ui| {
+                    for &group in &shown {
+                        legend(ui, hidden, set, group);
+                        if let Some(time) = group_plot(ui, set, hidden, group, time, (plots_width - bar_room, each)) {
+                            scrub = Some(time);
+                        }
+                    }
+                });
         });
         if !set.problems.is_empty() {
             problem_list(ui, set, height);
@@ -174,14 +218,52 @@ fn body(ui: &mut egui::Ui, groups: &[bool; CurveGroup::ALL.len()], set: &CurveSe
     scrub
 }
 
+/// The height of each of `plots` plots sharing `height` points, each with `extra` points of
+/// its own (its legend, the spacing): a share of the height, or `LEAST_PLOT_HEIGHT` where the
+/// shares would be lower (the plots then scroll).
+fn plot_height(height: f32, plots: usize, extra: f32) -> f32 {
+    (height / plots.max(1) as f32 - extra).max(LEAST_PLOT_HEIGHT)
+}
+
+/// The legend of `group`'s plot, above it: a toggle per curve, in the curve's colour, that
+/// hides or shows the curve with its keys and rings.
+fn legend(ui: &mut egui::Ui, hidden: &mut Vec<String>, set: &CurveSet, group: CurveGroup) {
+    ui.horizontal_wrapped(|ui| {
+        for curve in set.curves.iter().filter(|c| c.group == group) {
+            let was_shown = !is_hidden(hidden, &curve.name);
+            let mut shown = was_shown;
+            let [r, g, b] = curve.color();
+            let text = RichText::new(&curve.name).color(Color32::from_rgb(r, g, b));
+            ui.checkbox(&mut shown, text).on_hover_text("Show or hide this curve");
+            if shown != was_shown {
+                match shown {
+                    true => hidden.retain(|name| name != &curve.name),
+                    false => hidden.push(curve.name.clone()),
+                }
+            }
+        }
+    });
+}
+
+fn is_hidden(hidden: &[String], curve: &str) -> bool {
+    hidden.iter().any(|name| name == curve)
+}
+
 /// One group's plot; returns the time under the pointer while it is pressed on the plot.
-fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, size: (f32, f32)) -> Option<f32> {
+fn group_plot(
+    ui: &mut egui::Ui,
+    set: &CurveSet,
+    hidden: &[String],
+    group: CurveGroup,
+    time: f32,
+    size: (f32, f32),
+) -> Option<f32> {
     let link = egui::Id::unique("rigscope curve time axis");
+    // The range of every curve of the group, shown or not: hiding one does not rescale.
     let (low, high) = value_range(set, group);
     let response = Plot::new(("curves", group_index(group)))
         .width(size.0)
         .height(size.1)
-        .legend(Legend::default().text_style(TextStyle::Small).background_alpha(0.6))
         .y_axis_label(group.axis_label())
         // One width for every plot's value axis, so their time axes line up.
         .y_axis_min_width(48.0)
@@ -189,6 +271,8 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
         .link_cursor(link, [true, false])
         .allow_drag(false)
         .allow_boxed_zoom(false)
+        // The wheel scrolls the list of plots; sideways, it pans the time.
+        .allow_scroll([true, false])
         .include_x(0.0)
         .include_x(set.duration)
         .include_y(low)
@@ -196,9 +280,10 @@ fn group_plot(ui: &mut egui::Ui, set: &CurveSet, group: CurveGroup, time: f32, s
         .y_grid_spacer(uniform_grid_spacer(value_steps))
         .show(ui, |plot| {
             for curve in set.curves.iter().filter(|c| c.group == group) {
-                plot_curve(plot, set, curve);
+                if !is_hidden(hidden, &curve.name) {
+                    plot_curve(plot, set, curve);
+                }
             }
-            // Unnamed, so the legend lists only the curves.
             plot.vline(VLine::new("", f64::from(time)).color(TIME_COLOR).width(1.5));
             let pressed = plot.response().is_pointer_button_down_on();
             pressed.then(|| plot.pointer_coordinate()).flatten()
@@ -266,7 +351,6 @@ fn plot_curve(plot: &mut PlotUi<'_>, set: &CurveSet, curve: &Curve) {
         .iter()
         .map(|k| [f64::from(k.time), f64::from(k.value)])
         .collect();
-    // Named as the curve, so its legend entry hides and shows the keys with it.
     plot.points(Points::new(curve.name.clone(), keys).color(color).radius(2.5));
     let problems: Vec<[f64; 2]> = set
         .problems
@@ -305,6 +389,17 @@ fn problem_list(ui: &mut egui::Ui, set: &CurveSet, height: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plots_share_the_height_but_keep_a_readable_one() {
+        assert_eq!(plot_height(600.0, 2, 30.0), 270.0);
+        assert_eq!(
+            plot_height(300.0, 4, 30.0),
+            LEAST_PLOT_HEIGHT,
+            "four in 300 points scroll"
+        );
+        assert_eq!(plot_height(300.0, 0, 30.0), 270.0);
+    }
 
     #[test]
     fn value_axis_steps_are_round_and_label_a_few_lines() {

@@ -8,6 +8,7 @@ use glam::Vec3;
 use super::ik_edit::IkEditor;
 use super::state::ViewerState;
 use crate::anim::{IkLayer, JointConstraint, Skeleton, Solver};
+use crate::view::counted;
 
 /// The iteration sliders' upper end.
 const MAX_ITERATIONS: u32 = 500;
@@ -88,9 +89,9 @@ fn end_joint_list(ui: &mut egui::Ui, skeleton: &Skeleton, editor: &mut IkEditor)
 fn chain_controls(ui: &mut egui::Ui, skeleton: &Skeleton, number: usize, layer: &mut IkLayer, reach: f32) -> bool {
     let name = format!("chain {number}");
     ui.label(format!(
-        "{name}: {}, {} bones",
+        "{name}: {}, {}",
         skeleton.name(layer.chain.end()),
-        layer.chain.bones()
+        counted(layer.chain.bones(), "bone", "bones")
     ));
     ui.horizontal_wrapped(|ui| {
         for solver in [Solver::Fabrik, Solver::Ccd] {
@@ -122,13 +123,15 @@ fn chain_controls(ui: &mut egui::Ui, skeleton: &Skeleton, number: usize, layer: 
         "off (weight 0)".to_owned()
     } else if outcome.reached {
         format!(
-            "reached: {:.4} from the target after {} iterations",
-            outcome.distance, outcome.iterations
+            "reached: {:.4} from the target after {}",
+            outcome.distance,
+            counted(outcome.iterations as usize, "iteration", "iterations")
         )
     } else {
         format!(
-            "not reached: {:.4} left after {} iterations",
-            outcome.distance, outcome.iterations
+            "not reached: {:.4} left after {}",
+            outcome.distance,
+            counted(outcome.iterations as usize, "iteration", "iterations")
         )
     };
     let color = if outcome.reached {

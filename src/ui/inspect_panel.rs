@@ -9,7 +9,7 @@ use super::state::ViewerState;
 use crate::inspect::PoseMode;
 use crate::inspect::SkinDifference;
 use crate::inspect::skin_difference::{LOUD, QUIET};
-use crate::view::MaterialChannel;
+use crate::view::{MaterialChannel, counted};
 
 /// `skin_difference`: what the difference view measured in the last frame, or why it could not.
 pub fn inspect_section(
@@ -138,14 +138,13 @@ fn legend(ui: &mut egui::Ui, state: &ViewerState, skin_difference: Option<&Resul
         ),
         MeshColors::NotNormalised => {
             swatches(ui, &flagged);
-            ui.label(format!(
-                "{} vertices flagged",
-                repaired(state, |w| w.renormalised + w.unweighted)
-            ));
+            let vertices = repaired(state, |w| w.renormalised + w.unweighted);
+            ui.label(format!("{} flagged", counted(vertices, "vertex", "vertices")));
         }
         MeshColors::Capped => {
             swatches(ui, &flagged);
-            ui.label(format!("{} vertices flagged", repaired(state, |w| w.truncated)));
+            let vertices = repaired(state, |w| w.truncated);
+            ui.label(format!("{} flagged", counted(vertices, "vertex", "vertices")));
         }
         MeshColors::SkinDifference => {
             swatches(ui, &heat);

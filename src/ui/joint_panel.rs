@@ -9,7 +9,7 @@ use super::inspection::Inspection;
 use super::state::ViewerState;
 use crate::anim::Skeleton;
 use crate::inspect::{JointFacts, JointReport, TrsReport};
-use crate::view::PICK_RADIUS;
+use crate::view::{PICK_RADIUS, counted};
 
 const SKIN_COLOR: Color32 = Color32::from_rgb(120, 200, 255);
 const ANIMATED_COLOR: Color32 = Color32::from_rgb(250, 180, 80);
@@ -205,7 +205,8 @@ fn details(ui: &mut egui::Ui, state: &mut ViewerState, joint: usize) {
     let skins = if report.skins.is_empty() {
         "in no skin".to_string()
     } else {
-        format!("skins: {}; moves {} vertices", report.skins.join(", "), report.vertices)
+        let vertices = counted(report.vertices, "vertex", "vertices");
+        format!("skins: {}; moves {vertices}", report.skins.join(", "))
     };
     ui.label(skins);
     ui.label(if report.animated {

@@ -1,6 +1,6 @@
 //! The timeline along the bottom of the 3D view, as in Blender, Maya or Babylon's sandbox:
-//! the clip's name, the transport (step back, play/pause, step forward), the loop mode and
-//! speed, the time in seconds and in frames at the clip's key rate, and a scrubber across
+//! the transport (step back, play/pause, step forward), the loop mode and speed, the time in
+//! seconds and in frames at the clip's key rate, the clip's name, and a scrubber across
 //! the width with the key times marked (the selected joint's keys when a joint is selected,
 //! else the whole clip's). Dragging or clicking the scrubber scrubs.
 
@@ -62,9 +62,11 @@ pub fn tick_times(clip: &Clip, selected_joint: Option<usize>) -> Vec<f32> {
     key_times(clip, selected_joint)
 }
 
-/// The controls above the scrubber: the clip's name, then the transport, loop mode, speed and
-/// time. Where the view is too narrow for them in one row (a 1024 x 600 screen, or a widened
-/// panel) the speed and time go to a second row, so that nothing runs past the window.
+/// The controls above the scrubber: the transport, loop mode, speed and time, then the clip's
+/// name in the rest of the row. The name comes last so that the buttons stay where they are
+/// whatever the clip is called. Where the view is too narrow for them in one row (a 1024 x 600
+/// screen, or a widened panel) the speed and time go to a second row, so that nothing runs
+/// past the window.
 fn controls_row(ui: &mut egui::Ui, state: &mut ViewerState) {
     let rate = state.key_rate();
     let duration = shown_clip(state).map_or(0.0, Clip::duration);
@@ -76,8 +78,6 @@ fn controls_row(ui: &mut egui::Ui, state: &mut ViewerState) {
     let one_row = ui.available_width() >= transport_width + time_width + LEAST_NAME_WIDTH;
     let mut widths = [transport_width, time_width];
     ui.horizontal(|ui| {
-        let controls = transport_width + if one_row { time_width } else { 0.0 };
-        clip_name(ui, state, ui.available_width() - controls - spacing);
         // Without a clip there is nothing to play.
         let transport_group = ui.add_enabled_ui(duration > 0.0, |ui| {
             ui.horizontal(|ui| transport_and_loop(ui, state, rate)).response
@@ -90,6 +90,7 @@ fn controls_row(ui: &mut egui::Ui, state: &mut ViewerState) {
             });
             widths[1] = time_group.response.rect.width() + spacing;
         }
+        clip_name(ui, state);
     });
     if !one_row {
         ui.horizontal(|ui| speed_and_time(ui, state, duration, rate));
@@ -100,17 +101,15 @@ fn controls_row(ui: &mut egui::Ui, state: &mut ViewerState) {
 /// The least room the clip's name keeps in a one-row timeline (points).
 const LEAST_NAME_WIDTH: f32 = 90.0;
 
-/// The name of the clip on the timeline, cut short with "…" to `width` (the whole name on hover).
-fn clip_name(ui: &mut egui::Ui, state: &ViewerState, width: f32) {
+/// The name of the clip on the timeline in the rest of the row, cut short with "…" where it
+/// does not fit (the whole name on hover).
+fn clip_name(ui: &mut egui::Ui, state: &ViewerState) {
     let name = shown_clip(state).map_or("(rest pose)", Clip::name);
-    ui.scope(|ui| {
-        ui.set_max_width(width.max(LEAST_NAME_WIDTH));
-        ui.add(egui::Label::new(egui::RichText::new(name).strong()).truncate())
-            .on_hover_text(format!(
-                "{name}: the clip on the timeline (choose one in the panel's Clips)"
-            ));
-    });
     ui.separator();
+    ui.add(egui::Label::new(egui::RichText::new(name).strong()).truncate())
+        .on_hover_text(format!(
+            "{name}: the clip on the timeline (choose one in the panel's Clips)"
+        ));
 }
 
 fn transport_and_loop(ui: &mut egui::Ui, state: &mut ViewerState, rate: f32) {
@@ -241,8 +240,8 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
     };
     ruler(&painter, &span, state.key_rate());
     let ticks_top = rect.top() + RULER_HEIGHT + 2.0;
-    for key in tick_times(clip, state.inspection.selected) {
-        let x = span.x_at(key);
+    let keys = tick_times(clip, state.inspection.selected);
+    for x in thinned(keys.iter().map(|&key| span.x_at(key)), LEAST_TICK_GAP) {
         painter.vline(x, ticks_top..=rect.bottom() - 3.0, Stroke::new(1.0, TICK_COLOR));
     }
     // A cross-fade: what it leaves and how far it is, at the track's right end, under the
@@ -262,6 +261,23 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
     if response.hovered() {
         painter.rect_stroke(rect, 3.0, Stroke::new(1.0, RULER_COLOR), StrokeKind::Inside);
     }
+}
+
+/// The least room between two key ticks drawn on the scrubber (points): the keys of a long
+/// or 60 fps clip, closer than this, would merge into a solid bar.
+const LEAST_TICK_GAP: f32 = 3.0;
+
+/// Of the ticks at `xs` (increasing), those to draw: each one at least `gap` right of the
+/// last one drawn, so that dense keys still read as ticks.
+fn thinned(xs: impl IntoIterator<Item = f32>, gap: f32) -> impl Iterator<Item = f32> {
+    let mut last_drawn = f32::NEG_INFINITY;
+    xs.into_iter().filter(move |&x| {
+        let drawn = x - last_drawn >= gap;
+        if drawn {
+            last_drawn = x;
+        }
+        drawn
+    })
 }
 
 /// Frame numbers along the top at a round step that leaves `RULER_SPACING` between labels.
@@ -347,6 +363,19 @@ mod tests {
         assert_eq!(span.time_at(206.0), 2.0);
         assert_eq!(span.time_at(0.0), 0.0, "left of the strip is the start");
         assert_eq!(span.time_at(1000.0), 4.0, "right of it, the end");
+    }
+
+    #[test]
+    fn ticks_closer_than_the_gap_are_thinned() {
+        let xs = [0.0, 1.0, 2.0, 3.0, 3.5, 6.0, 20.0, 20.5];
+        assert_eq!(thinned(xs, 3.0).collect::<Vec<_>>(), [0.0, 3.0, 6.0, 20.0]);
+        assert_eq!(thinned(xs, 0.0).count(), xs.len(), "no gap, every tick");
+        // 60 fps keys over 10 s on a 600-point strip: one key every point, one tick every
+        // three.
+        let dense: Vec<f32> = (0..=600).map(|frame| frame as f32).collect();
+        let drawn: Vec<f32> = thinned(dense, LEAST_TICK_GAP).collect();
+        assert_eq!(drawn.len(), 201);
+        assert!(drawn.windows(2).all(|pair| pair[1] - pair[0] >= LEAST_TICK_GAP));
     }
 
     #[test]

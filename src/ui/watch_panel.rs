@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use egui::{Color32, RichText};
 
+use super::notice::Notice;
+
 /// Whether the open file is watched, and what the last reload did.
 #[derive(Clone, Debug)]
 pub struct Watching {
@@ -13,17 +15,11 @@ pub struct Watching {
     /// A model file that failed to open, watched too, so that fixing it opens it.
     pub failed_file: Option<PathBuf>,
     /// "Reloaded Fox.glb at 21:04:05 UTC", or why the last reload failed.
-    pub note: Option<ReloadNote>,
+    pub note: Option<Notice>,
     /// Bumped whenever the files to watch may have changed other than by a new model.
     pub revision: u64,
     /// Why files cannot be watched at all (the platform's watcher did not start).
     pub unavailable: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReloadNote {
-    pub text: String,
-    pub failed: bool,
 }
 
 impl Default for Watching {
@@ -48,12 +44,7 @@ impl Watching {
             ui.label(RichText::new(why).color(Color32::from_rgb(240, 200, 90)));
         }
         if let Some(note) = &self.note {
-            let color = if note.failed {
-                Color32::from_rgb(255, 110, 100)
-            } else {
-                Color32::from_rgb(150, 210, 150)
-            };
-            ui.label(RichText::new(&note.text).color(color));
+            ui.label(RichText::new(&note.text).color(note.color()));
         }
         if let Some(why) = browser_why {
             ui.label(RichText::new(why).color(Color32::from_rgb(240, 200, 90)));

@@ -44,11 +44,11 @@ pub struct Stepped {
 }
 
 impl AnimatedFrame {
-    /// `model` at rest, its first clip chosen (not yet played).
-    pub fn new(model: &Model) -> Self {
+    /// `model` at rest, clip `clip` chosen (not yet played).
+    pub fn new(model: &Model, clip: Option<usize>) -> Self {
         let pose = model.skeleton.rest_pose().clone();
         Self {
-            player: Player::new((!model.clips.is_empty()).then_some(0)),
+            player: Player::new(clip),
             joint_matrices: pose.to_model_matrices(),
             morphs: MorphOverride::new(pose.morph_weights().len()),
             avatar: AvatarMotion::new(model),

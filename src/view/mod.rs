@@ -17,6 +17,7 @@ pub mod image_detail;
 mod labels;
 mod lighting;
 mod material_channel;
+pub mod opening_clip;
 mod options;
 mod quality;
 mod text;

@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use rigscope::asset::demo::demo_model;
 use rigscope::inspect::CurveGroup;
-use rigscope::ui::curve_panel::TIME_COLOR;
+use rigscope::ui::curve_panel::{LEAST_PLOT_HEIGHT, TIME_COLOR};
 use rigscope::ui::{ViewerState, panel};
 
 /// The demo, paused, with the curve view shown and the first joint its first clip animates
@@ -79,6 +79,69 @@ fn time_line_x(harness: &Harness<'static, ViewerState>, plot: egui::Rect) -> Opt
         }
         _ => None,
     })
+}
+
+/// Whether a line of `color` is drawn inside `plot`.
+fn line_drawn(harness: &Harness<'static, ViewerState>, plot: egui::Rect, color: egui::Color32) -> bool {
+    harness.output().shapes.iter().any(|clipped| match &clipped.shape {
+        egui::Shape::Path(path) => {
+            path.stroke.color == egui::epaint::ColorMode::Solid(color)
+                && path.points.iter().all(|p| plot.expand(1.0).contains(*p))
+        }
+        _ => false,
+    })
+}
+
+#[test]
+fn at_1280_by_800_the_plots_are_readable_and_their_legends_cover_nothing() {
+    // The window: each plot was 40 points high, its legend over the rings at the
+    // clip's end.
+    let mut harness = harness_of_height(800.0);
+    // Both rotation plots: more than fit at their least height.
+    harness.get_by_label(CurveGroup::Quaternion.label()).click();
+    harness.run();
+    let set = harness.state().curves.curves().unwrap().clone();
+    let shown: Vec<CurveGroup> = CurveGroup::ALL.into_iter().filter(|&g| set.has_group(g)).collect();
+    assert!(shown.len() >= 2, "{shown:?}");
+    let plot_rect = |harness: &Harness<'static, ViewerState>, group: CurveGroup| {
+        harness.get_by_label(&format!("{} curves", group.label())).rect()
+    };
+    // The view keeps its height frame after frame (it lost a few points a frame, down to
+    // plots 40 points high).
+    let first = plot_rect(&harness, shown[0]);
+    for _ in 0..30 {
+        harness.step();
+    }
+    assert_eq!(plot_rect(&harness, shown[0]), first, "the plot stays where it was");
+    for &group in &shown {
+        let plot = plot_rect(&harness, group);
+        // The plot's frame, without the time axis under it.
+        assert!(
+            plot.height() >= LEAST_PLOT_HEIGHT - 20.0,
+            "{group:?}: {} points high",
+            plot.height()
+        );
+        for curve in set.curves.iter().filter(|c| c.group == group) {
+            let entry = harness.get_by_label(&curve.name).rect();
+            assert!(
+                entry.bottom() <= plot.top(),
+                "{}'s legend entry at {entry:?} lies on its plot at {plot:?}",
+                curve.name
+            );
+        }
+    }
+    // A legend entry hides and shows its curve.
+    let curve = set.curves.iter().find(|c| c.group == shown[0]).unwrap();
+    let [r, g, b] = curve.color();
+    let color = egui::Color32::from_rgb(r, g, b);
+    let plot = plot_rect(&harness, shown[0]);
+    assert!(line_drawn(&harness, plot, color), "{} is drawn", curve.name);
+    harness.get_by_label(&curve.name).click();
+    harness.run();
+    assert!(!line_drawn(&harness, plot, color), "{} is hidden", curve.name);
+    harness.get_by_label(&curve.name).click();
+    harness.run();
+    assert!(line_drawn(&harness, plot, color), "{} is shown again", curve.name);
 }
 
 #[test]

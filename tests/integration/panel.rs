@@ -163,7 +163,7 @@ fn the_quality_is_chosen_and_the_frame_time_shown() {
 #[test]
 fn buttons_ask_for_the_dialog_framing_and_reset() {
     let mut harness = harness();
-    harness.get_by_label_contains("Open").click();
+    harness.get_by_label("Open… (Ctrl+O)").click();
     harness.get_by_label("Frame (F)").click();
     harness.get_by_label("Reset view (Home)").click();
     harness.run();
@@ -179,7 +179,11 @@ fn stats_errors_warnings_and_the_drop_hint_are_shown() {
     harness.state_mut().1.notes.push("skin 'x' has 2000 joints".into());
     harness.state_mut().0.hovered_file = Some("/tmp/fox.glb".into());
     harness.run();
-    harness.get_by_label_contains("/no/such/file.glb");
+    assert_eq!(
+        harness.get_all_by_label_contains("/no/such/file.glb").count(),
+        2,
+        "in File and over the view"
+    );
     harness.get_by_label_contains("Warnings (1)");
     harness.get_by_label("Drop to open fox.glb");
     // A real file replaces the model and its stats.

@@ -157,7 +157,11 @@ fn a_broken_rewrite_keeps_the_model_and_shows_the_error_until_fixed() {
         state,
     );
     harness.run();
-    harness.get_by_label_contains("reloading fox.gltf failed");
+    assert_eq!(
+        harness.get_all_by_label_contains("reloading fox.gltf failed").count(),
+        2,
+        "in File and over the view"
+    );
     let mut state = harness.into_state();
 
     // The next good save reloads.
@@ -197,7 +201,11 @@ fn the_error_at_launch_shows_in_the_panel_and_watching_can_be_turned_off() {
         state,
     );
     harness.run();
-    harness.get_by_label_contains("/no/such/model.glb");
+    assert_eq!(
+        harness.get_all_by_label_contains("/no/such/model.glb").count(),
+        2,
+        "in File and over the view"
+    );
     assert_eq!(
         harness.state().watched_files(),
         vec![PathBuf::from("/no/such/model.glb")]
@@ -263,4 +271,49 @@ fn layers_blend_weights_and_ik_chains_are_kept_by_name_and_dropped_when_gone() {
     let ik = &state.frame.player.animator.ik;
     assert_eq!(ik.len(), 1);
     assert_eq!(state.document.model.skeleton.name(ik[0].chain.end()), "b_Head_05");
+}
+
+/// No change reported within `wait` (the debounce settles in a quarter of a second).
+fn assert_no_change(watch: &FileWatch, woken: &mpsc::Receiver<()>, wait: Duration, what: &str) {
+    if woken.recv_timeout(wait).is_ok() {
+        let changed = watch.take_changes();
+        assert!(changed.is_empty(), "{what} counted as a change: {changed:?}");
+    }
+}
+
+#[test]
+fn a_read_is_no_change_and_a_reload_does_not_reload_again() {
+    let (gltf, buffer) = fox_with_external_buffer("reload-once");
+    let mut state = ViewerState::new(demo_model());
+    state.open(&gltf);
+    let generation = state.document.generation;
+    let (mut watch, woken) = watch(&state);
+    let settled = rigscope::app::file_watch::SETTLE_TIME * 8;
+    std::fs::read(&gltf).unwrap();
+    std::fs::read(&buffer).unwrap();
+    assert_no_change(&watch, &woken, settled, "reading the files");
+
+    // touch: one change; the reload reads both files, which is none.
+    let later = std::time::SystemTime::now() + Duration::from_secs(2);
+    std::fs::File::options()
+        .write(true)
+        .open(&gltf)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    wait_for_changes(&watch, &woken, &mut state);
+    assert_eq!(state.document.generation, generation + 1);
+    // What the window does after a reload.
+    watch.watch(&state.watched_files());
+    assert_no_change(&watch, &woken, settled, "the reload's own reading");
+    assert_eq!(state.document.generation, generation + 1);
+
+    // Deleted and written again, as many tools save: followed.
+    let bytes = std::fs::read(&gltf).unwrap();
+    std::fs::remove_file(&gltf).unwrap();
+    std::thread::sleep(settled);
+    std::fs::write(&gltf, &bytes).unwrap();
+    wait_for_changes(&watch, &woken, &mut state);
+    assert_eq!(state.document.generation, generation + 2);
+    assert!(!state.watching.note.clone().unwrap().failed);
 }

@@ -8,7 +8,7 @@ use crate::shared::{clip_time, painted};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
-use rigscope::anim::{Clip, Playback};
+use rigscope::anim::{Channel, ChannelTrack, Clip, Interpolation, Playback, Track};
 use rigscope::asset::demo::demo_model;
 use rigscope::ui::timeline::{TICK_COLOR, tick_times};
 use rigscope::ui::{ViewerState, panel};
@@ -186,6 +186,81 @@ fn the_ticks_are_the_clips_keys_or_the_selected_joints() {
     harness.state_mut().inspection.selected = Some(head);
     harness.run();
     assert_eq!(drawn_ticks(&harness), head_keys.len(), "the selected joint's ticks");
+}
+
+#[test]
+fn the_ticks_of_dense_keys_are_thinned_to_one_every_three_points() {
+    // A 10 s clip keyed at 60 fps: 601 keys on a strip of about 950 points would merge into
+    // a solid bar.
+    let mut harness = harness();
+    let times: Vec<f32> = (0..=600).map(|frame| frame as f32 / 60.0).collect();
+    let values = times.iter().map(|&t| glam::Vec3::new(t, 0.0, 0.0)).collect();
+    let track = Track::new(Interpolation::Linear, times, values).unwrap();
+    let clip = Clip::new(
+        "sixty".to_owned(),
+        vec![Channel {
+            joint: 0,
+            track: ChannelTrack::Translation(track),
+        }],
+    );
+    harness.state_mut().document.model.clips[0] = clip;
+    harness.run();
+    assert_eq!(harness.state().key_rate(), 60.0);
+    let scrubber = harness.get_by_label("Timeline scrubber").rect();
+    let mut xs: Vec<f32> = harness
+        .output()
+        .shapes
+        .iter()
+        .filter_map(|clipped| match &clipped.shape {
+            egui::Shape::LineSegment { points, stroke } if stroke.color == TICK_COLOR => Some(points[0].x),
+            _ => None,
+        })
+        .collect();
+    xs.sort_by(f32::total_cmp);
+    // At most one tick every 3 points, and not many fewer.
+    let columns = (scrubber.width() / 3.0) as usize;
+    assert!(
+        (columns / 2..=columns + 1).contains(&xs.len()),
+        "{} ticks on a strip of {} points",
+        xs.len(),
+        scrubber.width()
+    );
+    assert!(
+        xs.windows(2).all(|pair| pair[1] - pair[0] >= 3.0 - 1e-3),
+        "at least 3 points apart"
+    );
+}
+
+/// Where the transport's buttons and the loop modes are.
+fn transport_rects(harness: &Harness<'static, ViewerState>) -> Vec<egui::Rect> {
+    ["< Step", "Pause", "Step >", "Loop", "Once", "Ping-pong"]
+        .map(|label| harness.get_by_label(label).rect())
+        .to_vec()
+}
+
+#[test]
+fn the_transport_stays_put_whatever_the_clip_is_called() {
+    // A click aimed at Pause must land on Pause after a clip with a longer name is chosen.
+    let long = "Armature|mixamo.com|Layer0|walk_cycle_forward_left_arm_waves";
+    assert_eq!(long.chars().count(), 60);
+    for (width, height) in [(1280.0, 800.0), (800.0, 500.0)] {
+        let mut harness = harness_of_size(width, height);
+        let mut rects = Vec::new();
+        for name in ["run", long, "run"] {
+            let clip = &mut harness.state_mut().document.model.clips[0];
+            *clip = Clip::new(name.to_owned(), clip.channels().to_vec());
+            harness.run();
+            let transport = transport_rects(&harness);
+            let shown_name = harness.get_by_label(name).rect();
+            assert!(
+                shown_name.left() > transport[5].right() && shown_name.right() <= width,
+                "{width} wide: the name {name:?} at {shown_name:?}, after the transport, in the window"
+            );
+            rects.push(transport);
+        }
+        assert_eq!(rects[0], rects[1], "{width} wide: 3 and 60 characters");
+        assert_eq!(rects[1], rects[2], "{width} wide: back to 3");
+    }
 }
 
 #[test]

@@ -29,7 +29,11 @@ fn a_corpus_file_that_cannot_load_keeps_the_model_and_shows_why() {
         error.starts_with(&broken.display().to_string()) && error.contains("not a GLB file (bad magic"),
         "{error}"
     );
-    harness.get_by_label_contains("not a GLB file (bad magic");
+    assert_eq!(
+        harness.get_all_by_label_contains("not a GLB file (bad magic").count(),
+        2,
+        "in File and over the view"
+    );
 
     let fine = corpus.join("animation/valid.gltf");
     harness.state_mut().open(&fine);

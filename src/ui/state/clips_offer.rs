@@ -9,6 +9,9 @@ use crate::asset::clips_from::{add_clips_of, load_clip_source, matching_joint_co
 use crate::asset::{ClipsFromReport, Model};
 use crate::inspect::JointFacts;
 use crate::ui::clips_from::ClipsOffer;
+use crate::ui::notice::Notice;
+use crate::view::counted;
+use crate::view::opening_clip::opening_clip;
 
 impl ViewerState {
     /// Keeps `loaded` as an offer when it holds clips, a file (not the demo rig) is open and
@@ -49,9 +52,13 @@ impl ViewerState {
         match added {
             Ok(report) => {
                 self.document.load_error = None;
-                // A rig that had no clips starts playing the first one added.
+                let name = crate::asset::file_name(&report.file);
+                let clips = counted(report.clips.len(), "clip", "clips");
+                self.notice = Some(Notice::done(format!("Added {clips} from {name}")));
+                // A rig that had no clips starts playing the one a file of them would open on.
                 if self.frame.player.clip().is_none() && self.document.model.clips.len() == report.clips.len() {
-                    self.frame.player.select(Some(0));
+                    let clip = opening_clip(&self.document.model.clips, self.clip_on_open);
+                    self.frame.player.select(clip);
                 }
                 self.clips_from.reports.push(report);
                 self.document.refresh_facts();
@@ -59,7 +66,7 @@ impl ViewerState {
                 // The model's files now include the other file.
                 self.watching.revision += 1;
             }
-            Err(error) => self.document.load_error = Some(error.to_string()),
+            Err(error) => self.failed_to_open(error.to_string()),
         }
     }
 }

@@ -16,6 +16,9 @@ pub struct Document {
     pub lint: Vec<Finding>,
     /// The last file that failed to open, and why (the model shown is unchanged).
     pub load_error: Option<String>,
+    /// The model `model` replaced, kept while a clip export runs so that the export finishes
+    /// on the model it started with; the app takes it.
+    pub replaced: Option<Model>,
 }
 
 impl Document {
@@ -26,6 +29,7 @@ impl Document {
             model,
             generation: 0,
             load_error: None,
+            replaced: None,
         }
     }
 

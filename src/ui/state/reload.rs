@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::ViewerState;
 use crate::anim::{AdditiveLayer, Clip, IkLayer, MorphOverride, Player, Skeleton};
 use crate::asset::{self, Format, Model, SceneChoice};
-use crate::ui::watch_panel::ReloadNote;
+use crate::ui::notice::Notice;
 
 impl ViewerState {
     /// The files to watch now: those the model was read from and a file that failed to open;
@@ -54,6 +54,8 @@ impl ViewerState {
         let name = asset::file_name(&self.document.model.path);
         let done = format!("Reloaded {name} at {}", utc_time_of_day(SystemTime::now()));
         self.load_again(&scene, done, format!("reloading {name} failed"));
+        // A reload comes from outside, so it is said where the user looks too.
+        self.notice = self.watching.note.clone();
     }
 
     /// Shows scene `index` of the open file in place of the one shown, keeping what still
@@ -92,21 +94,13 @@ impl ViewerState {
             }
             Ok(model)
         });
-        match loaded {
+        self.watching.note = Some(match loaded {
             Ok(model) => {
                 self.replace_model_keeping_settings(model);
-                self.watching.note = Some(ReloadNote {
-                    text: done,
-                    failed: false,
-                });
+                Notice::done(done)
             }
-            Err(error) => {
-                self.watching.note = Some(ReloadNote {
-                    text: format!("{failed}: {error}"),
-                    failed: true,
-                });
-            }
-        }
+            Err(error) => Notice::failed(format!("{failed}: {error}")),
+        });
     }
 
     fn replace_model_keeping_settings(&mut self, model: Model) {
@@ -157,6 +151,7 @@ impl ViewerState {
         self.frame.pose = self.document.model.skeleton.rest_pose().clone();
         self.frame.joint_matrices = self.frame.pose.to_model_matrices();
         self.document.generation += 1;
+        self.retire(old_model);
     }
 }
 
