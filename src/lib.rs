@@ -7,7 +7,7 @@
 //! commands; `lint` checks a model's rig for problems; `inspect` works out what the joint
 //! browser, the weight views and the pose modes show; `view` is what the panel and the
 //! renderer share without a GPU (camera, framing, picking, view toggles, what moves in a
-//! frame); `export` writes pictures and videos; `simd` holds the registers and the AVX dispatch
+//! frame); `export` writes pictures and videos; `write` writes models back out as glTF; `simd` holds the registers and the AVX dispatch
 //! of `anim`'s and `skin`'s hot loops. `main.rs` opens the viewer or runs a command.
 
 pub mod anim;
@@ -24,3 +24,4 @@ pub mod skin;
 mod test_shapes;
 pub mod ui;
 pub mod view;
+pub mod write;

@@ -138,6 +138,12 @@ impl Clip {
         &self.name
     }
 
+    /// The same clip under another name (`convert --rename`); keys and derived data are kept.
+    pub fn renamed(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
     /// The clip lasting at least `duration` seconds: a clip made from another's channels keeps
     /// the other's length even when its last keys were dropped (constant, or not carried over).
     pub fn lasting_at_least(mut self, duration: f32) -> Self {
@@ -351,6 +357,15 @@ mod tests {
         pose.local_mut()[0].scale = Vec3::splat(7.0);
         clip.sample(3.0, &mut pose, &mut clip.cursor());
         assert_eq!(pose.local()[0].scale, Vec3::ONE);
+    }
+
+    #[test]
+    fn renaming_keeps_everything_but_the_name() {
+        let walk = clip();
+        let run = walk.clone().renamed("run");
+        assert_eq!(run.name(), "run");
+        assert_eq!(run.duration(), walk.duration());
+        assert_eq!(run.channels(), walk.channels());
     }
 
     #[test]

@@ -125,6 +125,12 @@ impl<T: Keyframe> Track<T> {
         Self::new(self.interpolation, self.times.clone(), values)
     }
 
+    /// The stored values: one per key, or `[in-tangent, value, out-tangent]` per key for cubic
+    /// splines (tangents in units per second). What clip edits copy keys from.
+    pub fn values(&self) -> &[T] {
+        &self.values
+    }
+
     /// The value of each key, in time order (without cubic-spline tangents).
     pub fn key_values(&self) -> impl Iterator<Item = T> + '_ {
         (0..self.times.len()).map(|key| self.value(key))
@@ -251,6 +257,12 @@ impl WeightsTrack {
             })
             .collect();
         Self::new(self.interpolation, self.times.clone(), self.width, values)
+    }
+
+    /// The stored weights: `width` per value, one value per key, or `[in-tangent, value,
+    /// out-tangent]` per key for cubic splines. What clip edits copy keys from.
+    pub fn values(&self) -> &[f32] {
+        &self.values
     }
 
     fn key(&self, value_index: usize) -> &[f32] {

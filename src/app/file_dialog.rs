@@ -1,6 +1,5 @@
-//! "Open…" and "Load .hdr…": the desktop's file dialog when there is one, else the built-in
-//! browser (`ui::file_browser`). "Export clip…": the desktop's save dialog when there is one,
-//! else the path typed in the panel.
+//! "Open…", "Load .hdr…", "Export clip…" and "Save as GLB…": the desktop's file dialog when
+//! there is one, else the built-in browser (`ui::file_browser`).
 //!
 //! On Linux rfd asks the XDG desktop portal over D-Bus and falls back to zenity; with neither,
 //! it returns at once as if the user had cancelled. So rfd is asked only when one of them can
@@ -21,51 +20,58 @@ pub const NO_DESKTOP_DIALOG: &str = "no desktop file dialog (XDG portal) is avai
 /// Asks for a file for `purpose`: with the desktop's dialog, returning what was picked; or by
 /// opening the built-in browser, which hands its pick to `state` later.
 pub fn pick_file(state: &mut ViewerState, purpose: Purpose) -> Option<PathBuf> {
-    if !desktop_dialog_available(&|name| std::env::var_os(name)) {
+    let (folder, name) = match purpose {
         // A file that failed to open is the one being looked for, else the open model's.
-        let near = state
-            .watching
-            .failed_file
-            .as_deref()
-            .unwrap_or(&state.document.model.path);
-        let folder = start_folder(near);
-        state.browser.open(purpose, &folder, NO_DESKTOP_DIALOG);
+        Purpose::Model | Purpose::Environment => {
+            let near = (state.watching.failed_file.as_deref()).unwrap_or(&state.document.model.path);
+            (start_folder(near), String::new())
+        }
+        Purpose::Export => export_folder_and_name(state),
+        Purpose::SaveModel => (start_folder(&state.document.model.path), state.save_name()),
+    };
+    if !desktop_dialog_available(&|name| std::env::var_os(name)) {
+        state.browser.open(purpose, &folder, &name, NO_DESKTOP_DIALOG);
         return None;
     }
-    let dialog = match purpose {
-        Purpose::Model => rfd::FileDialog::new()
+    let dialog = rfd::FileDialog::new().set_directory(folder);
+    match purpose {
+        Purpose::Model => dialog
             .set_title("Open a model")
-            .add_filter("Models", &all_extensions()),
-        Purpose::Environment => rfd::FileDialog::new()
+            .add_filter("Models", &all_extensions())
+            .add_filter("All files", &["*"])
+            .pick_file(),
+        Purpose::Environment => dialog
             .set_title("Light the scene with an environment")
-            .add_filter("Radiance HDR", &["hdr"]),
-    };
-    dialog.add_filter("All files", &["*"]).pick_file()
+            .add_filter("Radiance HDR", &["hdr"])
+            .add_filter("All files", &["*"])
+            .pick_file(),
+        Purpose::Export => dialog
+            .set_title("Export clip")
+            .set_file_name(name)
+            .add_filter("MP4 video (H.264)", &["mp4"])
+            .add_filter("Animated GIF", &["gif"])
+            .add_filter("Animated PNG", &["png", "apng"])
+            .save_file(),
+        Purpose::SaveModel => dialog
+            .set_title("Save as glTF")
+            .set_file_name(name)
+            .add_filter("glTF binary", &["glb"])
+            .add_filter("glTF with its .bin", &["gltf"])
+            .add_filter("VRM", &["vrm", "vrma"])
+            .save_file(),
+    }
 }
 
-/// Where to export the clip: asked with the desktop's save dialog, starting from the panel's
-/// path (None when cancelled), or without one the panel's path as typed.
-pub fn pick_export_path(state: &ViewerState) -> Option<PathBuf> {
+/// Where the export's dialog starts: the folder of the panel's path (the last export's, once
+/// there was one), else the open model's; and the name it suggests.
+fn export_folder_and_name(state: &ViewerState) -> (PathBuf, String) {
     let typed = PathBuf::from(&state.clip_export.path);
-    if !desktop_dialog_available(&|name| std::env::var_os(name)) {
-        return Some(typed);
-    }
     let folder = match typed.parent().filter(|p| !p.as_os_str().is_empty()) {
         Some(folder) => folder.to_path_buf(),
         None => start_folder(&state.document.model.path),
     };
-    let name = typed
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    rfd::FileDialog::new()
-        .set_title("Export clip")
-        .set_directory(folder)
-        .set_file_name(name)
-        .add_filter("MP4 video (H.264)", &["mp4"])
-        .add_filter("Animated GIF", &["gif"])
-        .add_filter("Animated PNG", &["png", "apng"])
-        .save_file()
+    let name = typed.file_name().map(|n| n.to_string_lossy().into_owned());
+    (folder, name.unwrap_or_default())
 }
 
 /// The folder of `file`, else the current one.
@@ -145,6 +151,20 @@ mod tests {
         let available = desktop_dialog_available(&env);
         std::fs::remove_dir_all(&data).unwrap();
         available
+    }
+
+    #[test]
+    fn an_export_starts_in_the_folder_of_the_last_one() {
+        let mut state = ViewerState::new(crate::asset::demo::demo_model());
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            export_folder_and_name(&state),
+            (here, "clip.mp4".into()),
+            "the demo: here"
+        );
+        let folder = std::env::temp_dir();
+        state.clip_export.path = folder.join("walk.gif").display().to_string();
+        assert_eq!(export_folder_and_name(&state), (folder, "walk.gif".into()));
     }
 
     #[test]

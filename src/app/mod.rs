@@ -40,6 +40,7 @@ use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
 use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
 use crate::ui::file_browser::Purpose;
+use crate::ui::notice::Notice;
 use crate::ui::{RenderStatus, ViewerState, bone_labels, panel};
 use crate::view::avatar_motion::EyeTarget;
 use crate::view::{Bounds, Lighting, OrbitCamera, Quality, ViewerOptions};
@@ -454,18 +455,33 @@ impl Running {
             self.status.environment_name = self.scene.environment_name().to_owned();
             self.status.environment_error = None;
         }
-        if requests.export_clip {
-            self.start_export();
-        }
         if self.uploaded_generation != self.state.document.generation {
-            self.end_export(Err("export cancelled: another model was opened".into()));
-            self.model_view = ModelView::new(&self.gpu, &self.scene, &self.state.document.model);
+            let model_view = ModelView::new(&self.gpu, &self.scene, &self.state.document.model);
+            let replaced_view = std::mem::replace(&mut self.model_view, model_view);
+            // A running export finishes on the model it started with.
+            match (&mut self.export, self.state.document.replaced.take()) {
+                (Some(export), Some(model)) => export.keep(model, replaced_view),
+                (Some(_), None) => self.end_export(Err("export cancelled: the model it showed is gone".into())),
+                (None, _) => {}
+            }
             self.status.notes = self.model_view.buffers.notes.clone();
             // What was said of the last file's environment or difference is not this one's.
             self.status.environment_error = None;
             self.status.skin_difference = None;
             self.uploaded_generation = self.state.document.generation;
             self.surface.window.set_title(&self.state.document.window_title());
+        }
+        if requests.export_clip {
+            self.start_export();
+        }
+        if let Some(path) = self.state.browser.picked_export.take() {
+            self.export_to(&path);
+        }
+        let save_to = (requests.save_model)
+            .then(|| file_dialog::pick_file(&mut self.state, Purpose::SaveModel))
+            .flatten();
+        if let Some(path) = save_to.or_else(|| self.state.browser.picked_save.take()) {
+            self.state.save_model(&path);
         }
         self.follow_watched_files();
         self.follow_clip();
@@ -506,7 +522,11 @@ impl Running {
                 self.status.environment_name = self.scene.environment_name().to_owned();
                 self.status.environment_error = None;
             }
-            Err(error) => self.status.environment_error = Some(format!("{error:#}")),
+            Err(error) => {
+                let error = format!("{error:#}");
+                self.state.notice = Some(Notice::failed(error.clone()));
+                self.status.environment_error = Some(error);
+            }
         }
     }
 
@@ -527,6 +547,7 @@ impl Running {
         let Some(watch) = &self.watch else { return };
         let changed = watch.take_changes();
         if !changed.is_empty() && self.state.watching.enabled {
+            self.report.reloaded();
             self.state.files_changed(&changed);
             self.surface.window.request_redraw();
         }
@@ -550,7 +571,9 @@ impl Running {
             draw_hovered_joint(gizmos, matrix);
         }
         if let Some(joint) = state.inspection.selected {
-            let parent = state.document.model.skeleton.parent(joint);
+            // No bone to a parent outside the rig (an armature node, a scene root).
+            let model = &state.document.model;
+            let parent = model.skeleton.parent(joint).filter(|&p| model.is_rig_joint(p));
             draw_selected_joint(gizmos, &state.frame.joint_matrices, parent, joint, bounds);
         }
         let trails = &state.trails;

@@ -3,6 +3,52 @@
 
 use crate::anim::avatar::{Expression, LookAt};
 
+/// VRM 0.x's expression presets and their VRM 1.0 names (the loader reads 0.x names as 1.0's;
+/// the writer turns them back).
+pub const VRM_0_X_PRESETS: [(&str, &str); 17] = [
+    ("joy", "happy"),
+    ("angry", "angry"),
+    ("sorrow", "sad"),
+    ("fun", "relaxed"),
+    ("a", "aa"),
+    ("i", "ih"),
+    ("u", "ou"),
+    ("e", "ee"),
+    ("o", "oh"),
+    ("blink", "blink"),
+    ("blink_l", "blinkLeft"),
+    ("blink_r", "blinkRight"),
+    ("lookup", "lookUp"),
+    ("lookdown", "lookDown"),
+    ("lookleft", "lookLeft"),
+    ("lookright", "lookRight"),
+    ("neutral", "neutral"),
+];
+
+/// VRM 1.0's permissions in the meta: what `AvatarMeta::permissions` calls each, and its key.
+pub const VRM_1_0_PERMISSIONS: [(&str, &str); 10] = [
+    ("who may use the avatar", "avatarPermission"),
+    ("excessively violent use", "allowExcessivelyViolentUsage"),
+    ("excessively sexual use", "allowExcessivelySexualUsage"),
+    ("commercial use", "commercialUsage"),
+    ("political or religious use", "allowPoliticalOrReligiousUsage"),
+    ("antisocial or hateful use", "allowAntisocialOrHateUsage"),
+    ("credit", "creditNotation"),
+    ("redistribution", "allowRedistribution"),
+    ("modification", "modification"),
+    ("other licence", "otherLicenseUrl"),
+];
+
+/// VRM 0.x's permissions in the meta, likewise.
+pub const VRM_0_X_PERMISSIONS: [(&str, &str); 6] = [
+    ("who may use the avatar", "allowedUserName"),
+    ("violent use", "violentUssageName"),
+    ("sexual use", "sexualUssageName"),
+    ("commercial use", "commercialUssageName"),
+    ("other permissions", "otherPermissionUrl"),
+    ("other licence", "otherLicenseUrl"),
+];
+
 /// Which VRM the file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VrmVersion {
@@ -77,4 +123,7 @@ pub struct AvatarMeta {
     /// Each permission the avatar sets, in the specification's order: what it is about and
     /// what the file says.
     pub permissions: Vec<(&'static str, String)>,
+    /// The avatar's picture, an index into `Model::images` (1.0's `thumbnailImage`, 0.x's
+    /// `texture`'s image).
+    pub thumbnail: Option<usize>,
 }

@@ -14,8 +14,19 @@ const HALF_TURN_Y: Quat = Quat::from_xyzw(0.0, 1.0, 0.0, 0.0);
 
 /// Turns `model` half around +Y about its origin.
 pub fn turn_half_around_y(model: &mut Model) {
-    model.skeleton = model.skeleton.turned(HALF_TURN_Y);
-    let unturn = Mat4::from_quat(HALF_TURN_Y.inverse());
+    turn_half_around(model, HALF_TURN_Y);
+}
+
+/// Undoes `turn_half_around_y` exactly, each quaternion with its sign (turning the same way
+/// again would negate them): a VRM 0.x avatar written back faces -Z as its file did.
+pub fn turn_back_half_around_y(model: &mut Model) {
+    turn_half_around(model, HALF_TURN_Y.inverse());
+}
+
+/// Turns `model` by `half_turn` (half a turn about +Y, either way) about its origin.
+fn turn_half_around(model: &mut Model, half_turn: Quat) {
+    model.skeleton = model.skeleton.turned(half_turn);
+    let unturn = Mat4::from_quat(half_turn.inverse());
     for skin in &mut model.skins {
         for inverse_bind in &mut skin.inverse_bind {
             *inverse_bind *= unturn;
@@ -42,7 +53,7 @@ pub fn turn_half_around_y(model: &mut Model) {
                 ChannelTrack::Rotation(track) => Channel {
                     joint: channel.joint,
                     track: ChannelTrack::Rotation(
-                        (track.map_keys(|q| HALF_TURN_Y * q, |q| HALF_TURN_Y * q)).unwrap_or_else(|_| track.clone()),
+                        (track.map_keys(|q| half_turn * q, |q| half_turn * q)).unwrap_or_else(|_| track.clone()),
                     ),
                 },
                 _ => channel.clone(),
@@ -123,5 +134,27 @@ mod tests {
         for (m, t) in bind.iter().zip(turned.skeleton.bind_pose().to_model_matrices()) {
             assert!(near(turn_matrix * *m, t));
         }
+    }
+
+    #[test]
+    fn turning_back_gives_the_model_exactly() {
+        let model = demo_model();
+        let mut turned = model.clone();
+        turn_half_around_y(&mut turned);
+        turn_back_half_around_y(&mut turned);
+        let local = |pose: &crate::anim::Pose| pose.local().to_vec();
+        let rest = model.skeleton.rest_pose();
+        assert_eq!(
+            local(turned.skeleton.rest_pose()),
+            local(rest),
+            "each quaternion with its sign"
+        );
+        assert_eq!(turned.skins[0].inverse_bind, model.skins[0].inverse_bind);
+        let positions = |model: &Model| model.meshes[0].primitives[0].positions.clone();
+        assert_eq!(positions(&turned), positions(&model));
+        let (mut before, mut after) = (rest.clone(), rest.clone());
+        model.clips[1].sample(0.3, &mut before, &mut ClipCursor::default());
+        turned.clips[1].sample(0.3, &mut after, &mut ClipCursor::default());
+        assert_eq!(local(&after), local(&before));
     }
 }

@@ -4,7 +4,9 @@
 pub mod batch;
 mod camera_args;
 mod clip_args;
+mod clip_edit_args;
 mod clips_from_args;
+mod convert;
 mod crowd_args;
 mod curve_plot;
 mod curves;
@@ -149,6 +151,9 @@ pub enum Command {
     /// A clip as an MP4 (H.264), an animated GIF, an animated PNG or a numbered PNG sequence,
     /// optionally on a turntable.
     Video(video::VideoArgs),
+    /// Write models as glTF 2.0 (.glb, or .gltf with its .bin): any model rigscope reads, with
+    /// clips from other files added and clips kept, renamed, trimmed, resampled or key-reduced.
+    Convert(convert::ConvertArgs),
     /// A joint's animation curves over a clip (translation, Euler and quaternion rotation,
     /// scale, morph weights), its keys and the problems on them (sign flips, pops, open loop
     /// seams), as JSON, CSV or a PNG plot.
@@ -285,6 +290,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Sheet(args) => sheet::run(&args),
         Command::Video(args) => video::run(&args),
         Command::Curves(args) => curves::run(&args, out),
+        Command::Convert(args) => convert::run(&args, out),
         Command::InstallDesktop(args) => desktop::install(&args, out),
         Command::UninstallDesktop(args) => desktop::uninstall(&args, out),
         Command::Man { out_dir } => shell_docs::man(out_dir.as_deref(), out),

@@ -1,6 +1,6 @@
 //! A file browser drawn with egui (the `egui_file` crate), for when the desktop has no file
-//! dialog to offer (no XDG desktop portal and no zenity): "Open…" and "Load .hdr…" then still
-//! work, and the panel says why they look different.
+//! dialog to offer (no XDG desktop portal and no zenity): "Open…", "Load .hdr…" and "Export
+//! clip…" then still work, and the panel says why they look different.
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,10 @@ pub enum Purpose {
     Model,
     /// An equirectangular .hdr to light the scene with.
     Environment,
+    /// Where to write "Export clip…" (a save dialog).
+    Export,
+    /// Where to write "Save as GLB…" (a save dialog).
+    SaveModel,
 }
 
 #[derive(Default)]
@@ -24,22 +28,39 @@ pub struct Browsing {
     pub why: Option<String>,
     /// An .hdr picked in the browser, for the app to load (that needs the GPU).
     pub picked_environment: Option<PathBuf>,
+    /// Where the browser was told to export the clip, for the app to start the export.
+    pub picked_export: Option<PathBuf>,
+    /// Where the browser was told to save the model (the state saves it).
+    pub picked_save: Option<PathBuf>,
 }
 
 impl Browsing {
-    /// Opens the browser in `folder` to pick a file for `purpose`; `why` is shown in the panel.
-    pub fn open(&mut self, purpose: Purpose, folder: &Path, why: &str) {
-        let (title, shown): (&str, egui_file::Filter<PathBuf>) = match purpose {
+    /// Opens the browser in `folder` to pick a file for `purpose` (for `Export`, `name` is the
+    /// name it suggests); `why` is shown in the panel.
+    pub fn open(&mut self, purpose: Purpose, folder: &Path, name: &str, why: &str) {
+        let (dialog, title, shown): (FileDialog, &str, egui_file::Filter<PathBuf>) = match purpose {
             Purpose::Model => (
+                FileDialog::open_file(),
                 "Open a model",
                 Box::new(|path: &Path| Format::from_extension(path).is_some()),
             ),
             Purpose::Environment => (
+                FileDialog::open_file(),
                 "Light the scene with an environment",
-                Box::new(|path: &Path| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("hdr"))),
+                Box::new(|path: &Path| has_extension(path, &["hdr"])),
+            ),
+            Purpose::Export => (
+                FileDialog::save_file().default_filename(name),
+                "Export clip",
+                Box::new(|path: &Path| has_extension(path, &["mp4", "gif", "png", "apng"])),
+            ),
+            Purpose::SaveModel => (
+                FileDialog::save_file().default_filename(name),
+                "Save as glTF",
+                Box::new(|path: &Path| has_extension(path, &["glb", "gltf", "vrm", "vrma"])),
             ),
         };
-        let mut dialog = FileDialog::open_file()
+        let mut dialog = dialog
             .title(title)
             .initial_path(folder)
             .show_files_filter(shown)
@@ -57,7 +78,8 @@ impl Browsing {
     }
 
     /// Draws the browser while it is open. Returns a model picked (for the caller to open); an
-    /// environment picked is kept in `picked_environment` for the app.
+    /// environment or an export's path picked is kept in `picked_environment` or
+    /// `picked_export` for the app.
     pub fn show(&mut self, ctx: &egui::Context) -> Option<PathBuf> {
         let (purpose, dialog) = self.open.as_mut()?;
         let purpose = *purpose;
@@ -75,6 +97,23 @@ impl Browsing {
                 }
                 None
             }
+            Purpose::Export => {
+                if picked.is_some() {
+                    self.picked_export = picked;
+                }
+                None
+            }
+            Purpose::SaveModel => {
+                if picked.is_some() {
+                    self.picked_save = picked;
+                }
+                None
+            }
         }
     }
+}
+
+/// Whether `path` ends in one of `extensions` (any case).
+fn has_extension(path: &Path, extensions: &[&str]) -> bool {
+    (path.extension()).is_some_and(|e| extensions.iter().any(|wanted| e.eq_ignore_ascii_case(wanted)))
 }

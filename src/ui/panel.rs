@@ -17,6 +17,7 @@ use super::inspect_panel::inspect_section;
 use super::joint_panel::joints_section;
 use super::lighting_panel::lighting_section;
 use super::morph_panel::{has_morph_targets, morph_section};
+use super::notice_bar;
 use super::render_status::RenderStatus;
 use super::state::ViewerState;
 use super::timeline;
@@ -25,6 +26,7 @@ use super::view_panel::views_section;
 use crate::anim::{AdditiveLayer, AdditiveSpace};
 use crate::skin::SkinningMethod;
 use crate::view::Quality;
+use crate::view::opening_clip::ClipOnOpen;
 
 /// Where the cross-fade slider ends (seconds); a longer time can be typed.
 const FADE_SLIDER_END: f32 = 5.0;
@@ -36,11 +38,14 @@ const PANEL_WIDTH: f32 = 300.0;
 /// Draws the side panel, the timeline under the 3D view and the drop hint, with what the window
 /// reports (`status`); returns the area left for the 3D view (in points).
 pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -> egui::Rect {
+    // Hidden by its button, the N key or a drag of its edge past its least width; it slides.
+    let was_shown = state.panel_shown;
+    let mut shown = was_shown;
     egui::Panel::left("rigscope panel")
         .resizable(true)
         .default_size(PANEL_WIDTH)
         .size_range(220.0..=640.0)
-        .show(ui, |ui| {
+        .show_collapsible(ui, &mut shown, |ui| {
             // The content lays out in exactly the panel's width and takes no more: wide
             // content wraps where it can and scrolls sideways where it cannot, instead of
             // widening the panel and pushing the 3D view aside.
@@ -49,6 +54,10 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
             egui::ScrollArea::both()
                 .auto_shrink([false, true])
                 .show(&mut content, |ui| {
+                    // The vertical scroll bar floats over the content's right edge: what wraps
+                    // wraps short of it.
+                    let bar = ui.spacing().scroll;
+                    ui.set_max_width(ui.available_width() - bar.bar_width - bar.bar_inner_margin);
                     section(ui, "File", true, |ui| file_section(ui, state, &status.notes));
                     if is_avatar(state) {
                         section(ui, "Avatar (VRM)", true, |ui| avatar_section(ui, state));
@@ -73,6 +82,10 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
                 });
             ui.advance_cursor_after_rect(rect);
         });
+    // egui turns `shown` when the edge is dragged; the Hide button turns the state.
+    if shown != was_shown {
+        state.panel_shown = shown;
+    }
     timeline::show(ui, state);
     let selected = state.inspection.selected;
     curve_panel::show(
@@ -96,7 +109,23 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
                 });
             });
     }
-    ui.available_rect_before_wrap()
+    let view = ui.available_rect_before_wrap();
+    if !state.panel_shown {
+        show_panel_button(ui.ctx(), state, view);
+    }
+    notice_bar::show(ui.ctx(), state, view);
+    view
+}
+
+/// While the panel is hidden, a button at the top left of the 3D view that shows it again.
+fn show_panel_button(ctx: &egui::Context, state: &mut ViewerState, view: egui::Rect) {
+    egui::Area::new(egui::Id::unique("show panel"))
+        .fixed_pos(view.min + egui::vec2(6.0, 6.0))
+        .show(ctx, |ui| {
+            if ui.button("▶ Panel").on_hover_text("Show the panel (N)").clicked() {
+                state.panel_shown = true;
+            }
+        });
 }
 
 /// One collapsible section of the side panel, open or closed at first as `open` says.
@@ -108,11 +137,25 @@ fn section(ui: &mut egui::Ui, title: &str, open: bool, add_contents: impl FnOnce
 }
 
 fn file_section(ui: &mut egui::Ui, state: &mut ViewerState, render_notes: &[String]) {
-    ui.heading("rigscope");
+    ui.horizontal(|ui| {
+        ui.heading("rigscope");
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.button("◀ Hide").on_hover_text("Hide the panel (N)").clicked() {
+                state.panel_shown = false;
+            }
+        });
+    });
     ui.label(&state.document.summary);
     ui.horizontal(|ui| {
         if ui.button("Open… (Ctrl+O)").clicked() {
             state.requests.open_dialog = true;
+        }
+        if ui
+            .button("Save as GLB…")
+            .on_hover_text("The model as it is open (with clips added from other files), written as glTF")
+            .clicked()
+        {
+            state.requests.save_model = true;
         }
     });
     if let Some(error) = &state.document.load_error {
@@ -239,6 +282,14 @@ fn clips_section(ui: &mut egui::Ui, state: &mut ViewerState) {
         ui.label(RichText::new("The blend of Blend weights plays instead; choosing a clip here ends it.").weak());
     }
     state.clips_from.reports_ui(ui);
+    let mut first = state.clip_on_open == ClipOnOpen::First;
+    ui.checkbox(&mut first, "Open files on their first clip")
+        .on_hover_text("Otherwise a file opens on a clip named idle, rest or T-pose, else its longest clip");
+    state.clip_on_open = if first {
+        ClipOnOpen::First
+    } else {
+        ClipOnOpen::Suggested
+    };
     ui.add(
         egui::Slider::new(&mut state.frame.player.fade_time, 0.0..=FADE_SLIDER_END)
             .clamping(egui::SliderClamping::Never)
@@ -426,17 +477,10 @@ fn view_section(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatu
     if status.frame_stats.gpu_s.is_none() {
         stats.on_hover_text("The graphics adapter does not report GPU timestamps, so only CPU time is shown.");
     }
+    // In the body's size and colour: people read these to report a problem.
     if !status.adapter.is_empty() {
-        ui.label(RichText::new(&status.adapter).small());
-        ui.label(
-            RichText::new(format!("Chosen as {}", status.adapter_choice))
-                .small()
-                .weak(),
-        );
-        ui.label(
-            RichText::new(format!("Frames shown through {}", status.presentation))
-                .small()
-                .weak(),
-        );
+        ui.label(&status.adapter);
+        ui.label(format!("Chosen as {}", status.adapter_choice));
+        ui.label(format!("Frames shown through {}", status.presentation));
     }
 }

@@ -209,7 +209,7 @@ fn compressed_samples_pose_like_their_originals() {
 /// Asserts that `packed` (called `name`) has every vertex of `original` and no other, within
 /// `tolerance` of the original's diagonal in the rest pose and in every clip at six times, and
 /// normals within `normal_degrees` (rest and posed) when given.
-fn assert_poses_alike(
+pub(super) fn assert_poses_alike(
     name: &str,
     packed: &Model,
     original: &Model,
@@ -263,7 +263,7 @@ fn assert_poses_alike(
 /// How far a vertex may move when its positions are quantised to `bits`, as a fraction of the
 /// diagonal: Draco's step is the largest extent over 2^bits − 1 (no more than the diagonal),
 /// and a vertex may lie half a step off; a step is allowed, and posing adds rounding.
-fn quantised_tolerance(bits: i32) -> f32 {
+pub(super) fn quantised_tolerance(bits: i32) -> f32 {
     1.5 / ((1u32 << bits) - 1) as f32 + 1e-5
 }
 

@@ -12,6 +12,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("export", &[]),
     ("asset", &["anim"]),
     ("skin", &["anim", "asset", "simd"]),
+    ("write", &["anim", "asset"]),
     ("lint", &["anim", "asset", "skin", "inspect"]),
     ("inspect", &["anim", "asset", "skin"]),
     ("view", &["anim", "asset", "skin", "inspect", "lint"]),
@@ -19,15 +20,20 @@ const LAYERS: &[(&str, &[&str])] = &[
         "render",
         &["anim", "asset", "skin", "inspect", "lint", "view", "export"],
     ),
-    ("ui", &["anim", "asset", "skin", "inspect", "lint", "view", "export"]),
+    (
+        "ui",
+        &["anim", "asset", "skin", "inspect", "lint", "view", "export", "write"],
+    ),
     (
         "cli",
-        &["anim", "asset", "skin", "inspect", "lint", "view", "export", "render"],
+        &[
+            "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "write",
+        ],
     ),
     (
         "app",
         &[
-            "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "ui",
+            "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "ui", "write",
         ],
     ),
 ];

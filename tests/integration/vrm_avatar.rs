@@ -115,7 +115,7 @@ pub(crate) fn vrm_1_0() -> Value {
     })
 }
 
-fn vrm_0_x() -> Value {
+pub(crate) fn vrm_0_x() -> Value {
     // 0.x names the thumb's first bone "Proximal".
     let bones: Vec<Value> = BONES
         .iter()

@@ -67,7 +67,7 @@ fn write_rig(
 /// about its length; in 1 s the hips move 0.5 sideways and the arm turns from out sideways
 /// (+X) to straight down, in model space, the avatar becomes happy (its expression node's
 /// translation x from 0 to 1) and looks 40° to its left (its look-at node's rotation).
-fn write_wave(path: &Path) {
+pub(crate) fn write_wave(path: &Path) {
     let roll = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
     let down = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2) * roll;
     let nodes = [
@@ -158,8 +158,14 @@ fn a_vrm_animation_plays_on_an_avatar_through_the_humanoid_maps() {
     let mut state = rigscope::ui::ViewerState::new(rigscope::asset::load(&avatar).unwrap());
     state.open(&motion);
     let mut harness = crate::vrm_avatar::panel_harness_of(state);
-    harness.get_by_label_contains("4 of its 6 joints match");
-    harness.get_by_label("Add its 1 clips to the open rig").click();
+    // Asked in the File section and over the view.
+    assert_eq!(harness.get_all_by_label_contains("4 of its 6 joints match").count(), 2);
+    assert_eq!(harness.get_all_by_label_contains("holds 1 clip.").count(), 2);
+    harness
+        .get_all_by_label("Add its 1 clip to the open rig")
+        .next()
+        .unwrap()
+        .click();
     harness.run();
     let names: Vec<&str> = harness.state().document.model.clips.iter().map(|c| c.name()).collect();
     assert_eq!(names, ["Wave (wave.vrma.gltf)"]);

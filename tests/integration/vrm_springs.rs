@@ -37,7 +37,7 @@ fn sway() -> (Vec<f32>, Vec<f32>, Vec<f32>) {
     (times, translations, rotations)
 }
 
-fn write_spring_avatar(path: &Path) {
+pub(crate) fn write_spring_avatar(path: &Path) {
     let mut extension = vrm_1_0();
     extension.as_object_mut().unwrap().remove("expressions");
     // Only bones three-vrm accepts (the avatar test's deliberate mistakes left out).

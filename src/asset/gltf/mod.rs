@@ -218,7 +218,8 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         }
     }
 
-    let avatar = vrm_extension.map(|extension| vrm::load_avatar(extension, &joint_of_node, expressions, &mut warnings));
+    let avatar =
+        vrm_extension.map(|extension| vrm::load_avatar(extension, root, &joint_of_node, expressions, &mut warnings));
     let node_constraints = vrm_constraints::load_constraints(root, &joint_of_node, &mut warnings);
     let spring_bones = vrm_springs::load_springs(root, vrm_extension, &joint_of_node, &mut warnings);
     let mut model = Model {

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::scenes::NodeJoints;
 use crate::anim::avatar::Expression;
-use crate::asset::avatar::{Avatar, AvatarMeta, VrmVersion};
+use crate::asset::avatar::{Avatar, AvatarMeta, VRM_0_X_PERMISSIONS, VRM_1_0_PERMISSIONS, VrmVersion};
 use crate::asset::human_bone::{HUMAN_BONES, from_vrm0, human_bone};
 
 pub const EXTENSION_1_0: &str = "VRMC_vrm";
@@ -27,6 +27,7 @@ pub fn extension(root: &Root) -> Option<(VrmVersion, &Value)> {
 /// The avatar of a VRM file whose extension is `extension`, with its expressions.
 pub fn load_avatar(
     (version, extension): (VrmVersion, &Value),
+    root: &Root,
     joint_of_node: &NodeJoints,
     expressions: Vec<Expression>,
     warnings: &mut Vec<String>,
@@ -93,17 +94,23 @@ pub fn load_avatar(
         version,
         spec_version,
         humanoid,
-        meta: meta(version, extension),
+        meta: meta(version, extension, root),
         expressions,
         look_at: None,
     }
 }
 
 /// The meta of either version, as one `AvatarMeta`.
-fn meta(version: VrmVersion, extension: &Value) -> AvatarMeta {
+fn meta(version: VrmVersion, extension: &Value, root: &Root) -> AvatarMeta {
     let Some(meta) = extension.get("meta") else {
         return AvatarMeta::default();
     };
+    let index = |key: &str| meta.get(key)?.as_u64().and_then(|i| usize::try_from(i).ok());
+    let thumbnail = match version {
+        VrmVersion::V1 => index("thumbnailImage"),
+        VrmVersion::V0 => index("texture").and_then(|t| Some(root.textures.get(t)?.source.value())),
+    };
+    let thumbnail = thumbnail.filter(|&image| image < root.images.len());
     let text = |key: &str| match meta.get(key) {
         Some(Value::String(text)) => text.clone(),
         Some(Value::Bool(allowed)) => if *allowed { "allowed" } else { "not allowed" }.to_owned(),
@@ -125,18 +132,8 @@ fn meta(version: VrmVersion, extension: &Value) -> AvatarMeta {
                 .collect(),
             contact: text("contactInformation"),
             licence: text("licenseUrl"),
-            permissions: permissions(&[
-                ("who may use the avatar", "avatarPermission"),
-                ("excessively violent use", "allowExcessivelyViolentUsage"),
-                ("excessively sexual use", "allowExcessivelySexualUsage"),
-                ("commercial use", "commercialUsage"),
-                ("political or religious use", "allowPoliticalOrReligiousUsage"),
-                ("antisocial or hateful use", "allowAntisocialOrHateUsage"),
-                ("credit", "creditNotation"),
-                ("redistribution", "allowRedistribution"),
-                ("modification", "modification"),
-                ("other licence", "otherLicenseUrl"),
-            ]),
+            permissions: permissions(&VRM_1_0_PERMISSIONS),
+            thumbnail,
         },
         VrmVersion::V0 => AvatarMeta {
             title: text("title"),
@@ -144,14 +141,8 @@ fn meta(version: VrmVersion, extension: &Value) -> AvatarMeta {
             authors: Some(text("author")).filter(|a| !a.is_empty()).into_iter().collect(),
             contact: text("contactInformation"),
             licence: text("licenseName"),
-            permissions: permissions(&[
-                ("who may use the avatar", "allowedUserName"),
-                ("violent use", "violentUssageName"),
-                ("sexual use", "sexualUssageName"),
-                ("commercial use", "commercialUssageName"),
-                ("other permissions", "otherPermissionUrl"),
-                ("other licence", "otherLicenseUrl"),
-            ]),
+            permissions: permissions(&VRM_0_X_PERMISSIONS),
+            thumbnail,
         },
     }
 }

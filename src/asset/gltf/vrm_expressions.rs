@@ -16,7 +16,7 @@ use super::scenes::NodeJoints;
 use super::vrm_json::{array, number};
 use crate::anim::Skeleton;
 use crate::anim::avatar::{Expression, Override, PRESETS};
-use crate::asset::avatar::VrmVersion;
+use crate::asset::avatar::{VRM_0_X_PRESETS, VrmVersion};
 use crate::asset::material::Material;
 use crate::asset::model::MeshInstance;
 
@@ -45,27 +45,6 @@ pub struct Rig<'a> {
     pub instances: &'a [MeshInstance],
     pub materials: &'a [Material],
 }
-
-/// The 0.x preset names and their 1.0 names.
-const PRESETS_0_X: [(&str, &str); 17] = [
-    ("joy", "happy"),
-    ("angry", "angry"),
-    ("sorrow", "sad"),
-    ("fun", "relaxed"),
-    ("a", "aa"),
-    ("i", "ih"),
-    ("u", "ou"),
-    ("e", "ee"),
-    ("o", "oh"),
-    ("blink", "blink"),
-    ("blink_l", "blinkLeft"),
-    ("blink_r", "blinkRight"),
-    ("lookup", "lookUp"),
-    ("lookdown", "lookDown"),
-    ("lookleft", "lookLeft"),
-    ("lookright", "lookRight"),
-    ("neutral", "neutral"),
-];
 
 /// The fewest morph binds a file may have, however few morph weights its model has.
 const MIN_MORPH_BIND_BUDGET: usize = 65_536;
@@ -179,7 +158,7 @@ impl ListedExpressions {
     fn add_0_x(&mut self, json: &Value, rig: &Rig, joints_of_mesh: &[Vec<usize>], warnings: &mut Vec<String>) {
         let group_name = json.get("name").and_then(Value::as_str).unwrap_or_default();
         let preset = json.get("presetName").and_then(Value::as_str).unwrap_or("unknown");
-        let renamed = PRESETS_0_X.iter().find(|(old, _)| old.eq_ignore_ascii_case(preset));
+        let renamed = VRM_0_X_PRESETS.iter().find(|(old, _)| old.eq_ignore_ascii_case(preset));
         let (name, is_preset) = match renamed {
             Some(&(_, name)) => (name.to_owned(), true),
             None if group_name.is_empty() => {

@@ -5,6 +5,7 @@
 mod clips_offer;
 mod document;
 pub mod reload;
+mod save;
 
 use std::path::{Path, PathBuf};
 
@@ -16,14 +17,16 @@ use super::export_panel::ClipExportPanel;
 use super::file_browser::Browsing;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
+use super::notice::Notice;
 use super::trail_panel::TrailControls;
 use super::watch_panel::Watching;
-use crate::anim::{Clip, DEFAULT_KEY_RATE};
+use crate::anim::{Clip, DEFAULT_KEY_RATE, Player};
 use crate::asset::{self, Format, Model};
 use crate::inspect::{JointFacts, PoseMode, TrailTime};
 use crate::view::animated_frame::AnimatedFrame;
 use crate::view::avatar_motion::EyeTarget;
 use crate::view::file_camera::model_camera_view;
+use crate::view::opening_clip::{ClipOnOpen, opening_clip};
 use crate::view::{CameraView, Lighting, Lights, OrbitCamera, PICK_RADIUS, Quality, ViewOptions, ViewPreset, Viewport};
 pub use document::Document;
 
@@ -42,6 +45,8 @@ pub struct Requests {
     pub studio_environment: bool,
     /// Export the clip playing (the save dialog first, where there is one).
     pub export_clip: bool,
+    /// Save the model as glTF (the save dialog first).
+    pub save_model: bool,
 }
 
 /// Keyboard shortcuts of the 3D view.
@@ -58,6 +63,8 @@ pub enum Shortcut {
     NextCamera,
     /// Show or hide the curve view.
     CurveView,
+    /// Show or hide the side panel.
+    Panel,
 }
 
 pub struct ViewerState {
@@ -90,12 +97,19 @@ pub struct ViewerState {
     pub clips_from: ClipsFrom,
     /// Motion trails: which joints, how much of the clip, the root-motion trail.
     pub trails: TrailControls,
+    /// The last outcome to show over the 3D view, until dismissed or replaced.
+    pub notice: Option<Notice>,
+    /// The side panel is shown (else the 3D view takes the window's width).
+    pub panel_shown: bool,
+    /// Which clip a file opens on.
+    pub clip_on_open: ClipOnOpen,
 }
 
 impl ViewerState {
+    /// `model` shown, on the clip `ClipOnOpen::Suggested` picks.
     pub fn new(model: Model) -> Self {
         Self {
-            frame: AnimatedFrame::new(&model),
+            frame: AnimatedFrame::new(&model, opening_clip(&model.clips, ClipOnOpen::Suggested)),
             ik_editor: IkEditor::new(&model),
             inspection: Inspection::new(&model),
             view: ViewOptions {
@@ -116,6 +130,9 @@ impl ViewerState {
             curves: CurveView::default(),
             clips_from: ClipsFrom::default(),
             trails: TrailControls::default(),
+            notice: None,
+            panel_shown: true,
+            clip_on_open: ClipOnOpen::Suggested,
         }
     }
 
@@ -136,7 +153,7 @@ impl ViewerState {
                     // The model's files now include the animation.
                     self.watching.revision += 1;
                 }
-                Err(error) => self.document.load_error = Some(error.to_string()),
+                Err(error) => self.failed_to_open(error.to_string()),
             }
             return;
         }
@@ -147,12 +164,19 @@ impl ViewerState {
                 }
             }
             Err(error) => {
-                self.document.load_error = Some(error.to_string());
+                self.failed_to_open(error.to_string());
                 // Watched, so that fixing the file opens it.
                 self.watching.failed_file = Some(path.to_path_buf());
                 self.watching.revision += 1;
             }
         }
+    }
+
+    /// A file asked for could not be opened or added, for `error`: said in the File section
+    /// and over the view.
+    pub(super) fn failed_to_open(&mut self, error: String) {
+        self.notice = Some(Notice::failed(error.clone()));
+        self.document.load_error = Some(error);
     }
 
     /// Shows `model` in place of the open one, playback and camera starting afresh.
@@ -167,9 +191,11 @@ impl ViewerState {
         // Variants are the file's own: a new file starts with its default materials.
         view.material_variant = None;
         let (crowd, generation) = (self.frame.crowd.for_new_model(), self.document.generation);
-        *self = Self {
+        let shown = Self {
             view,
             quality: self.quality,
+            panel_shown: self.panel_shown,
+            clip_on_open: self.clip_on_open,
             watching: Watching {
                 failed_file: None,
                 note: None,
@@ -182,13 +208,26 @@ impl ViewerState {
             inspection: self.inspection.for_model(&model),
             ..Self::new(model)
         };
+        let replaced = std::mem::replace(self, shown);
+        self.document.replaced = replaced.document.replaced;
+        self.retire(replaced.document.model);
         self.document.generation = generation + 1;
+        self.frame.player = Player::new(opening_clip(&self.document.model.clips, self.clip_on_open));
         self.frame.crowd = crowd;
         self.frame.player.fade_time = fade_time;
         self.frame.player.speed = speed;
         self.frame.player.animator.mode = mode;
         // A new file starts from the default view (three-quarter front), framed.
         self.requests.reset_camera = true;
+    }
+
+    /// Keeps `replaced`, the model shown until now, for a clip export that runs (it finishes
+    /// on the model it started with); else it is dropped.
+    fn retire(&mut self, replaced: Model) {
+        if self.clip_export.progress.is_some() {
+            // Of several replaced before the app looks, the first is the export's.
+            self.document.replaced.get_or_insert(replaced);
+        }
     }
 
     /// Frames per second the clip playing was keyed at: what "one frame" means for steps
@@ -214,6 +253,7 @@ impl ViewerState {
                 self.file_camera = (next < self.document.model.cameras.len()).then_some(next);
             }
             Shortcut::CurveView => self.curves.shown = !self.curves.shown,
+            Shortcut::Panel => self.panel_shown = !self.panel_shown,
         }
     }
 
@@ -344,6 +384,24 @@ mod tests {
         assert!(
             error.contains("/no/such/model.glb") && error.contains("cannot read"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn a_model_replaced_while_an_export_runs_is_kept_for_it() {
+        let mut state = ViewerState::new(demo_model());
+        state.show_model(demo_model());
+        assert!(state.document.replaced.is_none(), "no export: dropped");
+        state.clip_export.progress = Some((1, 10));
+        let mut other = demo_model();
+        other.clips.clear();
+        state.show_model(other);
+        assert_eq!(state.document.replaced.as_ref().unwrap().clips.len(), 5);
+        state.show_model(demo_model());
+        assert_eq!(
+            state.document.replaced.as_ref().unwrap().clips.len(),
+            5,
+            "of two replaced before the app looks, the first is the export's"
         );
     }
 
