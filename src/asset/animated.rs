@@ -325,6 +325,11 @@ impl AnimatedProperties {
         &self.materials
     }
 
+    /// Whether the file hides `joint` itself, its ancestors aside (what a writer writes back).
+    pub fn hidden_at_rest(&self, joint: usize) -> bool {
+        self.hidden_at_rest.get(joint).copied().unwrap_or(false)
+    }
+
     /// Whether anything can hide a node (the file hides one, or a clip animates visibility).
     pub fn has_visibility(&self) -> bool {
         !self.hidden_at_rest.is_empty()

@@ -3,8 +3,10 @@
 //! sharing one input accessor. A joint's morph weights go to every node holding a mesh it
 //! places (see `nodes`). A clip that lasts past its last key
 //! (constant channels were reduced to one key) keeps its length through a last key on its
-//! first channel.
+//! first channel. Animated material, camera, light and visibility properties are
+//! KHR_animation_pointer channels (`pointers`).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -13,20 +15,30 @@ use json::animation::{Interpolation as GltfInterpolation, Property};
 use json::validation::Checked;
 
 use super::document::{Document, Element, Usage};
+use super::pointers::{POINTER_EXTENSION, VISIBILITY_EXTENSION, WrittenPointers, pointer_channel};
 use super::skins::node;
 use crate::anim::track::Keyframe;
 use crate::anim::{ChannelTrack, Interpolation, Track, WeightsTrack};
 use crate::asset::Model;
+use glam::{Vec2, Vec3, Vec4};
 
 /// Writes every clip that animates something; `mesh_nodes` lists the nodes holding meshes
-/// as (joint, node), whose morph weights follow the joint's.
-pub fn write_animations(document: &mut Document, model: &Model, mesh_nodes: &[(usize, usize)]) {
-    let mut pointers = 0;
+/// as (joint, node), whose morph weights follow the joint's; `cameras`: per joint, the
+/// written camera its node holds.
+pub fn write_animations(
+    document: &mut Document,
+    model: &Model,
+    mesh_nodes: &[(usize, usize)],
+    cameras: &[Option<json::Index<json::Camera>>],
+) {
+    let written_pointers = WrittenPointers::new(document, model, cameras, mesh_nodes);
+    let (mut animates_pointers, mut animates_visibility) = (false, false);
     for clip in &model.clips {
         let mut writer = ClipWriter {
             document: &mut *document,
             inputs: HashMap::new(),
             channels: Vec::new(),
+            pointer_channels: Vec::new(),
             samplers: Vec::new(),
         };
         for (index, channel) in clip.channels().iter().enumerate() {
@@ -59,17 +71,29 @@ pub fn write_animations(document: &mut Document, model: &Model, mesh_nodes: &[(u
                         writer.weights(target, track, lasting);
                     }
                 }
-                ChannelTrack::Properties { .. } => pointers += 1,
+                ChannelTrack::Properties { offset, track } => match written_pointers.at(model, *offset) {
+                    Ok((pointers, boolean)) => {
+                        writer.pointers(pointers, boolean, track, lasting);
+                        animates_visibility |= boolean;
+                    }
+                    Err(property) => writer.document.warn(format!(
+                        "clip '{}': {property} has no place in the written file, left out",
+                        clip.name()
+                    )),
+                },
             }
         }
-        if writer.channels.is_empty() {
+        if writer.channels.is_empty() && writer.pointer_channels.is_empty() {
             document.warn(format!(
                 "clip '{}' animates nothing glTF's node channels can hold, left out",
                 clip.name()
             ));
             continue;
         }
-        let (channels, samplers) = (writer.channels, writer.samplers);
+        let (channels, samplers, pointer_channels) = (writer.channels, writer.samplers, writer.pointer_channels);
+        animates_pointers |= !pointer_channels.is_empty();
+        let animation = document.root.animations.len();
+        (document.pointer_channels).extend(pointer_channels.into_iter().map(|channel| (animation, channel)));
         document.root.push(json::Animation {
             extensions: None,
             extras: None,
@@ -78,10 +102,11 @@ pub fn write_animations(document: &mut Document, model: &Model, mesh_nodes: &[(u
             samplers,
         });
     }
-    if pointers > 0 {
-        document.warn(format!(
-            "{pointers} channels animating materials, cameras, lights or visibility (KHR_animation_pointer) are not written yet"
-        ));
+    if animates_pointers {
+        document.use_extension(POINTER_EXTENSION, false);
+    }
+    if animates_visibility {
+        document.use_extension(VISIBILITY_EXTENSION, false);
     }
 }
 
@@ -90,6 +115,8 @@ struct ClipWriter<'a> {
     /// Input accessors by the key times they hold (channels share timelines).
     inputs: HashMap<*const [f32], json::Index<json::Accessor>>,
     channels: Vec<json::animation::Channel>,
+    /// KHR_animation_pointer channels, which gltf_json cannot hold (see `Document`).
+    pointer_channels: Vec<serde_json::Value>,
     samplers: Vec<json::animation::Sampler>,
 }
 
@@ -117,25 +144,54 @@ impl ClipWriter<'_> {
 
     /// A morph-weights channel on `node`.
     fn weights(&mut self, node: usize, track: &WeightsTrack, lasting: Option<f32>) {
+        let (input, values) = self.flat_keys(track, lasting);
+        let output = self.document.accessor(&values, Usage::Other, false);
+        self.push(node, Property::MorphTargetWeights, input, output, track.interpolation());
+    }
+
+    /// A property channel as a KHR_animation_pointer channel per pointer, each with a sampler
+    /// of its own over the same keys: the property's type (a float, vec2, vec3 or vec4), or
+    /// for a boolean, unsigned bytes 0 and 1 that step.
+    fn pointers(&mut self, pointers: &[String], boolean: bool, track: &WeightsTrack, lasting: Option<f32>) {
+        let width = track.width();
+        let (input, values) = self.flat_keys(track, lasting);
+        let (output, interpolation) = if boolean {
+            let per_key = track.interpolation().values_per_key();
+            let keys: Vec<u8> = (values.chunks_exact(per_key * width))
+                .map(|key| u8::from(key[(per_key / 2) * width] >= 0.5))
+                .collect();
+            (self.document.accessor(&keys, Usage::Other, false), Interpolation::Step)
+        } else {
+            let output = property_output(self.document, &values, width);
+            (output, track.interpolation())
+        };
+        for pointer in pointers {
+            let sampler = self.sampler(input, output, interpolation);
+            self.pointer_channels.push(pointer_channel(sampler.value(), pointer));
+        }
+    }
+
+    /// The input accessor of `track`'s key times and its values as glTF stores them, with a
+    /// last key where the clip lasts past them (`lasting`).
+    fn flat_keys<'t>(
+        &mut self,
+        track: &'t WeightsTrack,
+        lasting: Option<f32>,
+    ) -> (json::Index<json::Accessor>, Cow<'t, [f32]>) {
         let interpolation = track.interpolation();
         let width = track.width();
-        let (input, output) = match extension_key(track.times(), lasting) {
+        match extension_key(track.times(), lasting) {
             Some(end) => {
                 let per_key = interpolation.values_per_key() * width;
                 let values = track.values();
                 let last_key = &values[values.len() - per_key..];
                 let last = &last_key[(interpolation.values_per_key() / 2) * width..][..width];
                 let times = extended(track.times(), end);
-                let values = extended_values(values, last, interpolation, 0.0);
                 let input = self.document.accessor(&times, Usage::Other, true);
-                (input, self.document.accessor(&values, Usage::Other, false))
+                (input, Cow::Owned(extended_values(values, last, interpolation, 0.0)))
             }
-            None => {
-                let input = self.input(track.times());
-                (input, self.document.accessor(track.values(), Usage::Other, false))
-            }
-        };
-        self.push(node, Property::MorphTargetWeights, input, output, interpolation);
+            None => (self.input(track.times()), Cow::Borrowed(track.values())),
+        }
     }
 
     /// The input accessor of `times`, written once per timeline.
@@ -154,18 +210,7 @@ impl ClipWriter<'_> {
         output: json::Index<json::Accessor>,
         interpolation: Interpolation,
     ) {
-        let sampler = json::Index::new(self.samplers.len() as u32);
-        self.samplers.push(json::animation::Sampler {
-            extensions: None,
-            extras: None,
-            input,
-            interpolation: Checked::Valid(match interpolation {
-                Interpolation::Step => GltfInterpolation::Step,
-                Interpolation::Linear => GltfInterpolation::Linear,
-                Interpolation::CubicSpline => GltfInterpolation::CubicSpline,
-            }),
-            output,
-        });
+        let sampler = self.sampler(input, output, interpolation);
         self.channels.push(json::animation::Channel {
             sampler,
             target: json::animation::Target {
@@ -178,6 +223,44 @@ impl ClipWriter<'_> {
             extras: None,
         });
     }
+
+    /// A sampler of `output` at `input`'s times.
+    fn sampler(
+        &mut self,
+        input: json::Index<json::Accessor>,
+        output: json::Index<json::Accessor>,
+        interpolation: Interpolation,
+    ) -> json::Index<json::animation::Sampler> {
+        let sampler = json::Index::new(self.samplers.len() as u32);
+        self.samplers.push(json::animation::Sampler {
+            extensions: None,
+            extras: None,
+            input,
+            interpolation: Checked::Valid(match interpolation {
+                Interpolation::Step => GltfInterpolation::Step,
+                Interpolation::Linear => GltfInterpolation::Linear,
+                Interpolation::CubicSpline => GltfInterpolation::CubicSpline,
+            }),
+            output,
+        });
+        sampler
+    }
+}
+
+/// An output accessor of `values` in their property's type: vectors of `width` floats, or
+/// floats.
+fn property_output(document: &mut Document, values: &[f32], width: usize) -> json::Index<json::Accessor> {
+    match width {
+        2 => document.accessor(&vectors(values, 2, Vec2::from_slice), Usage::Other, false),
+        3 => document.accessor(&vectors(values, 3, Vec3::from_slice), Usage::Other, false),
+        4 => document.accessor(&vectors(values, 4, Vec4::from_slice), Usage::Other, false),
+        _ => document.accessor(values, Usage::Other, false),
+    }
+}
+
+/// `values` as vectors of `width` floats.
+fn vectors<T>(values: &[f32], width: usize, from_slice: fn(&[f32]) -> T) -> Vec<T> {
+    values.chunks_exact(width).map(from_slice).collect()
 }
 
 /// The time of the key to add so that `times` reach `lasting` (none when they do).

@@ -90,6 +90,9 @@ pub struct Document {
     fallback_length: usize,
     /// What could not be written as it was read, one sentence each.
     pub warnings: Vec<String>,
+    /// Channels gltf_json cannot hold (a KHR_animation_pointer target has no node), as
+    /// (animation, channel): added to those animations' channels as the JSON is written.
+    pub pointer_channels: Vec<(usize, serde_json::Value)>,
 }
 
 impl Document {
@@ -107,6 +110,7 @@ impl Document {
             bin: Vec::new(),
             fallback_length: 0,
             warnings: Vec::new(),
+            pointer_channels: Vec::new(),
         }
     }
 
@@ -227,8 +231,23 @@ impl Document {
                 extras: None,
             });
         }
-        let json = self.root.to_vec()?;
-        Ok((json, self.bin, self.warnings))
+        if self.pointer_channels.is_empty() {
+            return Ok((self.root.to_vec()?, self.bin, self.warnings));
+        }
+        let mut json = serde_json::to_value(&self.root)?;
+        for (animation, channel) in self.pointer_channels {
+            // An animation of pointer channels alone has no "channels" yet.
+            let animation = json.get_mut("animations").and_then(|list| list.get_mut(animation));
+            let channels = (animation.and_then(|a| a.as_object_mut())).and_then(|a| {
+                a.entry("channels")
+                    .or_insert_with(|| json::Value::Array(Vec::new()))
+                    .as_array_mut()
+            });
+            if let Some(channels) = channels {
+                channels.push(channel);
+            }
+        }
+        Ok((serde_json::to_vec(&json)?, self.bin, self.warnings))
     }
 }
 

@@ -3,7 +3,8 @@
 //! The document mirrors the model: one node per joint, in the skeleton's order (parents
 //! first), with its rest transform and name; meshes on their joints' nodes, or on nodes of
 //! their own after the joints (skinned meshes at the root; see `nodes`); skins with their joints and
-//! inverse bind matrices; every clip as an animation at its own keys, interpolated as read;
+//! inverse bind matrices; a mesh's copies on its node (`instancing`); every clip as an
+//! animation at its own keys, interpolated as read;
 //! materials, textures and the images' own bytes; cameras and lights on their nodes. The
 //! model's units and axes are glTF's already (every reader converts on load), which the
 //! output's `asset.extras` says with what the source said of itself.
@@ -16,15 +17,18 @@
 
 mod animations;
 mod cameras;
+mod clip_times;
 mod container;
 mod document;
 mod draco;
+mod instancing;
 mod lights;
 mod materials;
 mod meshes;
 mod meshopt;
 mod nodes;
 mod options;
+mod pointers;
 mod skins;
 mod texture_info;
 mod textures;
@@ -111,7 +115,8 @@ pub fn save(model: &Model, path: &Path, options: &WriteOptions) -> Result<Writte
 /// The glTF document of `model`.
 fn document(model: &Model, options: &WriteOptions) -> Document {
     let facing = vrm::facing_as_read(model);
-    let model = &*facing;
+    let from_zero = clip_times::clips_from_zero(&facing);
+    let model = &*from_zero;
     let mut document = Document::new(format!("rigscope {}", env!("CARGO_PKG_VERSION")));
     document.root.asset.extras = source_extras(model);
     materials::write_materials(&mut document, model, options);
@@ -125,7 +130,9 @@ fn document(model: &Model, options: &WriteOptions) -> Document {
         lights: &lights,
     };
     let mesh_nodes = nodes::write_nodes(&mut document, model, &attached);
-    animations::write_animations(&mut document, model, &mesh_nodes);
+    instancing::write_copies(&mut document, model, &meshes, &mesh_nodes);
+    pointers::write_node_visibility(&mut document, model, &mesh_nodes);
+    animations::write_animations(&mut document, model, &mesh_nodes, &cameras);
     vrm::write_vrm(&mut document, model, &meshes, &mesh_nodes);
     for warning in &model.warnings {
         document.warn(format!("read with a warning, written as repaired: {warning}"));

@@ -23,7 +23,8 @@ pub struct Attached<'a> {
 }
 
 /// Writes the nodes and the scene; returns every node that holds a mesh with the joint that
-/// places it and carries its morph weights, as (joint, node).
+/// places it and carries its morph weights, as (joint, node): one per instance whose mesh was
+/// written, in `model.instances` order (`instancing` finds instances' nodes by it).
 pub fn write_nodes(document: &mut Document, model: &Model, attached: &Attached) -> Vec<(usize, usize)> {
     let skeleton = &model.skeleton;
     let rest = skeleton.rest_pose();
@@ -77,6 +78,14 @@ pub fn write_nodes(document: &mut Document, model: &Model, attached: &Attached) 
         nodes.push(holder);
         mesh_nodes.push((joint, index));
     }
+    if skins_span_trees(model) {
+        // glTF asks a skin's joints for a common root: the joints' trees go under one node.
+        let joint_roots: Vec<_> = roots.iter().copied().filter(|r| r.value() < skeleton.len()).collect();
+        roots.retain(|r| r.value() >= skeleton.len());
+        roots.insert(0, node(nodes.len()));
+        nodes.push(trs_node("Root", &Transform::IDENTITY));
+        children.push(joint_roots);
+    }
     for (node, children) in nodes.iter_mut().zip(children) {
         node.children = (!children.is_empty()).then_some(children);
     }
@@ -89,6 +98,17 @@ pub fn write_nodes(document: &mut Document, model: &Model, attached: &Attached) 
     });
     document.root.scene = Some(scene);
     mesh_nodes
+}
+
+/// Whether some skin's joints lie in trees with different roots.
+fn skins_span_trees(model: &Model) -> bool {
+    let hierarchy = model.skeleton.rest_pose().hierarchy();
+    let root_of = |joint: usize| hierarchy.ancestors(joint).last().unwrap_or(joint);
+    model.skins.iter().any(|skin| {
+        let mut roots = skin.joints.iter().map(|&joint| root_of(joint));
+        let first = roots.next();
+        roots.any(|root| Some(root) != first)
+    })
 }
 
 /// A node named `name` with `transform`'s translation, rotation and scale, each left out

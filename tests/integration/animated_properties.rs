@@ -369,7 +369,7 @@ fn pose_json_and_inspect_report_the_animated_properties() {
 }
 
 /// The validator's models of the two extensions that it finds no errors in.
-fn extension_models(extension: &str) -> Vec<PathBuf> {
+pub(super) fn extension_models(extension: &str) -> Vec<PathBuf> {
     let root = common::validator_dir().join("ext").join(extension);
     let mut found = Vec::new();
     let mut folders = vec![root];
