@@ -7,7 +7,7 @@
 //! KHR_animation_pointer channels (`pointers`).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use gltf_json as json;
@@ -15,6 +15,7 @@ use json::animation::{Interpolation as GltfInterpolation, Property};
 use json::validation::Checked;
 
 use super::document::{Document, Element, Usage};
+use super::morph_channels::whole_weight_tracks;
 use super::pointers::{POINTER_EXTENSION, VISIBILITY_EXTENSION, WrittenPointers, pointer_channel};
 use super::skins::node;
 use crate::anim::track::Keyframe;
@@ -49,28 +50,8 @@ pub fn write_animations(
                 ChannelTrack::Translation(track) => writer.trs(node, Property::Translation, track, lasting),
                 ChannelTrack::Rotation(track) => writer.trs(node, Property::Rotation, track, lasting),
                 ChannelTrack::Scale(track) => writer.trs(node, Property::Scale, track, lasting),
-                ChannelTrack::MorphWeights { offset, track } => {
-                    let range = model.skeleton.morph_weight_range(node);
-                    if range.start != *offset || range.len() != track.width() {
-                        let name = model.skeleton.name(node);
-                        writer.document.warn(format!(
-                            "clip '{}': the morph weights of '{name}' animate only some of its targets, left out",
-                            clip.name()
-                        ));
-                        continue;
-                    }
-                    let mut holders = mesh_nodes.iter().filter(|(joint, _)| *joint == node).peekable();
-                    if holders.peek().is_none() {
-                        let name = model.skeleton.name(node);
-                        writer.document.warn(format!(
-                            "clip '{}': the morph weights of '{name}' move no mesh, left out",
-                            clip.name()
-                        ));
-                    }
-                    for &(_, target) in holders {
-                        writer.weights(target, track, lasting);
-                    }
-                }
+                // Written below, a node's targets together.
+                ChannelTrack::MorphWeights { .. } => {}
                 ChannelTrack::Properties { offset, track } => match written_pointers.at(model, *offset) {
                     Ok((pointers, boolean)) => {
                         writer.pointers(pointers, boolean, track, lasting);
@@ -81,6 +62,40 @@ pub fn write_animations(
                         clip.name()
                     )),
                 },
+            }
+        }
+        let whole_weights = whole_weight_tracks(clip, &model.skeleton);
+        let weight_channels = clip
+            .channels()
+            .iter()
+            .filter(|c| matches!(c.track, ChannelTrack::MorphWeights { .. }));
+        if weight_channels.map(|c| c.joint).collect::<BTreeSet<_>>().len() > whole_weights.len() {
+            writer.document.warn(format!(
+                "clip '{}': morph weights that name targets beyond their node's, left out",
+                clip.name()
+            ));
+        }
+        for weights in &whole_weights {
+            let name = model.skeleton.name(weights.joint);
+            if weights.resampled {
+                writer.document.warn(format!(
+                    "clip '{}': the morph weights of '{name}', keyed per target as cubic splines, written linear at their keys",
+                    clip.name()
+                ));
+            }
+            let mut holders = mesh_nodes
+                .iter()
+                .filter(|(joint, _)| *joint == weights.joint)
+                .peekable();
+            if holders.peek().is_none() {
+                writer.document.warn(format!(
+                    "clip '{}': the morph weights of '{name}' move no mesh, left out",
+                    clip.name()
+                ));
+            }
+            let lasting = Some(clip.duration());
+            for &(_, target) in holders {
+                writer.weights(target, &weights.track, lasting);
             }
         }
         if writer.channels.is_empty() && writer.pointer_channels.is_empty() {

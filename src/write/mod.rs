@@ -26,6 +26,7 @@ mod lights;
 mod materials;
 mod meshes;
 mod meshopt;
+mod morph_channels;
 mod nodes;
 mod options;
 mod pointers;
