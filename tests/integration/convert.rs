@@ -22,6 +22,15 @@ fn posed(model: &Model, clip: Option<usize>, time: f32) -> (BTreeMap<(usize, usi
     }
     let mut deformer = Deformer::new(model);
     deformer.update_all(model, &pose, SkinningMethod::Linear);
+    (
+        vertices_by_primitive(model, &deformer),
+        deformer.model_matrices().to_vec(),
+    )
+}
+
+/// The posed vertices of `deformer`, by mesh and primitive, in instance order: what a written
+/// file's primitives are matched by (its mesh nodes may come in another order).
+pub(super) fn vertices_by_primitive(model: &Model, deformer: &Deformer) -> BTreeMap<(usize, usize), Vec<Vec<Vec3>>> {
     let mut vertices: BTreeMap<(usize, usize), Vec<Vec<Vec3>>> = BTreeMap::new();
     for posed in deformer.primitives() {
         let mesh = model.instances[posed.instance].mesh;
@@ -30,7 +39,7 @@ fn posed(model: &Model, clip: Option<usize>, time: f32) -> (BTreeMap<(usize, usi
             .or_default()
             .push(posed.positions.clone());
     }
-    (vertices, deformer.model_matrices().to_vec())
+    vertices
 }
 
 /// The bounding box's diagonal of the rest pose's vertices (of the joints without vertices).

@@ -773,14 +773,7 @@ fn frames(model: &Model) -> Vec<Frame> {
             }
             motion.apply(model, 0, &mut pose, &mut matrices, 1.0 / 60.0);
             deformer.update_all(model, &pose, SkinningMethod::Linear);
-            let mut vertices: BTreeMap<(usize, usize), Vec<Vec<Vec3>>> = BTreeMap::new();
-            for posed in deformer.primitives() {
-                let mesh = model.instances[posed.instance].mesh;
-                vertices
-                    .entry((mesh, posed.primitive))
-                    .or_default()
-                    .push(posed.positions.clone());
-            }
+            let vertices = crate::convert::vertices_by_primitive(model, &deformer);
             (deformer.model_matrices().to_vec(), vertices, properties(model, &pose))
         })
         .collect()
