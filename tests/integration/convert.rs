@@ -121,6 +121,20 @@ fn every_sample_rig_poses_as_it_did_after_a_round_trip_through_glb() {
         let output = dir.join(format!("{name}.glb"));
         let saved = write::save(&source, &output, &WriteOptions::default()).unwrap();
         let back = asset::load(&output).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let from = format!(
+            "Converted by rigscope {} from {}",
+            env!("CARGO_PKG_VERSION"),
+            file.file_name().unwrap().to_string_lossy()
+        );
+        assert!(
+            back.file_facts[0].starts_with(&from),
+            "{}: {:?}",
+            file.display(),
+            back.file_facts
+        );
+        for fact in &source.file_facts {
+            assert!(back.file_facts.contains(&format!("Its source said: {fact}")), "{fact}");
+        }
         let dropped: Vec<&String> = saved.warnings.iter().filter(|w| w.contains("left out")).collect();
         assert!(dropped.is_empty(), "{}: {dropped:?}", file.display());
         let difference = largest_pose_difference(&source, &back);

@@ -12,6 +12,7 @@ mod attributes;
 mod camera;
 mod compressed;
 mod container;
+mod converted;
 pub mod extensions;
 mod factor_ranges;
 mod gpu_instancing;
@@ -226,7 +227,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         path: path.to_path_buf(),
         source_files,
         format: Some(format),
-        file_facts: Vec::new(),
+        file_facts: converted::conversion_facts(root),
         value_joints: vrm_animation::value_joints(root, &joint_of_node),
         skeleton,
         file_node,
