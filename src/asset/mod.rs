@@ -14,7 +14,7 @@ mod error;
 mod fbx;
 pub mod format;
 pub mod geometry;
-mod gltf;
+pub(crate) mod gltf;
 pub mod human_bone;
 pub mod image_decode;
 pub mod light;

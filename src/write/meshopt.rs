@@ -35,6 +35,7 @@ use json::validation::USize64;
 
 use super::document::{Document, FALLBACK_BUFFER, Layout, Usage, float_bounds};
 use super::vertices::{Vertices, narrow_joints, short_indices};
+use crate::asset::gltf::compressed::meshopt::Mode;
 use crate::asset::{Primitive, Topology};
 
 pub const EXTENSION: &str = "EXT_meshopt_compression";
@@ -47,14 +48,6 @@ const VERTEX_CODEC_VERSION: i32 = 0;
 const GRID_BITS: i32 = 14;
 /// Bits of the octahedral normals and tangents (8: signed bytes).
 const DIRECTION_BITS: i32 = 8;
-
-/// How a view's stream is encoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    Attributes,
-    Triangles,
-    Indices,
-}
 
 /// What the decoder applies to an ATTRIBUTES stream after decoding it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,16 +248,6 @@ fn compressed_view<T: Pod>(
         extensions: Some(extensions),
         extras: None,
     }))
-}
-
-impl Mode {
-    fn name(self) -> &'static str {
-        match self {
-            Mode::Attributes => "ATTRIBUTES",
-            Mode::Triangles => "TRIANGLES",
-            Mode::Indices => "INDICES",
-        }
-    }
 }
 
 /// The layout of `T` with its integers normalised.

@@ -580,3 +580,48 @@ fn animated_properties_and_visibility_come_back_after_a_round_trip_through_glb()
         assert!(errors.is_empty(), "{}: {errors:#?}", report.file.display());
     }
 }
+
+#[test]
+fn convert_adds_the_clips_of_other_files_under_the_names_given() {
+    let dir = common::temp_dir("convert-clips-from");
+    let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let fox = fox.to_str().unwrap();
+    let out = dir.join("fox-more.glb");
+    let output = common::rigscope(&[
+        "convert",
+        fox,
+        "-o",
+        out.to_str().unwrap(),
+        "--clips-from",
+        fox,
+        "--clip-name",
+        "Look",
+        "--clip-name",
+        "Stroll",
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let back = asset::load(&out).unwrap();
+    let names: Vec<&str> = back.clips.iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["Survey", "Walk", "Run", "Look", "Stroll", "Run (Fox.glb)"]);
+    let too_many = common::rigscope(&[
+        "convert",
+        fox,
+        "-o",
+        out.to_str().unwrap(),
+        "--clips-from",
+        fox,
+        "--clip-name",
+        "a",
+        "--clip-name",
+        "b",
+        "--clip-name",
+        "c",
+        "--clip-name",
+        "d",
+    ]);
+    let stderr = String::from_utf8_lossy(&too_many.stderr);
+    assert!(
+        !too_many.status.success() && stderr.contains("4 names for the 3 clips"),
+        "{stderr}"
+    );
+}

@@ -10,7 +10,7 @@ mod accessor;
 mod animation;
 mod attributes;
 mod camera;
-mod compressed;
+pub(crate) mod compressed;
 mod container;
 mod converted;
 pub mod extensions;

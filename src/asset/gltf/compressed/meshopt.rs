@@ -13,18 +13,19 @@ use super::{Budget, size_field};
 use crate::asset::gltf::container::Container;
 use crate::asset::model::DecodedGeometry;
 
-pub const EXTENSIONS: [&str; 2] = ["EXT_meshopt_compression", "KHR_meshopt_compression"];
+pub(super) const EXTENSIONS: [&str; 2] = ["EXT_meshopt_compression", "KHR_meshopt_compression"];
 
-/// How the view's data was encoded.
+/// How the view's data was encoded (the writer encodes with the same names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
+pub(crate) enum Mode {
     Attributes,
     Triangles,
     Indices,
 }
 
 impl Mode {
-    fn name(self) -> &'static str {
+    /// The extension's name for it.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Mode::Attributes => "ATTRIBUTES",
             Mode::Triangles => "TRIANGLES",
@@ -67,7 +68,7 @@ struct Encoded<'a> {
 
 /// Decodes buffer view `index` from its `extension` object (of extension `name`), into the
 /// bytes the view declares.
-pub fn decode_view(
+pub(super) fn decode_view(
     container: &Container,
     index: usize,
     name: &str,

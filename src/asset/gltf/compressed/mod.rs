@@ -8,7 +8,7 @@
 //! fixed allowance before anything is allocated or handed to a decoder.
 
 mod draco;
-mod meshopt;
+pub(crate) mod meshopt;
 
 use std::collections::HashMap;
 
