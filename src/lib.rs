@@ -7,13 +7,16 @@
 //! commands; `lint` checks a model's rig for problems; `inspect` works out what the joint
 //! browser, the weight views and the pose modes show; `view` is what the panel and the
 //! renderer share without a GPU (camera, framing, picking, view toggles, what moves in a
-//! frame); `export` writes pictures and videos; `write` writes models back out as glTF; `simd` holds the registers and the AVX dispatch
-//! of `anim`'s and `skin`'s hot loops. `main.rs` opens the viewer or runs a command.
+//! frame); `export` writes pictures and videos; `write` writes models back out as glTF; `diff`
+//! compares two versions of a rig (joints, binds, meshes, weights, morph targets, materials,
+//! clips); `simd` holds the registers and the AVX dispatch of `anim`'s and `skin`'s hot loops.
+//! `main.rs` opens the viewer or runs a command.
 
 pub mod anim;
 pub mod app;
 pub mod asset;
 pub mod cli;
+pub mod diff;
 pub mod export;
 pub mod inspect;
 pub mod lint;

@@ -7,6 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use common::timing::within;
 use common::{data_uri, f32_bytes, temp_dir};
 use rigscope::asset;
 
@@ -53,7 +54,7 @@ fn lint_of_a_billion_second_clip_is_quick() {
         rigscope::lint::lint(&model);
         let elapsed = start.elapsed();
         assert!(
-            elapsed < Duration::from_millis(100),
+            within(elapsed, Duration::from_millis(100)),
             "lint of a clip ending at {end} s took {elapsed:?}"
         );
     }
@@ -92,7 +93,10 @@ fn every_command_finishes_quickly_on_a_billion_second_clip() {
         let start = Instant::now();
         common::succeed(args);
         let elapsed = start.elapsed();
-        assert!(elapsed < Duration::from_secs(seconds), "{args:?} took {elapsed:?}");
+        assert!(
+            within(elapsed, Duration::from_secs(seconds)),
+            "{args:?} took {elapsed:?}"
+        );
     }
 }
 
@@ -164,7 +168,7 @@ fn a_small_vrm_cannot_ask_for_billions_of_binds_or_spring_walks() {
     let start = Instant::now();
     let model = asset::load(&path).unwrap();
     let took = start.elapsed();
-    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(within(took, Duration::from_secs(10)), "{took:?}");
     assert_eq!(model.spring_bones.joints.len(), nodes, "each node walked once");
     assert_eq!(model.node_constraints.len(), nodes - 1);
     assert_eq!(model.avatar.as_ref().unwrap().expressions.len(), nodes);

@@ -231,6 +231,29 @@ fn playing_with_motion_trails_on_allocates_nothing_per_frame() {
 }
 
 #[test]
+fn comparing_with_a_second_model_allocates_nothing_per_frame() {
+    use rigscope::view::compare_layout::CompareLayout;
+    let mut state = rigscope::ui::ViewerState::new(rigscope::asset::demo::demo_model());
+    let mut model_b = rigscope::asset::demo::demo_model();
+    // B has A's clips in another order: B's clip is found by A's clip's name.
+    model_b.clips.reverse();
+    let a = (&state.document.model, state.document.generation);
+    let comparison = rigscope::ui::state::Comparison::new(a, model_b, CompareLayout::SideBySide);
+    state.compare = Some(comparison);
+    state.frame.player.select(Some(1));
+    // Warm up: B's clip is matched and its cursor made; then B only follows A's time.
+    state.advance(1.0 / 60.0);
+    assert_eq!(
+        allocations_while_advancing(&mut state, 200),
+        0,
+        "allocations while B follows A"
+    );
+    let comparison = state.compare.as_ref().unwrap();
+    let b = &comparison.document.model;
+    assert_eq!(b.clips[comparison.frame.player.clip().unwrap()].name(), "walk");
+}
+
+#[test]
 fn the_files_animated_lights_allocate_nothing_per_frame() {
     use common::animated_scene::{load, pointer, pose_at};
     let colour = pointer(

@@ -1,6 +1,7 @@
 //! The real window under Xvfb, timed: playback follows the wall clock at any frame rate, and
 //! a paused, untouched viewer draws nothing and uses no CPU. The tests take turns (one window
-//! at a time), so that they do not slow each other's frames.
+//! at a time), so that they do not slow each other's frames; the time given the viewer to open
+//! stretches with the machine's load (`common::timing`).
 
 mod common;
 
@@ -56,7 +57,16 @@ fn cpu_seconds(pid: u32) -> f64 {
     // The fields after the command name (which is in parentheses and may hold spaces).
     let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
     let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
-    ticks / 100.0
+    // SAFETY: sysconf only reads a configuration value.
+    let ticks_per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    assert!(ticks_per_second > 0, "the kernel's clock tick");
+    ticks / ticks_per_second as f64
+}
+
+/// Seconds to let the viewer open and draw its first frames: 8 on a quiet machine, more on a
+/// busy one.
+fn opening_seconds() -> u64 {
+    common::timing::scaled(Duration::from_secs(8)).as_secs_f64().ceil() as u64
 }
 
 /// The process running `binary` among the descendants of `ancestor`.
@@ -103,7 +113,11 @@ fn paused_viewer(file: &Path, seconds: &str) -> (std::process::Child, u32) {
         .spawn()
         .expect("xvfb-run (Debian package xvfb) must be installed; .ci/run installs it");
     let binary = Path::new(env!("CARGO_BIN_EXE_rigscope"));
-    let viewer = descendant_running(child.id(), binary, start + Duration::from_secs(10));
+    let viewer = descendant_running(
+        child.id(),
+        binary,
+        start + common::timing::scaled(Duration::from_secs(10)),
+    );
     (child, viewer)
 }
 
@@ -111,17 +125,18 @@ fn paused_viewer(file: &Path, seconds: &str) -> (std::process::Child, u32) {
 fn a_paused_untouched_viewer_draws_nothing_and_uses_no_cpu() {
     let _turn = ONE_WINDOW_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
+    let opening = opening_seconds();
     let start = Instant::now();
-    let (child, viewer) = paused_viewer(&fox, "19");
-    // Time to open and draw its first frames (slow on a loaded machine), then 10 s idle.
-    std::thread::sleep((start + Duration::from_secs(8)).saturating_duration_since(Instant::now()));
+    let (child, viewer) = paused_viewer(&fox, &(opening + 11).to_string());
+    // Time to open and draw its first frames, then 10 s idle.
+    std::thread::sleep((start + Duration::from_secs(opening)).saturating_duration_since(Instant::now()));
     let before = cpu_seconds(viewer);
     std::thread::sleep(Duration::from_secs(10));
     let idle_cpu = cpu_seconds(viewer) - before;
     let report = report(&child.wait_with_output().unwrap());
     let last_frame = report["last_frame_at"].as_f64().unwrap();
     assert!(
-        last_frame < 8.0,
+        last_frame < opening as f64,
         "a frame was drawn while idle, at {last_frame:.2} s: {report}"
     );
     assert!(report["clip_seconds_played"].as_f64().unwrap() == 0.0, "{report}");
@@ -146,10 +161,13 @@ fn each_change_of_the_open_file_reloads_it_once_and_reading_it_none() {
     let fox = dir.join("Fox.glb");
     let bytes = std::fs::read(common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
     std::fs::write(&fox, &bytes).unwrap();
+    // The timeline below, on a quiet machine, begins at 8 s.
+    let opening = opening_seconds();
     let start = Instant::now();
-    let (child, viewer) = paused_viewer(&fox, "32");
+    let (child, viewer) = paused_viewer(&fox, &(opening + 24).to_string());
     let at = |seconds: u64| {
-        std::thread::sleep((start + Duration::from_secs(seconds)).saturating_duration_since(Instant::now()))
+        let since_opened = Duration::from_secs(opening + seconds - 8);
+        std::thread::sleep((start + since_opened).saturating_duration_since(Instant::now()))
     };
     at(8);
     // touch: one reload.
@@ -174,7 +192,7 @@ fn each_change_of_the_open_file_reloads_it_once_and_reading_it_none() {
     assert_eq!(report["reloads"], 2, "a touch and a rewrite, each once: {report}");
     let last_frame = report["last_frame_at"].as_f64().unwrap();
     assert!(
-        last_frame < 19.0,
+        last_frame < (opening + 11) as f64,
         "a frame was drawn while idle, at {last_frame:.2} s: {report}"
     );
     assert!(

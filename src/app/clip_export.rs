@@ -196,7 +196,7 @@ impl ClipExport {
             // The heat colours of this frame's pose; a failure greys them, as in the window.
             let _ = model_view.measure_skin_difference(gpu, scene);
         }
-        render::draw(gpu, scene, model_view, &input, target, &mut encoder);
+        render::draw(gpu, scene, (model_view, &input), None, target, &mut encoder);
         gpu.queue.submit([encoder.finish()]);
         read_rgba(gpu, &target.resolved)
     }

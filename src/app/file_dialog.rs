@@ -1,5 +1,5 @@
-//! "Open…", "Load .hdr…", "Export clip…" and "Save as GLB…": the desktop's file dialog when
-//! there is one, else the built-in browser (`ui::file_browser`).
+//! "Open…", "Compare with…", "Load .hdr…", "Export clip…" and "Save as GLB…": the desktop's
+//! file dialog when there is one, else the built-in browser (`ui::file_browser`).
 //!
 //! On Linux rfd asks the XDG desktop portal over D-Bus and falls back to zenity; with neither,
 //! it returns at once as if the user had cancelled. So rfd is asked only when one of them can
@@ -22,7 +22,7 @@ pub const NO_DESKTOP_DIALOG: &str = "no desktop file dialog (XDG portal) is avai
 pub fn pick_file(state: &mut ViewerState, purpose: Purpose) -> Option<PathBuf> {
     let (folder, name) = match purpose {
         // A file that failed to open is the one being looked for, else the open model's.
-        Purpose::Model | Purpose::Environment => {
+        Purpose::Model | Purpose::Compare | Purpose::Environment => {
             let near = (state.watching.failed_file.as_deref()).unwrap_or(&state.document.model.path);
             (start_folder(near), String::new())
         }
@@ -37,6 +37,11 @@ pub fn pick_file(state: &mut ViewerState, purpose: Purpose) -> Option<PathBuf> {
     match purpose {
         Purpose::Model => dialog
             .set_title("Open a model")
+            .add_filter("Models", &all_extensions())
+            .add_filter("All files", &["*"])
+            .pick_file(),
+        Purpose::Compare => dialog
+            .set_title("Compare with a model")
             .add_filter("Models", &all_extensions())
             .add_filter("All files", &["*"])
             .pick_file(),

@@ -30,6 +30,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop, EventLoopProxy}
 use winit::window::WindowId;
 
 use crate::asset::demo::demo_model;
+use crate::inspect::VertexView;
 use crate::inspect::expression_lookup::expression_weights;
 use crate::inspect::lookup::{find_joint, vector};
 use crate::inspect::morph_lookup::morph_overrides;
@@ -37,13 +38,15 @@ use crate::render::avatar_gizmo::{draw_look_point, draw_spring_bones};
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
+use crate::render::model_buffers::COMPARE_GHOST_COLOR;
 use crate::render::trail_gizmo::draw_trails;
-use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer};
+use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, SecondModel};
 use crate::ui::file_browser::Purpose;
 use crate::ui::notice::Notice;
 use crate::ui::{RenderStatus, ViewerState, bone_labels, panel};
 use crate::view::avatar_motion::EyeTarget;
-use crate::view::{Bounds, Lighting, OrbitCamera, Quality, ViewerOptions};
+use crate::view::compare_layout::{CompareLayout, both_bounds, placed_bounds};
+use crate::view::{Bounds, Lighting, OrbitCamera, Quality, ViewOptions, ViewerOptions};
 use egui_layer::EguiLayer;
 use file_watch::FileWatch;
 use frame_clock::FrameClock;
@@ -66,6 +69,12 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
             state.add_clips_from(clips);
         }
     }
+    if let Some(path) = options.compare.as_ref().filter(|_| state.document.load_error.is_none()) {
+        state.open_compare(path);
+        if let Some(comparison) = &mut state.compare {
+            comparison.layout = options.compare_layout;
+        }
+    }
     if let Some(error) = &state.document.load_error {
         eprintln!("rigscope: {error}");
     }
@@ -83,7 +92,12 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
     if let Some(running) = &app.running {
         if let Some(timings) = &running.clock.timings {
             let crowd = running.state.frame.crowd.options.count;
-            let triangles = (running.model_view).triangles_drawn(&running.state.view_options());
+            let view = running.state.view_options();
+            let compared = running
+                .compare_view
+                .as_ref()
+                .map_or(0, |(b, _)| b.triangles_drawn(&view));
+            let triangles = running.model_view.triangles_drawn(&view) + compared;
             let presentation = &running.surface.presentation;
             println!("{}", timings.to_json(&running.gpu, presentation, crowd, triangles));
         }
@@ -120,6 +134,10 @@ struct Running {
     model_view: ModelView,
     /// The `ViewerState::model_generation` that `model_view` shows.
     uploaded_generation: u64,
+    /// The compare view's second model on the GPU, and the `Comparison::generation` it shows.
+    compare_view: Option<(ModelView, u64)>,
+    /// The A model buffers and comparison generation whose weight change the heat map shows.
+    heat_map_for: Option<(u64, u64)>,
     camera: OrbitCamera,
     /// The 3D viewport in physical pixels: x, y, width, height.
     viewport: [u32; 4],
@@ -276,6 +294,8 @@ impl Running {
             state,
             status,
             model_view,
+            compare_view: None,
+            heat_map_for: None,
             camera: OrbitCamera::default(),
             clock: FrameClock::new(options.benchmark_frames),
             gpu_timer,
@@ -291,6 +311,7 @@ impl Running {
         if let Some(path) = &options.environment {
             running.load_environment(path);
         }
+        running.follow_comparison();
         running.follow_clip();
         // Builds the crowd asked for on the command line, so the first view frames it.
         running.state.advance(0.0);
@@ -311,7 +332,7 @@ impl Running {
         match &event {
             WindowEvent::CloseRequested => return Ok(false),
             WindowEvent::Resized(size) => self.surface.resize(&self.gpu, (size.width, size.height)),
-            WindowEvent::DroppedFile(path) => self.state.open(path),
+            WindowEvent::DroppedFile(path) => self.state.drop_file(path, self.input.shift_held()),
             WindowEvent::HoveredFile(path) => self.state.hovered_file = Some(path.clone()),
             WindowEvent::HoveredFileCancelled => self.state.hovered_file = None,
             WindowEvent::RedrawRequested => return self.frame(options),
@@ -368,6 +389,7 @@ impl Running {
         // The scene: palettes, skinning, upload, (difference read-back,) passes.
         self.update_gizmos();
         let view = self.state.view_options();
+        self.write_heat_map(&view);
         let [_, _, width, height] = self.viewport;
         let camera = self
             .state
@@ -396,11 +418,38 @@ impl Running {
         render::pose_and_upload(&self.gpu, &self.scene, &mut self.model_view, &input);
         self.status.skin_difference = (view.measures_skin_difference())
             .then(|| self.model_view.measure_skin_difference(&self.gpu, &mut self.scene));
+        // The compare view's second model: posed at the first's moment, where its layout puts
+        // it, in the first's view toggles without its vertex colours or bind-pose ghost.
+        let second_view = ViewOptions {
+            vertex_view: None,
+            bind_ghost: false,
+            ..view
+        };
+        let second_input = self.state.compare.as_ref().map(|comparison| FrameInput {
+            model: &comparison.document.model,
+            pose: &comparison.frame.pose,
+            model_matrices: &comparison.placed_matrices,
+            view: &second_view,
+            crowd: None,
+            ..input
+        });
+        let placement = self.state.compare.as_ref().map(|c| c.placement());
+        let second = match (&mut self.compare_view, &second_input, placement) {
+            (Some((second, _)), Some(second_input), Some(placement)) => {
+                render::pose_and_upload(&self.gpu, &self.scene, second, second_input);
+                Some(SecondModel {
+                    view: second,
+                    input: second_input,
+                    placement,
+                })
+            }
+            _ => None,
+        };
         render::draw(
             &self.gpu,
             &mut self.scene,
-            &mut self.model_view,
-            &input,
+            (&mut self.model_view, &input),
+            second,
             target,
             &mut encoder,
         );
@@ -445,6 +494,13 @@ impl Running {
         if let Some(path) = picked.or_else(|| self.state.browser.picked_environment.take()) {
             self.load_environment(&path);
         }
+        let compare_dialog = std::mem::take(&mut self.state.requests.compare_dialog);
+        let picked = compare_dialog
+            .then(|| file_dialog::pick_file(&mut self.state, Purpose::Compare))
+            .flatten();
+        if let Some(path) = picked.or_else(|| self.state.browser.picked_compare.take()) {
+            self.state.open_compare(&path);
+        }
         if self.scene.quality != self.state.quality.settings() {
             self.scene.set_quality(&self.gpu, self.state.quality);
         }
@@ -484,6 +540,7 @@ impl Running {
             self.state.save_model(&path);
         }
         self.follow_watched_files();
+        self.follow_comparison();
         self.follow_clip();
         let aspect = self.viewport[2] as f32 / self.viewport[3].max(1) as f32;
         if requests.reset_camera || requests.view.is_some() {
@@ -503,13 +560,35 @@ impl Running {
     }
 
     /// What the camera frames: the crowd's grid while one is shown, else the region the model
-    /// moves in.
+    /// moves in; with the compare view's second model where it stands.
     fn framed_bounds(&self) -> Bounds {
-        self.state
-            .frame
-            .crowd
-            .shown()
-            .map_or(self.model_view.bounds, |crowd| crowd.bounds)
+        let first = (self.state.frame.crowd.shown()).map_or(self.model_view.bounds, |crowd| crowd.bounds);
+        match (&self.state.compare, &self.compare_view) {
+            (Some(comparison), Some((second, _))) => {
+                both_bounds(&first, &placed_bounds(&second.bounds, comparison.placement()))
+            }
+            _ => first,
+        }
+    }
+
+    /// Uploads the compare view's second model when one is opened or replaced (and drops it
+    /// when the comparison closes), drawn as a ghost or lit as its layout says.
+    fn follow_comparison(&mut self) {
+        let Some(comparison) = &self.state.compare else {
+            self.compare_view = None;
+            return;
+        };
+        if self
+            .compare_view
+            .as_ref()
+            .is_none_or(|(_, shown)| *shown != comparison.generation)
+        {
+            let second = ModelView::new(&self.gpu, &self.scene, &comparison.document.model);
+            self.compare_view = Some((second, comparison.generation));
+        }
+        if let Some((second, _)) = &mut self.compare_view {
+            second.buffers.ghost = (comparison.layout == CompareLayout::Ghost).then_some(COMPARE_GHOST_COLOR);
+        }
     }
 
     /// Lights the scene with the .hdr at `path`; on failure the panel says why and the
@@ -553,10 +632,32 @@ impl Running {
         }
     }
 
-    /// Measures the region the model moves in over the clip playing, when the clip changes.
+    /// Measures the region the model moves in over the clip playing, when the clip changes
+    /// (and the compare view's second model's over its clip).
     fn follow_clip(&mut self) {
         self.model_view
             .measure_bounds(&self.state.document.model, self.state.frame.player.clip());
+        if let (Some(comparison), Some((second, _))) = (&self.state.compare, &mut self.compare_view) {
+            second.measure_bounds(&comparison.document.model, comparison.frame.player.clip());
+        }
+    }
+
+    /// Writes the compare view's weight-change heat map onto the open model's vertices when
+    /// it is shown and not written for these buffers and this comparison yet.
+    fn write_heat_map(&mut self, view: &ViewOptions) {
+        let Some(comparison) = &self.state.compare else { return };
+        let buffers = &mut self.model_view.buffers;
+        let written_for = (buffers.id, comparison.generation);
+        let shown = buffers.values_shown() == Some(VertexView::WeightChange);
+        if view.vertex_view != Some(VertexView::WeightChange) || (shown && self.heat_map_for == Some(written_for)) {
+            return;
+        }
+        let model = &self.state.document.model;
+        buffers.write_weight_change(&self.gpu.queue, |draw| {
+            let mesh = model.instances[draw.instance].mesh;
+            comparison.diff.primitive_weight_change(model, mesh, draw.primitive)
+        });
+        self.heat_map_for = Some(written_for);
     }
 
     /// The selected joint, the motion trails, the spring bones and their colliders (on

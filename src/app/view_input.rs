@@ -125,6 +125,11 @@ pub struct ViewInput {
 }
 
 impl ViewInput {
+    /// Shift is held (a file dropped so is compared with the open model).
+    pub fn shift_held(&self) -> bool {
+        self.modifiers.shift_key()
+    }
+
     /// A drag is under way in the view (orbit, pan, an IK target), so pointer motion moves
     /// something.
     pub fn dragging(&self, state: &ViewerState) -> bool {

@@ -143,12 +143,12 @@ pub fn build_skin_weights(
         }
         result.joints.push(joints[0]);
         result.weights.push(weights[0]);
-        // Influences five to eight are stored only once a vertex has them (zeros before).
-        if weights[1][0] > 0.0 && result.weights_extra.is_empty() {
-            result.joints_extra = vec![[0; 4]; vertex];
-            result.weights_extra = vec![[0.0; 4]; vertex];
-        }
-        if !result.weights_extra.is_empty() {
+        // Influences five to eight are stored only once a vertex has them (zeros before; the
+        // first such vertex may be vertex 0, so the lists' length, not their emptiness, says
+        // whether they are kept).
+        if weights[1][0] > 0.0 || !result.weights_extra.is_empty() {
+            result.joints_extra.resize(vertex, [0; 4]);
+            result.weights_extra.resize(vertex, [0.0; 4]);
             result.joints_extra.push(joints[1]);
             result.weights_extra.push(weights[1]);
         }
@@ -200,6 +200,19 @@ mod tests {
         assert_eq!(weights.max_influences(), 8);
         let (normalised, capped) = (VertexRepair::NOT_NORMALISED, VertexRepair::CAPPED);
         assert_eq!(weights.repairs, [0, normalised | capped, normalised]);
+    }
+
+    #[test]
+    fn the_first_vertex_keeps_influences_five_to_eight() {
+        // Vertex 0 is the first (and only) vertex with more than four influences.
+        let weights = build_skin_weights(2, 8, |v, out| match v {
+            0 => out.extend((0..8).map(|j| (j, 0.125))),
+            _ => out.extend([(0, 1.0)]),
+        });
+        assert_eq!(weights.joints_extra.len(), 2);
+        assert_eq!(weights.weights_extra[0], [0.125; 4]);
+        assert_eq!(weights.weights_extra[1], [0.0; 4]);
+        assert_eq!(weights.influences(0).count(), 8);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use super::batch::{self, Input};
 use super::clip_edit_args::ClipEditArgs;
 use super::clips_from_args::ClipsFromArgs;
 use crate::asset::{self, Format, Model};
+use crate::export::output;
 use crate::write::{self, Compression, WriteOptions, Written};
 
 #[derive(Args, Debug)]
@@ -23,7 +24,7 @@ pub struct ConvertArgs {
     #[arg(required = true, value_name = "IN")]
     pub paths: Vec<PathBuf>,
     /// Where to write the one model: a .glb (one file), a .gltf (with a .bin beside it), a .vrm
-    /// or a .vrma.
+    /// or a .vrma; - for a GLB on standard output (the report goes to standard error).
     #[arg(short, long, value_name = "OUT.glb", conflicts_with = "out_dir")]
     pub output: Option<PathBuf>,
     /// Write one file per model into this directory, named after the model with the
@@ -86,6 +87,10 @@ pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             bail!("expected IN -o OUT.glb (or several models with --out-dir DIR)");
         };
         let converted = convert(input, output, args)?;
+        // Standard output holds the GLB: the report goes beside the warnings.
+        if output::is_standard_output(output) {
+            return report(&mut std::io::stderr(), input, Ok(converted), args.json);
+        }
         return report(out, input, Ok(converted), args.json);
     };
     std::fs::create_dir_all(out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
@@ -117,8 +122,24 @@ fn convert(input: &Path, output: &Path, args: &ConvertArgs) -> anyhow::Result<Co
         compression: args.compression(),
         ..WriteOptions::default()
     };
-    let written = write::save(&model, output, &options)?;
+    let written = match output::is_standard_output(output) {
+        true => glb_to_standard_output(&model, &options)?,
+        false => write::save(&model, output, &options)?,
+    };
     Ok(converted(&model, written, edits))
+}
+
+/// Writes `model` as one GLB to standard output (`-o -`).
+fn glb_to_standard_output(model: &Model, options: &WriteOptions) -> anyhow::Result<Written> {
+    let stdout = Path::new(output::STANDARD_OUTPUT);
+    output::refuse_binary_on_terminal(stdout, "a GLB")?;
+    let (glb, warnings) = write::to_glb(model, options)?;
+    output::write_file(stdout, &glb).context("cannot write to standard output")?;
+    Ok(Written {
+        files: vec![stdout.to_path_buf()],
+        bytes: glb.len() as u64,
+        warnings,
+    })
 }
 
 fn converted(model: &Model, written: Written, edits: Vec<String>) -> Converted {

@@ -7,16 +7,16 @@
 //! (the problem's kind and message in `note`).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::curve_plot;
-use super::render::parse_size;
+use super::picture_size::parse_size;
 use crate::asset::{self, Model};
-use crate::export::image_file;
+use crate::export::{image_file, output};
 use crate::inspect::CurveSet;
 use crate::inspect::lookup::{find_clip, find_joint};
 
@@ -33,7 +33,7 @@ pub struct CurvesArgs {
     pub joint: String,
     #[arg(long, value_enum, default_value_t = CurveFormat::Json)]
     pub format: CurveFormat,
-    /// Where to write (standard output without it; a PNG needs it).
+    /// Where to write (standard output without it or for -).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// The PNG's size in pixels, WIDTHxHEIGHT.
@@ -80,7 +80,7 @@ pub fn run(args: &CurvesArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let path = args
                 .output
                 .as_deref()
-                .ok_or_else(|| anyhow!("--format png needs -o FILE.png"))?;
+                .ok_or_else(|| anyhow!("--format png needs -o FILE.png (or -o - for standard output)"))?;
             let title = title(&model, &set);
             let image = curve_plot::plot(&set, &title, args.size)?;
             image_file::save(&image, path)
@@ -99,8 +99,10 @@ pub fn run(args: &CurvesArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 write_csv(&set, &mut text)?;
             }
             match &args.output {
-                Some(path) => write_file(path, &text),
-                None => Ok(out.write_all(&text)?),
+                Some(path) if !output::is_standard_output(path) => {
+                    output::write_file(path, &text).with_context(|| format!("cannot write {}", path.display()))
+                }
+                _ => Ok(out.write_all(&text)?),
             }
         }
     }
@@ -115,10 +117,6 @@ fn title(model: &Model, set: &CurveSet) -> String {
         model.skeleton.name(set.joint),
         set.duration
     )
-}
-
-fn write_file(path: &Path, text: &[u8]) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The long CSV format of the module docs.

@@ -6,12 +6,14 @@ mod camera_args;
 mod clip_args;
 mod clip_edit_args;
 mod clips_from_args;
+mod compare_args;
 mod convert;
 mod crowd_args;
 mod curve_plot;
 mod curves;
 mod desktop;
 mod desktop_files;
+mod diff;
 mod expression_args;
 mod extension_report;
 mod ik_args;
@@ -20,11 +22,14 @@ mod inspect;
 mod inspect_avatar;
 mod inspect_decoded;
 mod joints;
+pub mod launch;
+pub mod licenses;
 mod lighting_args;
 mod lint;
 mod metainfo;
 mod morph_args;
 mod package_data;
+mod picture_size;
 mod pose;
 mod progress;
 pub mod render;
@@ -47,6 +52,7 @@ use crate::skin::SkinningMethod;
 use crate::view::{Quality, ViewerOptions};
 pub use clip_args::{ClipArgs, Posed};
 pub use clips_from_args::ClipsFromArgs;
+pub use diff::exit_status;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -76,6 +82,10 @@ pub struct Cli {
     /// Open with playback paused.
     #[arg(long)]
     pub paused: bool,
+    /// Print the licences of rigscope and of every crate and C or C++ library compiled into it,
+    /// then exit.
+    #[arg(long)]
+    pub licenses: bool,
     /// Select this joint at start, as clicking it would (a name, a joint index as `rigscope
     /// joints` numbers them, or node:N for the file's node N).
     #[arg(long, value_name = "JOINT")]
@@ -97,6 +107,8 @@ pub struct Cli {
     pub clips_from: ClipsFromArgs,
     #[command(flatten)]
     pub variant: variant_args::VariantArgs,
+    #[command(flatten)]
+    pub compare: compare_args::CompareArgs,
 }
 
 /// `--exit-after`: a number of seconds, more than 0 and at most a day.
@@ -154,6 +166,10 @@ pub enum Command {
     /// Write models as glTF 2.0 (.glb, or .gltf with its .bin): any model rigscope reads, with
     /// clips from other files added and clips kept, renamed, trimmed, resampled or key-reduced.
     Convert(convert::ConvertArgs),
+    /// What changed from one version of a rig to another: joints, rest pose and binds, meshes,
+    /// weights, morph targets, materials and clips, with numbers; exit status 0 when nothing
+    /// differs beyond tolerance, 1 when something does, 2 when the files cannot be compared.
+    Diff(diff::DiffArgs),
     /// A joint's animation curves over a clip (translation, Euler and quaternion rotation,
     /// scale, morph weights), its keys and the problems on them (sign flips, pops, open loop
     /// seams), as JSON, CSV or a PNG plot.
@@ -274,6 +290,8 @@ impl Cli {
             look_at: self.expression.look_at,
             clips_from: self.clips_from.clips_from,
             variant: self.variant.variant,
+            compare: self.compare.compare,
+            compare_layout: self.compare.compare_layout.into(),
         })
     }
 }
@@ -291,6 +309,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Video(args) => video::run(&args),
         Command::Curves(args) => curves::run(&args, out),
         Command::Convert(args) => convert::run(&args, out),
+        Command::Diff(args) => diff::run(&args, out),
         Command::InstallDesktop(args) => desktop::install(&args, out),
         Command::UninstallDesktop(args) => desktop::uninstall(&args, out),
         Command::Man { out_dir } => shell_docs::man(out_dir.as_deref(), out),

@@ -11,6 +11,7 @@ use super::expression_args::ExpressionArgs;
 use super::morph_args::MorphArgs;
 use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::asset::{self, Model, Topology};
+use crate::export::output;
 use crate::skin::{Deformer, PosedPrimitive};
 
 #[derive(Args, Debug)]
@@ -31,7 +32,7 @@ pub struct PoseArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     pub format: Format,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (- is standard output too).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
 }
@@ -164,8 +165,10 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Format::Obj => write_obj(&model, &order, &mut buffer)?,
     }
     match &args.output {
-        Some(path) => std::fs::write(path, &buffer).with_context(|| format!("cannot write {}", path.display()))?,
-        None => out.write_all(&buffer)?,
+        Some(path) if !output::is_standard_output(path) => {
+            output::write_file(path, &buffer).with_context(|| format!("cannot write {}", path.display()))?
+        }
+        _ => out.write_all(&buffer)?,
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use super::camera_args::CameraArgs;
@@ -10,6 +11,7 @@ use super::crowd_args::CrowdArgs;
 use super::expression_args::ExpressionArgs;
 use super::lighting_args::{LightingArgs, light_with};
 use super::morph_args::MorphArgs;
+use super::picture_size::parse_size;
 use super::trail_args::TrailArgs;
 use super::variant_args::VariantArgs;
 use super::view_args::{PoseModeArg, ViewArgs, draw_bone_names};
@@ -17,7 +19,7 @@ use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
 use crate::anim::Pose;
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model, SceneChoice};
-use crate::export::image_file;
+use crate::export::{image_file, output};
 use crate::inspect::{PoseMode, TrailTime};
 use crate::render::avatar_gizmo::draw_spring_bones;
 use crate::render::benchmark::{FrameTimings, WARM_UP_FRAMES};
@@ -32,7 +34,8 @@ use crate::view::{MaterialChannel, ViewOptions, Viewport};
 pub struct RenderArgs {
     /// The model (.glb, .gltf, .vrm, .vrma, .fbx, .obj or .md5mesh); without one, the built-in demo rig.
     pub file: Option<PathBuf>,
-    /// Where to write the PNG.
+    /// Where to write the picture: a .png, .jpg or .tga file, or - for a PNG on standard
+    /// output.
     #[arg(short, long)]
     pub output: PathBuf,
     /// Show this scene of the file, by name or index (as `inspect` lists them); by default
@@ -47,7 +50,7 @@ pub struct RenderArgs {
     pub morph: MorphArgs,
     #[command(flatten)]
     pub expression: ExpressionArgs,
-    /// Image size in pixels, WIDTHxHEIGHT.
+    /// Image size in pixels, WIDTHxHEIGHT (1 to 8192 a side).
     #[arg(long, default_value = "800x600", value_parser = parse_size)]
     pub size: (u32, u32),
     /// Where skinning runs.
@@ -95,22 +98,6 @@ pub enum SkinningArg {
     Gpu,
 }
 
-pub(super) fn parse_size(text: &str) -> Result<(u32, u32), String> {
-    let (w, h) = text
-        .split_once(['x', 'X'])
-        .ok_or("expected WIDTHxHEIGHT, e.g. 800x600")?;
-    let parse = |v: &str| {
-        v.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("'{v}' is not a size in pixels"))
-    };
-    let (w, h) = (parse(w)?, parse(h)?);
-    if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
-        return Err("sizes run from 1 to 8192 pixels".into());
-    }
-    Ok((w, h))
-}
-
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let mut model = match &args.file {
         Some(file) => {
@@ -148,6 +135,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     };
     if !args.full_detail {
         simplify_dense_meshes(&mut model, args.size, &view, viewpoint);
+    }
+    if args.benchmark_frames.is_some() && output::is_standard_output(&args.output) {
+        bail!("--benchmark-frames prints its JSON on standard output: give -o a file for the picture");
     }
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);

@@ -11,6 +11,7 @@ use clap::Args;
 use super::camera_args::CameraArgs;
 use super::clips_from_args::ClipsFromArgs;
 use super::lighting_args::{LightingArgs, light_with};
+use super::picture_size::{MAX_SIDE, out_of_range};
 use super::render::simplify_dense_meshes;
 use super::text::{TextPainter, filled};
 use crate::anim::Pose;
@@ -27,7 +28,7 @@ use crate::view::counted;
 pub struct SheetArgs {
     /// The model; without one, the built-in demo rig.
     pub file: Option<PathBuf>,
-    /// Where to write the PNG.
+    /// Where to write the PNG (- for standard output).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Frames per clip, from its first frame to its last.
@@ -48,8 +49,6 @@ const BACKGROUND: [u8; 3] = [24, 26, 30];
 const TITLE_COLOR: [u8; 3] = [235, 235, 235];
 const TIME_COLOR: [u8; 3] = [170, 175, 185];
 const MARGIN: u32 = 8;
-/// The largest sheet written, in pixels a side.
-const MAX_SIDE: u32 = 16384;
 
 pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
     let mut model = match &args.file {
@@ -106,8 +105,9 @@ pub fn contact_sheet(
     let height = title_height + MARGIN + rows * (row_height + MARGIN);
     if width > MAX_SIDE || height > MAX_SIDE {
         bail!(
-            "{}: a sheet of {rows} clips by {frames} frames of {cell} pixels would be {width}x{height}, over {MAX_SIDE} a side",
-            model.path.display()
+            "{}: a sheet of {rows} clips by {frames} frames of {cell} pixels would be {}",
+            model.path.display(),
+            out_of_range(&format!("{width}x{height}"))
         );
     }
     let mut sheet = filled(width, height, BACKGROUND);

@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::batch::{self, Input};
 use super::camera_args::CameraArgs;
 use super::lighting_args::{LightingArgs, light_with};
+use super::picture_size::parse_side;
 use super::render::simplify_dense_meshes;
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
@@ -26,16 +27,16 @@ pub struct ThumbnailArgs {
     /// The model, or with --out-dir any number of models and directories to search.
     #[arg(required = true, value_name = "FILE")]
     pub paths: Vec<PathBuf>,
-    /// Where to write the PNG of one model (as `render -o` does). `thumbnail FILE OUT.png`, the
-    /// older spelling, still works.
+    /// Where to write the PNG of one model (as `render -o` does; - for standard output).
+    /// `thumbnail FILE OUT.png`, the older spelling, still works.
     #[arg(short, long, value_name = "OUT.png", conflicts_with = "out_dir")]
     pub output: Option<PathBuf>,
     /// Write one PNG per model into this directory, named after the model file with `.png`
     /// added, keeping the folders below a directory argument.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
-    /// Width and height in pixels.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(16..=4096))]
+    /// Width and height in pixels (1 to 8192).
+    #[arg(long, default_value_t = 256, value_parser = parse_side)]
     pub size: u32,
     /// With --out-dir: one JSON line per file instead of text.
     #[arg(long, requires = "out_dir")]

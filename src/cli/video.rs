@@ -7,25 +7,23 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::camera_args::CameraArgs;
 use super::lighting_args::{LightingArgs, light_with};
+use super::picture_size::parse_size;
 use super::progress::Progress;
-use super::render::{parse_size, simplify_dense_meshes};
+use super::render::simplify_dense_meshes;
 use crate::anim::avatar::SpringReplay;
 use crate::anim::{Animator, Playback, Pose};
 use crate::asset::demo::demo_model;
 use crate::asset::{self, Model};
 use crate::export::frame_plan::FramePlan;
-use crate::export::video_file::VideoFile;
+use crate::export::video_file::{VideoFile, VideoKind};
 use crate::inspect::lookup::find_clip;
 use crate::render::still::{StillRenderer, Viewpoint};
 use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;
-
-/// The largest video frame, in pixels a side.
-const MAX_SIDE: u32 = 4096;
 
 #[derive(Args, Debug)]
 pub struct VideoArgs {
@@ -33,9 +31,12 @@ pub struct VideoArgs {
     pub file: Option<PathBuf>,
     /// Where to write: NAME.mp4 (H.264 video), NAME.gif (animated GIF), NAME.png or NAME.apng
     /// (animated PNG), or a directory (existing, or a name without an extension) for
-    /// frame_0001.png, ...
+    /// frame_0001.png, ...; - for standard output, with --format gif or apng.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// The kind of video, instead of the one -o's name says (needed for -o -).
+    #[arg(long, value_enum)]
+    pub format: Option<VideoFormat>,
     /// The clip, by name or index [default: the first].
     #[arg(long)]
     pub clip: Option<String>,
@@ -48,8 +49,8 @@ pub struct VideoArgs {
     /// Frames per second (1 to 120; a GIF at most 50).
     #[arg(long, default_value_t = 25)]
     pub fps: u32,
-    /// Frame size in pixels, WIDTHxHEIGHT (at most 4096 a side).
-    #[arg(long, default_value = "480x360", value_parser = video_size)]
+    /// Frame size in pixels, WIDTHxHEIGHT (1 to 8192 a side; an MP4 at most 3840x2160).
+    #[arg(long, default_value = "480x360", value_parser = parse_size)]
     pub size: (u32, u32),
     /// Turn the camera once around the model: over the clip, or over SECONDS while the clip
     /// loops.
@@ -74,12 +75,28 @@ pub struct VideoArgs {
     pub lighting: LightingArgs,
 }
 
-fn video_size(text: &str) -> Result<(u32, u32), String> {
-    let (width, height) = parse_size(text)?;
-    if width > MAX_SIDE || height > MAX_SIDE {
-        return Err(format!("video frames are at most {MAX_SIDE} pixels a side"));
+/// `--format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum VideoFormat {
+    /// H.264 in an MP4 (not to standard output: its index follows the frames).
+    Mp4,
+    /// An animated GIF.
+    Gif,
+    /// An animated PNG.
+    Apng,
+    /// A folder of numbered PNGs (not to standard output).
+    PngSequence,
+}
+
+impl From<VideoFormat> for VideoKind {
+    fn from(format: VideoFormat) -> Self {
+        match format {
+            VideoFormat::Mp4 => VideoKind::Mp4,
+            VideoFormat::Gif => VideoKind::Gif,
+            VideoFormat::Apng => VideoKind::Apng,
+            VideoFormat::PngSequence => VideoKind::Sequence,
+        }
     }
-    Ok((width, height))
 }
 
 pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
@@ -97,7 +114,10 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         bail!("--turntable turns the orbit camera; it cannot follow a file's --camera");
     }
     // The file first: a bad output path fails before any rendering.
-    let mut video = VideoFile::create(&args.output, args.size, plan)?;
+    let kind = args
+        .format
+        .map_or_else(|| VideoKind::of(&args.output), |format| Ok(format.into()))?;
+    let mut video = VideoFile::create_as(&args.output, kind, args.size, plan)?;
     let gpu = Gpu::headless()?;
     let mut renderer = SceneRenderer::new(&gpu);
     light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());

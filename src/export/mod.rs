@@ -1,9 +1,12 @@
 //! Files rigscope writes: pictures in the format their name asks for, and animated exports
-//! (MP4, GIF, APNG, PNG sequences) with the moments each frame shows. Both the headless commands
-//! and the viewer's "Export clip…" write through here.
+//! (MP4, GIF, APNG, PNG sequences) with the moments each frame shows, all by one convention
+//! for where and how they are written (`output`: `-` for standard output, temporary names
+//! renamed when complete, links written through). The headless commands, the viewer's "Export
+//! clip…" and the glTF writer write through here.
 
 pub mod frame_plan;
 pub mod h264_encoder;
 pub mod image_file;
 pub mod mp4_file;
+pub mod output;
 pub mod video_file;

@@ -20,6 +20,10 @@ pub enum VertexView {
     /// The distance between the CPU's and the GPU's skinning of each vertex (the renderer
     /// measures it each frame; see `render::skin_compare`); grey where it measures nothing.
     SkinDifference,
+    /// The compare view's heat map: how much each vertex's weights changed in the model
+    /// compared with (`diff::RigDiff::vertex_weight_change`, 0 to 1; the renderer writes it
+    /// from the comparison).
+    WeightChange,
 }
 
 /// How a view's values map to colours (mirrored in mesh.wgsl's `inspect_color`).
@@ -37,14 +41,15 @@ pub enum Ramp {
 impl VertexView {
     pub fn ramp(self) -> Ramp {
         match self {
-            Self::Weights(_) | Self::SkinDifference => Ramp::Heat,
+            Self::Weights(_) | Self::SkinDifference | Self::WeightChange => Ramp::Heat,
             Self::Influences => Ramp::Count,
             Self::NotNormalised | Self::Capped => Ramp::Flag,
         }
     }
 
     /// Writes the value of each vertex of one primitive of one mesh instance into `out` (its
-    /// vertex count long). `SkinDifference` is measured on the GPU and writes nothing here.
+    /// vertex count long). `SkinDifference` is measured on the GPU and `WeightChange` comes
+    /// from a comparison: they write nothing here.
     pub fn fill(self, model: &Model, instance: usize, primitive: usize, out: &mut [f32]) {
         let instance = model.instances[instance];
         let primitive = &model.meshes[instance.mesh].primitives[primitive];
@@ -58,7 +63,7 @@ impl VertexView {
             }
         };
         match (self, skin, weights) {
-            (Self::SkinDifference, ..) => {}
+            (Self::SkinDifference | Self::WeightChange, ..) => {}
             (Self::Weights(joint), Some(skin), Some(weights)) => {
                 for (vertex, value) in out.iter_mut().enumerate() {
                     *value = weights

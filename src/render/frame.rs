@@ -21,13 +21,16 @@
 //! 6. the frame's uniforms and overlays (`SceneRenderer::prepare`), then the passes, which
 //!    record and nothing else (`SceneRenderer::record`).
 
+use glam::Mat4;
 use wgpu::CommandEncoder;
 
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
 use super::model_view::ModelView;
-use super::scene::SceneRenderer;
+use super::scene::{DrawnModels, SceneRenderer};
 use super::target::SceneTarget;
+use crate::view::compare_layout::{both_bounds, placed_bounds};
+use crate::view::{Bounds, CameraView};
 
 /// Stages 0 to 2: what the frame's pose puts on the GPU. After it, a caller showing the
 /// difference view measures it (stage 3, `ModelView::measure_skin_difference`), then `draw`s.
@@ -45,34 +48,66 @@ pub fn pose_and_upload(gpu: &Gpu, renderer: &SceneRenderer, model_view: &mut Mod
 
 /// Stages 4 to 6: the crowd's instances, the meshes' detail, the frame's uniforms and
 /// overlays, and the passes into `target`, recorded into `encoder` (the caller submits it).
+/// A `second` model (the compare view's) is drawn with the first: its detail chosen within a
+/// budget of its own, the ground and the shadow sized for both, and, unless it is a ghost, its
+/// shadow cast.
 pub fn draw(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
-    model_view: &mut ModelView,
-    input: &FrameInput,
+    (model_view, input): (&mut ModelView, &FrameInput),
+    second: Option<SecondModel>,
     target: &SceneTarget,
     encoder: &mut CommandEncoder,
 ) {
     model_view.upload_crowd(gpu, input, target.height);
-    let bounds = input.crowd.map_or(model_view.bounds, |crowd| crowd.bounds);
-    let model = &model_view.bounds;
-    // At the model's nearest point; from inside it (a scene walked through), at its middle.
-    let at = |radius: f32| (input.camera).pixels_per_unit(model.center(), radius, target.height as f32);
-    let pixels_per_unit = if model.is_empty() {
-        f32::INFINITY
-    } else {
-        let nearest = at(model.radius());
-        if nearest.is_finite() { nearest } else { at(0.0) }
-    };
+    let mut bounds = input.crowd.map_or(model_view.bounds, |crowd| crowd.bounds);
     let budget = renderer.quality.triangle_budget;
-    (model_view.buffers).choose_detail(budget, pixels_per_unit, input.camera, input.model_matrices);
+    let scale = pixels_per_unit(&model_view.bounds, input.camera, target.height);
+    (model_view.buffers).choose_detail(budget, scale, input.camera, input.model_matrices);
+    let second = match second {
+        Some(SecondModel {
+            view,
+            input: second_input,
+            placement,
+        }) => {
+            let placed = placed_bounds(&view.bounds, placement);
+            bounds = both_bounds(&bounds, &placed);
+            let scale = pixels_per_unit(&placed, input.camera, target.height);
+            let matrices = second_input.model_matrices;
+            (view.buffers).choose_detail(budget, scale, input.camera, matrices);
+            let view: &ModelView = view;
+            Some((&view.buffers, second_input))
+        }
+        None => None,
+    };
     let size = (target.width, target.height);
-    renderer.prepare(gpu, input, (&bounds, &model_view.buffers), size);
-    renderer.record(
-        encoder,
-        target,
-        &model_view.buffers,
-        input.view,
-        model_view.crowd.as_ref(),
-    );
+    let second_casters = second.filter(|(buffers, _)| buffers.ghost.is_none());
+    renderer.prepare(gpu, input, (&bounds, &model_view.buffers, second_casters), size);
+    let models = DrawnModels {
+        first: &model_view.buffers,
+        crowd: model_view.crowd.as_ref(),
+        second: second.map(|(buffers, _)| buffers),
+    };
+    renderer.record(encoder, target, models, input.view);
+}
+
+/// The compare view's second model: posed and uploaded by `pose_and_upload` with `input` (whose
+/// matrices place it already), then drawn with the first by `draw`.
+pub struct SecondModel<'a> {
+    pub view: &'a mut ModelView,
+    pub input: &'a FrameInput<'a>,
+    /// World → world: where it stands against the first (its measured bounds move by it).
+    pub placement: Mat4,
+}
+
+/// Pixels per world unit at the nearest point of `bounds` in a picture `height` pixels high
+/// (what the triangle budget's levels of detail are chosen by); from inside the box (a scene
+/// walked through), at its middle; infinite for an empty box.
+fn pixels_per_unit(bounds: &Bounds, camera: &CameraView, height: u32) -> f32 {
+    if bounds.is_empty() {
+        return f32::INFINITY;
+    }
+    let at = |radius: f32| camera.pixels_per_unit(bounds.center(), radius, height as f32);
+    let nearest = at(bounds.radius());
+    if nearest.is_finite() { nearest } else { at(0.0) }
 }

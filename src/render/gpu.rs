@@ -19,6 +19,26 @@ impl Gpu {
         Self::with_instance(instance, None)
     }
 
+    /// Keeps Mesa's Vulkan device-selection layer out of headless work. wgpu enables every
+    /// window-system extension a Vulkan driver offers, and the layer, seeing Wayland's, connects
+    /// to the Wayland compositor to find its GPU; with none (a server, a build machine, the
+    /// thumbnailer) libwayland prints "error: XDG_RUNTIME_DIR is invalid or not set" twice on
+    /// every command. rigscope picks its adapter itself (`preference`), so the layer adds
+    /// nothing there. A user's own `NODEVICE_SELECT` or `MESA_VK_DEVICE_SELECT` is left as set.
+    ///
+    /// # Safety
+    ///
+    /// It sets an environment variable: call it before any other thread starts.
+    pub unsafe fn leave_out_vulkan_device_selection() {
+        let chosen_by_user = std::env::vars_os()
+            .any(|(name, _)| name == "NODEVICE_SELECT" || name.to_string_lossy().starts_with("MESA_VK_DEVICE_SELECT"));
+        if !chosen_by_user {
+            // SAFETY: the caller promises no other thread runs (and so none reads the
+            // environment).
+            unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+        }
+    }
+
     /// A device that can present to surfaces of the given display.
     pub fn for_display(
         display: Box<dyn wgpu::wgt::WgpuHasDisplayHandle>,

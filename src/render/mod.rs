@@ -45,7 +45,7 @@ mod transmission;
 pub mod uniforms;
 
 pub use environment::{Environment, EnvironmentImage};
-pub use frame::{draw, pose_and_upload};
+pub use frame::{SecondModel, draw, pose_and_upload};
 pub use frame_input::FrameInput;
 pub use gpu::Gpu;
 pub use model_view::ModelView;

@@ -24,6 +24,9 @@ use crate::view::{CameraView, ViewOptions};
 const WIRE_COLOR: Vec4 = Vec4::new(0.05, 0.05, 0.06, 1.0);
 /// The bind-pose ghost's colour and opacity (linear RGBA).
 const GHOST_COLOR: Vec4 = Vec4::new(0.45, 0.75, 1.0, 0.28);
+/// The compare view's second model drawn as a ghost over the first (`ModelBuffers::ghost`):
+/// magenta, apart from skin tones, the bind-pose ghost's blue and the heat ramp.
+pub const COMPARE_GHOST_COLOR: Vec4 = Vec4::new(1.0, 0.2, 0.85, 0.6);
 
 /// Buffers of one primitive of one mesh instance, in the deformer's primitive order.
 pub struct DrawBuffers {
@@ -134,6 +137,9 @@ pub struct ModelBuffers {
     pub blend_order: Vec<usize>,
     /// The blended draws' queues (MToon's render queue offset) and depths as they are sorted.
     blend_depths: Vec<(i32, f32, usize)>,
+    /// Drawn as a translucent ghost of this colour (linear RGBA) instead of lit: the compare
+    /// view's second model over the first (`SceneRenderer::record` draws it so).
+    pub ghost: Option<Vec4>,
 }
 
 /// The next `ModelBuffers::id`.
@@ -432,6 +438,7 @@ impl ModelBuffers {
             copy_scratch: Vec::with_capacity(most_copies),
             blend_order: Vec::with_capacity(blended),
             blend_depths: Vec::with_capacity(blended),
+            ghost: None,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -568,9 +575,9 @@ impl ModelBuffers {
         view: &ViewOptions,
     ) {
         let gpu_skinning = view.gpu_skinning;
-        let view_look = view.vertex_view.map(|v| Look::View(v.ramp()));
+        let view_look = (self.ghost.map(Look::Ghost)).or(view.vertex_view.map(|v| Look::View(v.ramp())));
         if let Some(vertex_view) = view.vertex_view
-            && vertex_view != VertexView::SkinDifference
+            && !matches!(vertex_view, VertexView::SkinDifference | VertexView::WeightChange)
             && self.values_shown != view.vertex_view
         {
             for draw in &self.draws {
@@ -662,6 +669,25 @@ impl ModelBuffers {
         values(buffers, scratch);
         queue.write_buffer(&buffers.view_values, 0, bytemuck::cast_slice(scratch));
         self.values_shown = Some(VertexView::SkinDifference);
+    }
+
+    /// Writes the compare view's heat map as the vertex view's values: `changes` gives each
+    /// draw's weight change per vertex (where it runs short, the vertices read 0: unchanged).
+    pub fn write_weight_change<'c>(&mut self, queue: &wgpu::Queue, changes: impl Fn(&DrawBuffers) -> &'c [f32]) {
+        for draw in &self.draws {
+            let values = &mut self.value_scratch[..draw.vertex_count];
+            values.fill(0.0);
+            let change = changes(draw);
+            let known = change.len().min(values.len());
+            values[..known].copy_from_slice(&change[..known]);
+            queue.write_buffer(&draw.view_values, 0, bytemuck::cast_slice(values));
+        }
+        self.values_shown = Some(VertexView::WeightChange);
+    }
+
+    /// The vertex view whose values the draws hold (None: none written yet).
+    pub fn values_shown(&self) -> Option<VertexView> {
+        self.values_shown
     }
 
     /// Sets every vertex's difference view value to "not measured" (grey).

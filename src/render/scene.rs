@@ -16,7 +16,7 @@ use super::layouts::Layouts;
 use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
-use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, Pipelines, SCENE_FORMAT};
+use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, MeshPipelines, Pipelines, SCENE_FORMAT};
 use super::shadow_casters::{ShadowCasters, record_casters};
 use super::shadow_map::ShadowMap;
 use super::shadow_views::{assign_shadow_layers, light_view_projection};
@@ -24,6 +24,7 @@ use super::skeleton_overlay::draw_skeleton;
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::SceneTarget;
+use super::textures::MaterialBinding;
 use super::tone_map::ToneMap;
 use super::transmission::{Downsampler, SceneBehind};
 use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS, MAX_SHADOW_LAYERS};
@@ -254,13 +255,14 @@ impl SceneRenderer {
 
     /// Writes the frame's uniforms (camera, light, shadow, ground) and the overlay vertices
     /// (the skeleton when asked, and the gizmos), and decides whether the shadow map is drawn
-    /// again from `casters`. `bounds` is the region the model moves in (it sizes the ground, the
-    /// grid and the shadow); `size` is the target's.
+    /// again from `casters` (and the compare view's second model's, posed as its input says,
+    /// when it casts a shadow). `bounds` is the region the models move in (it sizes the ground,
+    /// the grid and the shadow); `size` is the target's.
     pub fn prepare(
         &mut self,
         gpu: &Gpu,
         input: &FrameInput,
-        (bounds, casters): (&Bounds, &ModelBuffers),
+        (bounds, casters, second_casters): (&Bounds, &ModelBuffers, Option<(&ModelBuffers, &FrameInput)>),
         size: (u32, u32),
     ) {
         let camera = input.camera;
@@ -304,7 +306,12 @@ impl SceneRenderer {
                 self.shadow_casters.forget();
                 true
             }
-            None => (self.shadow_casters).changed(|record| record_casters(record, views, casters, input)),
+            None => (self.shadow_casters).changed(|record| {
+                record_casters(record, views, casters, input);
+                if let Some((second, second_input)) = second_casters {
+                    record_casters(record, views, second, second_input);
+                }
+            }),
         };
         let rotation = lighting.environment_rotation.to_radians();
         let frame = FrameUniform {
@@ -383,26 +390,31 @@ impl SceneRenderer {
         self.overlay_buffer.write(gpu, [&self.skeleton, &self.gizmos], aspect);
     }
 
-    /// Records the passes that draw `buffers` (as last uploaded) and the overlays (as last
-    /// prepared) into `target`.
+    /// Records the passes that draw `models` (as last uploaded: the open model with its crowd,
+    /// and the compare view's second model) and the overlays (as last prepared) into `target`.
+    /// A second model whose buffers are a ghost (`ModelBuffers::ghost`) is drawn translucent
+    /// over the lit scene, under the overlays; otherwise it is drawn as the first is, in every
+    /// pass but the bind-pose ghost (which stands where the first model was authored).
     pub fn record<'s>(
         &'s self,
         encoder: &mut wgpu::CommandEncoder,
         target: &SceneTarget,
-        buffers: &ModelBuffers,
+        models: DrawnModels<'s>,
         view: &ViewOptions,
-        crowd: Option<&CrowdBuffers>,
     ) {
         let drawable = |draw: &DrawBuffers, all: bool| match all {
             true => draw.shown(),
             false => draw.shown_triangles(),
         };
-        // Draw `index` with its uniform in `slot`, by `pipeline`; the solid slot from the
-        // level of detail chosen for the shadow pass when `shadow`, else for the lit pass.
+        // Draw `index` of `model` with its uniform in `slot`, by `pipeline`; the solid slot
+        // from the level of detail chosen for the shadow pass when `shadow`, else for the lit
+        // pass.
         let draw_one = |pass: &mut wgpu::RenderPass,
+                        model: Drawn,
                         (slot, shadow): (DrawSlot, bool),
                         index: usize,
                         pipeline: &wgpu::RenderPipeline| {
+            let buffers = model.buffers;
             let draw = &buffers.draws[index];
             pass.set_pipeline(pipeline);
             let (vertex_buffers, copies) = buffers.vertex_buffers(index, slot, view.gpu_skinning);
@@ -423,7 +435,7 @@ impl SceneRenderer {
                 DrawSlot::Ghost | DrawSlot::Capture => whole,
             };
             // The bind-pose ghost is one, at instance 0's place.
-            match crowd.filter(|_| slot != DrawSlot::Ghost) {
+            match model.crowd.filter(|_| slot != DrawSlot::Ghost) {
                 Some(crowd) => {
                     // The wireframe shows every edge of every copy.
                     let detailed = slot == DrawSlot::Solid && view.crowd_detail;
@@ -441,17 +453,9 @@ impl SceneRenderer {
                 }
             }
         };
-        // Every drawable primitive with its uniform in `slot`: only triangles unless `all`
-        // (the lit pass also draws points and lines). `pipeline` picks the draw's pipeline.
-        let draw_meshes = |pass: &mut wgpu::RenderPass,
-                           slot: DrawSlot,
-                           all: bool,
-                           pipeline: &dyn Fn(&DrawBuffers) -> &'s wgpu::RenderPipeline| {
-            for (index, draw) in buffers.draws.iter().enumerate().filter(|(_, d)| drawable(d, all)) {
-                draw_one(pass, (slot, false), index, pipeline(draw));
-            }
-        };
-
+        // The models drawn lit (the first, and a second that is not a ghost), and the ghost.
+        let lit_models = models.lit();
+        let lit_models = || lit_models.iter().flatten().copied();
         let redrawn = if self.redraw_shadow_map {
             self.shadow_layers_drawn
         } else {
@@ -471,8 +475,10 @@ impl SceneRenderer {
                 ..Default::default()
             });
             pass.set_bind_group(0, group, &[]);
-            for (index, _) in buffers.draws.iter().enumerate().filter(|(_, d)| d.shown_triangles()) {
-                draw_one(&mut pass, (DrawSlot::Solid, true), index, &self.pipelines.shadow);
+            for model in lit_models() {
+                for (index, _) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| d.shown_triangles()) {
+                    draw_one(&mut pass, model, (DrawSlot::Solid, true), index, &self.pipelines.shadow);
+                }
             }
         }
 
@@ -482,21 +488,12 @@ impl SceneRenderer {
         // testing depth without writing it, so that whatever is behind a transparent surface
         // shows through it whatever the file's order. MToon's outlines follow their surfaces.
         let mesh = &self.pipelines.mesh;
-        let material = |draw: &DrawBuffers| buffers.materials.get(draw.material);
-        let transmissive = |draw: &DrawBuffers| material(draw).is_some_and(|m| m.transmissive);
-        let shading = |draw: &DrawBuffers| DrawShading {
-            double_sided: draw.double_sided,
-            layered: material(draw).is_some_and(|m| m.layered),
-            transmissive: transmissive(draw),
-            toon: material(draw).and_then(|m| m.toon),
-            mirrored: draw.mirrored,
-        };
-        // MToon's outline: drawn after its surface, over what is drawn so far.
-        let outlined = |draw: &DrawBuffers| {
-            draw.topology == Topology::Triangles && material(draw).and_then(|m| m.toon).is_some_and(|t| t.outlined)
-        };
-        let lit = |draw: &DrawBuffers| mesh.for_draw(draw.topology, shading(draw));
-        let refracts = view.mesh && buffers.draws.iter().any(|d| drawable(d, false) && transmissive(d));
+        let looks = |model: Drawn<'s>| DrawLooks { model, mesh };
+        let refracts = view.mesh
+            && lit_models().any(|model| {
+                let looks = looks(model);
+                (model.buffers.draws.iter()).any(|d| drawable(d, false) && looks.transmissive(d))
+            });
         let mut pass = scene_pass(encoder, target, SceneLoad::Clear { keep_depth: refracts });
         pass.set_bind_group(0, &self.frame_group, &[]);
         if view.lighting.environment_background {
@@ -521,16 +518,16 @@ impl SceneRenderer {
         }
         let opaque = |d: &DrawBuffers| drawable(d, true) && !d.blended;
         if view.mesh {
-            for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && !transmissive(d)) {
-                draw_one(&mut pass, (DrawSlot::Solid, false), index, lit(draw));
-            }
-            for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && outlined(d)) {
-                draw_one(
-                    &mut pass,
-                    (DrawSlot::Solid, false),
-                    index,
-                    mesh.for_outline(shading(draw), false),
-                );
+            for model in lit_models() {
+                let looks = looks(model);
+                let draws = model.buffers.draws.iter().enumerate();
+                for (index, draw) in draws.clone().filter(|(_, d)| opaque(d) && !looks.transmissive(d)) {
+                    draw_one(&mut pass, model, (DrawSlot::Solid, false), index, looks.lit(draw));
+                }
+                for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.outlined(d)) {
+                    let outline = mesh.for_outline(looks.shading(draw), false);
+                    draw_one(&mut pass, model, (DrawSlot::Solid, false), index, outline);
+                }
             }
         }
         if refracts {
@@ -539,41 +536,64 @@ impl SceneRenderer {
             pass = scene_pass(encoder, target, SceneLoad::Keep);
             pass.set_bind_group(0, &self.frame_group, &[]);
             pass.set_bind_group(3, &target.scene_behind.group, &[]);
-            for (index, draw) in (buffers.draws.iter().enumerate()).filter(|(_, d)| opaque(d) && transmissive(d)) {
-                draw_one(&mut pass, (DrawSlot::Solid, false), index, lit(draw));
+            for model in lit_models() {
+                let looks = looks(model);
+                let draws = model.buffers.draws.iter().enumerate();
+                for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.transmissive(d)) {
+                    draw_one(&mut pass, model, (DrawSlot::Solid, false), index, looks.lit(draw));
+                }
             }
         }
         if view.mesh {
-            for &index in &buffers.blend_order {
-                let draw = &buffers.draws[index];
-                if !drawable(draw, true) {
-                    continue;
-                }
-                if draw.topology != Topology::Triangles {
-                    draw_one(&mut pass, (DrawSlot::Solid, false), index, lit(draw));
-                    continue;
-                }
-                if draw.double_sided {
-                    let back = mesh.for_blended(BlendedFaces::Back, shading(draw));
-                    draw_one(&mut pass, (DrawSlot::Solid, false), index, back);
-                }
-                let front = mesh.for_blended(BlendedFaces::Front, shading(draw));
-                draw_one(&mut pass, (DrawSlot::Solid, false), index, front);
-                if outlined(draw) {
-                    draw_one(
-                        &mut pass,
-                        (DrawSlot::Solid, false),
-                        index,
-                        mesh.for_outline(shading(draw), true),
-                    );
+            for model in lit_models() {
+                let looks = looks(model);
+                for &index in &model.buffers.blend_order {
+                    let draw = &model.buffers.draws[index];
+                    if !drawable(draw, true) {
+                        continue;
+                    }
+                    let solid = (DrawSlot::Solid, false);
+                    if draw.topology != Topology::Triangles {
+                        draw_one(&mut pass, model, solid, index, looks.lit(draw));
+                        continue;
+                    }
+                    if draw.double_sided {
+                        let back = mesh.for_blended(BlendedFaces::Back, looks.shading(draw));
+                        draw_one(&mut pass, model, solid, index, back);
+                    }
+                    let front = mesh.for_blended(BlendedFaces::Front, looks.shading(draw));
+                    draw_one(&mut pass, model, solid, index, front);
+                    if looks.outlined(draw) {
+                        let outline = mesh.for_outline(looks.shading(draw), true);
+                        draw_one(&mut pass, model, solid, index, outline);
+                    }
                 }
             }
         }
-        if view.wireframe {
-            draw_meshes(&mut pass, DrawSlot::Wire, false, &|_| &self.pipelines.wire);
+        // The wireframe over every lit model; the bind-pose ghost over the first alone.
+        let first_only = lit_models().take(1);
+        let overlaid = [
+            (
+                view.wireframe,
+                DrawSlot::Wire,
+                &self.pipelines.wire,
+                lit_models().take(2),
+            ),
+            (view.bind_ghost, DrawSlot::Ghost, &self.pipelines.ghost, first_only),
+        ];
+        for (shown, slot, pipeline, models) in overlaid {
+            for model in models.filter(|_| shown) {
+                for (index, _) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| drawable(d, false)) {
+                    draw_one(&mut pass, model, (slot, false), index, pipeline);
+                }
+            }
         }
-        if view.bind_ghost {
-            draw_meshes(&mut pass, DrawSlot::Ghost, false, &|_| &self.pipelines.ghost);
+        // The compare view's ghost: its solid slot holds its posed look, translucent.
+        if let Some(ghost) = models.ghost().filter(|_| view.mesh) {
+            let triangles = (ghost.buffers.draws.iter().enumerate()).filter(|(_, d)| d.shown_triangles());
+            for (index, _) in triangles {
+                draw_one(&mut pass, ghost, (DrawSlot::Solid, false), index, &self.pipelines.ghost);
+            }
         }
         let (lines, squares) = (self.overlay_buffer.line_count, self.overlay_buffer.square_count);
         if lines + squares > 0 {
@@ -590,6 +610,76 @@ impl SceneRenderer {
             &target.resolved_view,
             view.shown_lighting().tone_mapping,
         );
+    }
+}
+
+/// What the passes draw: the open model (with its crowd's buffers while copies of it are
+/// drawn), and the compare view's second model.
+#[derive(Clone, Copy)]
+pub struct DrawnModels<'a> {
+    pub first: &'a ModelBuffers,
+    pub crowd: Option<&'a CrowdBuffers>,
+    /// Drawn translucent over the scene when its buffers are a ghost, else lit like `first`.
+    pub second: Option<&'a ModelBuffers>,
+}
+
+/// One model the passes draw, and its crowd's buffers.
+#[derive(Clone, Copy)]
+struct Drawn<'a> {
+    buffers: &'a ModelBuffers,
+    crowd: Option<&'a CrowdBuffers>,
+}
+
+impl<'a> DrawnModels<'a> {
+    /// The models drawn lit, in order: the first, then the second unless it is a ghost.
+    fn lit(self) -> [Option<Drawn<'a>>; 2] {
+        let second = (self.second.filter(|b| b.ghost.is_none())).map(|buffers| Drawn { buffers, crowd: None });
+        let first = Drawn {
+            buffers: self.first,
+            crowd: self.crowd,
+        };
+        [Some(first), second]
+    }
+
+    /// The second model, when it is drawn as a ghost.
+    fn ghost(self) -> Option<Drawn<'a>> {
+        (self.second.filter(|b| b.ghost.is_some())).map(|buffers| Drawn { buffers, crowd: None })
+    }
+}
+
+/// How one model's draws look in the lit passes: their pipelines by material.
+struct DrawLooks<'a> {
+    model: Drawn<'a>,
+    mesh: &'a MeshPipelines,
+}
+
+impl<'a> DrawLooks<'a> {
+    fn material(&self, draw: &DrawBuffers) -> Option<&'a MaterialBinding> {
+        self.model.buffers.materials.get(draw.material)
+    }
+
+    fn transmissive(&self, draw: &DrawBuffers) -> bool {
+        self.material(draw).is_some_and(|m| m.transmissive)
+    }
+
+    fn shading(&self, draw: &DrawBuffers) -> DrawShading {
+        let material = self.material(draw);
+        DrawShading {
+            double_sided: draw.double_sided,
+            layered: material.is_some_and(|m| m.layered),
+            transmissive: self.transmissive(draw),
+            toon: material.and_then(|m| m.toon),
+            mirrored: draw.mirrored,
+        }
+    }
+
+    /// MToon's outline: drawn after its surface, over what is drawn so far.
+    fn outlined(&self, draw: &DrawBuffers) -> bool {
+        draw.topology == Topology::Triangles && self.material(draw).and_then(|m| m.toon).is_some_and(|t| t.outlined)
+    }
+
+    fn lit(&self, draw: &DrawBuffers) -> &'a wgpu::RenderPipeline {
+        self.mesh.for_draw(draw.topology, self.shading(draw))
     }
 }
 

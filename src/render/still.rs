@@ -208,7 +208,14 @@ impl<'a> StillRenderer<'a> {
         pose_and_upload(gpu, renderer, &mut self.model_view, &input);
         self.skin_difference =
             (view.measures_skin_difference()).then(|| self.model_view.measure_skin_difference(gpu, renderer));
-        draw(gpu, renderer, &mut self.model_view, &input, target, &mut encoder);
+        draw(
+            gpu,
+            renderer,
+            (&mut self.model_view, &input),
+            None,
+            target,
+            &mut encoder,
+        );
         if let Some(timer) = timer.as_deref_mut() {
             timer.end(&mut encoder);
         }

@@ -1,18 +1,21 @@
 //! A file browser drawn with egui (the `egui_file` crate), for when the desktop has no file
-//! dialog to offer (no XDG desktop portal and no zenity): "Open…", "Load .hdr…" and "Export
-//! clip…" then still work, and the panel says why they look different.
+//! dialog to offer (no XDG desktop portal and no zenity): "Open…", "Compare with…", "Load
+//! .hdr…" and "Export clip…" then still work, and the panel says why they look different.
 
 use std::path::{Path, PathBuf};
 
 use egui_file::{FileDialog, State};
 
 use crate::asset::Format;
+use crate::asset::format::is_model_file;
 
 /// What a file is being picked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Purpose {
     /// A model to open (or an `.md5anim` to add).
     Model,
+    /// A model to compare the open one with ("Compare with…").
+    Compare,
     /// An equirectangular .hdr to light the scene with.
     Environment,
     /// Where to write "Export clip…" (a save dialog).
@@ -32,6 +35,8 @@ pub struct Browsing {
     pub picked_export: Option<PathBuf>,
     /// Where the browser was told to save the model (the state saves it).
     pub picked_save: Option<PathBuf>,
+    /// A model picked to compare the open one with, for the app to open beside it.
+    pub picked_compare: Option<PathBuf>,
 }
 
 impl Browsing {
@@ -43,6 +48,11 @@ impl Browsing {
                 FileDialog::open_file(),
                 "Open a model",
                 Box::new(|path: &Path| Format::from_extension(path).is_some()),
+            ),
+            Purpose::Compare => (
+                FileDialog::open_file(),
+                "Compare with a model",
+                Box::new(|path: &Path| is_model_file(path)),
             ),
             Purpose::Environment => (
                 FileDialog::open_file(),
@@ -91,6 +101,12 @@ impl Browsing {
         self.open = None;
         match purpose {
             Purpose::Model => picked,
+            Purpose::Compare => {
+                if picked.is_some() {
+                    self.picked_compare = picked;
+                }
+                None
+            }
             Purpose::Environment => {
                 if picked.is_some() {
                     self.picked_environment = picked;

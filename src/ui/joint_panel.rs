@@ -1,13 +1,16 @@
 //! The joint browser: the hierarchy as a tree (or, with a filter, the joints whose names
 //! match), each joint marked with its skin membership and whether the current clip animates
-//! it; the selected joint's name, index, local and world transforms and bone length.
+//! it, and, in the compare view, what changed of it in the model compared with (and the joints
+//! only that model has); the selected joint's name, index, local and world transforms and bone
+//! length.
 
 use egui::collapsing_header::CollapsingState;
 use egui::{Color32, RichText};
 
 use super::inspection::Inspection;
-use super::state::ViewerState;
+use super::state::{JointMarks, ViewerState};
 use crate::anim::Skeleton;
+use crate::diff::JointChange;
 use crate::inspect::{JointFacts, JointReport, TrsReport};
 use crate::view::{PICK_RADIUS, counted};
 
@@ -19,6 +22,11 @@ const MISSED_COLOR: Color32 = Color32::from_rgb(240, 200, 90);
 /// What a node that is not a rig joint is.
 const NODE_NOTE: &str = "A node that is not a joint of any skin (a scene root, an armature object, a mesh): \
     drawn dim in the skeleton view, not picked there and not offered as an IK end";
+/// The compare view's marks: a joint gone from B, and one renamed, reparented or moved in B
+/// (and the joints only B has).
+const REMOVED_COLOR: Color32 = Color32::from_rgb(255, 110, 100);
+const CHANGED_COLOR: Color32 = Color32::from_rgb(240, 170, 80);
+const ADDED_COLOR: Color32 = Color32::from_rgb(130, 210, 130);
 /// Tree levels open when a model is opened.
 const OPEN_LEVELS: usize = 3;
 
@@ -47,6 +55,12 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                     ui.label(RichText::new("node").small().color(NODE_COLOR))
                         .on_hover_text(NODE_NOTE);
                 }
+                if state.compare.is_some() {
+                    ui.label(RichText::new("removed").small().color(REMOVED_COLOR))
+                        .on_hover_text("not in the model compared with");
+                    ui.label(RichText::new("renamed reparented moved").small().color(CHANGED_COLOR))
+                        .on_hover_text("changed in the model compared with");
+                }
             });
             if state.inspection.click_missed {
                 let hint = match state.view_options().skeleton {
@@ -70,6 +84,7 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 facts,
                 skeleton: &state.document.model.skeleton,
                 clip: state.frame.player.clip(),
+                marks: state.compare.as_ref().map(|c| c.joint_marks.as_slice()),
             };
             let mut pick = Pick { selected, reveal };
             // The tree takes the height it needs; the panel's own scrolling moves through it.
@@ -86,11 +101,32 @@ pub fn joints_section(ui: &mut egui::Ui, state: &mut ViewerState) {
                 // A joint the filter hides is not revealed.
                 *pick.reveal = false;
             }
+            added_joints(ui, state);
             if let Some(joint) = state.inspection.selected {
                 ui.separator();
                 details(ui, state, joint);
             }
         });
+}
+
+/// In the compare view, the joints only the model compared with has (not in this tree).
+fn added_joints(ui: &mut egui::Ui, state: &ViewerState) {
+    let Some(comparison) = &state.compare else { return };
+    let mut added = (comparison.diff.joint_changes.iter())
+        .filter_map(|change| match change {
+            JointChange::Added { name, .. } => Some(name),
+            _ => None,
+        })
+        .peekable();
+    if added.peek().is_none() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new("added in B:").small().color(ADDED_COLOR));
+        for name in added {
+            ui.label(RichText::new(name).small().color(ADDED_COLOR));
+        }
+    });
 }
 
 /// The id of a joint's node in the tree (independent of where the tree is drawn, so the
@@ -113,6 +149,8 @@ struct Tree<'a> {
     facts: &'a JointFacts,
     skeleton: &'a Skeleton,
     clip: Option<usize>,
+    /// In the compare view, per joint, what changed of it in B.
+    marks: Option<&'a [JointMarks]>,
 }
 
 /// What clicking in the tree changes.
@@ -169,6 +207,17 @@ impl Tree<'_> {
         if !self.facts.in_rig(joint) {
             ui.label(RichText::new("node").small().color(NODE_COLOR))
                 .on_hover_text(NODE_NOTE);
+        }
+        if let Some(marks) = self.marks.and_then(|m| m.get(joint)) {
+            let shown = [
+                (marks.removed, "removed", REMOVED_COLOR),
+                (marks.renamed, "renamed", CHANGED_COLOR),
+                (marks.reparented, "reparented", CHANGED_COLOR),
+                (marks.moved, "moved", CHANGED_COLOR),
+            ];
+            for (_, text, color) in shown.into_iter().filter(|(marked, ..)| *marked) {
+                ui.label(RichText::new(text).small().color(color));
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 mod avatar_panel;
 pub mod bone_labels;
 pub mod clips_from;
+mod compare_panel;
 pub mod crowd_panel;
 pub mod curve_panel;
 pub mod export_panel;

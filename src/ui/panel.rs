@@ -1,5 +1,5 @@
 //! The side panel, in collapsible sections: file and model stats (and watching the file),
-//! clips and cross-fade time, blend weights, additive layers, IK, the joint browser, rig
+//! the compare view, clips and cross-fade time, blend weights, additive layers, IK, the joint browser, rig
 //! inspection views, morph targets, named views and the file's cameras, lighting, skinning and
 //! view toggles, frame time. The transport lives in the timeline under the 3D view. It edits
 //! `ViewerState` only.
@@ -8,6 +8,7 @@ use egui::{Color32, RichText};
 
 use super::avatar_panel::{avatar_section, is_avatar};
 use super::clips_from::OfferAnswer;
+use super::compare_panel::compare_section;
 use super::crowd_panel::crowd_controls;
 use super::curve_panel;
 use super::file_facts::{attributes_section, extensions_section, facts_section};
@@ -59,6 +60,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
                     let bar = ui.spacing().scroll;
                     ui.set_max_width(ui.available_width() - bar.bar_width - bar.bar_inner_margin);
                     section(ui, "File", true, |ui| file_section(ui, state, &status.notes));
+                    section(ui, "Compare", true, |ui| compare_section(ui, state));
                     if is_avatar(state) {
                         section(ui, "Avatar (VRM)", true, |ui| avatar_section(ui, state));
                     }
@@ -106,6 +108,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState, status: &RenderStatus) -
             .show(ui.ctx(), |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
                     ui.label(RichText::new(format!("Drop to open {name}")).size(22.0));
+                    ui.label("Hold Shift to compare with it");
                 });
             });
     }

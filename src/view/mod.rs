@@ -7,6 +7,7 @@ pub mod avatar_motion;
 mod bounds;
 mod camera;
 mod camera_view;
+pub mod compare_layout;
 pub mod crowd;
 pub mod crowd_detail;
 pub mod crowd_playback;

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::compare_layout::CompareLayout;
 use super::crowd::CrowdOptions;
 use super::{Lighting, Lights, Quality};
 
@@ -43,4 +44,7 @@ pub struct ViewerOptions {
     pub clips_from: Vec<PathBuf>,
     /// The material variant to start with, by name (`--variant`).
     pub variant: Option<String>,
+    /// A model to compare the opened one with (`--compare`), and how to show it.
+    pub compare: Option<PathBuf>,
+    pub compare_layout: CompareLayout,
 }

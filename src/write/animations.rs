@@ -4,7 +4,8 @@
 //! places (see `nodes`). A clip that lasts past its last key
 //! (constant channels were reduced to one key) keeps its length through a last key on its
 //! first channel. Animated material, camera, light and visibility properties are
-//! KHR_animation_pointer channels (`pointers`).
+//! KHR_animation_pointer channels (`pointers`). Key times are written strictly increasing, as
+//! glTF asks: two keys at one time (a jump) move one step of `f32` apart.
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
@@ -214,7 +215,7 @@ impl ClipWriter<'_> {
         let document = &mut *self.document;
         *(self.inputs)
             .entry(Arc::as_ptr(times))
-            .or_insert_with(|| document.accessor(times, Usage::Other, true))
+            .or_insert_with(|| document.accessor(&increasing(times), Usage::Other, true))
     }
 
     fn push(
@@ -284,11 +285,22 @@ fn extension_key(times: &[f32], lasting: Option<f32>) -> Option<f32> {
     (end > *times.last()?).then_some(end)
 }
 
-/// `times` with `end` after them.
+/// `times` with `end` after them, strictly increasing.
 fn extended(times: &[f32], end: f32) -> Vec<f32> {
     let mut extended = times.to_vec();
     extended.push(end);
+    make_increasing(&mut extended);
     extended
+}
+
+/// `times` strictly increasing (see `make_increasing`); themselves when they are.
+fn increasing(times: &[f32]) -> Cow<'_, [f32]> {
+    if times.windows(2).all(|pair| pair[0] < pair[1]) {
+        return Cow::Borrowed(times);
+    }
+    let mut times = times.to_vec();
+    make_increasing(&mut times);
+    Cow::Owned(times)
 }
 
 /// `values` (as glTF stores them) with one more key holding `last`, with flat tangents for a
@@ -303,4 +315,62 @@ fn extended_values<T: Copy>(values: &[T], last: &[T], interpolation: Interpolati
         extended.extend_from_slice(last);
     }
     extended
+}
+
+/// Spreads every run of key times that do not increase (rigscope's tracks may hold two keys at
+/// one time, a jump; glTF's may not) over the neighbouring steps of `f32`, so that every time
+/// rigscope can sample plays as before: a run at the first key keeps its first time and moves
+/// the rest later (rigscope plays the first key there), any other run keeps its last time and
+/// moves the rest earlier (rigscope plays the last key there).
+fn make_increasing(times: &mut [f32]) {
+    let mut start = 0;
+    while start < times.len() {
+        let run = times[start..].iter().take_while(|&&time| time == times[start]).count();
+        let end = start + run - 1;
+        if start == 0 {
+            for key in start + 1..=end {
+                times[key] = times[key - 1].next_up();
+            }
+        } else {
+            for key in (start..end).rev() {
+                times[key] = times[key + 1].next_down();
+            }
+        }
+        start = end + 1;
+    }
+    // Runs a step of `f32` apart may meet; then the later keys move on.
+    for key in 1..times.len() {
+        if times[key] <= times[key - 1] {
+            times[key] = times[key - 1].next_up();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_times_at_one_instant_are_spread_over_neighbouring_steps_of_f32() {
+        let (half, two) = (0.5f32, 2.0f32);
+        let spread = increasing(&[0.0, 0.5, 0.5, 0.5, 1.0]);
+        assert_eq!(
+            &spread[..],
+            &[0.0, half.next_down().next_down(), half.next_down(), 0.5, 1.0]
+        );
+        let at_start = increasing(&[0.0, 0.0, 1.0]);
+        assert_eq!(
+            &at_start[..],
+            &[0.0, 0.0f32.next_up(), 1.0],
+            "the first key keeps its time"
+        );
+        assert!(
+            matches!(increasing(&[0.0, 1.0]), Cow::Borrowed(_)),
+            "increasing already"
+        );
+        assert_eq!(extended(&[0.0, 2.0, 2.0], 2.5), [0.0, two.next_down(), 2.0, 2.5]);
+        let mut crowded = [0.0, 0.0, 0.0f32.next_up(), 1.0];
+        make_increasing(&mut crowded);
+        assert!(crowded.windows(2).all(|pair| pair[0] < pair[1]), "{crowded:?}");
+    }
 }

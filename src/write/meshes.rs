@@ -67,7 +67,13 @@ fn write_primitive(
     options: &WriteOptions,
     place: &str,
 ) -> json::mesh::Primitive {
-    let vertices = vertex_attributes(primitive);
+    let clamped = clamped_colors(&primitive.colors);
+    if clamped.is_some() {
+        document.warn(format!(
+            "{place}: vertex colours outside 0 to 1 clamped (glTF's COLOR_0 holds no more)"
+        ));
+    }
+    let vertices = vertex_attributes(primitive, clamped.as_deref().unwrap_or(&primitive.colors));
     let draco = match options.compression {
         Compression::Draco => draco::write_primitive(document, primitive, &vertices, targets, place),
         Compression::None | Compression::Meshopt => None,
@@ -116,8 +122,8 @@ fn write_primitive(
 /// The vertex attributes to write, by semantic: positions; normals unless the primitive is
 /// shaded flat (without NORMAL, glTF readers shade flat, as it was read); tangents the file
 /// gave (generated ones are generated again by the reader, MikkTSpace, as the file meant);
-/// both UV sets, colours and the influence sets the primitive has.
-fn vertex_attributes(primitive: &Primitive) -> Vec<(Semantic, Vertices<'_>)> {
+/// both UV sets, `colors` (the primitive's, clamped) and the influence sets the primitive has.
+fn vertex_attributes<'a>(primitive: &'a Primitive, colors: &'a [Vec4]) -> Vec<(Semantic, Vertices<'a>)> {
     let mut attributes = vec![(Semantic::Positions, Vertices::Positions(&primitive.positions))];
     if !primitive.normals.is_empty() && !primitive.flat_shaded {
         attributes.push((Semantic::Normals, Vertices::Normals(&primitive.normals)));
@@ -130,8 +136,8 @@ fn vertex_attributes(primitive: &Primitive) -> Vec<(Semantic, Vertices<'_>)> {
             attributes.push((Semantic::TexCoords(set as u32), Vertices::TexCoords(uvs)));
         }
     }
-    if !primitive.colors.is_empty() {
-        attributes.push((Semantic::Colors(0), Vertices::Colors(&primitive.colors)));
+    if !colors.is_empty() {
+        attributes.push((Semantic::Colors(0), Vertices::Colors(colors)));
     }
     if let Some(skin) = &primitive.skin_weights {
         for (set, (joints, weights)) in influence_sets(skin).into_iter().enumerate() {
@@ -140,6 +146,13 @@ fn vertex_attributes(primitive: &Primitive) -> Vec<(Semantic, Vertices<'_>)> {
         }
     }
     attributes
+}
+
+/// `colors` clamped to 0 to 1, as glTF asks of COLOR_0 (an OBJ or FBX file may hold brighter
+/// ones); none when every one is within.
+fn clamped_colors(colors: &[Vec4]) -> Option<Vec<Vec4>> {
+    let within = |c: &Vec4| c.cmpge(Vec4::ZERO).all() && c.cmple(Vec4::ONE).all();
+    (!colors.iter().all(within)).then(|| colors.iter().map(|c| c.clamp(Vec4::ZERO, Vec4::ONE)).collect())
 }
 
 /// One vertex attribute's accessor, compressed as `options` ask (plain where meshoptimizer
@@ -211,9 +224,10 @@ fn write_indices(
 }
 
 /// A morph target's displacements; a primitive with fewer targets than its mesh gets targets
-/// that displace nothing (glTF asks every primitive of a mesh for as many).
+/// that displace nothing (glTF asks every primitive of a mesh for as many), and so does a
+/// target that moves only normals or tangents (an accessor of no positions is invalid).
 fn write_target(document: &mut Document, target: Option<&MorphTarget>, vertices: usize) -> json::mesh::MorphTarget {
-    let positions = match target {
+    let positions = match target.filter(|t| !t.positions.is_empty()) {
         Some(target) => document.accessor(&target.positions, Usage::Vertices, true),
         None => document.accessor(&vec![Vec3::ZERO; vertices], Usage::Vertices, true),
     };

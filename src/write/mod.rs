@@ -170,22 +170,13 @@ fn uri_escaped(name: &str) -> String {
     escaped
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder, renamed into place.
+/// Writes `bytes` to `path` by `export::output`'s convention: through a temporary file in
+/// the same folder, renamed into place (removed on errors and signals), through a link.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<PathBuf, WriteError> {
-    let io = |source| WriteError::Io {
+    crate::export::output::write_file(path, bytes).map_err(|source| WriteError::Io {
         path: path.to_owned(),
         source,
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.{}.partial", std::process::id()));
-    std::fs::write(&temporary, bytes).map_err(io)?;
-    if let Err(error) = std::fs::rename(&temporary, path) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(io(error));
-    }
+    })?;
     Ok(path.to_owned())
 }
 

@@ -8,6 +8,7 @@ pub mod morph_face;
 pub mod pipeline;
 pub mod quad;
 pub mod renamed_rig;
+pub mod timing;
 pub mod validator;
 
 use std::path::{Path, PathBuf};

@@ -12,9 +12,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("export", &[]),
     ("asset", &["anim"]),
     ("skin", &["anim", "asset", "simd"]),
-    ("write", &["anim", "asset"]),
+    ("write", &["anim", "asset", "export"]),
     ("lint", &["anim", "asset", "skin", "inspect"]),
     ("inspect", &["anim", "asset", "skin"]),
+    ("diff", &["anim", "asset"]),
     ("view", &["anim", "asset", "skin", "inspect", "lint"]),
     (
         "render",
@@ -22,18 +23,18 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "ui",
-        &["anim", "asset", "skin", "inspect", "lint", "view", "export", "write"],
+        &["anim", "asset", "skin", "inspect", "lint", "view", "export", "write", "diff"],
     ),
     (
         "cli",
         &[
-            "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "write",
+            "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "write", "diff",
         ],
     ),
     (
         "app",
         &[
-            "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "ui", "write",
+            "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "ui", "write", "diff",
         ],
     ),
 ];

@@ -340,7 +340,7 @@ fn bad_options_are_refused_by_name_and_write_nothing() {
         (vec!["--from", "1", "--to", "0.5"], 1, "--from 1 is after --to 0.5"),
         (vec!["--to", "99"], 1, "--to 99 is past the end of clip 'idle'"),
         (vec!["--turntable=3000", "--fps", "50"], 1, "more than 9999"),
-        (vec!["--size", "5000x10"], 2, "at most 4096 pixels"),
+        (vec!["--size", "9000x10"], 2, "sizes run from 1 to 8192 pixels a side"),
         (vec!["--clip", "fly"], 1, "fly"),
     ] {
         let mut all = vec!["video", "-o", gif];

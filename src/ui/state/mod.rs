@@ -3,6 +3,7 @@
 //! here, so opening files (by argument, drag-and-drop or dialog) is tested without a window.
 
 mod clips_offer;
+mod compare;
 mod document;
 pub mod reload;
 mod save;
@@ -22,12 +23,13 @@ use super::trail_panel::TrailControls;
 use super::watch_panel::Watching;
 use crate::anim::{Clip, DEFAULT_KEY_RATE, Player};
 use crate::asset::{self, Format, Model};
-use crate::inspect::{JointFacts, PoseMode, TrailTime};
+use crate::inspect::{JointFacts, PoseMode, TrailTime, VertexView};
 use crate::view::animated_frame::AnimatedFrame;
 use crate::view::avatar_motion::EyeTarget;
 use crate::view::file_camera::model_camera_view;
 use crate::view::opening_clip::{ClipOnOpen, opening_clip};
 use crate::view::{CameraView, Lighting, Lights, OrbitCamera, PICK_RADIUS, Quality, ViewOptions, ViewPreset, Viewport};
+pub use compare::{Comparison, JointMarks};
 pub use document::Document;
 
 /// Things the panel or the keyboard asked for that the app carries out (they need the window,
@@ -47,6 +49,8 @@ pub struct Requests {
     pub export_clip: bool,
     /// Save the model as glTF (the save dialog first).
     pub save_model: bool,
+    /// Pick a model to compare the open one with ("Compare with…").
+    pub compare_dialog: bool,
 }
 
 /// Keyboard shortcuts of the 3D view.
@@ -103,6 +107,8 @@ pub struct ViewerState {
     pub panel_shown: bool,
     /// Which clip a file opens on.
     pub clip_on_open: ClipOnOpen,
+    /// "Compare with…": the model compared with the open one, and what differs.
+    pub compare: Option<Comparison>,
 }
 
 impl ViewerState {
@@ -133,6 +139,7 @@ impl ViewerState {
             notice: None,
             panel_shown: true,
             clip_on_open: ClipOnOpen::Suggested,
+            compare: None,
         }
     }
 
@@ -206,6 +213,8 @@ impl ViewerState {
             curves: std::mem::take(&mut self.curves),
             trails: self.trails.for_new_model(),
             inspection: self.inspection.for_model(&model),
+            // Compared with the new model at the next step.
+            compare: self.compare.take(),
             ..Self::new(model)
         };
         let replaced = std::mem::replace(self, shown);
@@ -271,6 +280,9 @@ impl ViewerState {
     pub fn view_options(&self) -> ViewOptions {
         let mut view = self.view;
         view.vertex_view = self.inspection.vertex_view();
+        if self.compare.as_ref().is_some_and(|c| c.heat_map) {
+            view.vertex_view = Some(VertexView::WeightChange);
+        }
         view.skeleton |= self.ik_editor.picking || self.document.model.instances.is_empty();
         view
     }
@@ -296,6 +308,7 @@ impl ViewerState {
         if stepped.crowd_changed {
             self.requests.frame_model = true;
         }
+        self.follow_compare();
         stepped.motion_stopped
     }
 }
