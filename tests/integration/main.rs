@@ -33,6 +33,7 @@ mod local_to_model;
 mod material_variants;
 mod md5;
 mod morph;
+mod motion;
 mod mtoon;
 mod mutation_smoke;
 mod notices;
