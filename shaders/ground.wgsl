@@ -6,6 +6,8 @@
 struct Ground {
     // x: height, y: half size of the quad, z: grid spacing, w: unused.
     params: vec4<f32>,
+    // x, y: how far the grid has slid back (x, z) under a clip played in place.
+    slide: vec4<f32>,
 };
 
 @group(1) @binding(0) var<uniform> ground: Ground;
@@ -33,7 +35,8 @@ fn vs_main(@builtin(vertex_index) index: u32) -> VertexOut {
 // The ground's colour at `world`: the grid's lines over the base, fading with distance.
 fn grid(world: vec3<f32>) -> vec3<f32> {
     let spacing = ground.params.z;
-    let coord = world.xz / spacing;
+    // The character stays while the ground slides back by its travel.
+    let coord = (world.xz + ground.slide.xy) / spacing;
     let width = fwidth(coord);
     let line = abs(fract(coord - 0.5) - 0.5) / width;
     let minor = 1.0 - min(min(line.x, line.y), 1.0);

@@ -180,6 +180,7 @@ impl ClipExport {
             view: &self.view,
             crowd: None,
             time: self.next as f32 / self.plan.fps as f32,
+            ground_slide: glam::Vec2::ZERO,
         };
         // Remade when the panel's quality changed the renderer's sample count meanwhile.
         if self.target.as_ref().is_some_and(|t| t.samples != scene.sample_count) {

@@ -34,11 +34,13 @@ use crate::inspect::VertexView;
 use crate::inspect::expression_lookup::expression_weights;
 use crate::inspect::lookup::{find_joint, vector};
 use crate::inspect::morph_lookup::morph_overrides;
+use crate::inspect::motion::SLIDE_SHARE;
 use crate::render::avatar_gizmo::{draw_look_point, draw_spring_bones};
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
 use crate::render::model_buffers::COMPARE_GHOST_COLOR;
+use crate::render::motion_gizmo::draw_motion;
 use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, SecondModel};
 use crate::ui::file_browser::Purpose;
@@ -249,6 +251,8 @@ impl Running {
             state.inspection.reveal = true;
         }
         state.curves.shown = options.curves;
+        state.motion.in_place = options.in_place;
+        state.motion.shown = options.motion;
         state.frame.crowd.options = options.crowd;
         if let Some(name) = &options.variant {
             let variant = state
@@ -386,6 +390,7 @@ impl Running {
         // mouse moves).
         self.state.frame.avatar.look_target = self.state.frame.avatar.eyes.point(camera_eye);
         self.redraw_wanted |= self.state.advance(dt);
+        self.follow_root();
         // The scene: palettes, skinning, upload, (difference read-back,) passes.
         self.update_gizmos();
         let view = self.state.view_options();
@@ -402,6 +407,7 @@ impl Running {
             view: &view,
             crowd: self.state.frame.crowd.shown(),
             time: self.state.frame.played,
+            ground_slide: self.state.frame.travel,
         };
         let render_size = self.scene.quality.render_size((width, height));
         let target = self.surface.scene_target(&self.gpu, &self.scene, render_size);
@@ -632,13 +638,26 @@ impl Running {
         }
     }
 
-    /// Measures the region the model moves in over the clip playing, when the clip changes
-    /// (and the compare view's second model's over its clip).
+    /// Keeps the orbit camera's centre over the joint carrying the travel, when asked.
+    fn follow_root(&mut self) {
+        let motion = &self.state.motion;
+        let carrier = motion.carrier_joint().filter(|_| motion.follow_root);
+        if let Some(matrix) = carrier.and_then(|joint| self.state.frame.joint_matrices.get(joint)) {
+            self.camera.target.x = matrix.w_axis.x;
+            self.camera.target.z = matrix.w_axis.z;
+        }
+    }
+
+    /// Measures the region the model moves in over the clip playing (played in place when it
+    /// is), when the clip changes (and the compare view's second model's over its clip).
     fn follow_clip(&mut self) {
-        self.model_view
-            .measure_bounds(&self.state.document.model, self.state.frame.player.clip());
+        self.model_view.measure_bounds(
+            &self.state.document.model,
+            self.state.frame.player.clip(),
+            self.state.frame.in_place,
+        );
         if let (Some(comparison), Some((second, _))) = (&self.state.compare, &mut self.compare_view) {
-            second.measure_bounds(&comparison.document.model, comparison.frame.player.clip());
+            second.measure_bounds(&comparison.document.model, comparison.frame.player.clip(), None);
         }
     }
 
@@ -679,6 +698,15 @@ impl Running {
         }
         let trails = &state.trails;
         draw_trails(gizmos, &trails.trails, trails.window(), bounds.ground_height());
+        if let Some(report) = state.motion.report().filter(|_| state.motion.shown) {
+            let now = (state.frame.player.animator.crossfade.time(), state.frame.travel);
+            let sizes = (
+                bounds.ground_height(),
+                bounds.radius() * 0.03,
+                SLIDE_SHARE * report.height,
+            );
+            draw_motion(gizmos, report, now, sizes);
+        }
         if state.inspection.spring_gizmos {
             draw_spring_bones(gizmos, &state.document.model.spring_bones, &state.frame.joint_matrices);
         }

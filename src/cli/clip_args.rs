@@ -3,13 +3,16 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
+use glam::Vec2;
 
 use super::PlaybackArg;
 use super::ik_args::IkArgs;
+use super::in_place_args::InPlaceArgs;
 use crate::anim::avatar::SpringReplay;
 use crate::anim::{AdditiveLayer, AdditiveSpace, Animator, IkLayer, Playback, Pose};
 use crate::asset::Model;
 use crate::inspect::lookup::{find_clip, find_joint, number};
+use crate::inspect::motion::InPlace;
 
 #[derive(Args, Debug)]
 pub struct ClipArgs {
@@ -37,6 +40,8 @@ pub struct ClipArgs {
     /// them along the motion from time 0 to --time.
     #[arg(long)]
     pub no_springs: bool,
+    #[command(flatten)]
+    pub in_place: InPlaceArgs,
 }
 
 /// A pose the options describe.
@@ -48,6 +53,10 @@ pub struct Posed {
     pub clip: Option<usize>,
     /// The IK chains as solved for this pose (targets and outcomes).
     pub ik: Vec<IkLayer>,
+    /// With `--in-place`, what took the clip's travel out of the pose, and the travel taken
+    /// out (ground-plane x, z; the ground slides back by it).
+    pub in_place: Option<InPlace>,
+    pub travel: Vec2,
 }
 
 impl ClipArgs {
@@ -64,9 +73,9 @@ impl ClipArgs {
     }
 
     /// The pose these options describe. Without any clip option, the clip `default`; node
-    /// constraints applied. A model's spring bones are simulated from time 0 to `--time` on
-    /// the motion these options describe at each step (unless `--no-springs`), so that a time
-    /// always gives one pose.
+    /// constraints applied; with `--in-place`, the clip's travel taken out at the end. A
+    /// model's spring bones are simulated from time 0 to `--time` on the motion these options
+    /// describe at each step (unless `--no-springs`), so that a time always gives one pose.
     pub fn pose(&self, model: &Model, default: Option<usize>) -> anyhow::Result<Posed> {
         let clip = self.resolve(model, default)?;
         self.warn_if_clamped(model, clip);
@@ -88,10 +97,16 @@ impl ClipArgs {
             let mut replay = SpringReplay::new(&model.spring_bones, rest, &start);
             replay.pose_to(&model.spring_bones, self.time, pose_at, &mut pose);
         }
+        let clip = animator.crossfade.target();
+        // After the springs, which swing with the travel.
+        let in_place = self.in_place.for_clip(model, clip)?;
+        let travel = in_place.map_or(Vec2::ZERO, |in_place| in_place.apply(&mut pose));
         Ok(Posed {
             pose,
-            clip: animator.crossfade.target(),
+            clip,
             ik: animator.ik,
+            in_place,
+            travel,
         })
     }
 

@@ -14,11 +14,13 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::curve_plot;
+use super::motion_summary::MotionSummary;
 use super::picture_size::parse_size;
 use crate::asset::{self, Model};
 use crate::export::{image_file, output};
 use crate::inspect::CurveSet;
 use crate::inspect::lookup::{find_clip, find_joint};
+use crate::inspect::motion::analyse;
 
 #[derive(Args, Debug)]
 pub struct CurvesArgs {
@@ -48,13 +50,15 @@ pub enum CurveFormat {
     Png,
 }
 
-/// The JSON document: which file, clip and joint, then the curve set.
+/// The JSON document: which file, clip and joint, the curve set, then the clip's root motion
+/// and foot contacts.
 #[derive(Serialize)]
 struct Document<'a> {
     file: String,
     joint_name: &'a str,
     #[serde(flatten)]
     curves: &'a CurveSet,
+    motion: Option<MotionSummary>,
 }
 
 pub fn run(args: &CurvesArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -66,7 +70,10 @@ pub fn run(args: &CurvesArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let joint = find_joint(&model, &args.joint).map_err(|e| anyhow!("--joint: {e}"))?;
     let clip = &model.clips[clip_index];
-    let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint).with_property_names(&model.properties);
+    let motion = analyse(&model, clip_index, None);
+    let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint)
+        .with_property_names(&model.properties)
+        .with_root_motion(motion.as_ref().and_then(|m| m.root.as_ref()));
     if set.curves.is_empty() {
         eprintln!(
             "{}: clip '{}' does not animate joint '{}'",
@@ -92,6 +99,7 @@ pub fn run(args: &CurvesArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     file: model.path.display().to_string(),
                     joint_name: model.skeleton.name(joint),
                     curves: &set,
+                    motion: motion.as_ref().map(|report| MotionSummary::new(&model, report)),
                 };
                 serde_json::to_writer_pretty(&mut text, &document)?;
                 writeln!(text)?;

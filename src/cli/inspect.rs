@@ -11,7 +11,9 @@ use super::extension_report::{self, ExtensionReport, extension_reports};
 use super::image_report::{self, ImageReport, image_reports};
 use super::inspect_avatar::{self, AvatarReport};
 use super::inspect_decoded::{self, DecodedReport};
+use super::motion_summary::MotionSummary;
 use crate::asset::{self, Camera, Model, Primitive, Projection, Topology, VertexAttribute, unsupported_extensions};
+use crate::inspect::motion::analyse;
 use crate::view::counted;
 
 #[derive(Serialize)]
@@ -155,6 +157,8 @@ struct ClipReport {
     animated_nodes: usize,
     /// The JSON pointers of the properties it animates beyond node transforms and weights.
     pointers: Vec<String>,
+    /// Its root motion and where the feet stand.
+    motion: Option<MotionSummary>,
 }
 
 /// One file: its report as text or one JSON object. Several files or directories: each
@@ -280,7 +284,8 @@ fn report(model: &Model) -> Report {
         clips: model
             .clips
             .iter()
-            .map(|clip| {
+            .enumerate()
+            .map(|(index, clip)| {
                 let mut interpolation = BTreeMap::new();
                 let mut properties = BTreeMap::new();
                 let mut animated: Vec<usize> = clip.channels().iter().map(|c| c.joint).collect();
@@ -298,6 +303,7 @@ fn report(model: &Model) -> Report {
                     properties,
                     animated_nodes: animated.len(),
                     pointers: model.properties.pointers_of(clip),
+                    motion: analyse(model, index, None).map(|report| MotionSummary::new(model, &report)),
                 }
             })
             .collect(),
@@ -550,6 +556,9 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         )?;
         for pointer in &clip.pointers {
             writeln!(out, "    animates {pointer}")?;
+        }
+        if let Some(motion) = &clip.motion {
+            motion.write_text("    ", out)?;
         }
     }
     for camera in &report.cameras {

@@ -17,6 +17,7 @@ mod diff;
 mod expression_args;
 mod extension_report;
 mod ik_args;
+mod in_place_args;
 mod image_report;
 mod inspect;
 mod inspect_avatar;
@@ -28,6 +29,7 @@ mod lighting_args;
 mod lint;
 mod metainfo;
 mod morph_args;
+mod motion_summary;
 mod package_data;
 mod picture_size;
 mod pose;
@@ -93,6 +95,13 @@ pub struct Cli {
     /// Open with the curve view shown (G toggles it).
     #[arg(long)]
     pub curves: bool,
+    /// Open with the clip played in place: its travel taken out, the ground sliding under it.
+    #[arg(long)]
+    pub in_place: bool,
+    /// Open with the root's path and the feet's contacts drawn on the ground and under the
+    /// timeline.
+    #[arg(long)]
+    pub motion: bool,
     /// What the renderer spends per frame [default: fast on a software renderer such as
     /// llvmpipe, best on a GPU].
     #[arg(long, value_enum)]
@@ -284,6 +293,8 @@ impl Cli {
             paused: self.paused,
             select: self.select,
             curves: self.curves,
+            in_place: self.in_place,
+            motion: self.motion,
             exit_after: self.exit_after,
             morph: self.morph.morph,
             expression: self.expression.expression,

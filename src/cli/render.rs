@@ -157,6 +157,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     still.viewpoint = viewpoint;
     // The rest and bind poses are framed on themselves (a T-pose is wider than a walk).
     let animated = matches!(args.inspect.pose_mode, PoseModeArg::Animated);
+    if animated {
+        (still.in_place, still.ground_slide) = (posed.in_place, posed.travel);
+    }
     let bounds = still.frame_clip(posed.clip.filter(|_| animated));
     if let Some(joint) = selected {
         let parent = model.skeleton.parent(joint);

@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::camera_args::CameraArgs;
 use super::clips_from_args::ClipsFromArgs;
+use super::in_place_args::InPlaceArgs;
 use super::lighting_args::{LightingArgs, light_with};
 use super::picture_size::{MAX_SIDE, out_of_range};
 use super::render::simplify_dense_meshes;
@@ -39,6 +40,8 @@ pub struct SheetArgs {
     pub cell: u32,
     #[command(flatten)]
     pub clips_from: ClipsFromArgs,
+    #[command(flatten)]
+    pub in_place: InPlaceArgs,
     #[command(flatten)]
     pub camera: CameraArgs,
     #[command(flatten)]
@@ -78,20 +81,20 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
         &mut renderer,
         &model,
         (args.frames, args.cell),
-        (&view, viewpoint),
+        (&view, viewpoint, args.in_place),
     )?;
     image_file::save(&sheet, &args.output)
 }
 
 /// The sheet as an image, `frames` per clip of `cell` pixels, drawn as `view` says from
-/// `viewpoint`: a title, then a row per clip (the rest pose for a model without clips, drawn
-/// once).
+/// `viewpoint`, each clip played in place when `in_place` asks: a title, then a row per clip
+/// (the rest pose for a model without clips, drawn once).
 pub fn contact_sheet(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
     model: &Model,
     (frames, cell): (u32, u32),
-    (view, viewpoint): (&ViewOptions, Viewpoint),
+    (view, viewpoint, in_place): (&ViewOptions, Viewpoint, InPlaceArgs),
 ) -> anyhow::Result<image::RgbaImage> {
     // Without clips every frame would be the same rest pose: draw it once.
     let frames = if model.clips.is_empty() { 1 } else { frames };
@@ -145,7 +148,14 @@ pub fn contact_sheet(
             max_width,
             TITLE_COLOR,
         );
-        still.frame_clip(clip.map(|_| row as usize));
+        let clip_index = clip.map(|_| row as usize);
+        let row_in_place = if clip.is_some() {
+            in_place.for_clip(model, clip_index)?
+        } else {
+            None
+        };
+        still.in_place = row_in_place;
+        still.frame_clip(clip_index);
         let mut cursor = clip.map(|c| c.cursor());
         // From the rest pose each time: a clip leaves the joints it does not animate alone.
         let rest = model.skeleton.rest_pose();
@@ -168,6 +178,10 @@ pub fn contact_sheet(
             match &mut replay {
                 Some(replay) => replay.pose_to(springs, time, &mut pose_at, &mut pose),
                 None => pose_at(time, &mut pose),
+            }
+            // After the springs, which swing with the travel.
+            if let Some(row_in_place) = row_in_place {
+                still.ground_slide = row_in_place.apply(&mut pose);
             }
             still.time = time;
             let image = still.render(renderer, &pose, (cell, cell), view)?;

@@ -10,6 +10,7 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use super::camera_args::CameraArgs;
+use super::in_place_args::InPlaceArgs;
 use super::lighting_args::{LightingArgs, light_with};
 use super::picture_size::parse_size;
 use super::progress::Progress;
@@ -70,6 +71,8 @@ pub struct VideoArgs {
     #[arg(long)]
     pub no_springs: bool,
     #[command(flatten)]
+    pub in_place: InPlaceArgs,
+    #[command(flatten)]
     pub camera: CameraArgs,
     #[command(flatten)]
     pub lighting: LightingArgs,
@@ -129,7 +132,9 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         ..ViewOptions::default()
     };
     simplify_dense_meshes(&mut model, args.size, &view, viewpoint);
+    let in_place = args.in_place.for_clip(&model, clip)?;
     let mut still = StillRenderer::new(&gpu, &renderer, &model);
+    still.in_place = in_place;
     still.frame_clip(clip);
     // As `render` poses a moment: the clip alone, clamped to its ends.
     let mut animator = Animator::new(clip);
@@ -152,6 +157,10 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         match &mut replay {
             Some(replay) => replay.pose_to(springs, elapsed, &mut pose_after, &mut pose),
             None => pose_after(elapsed, &mut pose),
+        }
+        // After the springs, which swing with the travel.
+        if let Some(in_place) = in_place {
+            still.ground_slide = in_place.apply(&mut pose);
         }
         still.viewpoint = turned(viewpoint, plan.turn(frame));
         still.time = elapsed;

@@ -17,16 +17,20 @@ pub enum CurveGroup {
     Weights,
     /// Animated material, camera, light and visibility values (KHR_animation_pointer).
     Properties,
+    /// The root motion's speed over the ground (m/s) and heading (degrees), beside the curves
+    /// of the joint that carries it.
+    RootMotion,
 }
 
 impl CurveGroup {
-    pub const ALL: [CurveGroup; 6] = [
+    pub const ALL: [CurveGroup; 7] = [
         CurveGroup::Translation,
         CurveGroup::Rotation,
         CurveGroup::Quaternion,
         CurveGroup::Scale,
         CurveGroup::Weights,
         CurveGroup::Properties,
+        CurveGroup::RootMotion,
     ];
 
     pub fn label(self) -> &'static str {
@@ -37,6 +41,7 @@ impl CurveGroup {
             CurveGroup::Scale => "Scale",
             CurveGroup::Weights => "Morph weights",
             CurveGroup::Properties => "Animated properties",
+            CurveGroup::RootMotion => "Root motion (m/s, °)",
         }
     }
 
@@ -49,6 +54,7 @@ impl CurveGroup {
             CurveGroup::Scale => "scale",
             CurveGroup::Weights => "weights",
             CurveGroup::Properties => "value",
+            CurveGroup::RootMotion => "m/s · °",
         }
     }
 }
@@ -99,6 +105,8 @@ impl Curve {
                 WEIGHTS[index % WEIGHTS.len()]
             }
             (CurveGroup::Properties, _) => WEIGHTS[self.name.bytes().map(usize::from).sum::<usize>() % WEIGHTS.len()],
+            (CurveGroup::RootMotion, "speed") => [245, 140, 50],
+            (CurveGroup::RootMotion, _) => [80, 140, 245],
             (_, "x") => [245, 140, 50],
             (_, "y") => [120, 200, 90],
             (_, "z") => [80, 140, 245],

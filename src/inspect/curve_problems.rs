@@ -43,7 +43,7 @@ fn noise(group: CurveGroup) -> f32 {
     match group {
         CurveGroup::Translation | CurveGroup::Scale => 1e-4,
         CurveGroup::Rotation => 0.05,
-        CurveGroup::Quaternion | CurveGroup::Weights | CurveGroup::Properties => 1e-3,
+        CurveGroup::Quaternion | CurveGroup::Weights | CurveGroup::Properties | CurveGroup::RootMotion => 1e-3,
     }
 }
 

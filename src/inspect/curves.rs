@@ -21,12 +21,15 @@
 //! - `properties[i]`: entry `i` of `Pose::properties`, an animated material, camera, light or
 //!   visibility value listed under the node it belongs to; `with_property_names` renames them
 //!   by the file's JSON pointer (`/materials/0/emissiveFactor[1]`).
+//! - `speed`, `heading`: the clip's root motion (see `motion`), added by `with_root_motion`
+//!   to the curves of the joint carrying it.
 
 use glam::{EulerRot, Quat, Vec3};
 use serde::Serialize;
 
 use super::curve::{Curve, CurveGroup, CurveKey};
 use super::curve_problems::{Problem, find_problems};
+use super::motion::{RootMotion, root_motion_curves};
 use crate::anim::{ChannelTrack, Clip, Pose, key_times};
 use crate::asset::AnimatedProperties;
 
@@ -93,6 +96,15 @@ impl CurveSet {
             {
                 curve.name = name;
             }
+        }
+        self
+    }
+
+    /// The set with the root motion's speed and heading curves added, when its joint is the
+    /// one carrying `root`.
+    pub fn with_root_motion(mut self, root: Option<&RootMotion>) -> Self {
+        if let Some(root) = root.filter(|r| r.joint == self.joint) {
+            self.curves.extend(root_motion_curves(root, &self.times));
         }
         self
     }

@@ -13,6 +13,8 @@
 //! - [`SkinDifference`]: how far CPU and GPU skinning are apart, vertex by vertex.
 //! - [`Trails`]: motion trails, the paths joints take over a clip ([`JointTrail`]), and the
 //!   root-motion trail.
+//! - [`motion`]: a clip's root motion (travel and heading), its feet's contacts and sliding,
+//!   and the clip played in place.
 
 mod curve;
 mod curve_pops;
@@ -22,6 +24,7 @@ pub mod expression_lookup;
 mod joints;
 pub mod lookup;
 pub mod morph_lookup;
+pub mod motion;
 mod pose_mode;
 pub mod skin_difference;
 pub mod trail;

@@ -4,6 +4,7 @@ use super::skin::listed;
 use super::{Findings, Rest, Rule, joint_name};
 use crate::anim::{ChannelTrack, Interpolation, Pose};
 use crate::asset::Model;
+use crate::inspect::motion::{InPlace, choose_root};
 
 /// A clip counts as made to loop when at least this share of the joints it animates end where
 /// they start.
@@ -52,8 +53,9 @@ pub(super) fn check(model: &Model, rest: &Rest, findings: &mut Findings) {
     }
 }
 
-/// A clip whose joints mostly end where they start is meant to loop; those of its joints that
-/// end elsewhere, by more than they move in any one frame, pop at the seam.
+/// A clip whose joints mostly end where they start (its travel taken out) is meant to loop;
+/// those of its joints that end elsewhere, by more than they move in any one frame, pop at
+/// the seam.
 fn check_seam(model: &Model, clip: &crate::anim::Clip, size: f32, findings: &mut Findings) {
     let duration = clip.duration();
     if duration <= FRAME {
@@ -73,6 +75,8 @@ fn check_seam(model: &Model, clip: &crate::anim::Clip, size: f32, findings: &mut
         pose.copy_from(rest_pose);
         clip.sample(time, pose, &mut cursor);
     };
+    // A clip that travels loops once its travel is taken out (a walk cycle ends a stride on).
+    let in_place = choose_root(model, clip).and_then(|root| InPlace::new(&model.skeleton, clip, root.joint));
     let (mut first, mut previous, mut current) = (rest_pose.clone(), rest_pose.clone(), rest_pose.clone());
     sample(0.0, &mut first);
     previous.copy_from(&first);
@@ -92,7 +96,10 @@ fn check_seam(model: &Model, clip: &crate::anim::Clip, size: f32, findings: &mut
         }
         std::mem::swap(&mut previous, &mut current);
     }
-    let last = previous;
+    let mut last = previous;
+    if let Some(in_place) = in_place {
+        in_place.apply(&mut last);
+    }
     let mut matching = 0;
     let mut jumps = Vec::new();
     for (&(max_moved, max_turned), &joint) in step.iter().zip(&joints) {

@@ -6,13 +6,15 @@
 //!
 //! The rules, one per `Rule`, live in `skin.rs` (weights, inverse bind matrices, bind pose),
 //! `hierarchy.rs` (scale along joint chains, transforms on skinned mesh nodes), `clips.rs`
-//! (rotation keys, loop seams), `extensions.rs` (extensions the file needs that rigscope
-//! does not read), `copies.rs` (meshes drawn as copies that cannot be seen or are mirrored)
-//! and `humanoid.rs` (a VRM avatar's humanoid map and T-pose).
+//! (rotation keys, loop seams once a clip's travel is taken out), `feet.rs` (feet sliding
+//! while they stand), `extensions.rs` (extensions the file needs that rigscope does not
+//! read), `copies.rs` (meshes drawn as copies that cannot be seen or are mirrored) and
+//! `humanoid.rs` (a VRM avatar's humanoid map and T-pose).
 
 mod clips;
 mod copies;
 mod extensions;
+mod feet;
 mod hierarchy;
 mod humanoid;
 mod skin;
@@ -52,6 +54,7 @@ pub enum Rule {
     RotationKeysNotUnit,
     QuaternionSignFlip,
     LoopSeamJump,
+    FootSliding,
     UnsupportedRequiredExtension,
     UnsupportedExtension,
     CopyScaledToNothing,
@@ -78,6 +81,7 @@ impl Rule {
             | Self::SkinnedMeshNodeTransform
             | Self::RotationKeysNotUnit
             | Self::LoopSeamJump
+            | Self::FootSliding
             | Self::UnsupportedRequiredExtension
             | Self::CopyScaledToNothing
             | Self::MirroredCopy
@@ -143,6 +147,7 @@ pub fn lint(model: &Model) -> Vec<Finding> {
     skin::check(model, &rest, &mut findings);
     hierarchy::check(model, &rest, &mut findings);
     clips::check(model, &rest, &mut findings);
+    feet::check(model, &mut findings);
     extensions::check(model, &mut findings);
     copies::check(model, &mut findings);
     humanoid::check(model, &rest, &mut findings);

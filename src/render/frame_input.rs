@@ -1,7 +1,7 @@
 //! What one frame shows: a model in a pose (or a crowd of it), seen by a camera, with the
 //! view's options.
 
-use glam::Mat4;
+use glam::{Mat4, Vec2};
 
 use crate::anim::Pose;
 use crate::asset::Model;
@@ -25,4 +25,7 @@ pub struct FrameInput<'a> {
     /// The animation's time in seconds: what moves with time in the materials (MToon's
     /// texture scroll) shows it.
     pub time: f32,
+    /// How far the ground's grid has slid back (x, z): the travel taken out of a clip played
+    /// in place.
+    pub ground_slide: Vec2,
 }

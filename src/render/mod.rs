@@ -25,6 +25,7 @@ pub mod layouts;
 mod mesh_levels;
 pub mod model_buffers;
 pub mod model_view;
+pub mod motion_gizmo;
 pub mod overlay;
 mod overlay_buffer;
 pub mod pipelines;

@@ -12,6 +12,7 @@ use super::skin_compare::CaptureTarget;
 use crate::anim::Clip;
 use crate::asset::Model;
 use crate::inspect::SkinDifference;
+use crate::inspect::motion::InPlace;
 use crate::skin::Deformer;
 use crate::view::framing::animation_bounds;
 use crate::view::{Bounds, ViewOptions};
@@ -23,7 +24,7 @@ pub struct ModelView {
     /// and sizes the ground and the shadow).
     pub bounds: Bounds,
     /// The clip `bounds` were measured over (the inner `None`: the rest pose).
-    measured_for: Option<Option<usize>>,
+    measured_for: Option<(Option<usize>, Option<InPlace>)>,
     /// The difference view's texture, made when the view is first shown (or why it cannot be).
     capture: Option<Result<CaptureTarget, String>>,
     /// The crowd's buffers while one is drawn (remade when its size changes).
@@ -43,15 +44,15 @@ impl ModelView {
         }
     }
 
-    /// Measures `bounds` over clip `clip` of `model` (its rest pose without one), unless they
-    /// were measured over it already.
-    pub fn measure_bounds(&mut self, model: &Model, clip: Option<usize>) {
-        if self.measured_for == Some(clip) {
+    /// Measures `bounds` over clip `clip` of `model` (its rest pose without one; played in
+    /// place by `in_place` when given), unless they were measured so already.
+    pub fn measure_bounds(&mut self, model: &Model, clip: Option<usize>, in_place: Option<InPlace>) {
+        if self.measured_for == Some((clip, in_place)) {
             return;
         }
         let animation: Option<&Clip> = clip.and_then(|c| model.clips.get(c));
-        self.bounds = animation_bounds(model, animation, &mut self.deformer);
-        self.measured_for = Some(clip);
+        self.bounds = animation_bounds(model, animation, in_place.as_ref(), &mut self.deformer);
+        self.measured_for = Some((clip, in_place));
     }
 
     /// Stage: which draws the pose hides (KHR_node_visibility), every skin's palette, and CPU

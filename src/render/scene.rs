@@ -133,7 +133,10 @@ impl SceneRenderer {
         });
         let ground_uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("ground"),
-            contents: bytemuck::bytes_of(&GroundUniform { params: [0.0; 4] }),
+            contents: bytemuck::bytes_of(&GroundUniform {
+                params: [0.0; 4],
+                slide: [0.0; 4],
+            }),
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         });
         let ground_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -373,6 +376,7 @@ impl SceneRenderer {
                 grid_spacing(radius),
                 0.0,
             ],
+            slide: [input.ground_slide.x, input.ground_slide.y, 0.0, 0.0],
         };
         gpu.queue
             .write_buffer(&self.ground_uniform, 0, bytemuck::bytes_of(&ground));

@@ -3,7 +3,7 @@
 //! frame stages as the window.
 
 use anyhow::bail;
-use glam::Mat4;
+use glam::{Mat4, Vec2};
 
 use super::capture::read_rgba;
 use super::frame::{draw, pose_and_upload};
@@ -16,6 +16,7 @@ use super::target::SceneTarget;
 use crate::anim::Pose;
 use crate::asset::Model;
 use crate::inspect::SkinDifference;
+use crate::inspect::motion::InPlace;
 use crate::view::crowd::{Crowd, CrowdOptions};
 use crate::view::file_camera::model_camera_view;
 use crate::view::{Bounds, CameraView, OrbitCamera, ViewAngles, ViewOptions, ViewPreset};
@@ -46,6 +47,11 @@ pub struct StillRenderer<'a> {
     /// Seconds of animation for `render`: the crowd's clock (each instance plays from its
     /// phase) and what moves with time in the materials (MToon's texture scroll).
     pub time: f32,
+    /// The clip played in place: `frame_clip` frames it so.
+    pub in_place: Option<InPlace>,
+    /// How far the ground's grid has slid back under a clip played in place (the travel
+    /// taken out of the next image's pose).
+    pub ground_slide: Vec2,
 }
 
 /// Where still images are seen from: the orbit camera from a direction, framed on the model,
@@ -75,6 +81,8 @@ impl<'a> StillRenderer<'a> {
             viewpoint: Viewpoint::default(),
             crowd: None,
             time: 0.0,
+            in_place: None,
+            ground_slide: Vec2::ZERO,
         }
     }
 
@@ -105,7 +113,7 @@ impl<'a> StillRenderer<'a> {
     /// rest pose without one), so every image of that clip is framed alike; returns that
     /// region.
     pub fn frame_clip(&mut self, clip: Option<usize>) -> Bounds {
-        self.model_view.measure_bounds(self.model, clip);
+        self.model_view.measure_bounds(self.model, clip, self.in_place);
         self.model_view.bounds
     }
 
@@ -194,6 +202,7 @@ impl<'a> StillRenderer<'a> {
             view,
             crowd: self.crowd.as_ref(),
             time,
+            ground_slide: self.ground_slide,
         };
         let mut encoder = gpu
             .device

@@ -453,6 +453,9 @@ fn specular_uniform(layers: &MaterialLayers) -> [f32; 4] {
 pub struct GroundUniform {
     /// x: height, y: half size, z: grid spacing, w: unused.
     pub params: [f32; 4],
+    /// x, y: how far the grid has slid back on the ground (x, z), for a clip played in
+    /// place; z, w: unused.
+    pub slide: [f32; 4],
 }
 
 /// A vertex of the skeleton overlay (`VertexIn` in overlay.wgsl).

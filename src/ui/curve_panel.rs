@@ -15,6 +15,7 @@ use egui_plot::{GridInput, Line, MarkerShape, Plot, PlotPoints, PlotUi, Points, 
 
 use crate::anim::Player;
 use crate::asset::Model;
+use crate::inspect::motion::root_motion;
 use crate::inspect::{Curve, CurveGroup, CurveSet};
 
 /// The view's height when first shown (points); the user may drag it.
@@ -79,7 +80,10 @@ impl CurveView {
         };
         let key = (generation, model.clips.len(), clip_index, joint);
         if self.cached.as_ref().is_none_or(|c| c.key != key) {
-            let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint).with_property_names(&model.properties);
+            let root = root_motion(model, clip_index, None);
+            let set = CurveSet::new(clip, model.skeleton.rest_pose(), joint)
+                .with_property_names(&model.properties)
+                .with_root_motion(root.as_ref());
             self.cached = Some(Cached { key, set });
         }
     }

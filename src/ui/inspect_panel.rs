@@ -1,6 +1,6 @@
 //! The rig inspection's view controls: animated, rest or bind pose; the bind-pose ghost; what
 //! the mesh's colours show, with a legend; the CPU-vs-GPU measurement; bone names; motion
-//! trails.
+//! trails; root motion and the feet.
 
 use egui::{Color32, RichText};
 
@@ -69,6 +69,9 @@ pub fn inspect_section(
             let (selected, pose_mode) = (state.inspection.selected, state.inspection.pose_mode);
             state.trails.ui(ui, &state.document.model.skeleton, selected, pose_mode);
         });
+    egui::CollapsingHeader::new("Root motion and feet")
+        .default_open(false)
+        .show(ui, |ui| state.motion.ui(ui, &state.document.model));
 }
 
 /// A material debug view: one input of the lighting instead of the lit picture (a vertex view

@@ -18,6 +18,7 @@ pub mod inspection;
 mod joint_panel;
 mod lighting_panel;
 mod morph_panel;
+pub mod motion_panel;
 pub mod notice;
 mod notice_bar;
 pub mod panel;

@@ -2,12 +2,15 @@
 //! the transport (step back, play/pause, step forward), the loop mode and speed, the time in
 //! seconds and in frames at the clip's key rate, the clip's name, and a scrubber across
 //! the width with the key times marked (the selected joint's keys when a joint is selected,
-//! else the whole clip's). Dragging or clicking the scrubber scrubs.
+//! else the whole clip's). Dragging or clicking the scrubber scrubs. Under it, when asked for
+//! in "Root motion and feet", a bar per foot where it stands on the ground (red where it
+//! slides).
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2, WidgetInfo};
 
 use super::state::ViewerState;
 use crate::anim::{Clip, Playback, key_times};
+use crate::inspect::motion::SLIDE_SHARE;
 
 /// Height of the scrubber strip (points): a frame ruler above, the ticks and playhead below.
 const SCRUBBER_HEIGHT: f32 = 34.0;
@@ -33,6 +36,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ViewerState) {
             controls_row(ui, state);
             ui.add_space(2.0);
             scrubber(ui, state);
+            contact_bars(ui, state);
             ui.add_space(4.0);
         });
 }
@@ -260,6 +264,48 @@ fn scrubber(ui: &mut egui::Ui, state: &mut ViewerState) {
     painter.rect_filled(head, 2.0, PLAYHEAD_COLOR);
     if response.hovered() {
         painter.rect_stroke(rect, 3.0, Stroke::new(1.0, RULER_COLOR), StrokeKind::Inside);
+    }
+}
+
+/// Height of one foot's row of contact bars (points).
+const CONTACT_ROW_HEIGHT: f32 = 7.0;
+const STANDING_COLOR: Color32 = Color32::from_rgb(80, 200, 250);
+const SLIDING_COLOR: Color32 = Color32::from_rgb(255, 70, 50);
+
+/// A row per foot under the scrubber, a bar where it stands on the ground (red where it slides
+/// more than `SLIDE_SHARE` of the character's height), when the motion section shows them for
+/// the clip on the timeline.
+fn contact_bars(ui: &mut egui::Ui, state: &ViewerState) {
+    let motion = &state.motion;
+    let Some(report) = motion
+        .report()
+        .filter(|_| motion.shown && motion.clip() == state.frame.player.clip())
+    else {
+        return;
+    };
+    let Some(clip) = shown_clip(state).filter(|_| !report.feet.is_empty()) else {
+        return;
+    };
+    ui.add_space(2.0);
+    let size = Vec2::new(ui.available_width(), CONTACT_ROW_HEIGHT * report.feet.len() as f32);
+    let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+    let counts: Vec<String> = (report.feet.iter())
+        .map(|f| format!("{} foot {}", f.foot.side.words(), f.contacts.len()))
+        .collect();
+    response.widget_info(|| WidgetInfo::labeled(egui::Role::Canvas, true, format!("Contacts: {}", counts.join(", "))));
+    let span = Span::new(rect, clip.duration());
+    let painter = ui.painter_at(rect);
+    for (row, foot) in report.feet.iter().enumerate() {
+        let top = rect.top() + row as f32 * CONTACT_ROW_HEIGHT;
+        for contact in &foot.contacts {
+            let sliding = contact.slide > SLIDE_SHARE * report.height;
+            let color = if sliding { SLIDING_COLOR } else { STANDING_COLOR };
+            let bar = Rect::from_x_y_ranges(
+                span.x_at(contact.start)..=span.x_at(contact.end).max(span.x_at(contact.start) + 1.0),
+                top + 1.0..=top + CONTACT_ROW_HEIGHT - 1.0,
+            );
+            painter.rect_filled(bar, 1.0, color);
+        }
     }
 }
 

@@ -66,7 +66,7 @@ impl CrowdPlayback {
         let rebuilt = self.built != Some(wanted);
         if rebuilt {
             let mut deformer = Deformer::new(model);
-            let bounds = animation_bounds(model, clip.and_then(|c| model.clips.get(c)), &mut deformer);
+            let bounds = animation_bounds(model, clip.and_then(|c| model.clips.get(c)), None, &mut deformer);
             self.crowd = Some(Crowd::new(model, self.options, clip, &bounds));
             self.built = Some(wanted);
             self.time = 0.0;

@@ -5,7 +5,7 @@ use crate::view::framing::animation_bounds;
 fn crowd(options: CrowdOptions) -> (Model, Crowd) {
     let model = demo_model();
     let mut deformer = crate::skin::Deformer::new(&model);
-    let bounds = animation_bounds(&model, model.clips.first(), &mut deformer);
+    let bounds = animation_bounds(&model, model.clips.first(), None, &mut deformer);
     let crowd = Crowd::new(&model, options, Some(0), &bounds);
     (model, crowd)
 }
@@ -61,7 +61,7 @@ fn instances_stand_on_a_grid_apart_and_the_bounds_hold_them_all() {
     );
     let mut deformer = crate::skin::Deformer::new(&demo_model());
     let model = demo_model();
-    let one = animation_bounds(&model, model.clips.first(), &mut deformer);
+    let one = animation_bounds(&model, model.clips.first(), None, &mut deformer);
     assert!(spacing.x > one.max.x - one.min.x, "neighbours do not overlap");
     for member in &crowd.members {
         let (low, high) = (one.min + member.offset, one.max + member.offset);

@@ -4,19 +4,25 @@
 use super::bounds::Bounds;
 use crate::anim::{Clip, Pose};
 use crate::asset::Model;
+use crate::inspect::motion::InPlace;
 use crate::skin::{Deformer, SkinningMethod, posed_order};
 
 /// Samples per clip when measuring its bounds.
 const SAMPLES: usize = 32;
 
-/// Bounds of what is drawn over `clip`, sampled evenly, or in the rest pose when there is no
-/// clip: the posed vertices (and the boxes of each instance's copies, EXT_mesh_gpu_instancing),
+/// Bounds of what is drawn over `clip`, sampled evenly (played in place by `in_place` when
+/// given), or in the rest pose when there is no clip: the posed vertices (and the boxes of each instance's copies, EXT_mesh_gpu_instancing),
 /// or the bones of a model without any vertex (a skeleton). Joints do not count beside a mesh:
 /// a camera or light node far away would shrink the model.
 /// Vertices are skinned by linear blending whatever the view uses: the framing stays put when
 /// the method changes (dual quaternions move vertices far less than the margin around a
 /// framed model).
-pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Deformer) -> Bounds {
+pub fn animation_bounds(
+    model: &Model,
+    clip: Option<&Clip>,
+    in_place: Option<&InPlace>,
+    deformer: &mut Deformer,
+) -> Bounds {
     let mut bounds = Bounds::EMPTY;
     let mut pose = model.skeleton.rest_pose().clone();
     let skeleton_only = model.vertex_count() == 0;
@@ -48,6 +54,9 @@ pub fn animation_bounds(model: &Model, clip: Option<&Clip>, deformer: &mut Defor
             for step in 0..=SAMPLES {
                 pose.copy_from(model.skeleton.rest_pose());
                 clip.sample(clip.duration() * step as f32 / SAMPLES as f32, &mut pose, &mut cursor);
+                if let Some(in_place) = in_place {
+                    in_place.apply(&mut pose);
+                }
                 measure(&pose, deformer);
             }
         }

@@ -32,6 +32,10 @@ pub struct ViewerOptions {
     pub select: Option<String>,
     /// Open with the curve view shown.
     pub curves: bool,
+    /// Open with the clip played in place (`--in-place`).
+    pub in_place: bool,
+    /// Open with the root's path and the feet's contacts shown (`--motion`).
+    pub motion: bool,
     /// Close after this long and print what was drawn as JSON (for tests and scripts).
     pub exit_after: Option<Duration>,
     /// Morph weights to start with, as if set in the panel (`MESH:TARGET=WEIGHT` each).

@@ -155,7 +155,7 @@ fn the_difference_view_finds_a_real_difference_and_none_where_there_is_none() {
     let pose = walking(&model);
     let matrices = pose.to_model_matrices();
     let mut model_view = ModelView::new(&gpu, &renderer, &model);
-    model_view.measure_bounds(&model, None);
+    model_view.measure_bounds(&model, None, None);
     let size = model_view.bounds.radius() * 2.0;
     // The GPU skins by linear blending; the CPU once alike, once by dual quaternions.
     let gpu_view = ViewOptions::default();

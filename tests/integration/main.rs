@@ -36,6 +36,7 @@ mod local_to_model;
 mod material_variants;
 mod md5;
 mod morph;
+mod motion;
 mod mtoon;
 mod mutation_smoke;
 mod notices;

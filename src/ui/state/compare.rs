@@ -153,7 +153,7 @@ fn joint_marks(diff: &RigDiff, joints: usize) -> Vec<JointMarks> {
 
 /// The region `model` takes in its rest pose.
 fn rest_bounds(model: &Model) -> Bounds {
-    animation_bounds(model, None, &mut Deformer::new(model))
+    animation_bounds(model, None, None, &mut Deformer::new(model))
 }
 
 /// "Compare with…": opening B, and closing the comparison.

@@ -18,6 +18,7 @@ use super::export_panel::ClipExportPanel;
 use super::file_browser::Browsing;
 use super::ik_edit::IkEditor;
 use super::inspection::Inspection;
+use super::motion_panel::MotionControls;
 use super::notice::Notice;
 use super::trail_panel::TrailControls;
 use super::watch_panel::Watching;
@@ -101,6 +102,8 @@ pub struct ViewerState {
     pub clips_from: ClipsFrom,
     /// Motion trails: which joints, how much of the clip, the root-motion trail.
     pub trails: TrailControls,
+    /// Root motion and the feet: the report on the clip playing, in place, camera following.
+    pub motion: MotionControls,
     /// The last outcome to show over the 3D view, until dismissed or replaced.
     pub notice: Option<Notice>,
     /// The side panel is shown (else the 3D view takes the window's width).
@@ -136,6 +139,7 @@ impl ViewerState {
             curves: CurveView::default(),
             clips_from: ClipsFrom::default(),
             trails: TrailControls::default(),
+            motion: MotionControls::default(),
             notice: None,
             panel_shown: true,
             clip_on_open: ClipOnOpen::Suggested,
@@ -212,6 +216,7 @@ impl ViewerState {
             clip_export: std::mem::take(&mut self.clip_export),
             curves: std::mem::take(&mut self.curves),
             trails: self.trails.for_new_model(),
+            motion: self.motion.for_new_model(),
             inspection: self.inspection.for_model(&model),
             // Compared with the new model at the next step.
             compare: self.compare.take(),
@@ -292,6 +297,10 @@ impl ViewerState {
     /// panel laid out before the step must be drawn once more to show that it ended.
     pub fn advance(&mut self, dt: f32) -> bool {
         let pose_mode = self.inspection.pose_mode;
+        // The clip on the timeline (faded to, during a fade).
+        let clip = self.frame.player.clip();
+        (self.motion).update(&self.document.model, self.document.generation, clip);
+        self.frame.in_place = self.motion.in_place();
         let stepped = (self.frame).advance(&self.document.model, self.document.generation, pose_mode, dt);
         let animated = self.inspection.pose_mode == PoseMode::Animated;
         let at = TrailTime {

@@ -126,6 +126,9 @@ impl ViewerState {
         let pinned = self.trails.pinned.iter().filter_map(|&j| joint(j)).collect();
         self.trails = self.trails.for_new_model();
         self.trails.pinned = pinned;
+        let carrier = self.motion.carrier.and_then(joint);
+        self.motion = self.motion.for_new_model();
+        self.motion.carrier = carrier;
         // Hand-set morph weights stay while the weights are the same; others start afresh.
         let weight_count = new.skeleton.rest_pose().morph_weights().len();
         if self.frame.morphs.len() != weight_count {
