@@ -1,4 +1,4 @@
-//! `--clips-from FILE` (repeatable), shared by `pose`, `render`, `sheet` and the viewer: the
+//! `--clips-from FILE...` (several files, or repeated), shared by `pose`, `render`, `sheet` and the viewer: the
 //! clips of another glTF/GLB file added to the model, retargeted onto its rig by joint name
 //! (see `asset::clips_from`).
 
@@ -11,9 +11,9 @@ use crate::view::counted;
 
 #[derive(Args, Debug, Default, Clone)]
 pub struct ClipsFromArgs {
-    /// Add the clips of another model file, retargeted onto this model's rig by joint name
-    /// (named "CLIP (FILE)"); repeat for several files.
-    #[arg(long, value_name = "FILE")]
+    /// Add the clips of other model files, retargeted onto this model's rig by joint name
+    /// (named "CLIP (FILE)"): several files after it, or the option repeated.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
     pub clips_from: Vec<PathBuf>,
 }
 

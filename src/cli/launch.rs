@@ -15,7 +15,10 @@ use super::Cli;
 /// program's, its own name first.
 pub fn mistyped_command(arguments: &[OsString]) -> Option<String> {
     let first = arguments.get(1)?.to_str()?;
-    if first.starts_with('-') || Path::new(first).exists() {
+    // A path (a separator, an extension) is the viewer's file, found or not: the viewer
+    // says when it is missing. Command names have neither.
+    let path = Path::new(first);
+    if first.starts_with('-') || path.exists() || first.contains(['/', '\\']) || path.extension().is_some() {
         return None;
     }
     let cli = Cli::command();
@@ -139,13 +142,15 @@ mod tests {
     }
 
     #[test]
-    fn commands_files_options_and_a_lone_missing_file_are_left_to_clap_and_the_viewer() {
+    fn commands_files_options_and_missing_files_are_left_to_clap_and_the_viewer() {
         let existing = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
         for words in [
             &["inspect", "Missing.glb"][..],
             &["--paused", "Missing.glb"],
             &[existing, "extra"],
             &["Missing.glb"],
+            &["/no/such/model.glb", "--paused"],
+            &["model.vrm", "--select", "hips"],
             &[],
         ] {
             assert_eq!(mistyped_command(&arguments(words)), None, "{words:?}");

@@ -493,7 +493,7 @@ mod tests {
             std::mem::size_of::<MaterialUniform>(),
             16 * 4 + 16 * 14 + 16 * 8 + 16 * 5 + 16 * 10 + 16 * 2 + 16 * 7
         );
-        assert_eq!(std::mem::size_of::<GroundUniform>(), 16);
+        assert_eq!(std::mem::size_of::<GroundUniform>(), 16 * 2);
         assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
         assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);
     }

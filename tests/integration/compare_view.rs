@@ -182,8 +182,8 @@ fn render(gpu: &Gpu, renderer: &mut SceneRenderer, state: &ViewerState) -> image
     let comparison = state.compare.as_ref().unwrap();
     let (a, b) = (&state.document.model, &comparison.document.model);
     let (mut view_a, mut view_b) = (ModelView::new(gpu, renderer, a), ModelView::new(gpu, renderer, b));
-    view_a.measure_bounds(a, None);
-    view_b.measure_bounds(b, None);
+    view_a.measure_bounds(a, None, None);
+    view_b.measure_bounds(b, None, None);
     view_b.buffers.ghost = (comparison.layout == CompareLayout::Ghost).then_some(COMPARE_GHOST_COLOR);
     let view = ViewOptions {
         grid: false,
@@ -210,6 +210,7 @@ fn render(gpu: &Gpu, renderer: &mut SceneRenderer, state: &ViewerState) -> image
         view: &view,
         crowd: None,
         time: 0.0,
+        ground_slide: glam::Vec2::ZERO,
     };
     let view_of_b = ViewOptions {
         vertex_view: None,

@@ -619,6 +619,12 @@ fn convert_adds_the_clips_of_other_files_under_the_names_given() {
         !too_many.status.success() && stderr.contains("4 names for the 3 clips"),
         "{stderr}"
     );
+    // Several motion files after one --clips-from, as after the option repeated.
+    let cesium = common::gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
+    let (cesium, out_text) = (cesium.to_str().unwrap(), out.to_str().unwrap());
+    common::succeed(&["convert", cesium, "--clips-from", cesium, cesium, "-o", out_text]);
+    let back = asset::load(&out).unwrap();
+    assert_eq!(back.clips.len(), 3, "its own clip and one from each file");
 }
 
 /// A quad bound to eight joints, each vertex to all eight (an eighth each): the first vertex,

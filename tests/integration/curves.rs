@@ -6,12 +6,14 @@ use crate::common;
 use common::{gltf, json, rigscope, succeed, temp_dir};
 use rigscope::asset;
 use rigscope::inspect::CurveSet;
+use rigscope::inspect::motion::root_motion;
 
 fn fox() -> String {
     gltf("Fox/glTF-Binary/Fox.glb").display().to_string()
 }
 
-/// The module's curves for `joint` in clip `clip` of the fox.
+/// The module's curves for `joint` in clip `clip` of the fox (with the root motion's, when
+/// the joint carries it).
 fn expected(clip: usize, joint: &str) -> CurveSet {
     expected_in("Fox/glTF-Binary/Fox.glb", clip, joint)
 }
@@ -19,7 +21,8 @@ fn expected(clip: usize, joint: &str) -> CurveSet {
 fn expected_in(file: &str, clip: usize, joint: &str) -> CurveSet {
     let model = asset::load(&gltf(file)).unwrap();
     let joint = model.skeleton.find(joint).unwrap();
-    CurveSet::new(&model.clips[clip], model.skeleton.rest_pose(), joint)
+    let root = root_motion(&model, clip, None);
+    CurveSet::new(&model.clips[clip], model.skeleton.rest_pose(), joint).with_root_motion(root.as_ref())
 }
 
 fn floats(value: &serde_json::Value) -> Vec<f32> {
@@ -42,7 +45,11 @@ fn json_holds_the_modules_samples_keys_and_problems() {
     assert_eq!(floats(&document["times"]), set.times);
     let curves = document["curves"].as_array().unwrap();
     assert_eq!(curves.len(), set.curves.len());
-    assert_eq!(set.curves.len(), 10, "translation, Euler rotation and quaternion");
+    assert_eq!(
+        set.curves.len(),
+        12,
+        "translation, Euler rotation and quaternion, and the root motion's speed and heading"
+    );
     for (written, curve) in curves.iter().zip(&set.curves) {
         assert_eq!(written["name"], curve.name.as_str());
         assert_eq!(written["interpolation"], curve.interpolation);

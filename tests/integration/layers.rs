@@ -23,7 +23,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "ui",
-        &["anim", "asset", "skin", "inspect", "lint", "view", "export", "write", "diff"],
+        &[
+            "anim", "asset", "skin", "inspect", "lint", "view", "export", "write", "diff",
+        ],
     ),
     (
         "cli",

@@ -7,8 +7,10 @@
 //! to toe does not flicker in and out). All four scale with the character's height.
 //!
 //! Speed at a sample is the ground-plane distance from the previous sample over the time
-//! between them; a contact's slide is the ground-plane path the foot covers over the
-//! samples in contact (each counting the step that led to it).
+//! between them. A contact's slide is how far from where it landed the foot gets on the
+//! ground while it stands: the largest ground-plane distance from the sample before the
+//! contact's first (where the step that led to it started) to any sample in contact. A foot
+//! swaying back and forth a centimetre slides a centimetre, not the length of its dithering.
 
 use glam::{Vec2, Vec3};
 
@@ -34,8 +36,8 @@ pub struct Contact {
     /// Clip time of the first and last sample in contact (seconds).
     pub start: f32,
     pub end: f32,
-    /// How far the foot moved over the ground meanwhile (model units: metres for glTF, VRM
-    /// and FBX).
+    /// How far from where it landed the foot got over the ground meanwhile (model units:
+    /// metres for glTF, VRM and FBX).
     pub slide: f32,
     /// Where it stands: the foot's mean model-space position over the contact.
     pub at: Vec3,
@@ -86,39 +88,45 @@ pub fn detect_contacts(samples: &MotionSamples, feet: &[Foot], height: f32) -> V
 fn contacts_of(times: &[f32], path: &[Vec3], ground: f32, height: f32) -> Vec<Contact> {
     let ground_point = |p: Vec3| Vec2::new(p.x, p.z);
     let mut contacts = Vec::new();
-    // The contact going on, and how many samples it has.
-    let mut current: Option<(Contact, u32)> = None;
+    // The contact going on, how many samples it has, and where the foot landed.
+    let mut current: Option<(Contact, u32, Vec2)> = None;
     for (index, (&time, &position)) in times.iter().zip(path).enumerate() {
-        // The first sample takes the speed of the step after it, and adds nothing to a slide.
+        // The first sample takes the speed of the step after it.
         let (from, to) = if index == 0 { (0, 1) } else { (index - 1, index) };
         let (Some(&a), Some(&b)) = (path.get(from), path.get(to)) else {
             break;
         };
         let seconds = times[to] - times[from];
-        let distance = ground_point(a).distance(ground_point(b));
-        let speed = if seconds > 0.0 { distance / seconds } else { 0.0 };
-        let step = if index == 0 { 0.0 } else { distance };
+        let speed = if seconds > 0.0 {
+            ground_point(a).distance(ground_point(b)) / seconds
+        } else {
+            0.0
+        };
         let above = position.y - ground;
         current = match current {
-            Some((mut contact, samples)) if above <= RELEASE_HEIGHT * height && speed <= RELEASE_SPEED * height => {
+            Some((mut contact, samples, landed))
+                if above <= RELEASE_HEIGHT * height && speed <= RELEASE_SPEED * height =>
+            {
                 contact.end = time;
-                contact.slide += step;
+                contact.slide = contact.slide.max(landed.distance(ground_point(position)));
                 contact.at += position;
-                Some((contact, samples + 1))
+                Some((contact, samples + 1, landed))
             }
             Some(finished) => {
                 contacts.push(mean_place(finished));
                 None
             }
-            None if above <= CONTACT_HEIGHT * height && speed <= CONTACT_SPEED * height => Some((
-                Contact {
+            None if above <= CONTACT_HEIGHT * height && speed <= CONTACT_SPEED * height => {
+                // Where the step that led here started (the first sample: itself).
+                let landed = ground_point(path[index.saturating_sub(1)]);
+                let contact = Contact {
                     start: time,
                     end: time,
-                    slide: step,
+                    slide: landed.distance(ground_point(position)),
                     at: position,
-                },
-                1,
-            )),
+                };
+                Some((contact, 1, landed))
+            }
             None => None,
         };
     }
@@ -127,7 +135,7 @@ fn contacts_of(times: &[f32], path: &[Vec3], ground: f32, height: f32) -> Vec<Co
 }
 
 /// A contact whose `at` sums the positions of its `samples`, with their mean instead.
-fn mean_place((contact, samples): (Contact, u32)) -> Contact {
+fn mean_place((contact, samples, _): (Contact, u32, Vec2)) -> Contact {
     Contact {
         at: contact.at / samples as f32,
         ..contact
