@@ -123,6 +123,9 @@ pub struct AvatarMeta {
     /// Each permission the avatar sets, in the specification's order: what it is about and
     /// what the file says.
     pub permissions: Vec<(&'static str, String)>,
+    /// The original work the avatar derives from, as the file names it (1.0's `references`,
+    /// 0.x's one `reference`): what a derived avatar's licence usually asks to credit.
+    pub references: Vec<String>,
     /// The avatar's picture, an index into `Model::images` (1.0's `thumbnailImage`, 0.x's
     /// `texture`'s image).
     pub thumbnail: Option<usize>,

@@ -182,6 +182,22 @@ impl Model {
             .sum()
     }
 
+    /// The space skin `skin`'s vertices are in, as a matrix to model space at bind: `G` with
+    /// `bind_j · inverse_bind_j = G` for its joints (`bind_model`: the skeleton's bind pose in
+    /// model space). Identity for glTF, whose skinned vertices are in model space already; an
+    /// FBX mesh's vertices are in its node's space, whose bind placement `G` is. Read from the
+    /// skin's first joint; identity where that is not finite or is within rounding of it.
+    pub fn skin_vertex_space(&self, skin: &Skin, bind_model: &[Mat4]) -> Mat4 {
+        let first = skin.joints.iter().zip(&skin.inverse_bind);
+        let space = first
+            .map(|(&joint, inverse_bind)| Some(*bind_model.get(joint)? * *inverse_bind))
+            .next()
+            .flatten();
+        space
+            .filter(|m| m.is_finite() && !m.abs_diff_eq(Mat4::IDENTITY, 1e-5))
+            .unwrap_or(Mat4::IDENTITY)
+    }
+
     pub fn triangle_count(&self) -> usize {
         self.instances
             .iter()

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::batch::{self, Input};
 use super::extension_report::{self, ExtensionReport, extension_reports};
 use super::image_report::{self, ImageReport, image_reports};
-use super::inspect_avatar::{self, AvatarReport};
+use super::inspect_avatar::{self, AvatarReport, VrmAnimationReport};
 use super::inspect_decoded::{self, DecodedReport};
 use super::motion_summary::MotionSummary;
 use crate::asset::{self, Camera, Model, Primitive, Projection, Topology, VertexAttribute, unsupported_extensions};
@@ -55,6 +55,8 @@ struct Report {
     decoded_geometry: Vec<DecodedReport>,
     /// The VRM avatar the file is.
     avatar: Option<AvatarReport>,
+    /// What the VRM animation (`.vrma`) the file is animates.
+    vrm_animation: Option<VrmAnimationReport>,
     warnings: Vec<String>,
 }
 
@@ -329,6 +331,7 @@ fn report(model: &Model) -> Report {
         extensions: extension_reports(model),
         decoded_geometry: model.decoded_geometry.iter().map(DecodedReport::from).collect(),
         avatar: AvatarReport::of(model),
+        vrm_animation: VrmAnimationReport::of(model),
         warnings: model.warnings.clone(),
     }
 }
@@ -580,6 +583,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     extension_report::write_text(&report.extensions, out)?;
     inspect_decoded::write_text(&report.decoded_geometry, out)?;
     inspect_avatar::write_text(report.avatar.as_ref(), out)?;
+    inspect_avatar::write_vrm_animation_text(report.vrm_animation.as_ref(), out)?;
     for warning in &report.warnings {
         writeln!(out, "  warning: {warning}")?;
     }

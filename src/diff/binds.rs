@@ -5,8 +5,8 @@
 //!   its own transform changed: it moved in model space and its parent did not, or its local
 //!   transform (relative to its parent) changed too. The joints below it that only follow are
 //!   counted in its finding.
-//! - **Bind**: each joint's bind matrix, the inverse of its inverse bind matrix in the first
-//!   skin that lists it (`Skin::inverse_bind`). Inverse bind matrices do not depend on one
+//! - **Bind**: each joint's bind matrix in model space (`Skeleton::bind_pose`, made from the
+//!   skins' inverse bind matrices in the model's frame). Bind matrices do not depend on one
 //!   another, so every joint whose bind moved is reported. Joints in no skin have none.
 //!
 //! A change is a distance between the matrices' translations (metres) and the angle of the
@@ -71,15 +71,16 @@ pub fn angle_degrees(a: Quat, b: Quat) -> f32 {
     (2.0 * relative.xyz().length().atan2(relative.w.abs())).to_degrees()
 }
 
-/// Each joint's bind matrix (joint space → model space in the bind pose) from the first skin
-/// that lists it; None for joints in no skin.
+/// Each joint's bind matrix (joint space → model space in the bind pose: the skeleton's bind
+/// pose, which the loaders make from the skins' inverse bind matrices in the model's frame; an
+/// FBX's inverse bind matrices map its mesh node's space, not the model's) for the joints some
+/// skin lists; None for joints in no skin.
 fn bind_matrices(model: &Model) -> Vec<Option<Mat4>> {
+    let bind = model.skeleton.bind_pose().to_model_matrices();
     let mut binds = vec![None; model.skeleton.len()];
-    for skin in &model.skins {
-        for (&joint, inverse_bind) in skin.joints.iter().zip(&skin.inverse_bind) {
-            if let Some(slot @ None) = binds.get_mut(joint) {
-                *slot = Some(inverse_bind.inverse());
-            }
+    for &joint in model.skins.iter().flat_map(|skin| &skin.joints) {
+        if let (Some(slot), Some(matrix)) = (binds.get_mut(joint), bind.get(joint)) {
+            *slot = Some(*matrix);
         }
     }
     binds

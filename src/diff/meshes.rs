@@ -1,7 +1,8 @@
 //! Meshes compared vertex by vertex, whatever the vertex order or how a format split them.
 //!
-//! Every vertex is taken in model space in the bind pose: a skinned mesh's positions are
-//! (glTF puts them there), a mesh placed on a joint is moved by that joint's rest matrix (the
+//! Every vertex is taken in model space in the bind pose: a skinned mesh's positions through
+//! its skin's vertex space (`Model::skin_vertex_space`: glTF puts them in model space, an FBX
+//! in its mesh node's space), a mesh placed on a joint is moved by that joint's rest matrix (the
 //! first instance of a mesh decides; a mesh on no node stays as it is). Each vertex of A pairs
 //! with a vertex of B within `Tolerance::distance` through a grid over B's vertices; where
 //! several are that near (a seam's copies), the pick prefers, in order, a vertex of the mesh
@@ -79,12 +80,26 @@ struct VertexPlace {
 /// How a mesh's vertices reach model space in the bind pose, and what moves them.
 #[derive(Clone, Copy)]
 enum Placement<'a> {
-    /// Skinned: in model space already, moved by these skeleton joints.
-    Skinned(&'a [usize]),
+    /// Skinned: moved by these skeleton joints, in the skin's vertex space (to model space).
+    Skinned(&'a [usize], Mat4),
     /// Placed on a joint (moved by its matrix and following it alone).
     OnJoint(usize, Mat4),
     /// On no node: where it is, following nothing.
     Loose,
+}
+
+/// The matrix that takes mesh `mesh`'s vertices to model space in the bind pose, as
+/// `ModelVertices` places them (identity for a mesh on no node).
+pub fn mesh_to_model(model: &Model, mesh: usize) -> Mat4 {
+    let instance = model.instances.iter().find(|i| i.mesh == mesh);
+    match (instance, instance.and_then(|i| model.skins.get(i.skin?))) {
+        (_, Some(skin)) => model.skin_vertex_space(skin, &model.skeleton.bind_pose().to_model_matrices()),
+        (Some(instance), None) => (model.skeleton.rest_pose().to_model_matrices())
+            .get(instance.joint)
+            .copied()
+            .unwrap_or(Mat4::IDENTITY),
+        (None, None) => Mat4::IDENTITY,
+    }
 }
 
 /// All vertices of a model's meshes in one list, in model space, bind pose.
@@ -104,6 +119,7 @@ struct ModelVertices<'a> {
 impl<'a> ModelVertices<'a> {
     fn new(model: &'a Model) -> Self {
         let rest = model.skeleton.rest_pose().to_model_matrices();
+        let bind = model.skeleton.bind_pose().to_model_matrices();
         let total = model
             .meshes
             .iter()
@@ -124,7 +140,7 @@ impl<'a> ModelVertices<'a> {
             let instance = model.instances.iter().find(|i| i.mesh == mesh_index);
             let skin = instance.and_then(|i| model.skins.get(i.skin?));
             let placement = match (instance, skin) {
-                (_, Some(skin)) => Placement::Skinned(&skin.joints),
+                (_, Some(skin)) => Placement::Skinned(&skin.joints, model.skin_vertex_space(skin, &bind)),
                 (Some(instance), None) => {
                     let matrix = rest.get(instance.joint).copied().unwrap_or(Mat4::IDENTITY);
                     Placement::OnJoint(instance.joint, matrix)
@@ -133,8 +149,8 @@ impl<'a> ModelVertices<'a> {
             };
             vertices.placements.push(placement);
             let matrix = match placement {
-                Placement::OnJoint(_, matrix) => matrix,
-                _ => Mat4::IDENTITY,
+                Placement::OnJoint(_, matrix) | Placement::Skinned(_, matrix) => matrix,
+                Placement::Loose => Mat4::IDENTITY,
             };
             let normal_matrix = Mat3::from_mat4(matrix).inverse().transpose();
             for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
@@ -161,7 +177,7 @@ impl<'a> ModelVertices<'a> {
     fn influences(&self, index: usize) -> Influences {
         let place = self.places[index];
         match self.placements[place.mesh as usize] {
-            Placement::Skinned(joints) => {
+            Placement::Skinned(joints, _) => {
                 let primitive = &self.model.meshes[place.mesh as usize].primitives[place.primitive as usize];
                 match &primitive.skin_weights {
                     Some(weights) => Influences::skinned(weights, place.vertex as usize, joints),

@@ -1,13 +1,13 @@
 //! Morph targets (blend shapes, expressions) compared by name within each pair of meshes.
 //!
 //! A shared target's change is the largest distance, over the vertices paired across the two
-//! meshes, between the vertex's displacement in A and its pair's in B (in the mesh's own
-//! space, which for a skinned mesh is model space).
+//! meshes, between the vertex's displacement in A and its pair's in B, both taken to model
+//! space as the vertices are (`meshes::mesh_to_model`).
 
-use glam::Vec3;
+use glam::{Mat3, Vec3};
 use serde::Serialize;
 
-use super::meshes::MeshComparison;
+use super::meshes::{MeshComparison, mesh_to_model};
 use super::report_text::format_distance;
 use super::{Finding, Section, Tolerance};
 use crate::asset::{Mesh, Model};
@@ -53,11 +53,17 @@ pub fn compare(
                 continue;
             };
             let mut largest = 0.0f32;
+            // Displacements in model space, as the vertices are paired.
+            let (to_model, to_model_b) = (
+                Mat3::from_mat4(mesh_to_model(a, mesh_index)),
+                Mat3::from_mat4(mesh_to_model(b, mesh_b_index)),
+            );
             for (vertex, pair) in meshes.vertex_pairs[mesh_index].iter().enumerate() {
                 if let Some((in_mesh_b, vertex_b)) = *pair
                     && in_mesh_b == mesh_b_index
                 {
-                    let change = displacement(mesh, vertex, target).distance(displacement(mesh_b, vertex_b, target_b));
+                    let change = (to_model * displacement(mesh, vertex, target))
+                        .distance(to_model_b * displacement(mesh_b, vertex_b, target_b));
                     largest = if change.is_nan() { f32::NAN } else { largest.max(change) };
                 }
             }

@@ -8,8 +8,9 @@
 //! `hierarchy.rs` (scale along joint chains, transforms on skinned mesh nodes), `clips.rs`
 //! (rotation keys, loop seams once a clip's travel is taken out), `feet.rs` (feet sliding
 //! while they stand), `extensions.rs` (extensions the file needs that rigscope does not
-//! read), `copies.rs` (meshes drawn as copies that cannot be seen or are mirrored) and
-//! `humanoid.rs` (a VRM avatar's humanoid map and T-pose).
+//! read), `copies.rs` (meshes drawn as copies that cannot be seen or are mirrored),
+//! `invisible.rs` (materials that make what they cover invisible) and `humanoid.rs` (a VRM
+//! avatar's humanoid map and T-pose).
 
 mod clips;
 mod copies;
@@ -17,6 +18,7 @@ mod extensions;
 mod feet;
 mod hierarchy;
 mod humanoid;
+mod invisible;
 mod skin;
 
 use std::collections::BTreeMap;
@@ -59,6 +61,7 @@ pub enum Rule {
     UnsupportedExtension,
     CopyScaledToNothing,
     MirroredCopy,
+    InvisibleMaterial,
     HumanoidBoneMissing,
     HumanoidOrderBroken,
     HumanoidNotTPose,
@@ -85,6 +88,7 @@ impl Rule {
             | Self::UnsupportedRequiredExtension
             | Self::CopyScaledToNothing
             | Self::MirroredCopy
+            | Self::InvisibleMaterial
             | Self::HumanoidNotTPose => Severity::Warning,
             Self::ZeroWeightInfluence
             | Self::UnusedJoint
@@ -150,6 +154,7 @@ pub fn lint(model: &Model) -> Vec<Finding> {
     feet::check(model, &mut findings);
     extensions::check(model, &mut findings);
     copies::check(model, &mut findings);
+    invisible::check(model, &mut findings);
     humanoid::check(model, &rest, &mut findings);
     let mut list: Vec<Finding> = findings
         .merged

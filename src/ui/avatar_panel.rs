@@ -1,6 +1,9 @@
-//! A VRM avatar's section of the panel: who made it and what its licence allows (the meta),
-//! its expressions as sliders (presets, then the file's own), and the humanoid map: each of the 55 humanoid bones with the joint it maps to (click one to
-//! select the joint), the required ones that are missing in red.
+//! A VRM avatar's section of the panel: who made it, what its licence allows and the work it
+//! derives from (the meta), where its eyes look and how (its look-at's type and range maps),
+//! its expressions as sliders (presets, then the file's own; the look presets held while an
+//! expression-type look-at sets them), and the humanoid map: each of the 55 humanoid bones
+//! with the joint it maps to (click one to select the joint), the required ones that are
+//! missing in red.
 
 use egui::{Color32, RichText};
 use glam::Vec3;
@@ -39,12 +42,15 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
     for (about, value) in &meta.permissions {
         line(ui, &capitalised(about), value);
     }
+    line(ui, "Derived from", &meta.references.join(", "));
     let toon: Vec<String> = model.materials.iter().filter_map(Material::mtoon_description).collect();
     line(ui, "MToon materials", &toon.join(", "));
     if let Some(look_at) = &avatar.look_at {
         eyes_controls(ui, look_at, &mut state.frame.avatar);
     }
-    expressions_grid(ui, avatar, &mut state.frame.avatar.expressions);
+    // The look-at sets its expressions while it looks somewhere (it did last frame).
+    let look_at_sets = (avatar.look_at.as_ref()).filter(|_| state.frame.avatar.face.gaze.is_some());
+    expressions_grid(ui, avatar, look_at_sets, &mut state.frame.avatar.expressions);
     let required = |bone: &str| {
         REQUIRED_1_0.contains(&bone) || (avatar.version == VrmVersion::V0 && REQUIRED_0_X_MORE.contains(&bone))
     };
@@ -86,10 +92,18 @@ pub fn avatar_section(ui: &mut egui::Ui, state: &mut ViewerState) {
 
 /// What the eyes look at (as animated, the camera, or a point), and where they look.
 fn eyes_controls(ui: &mut egui::Ui, look_at: &LookAt, avatar: &mut AvatarMotion) {
-    let kind = match look_at.kind {
-        LookAtKind::Bone => "eye bones",
-        LookAtKind::Expression => "look expressions",
+    let (kind, output) = match look_at.kind {
+        LookAtKind::Bone => ("eye bones", "°"),
+        LookAtKind::Expression => ("look expressions", ""),
     };
+    // Each map's largest output and the angle it is reached at (egui's font has no arrow).
+    let maps = [
+        ("in", look_at.horizontal_inner),
+        ("out", look_at.horizontal_outer),
+        ("down", look_at.vertical_down),
+        ("up", look_at.vertical_up),
+    ]
+    .map(|(way, map)| format!("{way} {}{output} at {}°", map.output_scale, map.input_max));
     ui.horizontal_wrapped(|ui| {
         ui.label(format!("Eyes ({kind}):"));
         let point = match avatar.eyes {
@@ -109,6 +123,8 @@ fn eyes_controls(ui: &mut egui::Ui, look_at: &LookAt, avatar: &mut AvatarMotion)
             }
         });
     }
+    ui.label(RichText::new(format!("Range maps: {}", maps.join(", "))).weak())
+        .on_hover_text("How far each eye turns (or each look expression's weight) for a gaze angle, up to its largest");
     if let Some(gaze) = avatar.face.gaze {
         ui.label(gaze_words(gaze.yaw, gaze.pitch))
             .on_hover_text("Where the eyes turn, from the head's rest frame, as the avatar sees it");
@@ -152,8 +168,9 @@ fn springs_controls(ui: &mut egui::Ui, state: &mut ViewerState) {
     });
 }
 
-/// A slider (0 to 1) per expression, and a button that sets them all back to 0.
-fn expressions_grid(ui: &mut egui::Ui, avatar: &Avatar, weights: &mut [f32]) {
+/// A slider (0 to 1) per expression, and a button that sets them all back to 0. The sliders of
+/// the expressions `look_at_sets` owns are held: it replaces their weights.
+fn expressions_grid(ui: &mut egui::Ui, avatar: &Avatar, look_at_sets: Option<&LookAt>, weights: &mut [f32]) {
     if avatar.expressions.is_empty() {
         return;
     }
@@ -170,6 +187,10 @@ fn expressions_grid(ui: &mut egui::Ui, avatar: &Avatar, weights: &mut [f32]) {
             }
             for (index, (expression, weight)) in avatar.expressions.iter().zip(weights.iter_mut()).enumerate() {
                 let mut notes = Vec::new();
+                let held = look_at_sets.is_some_and(|look_at| look_at.owns(expression));
+                if held {
+                    notes.push("set by the look-at");
+                }
                 if !expression.is_preset {
                     notes.push("custom");
                 }
@@ -182,7 +203,7 @@ fn expressions_grid(ui: &mut egui::Ui, avatar: &Avatar, weights: &mut [f32]) {
                 };
                 ui.horizontal(|ui| {
                     let slider = egui::Slider::new(weight, 0.0..=1.0).fixed_decimals(2);
-                    let slider = ui.push_id(index, |ui| ui.add(slider)).inner;
+                    let slider = ui.push_id(index, |ui| ui.add_enabled(!held, slider)).inner;
                     let label = ui.label(label);
                     slider.labelled_by(label.id);
                 });

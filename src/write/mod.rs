@@ -30,6 +30,7 @@ mod morph_channels;
 mod nodes;
 mod options;
 mod pointers;
+mod skin_space;
 mod skins;
 mod texture_info;
 mod textures;
@@ -117,7 +118,8 @@ pub fn save(model: &Model, path: &Path, options: &WriteOptions) -> Result<Writte
 fn document(model: &Model, options: &WriteOptions) -> Document {
     let facing = vrm::facing_as_read(model);
     let from_zero = clip_times::clips_from_zero(&facing);
-    let model = &*from_zero;
+    let in_model_space = skin_space::skins_in_model_space(&from_zero);
+    let model = &*in_model_space;
     let mut document = Document::new(format!("rigscope {}", env!("CARGO_PKG_VERSION")));
     document.root.asset.extras = source_extras(model);
     materials::write_materials(&mut document, model, options);

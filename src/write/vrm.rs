@@ -163,6 +163,7 @@ pub(super) mod tests {
                     ("commercial use", permission.into()),
                     ("other licence", "https://x".into()),
                 ],
+                references: Vec::new(),
                 thumbnail: Some(0),
             },
             expressions,

@@ -510,6 +510,33 @@ fn obj_files_load_with_their_materials_faces_and_lines() {
     );
 }
 
+/// A triangle whose only material is fully transparent (`d 0`), and a face that points past
+/// the vertices: the file looks empty, and now says why.
+#[test]
+fn what_an_obj_does_not_draw_is_said_by_name() {
+    let dir = common::temp_dir("obj-unseen");
+    write(&dir, "ghost.mtl", "newmtl Ghost\nKd 0.8 0.8 0.8\nd 0\n");
+    let obj = "mtllib ghost.mtl\no Ghost\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl Ghost\nf 1 2 3\nf 1 2 5\n";
+    let path = write(&dir, "ghost.obj", obj);
+    let file = path.to_str().unwrap();
+
+    let lint = common::succeed(&["lint", file]);
+    let line = lint.lines().find(|l| l.contains("invisible-material"));
+    assert!(
+        line.is_some_and(|l| l.contains("material 'Ghost'")
+            && l.ends_with("is fully transparent (alpha 0, blended): mesh 'Ghost' draws nothing where it covers them")),
+        "{lint}"
+    );
+
+    let inspect = common::succeed(&["inspect", file]);
+    assert!(
+        inspect.contains(
+            "warning: the OBJ reader clamped an index that pointed past the end of the vertex data (positions, normals, UVs or points) to its last entry: what uses them may look stretched (mesh 'Ghost')"
+        ),
+        "{inspect}"
+    );
+}
+
 #[test]
 fn broken_fbx_files_are_refused_by_name_without_panicking() {
     let dir = common::temp_dir("fbx-broken");

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, Queryable};
+use egui_kittest::kittest::{By, NodeT, Queryable};
 use rigscope::ui::{ViewerState, panel};
 use rigscope::view::avatar_motion::EyeTarget;
 use serde_json::{Value, json};
@@ -524,6 +524,156 @@ fn the_point_the_eyes_look_at_is_dragged_in_the_view() {
     assert!(
         moved_on_screen.distance(at + glam::Vec2::new(80.0, 0.0)) < 0.5,
         "{moved_on_screen}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_expression_look_at_sets_the_look_expressions_over_the_sliders() {
+    let dir = common::temp_dir("vrm-look-owns");
+    let path = dir.join("face.gltf");
+    write_face_avatar(&path);
+    // lookLeft binds morph target 0: set by hand to 1, the look-at replaces it while it looks
+    // somewhere (straight ahead: 0; 45° to the left: 45/90), as three-vrm's look-at does.
+    let look_left = |target: Option<&str>| face_looking(&path, &["lookLeft=1"], target).0[0];
+    assert_eq!(look_left(Some("0,1.76,5")), 0.0);
+    assert!((look_left(Some("1,1.76,1")) - 0.5).abs() < 1e-5);
+    // With no target (and no clip moving the eyes) the look-at rests: the slider's value stays.
+    assert_eq!(look_left(None), 1.0);
+
+    // The viewer: while the eyes follow a target, the lookLeft slider is held and says why.
+    let mut harness = panel_harness(rigscope::asset::load(&path).unwrap());
+    let lookleft = 2;
+    let state = harness.state_mut();
+    let model = state.document.model.clone();
+    state.frame.avatar.expressions[lookleft] = 1.0;
+    state.frame.avatar.look_target = Some(glam::Vec3::new(0.0, 1.76, 5.0));
+    state.frame.advance(&model, 0, Default::default(), 0.0);
+    assert_eq!(state.frame.pose.morph_weights()[0], 0.0, "the look-at's lookLeft");
+    harness.run();
+    let slider = harness.get(By::new().role(Role::Slider).label("lookLeft (set by the look-at)"));
+    assert!(slider.accesskit_node().is_disabled());
+    assert!(
+        harness
+            .query_by_label("Range maps: in 1 at 90°, out 1 at 90°, down 1 at 90°, up 1 at 90°")
+            .is_some()
+    );
+    // As animated, with nothing animating the eyes: the slider is the user's again.
+    let state = harness.state_mut();
+    state.frame.avatar.eyes = EyeTarget::Animated;
+    state.frame.avatar.look_target = None;
+    state.frame.advance(&model, 0, Default::default(), 0.0);
+    assert_eq!(state.frame.pose.morph_weights()[0], 1.0, "the slider's lookLeft");
+    harness.run();
+    assert!(
+        !harness
+            .get(By::new().role(Role::Slider).label("lookLeft"))
+            .accesskit_node()
+            .is_disabled()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn inspect_says_the_look_at_and_the_works_an_avatar_derives_from() {
+    let dir = common::temp_dir("vrm-look-inspect");
+    let face = dir.join("face.gltf");
+    write_face_avatar(&face);
+    let mut json = common::gltf_json(&face);
+    json["extensions"]["VRMC_vrm"]["meta"]["references"] = json!(["https://example.com/original", "Base model"]);
+    std::fs::write(&face, json.to_string()).unwrap();
+    let avatar = &inspect_json(&face)["avatar"];
+    assert_eq!(
+        avatar["references"],
+        json!(["https://example.com/original", "Base model"])
+    );
+    let map = json!({ "input_max": 90.0, "output_scale": 1.0 });
+    assert_eq!(
+        avatar["look_at"],
+        json!({ "type": "expression", "horizontal_inner": map, "horizontal_outer": map,
+                "vertical_down": map, "vertical_up": map })
+    );
+    let text = common::succeed(&["inspect", face.to_str().unwrap()]);
+    assert!(
+        text.contains("derived from: https://example.com/original, Base model"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "look-at: expression (sets lookUp, lookDown, lookLeft and lookRight); range maps, degrees → weight: \
+             horizontal inner 90 → 1, horizontal outer 90 → 1, vertical down 90 → 1, vertical up 90 → 1"
+        ),
+        "{text}"
+    );
+
+    // 0.x: one `reference`; the bone type (its range maps' output in degrees, 10 unless set).
+    let old = dir.join("old.gltf");
+    let mut extension = vrm_0_x();
+    extension["meta"]["reference"] = json!("Old original");
+    extension["firstPerson"] = json!({ "firstPersonBone": 4, "lookAtTypeName": "Bone",
+        "lookAtHorizontalOuter": { "xRange": 60.0, "yRange": 12.0 } });
+    write_avatar(&old, [-0.3, 0.0, 0.0], "VRM", extension);
+    let avatar = &inspect_json(&old)["avatar"];
+    assert_eq!(avatar["references"], json!(["Old original"]));
+    assert_eq!(avatar["look_at"]["type"], "bone");
+    assert_eq!(
+        avatar["look_at"]["horizontal_outer"],
+        json!({ "input_max": 60.0, "output_scale": 12.0 })
+    );
+    let text = common::succeed(&["inspect", old.to_str().unwrap()]);
+    assert!(
+        text.contains("look-at: bone (turns the eye bones); range maps, degrees → degrees: horizontal inner 90 → 10, horizontal outer 60 → 12"),
+        "{text}"
+    );
+    // None given: no line, an empty list.
+    let stick = dir.join("stick.gltf");
+    write_avatar(&stick, [0.3, 0.0, 0.0], "VRMC_vrm", vrm_1_0());
+    assert_eq!(inspect_json(&stick)["avatar"]["references"], json!([]));
+    assert!(!common::succeed(&["inspect", stick.to_str().unwrap()]).contains("derived from"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_extended_collider_without_a_spec_version_is_a_warning() {
+    let dir = common::temp_dir("vrm-extended-collider");
+    let path = dir.join("colliders.gltf");
+    let extended = |spec: Option<&str>| {
+        let mut extended = json!({ "shape": { "plane": { "offset": [0.0, 0.0, 0.0], "normal": [0.0, 1.0, 0.0] } } });
+        if let Some(spec) = spec {
+            extended["specVersion"] = json!(spec);
+        }
+        json!({ "VRMC_springBone_extended_collider": extended })
+    };
+    let sphere = json!({ "sphere": { "offset": [0.0, 0.0, 0.0], "radius": 0.1 } });
+    let springs = json!({
+        "specVersion": "1.0",
+        "colliders": [
+            { "node": 4, "shape": sphere, "extensions": extended(None) },
+            { "node": 0, "shape": sphere, "extensions": extended(Some("1.0")) },
+            { "node": 2, "shape": sphere, "extensions": extended(Some("2.0")) }
+        ],
+        "colliderGroups": [{ "colliders": [0, 1, 2] }],
+        "springs": [{ "joints": [{ "node": 11 }, { "node": 12 }], "colliderGroups": [0] }]
+    });
+    let mut file = avatar_json([0.3, 0.0, 0.0], "VRMC_vrm", vrm_1_0());
+    file["extensions"]["VRMC_springBone"] = springs;
+    file["extensionsUsed"] = json!(["VRMC_vrm", "VRMC_springBone", "VRMC_springBone_extended_collider"]);
+    std::fs::write(&path, file.to_string()).unwrap();
+    let report = inspect_json(&path);
+    assert_eq!(report["avatar"]["colliders"], 3, "each falls back to its sphere");
+    let warnings: Vec<&str> = (report["warnings"].as_array().unwrap().iter())
+        .filter_map(Value::as_str)
+        .filter(|w| w.contains("extended_collider"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "VRMC_springBone collider 0 on node 4 'Head': its VRMC_springBone_extended_collider has no specVersion \
+             (not used; the collider is VRMC_springBone's own shape, as three-vrm falls back)",
+            "VRMC_springBone collider 2 on node 2 'Chest': its VRMC_springBone_extended_collider has specVersion \
+             '2.0', which three-vrm does not know (not used; the collider is VRMC_springBone's own shape, as \
+             three-vrm falls back)"
+        ]
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -267,3 +267,34 @@ fn node_constraints_follow_their_source() {
     assert!(text.contains("VRMC_node_constraint: used, supported"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn inspect_says_what_a_vrm_animation_animates() {
+    let dir = common::temp_dir("vrm-motion-inspect");
+    let motion = dir.join("wave.vrma.gltf");
+    write_wave(&motion);
+    let file = motion.to_str().unwrap();
+    // The wave maps four bones and keys the hips and the left upper arm, happy and the eyes.
+    let report: Value = serde_json::from_str(&common::succeed(&["inspect", "--json", file])).unwrap();
+    assert_eq!(
+        report["vrm_animation"],
+        json!({ "mapped_bones": 4, "humanoid": ["hips", "leftUpperArm"], "expressions": ["happy"], "look_at": true })
+    );
+    assert_eq!(report["avatar"], Value::Null);
+    let text = common::succeed(&["inspect", file]);
+    assert!(
+        text.contains(
+            "VRM animation: 2 of its 4 humanoid bones animated: hips, leftUpperArm\n    \
+             expressions animated: happy\n    look-at track: yes\n"
+        ),
+        "{text}"
+    );
+    // A glTF that is not one says nothing of it.
+    let avatar = dir.join("stick.gltf");
+    std::fs::write(&avatar, avatar_json([0.3, 0.0, 0.0], "VRMC_vrm", vrm_1_0()).to_string()).unwrap();
+    let report: Value =
+        serde_json::from_str(&common::succeed(&["inspect", "--json", avatar.to_str().unwrap()])).unwrap();
+    assert_eq!(report["vrm_animation"], Value::Null);
+    assert!(!common::succeed(&["inspect", avatar.to_str().unwrap()]).contains("VRM animation"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

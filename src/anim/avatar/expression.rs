@@ -90,6 +90,12 @@ impl Expression {
         }
     }
 
+    /// Whether it is one of the look presets (lookUp, lookDown, lookLeft, lookRight), which an
+    /// expression-type look-at sets.
+    pub fn is_look_preset(&self) -> bool {
+        self.in_group(&LOOK_AT)
+    }
+
     fn in_group(&self, group: &[&str]) -> bool {
         self.is_preset && group.contains(&self.name.as_str())
     }

@@ -2,9 +2,12 @@
 //! from the head bone), in the head's rest frame, becomes a yaw (positive: to the avatar's
 //! left) and a pitch (positive: down), in degrees. The bone type turns the eye bones by them
 //! through range maps (inner and outer for each eye horizontally, up and down vertically); the
-//! expression type sets the lookLeft/Right/Up/Down expressions instead. As VRM 1.0 and
-//! three-vrm define it, with one difference: three-vrm's eye bones use the down map when looking
-//! up and the up map when looking down; here each is used as the specification says.
+//! expression type sets the lookLeft/Right/Up/Down expressions instead: whenever it looks
+//! somewhere it owns those four weights, writing each (0 where it does not look that way) over
+//! what was set by hand or by a clip, as three-vrm's expression applier does each frame its
+//! look-at has a target. As VRM 1.0 and three-vrm define it, with one difference: three-vrm's
+//! eye bones use the down map when looking up and the up map when looking down; here each is
+//! used as the specification says.
 
 use glam::{Mat4, Quat, Vec3};
 
@@ -149,7 +152,14 @@ impl LookAt {
         }
     }
 
-    /// Sets the look expressions' entries of `weights` to `gaze` (expression type).
+    /// Whether `expression`'s weight is the look-at's to set when it looks somewhere (the
+    /// expression type's look presets).
+    pub fn owns(&self, expression: &Expression) -> bool {
+        self.kind == LookAtKind::Expression && expression.is_look_preset()
+    }
+
+    /// Sets the look expressions' entries of `weights` to `gaze` (expression type), replacing
+    /// what they held.
     pub fn set_expressions(&self, gaze: Gaze, expressions: &[Expression], weights: &mut [f32]) {
         let (up, down) = match gaze.pitch < 0.0 {
             true => (self.vertical_up.map(-gaze.pitch), 0.0),
@@ -160,16 +170,16 @@ impl LookAt {
             false => (self.horizontal_outer.map(gaze.yaw), 0.0),
         };
         for (expression, weight) in expressions.iter().zip(weights) {
+            if !self.owns(expression) {
+                continue;
+            }
             let value = match expression.name.as_str() {
                 "lookUp" => up,
                 "lookDown" => down,
                 "lookLeft" => left,
-                "lookRight" => right,
-                _ => continue,
+                _ => right,
             };
-            if expression.is_preset {
-                *weight = value.clamp(0.0, 1.0);
-            }
+            *weight = value.clamp(0.0, 1.0);
         }
     }
 }

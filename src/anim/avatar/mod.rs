@@ -34,7 +34,9 @@ pub struct Face {
 impl Face {
     /// Turns the eyes of `pose` towards `target` (model space; none: where the pose's clip has
     /// them look, if it does) by `look_at`, then adds `expressions` at `weights` plus what the
-    /// pose's clip sets.
+    /// pose's clip sets. While an expression-type look-at looks somewhere, the look presets'
+    /// weights are its own (`LookAt::owns`): what `weights` or the clip give them is replaced;
+    /// with neither a target nor a clip's gaze the look-at rests and leaves them as set.
     pub fn apply(
         &mut self,
         look_at: Option<&LookAt>,
@@ -68,5 +70,64 @@ impl Face {
             }
         }
         apply_expressions(expressions, &self.applied, pose);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::anim::Transform;
+    use crate::anim::pose::Hierarchy;
+
+    #[test]
+    fn an_expression_look_at_owns_the_look_expressions_while_it_looks() {
+        // A head at 1.5 (its one property an animated lookUp weight) and lookUp, happy.
+        let hierarchy = Arc::new(Hierarchy::new(vec![None]).unwrap());
+        let head = Transform::new(Vec3::new(0.0, 1.5, 0.0), glam::Quat::IDENTITY, Vec3::ONE);
+        let rest = Pose::new(hierarchy, vec![head], vec![0.0; 2])
+            .unwrap()
+            .with_properties(vec![0.0]);
+        let map = RangeMap {
+            input_max: 90.0,
+            output_scale: 1.0,
+        };
+        let look_at = LookAt::new(
+            LookAtKind::Expression,
+            0,
+            [None, None],
+            Vec3::ZERO,
+            [map; 4],
+            &rest,
+            &rest.to_model_matrices(),
+        );
+        let expression = |name: &str, morph: usize, weight_entry: Option<usize>| Expression {
+            name: name.into(),
+            is_preset: true,
+            morph_binds: vec![(morph, 1.0)],
+            weight_entry,
+            ..Default::default()
+        };
+        let expressions = [expression("lookUp", 0, Some(0)), expression("happy", 1, None)];
+        assert!(look_at.owns(&expressions[0]) && !look_at.owns(&expressions[1]));
+        let mut face = Face::default();
+        let face_at = |face: &mut Face, clip_look_up: f32, target: Option<Vec3>| {
+            let mut pose = rest.clone();
+            pose.properties_mut()[0] = clip_look_up;
+            face.apply(Some(&look_at), &expressions, &[1.0, 0.5], target, &mut pose);
+            pose.morph_weights().to_vec()
+        };
+        // Looking straight ahead: lookUp is 0, whatever the slider and the clip say; happy stays.
+        let ahead = Some(Vec3::new(0.0, 1.5, 5.0));
+        assert_eq!(face_at(&mut face, 0.25, ahead), [0.0, 0.5]);
+        assert_eq!(face.applied, [0.0, 0.5]);
+        // Looking 45° up: the up map's half, not the slider's 1 added.
+        let up = Some(Vec3::new(0.0, 6.5, 5.0));
+        let weights = face_at(&mut face, 0.25, up);
+        assert!((weights[0] - 0.5).abs() < 1e-5, "{weights:?}");
+        // No target and no gaze in the clip: the look-at rests, the slider and the clip add up.
+        assert_eq!(face_at(&mut face, 0.25, None), [1.0, 0.5]);
+        assert_eq!(face.gaze, None);
     }
 }

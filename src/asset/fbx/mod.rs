@@ -12,7 +12,9 @@
 //! - every animation stack is a clip, baked by ufbx (`anim`), and node visibility hides nodes
 //!   at rest and in clips (`visibility`);
 //! - materials through ufbx's PBR mapping, embedded and external textures, cameras and lights
-//!   (`material`, `scene_objects`).
+//!   (`material`, `scene_objects`);
+//! - geometry that is not drawn (NURBS, lines) is named in a warning (`unread`), and ufbx's
+//!   own warnings and errors are put in words that name an object or a place (`reader_words`).
 //!
 //! Work is bounded by the file: ufbx's allocations are limited to a multiple of its size.
 
@@ -20,7 +22,9 @@ mod anim;
 mod material;
 mod mesh;
 mod nodes;
+mod reader_words;
 mod scene_objects;
+mod unread;
 mod visibility;
 
 use crate::anim::avatar::SpringBones;
@@ -70,8 +74,9 @@ pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErro
     };
     let scene = ufbx::load_memory(bytes, options).map_err(|error| reader_error(format, &error, limit))?;
     let mut warnings: Vec<String> = (scene.metadata.warnings.iter())
-        .map(|w| format!("the {} reader: {}", name(format), w.description))
+        .map(|w| reader_words::warning(name(format), w, &scene))
         .collect();
+    unread::unread_geometry(&scene, &mut warnings);
 
     let nodes = nodes::Nodes::new(&scene)?;
     let (images, textures) = material::load_textures(&scene, path, &mut warnings);
@@ -133,9 +138,10 @@ fn name(format: Format) -> &'static str {
     }
 }
 
-/// ufbx's error as a load error, in plain words where its kind says more than its text.
+/// ufbx's error as a load error, in plain words where its kind says more than its text, and
+/// where in the reader it stopped when ufbx recorded that.
 fn reader_error(format: Format, error: &ufbx::Error, limit: usize) -> LoadErrorKind {
-    let problem = match error.type_ {
+    let mut problem = match error.type_ {
         ufbx::ErrorType::MemoryLimit | ufbx::ErrorType::AllocationLimit => format!(
             "reading it would take more than {} MiB, more than a file of its size may ask for",
             limit >> 20
@@ -144,6 +150,10 @@ fn reader_error(format: Format, error: &ufbx::Error, limit: usize) -> LoadErrorK
         ufbx::ErrorType::UnsupportedVersion => format!("its version is one ufbx does not read ({})", error.description),
         _ => format!("ufbx could not read it ({})", error.description),
     };
+    let stopped = reader_words::where_it_stopped(&reader_words::frames(error));
+    if !stopped.is_empty() {
+        problem.push_str(&format!(": the reader stopped {stopped}"));
+    }
     LoadErrorKind::invalid(format!("the {} file", name(format)), problem)
 }
 

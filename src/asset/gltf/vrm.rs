@@ -133,6 +133,11 @@ fn meta(version: VrmVersion, extension: &Value, root: &Root) -> AvatarMeta {
             contact: text("contactInformation"),
             licence: text("licenseUrl"),
             permissions: permissions(&VRM_1_0_PERMISSIONS),
+            references: (meta.get("references").and_then(Value::as_array).into_iter().flatten())
+                .filter_map(Value::as_str)
+                .filter(|reference| !reference.is_empty())
+                .map(str::to_owned)
+                .collect(),
             thumbnail,
         },
         VrmVersion::V0 => AvatarMeta {
@@ -142,6 +147,7 @@ fn meta(version: VrmVersion, extension: &Value, root: &Root) -> AvatarMeta {
             contact: text("contactInformation"),
             licence: text("licenseName"),
             permissions: permissions(&VRM_0_X_PERMISSIONS),
+            references: Some(text("reference")).filter(|r| !r.is_empty()).into_iter().collect(),
             thumbnail,
         },
     }

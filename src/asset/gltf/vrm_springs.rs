@@ -63,10 +63,8 @@ impl Reader<'_> {
         let mut collider_of_file = Vec::new();
         for (index, json) in array(extension, "colliders").enumerate() {
             let joint = self.joint(json.get("node"));
-            let shape = json
-                .pointer(&format!("/extensions/{EXTENDED_COLLIDER}"))
-                .filter(|extended| extended.get("specVersion").and_then(Value::as_str) == Some("1.0"))
-                .and_then(|extended| shape(extended.get("shape")?, false))
+            let shape = self
+                .extended_shape(index, json, warnings)
                 .or_else(|| shape(json.get("shape")?, false));
             match (joint, shape) {
                 (Some(joint), Some(shape)) => {
@@ -120,6 +118,28 @@ impl Reader<'_> {
             }
         }
         springs
+    }
+
+    /// The shape of collider `index`'s extended collider, when it has one of a version three-vrm
+    /// knows (1.0). One without `specVersion` or of another version is a warning, as three-vrm
+    /// warns: the collider falls back to `VRMC_springBone`'s own shape.
+    fn extended_shape(&self, index: usize, json: &Value, warnings: &mut Vec<String>) -> Option<ColliderShape> {
+        let extended = json.pointer(&format!("/extensions/{EXTENDED_COLLIDER}"))?;
+        let version = match extended.get("specVersion") {
+            Some(Value::String(version)) if version == "1.0" => return shape(extended.get("shape")?, false),
+            Some(Value::String(version)) => format!("specVersion '{version}', which three-vrm does not know"),
+            _ => "no specVersion".to_owned(),
+        };
+        let node = json.get("node").and_then(Value::as_u64);
+        let name = (node.and_then(|n| self.root.nodes.get(usize::try_from(n).ok()?)))
+            .and_then(|node| node.name.as_deref())
+            .unwrap_or_default();
+        let on = node.map_or_else(String::new, |node| format!(" on node {node} '{name}'"));
+        warnings.push(format!(
+            "VRMC_springBone collider {index}{on}: its {EXTENDED_COLLIDER} has {version} (not used; \
+             the collider is VRMC_springBone's own shape, as three-vrm falls back)"
+        ));
+        None
     }
 
     fn version_0(&self, secondary: &Value, warnings: &mut Vec<String>) -> SpringBones {
