@@ -57,12 +57,19 @@ fn to_vrm0(name: &str) -> String {
     name.to_owned()
 }
 
-/// The meta (`model`'s avatar's), its thumbnail a texture: 0.x has one author.
+/// The meta (`model`'s avatar's), its thumbnail a texture: 0.x has one author and one
+/// reference.
 fn meta(model: &Model, meta: &AvatarMeta, document: &mut Document) -> Value {
     if meta.authors.len() > 1 {
         document.warn(format!(
             "VRM 0.x meta: its {} authors are written as one",
             meta.authors.len()
+        ));
+    }
+    if meta.references.len() > 1 {
+        document.warn(format!(
+            "VRM 0.x meta: its {} references are written as one",
+            meta.references.len()
         ));
     }
     let mut json = json!({
@@ -72,6 +79,9 @@ fn meta(model: &Model, meta: &AvatarMeta, document: &mut Document) -> Value {
         "contactInformation": meta.contact,
         "licenseName": meta.licence,
     });
+    if !meta.references.is_empty() {
+        json["reference"] = json!(meta.references.join(", "));
+    }
     let thumbnail = (meta.thumbnail).and_then(|image| thumbnail_image(document, model, image));
     if let Some(image) = thumbnail {
         let texture = document.root.push(gltf_json::Texture {

@@ -49,6 +49,9 @@ fn meta_1_0(meta: &AvatarMeta, thumbnail: Option<gltf_json::Index<gltf_json::Ima
     if let Some(image) = thumbnail {
         json["thumbnailImage"] = json!(image.value());
     }
+    if !meta.references.is_empty() {
+        json["references"] = json!(meta.references);
+    }
     for (about, value) in &meta.permissions {
         let Some(&(_, key)) = VRM_1_0_PERMISSIONS.iter().find(|(a, _)| a == about) else {
             continue;

@@ -247,7 +247,8 @@ fn write_rich_1_0(path: &Path) {
             "allowExcessivelySexualUsage": false, "commercialUsage": "personalProfit",
             "allowPoliticalOrReligiousUsage": false, "allowAntisocialOrHateUsage": false,
             "creditNotation": "required", "allowRedistribution": true, "modification": "allowModification",
-            "otherLicenseUrl": "https://example.com/licence", "thumbnailImage": 1
+            "otherLicenseUrl": "https://example.com/licence", "thumbnailImage": 1,
+            "references": ["https://example.com/original-avatar"]
         },
         "humanoid": { "humanBones": bones },
         "lookAt": {
@@ -384,7 +385,8 @@ fn write_rich_0_x(path: &Path) {
         "meta": { "title": "Old Rich", "version": "0.9", "author": "C", "contactInformation": "c@example.com",
                   "licenseName": "CC_BY", "allowedUserName": "Everyone", "violentUssageName": "Disallow",
                   "sexualUssageName": "Disallow", "commercialUssageName": "Allow",
-                  "otherPermissionUrl": "https://example.com/permissions", "otherLicenseUrl": "", "texture": 1 },
+                  "otherPermissionUrl": "https://example.com/permissions", "otherLicenseUrl": "", "texture": 1,
+                  "reference": "Original by D" },
         "humanoid": { "humanBones": bones },
         "firstPerson": {
             "firstPersonBone": 4, "firstPersonBoneOffset": { "x": 0.0, "y": 0.06, "z": 0.02 },
