@@ -112,18 +112,7 @@ impl Decimation {
             distance(between, values[key])
         };
         let keep = self.mark(times, interpolation, tolerance, error);
-        let kept_times: Vec<f32> = times
-            .iter()
-            .zip(keep)
-            .filter(|(_, keep)| **keep)
-            .map(|(t, _)| *t)
-            .collect();
-        let kept_values = values
-            .iter()
-            .zip(keep)
-            .filter(|(_, keep)| **keep)
-            .map(|(v, _)| *v)
-            .collect();
+        let (kept_times, kept_values) = (kept(times, keep), kept(values, keep));
         // A subset of valid keys is valid.
         Track::new(interpolation, kept_times, kept_values).ok()
     }
@@ -160,12 +149,7 @@ impl Decimation {
                 .fold(0.0, f32::max)
         };
         let keep = self.mark(times, interpolation, tolerance, error);
-        let kept_times: Vec<f32> = times
-            .iter()
-            .zip(keep)
-            .filter(|(_, keep)| **keep)
-            .map(|(t, _)| *t)
-            .collect();
+        let kept_times = kept(times, keep);
         let mut kept_values = Vec::with_capacity(kept_times.len() * width);
         for (index, _) in keep.iter().enumerate().filter(|(_, keep)| **keep) {
             kept_values.extend_from_slice(key(index));
@@ -189,6 +173,16 @@ pub(super) fn rotation_angle(a: Quat, b: Quat) -> f32 {
         b = -b;
     }
     4.0 * (a - b).length().atan2((a + b).length())
+}
+
+/// The items whose `keep` is set, in order.
+fn kept<T: Copy>(items: &[T], keep: &[bool]) -> Vec<T> {
+    items
+        .iter()
+        .zip(keep)
+        .filter(|(_, keep)| **keep)
+        .map(|(item, _)| *item)
+        .collect()
 }
 
 #[cfg(test)]

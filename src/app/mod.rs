@@ -640,11 +640,8 @@ impl Running {
 
     /// Keeps the orbit camera's centre over the joint carrying the travel, when asked.
     fn follow_root(&mut self) {
-        let motion = &self.state.motion;
-        let carrier = motion.carrier_joint().filter(|_| motion.follow_root);
-        if let Some(matrix) = carrier.and_then(|joint| self.state.frame.joint_matrices.get(joint)) {
-            self.camera.target.x = matrix.w_axis.x;
-            self.camera.target.z = matrix.w_axis.z;
+        if let Some(target) = self.state.motion.camera_target(&self.state.frame.joint_matrices) {
+            (self.camera.target.x, self.camera.target.z) = (target.x, target.y);
         }
     }
 

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Finding, Section, Tolerance};
+use super::{Finding, Section, Tolerance, pair_by_name};
 use crate::asset::material::{AlphaMode, MaterialLayers, MaterialTexture};
 use crate::asset::{Material, Model};
 
@@ -208,30 +208,11 @@ fn changes<'a>(model_a: &'a Model, a: &Material, model_b: &'a Model, b: &Materia
     changes
 }
 
-/// Pairs each material of A with one of B: by name, then by index.
-fn pair_materials(a: &Model, b: &Model) -> Vec<Option<usize>> {
-    let mut used = vec![false; b.materials.len()];
-    let mut pairs: Vec<Option<usize>> = (a.materials.iter())
-        .map(|material| {
-            let found = (b.materials.iter().enumerate()).position(|(i, m)| !used[i] && m.name == material.name);
-            if let Some(index) = found {
-                used[index] = true;
-            }
-            found
-        })
-        .collect();
-    for (index, pair) in pairs.iter_mut().enumerate() {
-        if pair.is_none() && used.get(index) == Some(&false) {
-            used[index] = true;
-            *pair = Some(index);
-        }
-    }
-    pairs
-}
-
 /// Compares the materials of `a` and `b`; the tolerance is fixed (`FACTOR_TOLERANCE`).
 pub fn compare(a: &Model, b: &Model, _tolerance: &Tolerance, findings: &mut Vec<Finding>) -> Vec<MaterialDiff> {
-    let pairs = pair_materials(a, b);
+    let pairs = pair_by_name(a.materials.iter().map(|m| m.name.as_str()), &b.materials, |m| {
+        m.name.as_str()
+    });
     let mut diffs = Vec::new();
     for (index, material) in a.materials.iter().enumerate() {
         let pair = pairs[index].and_then(|i| Some((i, b.materials.get(i)?)));

@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::report_text::{format_angle, format_distance};
 use super::vertex_grid::VertexGrid;
 use super::weights::{Influences, JointChangeSums, WeightSummary, largest_change};
-use super::{Finding, Section, Tolerance, beyond};
+use super::{Finding, Section, Tolerance, beyond, pair_by_name};
 use crate::asset::{Model, Primitive};
 
 /// How far two UVs may be apart and still agree: a tenth of a texel of a 1024² texture.
@@ -90,15 +90,31 @@ enum Placement<'a> {
 
 /// The matrix that takes mesh `mesh`'s vertices to model space in the bind pose, as
 /// `ModelVertices` places them (identity for a mesh on no node).
-pub fn mesh_to_model(model: &Model, mesh: usize) -> Mat4 {
+/// `rest` and `bind` are the skeleton's rest and bind poses' model matrices.
+pub fn mesh_to_model(model: &Model, mesh: usize, rest: &[Mat4], bind: &[Mat4]) -> Mat4 {
+    placement(model, mesh, rest, bind).to_model()
+}
+
+impl Placement<'_> {
+    /// The matrix that takes the mesh's vertices to model space in the bind pose.
+    fn to_model(self) -> Mat4 {
+        match self {
+            Placement::OnJoint(_, matrix) | Placement::Skinned(_, matrix) => matrix,
+            Placement::Loose => Mat4::IDENTITY,
+        }
+    }
+}
+
+/// How mesh `mesh` of `model` is placed: by its first instance.
+fn placement<'a>(model: &'a Model, mesh: usize, rest: &[Mat4], bind: &[Mat4]) -> Placement<'a> {
     let instance = model.instances.iter().find(|i| i.mesh == mesh);
     match (instance, instance.and_then(|i| model.skins.get(i.skin?))) {
-        (_, Some(skin)) => model.skin_vertex_space(skin, &model.skeleton.bind_pose().to_model_matrices()),
-        (Some(instance), None) => (model.skeleton.rest_pose().to_model_matrices())
-            .get(instance.joint)
-            .copied()
-            .unwrap_or(Mat4::IDENTITY),
-        (None, None) => Mat4::IDENTITY,
+        (_, Some(skin)) => Placement::Skinned(&skin.joints, model.skin_vertex_space(skin, bind)),
+        (Some(instance), None) => {
+            let matrix = rest.get(instance.joint).copied().unwrap_or(Mat4::IDENTITY);
+            Placement::OnJoint(instance.joint, matrix)
+        }
+        (None, None) => Placement::Loose,
     }
 }
 
@@ -137,21 +153,9 @@ impl<'a> ModelVertices<'a> {
         };
         for (mesh_index, mesh) in model.meshes.iter().enumerate() {
             vertices.mesh_start.push(vertices.positions.len());
-            let instance = model.instances.iter().find(|i| i.mesh == mesh_index);
-            let skin = instance.and_then(|i| model.skins.get(i.skin?));
-            let placement = match (instance, skin) {
-                (_, Some(skin)) => Placement::Skinned(&skin.joints, model.skin_vertex_space(skin, &bind)),
-                (Some(instance), None) => {
-                    let matrix = rest.get(instance.joint).copied().unwrap_or(Mat4::IDENTITY);
-                    Placement::OnJoint(instance.joint, matrix)
-                }
-                (None, None) => Placement::Loose,
-            };
+            let placement = placement(model, mesh_index, &rest, &bind);
             vertices.placements.push(placement);
-            let matrix = match placement {
-                Placement::OnJoint(_, matrix) | Placement::Skinned(_, matrix) => matrix,
-                Placement::Loose => Mat4::IDENTITY,
-            };
+            let matrix = placement.to_model();
             let normal_matrix = Mat3::from_mat4(matrix).inverse().transpose();
             for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
                 for (vertex, &position) in primitive.positions.iter().enumerate() {
@@ -231,27 +235,6 @@ fn angle_degrees_between_normals(a: Vec3, b: Vec3) -> f32 {
     }
 }
 
-/// Pairs each mesh of A with one of B: by name, then by index.
-fn pair_meshes(a: &Model, b: &Model) -> Vec<Option<usize>> {
-    let mut used = vec![false; b.meshes.len()];
-    let mut pairs: Vec<Option<usize>> = (a.meshes.iter())
-        .map(|mesh| {
-            let found = (b.meshes.iter().enumerate()).position(|(i, m)| !used[i] && m.name == mesh.name);
-            if let Some(index) = found {
-                used[index] = true;
-            }
-            found
-        })
-        .collect();
-    for (index, pair) in pairs.iter_mut().enumerate() {
-        if pair.is_none() && used.get(index) == Some(&false) {
-            used[index] = true;
-            *pair = Some(index);
-        }
-    }
-    pairs
-}
-
 /// Compares the meshes of `a` and `b`, vertex by vertex (see the module docs).
 pub fn compare(
     a: &Model,
@@ -260,7 +243,7 @@ pub fn compare(
     tolerance: &Tolerance,
     findings: &mut Vec<Finding>,
 ) -> MeshComparison {
-    let mesh_pairs = pair_meshes(a, b);
+    let mesh_pairs = pair_by_name(a.meshes.iter().map(|m| m.name.as_str()), &b.meshes, |m| m.name.as_str());
     let (vertices, vertices_b) = (ModelVertices::new(a), ModelVertices::new(b));
     let grid_b = VertexGrid::new(&vertices_b.positions, tolerance.distance);
     let mut pair_of_b = vec![None; b.skeleton.len()];

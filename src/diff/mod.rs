@@ -232,6 +232,32 @@ impl RigDiff {
 }
 
 /// Whether `value` is beyond `limit`: above it, or not a number (a NaN is never within).
+/// Pairs each of A's items (by their `names_a`) with one of `b`: the first unpaired one of the
+/// same name, else the unpaired one at the same index (meshes and materials).
+fn pair_by_name<'a, T>(
+    names_a: impl Iterator<Item = &'a str>,
+    b: &[T],
+    name_b: impl Fn(&T) -> &str,
+) -> Vec<Option<usize>> {
+    let mut used = vec![false; b.len()];
+    let mut pairs: Vec<Option<usize>> = names_a
+        .map(|name| {
+            let found = (b.iter().enumerate()).position(|(i, item)| !used[i] && name_b(item) == name);
+            if let Some(index) = found {
+                used[index] = true;
+            }
+            found
+        })
+        .collect();
+    for (index, pair) in pairs.iter_mut().enumerate() {
+        if pair.is_none() && used.get(index) == Some(&false) {
+            used[index] = true;
+            *pair = Some(index);
+        }
+    }
+    pairs
+}
+
 fn beyond(value: f32, limit: f32) -> bool {
     !matches!(value.partial_cmp(&limit), Some(Ordering::Less | Ordering::Equal))
 }

@@ -42,6 +42,14 @@ pub fn compare(
     findings: &mut Vec<Finding>,
 ) -> Vec<MorphDiff> {
     let mut morphs = Vec::new();
+    let matrices = |model: &Model| {
+        let skeleton = &model.skeleton;
+        (
+            skeleton.rest_pose().to_model_matrices(),
+            skeleton.bind_pose().to_model_matrices(),
+        )
+    };
+    let ((rest, bind), (rest_b, bind_b)) = (matrices(a), matrices(b));
     for (mesh_index, mesh) in a.meshes.iter().enumerate() {
         let Some((mesh_b_index, mesh_b)) = meshes.mesh_pairs[mesh_index].and_then(|i| Some((i, b.meshes.get(i)?)))
         else {
@@ -55,8 +63,8 @@ pub fn compare(
             let mut largest = 0.0f32;
             // Displacements in model space, as the vertices are paired.
             let (to_model, to_model_b) = (
-                Mat3::from_mat4(mesh_to_model(a, mesh_index)),
-                Mat3::from_mat4(mesh_to_model(b, mesh_b_index)),
+                Mat3::from_mat4(mesh_to_model(a, mesh_index, &rest, &bind)),
+                Mat3::from_mat4(mesh_to_model(b, mesh_b_index, &rest_b, &bind_b)),
             );
             for (vertex, pair) in meshes.vertex_pairs[mesh_index].iter().enumerate() {
                 if let Some((in_mesh_b, vertex_b)) = *pair

@@ -6,6 +6,7 @@
 //! the model, the clip or the chosen joint changes.
 
 use egui::RichText;
+use glam::{Mat4, Vec2};
 
 use crate::asset::Model;
 use crate::inspect::motion::{InPlace, MotionReport, analyse};
@@ -68,6 +69,13 @@ impl MotionControls {
     /// What takes the travel out of the poses, while the clip plays in place.
     pub fn in_place(&self) -> Option<InPlace> {
         self.in_place_for.filter(|_| self.in_place)
+    }
+
+    /// Where on the ground (x, z) the camera's centre goes when it follows the root: over the
+    /// carrier in the frame's model matrices `joint_matrices`; none when not following.
+    pub fn camera_target(&self, joint_matrices: &[Mat4]) -> Option<Vec2> {
+        let carrier = self.carrier_joint().filter(|_| self.follow_root)?;
+        joint_matrices.get(carrier).map(|m| Vec2::new(m.w_axis.x, m.w_axis.z))
     }
 
     /// The joint carrying the travel, as of the last `update`.

@@ -289,10 +289,13 @@ fn contact_bars(ui: &mut egui::Ui, state: &ViewerState) {
     ui.add_space(2.0);
     let size = Vec2::new(ui.available_width(), CONTACT_ROW_HEIGHT * report.feet.len() as f32);
     let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
-    let counts: Vec<String> = (report.feet.iter())
-        .map(|f| format!("{} foot {}", f.foot.side.words(), f.contacts.len()))
-        .collect();
-    response.widget_info(|| WidgetInfo::labeled(egui::Role::Canvas, true, format!("Contacts: {}", counts.join(", "))));
+    // Worded only when the accessibility tree asks: nothing is allocated per frame otherwise.
+    response.widget_info(|| {
+        let counts: Vec<String> = (report.feet.iter())
+            .map(|f| format!("{} foot {}", f.foot.side.words(), f.contacts.len()))
+            .collect();
+        WidgetInfo::labeled(egui::Role::Canvas, true, format!("Contacts: {}", counts.join(", ")))
+    });
     let span = Span::new(rect, clip.duration());
     let painter = ui.painter_at(rect);
     for (row, foot) in report.feet.iter().enumerate() {

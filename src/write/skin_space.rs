@@ -44,16 +44,15 @@ pub fn skins_in_model_space(model: &Model) -> Cow<'_, Model> {
         .map(|space| space.flatten().is_some_and(|space| space != Mat4::IDENTITY))
         .collect();
     let mut skin_moves = vec![true; model.skins.len()];
-    loop {
-        let before = (mesh_moves.clone(), skin_moves.clone());
+    // Each round only turns flags off, so it ends within as many rounds as there are flags.
+    let mut changed = true;
+    while changed {
+        changed = false;
         for instance in &model.instances {
-            if let Some(skin) = instance.skin {
-                let both = mesh_moves[instance.mesh] && skin_moves[skin];
-                (mesh_moves[instance.mesh], skin_moves[skin]) = (both, both);
-            }
-        }
-        if (&mesh_moves, &skin_moves) == (&before.0, &before.1) {
-            break;
+            let Some(skin) = instance.skin else { continue };
+            let both = mesh_moves[instance.mesh] && skin_moves[skin];
+            changed |= (mesh_moves[instance.mesh], skin_moves[skin]) != (both, both);
+            (mesh_moves[instance.mesh], skin_moves[skin]) = (both, both);
         }
     }
     let mut moved = model.clone();

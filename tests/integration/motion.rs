@@ -229,6 +229,27 @@ fn the_panel_plays_the_walk_in_place_and_says_how_far_it_goes() {
     harness.run();
     assert!(harness.query_by_label_contains("at 1.20 m/s, turn 0°").is_some());
     assert!(harness.query_by_label_contains("left foot ankle.L").is_some());
+    assert!(
+        harness.query_by_label_contains("Contacts: ").is_none(),
+        "no bars until asked"
+    );
+    harness.get_by_label("Path and contacts").click();
+    harness.run();
+    harness.run();
+    harness.get_by_label("Contacts: left foot 0, right foot 0");
+    let matrices = harness.state().frame.joint_matrices.clone();
+    assert_eq!(
+        harness.state().motion.camera_target(&matrices),
+        None,
+        "not following yet"
+    );
+    harness.get_by_label("Camera follows root").click();
+    harness.run();
+    let root = matrices[0].w_axis;
+    assert_eq!(
+        harness.state().motion.camera_target(&matrices),
+        Some(glam::Vec2::new(root.x, root.z))
+    );
 
     let root_xz = |state: &ViewerState| {
         let m = state.frame.joint_matrices[0];
@@ -248,4 +269,14 @@ fn the_panel_plays_the_walk_in_place_and_says_how_far_it_goes() {
         "the ground slides by the travel: {}",
         state.frame.travel
     );
+}
+
+#[test]
+fn the_viewer_opens_in_place_and_with_the_path_when_asked() {
+    use clap::Parser;
+    let options = |args: &[&str]| rigscope::cli::Cli::parse_from(args).viewer_options().unwrap();
+    let plain = options(&["rigscope", "walker.glb"]);
+    assert!(!plain.in_place && !plain.motion);
+    let asked = options(&["rigscope", "walker.glb", "--in-place", "--motion"]);
+    assert!(asked.in_place && asked.motion);
 }
