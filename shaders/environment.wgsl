@@ -1,8 +1,8 @@
 // Makes the environment's lighting at start-up (src/render/environment.rs): the built-in studio
 // as an equirectangular radiance image, its mip chain, the specular cube map prefiltered for
-// roughness 0 to 1 over its mip levels (GGX, importance-sampled), the diffuse irradiance as
-// spherical harmonics, and the split-sum BRDF table. Every image (each cube face, each level)
-// is drawn by a full-screen triangle.
+// roughness 0 to 1 over its mip levels (GGX: importance-sampled, the rough levels integrated
+// over a small level), the diffuse irradiance as spherical harmonics, and the split-sum BRDF
+// table. Every image (each cube face, each level) is drawn by a full-screen triangle.
 //
 // Equirectangular images: u = atan2(z, x) / 2π + 0.5 (as three.js), v = acos(y) / π (row 0
 // looks up). The vertex shader is fullscreen.wgsl's; the microfacet terms are brdf.wgsl's. Cube faces in the order +X, −X, +Y, −Y, +Z, −Z, laid out as WebGPU samples them.
@@ -74,11 +74,27 @@ fn fs_studio(in: FullscreenOut) -> @location(0) vec4<f32> {
     return vec4<f32>(vec3<f32>(radiance), 1.0);
 }
 
-// The next mip level: the average of the four texels under this one (bilinear at their
-// shared corner).
+// The next mip level: the mean radiance over the solid angle of the four texels under this
+// one. An equirectangular texel's solid angle shrinks with sin θ towards the poles, so each row
+// of the two is weighted by it: a plain average over-weights the row nearer the pole, and over
+// the levels that made a light near the zenith (RoomEnvironment's ceiling panels) 7% too bright
+// in the irradiance and brighter still in the rough specular levels.
 @fragment
-fn fs_downsample(in: FullscreenOut) -> @location(0) vec4<f32> {
-    return textureSampleLevel(source, source_sampler, in.uv, 0.0);
+fn fs_downsample(@builtin(position) position: vec4<f32>) -> @location(0) vec4<f32> {
+    let size = vec2<i32>(textureDimensions(source));
+    let corner = vec2<i32>(position.xy) * 2;
+    var sum = vec3<f32>(0.0);
+    var weight = 0.0;
+    for (var row = 0; row < 2; row++) {
+        let y = min(corner.y + row, size.y - 1);
+        let solid_angle = sin((f32(y) + 0.5) / f32(size.y) * PI);
+        for (var column = 0; column < 2; column++) {
+            let x = min(corner.x + column, size.x - 1);
+            sum += textureLoad(source, vec2<i32>(x, y), 0).rgb * solid_angle;
+            weight += solid_angle;
+        }
+    }
+    return vec4<f32>(sum / max(weight, 1e-12), 1.0);
 }
 
 // A low-discrepancy point set (Hammersley).
@@ -111,7 +127,11 @@ const SPECULAR_SAMPLES: u32 = 96u;
 
 // The environment seen in a mirror direction by a surface of this pass's roughness, with
 // N = V = R (the split-sum approximation). Each sample reads the mip level whose texel covers
-// the sample's share of the sphere (filtered importance sampling), so few samples suffice.
+// the sample's share of the sphere (filtered importance sampling; a level higher, as this read
+// before, made roughness 1/3 7% too bright under a room's lights). Rough levels (roughness 0.5
+// and more) weigh every texel of a 32 × 16 level instead, as three.js's PMREM does its rough
+// levels: importance sampling read such wide lobes from levels of 8 × 4 texels and came out
+// 10-14% too dark under a room with bright ceiling panels.
 @fragment
 fn fs_specular(in: FullscreenOut) -> @location(0) vec4<f32> {
     let n = cube_direction(u32(pass_params.output.y), in.uv);
@@ -123,6 +143,9 @@ fn fs_specular(in: FullscreenOut) -> @location(0) vec4<f32> {
         return vec4<f32>(textureSampleLevel(source, source_sampler, equirect_uv(n), level).rgb, 1.0);
     }
     let alpha = roughness * roughness;
+    if (roughness >= 0.5) {
+        return vec4<f32>(integrated_lobe(n, alpha), 1.0);
+    }
     let basis = frame_around(n);
     let texel_solid_angle = 4.0 * PI / (pass_params.params.y * pass_params.params.z);
     var sum = vec3<f32>(0.0);
@@ -136,12 +159,37 @@ fn fs_specular(in: FullscreenOut) -> @location(0) vec4<f32> {
             // With N = V the pdf of l is D / 4.
             let pdf = ggx_distribution(n_dot_h, alpha) * 0.25;
             let sample_solid_angle = 1.0 / (f32(SPECULAR_SAMPLES) * pdf + 1e-6);
-            let level = clamp(0.5 * log2(sample_solid_angle / texel_solid_angle) + 1.0, 0.0, pass_params.params.w);
+            let level = clamp(0.5 * log2(sample_solid_angle / texel_solid_angle), 0.0, pass_params.params.w);
             sum += textureSampleLevel(source, source_sampler, equirect_uv(l), level).rgb * n_dot_l;
             weight += n_dot_l;
         }
     }
     return vec4<f32>(sum / max(weight, 1e-6), 1.0);
+}
+
+// The GGX lobe for `alpha` around `n` (N = V) over every texel of the source's level of at
+// most 32 × 16 texels, each weighted by D(h) n·l and its solid angle. With N = V, (n·h)² is
+// (1 + n·l) / 2, so D's denominator is (1 + α² + (α² − 1) n·l)² up to a constant factor.
+fn integrated_lobe(n: vec3<f32>, alpha: f32) -> vec3<f32> {
+    let source_size = pass_params.params.yz;
+    let level = i32(clamp(ceil(max(log2(source_size.x / 32.0), log2(source_size.y / 16.0))), 0.0, pass_params.params.w));
+    let size = textureDimensions(source, level);
+    let a2 = alpha * alpha;
+    var sum = vec3<f32>(0.0);
+    var weight = 0.0;
+    for (var y = 0u; y < size.y; y++) {
+        for (var x = 0u; x < size.x; x++) {
+            let uv = (vec2<f32>(f32(x), f32(y)) + 0.5) / vec2<f32>(size);
+            let n_dot_l = dot(n, equirect_direction(uv));
+            if (n_dot_l > 0.0) {
+                let d = 1.0 + a2 + (a2 - 1.0) * n_dot_l;
+                let w = n_dot_l * sin(uv.y * PI) / (d * d);
+                sum += textureLoad(source, vec2<u32>(x, y), level).rgb * w;
+                weight += w;
+            }
+        }
+    }
+    return sum / max(weight, 1e-12);
 }
 
 // Real spherical harmonics up to order 2 at direction `d`.
@@ -187,7 +235,8 @@ fn fs_irradiance(@builtin(position) position: vec4<f32>) -> @location(0) vec4<u3
     return bitcast<vec4<u32>>(vec4<f32>(sum * band[index], 1.0));
 }
 
-const TABLE_SAMPLES: u32 = 256u;
+// As many as three.js's table was made with.
+const TABLE_SAMPLES: u32 = 4096u;
 
 // The split-sum BRDF table: for n·v (u) and roughness (v), the scale and bias on F0 that
 // integrate GGX with height-correlated Smith visibility and Schlick's Fresnel over the

@@ -3,7 +3,22 @@
 // A material binds at most `LAYER_SLOTS` of them, each to a slot of its own
 // (src/render/uniforms.rs, `layer_slots`), so that every pipeline stays within 16 textures.
 
-const MATERIAL_LAYERS: bool = true;
+// What the pipeline's materials have (set per pipeline: src/render/pipelines/layer_variant.rs).
+// A software rasteriser runs every branch's body and every case of a switch even where no
+// pixel takes it, so each layer a material lacks, and each slot it does not read, is compiled
+// out.
+// The defaults (every layer, the slots read from the material) serve any material.
+override SHEEN_LAYER: bool = true;
+override CLEARCOAT_LAYER: bool = true;
+override IRIDESCENCE_LAYER: bool = true;
+override DIFFUSE_TRANSMISSION_LAYER: bool = true;
+override ANISOTROPY_LAYER: bool = true;
+// Whether the slots below are the material's: then the slot of each layer is known as the
+// pipeline is made, and `layer_sample` reads one texture, not a switch of five.
+override LAYER_SLOTS_FIXED: bool = false;
+// The slot of layers 0 to 9 (LAYER_*), three bits each from the lowest; then of layers 10 on.
+override LAYER_SLOTS_LOW: u32 = 0u;
+override LAYER_SLOTS_HIGH: u32 = 0u;
 
 @group(2) @binding(15) var layer_texture_0: texture_2d<f32>;
 @group(2) @binding(16) var layer_texture_1: texture_2d<f32>;
@@ -18,6 +33,12 @@ const MATERIAL_LAYERS: bool = true;
 
 // The slot (1 to LAYER_SLOTS) the material binds layer texture `layer` to, 0 for none.
 fn layer_slot(layer: u32) -> u32 {
+    if (LAYER_SLOTS_FIXED) {
+        if (layer >= 10u) {
+            return (LAYER_SLOTS_HIGH >> (3u * (layer - 10u))) & 7u;
+        }
+        return (LAYER_SLOTS_LOW >> (3u * layer)) & 7u;
+    }
     return material.layer_slots[layer / 4u][layer % 4u];
 }
 

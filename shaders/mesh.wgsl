@@ -107,9 +107,10 @@ struct Material {
     toon_uv_animation: vec4<f32>,
 };
 
-// `MATERIAL_LAYERS` and `TRANSMISSION` are constants of the appended parts (layers.wgsl or
-// no_layers.wgsl, transmission.wgsl or no_transmission.wgsl; src/render/pipelines.rs): every
-// material without layers or transmission runs a shader without their code.
+// `SHEEN_LAYER` and the other `*_LAYER` flags, and `TRANSMISSION`, are constants of the
+// appended parts (layers.wgsl, where the pipeline sets them, or no_layers.wgsl,
+// transmission.wgsl or no_transmission.wgsl; src/render/pipelines.rs): every material runs a
+// shader without the code of the layers and transmission it lacks.
 
 @group(2) @binding(0) var<uniform> material: Material;
 @group(2) @binding(1) var base_color_texture: texture_2d<f32>;
@@ -341,6 +342,9 @@ struct Surface {
     // Reflectance at grazing angles: 1, but the specular factor for a KHR_materials_specular
     // dielectric.
     f90: f32,
+    // The dielectric's F0 alone (no metal mixed in): what the diffuse light gives way to under
+    // the environment, as three.js divides it (the metal's share is already out of `diffuse`).
+    dielectric_f0: vec3<f32>,
     alpha: f32,
     // KHR_materials_anisotropy: its strength (0: none) and the direction the highlight
     // stretches along (t) with the one across it (b), both perpendicular to n.
@@ -362,7 +366,7 @@ fn direct_light(s: Surface, l: vec3<f32>, radiance: vec3<f32>) -> vec3<f32> {
     let v_dot_h = max(dot(s.v, h), 0.0);
     let fresnel = s.f0 + (s.f90 - s.f0) * pow(1.0 - v_dot_h, 5.0);
     var microfacets: f32;
-    if (MATERIAL_LAYERS && s.anisotropy > 0.0) {
+    if (ANISOTROPY_LAYER && s.anisotropy > 0.0) {
         let at = mix(s.alpha, 1.0, s.anisotropy * s.anisotropy);
         let ab = clamp(s.alpha, 0.001, 1.0);
         let frame = transpose(mat3x3<f32>(s.t, s.b, s.n));
@@ -425,24 +429,26 @@ fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
 }
 
 // Radiance reflected from the environment: the prefiltered radiance in the mirror direction
-// scaled by the split-sum table (with the roughness-aware Fresnel term the glTF Sample Viewer
-// uses), plus the light a rough surface scatters more than once between its microfacets
-// (Fdez-Agüera 2019, as three.js and Filament add it: without it rough metals are about 30%
-// too dark); the diffuse colour lit by the irradiance takes what the specular leaves.
+// scaled by the split-sum table, plus the light a rough surface scatters more than once
+// between its microfacets (Fdez-Agüera 2019, as three.js and Filament add it: without it rough
+// metals are about 30% too dark); the diffuse colour lit by the irradiance takes what the
+// dielectric's specular leaves. As three.js r187 writes it: F0 scales the table without the
+// Sample Viewer's roughness-aware Fresnel (which lit rough edges brighter than three.js), and
+// the mirror direction leans towards the normal as roughness⁴ (a rough surface gathers less
+// light from behind its tangent plane).
 fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
     let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
     let brdf = environment_brdf(n_dot_v, roughness);
-    let fresnel_roughness = max(vec3<f32>(s.f90 - roughness), s.f0) - s.f0;
-    let k_s = s.f0 + fresnel_roughness * pow(1.0 - n_dot_v, 5.0);
-    let single = k_s * brdf.x + s.f90 * brdf.y;
+    let single = s.f0 * brdf.x + s.f90 * brdf.y;
     let missing = 1.0 - (brdf.x + brdf.y);
-    let f_average = s.f0 + (1.0 - s.f0) / 21.0;
-    let multiple = single * f_average * missing / (1.0 - missing * f_average);
+    let multiple = multiple_scattering(single, s.f0, missing);
     let irradiance = environment_irradiance(s.n);
-    let scattered = single + multiple;
-    let diffuse = irradiance * s.diffuse * (1.0 - max(max(scattered.r, scattered.g), scattered.b));
-    var mirror = reflect(-s.v, s.n);
-    if (MATERIAL_LAYERS && s.anisotropy > 0.0) {
+    let dielectric_single = s.dielectric_f0 * brdf.x + s.f90 * brdf.y;
+    let dielectric_scattered = dielectric_single + multiple_scattering(dielectric_single, s.dielectric_f0, missing);
+    let diffuse = irradiance * s.diffuse * (1.0 - dielectric_scattered);
+    let lean = roughness * roughness * roughness * roughness;
+    var mirror = normalize(mix(reflect(-s.v, s.n), s.n, lean));
+    if (ANISOTROPY_LAYER && s.anisotropy > 0.0) {
         // An anisotropic surface reflects the environment about a normal bent towards the
         // stretched direction, the more the smoother it is (the Sample Viewer's bent normal).
         let across = cross(s.b, s.v);
@@ -451,6 +457,13 @@ fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
         mirror = reflect(-s.v, normalize(mix(stretched, s.n, bend * bend * bend * bend)));
     }
     return diffuse + environment_radiance(mirror, roughness) * single + irradiance * multiple;
+}
+
+// The share of the light that a surface scatters more than once between its microfacets, for
+// `single`, its single-scattering share, and `missing`, what a white surface loses to it.
+fn multiple_scattering(single: vec3<f32>, f0: vec3<f32>, missing: f32) -> vec3<f32> {
+    let f_average = f0 + (1.0 - f0) / 21.0;
+    return single * f_average * missing / (1.0 - missing * f_average);
 }
 
 // The triangle's own normal, for flat-shaded draws: from how the position changes across the
@@ -584,6 +597,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         let specular = material.specular.rgb * srgb_to_linear(mr.rgb);
         roughness = clamp(1.0 - material.coat.w * mr.a, 0.04, 1.0);
         surface.f0 = specular;
+        surface.dielectric_f0 = specular;
         surface.f90 = 1.0;
         surface.diffuse = base.rgb * (1.0 - max(max(specular.r, specular.g), specular.b));
     } else {
@@ -593,11 +607,12 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
         // KHR_materials_specular's textures scale the dielectric's reflection.
         let dielectric_f0 = min(material.specular.rgb * specular_color_sample, vec3<f32>(1.0)) * specular_sample;
         surface.f0 = mix(dielectric_f0, base.rgb, metallic);
+        surface.dielectric_f0 = dielectric_f0;
         surface.f90 = mix(material.specular.w * specular_sample, 1.0, metallic);
     }
     surface.alpha = roughness * roughness;
     surface.anisotropy = 0.0;
-    if (MATERIAL_LAYERS && material.anisotropy.x > 0.0) {
+    if (ANISOTROPY_LAYER && material.anisotropy.x > 0.0) {
         // The direction is the texture's (or the tangent) turned by the rotation, in the
         // tangent frame (the normal map's).
         let frame = tangent_frame(n, in.world, uv0, in.tangent);
@@ -612,7 +627,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
             surface.anisotropy = material.anisotropy.x * anisotropy_sample.b;
         }
     }
-    if (MATERIAL_LAYERS && film_strength > 0.0) {
+    if (IRIDESCENCE_LAYER && film_strength > 0.0) {
         // KHR_materials_iridescence: the film's reflectance in the base's place, as an F0.
         let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);
         let film_thickness = mix(material.layer_params.y, material.film.z, film_thickness_sample);
@@ -624,7 +639,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     // Sample Viewer mixes them).
     let dielectric_diffuse = surface.diffuse;
     var diffuse_through = 0.0;
-    if (MATERIAL_LAYERS) {
+    if (DIFFUSE_TRANSMISSION_LAYER) {
         diffuse_through = material.diffuse_transmission.w * diffuse_through_sample * (1.0 - transmission);
     }
     surface.diffuse *= 1.0 - transmission - diffuse_through;
@@ -642,15 +657,15 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     if (TRANSMISSION && transmission > 0.0) {
         color += transmission * refracted_light(surface, roughness, dielectric_diffuse, in.world, thickness);
     }
-    if (MATERIAL_LAYERS && diffuse_through > 0.0) {
+    if (DIFFUSE_TRANSMISSION_LAYER && diffuse_through > 0.0) {
         color += diffuse_through * light_from_behind(surface, in.world, l, key, diffuse_through_color) * occlusion;
     }
     // The layers over the base, as three.js composes them: sheen, then the clearcoat.
-    if (MATERIAL_LAYERS && max(max(sheen_color.r, sheen_color.g), sheen_color.b) > 0.0) {
+    if (SHEEN_LAYER && max(max(sheen_color.r, sheen_color.g), sheen_color.b) > 0.0) {
         let sheen_roughness = material.sheen.w * sheen_roughness_sample;
         color = sheen_layer(surface, color, sheen_color, sheen_roughness, l, occlusion, key);
     }
-    if (MATERIAL_LAYERS && material.coat.x > 0.0) {
+    if (CLEARCOAT_LAYER && material.coat.x > 0.0) {
         // The coat lies on the geometry, bent by its own normal map.
         let geometric = select(-1.0, 1.0, front) * normalize(normal);
         let coat_uv = layer_uv(LAYER_CLEARCOAT_NORMAL, uv0, uv1);

@@ -3,8 +3,9 @@
 // It follows the specification and three-vrm (its reference, tools/peer-vrm/MTOON.md):
 //
 // - Each light's N·L, moved by the shading shift, picks between the shade colour and the lit
-//   colour through a ramp as hard as the toony factor; a shadow moves towards the shade
-//   colour, not to black. The light's colour is not multiplied by N·L.
+//   colour through a ramp as hard as the toony factor, but never narrower than a pixel (an
+//   antialiased edge, not stair-steps); a shadow moves towards the shade colour, not to
+//   black. The light's colour is not multiplied by N·L.
 // - The ambient light (the environment's irradiance, evened out over the directions by the
 //   GI equalisation as the specification says) lights the lit colour.
 // - Rim light (a parametric fresnel rim and a matcap, times the rim texture) is added,
@@ -29,12 +30,19 @@ fn animated_uv(uv: vec2<f32>, mask: f32) -> vec2<f32> {
 }
 
 // How far towards the lit colour a light at `n_dot_l` shades: a ramp from −1 + toony to
-// 1 − toony (a step at toony 1).
-fn toon_share(n_dot_l: f32, shift: f32) -> f32 {
+// 1 − toony (a step at toony 1), about 0. `pixel`: how much n·l + shift changes across the
+// pixel; a ramp narrower than that is widened to it, so that the edge between the lit and the
+// shade colours is antialiased rather than stair-stepped, as wide as a pixel at any toony.
+fn toon_share(n_dot_l: f32, shift: f32, pixel: f32) -> f32 {
     let toony = material.toon_shade.w;
-    let low = -1.0 + toony;
-    let width = max(2.0 - 2.0 * toony, 1e-5);
-    return clamp((n_dot_l + shift - low) / width, 0.0, 1.0);
+    let width = max(max(2.0 - 2.0 * toony, pixel), 1e-5);
+    return clamp((n_dot_l + shift) / width + 0.5, 0.0, 1.0);
+}
+
+// How much n·l + shift changes across the pixel for light from `l`: |d/dx| + |d/dy| (its
+// `fwidth`) from the derivatives of the normal and of the shift.
+fn toon_pixel(l: vec3<f32>, n_dx: vec3<f32>, n_dy: vec3<f32>, shift_d: vec2<f32>) -> f32 {
+    return abs(dot(n_dx, l) + shift_d.x) + abs(dot(n_dy, l) + shift_d.y);
 }
 
 // The ambient light on normal `n`: mixed with the average of straight up and straight down as
@@ -80,6 +88,12 @@ fn toon_color(in: VertexOut, front: bool, outline: bool) -> vec4<f32> {
     let up = cross(v, across);
     let matcap_uv = vec2<f32>(0.5 + 0.5 * dot(across, n), 0.5 - 0.5 * dot(up, n));
     let matcap_sample = layer_sample(LAYER_MATCAP, matcap_uv, matcap_uv, vec4<f32>(0.0)).rgb;
+    // The shading's change across the pixel, for the ramp's width: derivatives are taken
+    // here, where control flow is still uniform.
+    let shift = material.toon_shading.x + shift_sample * material.toon_shading.y;
+    let n_dx = dpdx(n);
+    let n_dy = dpdy(n);
+    let shift_d = vec2<f32>(dpdx(shift), dpdy(shift));
     // MToon leaves vertex colours out.
     let base = alpha_mode_applied(material.base_color * base_sample);
     let channel = u32(frame.exposure_lights.z);
@@ -97,21 +111,20 @@ fn toon_color(in: VertexOut, front: bool, outline: bool) -> vec4<f32> {
         return base;
     }
     let shade = material.toon_shade.rgb * shade_sample;
-    let shift = material.toon_shading.x + shift_sample * material.toon_shading.y;
     var direct = vec3<f32>(0.0);
     // All the light arriving, for the rim.
     var around = vec3<f32>(0.0);
     let key = frame.light_direction.w;
     if (key > 0.0) {
         let shadow = shadowed_key_light(in.world) / key;
-        let share = toon_share(dot(n, l), shift) * shadow;
+        let share = toon_share(dot(n, l), shift, toon_pixel(l, n_dx, n_dy, shift_d)) * shadow;
         direct += key * mix(shade, base.rgb, share) / PI;
         around += vec3<f32>(key);
     }
     let count = u32(frame.exposure_lights.y);
     for (var i = 0u; i < count; i++) {
         let light = light_at(i, in.world);
-        let share = toon_share(dot(n, light.l), shift) * light.shadow;
+        let share = toon_share(dot(n, light.l), shift, toon_pixel(light.l, n_dx, n_dy, shift_d)) * light.shadow;
         direct += light.radiance * mix(shade, base.rgb, share) / PI;
         around += light.radiance;
     }

@@ -180,3 +180,30 @@ fn a_small_vrm_cannot_ask_for_billions_of_binds_or_spring_walks() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An OBJ of a million faces whose last face names vertex 10^9: no file of its size can hold
+/// that many vertices, so it is refused before ufbx reads (and allocates for) its faces, quickly
+/// and with the line and the index named; an index one past the end is still clamped.
+#[test]
+fn an_obj_face_index_past_anything_the_file_can_hold_is_refused_at_once() {
+    let dir = temp_dir("bounded-obj");
+    let faces = 1_000_000;
+    let mut obj = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\n");
+    obj.push_str(&"f 1 2 3\n".repeat(faces));
+    obj.push_str("f 1 2 1000000000\n");
+    let path = dir.join("absurd.obj");
+    std::fs::write(&path, &obj).unwrap();
+    let start = Instant::now();
+    let error = asset::load(&path).unwrap_err().to_string();
+    let took = start.elapsed();
+    assert!(
+        error.contains(&format!(
+            "the OBJ file's line {}: face index 1000000000 points past anything a file of {} bytes can hold",
+            faces + 4,
+            obj.len()
+        )),
+        "{error}"
+    );
+    assert!(within(took, Duration::from_millis(500)), "{took:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

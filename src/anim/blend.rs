@@ -52,6 +52,7 @@ impl JointMask {
     }
 
     /// Explicit per-joint weights, clamped to [0, 1] (NaN counts as 0).
+    #[cfg(any(test, feature = "internals"))]
     pub fn weights(weights: Vec<f32>) -> Self {
         Self {
             weights: weights
@@ -76,6 +77,7 @@ pub fn blend(a: &mut Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
 
 /// `out ← mix(a, b, t · mask)`: `blend` into a third pose (which must have as many joints and
 /// weights), so the caller need not copy `a` first. Allocates nothing.
+#[cfg(any(test, feature = "internals"))]
 pub fn blend_into(out: &mut Pose, a: &Pose, b: &Pose, t: f32, mask: Option<&JointMask>) {
     let joints = out.len().min(a.len()).min(b.len());
     mix_joints(out.groups_mut(), Some(a.groups()), b.groups(), joints, t, mask);

@@ -20,6 +20,7 @@ use glam::{BVec4A, Vec4};
 use crate::simd::{Register, Wide, splat_lanes};
 
 /// How far (rotation angle, radians) the result may be from the exact slerp.
+#[cfg(test)]
 pub const MAX_ANGLE_ERROR: f32 = 1e-4;
 
 /// `k`'s coefficients in powers of `d`, for the `(t − ½)⁰`, `(t − ½)²` and `(t − ½)⁴` terms.

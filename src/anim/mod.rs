@@ -5,57 +5,68 @@
 //! pose the skin was bound in, *rest* the transforms as authored.
 
 pub mod additive;
-pub mod animator;
+mod animator;
 pub mod avatar;
 pub mod blend;
 mod channel;
 mod clip;
 mod clip_resample;
 mod clip_trim;
-pub mod crossfade;
+mod crossfade;
 pub mod delta_clip;
-pub mod fast_slerp;
+mod fast_slerp;
 #[cfg(test)]
 mod fixtures;
 pub mod ik;
 mod joint_group;
-pub mod joint_match;
+mod joint_match;
 mod key_block;
 mod key_decimation;
 mod key_rate;
 mod key_reduction;
-pub mod key_times;
-pub mod keys;
+pub(crate) mod key_times;
+mod keys;
 mod lanes;
 mod local_to_model;
-pub mod morph_override;
-pub mod player;
-pub mod pose;
-pub mod quat;
+mod morph_override;
+mod player;
+mod pose;
+mod quat;
 mod reduction_check;
-pub mod retarget;
-pub mod skeleton;
-pub mod sync_blend;
-pub mod track;
-pub mod transform;
+pub(crate) mod retarget;
+mod skeleton;
+mod sync_blend;
+pub(crate) mod track;
+pub(crate) mod transform;
 pub use additive::{AdditiveLayer, AdditiveSpace};
 pub use animator::Animator;
+#[cfg(any(test, feature = "internals"))]
 pub use blend::{JointMask, blend, blend_into};
 pub use clip::{Channel, ChannelTrack, Clip, ClipCursor, Playback};
-pub use clip_resample::{ResampleError, resample_clip};
-pub use clip_trim::{TrimError, trim_clip};
+#[cfg(any(test, feature = "internals"))]
+pub use clip_resample::ResampleError;
+pub use clip_resample::resample_clip;
+#[cfg(any(test, feature = "internals"))]
+pub use clip_trim::TrimError;
+pub use clip_trim::trim_clip;
+#[cfg(any(test, feature = "internals"))]
 pub use crossfade::CrossFade;
 pub use ik::{IkLayer, JointConstraint, Solver};
 pub use joint_match::{JointMatching, JointPair, MatchedBy, match_joints, normalise_joint_name};
 pub use key_rate::DEFAULT_KEY_RATE;
-pub use key_reduction::{KeyCounts, KeyReduction, KeyTolerance, reduce_keys};
+#[cfg(any(test, feature = "internals"))]
+pub use key_reduction::{KeyCounts, KeyReduction};
+pub use key_reduction::{KeyTolerance, reduce_keys};
 pub use key_times::key_times;
 pub use keys::{Interpolation, TrackError};
 pub use morph_override::{MorphMode, MorphOverride};
 pub use player::Player;
-pub use pose::{Hierarchy, HierarchyError, Pose, joint_extent};
+#[cfg(any(test, feature = "internals"))]
+pub use pose::HierarchyError;
+pub use pose::{Hierarchy, Pose, joint_extent};
 pub use retarget::Retarget;
 pub use skeleton::{JointDesc, Skeleton};
+#[cfg(any(test, feature = "internals"))]
 pub use sync_blend::SyncBlend;
 pub use track::{Track, WeightsTrack};
 pub use transform::Transform;

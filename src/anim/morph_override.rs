@@ -53,11 +53,6 @@ impl MorphOverride {
         self.set.len()
     }
 
-    /// Whether it is for a pose without morph weights.
-    pub fn is_empty(&self) -> bool {
-        self.set.is_empty()
-    }
-
     /// Whether any weight is set.
     pub fn is_active(&self) -> bool {
         self.set.iter().any(Option::is_some)

@@ -42,7 +42,9 @@
 use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::clip::{Channel, ChannelTrack, Clip};
-use super::joint_match::{JointMatching, match_joints, normalise_joint_name};
+#[cfg(any(test, feature = "internals"))]
+use super::joint_match::match_joints;
+use super::joint_match::{JointMatching, normalise_joint_name};
 use super::skeleton::Skeleton;
 use super::transform::Transform;
 
@@ -70,10 +72,12 @@ pub struct Retarget {
     /// `Pose::properties` each drives on the target.
     values: Vec<(usize, usize)>,
     /// The hips pair (target, source) and `h_t / h_s`, when any joint pairs.
+    #[cfg(any(test, feature = "internals"))]
     hips: Option<(usize, usize, f32)>,
 }
 
 impl Retarget {
+    #[cfg(any(test, feature = "internals"))]
     pub fn new(source: &Skeleton, target: &Skeleton) -> Self {
         Self::local(source, target, match_joints(source.names(), target.names()))
     }
@@ -104,6 +108,7 @@ impl Retarget {
         Self {
             matching,
             conversions,
+            #[cfg(any(test, feature = "internals"))]
             hips,
             values: Vec::new(),
         }
@@ -167,6 +172,7 @@ impl Retarget {
         Self {
             matching,
             conversions,
+            #[cfg(any(test, feature = "internals"))]
             hips,
             values: Vec::new(),
         }
@@ -178,6 +184,7 @@ impl Retarget {
     }
 
     /// The target's hips joint and `h_t / h_s`, the ratio of the hip heights.
+    #[cfg(any(test, feature = "internals"))]
     pub fn hips(&self) -> Option<(usize, f32)> {
         self.hips.map(|(target, _, ratio)| (target, ratio))
     }

@@ -199,7 +199,7 @@ impl ClipExport {
         }
         render::draw(gpu, scene, (model_view, &input), None, target, &mut encoder);
         gpu.queue.submit([encoder.finish()]);
-        read_rgba(gpu, &target.resolved)
+        Ok(read_rgba(gpu, &target.resolved)?)
     }
 
     /// The file camera where this frame's pose puts it, else the orbit camera's view.

@@ -5,7 +5,6 @@
 //! and `run` (cycles of the same structure, for cross-fading), `wave`, and `look around`, which
 //! moves only the neck and head and starts from the rest pose: suited to additive layering.
 
-use crate::anim::avatar::SpringBones;
 use std::f32::consts::{PI, TAU};
 use std::path::PathBuf;
 
@@ -114,11 +113,6 @@ pub fn demo_model() -> Model {
         root: 0,
     };
     Model {
-        path: PathBuf::from(DEMO_PATH),
-        format: None,
-        // Made in memory: nothing to watch.
-        source_files: Vec::new(),
-        file_node: (0..skeleton.len()).collect(),
         skins: vec![skin],
         meshes: vec![Mesh {
             name: "figure".into(),
@@ -131,9 +125,6 @@ pub fn demo_model() -> Model {
             mesh: 0,
             skin: Some(0),
         }],
-        copies: Vec::new(),
-        file_facts: Vec::new(),
-        value_joints: Vec::new(),
         materials: vec![Material {
             name: "clay".into(),
             base_color: Vec4::new(0.80, 0.55, 0.35, 1.0),
@@ -141,24 +132,9 @@ pub fn demo_model() -> Model {
             roughness: 0.6,
             ..Material::default()
         }],
-        images: Vec::new(),
-        lights: Vec::new(),
         clips: vec![idle(), walk(), run(), wave(), look_around()],
-        scenes: Vec::new(),
-        scene: None,
-        cameras: Vec::new(),
-        properties: Default::default(),
-        extensions_used: Vec::new(),
-        extensions_required: Vec::new(),
-        material_variants: Vec::new(),
-        warnings: Vec::new(),
-        key_repairs: Vec::new(),
-        decoded_geometry: Vec::new(),
-        avatar: None,
-        spring_bones: SpringBones::default(),
-        vrm_animation: Default::default(),
-        node_constraints: Vec::new(),
-        skeleton,
+        // Made in memory: nothing to watch.
+        ..Model::new(PathBuf::from(DEMO_PATH), None, skeleton)
     }
 }
 

@@ -6,19 +6,24 @@ use std::path::PathBuf;
 
 use super::MAX_POSED_VERTICES;
 
-/// A file that could not be loaded, and why.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// A file that could not be loaded, and why. Its words end with `kind`'s, so it names no
+/// `source` of its own (a chain printed with `{:#}` would say them twice): match on `kind`
+/// (`LoadErrorKind::Read` carries the `io::Error`).
+#[derive(Debug, thiserror::Error)]
 #[error("{}: {kind}", path.display())]
+#[non_exhaustive]
 pub struct LoadError {
     pub path: PathBuf,
     pub kind: LoadErrorKind,
 }
 
 /// What is wrong with a file.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadErrorKind {
+    /// The file system's error: `NotFound` for a missing file, `PermissionDenied`, ...
     #[error("cannot read the file: {0}")]
-    Read(String),
+    Read(#[source] std::io::Error),
     /// `known` lists the extensions rigscope reads.
     #[error("unsupported file type '.{extension}' (rigscope reads {known} files)")]
     UnsupportedType { extension: String, known: String },

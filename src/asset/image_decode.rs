@@ -108,29 +108,77 @@ impl DecodedImage {
 #[error("{0}")]
 pub struct ImageDecodeError(pub String);
 
-/// Decodes `bytes` to RGBA8. `max_side` bounds the sides of a KTX2 image before it is
-/// transcoded (the other decoders bound their own allocations).
+/// Decodes `bytes` to RGBA8 at full size. `max_side` bounds the sides of a KTX2 image before
+/// it is transcoded (the other decoders bound their own allocations).
 pub fn decode(bytes: &[u8], max_side: u32) -> Result<DecodedImage, ImageDecodeError> {
-    decode_or_say_why(bytes, max_side).map_err(ImageDecodeError)
+    decode_at_most(bytes, max_side, u32::MAX)
 }
 
-fn decode_or_say_why(bytes: &[u8], max_side: u32) -> Result<DecodedImage, String> {
+/// Decodes `bytes` to RGBA8 of at most `wanted_side` texels a side, for a picture that could
+/// not show more: a KTX2 image's own mip level of that size where the file has one (the larger
+/// levels are never transcoded), any other image decoded and then shrunk at once to the mip
+/// level that fits (its full size is dropped before the caller sees it). An image already
+/// that small is kept as it is. `max_side` bounds the level transcoded, as for `decode`.
+pub fn decode_at_most(bytes: &[u8], max_side: u32, wanted_side: u32) -> Result<DecodedImage, ImageDecodeError> {
+    decode_or_say_why(bytes, max_side, wanted_side.max(1)).map_err(ImageDecodeError)
+}
+
+fn decode_or_say_why(bytes: &[u8], max_side: u32, wanted_side: u32) -> Result<DecodedImage, String> {
     if bytes.is_empty() {
         return Err("the image has no data".into());
     }
     match ImageContainer::detect(bytes) {
-        ImageContainer::Ktx2(codec) => decode_ktx2(bytes, codec, max_side),
+        ImageContainer::Ktx2(codec) => decode_ktx2(bytes, codec, max_side, wanted_side),
         container => {
             let image = image::load_from_memory(bytes).map_err(|e| match container {
                 ImageContainer::Other => format!("its format is not one rigscope reads ({e})"),
                 _ => format!("its {container} data cannot be decoded ({e})"),
             })?;
+            // Shrunk before it is widened to RGBA8, so the full size is held once, in the
+            // decoder's own channels.
+            let halvings = halvings_to_fit((image.width(), image.height()), wanted_side);
+            let image = match halvings {
+                0 => image,
+                _ => image.resize_exact(
+                    halved(image.width(), halvings),
+                    halved(image.height(), halvings),
+                    image::imageops::FilterType::Triangle,
+                ),
+            };
             Ok(DecodedImage {
-                rgba: image.to_rgba8(),
+                rgba: image.into_rgba8(),
                 container,
                 declared_srgb: None,
             })
         }
+    }
+}
+
+/// How many times `(width, height)` must be halved, as mip levels are (each side rounded down,
+/// at least 1), for both sides to be at most `side`: the mip level a picture needs.
+fn halvings_to_fit((width, height): (u32, u32), side: u32) -> u32 {
+    let side = side.max(1);
+    (0..32)
+        .find(|&level| halved(width, level) <= side && halved(height, level) <= side)
+        .unwrap_or(31)
+}
+
+/// `length` halved `times` times, as a mip level's side is (at least 1).
+fn halved(length: u32, times: u32) -> u32 {
+    length.checked_shr(times).unwrap_or(0).max(1)
+}
+
+/// `image` shrunk to the mip level whose sides are at most `side` (itself when it fits).
+fn fit_within(image: RgbaImage, side: u32) -> RgbaImage {
+    let (width, height) = image.dimensions();
+    match halvings_to_fit((width, height), side) {
+        0 => image,
+        halvings => image::imageops::resize(
+            &image,
+            halved(width, halvings),
+            halved(height, halvings),
+            image::imageops::FilterType::Triangle,
+        ),
     }
 }
 
@@ -143,9 +191,15 @@ fn basis_codec(reader: &ktx2::Reader<&[u8]>) -> Option<BasisCodec> {
     }
 }
 
-/// Decodes level 0 of a KTX2 image to RGBA8: transcoded when it is Basis, copied when it holds
-/// raw 8-bit pixels.
-fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result<DecodedImage, String> {
+/// Decodes a KTX2 image to RGBA8 of at most `wanted_side` a side: the Basis level of that size
+/// transcoded (level 0 shrunk where the file has no such level), raw 8-bit pixels copied from
+/// level 0 and shrunk.
+fn decode_ktx2(
+    bytes: &[u8],
+    codec: Option<BasisCodec>,
+    max_side: u32,
+    wanted_side: u32,
+) -> Result<DecodedImage, String> {
     let reader = ktx2::Reader::new(bytes).map_err(|e| format!("its KTX2 container cannot be read ({e})"))?;
     let header = reader.header();
     let raw = header.format.and_then(RawPixels::of);
@@ -167,9 +221,12 @@ fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result
         ));
     }
     let (width, height) = (header.pixel_width, header.pixel_height.max(1));
-    if width > max_side || height > max_side {
+    // The level transcoded: the one the picture needs, where the file has it.
+    let level = halvings_to_fit((width, height), wanted_side).min(header.level_count.max(1) - 1);
+    let (level_width, level_height) = (halved(width, level), halved(height, level));
+    if level_width > max_side || level_height > max_side {
         return Err(format!(
-            "it is {width}×{height}, larger than this GPU's {max_side}-texel limit"
+            "it is {level_width}×{level_height}, larger than this GPU's {max_side}-texel limit"
         ));
     }
     let pixels = u64::from(width) * u64::from(height);
@@ -194,7 +251,7 @@ fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result
         (Some(codec), _) => codec,
         (None, Some(raw)) => {
             return Ok(DecodedImage {
-                rgba: raw.decode(&reader, (width, height))?,
+                rgba: fit_within(raw.decode(&reader, level, (level_width, level_height))?, wanted_side),
                 container: ImageContainer::Ktx2(None),
                 declared_srgb: declared_srgb.or(Some(raw.srgb)),
             });
@@ -211,14 +268,18 @@ fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32) -> Result
         ));
     }
     let transcoder = basisu::Transcoder::new(bytes).map_err(|e| format!("Basis Universal cannot read it ({e:?})"))?;
+    let level = level.min(transcoder.level_count().max(1) - 1);
     let data = transcoder
-        .transcode(0, basisu::TargetFormat::Rgba32, basisu::DecodeFlags::NONE)
+        .transcode(level, basisu::TargetFormat::Rgba32, basisu::DecodeFlags::NONE)
         .map_err(|e| format!("Basis Universal cannot transcode it ({e:?})"))?;
-    let (width, height) = transcoder.base_dimensions();
+    let (width, height) = transcoder
+        .image_level_info(level)
+        .map(|info| (info.width, info.height))
+        .map_err(|e| format!("Basis Universal cannot size its level {level} ({e:?})"))?;
     let rgba = RgbaImage::from_raw(width, height, data)
         .ok_or_else(|| format!("the transcoder returned the wrong amount of data for {width}×{height}"))?;
     Ok(DecodedImage {
-        rgba,
+        rgba: fit_within(rgba, wanted_side),
         container: ImageContainer::Ktx2(Some(codec)),
         declared_srgb,
     })
@@ -257,17 +318,22 @@ impl RawPixels {
         })
     }
 
-    /// Level 0 of `reader` (`width` × `height`, already bounded) as RGBA8, the channels it lacks
-    /// as a GPU samples them (colour 0, alpha 1).
-    fn decode(self, reader: &ktx2::Reader<&[u8]>, (width, height): (u32, u32)) -> Result<RgbaImage, String> {
+    /// Level `level` of `reader` (`width` × `height`, already bounded) as RGBA8, the channels it
+    /// lacks as a GPU samples them (colour 0, alpha 1).
+    fn decode(
+        self,
+        reader: &ktx2::Reader<&[u8]>,
+        index: u32,
+        (width, height): (u32, u32),
+    ) -> Result<RgbaImage, String> {
         let size = width as usize * height as usize * self.channels;
-        let level = reader.levels().next().ok_or("it holds no image level")?;
+        let level = (reader.levels().nth(index as usize)).ok_or_else(|| format!("it holds no image level {index}"))?;
         let unpacked;
         let data = match reader.header().supercompression_scheme {
             Some(SupercompressionScheme::Zstandard) => {
                 if level.uncompressed_byte_length != size as u64 {
                     return Err(format!(
-                        "its first level unpacks to {} bytes where {width}×{height} pixels of {} bytes take {size}",
+                        "its level {index} unpacks to {} bytes where {width}×{height} pixels of {} bytes take {size}",
                         level.uncompressed_byte_length, self.channels
                     ));
                 }
@@ -285,7 +351,7 @@ impl RawPixels {
         };
         let pixels = data.get(..size).ok_or_else(|| {
             format!(
-                "its first level holds {} bytes, fewer than {width}×{height} pixels of {} bytes",
+                "its level {index} holds {} bytes, fewer than {width}×{height} pixels of {} bytes",
                 data.len(),
                 self.channels
             )
@@ -358,6 +424,88 @@ mod tests {
         file.extend(4u32.to_le_bytes());
         file.extend(data);
         file
+    }
+
+    /// A KTX2 file of uncompressed R8G8B8A8_UNORM levels, `levels[0]` of `width` × `height`
+    /// and each next one half as large.
+    fn raw_ktx2_levels((width, height): (u32, u32), levels: &[Vec<u8>]) -> Vec<u8> {
+        let mut file = b"\xABKTX 20\xBB\r\n\x1A\n".to_vec();
+        for value in [37, 1, width, height, 0, 0, 1, levels.len() as u32, 0] {
+            file.extend(value.to_le_bytes());
+        }
+        let dfd_offset = 80 + 24 * levels.len() as u32;
+        for value in [dfd_offset, 4, 0, 0] {
+            file.extend(value.to_le_bytes());
+        }
+        file.extend([0; 16]);
+        let mut offset = dfd_offset + 4;
+        for level in levels {
+            for value in [offset, level.len() as u32, level.len() as u32] {
+                file.extend(u64::from(value).to_le_bytes());
+            }
+            offset += level.len() as u32;
+        }
+        file.extend(4u32.to_le_bytes());
+        levels.iter().for_each(|level| file.extend(level));
+        file
+    }
+
+    #[test]
+    fn the_mip_level_a_picture_needs_is_the_one_that_fits_its_side() {
+        assert_eq!(halvings_to_fit((4096, 4096), 1024), 2);
+        assert_eq!(halvings_to_fit((4096, 1024), 1024), 2);
+        assert_eq!(halvings_to_fit((1000, 1000), 1024), 0);
+        assert_eq!(halvings_to_fit((1025, 3), 1024), 1);
+        assert_eq!(halvings_to_fit((4096, 4096), 1), 12);
+        assert_eq!(halvings_to_fit((4096, 4096), 0), 12, "a side of 0 is read as 1");
+    }
+
+    #[test]
+    fn an_image_for_a_small_picture_is_decoded_at_the_level_that_fits() {
+        // A PNG is decoded whole, then shrunk to the mip level of at most 16 a side.
+        let decoded = decode_at_most(&png(64, 32), 4096, 16).unwrap();
+        assert_eq!(decoded.rgba.dimensions(), (16, 8));
+        assert_eq!(decoded.rgba.get_pixel(15, 7).0, [10, 20, 30, 255]);
+        // One that already fits is kept as it is.
+        assert_eq!(decode_at_most(&png(3, 2), 4096, 16).unwrap().rgba.dimensions(), (3, 2));
+        // A KTX2 file's own smaller level is read, not its first one shrunk: level 0 red,
+        // level 1 green, level 2 blue.
+        let level = |side: usize, colour: [u8; 4]| colour.repeat(side * side);
+        let ktx2 = raw_ktx2_levels(
+            (4, 4),
+            &[
+                level(4, [255, 0, 0, 255]),
+                level(2, [0, 255, 0, 255]),
+                level(1, [0, 0, 255, 255]),
+            ],
+        );
+        let full = decode_at_most(&ktx2, 4096, 4).unwrap();
+        assert_eq!(
+            (full.rgba.dimensions(), full.rgba.get_pixel(0, 0).0),
+            ((4, 4), [255, 0, 0, 255])
+        );
+        let half = decode_at_most(&ktx2, 4096, 3).unwrap();
+        assert_eq!(
+            (half.rgba.dimensions(), half.rgba.get_pixel(1, 1).0),
+            ((2, 2), [0, 255, 0, 255])
+        );
+        let smallest = decode_at_most(&ktx2, 4096, 1).unwrap();
+        assert_eq!(smallest.rgba.get_pixel(0, 0).0, [0, 0, 255, 255]);
+        // A level larger than the device allows is refused only when it is the one read.
+        assert!(
+            decode(&ktx2, 2)
+                .unwrap_err()
+                .0
+                .contains("4×4, larger than this GPU's 2-texel limit")
+        );
+        assert_eq!(decode_at_most(&ktx2, 2, 2).unwrap().rgba.dimensions(), (2, 2));
+        // A file of one level is read whole and shrunk.
+        let one_level = raw_ktx2_levels((4, 4), &[level(4, [255, 0, 0, 255])]);
+        let shrunk = decode_at_most(&one_level, 4096, 2).unwrap();
+        assert_eq!(
+            (shrunk.rgba.dimensions(), shrunk.rgba.get_pixel(1, 1).0),
+            ((2, 2), [255, 0, 0, 255])
+        );
     }
 
     #[test]

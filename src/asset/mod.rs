@@ -5,42 +5,52 @@
 //! the loader panic, and allocation sizes taken from a file are checked against the file's
 //! size first.
 
-pub mod animated;
+pub(crate) mod animated;
 pub mod avatar;
-pub mod camera;
+pub(crate) mod camera;
 pub mod clips_from;
 pub mod demo;
 mod error;
 mod fbx;
-pub mod format;
-pub mod geometry;
+pub(crate) mod format;
+mod geometry;
 pub(crate) mod gltf;
 pub mod human_bone;
 pub mod image_decode;
-pub mod light;
+mod light;
 pub mod material;
 pub mod md5;
 pub mod model;
 pub mod mtoon;
 pub mod tangents;
-pub mod texture;
+pub(crate) mod texture;
 pub(crate) mod turn;
 
 use std::path::Path;
 
-pub use animated::{AnimatedProperties, PropertySlot, PropertyTarget};
-pub use avatar::{Avatar, AvatarMeta, VrmVersion};
+pub use animated::AnimatedProperties;
+#[cfg(any(test, feature = "internals"))]
+pub use animated::{PropertySlot, PropertyTarget};
+#[cfg(any(test, feature = "internals"))]
+pub use avatar::AvatarMeta;
+pub use avatar::{Avatar, VrmVersion};
 pub use camera::{Camera, Projection};
-pub use clips_from::{ClipsFromReport, add_clips_from, add_clips_of};
+#[cfg(any(test, feature = "internals"))]
+pub use clips_from::add_clips_of;
+pub use clips_from::{ClipsFromReport, add_clips_from};
 pub use error::{LoadError, LoadErrorKind};
 pub use format::Format;
-pub use gltf::extensions::{UnsupportedExtension, unsupported as unsupported_extensions};
+#[cfg(any(test, feature = "internals"))]
+pub use gltf::extensions::UnsupportedExtension;
+pub use gltf::extensions::unsupported as unsupported_extensions;
 pub use light::{LightKind, PunctualLight};
 pub use material::Material;
 pub use model::{
-    DecodedGeometry, Image, InstanceCopies, Mesh, MeshInstance, Model, MorphTarget, Primitive, SceneInfo, Skin,
-    SkinWeights, Topology, VertexAttribute, VertexRepair,
+    DecodedGeometry, Mesh, MeshInstance, Model, MorphTarget, Primitive, SkinWeights, Topology, VertexAttribute,
+    VertexRepair,
 };
+#[cfg(any(test, feature = "internals"))]
+pub use model::{Image, InstanceCopies, SceneInfo, Skin};
 pub use texture::TextureRef;
 
 /// The file name of `path` for titles and messages (the whole path when it has none).
@@ -81,7 +91,7 @@ pub fn load(path: &Path) -> Result<Model, LoadError> {
 pub fn load_scene(path: &Path, scene: &SceneChoice) -> Result<Model, LoadError> {
     let bytes = std::fs::read(path).map_err(|e| LoadError {
         path: path.to_path_buf(),
-        kind: LoadErrorKind::Read(e.to_string()),
+        kind: LoadErrorKind::Read(e),
     })?;
     load_bytes_scene(path, &bytes, scene)
 }
@@ -95,7 +105,7 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
     if model.format != Some(Format::Md5Mesh) {
         return Err(error(LoadErrorKind::NotAnMd5Model));
     }
-    let bytes = std::fs::read(path).map_err(|e| error(LoadErrorKind::Read(e.to_string())))?;
+    let bytes = std::fs::read(path).map_err(|e| error(LoadErrorKind::Read(e)))?;
     let clip = md5::load_clip(model, path, &bytes).map_err(error)?;
     model.clips.push(clip);
     if !model.source_files.iter().any(|p| p == path) {
@@ -105,6 +115,7 @@ pub fn add_md5_animation(model: &mut Model, path: &Path) -> Result<(), LoadError
 }
 
 /// Loads a model from the contents of `path` already in memory.
+#[cfg(any(test, feature = "internals"))]
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Model, LoadError> {
     load_bytes_scene(path, bytes, &SceneChoice::FileDefault)
 }
@@ -190,5 +201,22 @@ mod tests {
             check_posed_size(too_many),
             Err(LoadErrorKind::TooManyVertices(_))
         ));
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_keeps_the_io_error_in_the_same_words() {
+        let path = Path::new("/no/such/folder/rig.glb");
+        let error = load(path).unwrap_err();
+        let LoadErrorKind::Read(io_error) = &error.kind else {
+            panic!("not a read error: {error:?}");
+        };
+        assert_eq!(io_error.kind(), std::io::ErrorKind::NotFound);
+        assert!(std::error::Error::source(&error.kind).is_some_and(|source| source.is::<std::io::Error>()));
+        assert_eq!(
+            error.to_string(),
+            format!("/no/such/folder/rig.glb: cannot read the file: {io_error}")
+        );
+        // The words end with the kind's, so the error names no source that would repeat them.
+        assert!(std::error::Error::source(&error).is_none());
     }
 }

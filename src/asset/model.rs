@@ -21,8 +21,12 @@ use super::material::Material;
 use crate::anim::avatar::{NodeConstraint, SpringBones, apply_constraints};
 use crate::anim::{Clip, Pose, Skeleton};
 
+/// A loaded model. Construct one with [`Model::new`] and fill in what it has: the fields grow
+/// as the formats do.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Model {
+    /// The file it was read from (a name of its own for a model made in memory).
     pub path: PathBuf,
     /// The format it was read in (none for a model made in memory, like the demo rig).
     pub format: Option<Format>,
@@ -97,6 +101,44 @@ pub struct KeyRepair {
 }
 
 impl Model {
+    /// A model of `skeleton` alone, read from `path` as `format` (none: made in memory): no
+    /// meshes, skins, clips, materials or warnings yet, each joint the file's node of its own
+    /// index, and `path` its one source file (none when made in memory, as nothing is there to
+    /// watch). Loaders fill in the rest of what they read.
+    pub fn new(path: PathBuf, format: Option<Format>, skeleton: Skeleton) -> Self {
+        Self {
+            source_files: format.map(|_| path.clone()).into_iter().collect(),
+            path,
+            format,
+            file_facts: Vec::new(),
+            value_joints: Vec::new(),
+            file_node: (0..skeleton.len()).collect(),
+            skeleton,
+            skins: Vec::new(),
+            meshes: Vec::new(),
+            instances: Vec::new(),
+            copies: Vec::new(),
+            materials: Vec::new(),
+            images: Vec::new(),
+            lights: Vec::new(),
+            clips: Vec::new(),
+            scenes: Vec::new(),
+            scene: None,
+            cameras: Vec::new(),
+            properties: AnimatedProperties::default(),
+            extensions_used: Vec::new(),
+            extensions_required: Vec::new(),
+            material_variants: Vec::new(),
+            warnings: Vec::new(),
+            key_repairs: Vec::new(),
+            decoded_geometry: Vec::new(),
+            avatar: None,
+            vrm_animation: VrmAnimation::default(),
+            node_constraints: Vec::new(),
+            spring_bones: SpringBones::default(),
+        }
+    }
+
     /// Writes into `mask`, per joint, whether it belongs to the rig: a joint of some skin, or
     /// any node where the model has no skin (a rig of nodes moving rigid meshes). Scene roots,
     /// armature objects and mesh nodes beside a skinned rig are not rig joints: the skeleton
@@ -477,4 +519,41 @@ pub struct Image {
     /// Shared: images reading the same buffer view hold one copy, so a file cannot multiply
     /// its bytes by naming one view from many images.
     pub bytes: Arc<[u8]>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::{JointDesc, Transform};
+
+    fn two_joints() -> Skeleton {
+        let joint = |name: &str, parent| JointDesc {
+            name: name.into(),
+            parent,
+            rest: Transform::IDENTITY,
+            bind_model: None,
+            morph_weights: Vec::new(),
+        };
+        Skeleton::new(vec![joint("root", None), joint("tip", Some(0))]).unwrap()
+    }
+
+    #[test]
+    fn a_new_model_of_a_file_has_its_skeleton_and_the_file_alone() {
+        let model = Model::new(PathBuf::from("rig.glb"), Some(Format::GltfBinary), two_joints());
+        assert_eq!(model.path, PathBuf::from("rig.glb"));
+        assert_eq!(model.format, Some(Format::GltfBinary));
+        assert_eq!(model.source_files, [PathBuf::from("rig.glb")]);
+        assert_eq!(model.skeleton.len(), 2);
+        assert_eq!(model.file_node, [0, 1]);
+        assert!(model.meshes.is_empty() && model.skins.is_empty() && model.clips.is_empty());
+        assert!(model.warnings.is_empty() && model.avatar.is_none() && model.scene.is_none());
+        assert_eq!((model.vertex_count(), model.triangle_count()), (0, 0));
+    }
+
+    #[test]
+    fn a_model_made_in_memory_has_no_files_to_watch() {
+        let model = Model::new(PathBuf::from("demo"), None, two_joints());
+        assert!(model.source_files.is_empty());
+        assert_eq!(model.file_node, [0, 1]);
+    }
 }

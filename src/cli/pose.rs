@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::expression_args::ExpressionArgs;
 use super::morph_args::MorphArgs;
-use super::{ClipArgs, ClipsFromArgs, SkinMethodArg};
+use super::{ClipArgs, ClipsFromArgs, Posed, SkinMethodArg};
 use crate::asset::{self, Model, Topology};
 use crate::export::output;
 use crate::skin::{Deformer, PosedPrimitive};
@@ -98,18 +98,42 @@ struct JointOut<'a> {
     world: [f32; 16],
 }
 
+/// A model posed as the options describe, deformed: what both output formats (and the Python
+/// module, through `crate::api`) read.
+pub struct PosedMeshes {
+    pub posed: Posed,
+    /// The posed primitives and the pose's model matrices.
+    pub deformer: Deformer,
+    /// Per joint: false where KHR_node_visibility hides it in this pose.
+    pub visible: Vec<bool>,
+}
+
+/// Poses, morphs and skins `model` (its `--clips-from` already applied) as `args` say.
+pub fn pose_meshes(model: &Model, args: &PoseArgs) -> anyhow::Result<PosedMeshes> {
+    let mut posed = args.clip.pose(model, None)?;
+    args.expression.apply(model, &mut posed.pose)?;
+    args.morph.apply(model, &mut posed.pose)?;
+    let mut deformer = Deformer::new(model);
+    deformer.update_all(model, &posed.pose, args.skin_method.into());
+    let mut visible = vec![true; model.skeleton.len()];
+    (model.properties).visible_joints(model.skeleton.hierarchy(), posed.pose.properties(), &mut visible);
+    Ok(PosedMeshes {
+        posed,
+        deformer,
+        visible,
+    })
+}
+
 pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut model = asset::load(&args.file)?;
     args.clips_from.apply(&mut model)?;
-    let mut posed = args.clip.pose(&model, None)?;
-    args.expression.apply(&model, &mut posed.pose)?;
-    args.morph.apply(&model, &mut posed.pose)?;
+    let PosedMeshes {
+        posed,
+        deformer,
+        visible,
+    } = pose_meshes(&model, args)?;
     let (pose, clip) = (&posed.pose, posed.clip);
-    let mut deformer = Deformer::new(&model);
-    deformer.update_all(&model, pose, args.skin_method.into());
     let order = file_order(&model, &deformer);
-    let mut visible = vec![true; model.skeleton.len()];
-    (model.properties).visible_joints(model.skeleton.hierarchy(), pose.properties(), &mut visible);
 
     let mut buffer = Vec::new();
     match args.format {
@@ -174,7 +198,7 @@ pub fn run(args: &PoseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 /// (file node, mesh, primitive, posed data), sorted by node, mesh, primitive.
-fn file_order<'a>(model: &Model, deformer: &'a Deformer) -> Vec<(usize, usize, usize, &'a PosedPrimitive)> {
+pub(crate) fn file_order<'a>(model: &Model, deformer: &'a Deformer) -> Vec<(usize, usize, usize, &'a PosedPrimitive)> {
     let mut order: Vec<_> = deformer
         .primitives()
         .iter()
@@ -187,7 +211,8 @@ fn file_order<'a>(model: &Model, deformer: &'a Deformer) -> Vec<(usize, usize, u
     order
 }
 
-fn joints_in_file_order(model: &Model) -> impl Iterator<Item = usize> + '_ {
+/// The model's joints in the file's node order (the order `pose --format json` lists them in).
+pub(crate) fn joints_in_file_order(model: &Model) -> impl Iterator<Item = usize> + '_ {
     let mut joints: Vec<usize> = (0..model.skeleton.len()).collect();
     joints.sort_by_key(|&j| model.file_node[j]);
     joints.into_iter()

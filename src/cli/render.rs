@@ -99,6 +99,13 @@ pub enum SkinningArg {
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
+    let image = picture(args)?;
+    image_file::save(&image, &args.output)?;
+    Ok(())
+}
+
+/// The picture `run` saves (the Python module's `render` returns it as pixels).
+pub fn picture(args: &RenderArgs) -> anyhow::Result<image::RgbaImage> {
     let mut model = match &args.file {
         Some(file) => {
             let scene = args.scene.clone().map_or(SceneChoice::FileDefault, SceneChoice::Named);
@@ -139,7 +146,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if args.benchmark_frames.is_some() && output::is_standard_output(&args.output) {
         bail!("--benchmark-frames prints its JSON on standard output: give -o a file for the picture");
     }
-    let gpu = Gpu::headless()?;
+    let mut gpu = Gpu::headless()?;
+    gpu.fit_textures_to(args.size);
     let mut renderer = SceneRenderer::new(&gpu);
     light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
     let matrices = posed.pose.to_model_matrices();
@@ -193,8 +201,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             (args.inspect.bone_names, selected),
         );
     }
-    image_file::save(&image, &args.output)?;
-    Ok(())
+    Ok(image)
 }
 
 /// Simplifies `model`'s meshes that are denser than a `size` picture seen through `view` from
@@ -232,6 +239,7 @@ fn benchmark(
 
 /// Renders `model` in `pose` to an image, framed over the whole of `clip` (the clip the pose
 /// comes from, so that every frame of it is framed alike).
+#[cfg(any(test, feature = "internals"))]
 pub fn render_image(
     gpu: &Gpu,
     renderer: &mut SceneRenderer,
@@ -240,7 +248,7 @@ pub fn render_image(
     clip: Option<usize>,
     size: (u32, u32),
     view: &ViewOptions,
-) -> anyhow::Result<image::RgbaImage> {
+) -> Result<image::RgbaImage, crate::render::RenderError> {
     let mut still = StillRenderer::new(gpu, renderer, model);
     still.frame_clip(clip);
     still.render(renderer, pose, size, view)

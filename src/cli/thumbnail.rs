@@ -68,14 +68,16 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         // Loaded before the GPU is set up, so that a big file's loading and the renderer's
         // memory do not add up.
         let model = asset::load(file)?;
-        let gpu = Gpu::headless()?;
+        let mut gpu = Gpu::headless()?;
+        gpu.fit_textures_to((args.size, args.size));
         let mut renderer = SceneRenderer::new(&gpu);
         light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
         thumbnail(&gpu, &mut renderer, model, output, args)?;
         return Ok(());
     };
     std::fs::create_dir_all(out_dir).with_context(|| format!("cannot create {}", out_dir.display()))?;
-    let gpu = Gpu::headless()?;
+    let mut gpu = Gpu::headless()?;
+    gpu.fit_textures_to((args.size, args.size));
     let inputs = batch::expand(&args.paths);
     // Two inputs may want the same name (x/Fox.glb and y/Fox.glb given as files): the first
     // keeps it, the others fail rather than overwrite it.

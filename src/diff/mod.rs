@@ -40,16 +40,21 @@ use std::cmp::Ordering;
 use serde::Serialize;
 
 use crate::asset::Model;
-pub use clips::{ClipDiff, ClipStatus};
+pub use clips::ClipDiff;
+#[cfg(any(test, feature = "internals"))]
+pub use clips::ClipStatus;
 pub use joints::JointSummary;
 pub use materials::MaterialDiff;
 pub use meshes::MeshDiff;
 pub use morphs::{MorphDiff, MorphStatus};
-pub use report_text::{format_angle, format_distance, write_text};
+pub use report_text::write_text;
+#[cfg(any(test, feature = "internals"))]
+pub use report_text::{format_angle, format_distance};
 pub use weights::WeightSummary;
 
 /// How far apart two values may be and still count as the same.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Tolerance {
     /// Positions (joints, binds, vertices, morph displacements), in metres: both models are
     /// in metres after loading.
@@ -182,6 +187,7 @@ impl JointChange {
 
 /// Everything that differs between two models, and the numbers behind it.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct RigDiff {
     /// One line: "same rig", "same rig; 2 clips differ", "rig changed: 3 joints added,
     /// weights moved on 412 vertices".

@@ -4,9 +4,9 @@
 //! renamed when complete, links written through). The headless commands, the viewer's "Export
 //! clip…" and the glTF writer write through here.
 
-pub mod frame_plan;
-pub mod h264_encoder;
-pub mod image_file;
-pub mod mp4_file;
-pub mod output;
-pub mod video_file;
+pub(crate) mod frame_plan;
+mod h264_encoder;
+pub(crate) mod image_file;
+mod mp4_file;
+pub(crate) mod output;
+pub(crate) mod video_file;

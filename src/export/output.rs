@@ -64,11 +64,6 @@ impl PartialFile {
         Ok((Self { temporary, destination }, file))
     }
 
-    /// Where the file goes once committed (the target of a link at the path given).
-    pub fn destination(&self) -> &Path {
-        &self.destination
-    }
-
     /// Renames the complete file into place.
     pub fn commit(self) -> io::Result<()> {
         let mut registry = PARTIAL_FILES.lock().unwrap_or_else(PoisonError::into_inner);

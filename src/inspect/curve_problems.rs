@@ -30,7 +30,6 @@ use serde::Serialize;
 
 use super::curve::{Curve, CurveGroup};
 use super::curve_pops::{KeyChanges, Pop, find_pops};
-pub use super::curve_pops::{MIN_SPANS, POP_RATIO};
 use crate::anim::{ChannelTrack, Clip};
 
 /// A seam is open when its gap is more than this share of the curve's range.

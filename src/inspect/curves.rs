@@ -81,6 +81,7 @@ impl CurveSet {
     }
 
     /// The curve named `name`.
+    #[cfg(any(test, feature = "internals"))]
     pub fn curve(&self, name: &str) -> Option<&Curve> {
         self.curves.iter().find(|c| c.name == name)
     }

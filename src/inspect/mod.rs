@@ -18,25 +18,30 @@
 
 mod curve;
 mod curve_pops;
-pub mod curve_problems;
-pub mod curves;
-pub mod expression_lookup;
+mod curve_problems;
+mod curves;
+pub(crate) mod expression_lookup;
 mod joints;
-pub mod lookup;
-pub mod morph_lookup;
+pub(crate) mod lookup;
+pub(crate) mod morph_lookup;
 pub mod motion;
 mod pose_mode;
-pub mod skin_difference;
+pub(crate) mod skin_difference;
 pub mod trail;
 mod trails;
 mod vertex_view;
 
-pub use curve::{Curve, CurveGroup, CurveKey};
+pub use curve::{Curve, CurveGroup};
+#[cfg(any(test, feature = "internals"))]
+pub use curve::CurveKey;
+#[cfg(any(test, feature = "internals"))]
 pub use curve_problems::{Problem, ProblemKind};
 pub use curves::CurveSet;
 pub use joints::{JointFacts, JointReport, TrsReport};
 pub use pose_mode::PoseMode;
 pub use skin_difference::SkinDifference;
-pub use trail::{JointTrail, TrailClock, TrailPoint, TrailWindow};
+pub use trail::{JointTrail, TrailClock, TrailWindow};
+#[cfg(any(test, feature = "internals"))]
+pub use trail::TrailPoint;
 pub use trails::{TrailTime, Trails, root_motion_joint};
 pub use vertex_view::{Ramp, VertexView};

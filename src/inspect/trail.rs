@@ -139,6 +139,7 @@ impl JointTrail {
     }
 
     /// Every point, in time order.
+    #[cfg(any(test, feature = "internals"))]
     pub fn points(&self) -> &[TrailPoint] {
         &self.points
     }

@@ -5,20 +5,45 @@
 
 use super::{Findings, Rule};
 use crate::asset::Model;
-use crate::asset::material::AlphaMode;
+use crate::asset::material::{AlphaMode, Material};
 
 /// Below this the base colour's alpha is 0 once stored in 8 bits.
 const ALPHA_ZERO: f32 = 0.5 / 255.0;
 
+/// How a material hides everything it covers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Hiding {
+    /// Blended with alpha 0.
+    Transparent,
+    /// Masked with an alpha under its cutoff.
+    CutOut { alpha: f32, cutoff: f32 },
+}
+
+/// How `material` hides what it covers, or None when it shows something. The renderer asks
+/// too: what draws nothing casts no shadow either.
+pub(crate) fn hiding(material: &Material) -> Option<Hiding> {
+    let alpha = material.base_color.w;
+    match material.alpha {
+        AlphaMode::Blend if alpha < ALPHA_ZERO => Some(Hiding::Transparent),
+        AlphaMode::Mask { cutoff } if alpha < cutoff => Some(Hiding::CutOut { alpha, cutoff }),
+        _ => None,
+    }
+}
+
+/// Whether draws in `model`'s material `material` show anything (the default material, past
+/// the file's, does): the renderer casts shadows only from those.
+pub(crate) fn draws_something(model: &Model, material: usize) -> bool {
+    !(model.materials.get(material)).is_some_and(|m| hiding(m).is_some())
+}
+
 pub(super) fn check(model: &Model, findings: &mut Findings) {
     for (index, material) in model.materials.iter().enumerate() {
-        let alpha = material.base_color.w;
-        let why = match material.alpha {
-            AlphaMode::Blend if alpha < ALPHA_ZERO => "is fully transparent (alpha 0, blended)".to_string(),
-            AlphaMode::Mask { cutoff } if alpha < cutoff => {
+        let why = match hiding(material) {
+            Some(Hiding::Transparent) => "is fully transparent (alpha 0, blended)".to_string(),
+            Some(Hiding::CutOut { alpha, cutoff }) => {
                 format!("is cut out everywhere (alpha {alpha} under its cutoff {cutoff})")
             }
-            _ => continue,
+            None => continue,
         };
         let mut meshes: Vec<String> = Vec::new();
         let mut primitives = 0;
@@ -45,6 +70,7 @@ pub(super) fn check(model: &Model, findings: &mut Findings) {
 
 #[cfg(test)]
 mod tests {
+    use super::draws_something;
     use crate::asset::demo::demo_model;
     use crate::asset::material::AlphaMode;
     use crate::lint::{Rule, lint};
@@ -81,6 +107,28 @@ mod tests {
         model.materials[material].base_color.w = 0.0;
         model.materials[material].alpha = AlphaMode::Opaque;
         assert_eq!(invisible(&model), []);
+    }
+
+    #[test]
+    fn what_draws_nothing_casts_no_shadow_either() {
+        let mut model = demo_model();
+        let material = model.meshes[0].primitives[0].material.unwrap_or(0);
+        model.meshes[0].primitives[0].material = Some(material);
+        assert!(draws_something(&model, material), "the demo's material");
+        model.materials[material].alpha = AlphaMode::Blend;
+        model.materials[material].base_color.w = 0.0;
+        assert!(
+            !draws_something(&model, material),
+            "blended with alpha 0 (an OBJ's d 0)"
+        );
+        model.materials[material].base_color.w = 0.5;
+        assert!(draws_something(&model, material), "half transparent");
+        model.materials[material].alpha = AlphaMode::Mask { cutoff: 0.75 };
+        assert!(!draws_something(&model, material), "masked under its cutoff everywhere");
+        model.materials[material].alpha = AlphaMode::Opaque;
+        model.materials[material].base_color.w = 0.0;
+        assert!(draws_something(&model, material), "opaque ignores alpha");
+        assert!(draws_something(&model, model.materials.len()), "the default material");
     }
 
     #[test]

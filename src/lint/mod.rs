@@ -18,7 +18,7 @@ mod extensions;
 mod feet;
 mod hierarchy;
 mod humanoid;
-mod invisible;
+pub(crate) mod invisible;
 mod skin;
 
 use std::collections::BTreeMap;
@@ -39,6 +39,7 @@ pub enum Severity {
 /// What a lint rule checks; its name is the rule's identifier in reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Rule {
     JointIndexOutOfRange,
     NegativeWeight,
@@ -107,7 +108,9 @@ impl Rule {
     }
 }
 
+/// One problem a rule found, merged over every place it occurs (`count`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Finding {
     pub severity: Severity,
     pub rule: Rule,

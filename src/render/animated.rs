@@ -5,6 +5,7 @@
 //! hidden joints: it shows the rig, not the scene.
 //! Everything here is sized once per model, so a frame allocates nothing.
 
+use super::layer_variant::LayerVariant;
 use super::textures::MaterialBinding;
 use super::uniforms::MaterialUniform;
 use crate::anim::Pose;
@@ -46,7 +47,7 @@ impl AnimatedState {
             let (Some(material), Some(binding)) = (self.materials.get(index), bindings.get_mut(index)) else {
                 continue;
             };
-            binding.layered = material.layers.has_layers();
+            binding.layers = LayerVariant::of(material, &binding.present);
             binding.transmissive = material.layers.transmits();
             let uniform = MaterialUniform::new(material, binding.present);
             queue.write_buffer(&binding.uniform, 0, bytemuck::bytes_of(&uniform));

@@ -1,6 +1,6 @@
 //! Reading a rendered image back from the GPU.
 
-use anyhow::{Context, anyhow};
+use super::error::RenderError;
 
 use super::gpu::Gpu;
 
@@ -38,7 +38,7 @@ pub fn record_readback(encoder: &mut wgpu::CommandEncoder, texture: &wgpu::Textu
 }
 
 /// Copies `texture` (RGBA8, with COPY_SRC) into an image.
-pub fn read_rgba(gpu: &Gpu, texture: &wgpu::Texture) -> anyhow::Result<image::RgbaImage> {
+pub fn read_rgba(gpu: &Gpu, texture: &wgpu::Texture) -> Result<image::RgbaImage, RenderError> {
     let (width, height) = (texture.width(), texture.height());
     let unpadded = 4 * width;
     let padded = padded_row_bytes(width);
@@ -52,29 +52,33 @@ pub fn read_rgba(gpu: &Gpu, texture: &wgpu::Texture) -> anyhow::Result<image::Rg
     map_for_reading(gpu, slice, "the image")?;
     let mut pixels = Vec::with_capacity((unpadded * height) as usize);
     {
-        let data = slice
-            .get_mapped_range()
-            .map_err(|e| anyhow!("cannot read the image back: {e:?}"))?;
+        let data = slice.get_mapped_range().map_err(RenderError::MappedRange)?;
         for row in data.chunks(padded as usize) {
             pixels.extend_from_slice(&row[..unpadded as usize]);
         }
     }
     buffer.unmap();
-    image::RgbaImage::from_raw(width, height, pixels).context("readback size mismatch")
+    image::RgbaImage::from_raw(width, height, pixels).ok_or(RenderError::ReadbackSize)
 }
 
 /// Maps `slice` for reading and waits until it is (after the copies into it are submitted);
 /// `what` names the data in errors.
-pub fn map_for_reading(gpu: &Gpu, slice: wgpu::BufferSlice, what: &str) -> anyhow::Result<()> {
+pub fn map_for_reading(gpu: &Gpu, slice: wgpu::BufferSlice, what: &str) -> Result<(), RenderError> {
     let (sender, receiver) = std::sync::mpsc::channel();
     slice.map_async(wgpu::MapMode::Read, move |result| {
         let _ = sender.send(result);
     });
     gpu.device
         .poll(wgpu::PollType::wait_indefinitely())
-        .context("waiting for the GPU")?;
+        .map_err(RenderError::Wait)?;
     receiver
         .recv()
-        .with_context(|| format!("the GPU dropped the readback of {what}"))?
-        .map_err(|e| anyhow!("cannot read {what} back: {e}"))
+        .map_err(|source| RenderError::ReadbackDropped {
+            what: what.to_owned(),
+            source,
+        })?
+        .map_err(|error| RenderError::Readback {
+            what: what.to_owned(),
+            error,
+        })
 }

@@ -1,6 +1,6 @@
 //! The wgpu device: found once, for a window or headless.
 
-use anyhow::{Context, anyhow};
+use super::error::RenderError;
 
 /// Adapter, device and queue.
 pub struct Gpu {
@@ -9,12 +9,15 @@ pub struct Gpu {
     pub queue: wgpu::Queue,
     /// Why this adapter, of those the machine has (for the panel and the benchmarks).
     pub choice: String,
+    /// The longest side a model's textures are uploaded at: the device's limit (the window
+    /// zooms in), lowered by `fit_textures_to` for a picture that cannot show more.
+    pub texture_side: u32,
 }
 
 impl Gpu {
     /// A device without a window (offscreen rendering). `WGPU_BACKEND` (e.g. `gl`) picks the
     /// backend; on machines without a GPU, Mesa's llvmpipe serves through the GL backend.
-    pub fn headless() -> anyhow::Result<Self> {
+    pub fn headless() -> Result<Self, RenderError> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         Self::with_instance(instance, None)
     }
@@ -50,13 +53,15 @@ impl Gpu {
         Ok((gpu, surface))
     }
 
-    fn with_instance(instance: wgpu::Instance, surface: Option<&wgpu::Surface>) -> anyhow::Result<Self> {
+    fn with_instance(instance: wgpu::Instance, surface: Option<&wgpu::Surface>) -> Result<Self, RenderError> {
         let mut adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
         adapters.retain(|adapter| surface.is_none_or(|surface| adapter.is_surface_supported(surface)));
         let infos: Vec<wgpu::AdapterInfo> = adapters.iter().map(wgpu::Adapter::get_info).collect();
         let best = (0..adapters.len())
             .min_by_key(|&i| preference(infos[i].device_type, infos[i].backend))
-            .ok_or_else(|| anyhow!("no graphics adapter (wgpu found none{})", backend_override_note()))?;
+            .ok_or_else(|| RenderError::NoAdapter {
+                backend_note: backend_override_note(),
+            })?;
         let choice = choice_reason(&infos[best], &infos);
         let adapter = adapters.swap_remove(best);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
@@ -68,13 +73,22 @@ impl Gpu {
             required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
             ..Default::default()
         }))
-        .context("cannot open the graphics device")?;
+        .map_err(RenderError::Device)?;
+        let texture_side = device.limits().max_texture_dimension_2d;
         Ok(Self {
             adapter,
             device,
             queue,
             choice,
+            texture_side,
         })
+    }
+
+    /// Uploads the models made from now on with textures no larger than a `width` x `height`
+    /// picture can show (`picture_texture_side`): a 256² thumbnail does not decode, hold or
+    /// sample 4096² textures.
+    pub fn fit_textures_to(&mut self, (width, height): (u32, u32)) {
+        self.texture_side = picture_texture_side((width, height)).min(self.device.limits().max_texture_dimension_2d);
     }
 
     /// Short description of the adapter, for the panel and logs (`choice` says why this one).
@@ -94,6 +108,14 @@ impl Gpu {
         let flags = self.adapter.get_texture_format_features(format).flags;
         if flags.sample_count_supported(4) { 4 } else { 1 }
     }
+}
+
+/// The texture side a `width` x `height` picture needs: the smallest power of two at least its
+/// longer side, the mip level at which a texture spread once over the whole picture still has
+/// a texel for every pixel (1024 for 640x480, 256 for a 256² thumbnail). A texture magnified
+/// further (an atlas whose one part fills the picture) is drawn a little softer.
+pub fn picture_texture_side((width, height): (u32, u32)) -> u32 {
+    width.max(height).max(1).checked_next_power_of_two().unwrap_or(u32::MAX)
 }
 
 /// How much rigscope prefers an adapter (lower first): a GPU before a CPU rasteriser
@@ -153,6 +175,14 @@ fn backend_override_note() -> String {
 mod tests {
     use super::*;
     use wgpu::{Backend, DeviceType};
+
+    #[test]
+    fn a_picture_needs_textures_of_the_power_of_two_that_covers_it() {
+        assert_eq!(picture_texture_side((640, 480)), 1024);
+        assert_eq!(picture_texture_side((256, 256)), 256);
+        assert_eq!(picture_texture_side((300, 1025)), 2048);
+        assert_eq!(picture_texture_side((0, 0)), 1);
+    }
 
     #[test]
     fn a_gpu_comes_first_and_llvmpipe_before_lavapipe() {

@@ -15,6 +15,7 @@ use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::material::AlphaMode;
 use crate::asset::{Material, MeshInstance, Model, Topology};
 use crate::inspect::VertexView;
+use crate::lint::invisible;
 use crate::inspect::skin_difference::NOT_MEASURED;
 use crate::skin::{Deformer, posed_order};
 use crate::view::triangle_budget::{frame_deviation, lit_and_shadow_levels};
@@ -65,6 +66,8 @@ pub struct DrawBuffers {
     pub double_sided: bool,
     /// Its material blends (alpha mode BLEND): drawn after the opaque draws, back to front.
     pub blended: bool,
+    /// Its material draws something, so it casts a shadow when shown (`shadow_casters`).
+    pub material_casts_shadow: bool,
     /// The middle of its vertices' bounding box, in its mesh's space: what the blended draws
     /// are sorted by.
     pub center: Vec3,
@@ -284,13 +287,20 @@ fn triangle_edges(indices: &[u32]) -> Vec<u32> {
 }
 
 impl ModelBuffers {
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, layouts: &Layouts, model: &Model) -> Self {
+    /// Uploads `model`, its textures at most `texture_side` texels a side (`Gpu::texture_side`).
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        layouts: &Layouts,
+        model: &Model,
+        texture_side: u32,
+    ) -> Self {
         let mut notes = Vec::new();
         let draw_count = posed_order(model).count();
         let mut uniforms = DrawUniforms::new(device, draw_count);
         let skins = GpuSkins::new(device, layouts, model, &uniforms, &mut notes);
 
-        let textures = MaterialTextures::new(device, queue, model, &mut notes);
+        let textures = MaterialTextures::new(device, queue, model, texture_side, &mut notes);
         let default_material = Material::default();
         let mut materials: Vec<MaterialBinding> = model
             .materials
@@ -389,6 +399,7 @@ impl ModelBuffers {
                 topology: primitive.topology,
                 double_sided: model.materials.get(material).is_some_and(|m| m.double_sided),
                 blended: blends(model, material),
+                material_casts_shadow: invisible::draws_something(model, material),
                 center: bounding_center(&primitive.positions),
                 mirrored: false,
                 unlit: !triangles && primitive.normals_computed,
@@ -652,6 +663,7 @@ impl ModelBuffers {
             draw.material = primitive.material_in(variant).unwrap_or(default_material);
             draw.double_sided = model.materials.get(draw.material).is_some_and(|m| m.double_sided);
             draw.blended = blends(model, draw.material);
+            draw.material_casts_shadow = invisible::draws_something(model, draw.material);
         }
         self.variant_shown = variant;
     }

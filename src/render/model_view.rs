@@ -35,7 +35,7 @@ impl ModelView {
     /// Uploads `model` for drawing with `renderer`.
     pub fn new(gpu: &Gpu, renderer: &SceneRenderer, model: &Model) -> Self {
         Self {
-            buffers: ModelBuffers::new(&gpu.device, &gpu.queue, &renderer.layouts, model),
+            buffers: ModelBuffers::new(&gpu.device, &gpu.queue, &renderer.layouts, model, gpu.texture_side),
             deformer: Deformer::new(model),
             bounds: Bounds::EMPTY,
             measured_for: None,

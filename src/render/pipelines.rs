@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use super::fullscreen;
+use super::layer_variant::LayerVariant;
 use super::layouts::Layouts;
 use super::shadow_map::SHADOW_DEPTH_FORMAT;
 use super::skin_source::SkinSource;
@@ -41,20 +42,18 @@ pub struct Pipelines {
 pub struct MeshPipelines {
     plain: LitTriangles,
     /// The same of the shader with the material layers (layers.wgsl), for materials with a
-    /// sheen, a clear coat, a thin film, diffuse transmission, anisotropy or a layer texture:
-    /// made when a draw first needs them. Every other material's shader leaves the layers'
-    /// code and textures out (a software rasteriser runs a branch's body even where no pixel
-    /// takes it: 10% of a frame), and start-up does not wait for a second compile.
-    layered: OnceLock<LitTriangles>,
+    /// sheen, a clear coat, a thin film, diffuse transmission, anisotropy or a layer texture,
+    /// one set per `LayerVariant` (each compiled without the layers its materials lack): made
+    /// when a draw first needs them. Every other material's shader leaves the layers' code and
+    /// textures out (a software rasteriser runs a branch's body even where no pixel takes it:
+    /// 10% of a frame), and start-up does not wait for a second compile.
+    layered: VariantTriangles,
     /// The layered pipelines of the shader that also refracts the scene behind
-    /// (transmission.wgsl, which binds group 3), for transmissive materials: made when a
-    /// draw first needs them.
-    transmissive: OnceLock<LitTriangles>,
+    /// (transmission.wgsl, which binds group 3), for transmissive materials.
+    transmissive: VariantTriangles,
     /// The pipelines of MToon materials (mtoon.wgsl, with the layer slots for its textures)
     /// and their outlines: made when a draw first needs them.
     toon: OnceLock<ToonTriangles>,
-    layered_maker: MeshPipelineMaker,
-    transmissive_maker: MeshPipelineMaker,
     toon_maker: MeshPipelineMaker,
     points: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
@@ -71,9 +70,10 @@ struct LitTriangles {
 }
 
 impl LitTriangles {
-    fn new(maker: &MeshPipelineMaker) -> Self {
+    /// The pipelines of `maker`'s shader with pipeline `constants`.
+    fn new(maker: &MeshPipelineMaker, constants: &[(&str, f64)]) -> Self {
         let triangles = wgpu::PrimitiveTopology::TriangleList;
-        let lit = |label: &str, kind: MeshKind| maker.pipeline(label, triangles, kind);
+        let lit = |label: &str, kind: MeshKind| maker.pipeline(label, triangles, kind, constants);
         Self {
             culled: [false, true].map(|mirrored| lit("mesh", MeshKind::Lit { cull: true, mirrored })),
             double_sided: [false, true]
@@ -100,15 +100,17 @@ impl ToonTriangles {
         let triangles = wgpu::PrimitiveTopology::TriangleList;
         let both = [false, true];
         Self {
-            lit: LitTriangles::new(maker),
+            lit: LitTriangles::new(maker, &[]),
             blended_writing_depth: [BlendedFaces::Front, BlendedFaces::Back].map(|faces| {
                 both.map(|mirrored| {
                     let kind = MeshKind::BlendedWritingDepth { faces, mirrored };
-                    maker.pipeline("blended toon mesh writing depth", triangles, kind)
+                    maker.pipeline("blended toon mesh writing depth", triangles, kind, &[])
                 })
             }),
             outline: both.map(|blended| {
-                both.map(|mirrored| maker.pipeline("toon outline", triangles, MeshKind::Outline { blended, mirrored }))
+                both.map(|mirrored| {
+                    maker.pipeline("toon outline", triangles, MeshKind::Outline { blended, mirrored }, &[])
+                })
             }),
         }
     }
@@ -127,8 +129,8 @@ pub enum BlendedFaces {
 pub struct DrawShading {
     /// Single-sided triangles are back-face culled.
     pub double_sided: bool,
-    /// The material has layers over its base (`MaterialBinding::layered`).
-    pub layered: bool,
+    /// The material's layers over its base and layer textures (`MaterialBinding::layers`).
+    pub layers: LayerVariant,
     /// The material lets light through (`MaterialBinding::transmissive`).
     pub transmissive: bool,
     /// The material is MToon (`MaterialBinding::toon`).
@@ -173,12 +175,49 @@ impl MeshPipelines {
             return &self.toon().lit;
         }
         if shading.transmissive {
-            return (self.transmissive).get_or_init(|| LitTriangles::new(&self.transmissive_maker));
+            return self.transmissive.of(shading.layers);
         }
-        match shading.layered {
-            true => self.layered.get_or_init(|| LitTriangles::new(&self.layered_maker)),
-            false => &self.plain,
+        match shading.layers.is_plain() {
+            true => &self.plain,
+            false => self.layered.of(shading.layers),
         }
+    }
+}
+
+/// The lit pipelines of one shader with the material layers, made per `LayerVariant` when a
+/// draw first needs them.
+struct VariantTriangles {
+    maker: MeshPipelineMaker,
+    /// The first `VARIANTS` variants drawn, each with its pipelines.
+    variants: [OnceLock<(LayerVariant, LitTriangles)>; VARIANTS],
+    /// Every layer, each slot read from the material: for the variants after those.
+    any: OnceLock<LitTriangles>,
+}
+
+/// How many variants of a shader get pipelines of their own: each costs a compile, and a
+/// model has few (a character's materials share one or two).
+const VARIANTS: usize = 8;
+
+impl VariantTriangles {
+    fn new(maker: MeshPipelineMaker) -> Self {
+        Self {
+            maker,
+            variants: std::array::from_fn(|_| OnceLock::new()),
+            any: OnceLock::new(),
+        }
+    }
+
+    /// The pipelines for `variant`: its own, made in the first free place, else those that
+    /// serve any variant.
+    fn of(&self, variant: LayerVariant) -> &LitTriangles {
+        for place in &self.variants {
+            let (made_for, triangles) =
+                place.get_or_init(|| (variant, LitTriangles::new(&self.maker, &variant.constants())));
+            if *made_for == variant {
+                return triangles;
+            }
+        }
+        self.any.get_or_init(|| LitTriangles::new(&self.maker, &[]))
     }
 }
 
@@ -193,8 +232,14 @@ struct MeshPipelineMaker {
 }
 
 impl MeshPipelineMaker {
-    /// A pipeline of `topology` for `kind` of draw.
-    fn pipeline(&self, label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind) -> wgpu::RenderPipeline {
+    /// A pipeline of `topology` for `kind` of draw, with the shader's pipeline `constants`.
+    fn pipeline(
+        &self,
+        label: &str,
+        topology: wgpu::PrimitiveTopology,
+        kind: MeshKind,
+        constants: &[(&str, f64)],
+    ) -> wgpu::RenderPipeline {
         // Mirrored draws' front faces wind clockwise; the shader's `front_facing` follows,
         // so double-sided back faces are lit with the flipped normal.
         let (cull_mode, mirrored, depth_stencil) = match kind {
@@ -237,7 +282,10 @@ impl MeshPipelineMaker {
             vertex: wgpu::VertexState {
                 module: &self.module,
                 entry_point: Some(vertex_entry),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    ..Default::default()
+                },
                 buffers: &MESH_BUFFERS,
             },
             primitive: wgpu::PrimitiveState {
@@ -255,7 +303,10 @@ impl MeshPipelineMaker {
             fragment: Some(wgpu::FragmentState {
                 module: &self.module,
                 entry_point: Some(fragment_entry),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    ..Default::default()
+                },
                 targets: &SCENE_TARGET,
             }),
             multiview_mask: None,
@@ -525,7 +576,7 @@ impl Pipelines {
             "fs_mtoon",
         );
         let plain =
-            |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| maker.pipeline(label, topology, kind);
+            |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| maker.pipeline(label, topology, kind, &[]);
         Self {
             wire: plain("wireframe", wgpu::PrimitiveTopology::LineList, MeshKind::Wire),
             ghost: plain("bind-pose ghost", triangles, MeshKind::Ghost),
@@ -577,12 +628,10 @@ impl Pipelines {
             overlay_lines: overlay_pipeline("bones", wgpu::PrimitiveTopology::LineList),
             overlay_points: overlay_pipeline("joints", wgpu::PrimitiveTopology::TriangleList),
             mesh: MeshPipelines {
-                plain: LitTriangles::new(&maker),
-                layered: OnceLock::new(),
-                transmissive: OnceLock::new(),
+                plain: LitTriangles::new(&maker, &[]),
+                layered: VariantTriangles::new(layered_maker),
+                transmissive: VariantTriangles::new(transmissive_maker),
                 toon: OnceLock::new(),
-                layered_maker,
-                transmissive_maker,
                 toon_maker,
                 points: plain("points", wgpu::PrimitiveTopology::PointList, uncull),
                 lines: plain("lines", wgpu::PrimitiveTopology::LineList, uncull),

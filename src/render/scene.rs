@@ -12,12 +12,13 @@ use super::draw_uniforms::DrawSlot;
 use super::environment::Environment;
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
+use super::layer_variant::LayerVariant;
 use super::layouts::Layouts;
 use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
 use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, MeshPipelines, Pipelines, SCENE_FORMAT};
-use super::shadow_casters::{ShadowCasters, record_casters};
+use super::shadow_casters::{ShadowCasters, casts_shadow, record_casters};
 use super::shadow_map::ShadowMap;
 use super::shadow_views::{assign_shadow_layers, light_view_projection};
 use super::skeleton_overlay::draw_skeleton;
@@ -97,6 +98,7 @@ impl SceneRenderer {
 
     /// A renderer whose skinning uniform arrays hold `joint_limit` joints (at most what the
     /// device allows): skins with more are skinned on the CPU.
+    #[cfg(any(test, feature = "internals"))]
     pub fn with_joint_limit(gpu: &Gpu, joint_limit: usize) -> Self {
         let limit = super::skin_source::max_uniform_joints(&gpu.device.limits());
         let max_joints = joint_limit.clamp(1, limit);
@@ -412,22 +414,33 @@ impl SceneRenderer {
         };
         // Draw `index` of `model` with its uniform in `slot`, by `pipeline`; the solid slot
         // from the level of detail chosen for the shadow pass when `shadow`, else for the lit
-        // pass.
-        let draw_one = |pass: &mut wgpu::RenderPass,
-                        model: Drawn,
+        // pass. `bound`: what the draws before it in this pass left bound.
+        let draw_one = |(pass, bound): (&mut wgpu::RenderPass, &mut Bound<'s>),
+                        model: Drawn<'s>,
                         (slot, shadow): (DrawSlot, bool),
                         index: usize,
-                        pipeline: &wgpu::RenderPipeline| {
+                        pipeline: &'s wgpu::RenderPipeline| {
             let buffers = model.buffers;
             let draw = &buffers.draws[index];
-            pass.set_pipeline(pipeline);
+            if bound.pipeline != Some(pipeline) {
+                pass.set_pipeline(pipeline);
+                bound.pipeline = Some(pipeline);
+            }
             let (vertex_buffers, copies) = buffers.vertex_buffers(index, slot, view.gpu_skinning);
             for (slot, buffer) in vertex_buffers.into_iter().enumerate() {
                 pass.set_vertex_buffer(slot as u32, buffer.slice(..));
             }
             let uniform = buffers.uniforms.offset(index, slot);
-            pass.set_bind_group(1, buffers.skins.group(draw.skin), &[uniform]);
-            pass.set_bind_group(2, &buffers.materials[draw.material].group, &[]);
+            let skin = (buffers.skins.group(draw.skin), uniform);
+            if bound.skin != Some(skin) {
+                pass.set_bind_group(1, skin.0, &[uniform]);
+                bound.skin = Some(skin);
+            }
+            let material = &buffers.materials[draw.material].group;
+            if bound.material != Some(material) {
+                pass.set_bind_group(2, material, &[]);
+                bound.material = Some(material);
+            }
             let whole = (&draw.indices, draw.index_count);
             let (indices, count) = match slot {
                 DrawSlot::Wire => match &draw.edges {
@@ -450,6 +463,8 @@ impl SceneRenderer {
                         (indices, count, detailed),
                         view.gpu_skinning,
                     );
+                    // It binds its copies' skins itself.
+                    bound.skin = None;
                 }
                 None => {
                     pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
@@ -479,9 +494,11 @@ impl SceneRenderer {
                 ..Default::default()
             });
             pass.set_bind_group(0, group, &[]);
+            let mut bound = Bound::default();
             for model in lit_models() {
-                for (index, _) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| d.shown_triangles()) {
-                    draw_one(&mut pass, model, (DrawSlot::Solid, true), index, &self.pipelines.shadow);
+                for (index, _) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| casts_shadow(d)) {
+                    let pass = (&mut pass, &mut bound);
+                    draw_one(pass, model, (DrawSlot::Solid, true), index, &self.pipelines.shadow);
                 }
             }
         }
@@ -521,16 +538,25 @@ impl SceneRenderer {
             }
         }
         let opaque = |d: &DrawBuffers| drawable(d, true) && !d.blended;
+        // What the draws leave bound, so that each binds only what changes (after the ground's
+        // and before the overlays' own bindings).
+        let mut bound = Bound::default();
         if view.mesh {
             for model in lit_models() {
                 let looks = looks(model);
                 let draws = model.buffers.draws.iter().enumerate();
                 for (index, draw) in draws.clone().filter(|(_, d)| opaque(d) && !looks.transmissive(d)) {
-                    draw_one(&mut pass, model, (DrawSlot::Solid, false), index, looks.lit(draw));
+                    draw_one(
+                        (&mut pass, &mut bound),
+                        model,
+                        (DrawSlot::Solid, false),
+                        index,
+                        looks.lit(draw),
+                    );
                 }
                 for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.outlined(d)) {
                     let outline = mesh.for_outline(looks.shading(draw), false);
-                    draw_one(&mut pass, model, (DrawSlot::Solid, false), index, outline);
+                    draw_one((&mut pass, &mut bound), model, (DrawSlot::Solid, false), index, outline);
                 }
             }
         }
@@ -538,13 +564,20 @@ impl SceneRenderer {
             drop(pass);
             target.scene_behind.record(encoder, &self.downsampler);
             pass = scene_pass(encoder, target, SceneLoad::Keep);
+            bound = Bound::default();
             pass.set_bind_group(0, &self.frame_group, &[]);
             pass.set_bind_group(3, &target.scene_behind.group, &[]);
             for model in lit_models() {
                 let looks = looks(model);
                 let draws = model.buffers.draws.iter().enumerate();
                 for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.transmissive(d)) {
-                    draw_one(&mut pass, model, (DrawSlot::Solid, false), index, looks.lit(draw));
+                    draw_one(
+                        (&mut pass, &mut bound),
+                        model,
+                        (DrawSlot::Solid, false),
+                        index,
+                        looks.lit(draw),
+                    );
                 }
             }
         }
@@ -558,18 +591,18 @@ impl SceneRenderer {
                     }
                     let solid = (DrawSlot::Solid, false);
                     if draw.topology != Topology::Triangles {
-                        draw_one(&mut pass, model, solid, index, looks.lit(draw));
+                        draw_one((&mut pass, &mut bound), model, solid, index, looks.lit(draw));
                         continue;
                     }
                     if draw.double_sided {
                         let back = mesh.for_blended(BlendedFaces::Back, looks.shading(draw));
-                        draw_one(&mut pass, model, solid, index, back);
+                        draw_one((&mut pass, &mut bound), model, solid, index, back);
                     }
                     let front = mesh.for_blended(BlendedFaces::Front, looks.shading(draw));
-                    draw_one(&mut pass, model, solid, index, front);
+                    draw_one((&mut pass, &mut bound), model, solid, index, front);
                     if looks.outlined(draw) {
                         let outline = mesh.for_outline(looks.shading(draw), true);
-                        draw_one(&mut pass, model, solid, index, outline);
+                        draw_one((&mut pass, &mut bound), model, solid, index, outline);
                     }
                 }
             }
@@ -588,7 +621,7 @@ impl SceneRenderer {
         for (shown, slot, pipeline, models) in overlaid {
             for model in models.filter(|_| shown) {
                 for (index, _) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| drawable(d, false)) {
-                    draw_one(&mut pass, model, (slot, false), index, pipeline);
+                    draw_one((&mut pass, &mut bound), model, (slot, false), index, pipeline);
                 }
             }
         }
@@ -596,7 +629,13 @@ impl SceneRenderer {
         if let Some(ghost) = models.ghost().filter(|_| view.mesh) {
             let triangles = (ghost.buffers.draws.iter().enumerate()).filter(|(_, d)| d.shown_triangles());
             for (index, _) in triangles {
-                draw_one(&mut pass, ghost, (DrawSlot::Solid, false), index, &self.pipelines.ghost);
+                draw_one(
+                    (&mut pass, &mut bound),
+                    ghost,
+                    (DrawSlot::Solid, false),
+                    index,
+                    &self.pipelines.ghost,
+                );
             }
         }
         let (lines, squares) = (self.overlay_buffer.line_count, self.overlay_buffer.square_count);
@@ -651,6 +690,16 @@ impl<'a> DrawnModels<'a> {
     }
 }
 
+/// What a pass has bound for the mesh draws so far (none at its start): a draw binds only
+/// what differs, each binding being a dozen driver calls on OpenGL.
+#[derive(Default)]
+struct Bound<'s> {
+    pipeline: Option<&'s wgpu::RenderPipeline>,
+    /// The skin's bind group and the draw uniform's offset in it.
+    skin: Option<(&'s wgpu::BindGroup, u32)>,
+    material: Option<&'s wgpu::BindGroup>,
+}
+
 /// How one model's draws look in the lit passes: their pipelines by material.
 struct DrawLooks<'a> {
     model: Drawn<'a>,
@@ -670,7 +719,7 @@ impl<'a> DrawLooks<'a> {
         let material = self.material(draw);
         DrawShading {
             double_sided: draw.double_sided,
-            layered: material.is_some_and(|m| m.layered),
+            layers: material.map_or(LayerVariant::default(), |m| m.layers),
             transmissive: self.transmissive(draw),
             toon: material.and_then(|m| m.toon),
             mirrored: draw.mirrored,

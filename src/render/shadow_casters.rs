@@ -7,11 +7,21 @@
 //! model's buffers, every draw that casts with the copy it casts from, the pose's matrices,
 //! morph weights and animated properties, and how the view skins. The vertices posed on the
 //! CPU follow from those.
+//!
+//! What casts: every shown draw of triangles whose material shows something. A material that
+//! hides all it covers (blended with alpha 0, as an OBJ's `d 0`; masked under its cutoff: the
+//! `invisible-material` lint) casts no shadow either.
 
 use glam::Mat4;
 
 use super::frame_input::FrameInput;
-use super::model_buffers::ModelBuffers;
+use super::model_buffers::{DrawBuffers, ModelBuffers};
+
+/// Whether `draw` is drawn into the shadow map this frame: shown triangles whose material
+/// draws something (`lint::invisible::draws_something`).
+pub fn casts_shadow(draw: &DrawBuffers) -> bool {
+    draw.shown_triangles() && draw.material_casts_shadow
+}
 
 /// What the shadow map was last drawn from, and this frame's record (both reused).
 #[derive(Default)]
@@ -45,12 +55,7 @@ pub fn record_casters(record: &mut Vec<u8>, views: &[Mat4], buffers: &ModelBuffe
     record.extend_from_slice(&(views.len() as u64).to_le_bytes());
     record.extend_from_slice(bytemuck::cast_slice(views));
     record.extend_from_slice(&buffers.id.to_le_bytes());
-    for (index, draw) in buffers
-        .draws
-        .iter()
-        .enumerate()
-        .filter(|(_, draw)| draw.shown_triangles())
-    {
+    for (index, draw) in buffers.draws.iter().enumerate().filter(|(_, draw)| casts_shadow(draw)) {
         record.extend_from_slice(&(index as u64).to_le_bytes());
         record.extend_from_slice(&(draw.detail.shadow as u64).to_le_bytes());
     }

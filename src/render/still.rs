@@ -2,10 +2,10 @@
 //! `thumbnail`, `sheet`): the model is uploaded once and every image goes through the same
 //! frame stages as the window.
 
-use anyhow::bail;
 use glam::{Mat4, Vec2};
 
 use super::capture::read_rgba;
+use super::error::RenderError;
 use super::frame::{draw, pose_and_upload};
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
@@ -125,7 +125,7 @@ impl<'a> StillRenderer<'a> {
         pose: &Pose,
         (width, height): (u32, u32),
         view: &ViewOptions,
-    ) -> anyhow::Result<image::RgbaImage> {
+    ) -> Result<image::RgbaImage, RenderError> {
         let gpu = self.gpu;
         self.draw(renderer, pose, (width, height), view, self.time, None)?;
         let target = self.target.as_ref().expect("drawn just now");
@@ -142,7 +142,7 @@ impl<'a> StillRenderer<'a> {
         size: (u32, u32),
         view: &ViewOptions,
         frames: usize,
-    ) -> anyhow::Result<Vec<FrameTime>> {
+    ) -> Result<Vec<FrameTime>, RenderError> {
         let time = self.time;
         let mut timer = GpuTimer::new(self.gpu);
         let mut times = Vec::with_capacity(frames);
@@ -152,7 +152,7 @@ impl<'a> StillRenderer<'a> {
             self.gpu
                 .device
                 .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| anyhow::anyhow!("the GPU did not finish a frame: {e}"))?;
+                .map_err(RenderError::FrameUnfinished)?;
             let wall_s = start.elapsed().as_secs_f32();
             // The frame has finished, so its timestamps are ready to read.
             let gpu_s = timer.as_mut().and_then(|timer| timer.read(self.gpu));
@@ -171,11 +171,15 @@ impl<'a> StillRenderer<'a> {
         view: &ViewOptions,
         time: f32,
         mut timer: Option<&mut GpuTimer>,
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), RenderError> {
         let gpu = self.gpu;
         let max_side = gpu.device.limits().max_texture_dimension_2d;
         if width > max_side || height > max_side {
-            bail!("{width}x{height} is larger than this graphics device renders ({max_side} pixels a side)");
+            return Err(RenderError::TooLarge {
+                width,
+                height,
+                max_side,
+            });
         }
         pose.model_matrices(&mut self.model_matrices);
         self.properties.clear();

@@ -5,13 +5,14 @@
 //! texture's fallback (its core glTF `source`) where it has one; otherwise the material falls
 //! back to its factors. Either way a note names the material, the slot and why.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use wgpu::util::DeviceExt;
 
+use super::layer_variant::LayerVariant;
 use super::layouts::Layouts;
 use super::uniforms::{LAYER_SLOTS, MaterialUniform, layer_slots};
-use crate::asset::image_decode::{self, DecodedImage};
+use crate::asset::image_decode;
 use crate::asset::material::MaterialTexture;
 use crate::asset::mtoon::MToon;
 use crate::asset::texture::{SamplerModes, Wrap};
@@ -29,11 +30,22 @@ pub struct MaterialTextures {
     samplers: HashMap<SamplerModes, wgpu::Sampler>,
 }
 
-/// Images decoded so far (None: could not be, with why), each decoded once.
+/// Images decoded so far, each decoded once at the side the picture needs, uploaded in the
+/// colour spaces its slots read it in, and its pixels dropped before the next is decoded.
 struct Decoder<'a> {
+    device: &'a wgpu::Device,
+    queue: &'a wgpu::Queue,
     model: &'a Model,
     max_side: u32,
-    decoded: HashMap<usize, Result<DecodedImage, String>>,
+    /// The longest side an image is decoded at: what the picture can show of it.
+    wanted_side: u32,
+    /// Per image, the colour spaces (linear, sRGB) of the slots that may draw it.
+    spaces: HashMap<usize, [bool; 2]>,
+    /// Per image decoded: the colour space its file declares (`DecodedImage::declared_srgb`),
+    /// or why it could not be decoded.
+    decoded: HashMap<usize, Result<Option<bool>, String>>,
+    /// (image index, sRGB) → the uploaded texture's view.
+    views: HashMap<(usize, bool), wgpu::TextureView>,
     /// Pixels the file's images may still decode to: each image is bounded on its own, and
     /// this bounds them together (many small images each claiming the most).
     pixels_left: u64,
@@ -49,30 +61,59 @@ fn pixel_budget(model: &Model) -> u64 {
     (4 * image_decode::PIXELS_ALWAYS_ALLOWED).max(image_decode::MAX_PIXELS_PER_BYTE.saturating_mul(bytes))
 }
 
-impl Decoder<'_> {
-    fn get(&mut self, index: usize) -> &Result<DecodedImage, String> {
-        let (model, max_side, pixels_left) = (self.model, self.max_side, &mut self.pixels_left);
-        self.decoded.entry(index).or_insert_with(|| {
-            let image = model
-                .images
-                .get(index)
-                .ok_or_else(|| format!("image {index} does not exist"))?;
-            let mut decoded = image_decode::decode(&image.bytes, max_side).map_err(|e| e.0)?;
-            let pixels = u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height());
-            *pixels_left = pixels_left
-                .checked_sub(pixels)
-                .ok_or_else(|| format!("its {pixels} pixels would take the file's images past what its size allows"))?;
-            let rgba = &decoded.rgba;
-            if rgba.width() > max_side || rgba.height() > max_side {
-                decoded.rgba = image::imageops::resize(
-                    rgba,
-                    rgba.width().min(max_side),
-                    rgba.height().min(max_side),
-                    image::imageops::FilterType::Triangle,
-                );
+/// Per image, the colour spaces of the material slots that name it, as their image or as its
+/// fallback: what it is uploaded in once decoded.
+fn colour_spaces(model: &Model) -> HashMap<usize, [bool; 2]> {
+    let mut spaces: HashMap<usize, [bool; 2]> = HashMap::new();
+    for material in &model.materials {
+        for texture in MaterialTexture::ALL {
+            let Some(reference) = texture.of(material) else {
+                continue;
+            };
+            for image in std::iter::once(reference.image).chain(reference.fallback) {
+                spaces.entry(image).or_default()[usize::from(texture.srgb())] = true;
             }
-            Ok(decoded)
-        })
+        }
+    }
+    spaces
+}
+
+impl Decoder<'_> {
+    /// Decodes image `index` (once), uploads it in the colour spaces its slots read, and
+    /// drops its pixels; the colour space its file declares, or why it could not be decoded.
+    fn get(&mut self, index: usize) -> &Result<Option<bool>, String> {
+        if !self.decoded.contains_key(&index) {
+            let result = self.decode_and_upload(index);
+            self.decoded.insert(index, result);
+        }
+        &self.decoded[&index]
+    }
+
+    /// Image `index` decoded at the wanted side, counted against the budget and uploaded;
+    /// its pixels go out of scope here, before any other image is decoded.
+    fn decode_and_upload(&mut self, index: usize) -> Result<Option<bool>, String> {
+        let image = (self.model.images.get(index)).ok_or_else(|| format!("image {index} does not exist"))?;
+        let decoded = image_decode::decode_at_most(&image.bytes, self.max_side, self.wanted_side).map_err(|e| e.0)?;
+        let pixels = u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height());
+        self.pixels_left = (self.pixels_left.checked_sub(pixels))
+            .ok_or_else(|| format!("its {pixels} pixels would take the file's images past what its size allows"))?;
+        let declared_srgb = decoded.declared_srgb;
+        let spaces = self.spaces.get(&index).copied().unwrap_or_default();
+        match spaces {
+            // Read in both colour spaces (rare): one copy for each.
+            [true, true] => {
+                let view = upload_with_mipmaps(self.device, self.queue, decoded.rgba.clone(), false);
+                self.views.insert((index, false), view);
+                let view = upload_with_mipmaps(self.device, self.queue, decoded.rgba, true);
+                self.views.insert((index, true), view);
+            }
+            [linear, srgb] if linear || srgb => {
+                let view = upload_with_mipmaps(self.device, self.queue, decoded.rgba, srgb);
+                self.views.insert((index, srgb), view);
+            }
+            _ => {}
+        }
+        Ok(declared_srgb)
     }
 
     /// The image `reference` draws: its own when it decodes, else its fallback's; a note
@@ -103,17 +144,32 @@ impl Decoder<'_> {
 }
 
 impl MaterialTextures {
-    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue, model: &Model, notes: &mut Vec<String>) -> Self {
+    /// Decodes and uploads `model`'s textures at most `wanted_side` texels a side (the mip
+    /// level a picture of that size can show; the device's limit for the window).
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        model: &Model,
+        wanted_side: u32,
+        notes: &mut Vec<String>,
+    ) -> Self {
         let mut samplers = HashMap::new();
         samplers.insert(SamplerModes::default(), sampler(device, SamplerModes::default()));
+        let max_side = device.limits().max_texture_dimension_2d;
         let mut decoder = Decoder {
+            device,
+            queue,
             model,
-            max_side: device.limits().max_texture_dimension_2d,
+            max_side,
+            wanted_side: wanted_side.min(max_side),
+            spaces: colour_spaces(model),
             decoded: HashMap::new(),
+            views: HashMap::new(),
             pixels_left: pixel_budget(model),
         };
         let mut drawn = HashMap::new();
-        let mut views = HashMap::new();
+        // Each (image, colour space) named once: the note on a declared colour space.
+        let mut noted = HashSet::new();
         for material in &model.materials {
             for texture in MaterialTexture::ALL {
                 let Some(reference) = texture.of(material) else {
@@ -129,22 +185,22 @@ impl MaterialTextures {
                     .entry(key)
                     .or_insert_with(|| decoder.choose(reference, &slot, notes));
                 let srgb = texture.srgb();
-                let Some(image) = chosen.filter(|&image| !views.contains_key(&(image, srgb))) else {
+                let Some(image) = chosen.filter(|&image| noted.insert((image, srgb))) else {
                     continue;
                 };
-                if let Ok(decoded) = decoder.get(image) {
-                    if decoded.declared_srgb.is_some_and(|declared| declared != srgb) {
-                        notes.push(format!(
-                            "{slot}: image '{}' declares {} values where glTF expects {} (read as glTF says)",
-                            model.images[image].name,
-                            colour_space(!srgb),
-                            colour_space(srgb)
-                        ));
-                    }
-                    views.insert((image, srgb), upload_with_mipmaps(device, queue, &decoded.rgba, srgb));
+                if let Ok(Some(declared)) = decoder.get(image)
+                    && *declared != srgb
+                {
+                    notes.push(format!(
+                        "{slot}: image '{}' declares {} values where glTF expects {} (read as glTF says)",
+                        model.images[image].name,
+                        colour_space(!srgb),
+                        colour_space(srgb)
+                    ));
                 }
             }
         }
+        let views = decoder.views;
         for material in &model.materials {
             let layer_textures: Vec<&str> = (MaterialTexture::ALL[MaterialTexture::BOUND..].iter())
                 .filter(|texture| texture.of(material).is_some())
@@ -163,7 +219,7 @@ impl MaterialTextures {
             upload_with_mipmaps(
                 device,
                 queue,
-                &image::RgbaImage::from_pixel(1, 1, image::Rgba(pixel)),
+                image::RgbaImage::from_pixel(1, 1, image::Rgba(pixel)),
                 srgb,
             )
         };
@@ -246,7 +302,7 @@ impl MaterialTextures {
             group,
             uniform: buffer,
             present,
-            layered: material.layers.has_layers(),
+            layers: LayerVariant::of(material, &present),
             transmissive: material.layers.transmits(),
             toon: material.layers.mtoon.as_ref().map(|mtoon| Toon {
                 outlined: mtoon.has_outline(),
@@ -263,9 +319,9 @@ pub struct MaterialBinding {
     pub group: wgpu::BindGroup,
     pub uniform: wgpu::Buffer,
     pub present: [bool; MaterialTexture::COUNT],
-    /// The material has a sheen, a clear coat, a thin film or diffuse transmission: its draws
-    /// use the layered pipelines.
-    pub layered: bool,
+    /// The material's layers (a sheen, a clear coat, a thin film, diffuse transmission,
+    /// anisotropy) and layer textures: which of the layered pipelines its draws use.
+    pub layers: LayerVariant,
     /// The material lets light through (KHR_materials_transmission): its draws use the
     /// transmissive pipelines, after the opaque scene they refract is copied.
     pub transmissive: bool,
@@ -320,11 +376,13 @@ fn sampler(device: &wgpu::Device, modes: SamplerModes) -> wgpu::Sampler {
     })
 }
 
-/// Uploads `image` with a full mip chain (each level a box-filtered half of the previous).
+/// Uploads `image` with a full mip chain (each level a filtered half of the previous), each
+/// level's pixels dropped once the next is made, and the queue's staging copies handed to the
+/// device before the caller decodes the next image: no two textures wait on the CPU at once.
 fn upload_with_mipmaps(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    image: &image::RgbaImage,
+    image: image::RgbaImage,
     srgb: bool,
 ) -> wgpu::TextureView {
     let (width, height) = image.dimensions();
@@ -347,7 +405,7 @@ fn upload_with_mipmaps(
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
-    let mut level_image = image.clone();
+    let mut level_image = image;
     for level in 0..levels {
         let (w, h) = level_image.dimensions();
         queue.write_texture(
@@ -378,6 +436,10 @@ fn upload_with_mipmaps(
             );
         }
     }
+    drop(level_image);
+    // The queue stages every write until its next submission: submitting now lets the device
+    // take this texture's levels (and free their staging copies) before the next is decoded.
+    queue.submit([]);
     texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 
@@ -388,6 +450,7 @@ mod tests {
     use super::*;
     use crate::asset::demo::demo_model;
     use crate::asset::model::Image;
+    use crate::render::gpu::Gpu;
 
     fn png(side: u32) -> Arc<[u8]> {
         let mut bytes = Vec::new();
@@ -412,15 +475,27 @@ mod tests {
         model
     }
 
+    /// A decoder of `model`'s images at most `wanted_side` a side, allowed `pixels` in all; every
+    /// image read as base colour.
+    fn decoder<'a>(gpu: &'a Gpu, model: &'a Model, wanted_side: u32, pixels: u64) -> Decoder<'a> {
+        Decoder {
+            device: &gpu.device,
+            queue: &gpu.queue,
+            model,
+            max_side: 4096,
+            wanted_side,
+            spaces: (0..model.images.len()).map(|image| (image, [false, true])).collect(),
+            decoded: HashMap::new(),
+            views: HashMap::new(),
+            pixels_left: pixels,
+        }
+    }
+
     #[test]
     fn images_stop_decoding_once_the_files_pixel_budget_is_spent() {
+        let gpu = Gpu::headless().unwrap();
         let model = with_images(vec![png(64), png(64), png(64)]);
-        let mut decoder = Decoder {
-            model: &model,
-            max_side: 4096,
-            decoded: HashMap::new(),
-            pixels_left: 2 * 64 * 64 + 10,
-        };
+        let mut decoder = decoder(&gpu, &model, 4096, 2 * 64 * 64 + 10);
         assert!(decoder.get(0).is_ok() && decoder.get(1).is_ok());
         // Decoded once: asking again costs nothing.
         assert!(decoder.get(0).is_ok());
@@ -429,6 +504,20 @@ mod tests {
             error.contains("4096 pixels would take the file's images past"),
             "{error}"
         );
+        assert_eq!(decoder.views.len(), 2, "uploaded once each, as sRGB only");
+    }
+
+    #[test]
+    fn images_for_a_small_picture_are_decoded_at_the_level_it_shows() {
+        let gpu = Gpu::headless().unwrap();
+        let model = with_images(vec![png(64), png(64), png(8)]);
+        let budget = 2 * 64 * 64;
+        let mut decoder = decoder(&gpu, &model, 16, budget);
+        assert!((0..3).all(|image| decoder.get(image).is_ok()));
+        // Two 16×16 levels of the 64×64 images and the 8×8 image whole: what the full sizes
+        // would have spent leaves room.
+        assert_eq!(budget - decoder.pixels_left, 2 * 16 * 16 + 8 * 8);
+        assert_eq!(decoder.views.len(), 3);
     }
 
     #[test]

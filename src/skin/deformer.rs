@@ -134,6 +134,7 @@ impl Deformer {
 
     /// Primitives with at least `vertices` vertices are skinned on every core from now on
     /// (default [`PARALLEL_MIN_VERTICES`]; `usize::MAX` keeps skinning on the calling thread).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_parallel_min_vertices(&mut self, vertices: usize) {
         self.parallel_min_vertices = vertices;
     }

@@ -9,14 +9,16 @@
 mod deformer;
 pub mod dual_quat;
 pub mod linear;
-pub mod morph;
+mod morph;
 pub mod palette;
 pub mod split;
 pub mod split_linear;
 mod vertex_registers;
 pub mod workers;
 
-pub use deformer::{Deformer, PARALLEL_MIN_VERTICES, PosedPrimitive, posed_order};
+pub use deformer::{Deformer, PosedPrimitive, posed_order};
+#[cfg(any(test, feature = "internals"))]
+pub use deformer::PARALLEL_MIN_VERTICES;
 
 /// How joint transforms are blended at vertices with several influences.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -55,6 +55,7 @@ pub fn row_palette(palette: &[Mat4], out: &mut [PaletteRows]) {
 
 /// `palette`'s normal matrices and rows in new vectors, for one-off callers (benchmarks, tests);
 /// the deformer keeps its own and refreshes them each frame without allocating.
+#[cfg(any(test, feature = "internals"))]
 pub fn normals_and_rows(palette: &[Mat4]) -> (Vec<Mat3A>, Vec<PaletteRows>) {
     let mut normals = vec![Mat3A::IDENTITY; palette.len()];
     normal_palette(palette, &mut normals);

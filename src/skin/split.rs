@@ -71,6 +71,7 @@ impl<const J: usize> Group<J> {
         self.vertices.len()
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.vertices.is_empty()
     }
@@ -104,6 +105,7 @@ pub struct Chunk {
 #[derive(Clone, Debug, Default)]
 pub struct InfluenceSplit {
     pub chunks: Vec<Chunk>,
+    #[cfg(any(test, feature = "internals"))]
     vertices: usize,
 }
 
@@ -116,10 +118,15 @@ impl InfluenceSplit {
             .step_by(CHUNK_VERTICES)
             .map(|start| split_chunk(&influences, start, CHUNK_VERTICES.min(vertices - start)))
             .collect();
-        Self { chunks, vertices }
+        Self {
+            chunks,
+            #[cfg(any(test, feature = "internals"))]
+            vertices,
+        }
     }
 
     /// How many vertices the split covers.
+    #[cfg(any(test, feature = "internals"))]
     pub fn vertex_count(&self) -> usize {
         self.vertices
     }

@@ -57,6 +57,7 @@ thread_local! {
 
 /// Whether the calling thread is a background thread of some pool: lets a counting
 /// allocator (tests/steady_state.rs) charge the pool's allocations to the frame that made them.
+#[cfg(any(test, feature = "internals"))]
 pub fn is_worker_thread() -> bool {
     IS_WORKER.try_with(|is| is.get()).unwrap_or(false)
 }

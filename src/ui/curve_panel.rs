@@ -61,11 +61,13 @@ impl Default for CurveView {
 }
 
 impl CurveView {
+    #[cfg(any(test, feature = "internals"))]
     pub fn shows(&self, group: CurveGroup) -> bool {
         self.groups[group_index(group)]
     }
 
     /// The curves last worked out (by `refresh`).
+    #[cfg(any(test, feature = "internals"))]
     pub fn curves(&self) -> Option<&CurveSet> {
         self.cached.as_ref().map(|c| &c.set)
     }

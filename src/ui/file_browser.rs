@@ -83,6 +83,7 @@ impl Browsing {
         self.why = Some(why.to_owned());
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_open(&self) -> bool {
         self.open.is_some()
     }

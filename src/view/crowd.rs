@@ -72,7 +72,6 @@ struct Scratch {
 }
 
 pub struct Crowd {
-    pub options: CrowdOptions,
     pub members: Vec<CrowdMember>,
     scratch: Vec<Scratch>,
     /// Joints per instance block of `matrices`.
@@ -87,6 +86,7 @@ pub struct Crowd {
     /// Where one instance moves, at the grid's origin (instance `i` at `members[i].offset`).
     pub member_bounds: Bounds,
     /// Grid columns (instances per row).
+    #[cfg(test)]
     pub columns: usize,
 }
 
@@ -151,7 +151,6 @@ impl Crowd {
             whole.include(bounds.max + far);
         }
         Self {
-            options,
             members,
             scratch,
             joints,
@@ -161,6 +160,7 @@ impl Crowd {
             palettes: vec![Mat4::IDENTITY; block * count],
             bounds: whole,
             member_bounds: *bounds,
+            #[cfg(test)]
             columns,
         }
     }
@@ -169,6 +169,7 @@ impl Crowd {
         self.members.len()
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.members.is_empty()
     }
@@ -207,10 +208,12 @@ impl Crowd {
     }
 
     /// Joint → world matrices of every instance, `joints_per_instance()` each.
+    #[cfg(any(test, feature = "internals"))]
     pub fn matrices(&self) -> &[Mat4] {
         &self.matrices
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn joints_per_instance(&self) -> usize {
         self.joints
     }

@@ -2,19 +2,19 @@
 //! model moves in, pixels and model space (picking), where joint names go, and the view
 //! toggles. The panel, the renderer and the headless commands share it.
 
-pub mod animated_frame;
+pub(crate) mod animated_frame;
 pub mod avatar_motion;
 mod bounds;
 mod camera;
 mod camera_view;
 pub mod compare_layout;
 pub mod crowd;
-pub mod crowd_detail;
-pub mod crowd_playback;
-pub mod file_camera;
-pub mod framing;
+pub(crate) mod crowd_detail;
+pub(crate) mod crowd_playback;
+pub(crate) mod file_camera;
+pub(crate) mod framing;
 pub mod ground_shadow;
-pub mod image_detail;
+pub(crate) mod image_detail;
 mod labels;
 mod lighting;
 mod material_channel;

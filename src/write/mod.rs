@@ -55,6 +55,7 @@ pub use options::{Compression, WriteOptions};
 /// A model written: the files (the `.gltf` and its `.bin`, or one GLB), their bytes in all,
 /// and what could not be written as it was read.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Written {
     pub files: Vec<PathBuf>,
     pub bytes: u64,
@@ -62,6 +63,7 @@ pub struct Written {
 }
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteError {
     #[error("{}: cannot write the file: {source}", path.display())]
     Io {

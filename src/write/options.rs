@@ -2,6 +2,7 @@
 
 /// What to write besides the model as it is.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct WriteOptions {
     /// The material variant whose materials become the primitives' own (the viewer's choice);
     /// the variants stay in `KHR_materials_variants`.

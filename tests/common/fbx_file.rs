@@ -497,31 +497,13 @@ pub fn compensating_bar(space: &Space) -> Vec<Node> {
     for section in &mut nodes {
         match section.name {
             "Objects" => {
-                for object in &mut section.children {
-                    match object.name {
-                        "AnimationStack" => {
-                            object.children = vec![properties(vec![
-                                p("LocalStart", "KTime", &[SECOND as f64]),
-                                p("LocalStop", "KTime", &[2.0 * SECOND as f64]),
-                            ])]
-                        }
-                        "AnimationCurve" => {
-                            for child in object.children.iter_mut().filter(|c| c.name == "KeyTime") {
-                                if let Some(Prop::Longs(times)) = child.props.first_mut() {
-                                    times.iter_mut().for_each(|t| *t += SECOND);
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
                 let tip = section.children.iter_mut().find(|o| o.is_object(3)).expect("Tip");
                 tip.child_mut("Properties70")
                     .children
                     .push(p("InheritType", "enum", &[2.0]));
                 section.children.push(xyz_curve_node(58, "S", 1.0));
                 for n in 59..=61 {
-                    section.children.push(curve(n, [SECOND, 2 * SECOND], vec![1.0, 2.0], 4));
+                    section.children.push(curve(n, [0, SECOND], vec![1.0, 2.0], 4));
                 }
             }
             "Connections" => section.children.extend([
@@ -530,6 +512,62 @@ pub fn compensating_bar(space: &Space) -> Vec<Node> {
                 op(59, 58, "d|X"),
                 op(60, 58, "d|Y"),
                 op(61, 58, "d|Z"),
+            ]),
+            _ => {}
+        }
+    }
+    starting_later(nodes)
+}
+
+/// `nodes` with their one stack (of a second, from 0) moved to run from 1 s to 2 s of the
+/// file's time, as a file's later stacks do: its curves' keys one second later.
+pub fn starting_later(mut nodes: Vec<Node>) -> Vec<Node> {
+    let objects = nodes.iter_mut().find(|n| n.name == "Objects").expect("Objects");
+    for object in &mut objects.children {
+        match object.name {
+            "AnimationStack" => {
+                object.children = vec![properties(vec![
+                    p("LocalStart", "KTime", &[SECOND as f64]),
+                    p("LocalStop", "KTime", &[2.0 * SECOND as f64]),
+                ])]
+            }
+            "AnimationCurve" => {
+                for child in object.children.iter_mut().filter(|c| c.name == "KeyTime") {
+                    if let Some(Prop::Longs(times)) = child.props.first_mut() {
+                        times.iter_mut().for_each(|t| *t += SECOND);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    nodes
+}
+
+/// The bar of `skinned_bar` with a scaled, turned `Root`: at rest Root is turned 30° about +Z,
+/// and the stack `Bend` also stretches it non-uniformly, from scale (1, 1, 1) to (2, 1, 0.5)
+/// in its second, while Tip turns under it (so Tip's world matrix has shear). Tip inherits
+/// Root's scale as `inherit_type` says: 0 per axis of its own (RrSs, MotionBuilder's), 1 by
+/// matrix product (RSrs, the FBX default), 2 not at all (Rrs, Maya's segment scale
+/// compensation).
+pub fn stretched_bar(space: &Space, inherit_type: i32) -> Vec<Node> {
+    let mut nodes = skinned_bar(space);
+    for section in &mut nodes {
+        match section.name {
+            "Objects" => {
+                let root = section.children.iter_mut().find(|o| o.is_object(2)).expect("Root");
+                (root.child_mut("Properties70").children).push(p("Lcl Rotation", "Lcl Rotation", &[0.0, 0.0, 30.0]));
+                let tip = section.children.iter_mut().find(|o| o.is_object(3)).expect("Tip");
+                (tip.child_mut("Properties70").children).push(p("InheritType", "enum", &[inherit_type as f64]));
+                section.children.push(xyz_curve_node(58, "S", 1.0));
+                section.children.push(curve(59, [0, SECOND], vec![1.0, 2.0], 4));
+                section.children.push(curve(60, [0, SECOND], vec![1.0, 0.5], 4));
+            }
+            "Connections" => section.children.extend([
+                oo(58, 51),
+                op(58, 2, "Lcl Scaling"),
+                op(59, 58, "d|X"),
+                op(60, 58, "d|Z"),
             ]),
             _ => {}
         }

@@ -9,6 +9,7 @@ pub mod pipeline;
 pub mod quad;
 pub mod renamed_rig;
 pub mod timing;
+pub mod ufbx_reference;
 pub mod validator;
 
 use std::path::{Path, PathBuf};

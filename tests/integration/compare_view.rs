@@ -11,7 +11,7 @@ use glam::{Mat4, Vec3};
 use rigscope::asset::Model;
 use rigscope::asset::demo::demo_model;
 use rigscope::inspect::VertexView;
-use rigscope::render::model_buffers::COMPARE_GHOST_COLOR;
+use rigscope::render::COMPARE_GHOST_COLOR;
 use rigscope::render::{FrameInput, Gpu, ModelView, SceneRenderer, SecondModel, draw, pose_and_upload};
 use rigscope::ui::state::Comparison;
 use rigscope::ui::{ViewerState, panel};

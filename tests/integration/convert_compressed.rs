@@ -42,10 +42,8 @@ const MESHOPT_NORMAL_DEGREES: f32 = 1.5;
 fn write_with(source: &Model, file: &Path, dir: &Path, compression: Compression) -> (PathBuf, u64, Vec<String>) {
     let stem = file.file_stem().unwrap().to_string_lossy();
     let output = dir.join(format!("{stem}-{compression:?}.glb"));
-    let options = WriteOptions {
-        compression,
-        ..WriteOptions::default()
-    };
+    let mut options = WriteOptions::default();
+    options.compression = compression;
     let written = write::save(source, &output, &options).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     (output, written.bytes, written.warnings)
 }

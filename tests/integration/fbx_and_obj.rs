@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::fbx_file::{self, METRES_Y_UP, Space};
+use common::ufbx_reference;
 use glam::{Mat4, Quat, Vec3};
 use rigscope::anim::Pose;
 use rigscope::asset::{self, Model};
@@ -220,6 +221,62 @@ fn a_joint_that_keeps_its_size_sits_where_its_parents_scale_puts_it() {
         world.abs_diff_eq(expected, 1e-5),
         "Tip at 0.5 s, Root scaled 1.5: {world}"
     );
+}
+
+#[test]
+fn a_stretched_parent_of_a_turning_joint_poses_as_ufbx_evaluates_it() {
+    // Root, turned 30° at rest, stretches non-uniformly while Tip turns under it: Tip's world
+    // matrix has shear (RSrs), or Tip takes Root's stretch per axis of its own (RrSs), or none
+    // of it (Rrs). ufbx's own evaluation of the file is the reference, at the stack's keys, at
+    // its frames and between them (its curves are linear, so the bake is exact everywhere).
+    // Also in a stack that starts after 0, where ufbx's bake looks an inherited scale up at the
+    // wrong time (the loader evaluates such keys again).
+    let dir = common::temp_dir("fbx-stretch");
+    let early = [0, 1, 2].map(|inherit_type| (inherit_type, false));
+    let later = [0, 1, 2].map(|inherit_type| (inherit_type, true));
+    for (inherit_type, starts_later) in early.into_iter().chain(later) {
+        let nodes = fbx_file::stretched_bar(&METRES_Y_UP, inherit_type);
+        let nodes = if starts_later {
+            fbx_file::starting_later(nodes)
+        } else {
+            nodes
+        };
+        let name = format!("stretched-{inherit_type}{}", if starts_later { "-later" } else { "" });
+        let path = write(&dir, &format!("{name}.fbx"), fbx_file::to_binary(&nodes));
+        let model = asset::load(&path).unwrap();
+        let scene = ufbx_reference::load(&path);
+        for time in [0.0, 0.25, 0.5, 0.6, 0.9, 1.0] {
+            let deviation = ufbx_reference::deviation(&scene, &model, "Bend", time);
+            assert!(
+                deviation.vertex < 1e-6 && deviation.matrix < 1e-5,
+                "{name} at {time} s: vertices {} of the diagonal, matrices {} from ufbx's",
+                deviation.vertex,
+                deviation.matrix
+            );
+        }
+        // The shear is in the world matrices only: glTF composes the same local transforms (and
+        // the scale helpers ufbx adds for RrSs and Rrs are nodes of their own), so the GLB
+        // `convert` writes poses alike.
+        let glb = dir.join(format!("{name}.glb"));
+        let output = common::rigscope(&["convert", path.to_str().unwrap(), "-o", glb.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let converted = asset::load(&glb).unwrap();
+        for time in [0.0, 0.5, 1.0] {
+            let what = format!("{name}, converted, at {time} s");
+            assert_same_points(&posed_at(&converted, time), &posed_at(&model, time), 1e-4, &what);
+        }
+    }
+    // The sheared pose differs from the compensated one: the test sees what it tests.
+    let load = |inherit_type: i32| {
+        let nodes = fbx_file::stretched_bar(&METRES_Y_UP, inherit_type);
+        let path = write(&dir, &format!("apart-{inherit_type}.fbx"), fbx_file::to_binary(&nodes));
+        asset::load(&path).unwrap()
+    };
+    let (sheared, compensated) = (load(1), load(2));
+    let apart = (posed_at(&sheared, 1.0).iter().zip(posed_at(&compensated, 1.0)))
+        .map(|(a, b)| a.distance(b))
+        .fold(0.0, f32::max);
+    assert!(apart > 0.1, "RSrs and Rrs pose the tip apart: {apart}");
 }
 
 #[test]
@@ -534,6 +591,35 @@ fn what_an_obj_does_not_draw_is_said_by_name() {
             "warning: the OBJ reader clamped an index that pointed past the end of the vertex data (positions, normals, UVs or points) to its last entry: what uses them may look stretched (mesh 'Ghost')"
         ),
         "{inspect}"
+    );
+}
+
+#[test]
+fn a_fully_transparent_obj_casts_no_shadow() {
+    // A floor with a marker at a corner, and the same with a fully transparent square (`d 0`)
+    // hovering over the floor's middle (inside the same bounds, so the view frames both alike):
+    // the square draws nothing, so it must not darken the floor with its shadow either.
+    let dir = common::temp_dir("obj-no-shadow");
+    write(
+        &dir,
+        "floor.mtl",
+        "newmtl Floor\nKd 0.8 0.8 0.8\nd 1\n\nnewmtl Ghost\nKd 0.8 0.8 0.8\nd 0\n",
+    );
+    let floor = "mtllib floor.mtl\no Floor\nv -2 0 -2\nv -2 0 2\nv 2 0 2\nv 2 0 -2\nv 1.8 0.6 1.8\nv 1.9 0.6 1.8\nv 1.8 0.6 1.9\n\
+                 usemtl Floor\nf 1 2 3 4\nf 5 7 6\n";
+    let ghost = "o Ghost\nv -0.6 0.5 -0.6\nv -0.6 0.5 0.6\nv 0.6 0.5 0.6\nv 0.6 0.5 -0.6\nusemtl Ghost\nf 8 9 10 11\n";
+    let render = |name: &str, obj: String| {
+        let path = write(&dir, &format!("{name}.obj"), obj);
+        common::render_png(&path, &dir.join(format!("{name}.png")), &["--size", "160x160"])
+    };
+    let alone = render("alone", floor.to_string());
+    let with_ghost = render("ghost", format!("{floor}{ghost}"));
+    let darker = (alone.pixels().zip(with_ghost.pixels()))
+        .filter(|(a, b)| (0..3).any(|c| a[c] as i32 - b[c] as i32 > 8))
+        .count();
+    assert!(
+        darker * 200 < alone.pixels().len(),
+        "{darker} pixels darker with the transparent square over the floor"
     );
 }
 

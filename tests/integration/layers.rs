@@ -39,6 +39,13 @@ const LAYERS: &[(&str, &[&str])] = &[
             "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "ui", "write", "diff",
         ],
     ),
+    // The library's public facade (and the Python module's only door) sits on the commands.
+    (
+        "api",
+        &[
+            "anim", "asset", "skin", "inspect", "lint", "view", "export", "render", "write", "diff", "cli",
+        ],
+    ),
 ];
 
 /// A source file: its module path (`ui::state::reload`) and its code without comments and

@@ -1,5 +1,5 @@
-//! MToon, VRM's toon material, on small files the tests write: the lit/shade split and its
-//! toony edge, the outline in world and screen widths, the UV animation over time, the render
+//! MToon, VRM's toon material, on small files the tests write: the lit/shade split, its
+//! toony edge and its antialiasing, the outline in world and screen widths, the UV animation over time, the render
 //! queue and depth writes of blended MToon, expression binds and animation pointers to its
 //! colours, and what `inspect` says. Each test looks at pixels or values, not golden images.
 
@@ -91,6 +91,77 @@ fn the_light_picks_the_lit_or_the_shade_colour_as_hard_as_the_toony_factor_says(
         &view,
     );
     assert!(red(&shifted) + 1000 < red(&hard), "{} {}", red(&shifted), red(&hard));
+}
+
+/// Where a pixel of the red sphere shaded blue lies: lit (red), in the shade (blue), or
+/// between, with some of both.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Toned {
+    Lit,
+    Shade,
+    Between,
+}
+
+/// Along each row of `image`'s pixels inside the sphere (whose 3 × 3 neighbours are all drawn,
+/// so that no background is blended in), each place where lit pixels meet shaded ones: whether
+/// a pixel between the two colours stands there.
+fn edge_crossings(image: &image::RgbaImage) -> Vec<bool> {
+    let background = image.get_pixel(0, 0).0;
+    let (width, height) = image.dimensions();
+    let drawn = |x: u32, y: u32| image.get_pixel(x, y).0 != background;
+    let inside = |x: u32, y: u32| (0..9).all(|i| drawn(x + i % 3 - 1, y + i / 3 - 1));
+    let brightest = |channel: usize| f32::from(image.pixels().map(|p| p[channel]).max().unwrap_or(1).max(1));
+    let (red, blue) = (brightest(0), brightest(2));
+    let toned = |x: u32, y: u32| {
+        let p = image.get_pixel(x, y);
+        let (r, b) = (f32::from(p[0]) / red, f32::from(p[2]) / blue);
+        match (r > 0.1 && b > 0.1, r > b) {
+            (true, _) => Toned::Between,
+            (false, true) => Toned::Lit,
+            (false, false) => Toned::Shade,
+        }
+    };
+    let mut crossings = Vec::new();
+    for y in 1..height - 1 {
+        let mut last = None;
+        let mut between = false;
+        for x in (1..width - 1).filter(|&x| inside(x, y)) {
+            match toned(x, y) {
+                Toned::Between => between = true,
+                side => {
+                    if last.is_some_and(|last| last != side) {
+                        crossings.push(between);
+                    }
+                    last = Some(side);
+                    between = false;
+                }
+            }
+        }
+    }
+    crossings
+}
+
+#[test]
+fn the_edge_between_lit_and_shade_is_antialiased_at_any_toony_factor() {
+    let mut renderer = Renderer::new();
+    // A step (toony 1), shifted so that its edge lies where the key light reaches, away from
+    // the shadow's edge at the terminator.
+    let model = sphere_model(
+        "toon-edge",
+        &red_toon(r#","shadingToonyFactor":1.0,"shadingShiftFactor":-0.5"#),
+    );
+    let image = renderer.render(&model, &key_light_only());
+    save(&image, "mtoon-edge");
+    let crossings = edge_crossings(&image);
+    let smoothed = crossings.iter().filter(|&&between| between).count();
+    // Each row crossing the edge passes a pixel between the lit and the shade colours (three-vrm
+    // draws it so), not a stair-step from one to the other.
+    assert!(crossings.len() > 40, "{} crossings", crossings.len());
+    assert!(
+        smoothed as f32 >= 0.9 * crossings.len() as f32,
+        "{smoothed} of {} crossings smoothed",
+        crossings.len()
+    );
 }
 
 /// The number of pure green pixels (an outline of colour green, unlit).

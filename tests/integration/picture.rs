@@ -96,7 +96,7 @@ pub(crate) struct MeshData {
 }
 
 /// A smooth UV sphere of radius 1 at the origin, wound counter-clockwise seen from outside.
-fn sphere() -> MeshData {
+pub(crate) fn sphere() -> MeshData {
     uv_sphere(48, 96)
 }
 

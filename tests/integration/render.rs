@@ -411,76 +411,51 @@ fn normal_mapped_quad(normal_rgb: [u8; 3]) -> Model {
         morph_weights: Vec::new(),
     }])
     .unwrap();
-    Model {
-        path: "quad".into(),
-        format: None,
-        source_files: Vec::new(),
-        skeleton,
-        file_node: vec![0],
-        skins: Vec::new(),
-        meshes: vec![Mesh {
-            name: "quad".into(),
-            primitives: vec![Primitive {
-                topology: Topology::Triangles,
-                indices: vec![0, 1, 2, 0, 2, 3],
-                positions: vec![
-                    Vec3::new(-0.5, -0.5, 0.0),
-                    Vec3::new(0.5, -0.5, 0.0),
-                    Vec3::new(0.5, 0.5, 0.0),
-                    Vec3::new(-0.5, 0.5, 0.0),
-                ],
-                normals: vec![Vec3::Z; 4],
-                normals_computed: false,
-                tangents: Vec::new(),
-                uvs: vec![
-                    Vec2::new(0.0, 1.0),
-                    Vec2::new(1.0, 1.0),
-                    Vec2::new(1.0, 0.0),
-                    Vec2::new(0.0, 0.0),
-                ],
-                material: Some(0),
-                ..Primitive::default()
-            }],
-            attributes: Vec::new(),
-            target_names: Vec::new(),
+    let mut model = Model::new("quad".into(), None, skeleton);
+    model.meshes = vec![Mesh {
+        name: "quad".into(),
+        primitives: vec![Primitive {
+            topology: Topology::Triangles,
+            indices: vec![0, 1, 2, 0, 2, 3],
+            positions: vec![
+                Vec3::new(-0.5, -0.5, 0.0),
+                Vec3::new(0.5, -0.5, 0.0),
+                Vec3::new(0.5, 0.5, 0.0),
+                Vec3::new(-0.5, 0.5, 0.0),
+            ],
+            normals: vec![Vec3::Z; 4],
+            normals_computed: false,
+            tangents: Vec::new(),
+            uvs: vec![
+                Vec2::new(0.0, 1.0),
+                Vec2::new(1.0, 1.0),
+                Vec2::new(1.0, 0.0),
+                Vec2::new(0.0, 0.0),
+            ],
+            material: Some(0),
+            ..Primitive::default()
         }],
-        instances: vec![MeshInstance {
-            joint: 0,
-            mesh: 0,
-            skin: None,
-        }],
-        materials: vec![Material {
-            base_color: Vec4::new(0.2, 0.2, 0.2, 1.0),
-            metallic: 0.0,
-            roughness: 1.0,
-            normal_texture: Some(TextureRef::plain(0)),
-            ..Material::default()
-        }],
-        images: vec![Image {
-            name: "normal".into(),
-            mime_type: Some("image/png".into()),
-            bytes: png.into(),
-        }],
-        lights: Vec::new(),
-        clips: Vec::new(),
-        scenes: Vec::new(),
-        scene: None,
-        copies: Vec::new(),
-        file_facts: Vec::new(),
-        value_joints: Vec::new(),
-        cameras: Vec::new(),
-        properties: Default::default(),
-        extensions_used: Vec::new(),
-        extensions_required: Vec::new(),
-        material_variants: Vec::new(),
-        warnings: Vec::new(),
-        key_repairs: Vec::new(),
-        decoded_geometry: Vec::new(),
-        avatar: None,
-        spring_bones: Default::default(),
-        vrm_animation: Default::default(),
-        node_constraints: Vec::new(),
-    }
+        attributes: Vec::new(),
+        target_names: Vec::new(),
+    }];
+    model.instances = vec![MeshInstance {
+        joint: 0,
+        mesh: 0,
+        skin: None,
+    }];
+    model.materials = vec![Material {
+        base_color: Vec4::new(0.2, 0.2, 0.2, 1.0),
+        metallic: 0.0,
+        roughness: 1.0,
+        normal_texture: Some(TextureRef::plain(0)),
+        ..Material::default()
+    }];
+    model.images = vec![Image {
+        name: "normal".into(),
+        mime_type: Some("image/png".into()),
+        bytes: png.into(),
+    }];
+    model
 }
 
 /// The brightness at the middle of `model` (a quad facing the camera) lit by the key light

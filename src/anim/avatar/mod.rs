@@ -3,10 +3,10 @@
 //! material values), node constraints (joints that follow another's turn), then spring bones
 //! (hair, skirts and tails swinging behind the motion).
 
-pub mod expression;
-pub mod look_at;
-pub mod node_constraint;
-pub mod spring_bone;
+mod expression;
+mod look_at;
+mod node_constraint;
+pub(crate) mod spring_bone;
 
 pub use expression::{Expression, Override, PRESETS, apply_expressions};
 pub use look_at::{Gaze, LookAt, LookAtKind, RangeMap};

@@ -17,11 +17,11 @@
 //! number of iterations; when it already is within the threshold nothing changes. An
 //! `IkLayer` blends the solved rotations over the animated ones by its weight.
 
-pub mod ccd;
-pub mod chain;
-pub mod constraint;
-pub mod fabrik;
-pub mod layer;
+mod ccd;
+mod chain;
+mod constraint;
+mod fabrik;
+mod layer;
 
 use glam::Vec3;
 

@@ -90,17 +90,52 @@ fn compensated_translation(
     let scene_node = sources.scene.nodes.get(node.typed_id as usize)?;
     let helper = (scene_node.parent.as_ref())
         .filter(|_| !scene_node.is_scale_helper)
-        .and_then(|parent| parent.scale_helper.as_ref())
-        // ufbx sorts baked nodes by node: a search, not a scan per node.
-        .and_then(|helper| {
-            let index = baked
-                .nodes
-                .binary_search_by_key(&helper.element.typed_id, |n| n.typed_id);
-            index.ok().map(|i| &baked.nodes[i])
-        })
-        .filter(|helper| !helper.constant_scale)?;
+        .and_then(|parent| parent.scale_helper.as_ref());
+    let helper = animated_scale(helper.map(|h| &**h), baked)?;
+    Some(evaluated_again(
+        scene_node,
+        &node.translation_keys,
+        helper,
+        sources,
+        |t| t.translation,
+    ))
+}
+
+/// The scale keys of the scale helper of a node that takes its parent's scale per axis of its
+/// own (RrSs, MotionBuilder's and the FBX SDK's `eInheritRrSs`), where an ancestor's scale it
+/// takes is animated: ufbx's bake multiplies in that scale looked up at the wrong time, as in
+/// `compensated_translation`, so the scale is evaluated again. `None` for every other node.
+fn compensated_scale(node: &ufbx::BakedNode, baked: &ufbx::BakedAnim, sources: &Sources) -> Option<Vec<(f64, Vec3)>> {
+    let scene_node = sources.scene.nodes.get(node.typed_id as usize)?;
+    let helper = (scene_node.parent.as_ref())
+        .filter(|_| scene_node.is_scale_helper)
+        .and_then(|parent| parent.inherit_scale_node.as_ref())
+        .and_then(|inherited| inherited.scale_helper.as_ref());
+    let helper = animated_scale(helper.map(|h| &**h), baked)?;
+    Some(evaluated_again(scene_node, &node.scale_keys, helper, sources, |t| {
+        t.scale
+    }))
+}
+
+/// The baked scale helper `helper`, where the stack animates its scale.
+fn animated_scale<'a>(helper: Option<&ufbx::Node>, baked: &'a ufbx::BakedAnim) -> Option<&'a ufbx::BakedNode> {
+    let id = helper?.element.typed_id;
+    // ufbx sorts baked nodes by node: a search, not a scan per node.
+    let index = baked.nodes.binary_search_by_key(&id, |n| n.typed_id).ok()?;
+    Some(&baked.nodes[index]).filter(|helper| !helper.constant_scale)
+}
+
+/// `node`'s `part` of its transform, as ufbx evaluates it at the times of `keys` and of
+/// `helper`'s scale keys (baked times, from the stack's start).
+fn evaluated_again(
+    node: &ufbx::Node,
+    keys: &[ufbx::BakedVec3],
+    helper: &ufbx::BakedNode,
+    sources: &Sources,
+    part: fn(&ufbx::Transform) -> ufbx::Vec3,
+) -> Vec<(f64, Vec3)> {
     // Only the stack's own times: the bake also gives such a node keys shifted before it.
-    let mut times: Vec<f64> = (node.translation_keys.iter())
+    let mut times: Vec<f64> = (keys.iter())
         .chain(helper.scale_keys.iter())
         .map(|k| k.time)
         .filter(|&time| time >= 0.0)
@@ -109,8 +144,8 @@ fn compensated_translation(
     times.dedup();
     // Baked times start at the stack's start (`trim_start_time`).
     let start = sources.anim.time_begin.max(0.0);
-    let translation = |time: f64| ufbx::evaluate_transform(sources.anim, scene_node, time + start).translation;
-    Some(times.into_iter().map(|time| (time, vec3(translation(time)))).collect())
+    let value = |time: f64| vec3(part(&ufbx::evaluate_transform(sources.anim, node, time + start)));
+    times.into_iter().map(|time| (time, value(time))).collect()
 }
 
 /// What a baked stack's nodes and elements are looked up in.
@@ -161,7 +196,8 @@ fn clip(
                 rotation_values,
             )
             .map(ChannelTrack::Rotation),
-            vec3_track(baked_keys(&node.scale_keys)).map(ChannelTrack::Scale),
+            vec3_track(compensated_scale(node, baked, sources).unwrap_or_else(|| baked_keys(&node.scale_keys)))
+                .map(ChannelTrack::Scale),
         ];
         for track in tracks {
             match track {

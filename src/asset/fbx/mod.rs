@@ -16,18 +16,20 @@
 //! - geometry that is not drawn (NURBS, lines) is named in a warning (`unread`), and ufbx's
 //!   own warnings and errors are put in words that name an object or a place (`reader_words`).
 //!
-//! Work is bounded by the file: ufbx's allocations are limited to a multiple of its size.
+//! Work is bounded by the file: ufbx's allocations are limited to a multiple of its size, and an
+//! OBJ whose face index is beyond what the file can hold is refused before ufbx reads it
+//! (`obj_indices`).
 
 mod anim;
 mod material;
 mod mesh;
 mod nodes;
+mod obj_indices;
 mod reader_words;
 mod scene_objects;
 mod unread;
 mod visibility;
 
-use crate::anim::avatar::SpringBones;
 use std::path::Path;
 
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
@@ -42,6 +44,19 @@ const MEMORY_FACTOR: usize = 64;
 const MEMORY_ALLOWANCE: usize = 256 << 20;
 
 pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErrorKind> {
+    if format == Format::Obj
+        && let Some(absurd) = obj_indices::absurd_index(bytes)
+    {
+        return Err(LoadErrorKind::invalid(
+            format!("the OBJ file's line {}", absurd.line),
+            format!(
+                "face index {} points past anything a file of {} bytes can hold (at most {} vertices)",
+                absurd.index,
+                bytes.len(),
+                absurd.most
+            ),
+        ));
+    }
     let limit = bytes
         .len()
         .saturating_mul(MEMORY_FACTOR)
@@ -99,35 +114,19 @@ pub fn load(path: &Path, bytes: &[u8], format: Format) -> Result<Model, LoadErro
     let lights = scene_objects::lights(&scene, &nodes, &mut warnings);
 
     Ok(Model {
-        path: path.to_path_buf(),
-        source_files: vec![path.to_path_buf()],
-        format: Some(format),
         file_facts: facts(&scene, format),
-        skeleton,
-        value_joints: Vec::new(),
         file_node: (0..nodes.len()).collect(),
         skins: built.skins,
         meshes: built.meshes,
         instances: built.instances,
-        copies: Vec::new(),
         materials,
         images,
         lights,
         clips,
-        scenes: Vec::new(),
-        scene: None,
         cameras,
         properties,
-        extensions_used: Vec::new(),
-        extensions_required: Vec::new(),
-        material_variants: Vec::new(),
         warnings,
-        key_repairs: Vec::new(),
-        decoded_geometry: Vec::new(),
-        avatar: None,
-        spring_bones: SpringBones::default(),
-        vrm_animation: Default::default(),
-        node_constraints: Vec::new(),
+        ..Model::new(path.to_path_buf(), Some(format), skeleton)
     })
 }
 

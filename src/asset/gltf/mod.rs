@@ -13,7 +13,7 @@ mod camera;
 pub(crate) mod compressed;
 mod container;
 mod converted;
-pub mod extensions;
+pub(crate) mod extensions;
 mod factor_ranges;
 mod gpu_instancing;
 mod json;
@@ -224,12 +224,9 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
     let node_constraints = vrm_constraints::load_constraints(root, &joint_of_node, &mut warnings);
     let spring_bones = vrm_springs::load_springs(root, vrm_extension, &joint_of_node, &mut warnings);
     let mut model = Model {
-        path: path.to_path_buf(),
         source_files,
-        format: Some(format),
         file_facts: converted::conversion_facts(root),
         value_joints: vrm_animation::value_joints(root, &joint_of_node),
-        skeleton,
         file_node,
         skins,
         meshes,
@@ -253,6 +250,7 @@ pub fn load(path: &Path, bytes: &[u8], format: Format, scene: &SceneChoice) -> R
         spring_bones,
         vrm_animation: vrm_animation::load(root, &joint_of_node),
         node_constraints,
+        ..Model::new(path.to_path_buf(), Some(format), skeleton)
     };
     if model
         .avatar

@@ -189,6 +189,7 @@ pub struct AnimFile {
     pub frame_rate: f32,
     pub joints: Vec<AnimJoint>,
     /// Per frame: (min, max) in model space.
+    #[cfg(any(test, feature = "internals"))]
     pub bounds: Vec<(Vec3, Vec3)>,
     /// Per joint: position and orientation (x, y, z) in the parent's space (model space for
     /// roots).
@@ -275,6 +276,7 @@ pub fn parse_anim(text: &str) -> Result<AnimFile, LoadErrorKind> {
     Ok(AnimFile {
         frame_rate,
         joints,
+        #[cfg(any(test, feature = "internals"))]
         bounds,
         base,
         frames,

@@ -18,7 +18,6 @@
 mod files;
 mod tokens;
 
-use crate::anim::avatar::SpringBones;
 use std::f32::consts::FRAC_PI_2;
 use std::path::Path;
 
@@ -61,10 +60,6 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
         root: 1,
     };
     let mut model = Model {
-        path: path.to_path_buf(),
-        format: Some(Format::Md5Mesh),
-        source_files: vec![path.to_path_buf()],
-        file_node: (0..skeleton.len()).collect(),
         instances: (0..meshes.len())
             .map(|mesh| MeshInstance {
                 joint: 0,
@@ -72,35 +67,17 @@ pub fn load(path: &Path, bytes: &[u8]) -> Result<Model, LoadErrorKind> {
                 skin: Some(0),
             })
             .collect(),
-        skeleton,
-        copies: Vec::new(),
-        file_facts: Vec::new(),
-        value_joints: Vec::new(),
         skins: vec![skin],
         meshes,
         materials,
         images,
-        lights: Vec::new(),
-        clips: Vec::new(),
-        scenes: Vec::new(),
-        scene: None,
-        cameras: Vec::new(),
-        properties: Default::default(),
-        extensions_used: Vec::new(),
-        extensions_required: Vec::new(),
-        material_variants: Vec::new(),
         warnings,
-        key_repairs: Vec::new(),
-        decoded_geometry: Vec::new(),
-        avatar: None,
-        spring_bones: SpringBones::default(),
-        vrm_animation: Default::default(),
-        node_constraints: Vec::new(),
+        ..Model::new(path.to_path_buf(), Some(Format::Md5Mesh), skeleton)
     };
     for anim in animations_beside(path) {
         model.source_files.push(anim.clone());
         match std::fs::read(&anim)
-            .map_err(|e| LoadErrorKind::Read(e.to_string()))
+            .map_err(LoadErrorKind::Read)
             .and_then(|bytes| load_clip(&model, &anim, &bytes))
         {
             Ok(clip) => model.clips.push(clip),
@@ -340,6 +317,7 @@ fn clip(name: String, anim: &AnimFile) -> Result<Clip, LoadErrorKind> {
 }
 
 /// The per-frame bounds (min, max) an `.md5anim` declares, in rigscope's Y-up space.
+#[cfg(any(test, feature = "internals"))]
 pub fn frame_bounds(bytes: &[u8]) -> Result<Vec<(Vec3, Vec3)>, LoadErrorKind> {
     let anim = parse_anim(text(bytes)?)?;
     let convert = z_up_to_y_up();

@@ -62,6 +62,7 @@ impl FootContacts {
     }
 
     /// Whether the foot stands on the ground at clip time `time`.
+    #[cfg(any(test, feature = "internals"))]
     pub fn standing_at(&self, time: f32) -> bool {
         self.contacts.iter().any(|c| (c.start..=c.end).contains(&time))
     }

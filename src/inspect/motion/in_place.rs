@@ -35,6 +35,7 @@ impl InPlace {
     }
 
     /// The joint carrying the travel.
+    #[cfg(any(test, feature = "internals"))]
     pub fn joint(&self) -> usize {
         self.joint
     }

@@ -25,10 +25,14 @@ mod travel;
 
 pub use contacts::{Contact, FootContacts, SLIDE_SHARE, detect_contacts};
 pub use curves::root_motion_curves;
-pub use feet::{Foot, Side, find_feet};
+pub use feet::{Side, find_feet};
+#[cfg(any(test, feature = "internals"))]
+pub use feet::Foot;
 pub use in_place::InPlace;
 pub use root::{RootChoice, RootReason, choose_root};
-pub use samples::{MotionSamples, STEP, character_height};
+pub use samples::{MotionSamples, character_height};
+#[cfg(any(test, feature = "internals"))]
+pub use samples::STEP;
 pub use travel::RootMotion;
 
 use crate::anim::Clip;

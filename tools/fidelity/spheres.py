@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""spheres.py OUT_DIR -- writes the test spheres (tests/integration/three_fidelity.rs) as glTF files: a white and a
+grey sphere at roughness 0, 0.25, 0.5, 0.75 and 1, metallic 0 and 1, each alone in `OUT_DIR/NAME.gltf`.
+
+The mesh is the tests' `uv_sphere(48, 96)` (tests/integration/picture.rs), so three.js and rigscope draw the same
+triangles. Prints one file name a line."""
+import base64, json, math, os, struct, sys
+
+STACKS, SLICES = 48, 96
+COLOURS = {"white": [1.0, 1.0, 1.0, 1.0], "grey": [0.18, 0.18, 0.18, 1.0]}
+ROUGHNESSES = [0.0, 0.25, 0.5, 0.75, 1.0]
+
+
+def sphere_bytes():
+    """Positions (= normals), texture coordinates and indices of the unit UV sphere, as the buffer's parts."""
+    positions, uvs, indices = [], [], []
+    for stack in range(STACKS + 1):
+        polar = stack / STACKS * math.pi
+        for slice_ in range(SLICES + 1):
+            azimuth = slice_ / SLICES * 2 * math.pi
+            positions.append((math.sin(polar) * math.cos(azimuth), math.cos(polar), math.sin(polar) * math.sin(azimuth)))
+            uvs.append((slice_ / SLICES, stack / STACKS))
+    row = SLICES + 1
+    for stack in range(STACKS):
+        for slice_ in range(SLICES):
+            a = stack * row + slice_
+            indices += [a, a + 1, a + row, a + 1, a + row + 1, a + row]
+    flat = lambda rows: b"".join(struct.pack("<%df" % len(r), *r) for r in rows)
+    return flat(positions), flat(uvs), struct.pack("<%dI" % len(indices), *indices), len(positions), len(indices)
+
+
+def sphere_gltf(material):
+    position, uv, index, vertices, count = sphere_bytes()
+    data = position + position + uv + index
+    views, offset = [], 0
+    for part in (position, position, uv, index):
+        views.append({"buffer": 0, "byteOffset": offset, "byteLength": len(part)})
+        offset += len(part)
+    return {
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": len(data), "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()}],
+        "bufferViews": views,
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": vertices, "type": "VEC3", "min": [-1, -1, -1], "max": [1, 1, 1]},
+            {"bufferView": 1, "componentType": 5126, "count": vertices, "type": "VEC3"},
+            {"bufferView": 2, "componentType": 5126, "count": vertices, "type": "VEC2"},
+            {"bufferView": 3, "componentType": 5125, "count": count, "type": "SCALAR"},
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 0}]}],
+        "materials": [material],
+        "nodes": [{"mesh": 0}],
+        "scenes": [{"nodes": [0]}],
+    }
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for colour, factor in COLOURS.items():
+        for metallic in (0, 1):
+            for roughness in ROUGHNESSES:
+                name = f"{colour}-m{metallic}-r{roughness:.2f}"
+                material = {"pbrMetallicRoughness": {"baseColorFactor": factor, "metallicFactor": metallic, "roughnessFactor": roughness}}
+                with open(os.path.join(out, name + ".gltf"), "w") as f:
+                    json.dump(sphere_gltf(material), f)
+                print(name)
+
+
+if __name__ == "__main__":
+    main()
