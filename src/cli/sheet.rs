@@ -59,7 +59,8 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
         None => demo_model(),
     };
     args.clips_from.apply(&mut model)?;
-    let gpu = Gpu::headless()?;
+    let mut gpu = Gpu::headless()?;
+    gpu.fit_textures_to((args.cell, args.cell));
     let mut renderer = SceneRenderer::new(&gpu);
     light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
     if model.clips.is_empty() {

@@ -121,7 +121,8 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         .format
         .map_or_else(|| VideoKind::of(&args.output), |format| Ok(format.into()))?;
     let mut video = VideoFile::create_as(&args.output, kind, args.size, plan)?;
-    let gpu = Gpu::headless()?;
+    let mut gpu = Gpu::headless()?;
+    gpu.fit_textures_to(args.size);
     let mut renderer = SceneRenderer::new(&gpu);
     light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
     let view = ViewOptions {
