@@ -41,7 +41,8 @@ struct Frame {
     environment: vec4<f32>,
     // x: 2^exposure (colours meant to read the same at any exposure divide by it),
     // y: how many of `lights` are used, z: the material channel shown (`CHANNEL_*` in
-    // mesh.wgsl; 0: the lit picture), w: unused.
+    // mesh.wgsl; 0: the lit picture), w: the tone curve (`CURVE_*` in tone_curve.wgsl), for
+    // the shaders that draw over the tone-mapped image.
     exposure_lights: vec4<f32>,
     // x: the animation's time in seconds (what MToon's texture scroll follows), y: the
     // view's half height at unit depth (1 / the projection's [1][1], for MToon's outlines of

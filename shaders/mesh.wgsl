@@ -500,8 +500,29 @@ fn vertex_view_color(value: f32, facing: vec3<f32>, l: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)) / frame.exposure_lights.x, 1.0);
 }
 
+// Set for the pipelines that draw into the displayed image after tone mapping (blended
+// surfaces and what is drawn over them: src/render/scene.rs): they expose, tone-map and
+// sRGB-encode their colour themselves, so that the fixed-function blend mixes displayed
+// colours, as three.js (which encodes in each fragment shader) does.
+override DISPLAY_OUTPUT: bool = false;
+
+// `color` as the pipeline's target holds it: linear HDR for the scene image, or, with
+// `DISPLAY_OUTPUT`, displayed (the frame's exposure and curve, tone_curve.wgsl's `displayed`).
+fn scene_output(color: vec4<f32>) -> vec4<f32> {
+    if (!DISPLAY_OUTPUT) {
+        return color;
+    }
+    let exposed = max(color.rgb * frame.exposure_lights.x, vec3<f32>(0.0));
+    return vec4<f32>(displayed(exposed, u32(frame.exposure_lights.w)), color.a);
+}
+
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return scene_output(surface_color(in, front));
+}
+
+// A lit, wire, ghost or vertex-view fragment's linear colour (before `scene_output`).
+fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
     // Inspection colours read the same at any exposure.
     let unexposed = 1.0 / frame.exposure_lights.x;
     if (draw.style == STYLE_WIRE) {

@@ -143,7 +143,7 @@ fn toon_color(in: VertexOut, front: bool, outline: bool) -> vec4<f32> {
 
 @fragment
 fn fs_mtoon(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    return toon_color(in, front, false);
+    return scene_output(toon_color(in, front, false));
 }
 
 // The outline: the mesh pushed out along its normals by the outline's width (in the model's
@@ -175,6 +175,11 @@ fn vs_outline(
 
 @fragment
 fn fs_outline(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return scene_output(outline_color(in, front));
+}
+
+// An outline fragment's linear colour (before `scene_output`).
+fn outline_color(in: VertexOut, front: bool) -> vec4<f32> {
     let lit = toon_color(in, front, true);
     if (draw.ramp != RAMP_NONE || u32(frame.exposure_lights.z) != CHANNEL_NONE) {
         return lit;

@@ -1,5 +1,6 @@
 // Skeleton overlay: bones as lines and joints as small screen-facing squares, in
-// per-vertex colours, drawn over the mesh (the pipeline ignores depth).
+// per-vertex colours, drawn over the mesh (the pipeline ignores depth) after tone mapping
+// (`displayed` is tone_curve.wgsl's).
 //
 // `Frame` comes from frame.wgsl.
 
@@ -28,5 +29,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
-    return in.color;
+    // Drawn over the tone-mapped image: the colour as the display shows it.
+    let exposed = max(in.color.rgb * frame.exposure_lights.x, vec3<f32>(0.0));
+    return vec4<f32>(displayed(exposed, u32(frame.exposure_lights.w)), in.color.a);
 }

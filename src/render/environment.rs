@@ -6,7 +6,8 @@
 //! map finds its texel by direction without trigonometry, and the harmonics are thirty
 //! multiply-adds (on a software rasteriser, the two equirectangular lookups this replaced
 //! cost a sixth of the frame). The built-in studio is drawn by a shader at start-up (nothing to
-//! download, nothing stored); a user's equirectangular Radiance `.hdr` replaces it.
+//! download); a user's equirectangular Radiance `.hdr` replaces it. The prepared maps are kept
+//! on disk (environment_cache.rs), so only the first run with an environment prepares it.
 
 use std::path::Path;
 
@@ -14,6 +15,7 @@ use anyhow::{Context, bail};
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
+use super::environment_cache::{self, CacheKey, EnvironmentCache, MapShape, PreparedMaps};
 use super::fullscreen;
 use super::gpu::Gpu;
 use super::layouts::Layouts;
@@ -41,6 +43,14 @@ const TABLE_SIZE: u32 = 16;
 /// A user's image larger than this is scaled down to fit first (the specular map is far
 /// smaller).
 const MAX_SOURCE_SIZE: (u32, u32) = (2048, 1024);
+/// The prepared maps' sizes and formats (and so the cache file's).
+const SHAPE: MapShape = MapShape {
+    specular_size: SPECULAR_SIZE,
+    specular_levels: SPECULAR_LEVELS,
+    format: FORMAT,
+    irradiance_bytes: IRRADIANCE_COEFFICIENTS * 16,
+    table_size: TABLE_SIZE,
+};
 
 pub struct Environment {
     /// "studio", or the file's name.
@@ -72,42 +82,121 @@ impl Environment {
 
     /// The built-in neutral studio.
     pub fn studio(gpu: &Gpu, layouts: &Layouts) -> Self {
-        let maker = Maker::new(gpu, layouts);
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let source = maker.texture("studio", STUDIO_SIZE, mip_levels(STUDIO_SIZE), 1);
-        let target = Target {
-            view: &level_view(&source, 0, 0),
-            width: STUDIO_SIZE.0,
-            face: 0,
-        };
-        maker.draw(&mut encoder, &maker.studio, target, None, [0.0; 4]);
-        maker.prefilter(encoder, &source, "studio")
+        Self::prepared(gpu, layouts, "studio", b"studio", |maker, encoder| {
+            let source = maker.texture("studio", STUDIO_SIZE, mip_levels(STUDIO_SIZE), 1);
+            let target = Target {
+                view: &level_view(&source, 0, 0),
+                width: STUDIO_SIZE.0,
+                face: 0,
+            };
+            maker.draw(encoder, &maker.studio, target, None, [0.0; 4]);
+            source
+        })
     }
 
     /// The environment `image` shows.
     pub fn from_image(gpu: &Gpu, layouts: &Layouts, image: &EnvironmentImage) -> Self {
         let (pixels, name) = (&image.pixels, image.name.as_str());
-        let maker = Maker::new(gpu, layouts);
-        let size = pixels.dimensions();
-        let source = maker.texture(name, size, mip_levels(size), 1);
-        let halves: Vec<u16> = pixels
-            .pixels()
-            .flat_map(|p| [p[0], p[1], p[2], 1.0])
-            .map(f16_bits)
-            .collect();
-        gpu.queue.write_texture(
-            source.as_image_copy(),
-            bytemuck::cast_slice(&halves),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(size.0 * 8),
-                rows_per_image: Some(size.1),
-            },
-            extent(size),
-        );
-        let encoder = gpu.device.create_command_encoder(&Default::default());
-        maker.prefilter(encoder, &source, name)
+        Self::prepared(gpu, layouts, name, &image.file_hash.to_le_bytes(), |maker, _| {
+            let size = pixels.dimensions();
+            let source = maker.texture(name, size, mip_levels(size), 1);
+            let halves: Vec<u16> = pixels
+                .pixels()
+                .flat_map(|p| [p[0], p[1], p[2], 1.0])
+                .map(f16_bits)
+                .collect();
+            gpu.queue.write_texture(
+                source.as_image_copy(),
+                bytemuck::cast_slice(&halves),
+                wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(size.0 * 8),
+                    rows_per_image: Some(size.1),
+                },
+                extent(size),
+            );
+            source
+        })
     }
+
+    /// The environment whose radiance `draw_source` makes (`source` says which: `b"studio"`,
+    /// or the hash of an image file's bytes): its maps from the cache when it holds them, else
+    /// prepared from that radiance and kept in the cache.
+    fn prepared(
+        gpu: &Gpu,
+        layouts: &Layouts,
+        name: &str,
+        source: &[u8],
+        draw_source: impl FnOnce(&Maker, &mut wgpu::CommandEncoder) -> wgpu::Texture,
+    ) -> Self {
+        let cache = EnvironmentCache::for_user(&cache_key(&gpu.adapter.get_info(), source), SHAPE);
+        let cached = cache
+            .as_ref()
+            .and_then(EnvironmentCache::read)
+            .and_then(|payload| environment_cache::upload(gpu, &payload, &SHAPE));
+        let maps = match cached {
+            Some(maps) => maps,
+            None => {
+                let maker = Maker::new(gpu, layouts);
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                let radiance = draw_source(&maker, &mut encoder);
+                let (maps, faces) = maker.prefilter(encoder, &radiance);
+                if let Some(cache) = &cache
+                    && let Some(payload) = environment_cache::read_back(gpu, &maps, &faces, &SHAPE)
+                {
+                    cache.write(&payload);
+                }
+                maps
+            }
+        };
+        Self::with_maps(gpu, name, maps)
+    }
+
+    /// The environment lit by `maps`.
+    fn with_maps(gpu: &Gpu, name: &str, maps: PreparedMaps) -> Self {
+        let device = &gpu.device;
+        Self {
+            name: name.to_string(),
+            specular: cube_view(&maps.specular),
+            irradiance: maps.irradiance,
+            brdf_table: maps.brdf_table.create_view(&Default::default()),
+            sampler: environment_sampler(device),
+            table_sampler: device.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("BRDF table"),
+                mag_filter: wgpu::FilterMode::Linear,
+                min_filter: wgpu::FilterMode::Linear,
+                ..Default::default()
+            }),
+        }
+    }
+}
+
+/// Everything that determines an environment's prepared maps but its radiance (`source`): the
+/// preparation's shaders and the code that draws and stores them (this file, fullscreen.rs and
+/// environment_cache.rs, so that a change to any misses the cache even before the crate's
+/// version changes), the sizes and formats, and the adapter and its driver (another rasteriser
+/// rounds differently).
+fn cache_key(adapter: &wgpu::AdapterInfo, source: &[u8]) -> CacheKey {
+    let mut key = CacheKey::versioned();
+    key.add(source)
+        .add(fullscreen::WGSL.as_bytes())
+        .add(preparation_shader().as_bytes())
+        .add(include_str!("environment.rs").as_bytes())
+        .add(include_str!("fullscreen.rs").as_bytes())
+        .add(include_str!("environment_cache.rs").as_bytes())
+        .add_value(&SHAPE)
+        .add_value(&(STUDIO_SIZE, MAX_SOURCE_SIZE, IRRADIANCE_FORMAT))
+        .add_value(adapter);
+    key
+}
+
+/// The preparation's shaders (after fullscreen.wgsl's vertex shader).
+fn preparation_shader() -> String {
+    format!(
+        "{}\n{}",
+        include_str!("../../shaders/brdf.wgsl"),
+        include_str!("../../shaders/environment.wgsl")
+    )
 }
 
 /// Pixels one byte of a Radiance file can hold at most: run-length encoding packs up to 127
@@ -119,6 +208,8 @@ const MAX_PIXELS_PER_BYTE: u64 = 64;
 pub struct EnvironmentImage {
     /// The file's name.
     name: String,
+    /// A hash of the file's bytes: what its prepared maps are cached under.
+    file_hash: u64,
     /// Linear RGB, equirectangular, row 0 looking up.
     pixels: image::Rgb32FImage,
 }
@@ -132,7 +223,11 @@ impl EnvironmentImage {
         let name = path
             .file_name()
             .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        Ok(Self { name, pixels })
+        Ok(Self {
+            name,
+            file_hash: environment_cache::content_hash(&bytes),
+            pixels,
+        })
     }
 }
 
@@ -241,15 +336,7 @@ struct Maker<'a> {
 impl<'a> Maker<'a> {
     fn new(gpu: &'a Gpu, layouts: &'a Layouts) -> Self {
         let device = &gpu.device;
-        let shader = fullscreen::shader(
-            device,
-            "environment",
-            &format!(
-                "{}\n{}",
-                include_str!("../../shaders/brdf.wgsl"),
-                include_str!("../../shaders/environment.wgsl")
-            ),
-        );
+        let shader = fullscreen::shader(device, "environment", &preparation_shader());
         let pipeline = |fragment: &str, format: wgpu::TextureFormat| {
             fullscreen::pipeline(device, &shader, fragment, &layouts.environment, format)
         };
@@ -294,7 +381,7 @@ impl<'a> Maker<'a> {
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("irradiance"),
             size: row as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            usage: environment_cache::IRRADIANCE_USAGE,
             mapped_at_creation: false,
         });
         encoder.copy_texture_to_buffer(
@@ -381,8 +468,9 @@ impl<'a> Maker<'a> {
     }
 
     /// Fills `source`'s mip chain from its first level, then makes the specular map, the
-    /// irradiance and the BRDF table from it, and submits the work.
-    fn prefilter(&self, mut encoder: wgpu::CommandEncoder, source: &wgpu::Texture, name: &str) -> Environment {
+    /// irradiance and the BRDF table from it, and submits the work. Returns the maps and the
+    /// specular map's faces as an array (what the cache reads back).
+    fn prefilter(&self, mut encoder: wgpu::CommandEncoder, source: &wgpu::Texture) -> (PreparedMaps, wgpu::Texture) {
         let (width, height) = (source.width(), source.height());
         let levels = source.mip_level_count();
         for level in 1..levels {
@@ -397,12 +485,14 @@ impl<'a> Maker<'a> {
         let source_view = source.create_view(&Default::default());
         let source_params = |roughness: f32| [roughness, width as f32, height as f32, (levels - 1) as f32];
 
-        let specular = self.texture("specular map", (SPECULAR_SIZE, SPECULAR_SIZE), SPECULAR_LEVELS, 6);
+        // Drawn into an array of faces, then copied into the cube map: the array can be read
+        // back for the cache (environment_cache::faces_descriptor).
+        let faces = self.gpu.device.create_texture(&SHAPE.faces_descriptor());
         for face in 0..6 {
             for level in 0..SPECULAR_LEVELS {
                 let roughness = level as f32 / (SPECULAR_LEVELS - 1) as f32;
                 let target = Target {
-                    view: &level_view(&specular, level, face),
+                    view: &level_view(&faces, level, face),
                     width: (SPECULAR_SIZE >> level).max(1),
                     face,
                 };
@@ -415,8 +505,10 @@ impl<'a> Maker<'a> {
                 );
             }
         }
+        let specular = self.gpu.device.create_texture(&SHAPE.specular_descriptor());
+        environment_cache::copy_faces_to_cube(&mut encoder, &faces, &specular, &SHAPE);
         let irradiance = self.irradiance(&mut encoder, &source_view, source_params(0.0));
-        let table = self.texture("BRDF table", (TABLE_SIZE, TABLE_SIZE), 1, 1);
+        let table = self.gpu.device.create_texture(&SHAPE.table_descriptor());
         let target = Target {
             view: &level_view(&table, 0, 0),
             width: TABLE_SIZE,
@@ -424,20 +516,12 @@ impl<'a> Maker<'a> {
         };
         self.draw(&mut encoder, &self.brdf_table, target, None, [0.0; 4]);
         self.gpu.queue.submit([encoder.finish()]);
-        let device = &self.gpu.device;
-        Environment {
-            name: name.to_string(),
-            specular: cube_view(&specular),
+        let maps = PreparedMaps {
+            specular,
             irradiance,
-            brdf_table: table.create_view(&Default::default()),
-            sampler: environment_sampler(device),
-            table_sampler: device.create_sampler(&wgpu::SamplerDescriptor {
-                label: Some("BRDF table"),
-                mag_filter: wgpu::FilterMode::Linear,
-                min_filter: wgpu::FilterMode::Linear,
-                ..Default::default()
-            }),
-        }
+            brdf_table: table,
+        };
+        (maps, faces)
     }
 }
 

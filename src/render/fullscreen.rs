@@ -10,6 +10,9 @@ use super::layouts::Layouts;
 pub const WGSL: &str = include_str!("../../shaders/fullscreen.wgsl");
 /// The sRGB transfer functions, for the passes that write or read gamma-encoded colours.
 pub const SRGB: &str = include_str!("../../shaders/srgb.wgsl");
+/// tone_curve.wgsl: the tone curves and `displayed`, which the tone map pass and the scene
+/// shaders that draw over the displayed image share (after `SRGB`).
+pub const TONE_CURVE: &str = include_str!("../../shaders/tone_curve.wgsl");
 
 /// A shader module of fullscreen.wgsl and `body` (the fragment shaders).
 pub fn shader(device: &wgpu::Device, label: &str, body: &str) -> wgpu::ShaderModule {
@@ -28,6 +31,18 @@ pub fn pipeline(
     layout: &wgpu::BindGroupLayout,
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
+    multisampled_pipeline(device, module, fragment, layout, (format, 1))
+}
+
+/// `pipeline` into a target with `samples` samples per pixel (each sample gets the pixel's
+/// colour).
+pub fn multisampled_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    fragment: &str,
+    layout: &wgpu::BindGroupLayout,
+    (format, samples): (wgpu::TextureFormat, u32),
+) -> wgpu::RenderPipeline {
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(fragment),
         bind_group_layouts: &[Some(layout)],
@@ -44,7 +59,10 @@ pub fn pipeline(
         },
         primitive: wgpu::PrimitiveState::default(),
         depth_stencil: None,
-        multisample: wgpu::MultisampleState::default(),
+        multisample: wgpu::MultisampleState {
+            count: samples,
+            ..Default::default()
+        },
         fragment: Some(wgpu::FragmentState {
             module,
             entry_point: Some(fragment),

@@ -13,6 +13,7 @@ mod crowd_buffers;
 mod crowd_levels;
 mod draw_uniforms;
 mod environment;
+mod environment_cache;
 mod error;
 mod frame;
 mod frame_input;

@@ -1,10 +1,12 @@
-//! Render pipelines. Every scene pipeline renders into `SCENE_FORMAT` with the scene target's
-//! MSAA sample count and a `DEPTH_FORMAT` depth buffer; the blit pipeline writes the window.
+//! Render pipelines. Every scene pipeline renders with the scene target's MSAA sample count
+//! and a `DEPTH_FORMAT` depth buffer: into `SCENE_FORMAT`, or, for what is drawn over the
+//! tone-mapped image (blended surfaces, the wireframe, ghosts, overlays), into
+//! `DISPLAY_FORMAT`; the blit pipeline writes the window.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use super::fullscreen;
+use super::fullscreen::{self, TONE_CURVE};
 use super::layer_variant::LayerVariant;
 use super::layouts::Layouts;
 use super::shadow_map::SHADOW_DEPTH_FORMAT;
@@ -269,6 +271,21 @@ impl MeshPipelineMaker {
                 depth(false, wgpu::CompareFunction::Always),
             ),
         };
+        // What is drawn over the tone-mapped image writes displayed colours (mesh.wgsl's
+        // `DISPLAY_OUTPUT`).
+        let displayed = match kind {
+            MeshKind::Lit { .. } | MeshKind::Outline { blended: false, .. } => false,
+            MeshKind::Blended { .. }
+            | MeshKind::BlendedWritingDepth { .. }
+            | MeshKind::Outline { blended: true, .. }
+            | MeshKind::Wire
+            | MeshKind::Ghost => true,
+        };
+        let (targets, constants) = match displayed {
+            true => (&DISPLAY_TARGET, [constants, &[("DISPLAY_OUTPUT", 1.0)]].concat()),
+            false => (&SCENE_TARGET, constants.to_vec()),
+        };
+        let constants = constants.as_slice();
         let (vertex_entry, fragment_entry) = match kind {
             MeshKind::Outline { .. } => ("vs_outline", "fs_outline"),
             MeshKind::Lit { .. } | MeshKind::Blended { .. } | MeshKind::BlendedWritingDepth { .. } => {
@@ -307,7 +324,7 @@ impl MeshPipelineMaker {
                     constants,
                     ..Default::default()
                 },
-                targets: &SCENE_TARGET,
+                targets,
             }),
             multiview_mask: None,
             cache: None,
@@ -318,6 +335,14 @@ impl MeshPipelineMaker {
 /// The scene's colour target: linear HDR, alpha-blended.
 const SCENE_TARGET: [Option<wgpu::ColorTargetState>; 1] = [Some(wgpu::ColorTargetState {
     format: SCENE_FORMAT,
+    blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+    write_mask: wgpu::ColorWrites::ALL,
+})];
+
+/// The displayed image, for what is drawn over it after tone mapping: sRGB-encoded colours
+/// (the shaders encode them), alpha-blended as they are, as three.js blends.
+const DISPLAY_TARGET: [Option<wgpu::ColorTargetState>; 1] = [Some(wgpu::ColorTargetState {
+    format: DISPLAY_FORMAT,
     blend: Some(wgpu::BlendState::ALPHA_BLENDING),
     write_mask: wgpu::ColorWrites::ALL,
 })];
@@ -446,7 +471,7 @@ impl Pipelines {
                 label,
                 layouts.skin_source,
                 &format!(
-                    "{}\n{}\n{}\n{}\n{layers}\n{transmission}",
+                    "{}\n{TONE_CURVE}\n{}\n{}\n{}\n{layers}\n{transmission}",
                     fullscreen::SRGB,
                     include_str!("../../shaders/brdf.wgsl"),
                     include_str!("../../shaders/thin_film.wgsl"),
@@ -472,7 +497,14 @@ impl Pipelines {
                 include_str!("../../shaders/background.wgsl")
             ),
         );
-        let overlay_shader = shader("overlay", include_str!("../../shaders/overlay.wgsl").to_string());
+        let overlay_shader = shader(
+            "overlay",
+            format!(
+                "{}\n{TONE_CURVE}\n{}",
+                fullscreen::SRGB,
+                include_str!("../../shaders/overlay.wgsl")
+            ),
+        );
         let pipeline_layout = |groups: &[&wgpu::BindGroupLayout]| {
             let groups: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(|g| Some(*g)).collect();
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -522,7 +554,7 @@ impl Pipelines {
                 // On top of the mesh: the depth test always passes.
                 depth_stencil: depth(false, wgpu::CompareFunction::Always),
                 multisample,
-                fragment: fragment(&overlay_shader, "fs_main", &target),
+                fragment: fragment(&overlay_shader, "fs_main", &DISPLAY_TARGET),
                 multiview_mask: None,
                 cache: None,
             })

@@ -26,7 +26,7 @@ use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
 use super::target::SceneTarget;
 use super::textures::MaterialBinding;
-use super::tone_map::ToneMap;
+use super::tone_map::{ToneMap, curve_number};
 use super::transmission::{Downsampler, SceneBehind};
 use super::uniforms::{FrameUniform, GroundUniform, LightUniform, MAX_LIGHTS, MAX_SHADOW_LAYERS};
 use crate::asset::Topology;
@@ -161,7 +161,7 @@ impl SceneRenderer {
                     (uniform, group)
                 })
                 .collect(),
-            tone_map: ToneMap::new(device, &layouts),
+            tone_map: ToneMap::new(device, &layouts, sample_count),
             downsampler: Downsampler::new(device, &layouts),
             environment,
             shadow_stand_in: stand_in,
@@ -206,6 +206,7 @@ impl SceneRenderer {
         let sample_count = supported_samples(gpu, &settings);
         if sample_count != self.sample_count {
             self.pipelines = Pipelines::new(&gpu.device, &self.layouts, sample_count);
+            self.tone_map.set_samples(&gpu.device, &self.layouts, sample_count);
             self.sample_count = sample_count;
         }
         let resized = settings.shadow_map_size != self.quality.shadow_map_size;
@@ -349,7 +350,7 @@ impl SceneRenderer {
                 lighting.exposure_scale(),
                 light_count as f32,
                 input.view.channel.map_or(0, MaterialChannel::shader_code) as f32,
-                0.0,
+                curve_number(lighting.tone_mapping) as f32,
             ],
             time_view: [input.time, 1.0 / camera.projection.y_axis.y, 0.0, 0.0],
             lights,
@@ -505,9 +506,14 @@ impl SceneRenderer {
 
         // Opaque and masked surfaces first, writing depth; then, when some surfaces let light
         // through, the scene so far is copied for them to refract and they are drawn over it
-        // (writing depth too); then blended surfaces from the farthest to the nearest,
-        // testing depth without writing it, so that whatever is behind a transparent surface
-        // shows through it whatever the file's order. MToon's outlines follow their surfaces.
+        // (writing depth too); then the scene is tone-mapped, and blended surfaces are drawn
+        // over the displayed image from the farthest to the nearest, testing depth without
+        // writing it, so that whatever is behind a transparent surface shows through it
+        // whatever the file's order. They mix displayed (tone-mapped, sRGB-encoded) colours,
+        // as three.js does (mixed in linear light before the tone curve, an unlit quad of alpha
+        // 0.5 over the default background showed (10, 17, 26) black and (133, 133, 135) mid
+        // grey where three.js shows (15, 18, 23) and (106, 109, 114)). MToon's outlines follow
+        // their surfaces; the wireframe, the ghosts and the overlays come last.
         let mesh = &self.pipelines.mesh;
         let looks = |model: Drawn<'s>| DrawLooks { model, mesh };
         let refracts = view.mesh
@@ -515,7 +521,25 @@ impl SceneRenderer {
                 let looks = looks(model);
                 (model.buffers.draws.iter()).any(|d| drawable(d, false) && looks.transmissive(d))
             });
-        let mut pass = scene_pass(encoder, target, SceneLoad::Clear { keep_depth: refracts });
+        let blended_triangles = |model: Drawn<'s>| {
+            (model.buffers.blend_order.iter().copied()).filter(move |&index| {
+                let draw = &model.buffers.draws[index];
+                drawable(draw, true) && draw.topology == Topology::Triangles
+            })
+        };
+        let (lines, squares) = (self.overlay_buffer.line_count, self.overlay_buffer.square_count);
+        let drawn_over = (view.mesh && lit_models().any(|model| blended_triangles(model).next().is_some()))
+            || view.wireframe
+            || view.bind_ghost
+            || (models.ghost().is_some() && view.mesh)
+            || lines + squares > 0;
+        let mut pass = scene_pass(
+            encoder,
+            target,
+            SceneLoad::Clear {
+                keep_depth: refracts || drawn_over,
+            },
+        );
         pass.set_bind_group(0, &self.frame_group, &[]);
         if view.lighting.environment_background {
             pass.set_pipeline(&self.pipelines.background);
@@ -563,7 +587,7 @@ impl SceneRenderer {
         if refracts {
             drop(pass);
             target.scene_behind.record(encoder, &self.downsampler);
-            pass = scene_pass(encoder, target, SceneLoad::Keep);
+            pass = scene_pass(encoder, target, SceneLoad::Keep { keep_depth: drawn_over });
             bound = Bound::default();
             pass.set_bind_group(0, &self.frame_group, &[]);
             pass.set_bind_group(3, &target.scene_behind.group, &[]);
@@ -581,19 +605,44 @@ impl SceneRenderer {
                 }
             }
         }
+        // Blended points and lines: in the scene image (their pipelines are its), back to front.
         if view.mesh {
             for model in lit_models() {
                 let looks = looks(model);
                 for &index in &model.buffers.blend_order {
                     let draw = &model.buffers.draws[index];
-                    if !drawable(draw, true) {
-                        continue;
+                    if drawable(draw, true) && draw.topology != Topology::Triangles {
+                        draw_one(
+                            (&mut pass, &mut bound),
+                            model,
+                            (DrawSlot::Solid, false),
+                            index,
+                            looks.lit(draw),
+                        );
                     }
+                }
+            }
+        }
+        drop(pass);
+        let curve = view.shown_lighting().tone_mapping;
+        let group = &target.tone_map_group;
+        if !drawn_over {
+            self.tone_map
+                .record(encoder, group, (&target.resolved_view, false), curve);
+            return;
+        }
+        let displayed = target.display_multisampled.as_ref();
+        let into = displayed.unwrap_or(&target.resolved_view);
+        self.tone_map.record(encoder, group, (into, displayed.is_some()), curve);
+        let mut pass = displayed_pass(encoder, target);
+        let mut bound = Bound::default();
+        pass.set_bind_group(0, &self.frame_group, &[]);
+        if view.mesh {
+            for model in lit_models() {
+                let looks = looks(model);
+                for index in blended_triangles(model) {
+                    let draw = &model.buffers.draws[index];
                     let solid = (DrawSlot::Solid, false);
-                    if draw.topology != Topology::Triangles {
-                        draw_one((&mut pass, &mut bound), model, solid, index, looks.lit(draw));
-                        continue;
-                    }
                     if draw.double_sided {
                         let back = mesh.for_blended(BlendedFaces::Back, looks.shading(draw));
                         draw_one((&mut pass, &mut bound), model, solid, index, back);
@@ -638,7 +687,6 @@ impl SceneRenderer {
                 );
             }
         }
-        let (lines, squares) = (self.overlay_buffer.line_count, self.overlay_buffer.square_count);
         if lines + squares > 0 {
             pass.set_vertex_buffer(0, self.overlay_buffer.buffer.slice(..));
             pass.set_pipeline(&self.pipelines.overlay_lines);
@@ -646,13 +694,6 @@ impl SceneRenderer {
             pass.set_pipeline(&self.pipelines.overlay_points);
             pass.draw(lines..lines + squares, 0..1);
         }
-        drop(pass);
-        self.tone_map.record(
-            encoder,
-            &target.tone_map_group,
-            &target.resolved_view,
-            view.shown_lighting().tone_mapping,
-        );
     }
 }
 
@@ -736,12 +777,12 @@ impl<'a> DrawLooks<'a> {
     }
 }
 
-/// How the scene pass starts: clearing the target (keeping the depth it writes for a pass
-/// after it when `keep_depth`), or going on from the pass before.
+/// How the scene pass starts: clearing the target, or going on from the pass before; either
+/// keeps the depth it writes for a pass after it when `keep_depth`.
 #[derive(Clone, Copy)]
 enum SceneLoad {
     Clear { keep_depth: bool },
-    Keep,
+    Keep { keep_depth: bool },
 }
 
 /// Begins a pass that draws into `target`'s scene colour (multisampled and resolved into its
@@ -755,17 +796,13 @@ fn scene_pass<'e>(
         Some(multisampled) => (multisampled, Some(&target.hdr)),
         None => (&target.hdr, None),
     };
-    let (colour_load, depth_load, depth_store) = match load {
-        SceneLoad::Clear { keep_depth } => (
-            wgpu::LoadOp::Clear(BACKGROUND),
-            wgpu::LoadOp::Clear(1.0),
-            if keep_depth {
-                wgpu::StoreOp::Store
-            } else {
-                wgpu::StoreOp::Discard
-            },
-        ),
-        SceneLoad::Keep => (wgpu::LoadOp::Load, wgpu::LoadOp::Load, wgpu::StoreOp::Discard),
+    let (colour_load, depth_load, keep_depth) = match load {
+        SceneLoad::Clear { keep_depth } => (wgpu::LoadOp::Clear(BACKGROUND), wgpu::LoadOp::Clear(1.0), keep_depth),
+        SceneLoad::Keep { keep_depth } => (wgpu::LoadOp::Load, wgpu::LoadOp::Load, keep_depth),
+    };
+    let depth_store = match keep_depth {
+        true => wgpu::StoreOp::Store,
+        false => wgpu::StoreOp::Discard,
     };
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some("scene"),
@@ -783,6 +820,36 @@ fn scene_pass<'e>(
             depth_ops: Some(wgpu::Operations {
                 load: depth_load,
                 store: depth_store,
+            }),
+            stencil_ops: None,
+        }),
+        ..Default::default()
+    })
+}
+
+/// Begins the pass that draws over `target`'s displayed image (tone-mapped into it, or into
+/// its multisampled copy, which this pass resolves), testing the scene's depth.
+fn displayed_pass<'e>(encoder: &'e mut wgpu::CommandEncoder, target: &SceneTarget) -> wgpu::RenderPass<'e> {
+    let (view, resolve_target) = match &target.display_multisampled {
+        Some(multisampled) => (multisampled, Some(&target.resolved_view)),
+        None => (&target.resolved_view, None),
+    };
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("displayed"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: &target.depth,
+            depth_ops: Some(wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Discard,
             }),
             stencil_ops: None,
         }),

@@ -1,6 +1,7 @@
 //! Where a scene is rendered: MSAA linear HDR colour and depth, resolved into a single-sample
 //! HDR image, which tone mapping turns into the displayed image that is shown (blit) or read
-//! back; the copy of the opaque scene that transmissive surfaces refract; and the depth
+//! back (through a multisampled copy of it when blended surfaces or overlays are drawn over
+//! it, with the scene's depth); the copy of the opaque scene that transmissive surfaces refract; and the depth
 //! textures the shadow pass draws into.
 
 use super::pipelines::{DEPTH_FORMAT, DISPLAY_FORMAT, SCENE_FORMAT};
@@ -16,6 +17,9 @@ pub struct SceneTarget {
     pub(super) hdr: wgpu::TextureView,
     /// The tone map pass's bind group, reading `hdr`.
     pub(super) tone_map_group: wgpu::BindGroup,
+    /// The displayed image, multisampled, that the blended surfaces and overlays are drawn
+    /// into before it is resolved into `resolved` (none with one sample: they draw there).
+    pub(super) display_multisampled: Option<wgpu::TextureView>,
     /// The displayed image (sRGB, tone-mapped).
     pub resolved: wgpu::Texture,
     pub resolved_view: wgpu::TextureView,
@@ -56,15 +60,13 @@ impl SceneTarget {
         let sampled = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let hdr = color("scene hdr", 1, SCENE_FORMAT, sampled).create_view(&Default::default());
         let resolved = color("scene", 1, DISPLAY_FORMAT, sampled | wgpu::TextureUsages::COPY_SRC);
-        let multisampled = (samples > 1).then(|| {
-            color(
-                "scene msaa",
-                samples,
-                SCENE_FORMAT,
-                wgpu::TextureUsages::RENDER_ATTACHMENT,
-            )
-            .create_view(&Default::default())
-        });
+        let multisampled_view = |label: &str, format: wgpu::TextureFormat| {
+            (samples > 1).then(|| {
+                color(label, samples, format, wgpu::TextureUsages::RENDER_ATTACHMENT).create_view(&Default::default())
+            })
+        };
+        let multisampled = multisampled_view("scene msaa", SCENE_FORMAT);
+        let display_multisampled = multisampled_view("displayed msaa", DISPLAY_FORMAT);
         Self {
             width,
             height,
@@ -73,6 +75,7 @@ impl SceneTarget {
             tone_map_group: tone_map_group(&hdr),
             scene_behind: scene_behind(&hdr, (width, height)),
             hdr,
+            display_multisampled,
             resolved_view: resolved.create_view(&Default::default()),
             resolved,
             depth: depth_texture(

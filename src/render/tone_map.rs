@@ -1,39 +1,64 @@
-//! The last pass of a frame: the scene's linear HDR image, scaled by the exposure and mapped
-//! by the tone curve (shaders/tone_map.wgsl), into the target's displayed image. The window,
-//! `render`, `thumbnail` and `sheet` all show that image. Each curve is a pipeline of its own
-//! (an entry point), not a branch: a software rasteriser runs both sides of a branch.
+//! The scene's linear HDR image, scaled by the exposure and mapped by the tone curve
+//! (shaders/tone_map.wgsl), into the target's displayed image: the last pass of a frame, or
+//! the one before the blended surfaces and overlays, which are drawn over the displayed image
+//! (mixed as three.js mixes them: see scene.rs). The window, `render`, `thumbnail` and `sheet`
+//! all show that image. Each curve is a pipeline of its own (an entry point), not a branch: a
+//! software rasteriser runs both sides of a branch.
 
-use super::fullscreen;
+use super::fullscreen::{self, TONE_CURVE};
 use super::layouts::Layouts;
 use super::pipelines::DISPLAY_FORMAT;
 use crate::view::{Lighting, ToneMapping};
 
-/// The curves, in the order of `ToneMap::pipelines`, with their entry points in tone_map.wgsl.
-const CURVES: [(ToneMapping, &str); 3] = [
-    (ToneMapping::None, "fs_no_curve"),
-    (ToneMapping::PbrNeutral, "fs_pbr_neutral"),
-    (ToneMapping::AcesFilmic, "fs_aces_filmic"),
+/// The curves, in the order of `ToneMap::pipelines` (their `curve_number`), with their entry
+/// points in tone_map.wgsl and their numbers' names in tone_curve.wgsl.
+const CURVES: [(ToneMapping, &str, &str); 3] = [
+    (ToneMapping::None, "fs_no_curve", "CURVE_NONE"),
+    (ToneMapping::PbrNeutral, "fs_pbr_neutral", "CURVE_PBR_NEUTRAL"),
+    (ToneMapping::AcesFilmic, "fs_aces_filmic", "CURVE_ACES_FILMIC"),
 ];
 
 pub struct ToneMap {
+    shader: wgpu::ShaderModule,
+    /// Into a single-sample displayed image.
     pipelines: [wgpu::RenderPipeline; 3],
+    /// Into a multisampled one (every sample the pixel's colour), for the blended surfaces
+    /// and overlays drawn over it; none when the scene has one sample.
+    multisampled: Option<[wgpu::RenderPipeline; 3]>,
     /// `ToneMap` in tone_map.wgsl: x is 2^exposure.
     exposure: wgpu::Buffer,
 }
 
 impl ToneMap {
-    pub fn new(device: &wgpu::Device, layouts: &Layouts) -> Self {
-        let body = [fullscreen::SRGB, include_str!("../../shaders/tone_map.wgsl")].concat();
+    /// The pass for scenes of `samples` samples per pixel.
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, samples: u32) -> Self {
+        let body = [
+            fullscreen::SRGB,
+            TONE_CURVE,
+            include_str!("../../shaders/tone_map.wgsl"),
+        ]
+        .concat();
         let shader = fullscreen::shader(device, "tone map", &body);
         let pipelines =
-            CURVES.map(|(_, entry)| fullscreen::pipeline(device, &shader, entry, &layouts.tone_map, DISPLAY_FORMAT));
+            CURVES.map(|(_, entry, _)| fullscreen::pipeline(device, &shader, entry, &layouts.tone_map, DISPLAY_FORMAT));
+        let multisampled = multisampled_pipelines(device, &shader, layouts, samples);
         let exposure = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tone map"),
             size: 16,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        Self { pipelines, exposure }
+        Self {
+            shader,
+            pipelines,
+            multisampled,
+            exposure,
+        }
+    }
+
+    /// Draws into multisampled images of `samples` samples from now on (the scene's count).
+    pub fn set_samples(&mut self, device: &wgpu::Device, layouts: &Layouts, samples: u32) {
+        self.multisampled = multisampled_pipelines(device, &self.shader, layouts, samples);
     }
 
     /// The bind group that reads `hdr` (a target's resolved scene).
@@ -60,20 +85,41 @@ impl ToneMap {
         queue.write_buffer(&self.exposure, 0, bytemuck::cast_slice(&exposure));
     }
 
-    /// Records the pass from `group`'s HDR image into `display` with `curve`.
+    /// Records the pass from `group`'s HDR image into `display` with `curve`; `display` is
+    /// multisampled when `multisampled` (then it has the scene's samples).
     pub fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         group: &wgpu::BindGroup,
-        display: &wgpu::TextureView,
+        (display, multisampled): (&wgpu::TextureView, bool),
         curve: ToneMapping,
     ) {
-        fullscreen::draw(encoder, &self.pipelines[pipeline_index(curve)], group, display, None);
+        let pipelines = match (multisampled, &self.multisampled) {
+            (true, Some(pipelines)) => pipelines,
+            _ => &self.pipelines,
+        };
+        fullscreen::draw(encoder, &pipelines[curve_number(curve) as usize], group, display, None);
     }
 }
 
-/// Where `curve`'s pipeline is in `CURVES` (a match, so a new curve cannot be left out).
-fn pipeline_index(curve: ToneMapping) -> usize {
+/// The tone map pipelines into a `DISPLAY_FORMAT` image of `samples` samples; none for one.
+fn multisampled_pipelines(
+    device: &wgpu::Device,
+    shader: &wgpu::ShaderModule,
+    layouts: &Layouts,
+    samples: u32,
+) -> Option<[wgpu::RenderPipeline; 3]> {
+    (samples > 1).then(|| {
+        CURVES.map(|(_, entry, _)| {
+            fullscreen::multisampled_pipeline(device, shader, entry, &layouts.tone_map, (DISPLAY_FORMAT, samples))
+        })
+    })
+}
+
+/// `curve`'s number: where its pipeline is in `CURVES`, and its `CURVE_*` in tone_curve.wgsl,
+/// which the scene shaders read from the frame's uniform (a match, so a new curve cannot be
+/// left out).
+pub fn curve_number(curve: ToneMapping) -> u32 {
     match curve {
         ToneMapping::None => 0,
         ToneMapping::PbrNeutral => 1,
@@ -88,12 +134,16 @@ mod tests {
     #[test]
     fn every_curve_has_its_entry_point() {
         let shader = include_str!("../../shaders/tone_map.wgsl");
-        for (index, (curve, entry)) in CURVES.into_iter().enumerate() {
+        for (index, (curve, entry, number)) in CURVES.into_iter().enumerate() {
             assert!(
                 shader.contains(&format!("fn {entry}(")),
                 "tone_map.wgsl lacks `{entry}`"
             );
-            assert_eq!(pipeline_index(curve), index, "{curve:?}");
+            assert_eq!(curve_number(curve) as usize, index, "{curve:?}");
+            assert!(
+                TONE_CURVE.contains(&format!("const {number}: u32 = {index}u;")),
+                "tone_curve.wgsl's `{number}` is not {index}"
+            );
         }
     }
 }

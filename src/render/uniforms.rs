@@ -36,7 +36,8 @@ pub struct FrameUniform {
     /// highest mip level.
     pub environment: [f32; 4],
     /// x: 2^exposure, y: how many of `lights` are used, z: the material channel shown
-    /// (`MaterialChannel::shader_code`, 0: the lit picture), w: unused.
+    /// (`MaterialChannel::shader_code`, 0: the lit picture), w: the tone curve
+    /// (`tone_map::curve_number`), for the shaders that draw over the tone-mapped image.
     pub exposure_lights: [f32; 4],
     /// x: the animation's time in seconds (what MToon's texture scroll follows), y: the
     /// view's half height at unit depth (1 / the projection's [1][1], for MToon's outlines
