@@ -36,8 +36,12 @@ MODEL_EXTENSIONS = {".glb", ".gltf", ".vrm", ".vrma", ".md5mesh", ".fbx", ".obj"
 def find_models(folders: List[Path]) -> Iterator[Path]:
     """Model files below the folders, each folder's sorted, as `rigscope lint DIR` finds them
     (symbolic links to folders are not followed; anything with a model's extension that is
-    not a folder counts, so a file that cannot be read is reported, not skipped)."""
+    not a folder counts, so a file that cannot be read is reported, not skipped); a file named
+    itself is checked whatever its name, as `rigscope lint FILE` does."""
     for folder in folders:
+        if not folder.is_dir():
+            yield folder
+            continue
         found = []
         for directory, subfolders, files in os.walk(folder):
             subfolders[:] = [s for s in subfolders if not os.path.islink(os.path.join(directory, s))]

@@ -30,7 +30,7 @@ import numpy as np
 if not any(name == "NODEVICE_SELECT" or name.startswith("MESA_VK_DEVICE_SELECT") for name in os.environ):
     os.environ["NODEVICE_SELECT"] = "1"
 
-from . import _native  # noqa: E402
+from . import _native, exceptions  # noqa: E402
 from .exceptions import (
     InvalidFileError,
     NotFoundError,
@@ -63,15 +63,8 @@ __all__ = [
     "PosedPrimitive",
     "LintReport",
     "Finding",
-    "RigscopeError",
-    "NotFoundError",
-    "UnreadableError",
-    "InvalidFileError",
-    "UnsupportedError",
-    "OptionsError",
-    "RenderError",
-    "WriteError",
 ]
+__all__ += exceptions.__all__
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ASSETS, REPOSITORY, run_cli
+from conftest import ASSETS, CESIUM_MAN, REPOSITORY, run_cli
 
 EXAMPLE = REPOSITORY / "examples" / "check_library.py"
 
@@ -53,3 +53,21 @@ def test_the_library_check_reports_every_model_and_survives_a_broken_and_a_hangi
         "error": f"timed out after {timeout} s",
         "seconds": timeout,
     }
+
+
+def test_the_check_runs_on_the_cluster_its_scheduler_address_names(tmp_path):
+    """--scheduler: the tasks go to a cluster started elsewhere (here by the test), not to a
+    local cluster of the example's own."""
+    from dask.distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True) as cluster, Client(cluster) as client:
+        out = tmp_path / "out"
+        arguments = [CESIUM_MAN, "--scheduler", cluster.scheduler_address, "--out", out, "--no-thumbnails"]
+        result = subprocess.run([sys.executable, EXAMPLE, *map(str, arguments)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        transitions = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.transition_counter)
+    assert transitions > 0, "the cluster ran no task"
+    (line,) = [json.loads(line) for line in (out / "report.jsonl").read_text().splitlines()]
+    (cli,) = [json.loads(line) for line in run_cli("lint", "--json", CESIUM_MAN).stdout.splitlines()]
+    fields = ("file", "ok", "errors", "warnings", "notes", "findings")
+    assert {k: line[k] for k in fields} == {k: cli[k] for k in fields}

@@ -97,23 +97,9 @@ fn lowest_end_joint(model: &Model, side: Side) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::{JointDesc, Skeleton, Transform};
     use crate::asset::demo::demo_model;
-    use glam::{Quat, Vec3};
-
-    fn rig(joints: &[(&str, Option<u32>, Vec3)]) -> Model {
-        let mut model = demo_model();
-        (model.meshes, model.instances, model.skins, model.clips) = Default::default();
-        let descs = joints.iter().map(|&(name, parent, at)| JointDesc {
-            name: name.into(),
-            parent,
-            rest: Transform::new(at, Quat::IDENTITY, Vec3::ONE),
-            bind_model: None,
-            morph_weights: Vec::new(),
-        });
-        model.skeleton = Skeleton::new(descs.collect()).unwrap();
-        model
-    }
+    use crate::inspect::motion::test_walker::rig;
+    use glam::Vec3;
 
     fn names(model: &Model) -> Vec<(&str, Side)> {
         find_feet(model)

@@ -9,12 +9,12 @@
 //! taken out; `open_loop` turns the spine that many degrees more over the walk, so it does not.
 
 use std::f32::consts::{PI, TAU};
+use std::path::PathBuf;
 
 use glam::{Quat, Vec3};
 
 use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, JointDesc, Skeleton, Track, Transform};
 use crate::asset::Model;
-use crate::asset::demo::demo_model;
 
 /// Which joint the walk's travel is keyed on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +67,13 @@ pub fn walker(walk: Walk) -> Model {
         ("rightUpLeg", Some(1), Vec3::new(-0.1, 0.0, 0.0)),
         ("mixamorig:RightFoot", Some(6), Vec3::new(0.0, -LEG, 0.0)),
     ];
+    let mut model = rig(&joints);
+    model.clips = vec![walk_clip(walk)];
+    model
+}
+
+/// A model of these joints alone (name, parent, place at rest), made in memory.
+pub fn rig(joints: &[(&str, Option<u32>, Vec3)]) -> Model {
     let descs = joints.iter().map(|&(name, parent, at)| JointDesc {
         name: name.into(),
         parent,
@@ -74,12 +81,7 @@ pub fn walker(walk: Walk) -> Model {
         bind_model: None,
         morph_weights: Vec::new(),
     });
-    let mut model = demo_model();
-    (model.meshes, model.instances, model.skins, model.avatar) = Default::default();
-    model.skeleton = Skeleton::new(descs.collect()).unwrap();
-    model.file_node = (0..joints.len()).collect();
-    model.clips = vec![walk_clip(walk)];
-    model
+    Model::new(PathBuf::new(), None, Skeleton::new(descs.collect()).unwrap())
 }
 
 fn walk_clip(walk: Walk) -> Clip {
