@@ -73,19 +73,21 @@ struct Irradiance {
 @group(0) @binding(6) var environment_sampler: sampler;
 @group(0) @binding(7) var table_sampler: sampler;
 
-// Fraction of the key light reaching world position `world`, averaged over a
+// Fraction of the key light reaching a surface at `world` whose normal is `n` (turned to the
+// side seen; zero for a receiver that casts no shadow, the ground), averaged over a
 // (2 × reach + 1)² grid of shadow-map samples `spread` texels apart; `bias` pushes the
 // comparison away from the occluder's own surface.
-fn shadow_factor(world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
-    return layer_shadow_factor(0, world, reach, spread, bias);
+fn shadow_factor(world: vec3<f32>, n: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
+    return layer_shadow_factor(0, world, n, normalize(frame.light_direction.xyz), reach, spread, bias);
 }
 
-// `shadow_factor` in the map's `layer`.
-fn layer_shadow_factor(layer: i32, world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
+// `shadow_factor` in the map's `layer`, for light arriving from direction `l`.
+fn layer_shadow_factor(layer: i32, world: vec3<f32>, n: vec3<f32>, l: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
     if (frame.shadow.x == 0.0) {
         return 1.0;
     }
-    let light_clip = frame.shadow_views[layer] * vec4<f32>(world, 1.0);
+    let view = frame.shadow_views[layer];
+    let light_clip = view * vec4<f32>(shadow_receiver(view, world, n, l, f32(reach) * spread), 1.0);
     let ndc = light_clip.xyz / light_clip.w;
     let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
     if (any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0) {
@@ -102,18 +104,40 @@ fn layer_shadow_factor(layer: i32, world: vec3<f32>, reach: i32, spread: f32, bi
     return lit / (side * side);
 }
 
-// How much of the file's light `i` reaches `world` past the model, by `layer_shadow_factor`
-// (1 for a light that casts no shadow).
-fn light_shadow_factor(i: u32, world: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
+// Where a surface at `world` with normal `n` looks its shadow up in the map seen through
+// `view` (world → light clip space): pushed out along `n` by the filter's reach (`reach_texels`)
+// and one texel more (the comparison's bilinear footprint), in world units at that point, times
+// the sine of the angle between `n` and the light `l`. Without the push a surface turning away
+// from the light shadows itself through the filter's taps on the side towards the light before
+// its terminator, in steps that follow the map's texels (a stair-stepped MToon edge); facing
+// the light it needs none, so contact shadows stay where they are (normal-offset bias).
+fn shadow_receiver(view: mat4x4<f32>, world: vec3<f32>, n: vec3<f32>, l: vec3<f32>, reach_texels: f32) -> vec3<f32> {
+    // A texel's width in world units: the map's texel in clip x over how fast clip x moves
+    // per world unit, times w (1 for a directional light's orthographic view).
+    let across = vec3<f32>(view[0].x, view[1].x, view[2].x);
+    let w = abs(dot(vec3<f32>(view[0].w, view[1].w, view[2].w), world) + view[3].w);
+    let texel = 2.0 * frame.shadow.y * w / max(length(across), 1e-20);
+    let n_dot_l = clamp(dot(n, l), -1.0, 1.0);
+    let sine = sqrt(1.0 - n_dot_l * n_dot_l);
+    return world + n * (sine * (reach_texels + 1.0) * texel);
+}
+
+// How much of the file's light `i` reaches a surface at `world` with normal `n` past the
+// model, by `layer_shadow_factor` (1 for a light that casts no shadow).
+fn light_shadow_factor(i: u32, world: vec3<f32>, n: vec3<f32>, reach: i32, spread: f32, bias: f32) -> f32 {
     let light = frame.lights[i];
     if (light.shadow.x == 0.0) {
         return 1.0;
     }
     var layer = i32(light.shadow.x) - 1;
+    var l = -light.direction_kind.xyz;
+    if (u32(light.direction_kind.w) != LIGHT_DIRECTIONAL) {
+        l = normalize(light.position_range.xyz - world);
+    }
     if (light.shadow.y == 1.0) {
         layer += cube_face(world - light.position_range.xyz);
     }
-    return layer_shadow_factor(layer, world, reach, spread, bias);
+    return layer_shadow_factor(layer, world, n, l, reach, spread, bias);
 }
 
 // Which of a point light's six shadow layers (+X, −X, +Y, −Y, +Z, −Z:

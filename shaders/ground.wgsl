@@ -66,12 +66,13 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     var lit = 0.0;
     var casters = 0.0;
     if (frame.light_direction.w > 0.0) {
-        lit = shadow_factor(in.world, reach, 2.0, 0.003);
+        // No normal: the ground casts no shadow, so it needs no push off itself.
+        lit = shadow_factor(in.world, vec3<f32>(0.0), reach, 2.0, 0.003);
         casters = 1.0;
     }
     for (var i = 0u; i < u32(frame.exposure_lights.y); i++) {
         if (frame.lights[i].shadow.x > 0.0) {
-            lit += light_shadow_factor(i, in.world, reach, 2.0, 0.003);
+            lit += light_shadow_factor(i, in.world, vec3<f32>(0.0), reach, 2.0, 0.003);
             casters += 1.0;
         }
     }

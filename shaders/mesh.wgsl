@@ -42,6 +42,10 @@ const LAYER_MATCAP: u32 = 14u;
 const LAYER_RIM_MULTIPLY: u32 = 15u;
 const LAYER_OUTLINE_WIDTH_MULTIPLY: u32 = 16u;
 const LAYER_UV_ANIMATION_MASK: u32 = 17u;
+// The HAS_* bits a pipeline's materials may have (set per pipeline: src/render/layer_variant.rs).
+// A software rasteriser samples a texture even where the uniform flag skips it, so a texture
+// none of the pipeline's materials has is compiled out. The default serves any material.
+override MATERIAL_TEXTURES: u32 = 127u;
 // Material.flags.y: the alpha mode.
 const ALPHA_OPAQUE: u32 = 0u;
 const ALPHA_MASK: u32 = 1u;
@@ -151,6 +155,21 @@ fn copy_matrix(c: CopyIn) -> mat4x4<f32> {
     return mat4x4<f32>(c.x, c.y, c.z, c.w);
 }
 
+// Whether the pipeline's draws may be skinned on the GPU (set per pipeline:
+// src/render/layer_variant.rs). A software rasteriser runs both skinning methods for every
+// vertex of a static mesh, where the draw's uniform takes neither, so the pipelines of draws
+// placed by `Draw.model` alone leave them out. The default serves any draw.
+override GPU_SKINNED: bool = true;
+
+// Mesh space → world for this vertex (skinning.wgsl's `vertex_matrix`, which a pipeline
+// without `GPU_SKINNED` leaves out).
+fn mesh_vertex_matrix(v: VertexIn) -> mat4x4<f32> {
+    if (!GPU_SKINNED) {
+        return draw.model;
+    }
+    return vertex_matrix(v);
+}
+
 @vertex
 fn vs_main(
     v: VertexIn,
@@ -173,7 +192,7 @@ fn mesh_vertex(
     instance: u32,
 ) -> VertexOut {
     select_instance(instance);
-    let m = copy_matrix(copy) * vertex_matrix(v);
+    let m = copy_matrix(copy) * mesh_vertex_matrix(v);
     let world = m * vec4<f32>(v.position, 1.0);
     var out: VertexOut;
     out.clip = frame.view_proj * world;
@@ -198,7 +217,7 @@ fn mesh_vertex(
 @vertex
 fn vs_shadow(v: VertexIn, copy: CopyIn, @builtin(instance_index) instance: u32) -> @builtin(position) vec4<f32> {
     select_instance(instance);
-    let world = copy_matrix(copy) * vertex_matrix(v) * vec4<f32>(v.position, 1.0);
+    let world = copy_matrix(copy) * mesh_vertex_matrix(v) * vec4<f32>(v.position, 1.0);
     return frame.light_view_proj * world;
 }
 
@@ -213,7 +232,7 @@ fn texture_uv(index: u32, uv0: vec2<f32>, uv1: vec2<f32>) -> vec2<f32> {
 // Texture `index` (a HAS_* bit's position) at this fragment, or `absent` when the material
 // has none. The flags are uniform, so skipping the sample keeps control flow uniform.
 fn material_sample(index: u32, t: texture_2d<f32>, s: sampler, uv0: vec2<f32>, uv1: vec2<f32>, absent: vec4<f32>) -> vec4<f32> {
-    if ((material.flags.x & (1u << index)) == 0u) {
+    if ((material.flags.x & MATERIAL_TEXTURES & (1u << index)) == 0u) {
         return absent;
     }
     return textureSample(t, s, texture_uv(index, uv0, uv1));
@@ -223,7 +242,7 @@ fn material_sample(index: u32, t: texture_2d<f32>, s: sampler, uv0: vec2<f32>, u
 // texture transform turns its coordinates.
 fn mapped_normal(normal: vec3<f32>, world: vec3<f32>, uv: vec2<f32>, tangent: vec4<f32>) -> vec3<f32> {
     let n = normalize(normal);
-    if ((material.flags.x & HAS_NORMAL) == 0u) {
+    if ((material.flags.x & MATERIAL_TEXTURES & HAS_NORMAL) == 0u) {
         return n;
     }
     let sample = textureSample(normal_texture, normal_sampler, uv).xyz * 2.0 - 1.0;
@@ -381,24 +400,26 @@ fn direct_light(s: Surface, l: vec3<f32>, radiance: vec3<f32>) -> vec3<f32> {
     return (diffuse + specular) * radiance * n_dot_l;
 }
 
-// How much of light `i` reaches `world` past the model, filtered as the key light's shadow.
-fn light_shadow(i: u32, world: vec3<f32>, bias: f32) -> f32 {
-    return light_shadow_factor(i, world, i32(frame.shadow.z), 2.5, bias);
+// How much of light `i` reaches a surface at `world` with normal `n` past the model, filtered
+// as the key light's shadow.
+fn light_shadow(i: u32, world: vec3<f32>, n: vec3<f32>, bias: f32) -> f32 {
+    return light_shadow_factor(i, world, n, i32(frame.shadow.z), 2.5, bias);
 }
 
-// What the file's light `i` sends to `world`: the direction towards it, its radiance there
-// (KHR_lights_punctual's attenuation and cone) and how much of it the model lets through.
+// What the file's light `i` sends to `world` (a surface with geometric normal `n`): the
+// direction towards it, its radiance there (KHR_lights_punctual's attenuation and cone) and how
+// much of it the model lets through.
 struct LightAt {
     l: vec3<f32>,
     radiance: vec3<f32>,
     shadow: f32,
 };
 
-fn light_at(i: u32, world: vec3<f32>) -> LightAt {
+fn light_at(i: u32, world: vec3<f32>, n: vec3<f32>) -> LightAt {
     let light = frame.lights[i];
     let kind = u32(light.direction_kind.w);
     if (kind == LIGHT_DIRECTIONAL) {
-        return LightAt(-light.direction_kind.xyz, light.radiance.rgb, light_shadow(i, world, 0.002));
+        return LightAt(-light.direction_kind.xyz, light.radiance.rgb, light_shadow(i, world, n, 0.002));
     }
     let to_light = light.position_range.xyz - world;
     let distance2 = max(dot(to_light, to_light), 1e-8);
@@ -414,15 +435,15 @@ fn light_at(i: u32, world: vec3<f32>) -> LightAt {
         let cone = clamp(cd * light.cone.x + light.cone.y, 0.0, 1.0);
         attenuation *= cone * cone;
     }
-    return LightAt(l, light.radiance.rgb * attenuation, light_shadow(i, world, 0.0005));
+    return LightAt(l, light.radiance.rgb * attenuation, light_shadow(i, world, n, 0.0005));
 }
 
-// Radiance reflected from the file's lights.
-fn punctual_lights(s: Surface, world: vec3<f32>) -> vec3<f32> {
+// Radiance reflected from the file's lights by a surface whose geometric normal is `n`.
+fn punctual_lights(s: Surface, world: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
     var sum = vec3<f32>(0.0);
     let count = u32(frame.exposure_lights.y);
     for (var i = 0u; i < count; i++) {
-        let light = light_at(i, world);
+        let light = light_at(i, world, n);
         sum += direct_light(s, light.l, light.radiance * light.shadow);
     }
     return sum;
@@ -593,7 +614,7 @@ fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
         let tangent = select(normalize(frame[0]), vec3<f32>(0.0), dot(frame[0], frame[0]) < 1e-12);
         let bitangent = select(normalize(frame[1]), vec3<f32>(0.0), dot(frame[1], frame[1]) < 1e-12);
         var normal_map = vec3<f32>(0.0);
-        if ((material.flags.x & HAS_NORMAL) != 0u) {
+        if ((material.flags.x & MATERIAL_TEXTURES & HAS_NORMAL) != 0u) {
             normal_map = textureSampleLevel(normal_texture, normal_sampler, texture_uv(2u, uv0, uv1), 0.0).rgb;
         }
         let inputs = ChannelInputs(
@@ -667,12 +688,12 @@ fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
 
     // 3 × 3 filtered shadow taps: soft enough, and a third of the 5 × 5 taps' cost on a
     // software rasteriser.
-    let key = shadowed_key_light(in.world);
+    let key = shadowed_key_light(in.world, facing);
     var color = vec3<f32>(0.0);
     if (key > 0.0) {
         color += direct_light(surface, l, vec3<f32>(key));
     }
-    color += punctual_lights(surface, in.world);
+    color += punctual_lights(surface, in.world, facing);
     let occlusion = 1.0 + material.emissive.w * (occlusion_sample - 1.0);
     color += environment_light(surface, roughness) * occlusion;
     if (TRANSMISSION && transmission > 0.0) {
@@ -753,35 +774,42 @@ fn channel_color(channel: u32, c: ChannelInputs) -> vec3<f32> {
         clamp(1.0 - material.coat.w * mr.a, 0.0, 1.0),
         specular_glossiness
     );
+    // Colours show as authored; the other inputs as sRGB levels, decoded once after the
+    // switch: a software rasteriser runs every case, each with its own decoding 14 times over.
+    var level = vec3<f32>(0.0);
+    var authored = vec3<f32>(0.0);
     switch channel {
-        case CHANNEL_BASE_COLOR: { return c.base; }
-        case CHANNEL_ALPHA: { return srgb_to_linear(vec3<f32>(c.alpha)); }
-        case CHANNEL_METALLIC: { return srgb_to_linear(vec3<f32>(metallic)); }
-        case CHANNEL_ROUGHNESS: { return srgb_to_linear(vec3<f32>(roughness)); }
-        case CHANNEL_OCCLUSION: { return srgb_to_linear(vec3<f32>(c.occlusion)); }
-        case CHANNEL_EMISSIVE: { return min(c.emissive, vec3<f32>(1.0)); }
-        case CHANNEL_GEOMETRIC_NORMAL: { return srgb_to_linear(c.geometric_normal * 0.5 + 0.5); }
-        case CHANNEL_SHADING_NORMAL: { return srgb_to_linear(c.shading_normal * 0.5 + 0.5); }
-        case CHANNEL_TEX_COORD_0: { return srgb_to_linear(vec3<f32>(fract(c.uv0), 0.0)); }
-        case CHANNEL_TEX_COORD_1: { return srgb_to_linear(vec3<f32>(fract(c.uv1), 0.0)); }
-        case CHANNEL_TRANSMISSION: { return srgb_to_linear(vec3<f32>(c.transmission)); }
-        case CHANNEL_THICKNESS: { return srgb_to_linear(vec3<f32>(c.thickness)); }
-        case CHANNEL_CLEARCOAT: { return srgb_to_linear(vec3<f32>(c.clearcoat)); }
-        case CHANNEL_SHEEN: { return c.sheen; }
-        case CHANNEL_IRIDESCENCE: { return srgb_to_linear(vec3<f32>(c.iridescence)); }
-        case CHANNEL_TANGENT: { return srgb_to_linear(c.tangent * 0.5 + 0.5); }
-        case CHANNEL_BITANGENT: { return srgb_to_linear(c.bitangent * 0.5 + 0.5); }
-        case CHANNEL_NORMAL_TEXTURE: { return srgb_to_linear(c.normal_texture); }
-        default: { return vec3<f32>(0.0); }
+        case CHANNEL_BASE_COLOR: { authored = c.base; }
+        case CHANNEL_ALPHA: { level = vec3<f32>(c.alpha); }
+        case CHANNEL_METALLIC: { level = vec3<f32>(metallic); }
+        case CHANNEL_ROUGHNESS: { level = vec3<f32>(roughness); }
+        case CHANNEL_OCCLUSION: { level = vec3<f32>(c.occlusion); }
+        case CHANNEL_EMISSIVE: { authored = min(c.emissive, vec3<f32>(1.0)); }
+        case CHANNEL_GEOMETRIC_NORMAL: { level = c.geometric_normal * 0.5 + 0.5; }
+        case CHANNEL_SHADING_NORMAL: { level = c.shading_normal * 0.5 + 0.5; }
+        case CHANNEL_TEX_COORD_0: { level = vec3<f32>(fract(c.uv0), 0.0); }
+        case CHANNEL_TEX_COORD_1: { level = vec3<f32>(fract(c.uv1), 0.0); }
+        case CHANNEL_TRANSMISSION: { level = vec3<f32>(c.transmission); }
+        case CHANNEL_THICKNESS: { level = vec3<f32>(c.thickness); }
+        case CHANNEL_CLEARCOAT: { level = vec3<f32>(c.clearcoat); }
+        case CHANNEL_SHEEN: { authored = c.sheen; }
+        case CHANNEL_IRIDESCENCE: { level = vec3<f32>(c.iridescence); }
+        case CHANNEL_TANGENT: { level = c.tangent * 0.5 + 0.5; }
+        case CHANNEL_BITANGENT: { level = c.bitangent * 0.5 + 0.5; }
+        case CHANNEL_NORMAL_TEXTURE: { level = c.normal_texture; }
+        default: {}
     }
+    // One of the two is zero, and level 0 decodes to 0.
+    return authored + srgb_to_linear(level);
 }
 
-// The key light's radiance reaching `world` (0 without the key light).
-fn shadowed_key_light(world: vec3<f32>) -> f32 {
+// The key light's radiance reaching a surface at `world` with geometric normal `n` (0 without
+// the key light).
+fn shadowed_key_light(world: vec3<f32>, n: vec3<f32>) -> f32 {
     if (frame.light_direction.w <= 0.0) {
         return 0.0;
     }
-    return frame.light_direction.w * shadow_factor(world, i32(frame.shadow.z), 2.5, 0.002);
+    return frame.light_direction.w * shadow_factor(world, n, i32(frame.shadow.z), 2.5, 0.002);
 }
 
 // KHR_materials_sheen over `base` (the lit base): the base dimmed by the sheen's albedo, plus
@@ -812,7 +840,7 @@ fn light_from_behind(s: Surface, world: vec3<f32>, l: vec3<f32>, key: f32, color
     }
     let count = u32(frame.exposure_lights.y);
     for (var i = 0u; i < count; i++) {
-        let behind = light_at(i, world);
+        let behind = light_at(i, world, -s.n);
         light += behind.radiance * max(dot(-s.n, behind.l), 0.0) / PI;
     }
     return light * color;

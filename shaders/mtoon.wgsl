@@ -116,14 +116,14 @@ fn toon_color(in: VertexOut, front: bool, outline: bool) -> vec4<f32> {
     var around = vec3<f32>(0.0);
     let key = frame.light_direction.w;
     if (key > 0.0) {
-        let shadow = shadowed_key_light(in.world) / key;
+        let shadow = shadowed_key_light(in.world, geometric) / key;
         let share = toon_share(dot(n, l), shift, toon_pixel(l, n_dx, n_dy, shift_d)) * shadow;
         direct += key * mix(shade, base.rgb, share) / PI;
         around += vec3<f32>(key);
     }
     let count = u32(frame.exposure_lights.y);
     for (var i = 0u; i < count; i++) {
-        let light = light_at(i, in.world);
+        let light = light_at(i, in.world, geometric);
         let share = toon_share(dot(n, light.l), shift, toon_pixel(light.l, n_dx, n_dy, shift_d)) * light.shadow;
         direct += light.radiance * mix(shade, base.rgb, share) / PI;
         around += light.radiance;

@@ -65,6 +65,9 @@ struct VertexIn {
     @location(6) weights_extra: vec4<f32>,
     // xyz: the tangent, w: its handedness (±1); zero where the mesh has none.
     @location(14) tangent: vec4<f32>,
+    // Its share of dual-quaternion skinning when that is chosen, the rest linear (Maya's
+    // blended skinning); 1 where the file does not mix them.
+    @location(15) dual_quat_weight: f32,
 };
 
 // A rotation matrix's quaternion (xyzw), as glam's Quat::from_mat3 computes it.
@@ -170,11 +173,21 @@ fn dual_quat_matrix(v: VertexIn) -> mat4x4<f32> {
     return mat4x4<f32>(vec4<f32>(r[0], 0.0), vec4<f32>(r[1], 0.0), vec4<f32>(r[2], 0.0), vec4<f32>(translation, 1.0));
 }
 
-// Mesh space → world for this vertex by its joints: linear blend or dual quaternion.
+// Mesh space → world for this vertex by its joints: linear blend or dual quaternion, the
+// latter mixed with linear blend by the vertex's `dual_quat_weight` (src/skin/dual_quat.rs).
 fn skinned_matrix(v: VertexIn) -> mat4x4<f32> {
     if (draw.skinning == SKINNING_DUAL_QUAT) {
-        return dual_quat_matrix(v);
+        let dual_quat = dual_quat_matrix(v);
+        if (v.dual_quat_weight >= 1.0 || v.weights.y == 0.0) {
+            return dual_quat;
+        }
+        return linear_matrix(v) * (1.0 - v.dual_quat_weight) + dual_quat * v.dual_quat_weight;
     }
+    return linear_matrix(v);
+}
+
+// Mesh space → world for this vertex by linear blend skinning.
+fn linear_matrix(v: VertexIn) -> mat4x4<f32> {
     var m = skin_matrix(v.joints.x) * v.weights.x
         + skin_matrix(v.joints.y) * v.weights.y
         + skin_matrix(v.joints.z) * v.weights.z

@@ -151,6 +151,14 @@ impl Clip {
         self
     }
 
+    /// The clip stepping at `rate` frames per second (`key_rate`), where the file states its
+    /// frame rate (FBX): keys baked finer than its frames would read as a faster rate.
+    pub fn with_key_rate(self, rate: f32) -> Self {
+        // Only a clip made with `new` comes here: its rate is not measured yet.
+        let _ = self.derived.key_rate.set(rate);
+        self
+    }
+
     /// Seconds from 0 to the latest key.
     pub fn duration(&self) -> f32 {
         self.duration

@@ -2,7 +2,8 @@
 //! (EXT_texture_webp) through the `image` crate, KTX2 with Basis Universal supercompression
 //! (KHR_texture_basisu, ETC1S or UASTC) transcoded to RGBA8 by `basisu`, and KTX2 of raw 8-bit
 //! pixels (one to four channels, plain or Zstandard-supercompressed), as texture tools write
-//! for data that must not be compressed.
+//! for data that must not be compressed. A KTX2/Basis image with its mip chain can instead be
+//! transcoded level by level to BC7 blocks (`Bc7Levels`) for a GPU that samples them.
 //!
 //! The container is told by the bytes (magic numbers), not by the MIME type the file
 //! declares. A KTX2 image's own colour space (its data format descriptor's transfer function)
@@ -191,15 +192,27 @@ fn basis_codec(reader: &ktx2::Reader<&[u8]>) -> Option<BasisCodec> {
     }
 }
 
-/// Decodes a KTX2 image to RGBA8 of at most `wanted_side` a side: the Basis level of that size
-/// transcoded (level 0 shrunk where the file has no such level), raw 8-bit pixels copied from
-/// level 0 and shrunk.
-fn decode_ktx2(
+/// A KTX2 image checked for what rigscope reads (one 2D image of Basis or raw 8-bit pixels,
+/// sizes bounded before anything is allocated), and the level a picture needs.
+struct CheckedKtx2<'a> {
+    reader: ktx2::Reader<&'a [u8]>,
+    /// Raw pixels' layout; None for Basis.
+    raw: Option<RawPixels>,
+    /// The level read: the one of at most the wanted side, or the file's smallest.
+    level: u32,
+    /// That level's sides.
+    level_size: (u32, u32),
+    declared_srgb: Option<bool>,
+}
+
+/// Checks a KTX2 image of Basis `codec` (None: raw pixels) and finds the level of at most
+/// `wanted_side` a side, no side over `max_side`.
+fn check_ktx2(
     bytes: &[u8],
     codec: Option<BasisCodec>,
     max_side: u32,
     wanted_side: u32,
-) -> Result<DecodedImage, String> {
+) -> Result<CheckedKtx2<'_>, String> {
     let reader = ktx2::Reader::new(bytes).map_err(|e| format!("its KTX2 container cannot be read ({e})"))?;
     let header = reader.header();
     let raw = header.format.and_then(RawPixels::of);
@@ -242,33 +255,55 @@ fn decode_ktx2(
             header.layer_count, header.face_count, header.pixel_depth
         ));
     }
+    if codec.is_some() {
+        // The transcoder allocates each Zstandard level's stated unpacked size before inflating
+        // it: no level of one 2D image unpacks to more than 16 bytes per 4×4 block of level 0.
+        let largest_level = 16 * u64::from(width.div_ceil(4)) * u64::from(height.div_ceil(4));
+        if let Some(level) = reader.levels().find(|l| l.uncompressed_byte_length > largest_level) {
+            return Err(format!(
+                "a level claims to unpack to {} bytes, more than a {width}×{height} image needs",
+                level.uncompressed_byte_length
+            ));
+        }
+    }
     let declared_srgb = match reader.transfer_function() {
         Some(TransferFunction::SRGB) => Some(true),
         Some(TransferFunction::Linear) => Some(false),
         _ => None,
     };
-    let codec = match (codec, raw) {
+    Ok(CheckedKtx2 {
+        reader,
+        raw,
+        level,
+        level_size: (level_width, level_height),
+        declared_srgb,
+    })
+}
+
+/// Decodes a KTX2 image to RGBA8 of at most `wanted_side` a side: the Basis level of that size
+/// transcoded (level 0 shrunk where the file has no such level), raw 8-bit pixels copied from
+/// that level and shrunk.
+fn decode_ktx2(
+    bytes: &[u8],
+    codec: Option<BasisCodec>,
+    max_side: u32,
+    wanted_side: u32,
+) -> Result<DecodedImage, String> {
+    let checked = check_ktx2(bytes, codec, max_side, wanted_side)?;
+    let codec = match (codec, checked.raw) {
         (Some(codec), _) => codec,
         (None, Some(raw)) => {
+            let rgba = raw.decode(&checked.reader, checked.level, checked.level_size)?;
             return Ok(DecodedImage {
-                rgba: fit_within(raw.decode(&reader, level, (level_width, level_height))?, wanted_side),
+                rgba: fit_within(rgba, wanted_side),
                 container: ImageContainer::Ktx2(None),
-                declared_srgb: declared_srgb.or(Some(raw.srgb)),
+                declared_srgb: checked.declared_srgb.or(Some(raw.srgb)),
             });
         }
-        (None, None) => unreachable!("refused above"),
+        (None, None) => unreachable!("refused by check_ktx2"),
     };
-    // The transcoder allocates each Zstandard level's stated unpacked size before inflating it:
-    // no level of one 2D image unpacks to more than 16 bytes per 4×4 block of level 0.
-    let largest_level = 16 * u64::from(width.div_ceil(4)) * u64::from(height.div_ceil(4));
-    if let Some(level) = reader.levels().find(|l| l.uncompressed_byte_length > largest_level) {
-        return Err(format!(
-            "a level claims to unpack to {} bytes, more than a {width}×{height} image needs",
-            level.uncompressed_byte_length
-        ));
-    }
     let transcoder = basisu::Transcoder::new(bytes).map_err(|e| format!("Basis Universal cannot read it ({e:?})"))?;
-    let level = level.min(transcoder.level_count().max(1) - 1);
+    let level = checked.level.min(transcoder.level_count().max(1) - 1);
     let data = transcoder
         .transcode(level, basisu::TargetFormat::Rgba32, basisu::DecodeFlags::NONE)
         .map_err(|e| format!("Basis Universal cannot transcode it ({e:?})"))?;
@@ -281,8 +316,79 @@ fn decode_ktx2(
     Ok(DecodedImage {
         rgba: fit_within(rgba, wanted_side),
         container: ImageContainer::Ktx2(Some(codec)),
-        declared_srgb,
+        declared_srgb: checked.declared_srgb,
     })
+}
+
+/// A KTX2/Basis image's mip chain transcoded to BC7 blocks (16 bytes per 4×4 texels), one
+/// level at a time, for a GPU that samples BC7: from the level a picture needs down to the
+/// file's smallest. No level is held as RGBA8 or made on the CPU, and the GPU keeps a quarter
+/// of RGBA8's bytes.
+pub struct Bc7Levels<'a> {
+    transcoder: basisu::Transcoder<'a>,
+    /// The file's level that becomes the texture's first.
+    first: u32,
+    /// The first level's sides in texels: multiples of 4, as a BC7 texture's must be.
+    pub size: (u32, u32),
+    /// Levels from the first to the file's smallest (1×1).
+    pub count: u32,
+    /// The colour space the file declares, as for `DecodedImage::declared_srgb`.
+    pub declared_srgb: Option<bool>,
+}
+
+impl<'a> Bc7Levels<'a> {
+    /// `bytes` as BC7 levels of at most `wanted_side` a side (none over `max_side`). None where
+    /// BC7 cannot hold the image as the file stands, so the caller decodes it to RGBA8
+    /// (`decode_at_most`): not Basis; without every level down to 1×1 (a GPU cannot make the
+    /// smaller ones from BC7 blocks, and a texture without them shimmers); or a first level
+    /// whose sides are not multiples of 4. An error where the file is damaged, as `decode` says.
+    pub fn of(bytes: &'a [u8], max_side: u32, wanted_side: u32) -> Result<Option<Self>, ImageDecodeError> {
+        let ImageContainer::Ktx2(Some(codec)) = ImageContainer::detect(bytes) else {
+            return Ok(None);
+        };
+        let checked = check_ktx2(bytes, Some(codec), max_side, wanted_side.max(1)).map_err(ImageDecodeError)?;
+        let header = checked.reader.header();
+        let full_chain = 32 - header.pixel_width.max(header.pixel_height).max(1).leading_zeros();
+        let (width, height) = checked.level_size;
+        if header.level_count != full_chain || !width.is_multiple_of(4) || !height.is_multiple_of(4) {
+            return Ok(None);
+        }
+        let transcoder = basisu::Transcoder::new(bytes)
+            .map_err(|e| ImageDecodeError(format!("Basis Universal cannot read it ({e:?})")))?;
+        if transcoder.level_count() != full_chain || !transcoder.supports(basisu::TargetFormat::Bc7Rgba) {
+            return Ok(None);
+        }
+        Ok(Some(Self {
+            transcoder,
+            first: checked.level,
+            size: (width, height),
+            count: full_chain - checked.level,
+            declared_srgb: checked.declared_srgb,
+        }))
+    }
+
+    /// Texels of the first level: what the file's pixel budget counts.
+    pub fn pixels(&self) -> u64 {
+        u64::from(self.size.0) * u64::from(self.size.1)
+    }
+
+    /// Level `index` (0: the first) as BC7 blocks, rows of blocks top to bottom, written over
+    /// `blocks` (one buffer serves every level; the first is the largest); its sides in texels.
+    pub fn transcode(&self, index: u32, blocks: &mut Vec<u8>) -> Result<(u32, u32), ImageDecodeError> {
+        let level = self.first + index;
+        let failed =
+            |e: basisu::Error| ImageDecodeError(format!("Basis Universal cannot transcode its level {level} ({e:?})"));
+        let target = basisu::TargetFormat::Bc7Rgba;
+        let info = self.transcoder.image_level_info(level).map_err(failed)?;
+        blocks.resize(self.transcoder.output_size(level, target).map_err(failed)?, 0);
+        // Without the BC7 chroma filter basisu applies to ETC1S by default (Basis Universal 2's
+        // addition): it blurs colour across block edges, away from what the RGBA8 path and
+        // Binomial's 1.x transcoder give.
+        (self.transcoder)
+            .transcode_into(level, target, basisu::DecodeFlags::NO_ETC1S_CHROMA_FILTERING, blocks)
+            .map_err(failed)?;
+        Ok((info.width, info.height))
+    }
 }
 
 /// A KTX2 format of raw 8-bit pixels: how many channels, whether they run blue first, and

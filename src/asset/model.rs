@@ -410,6 +410,9 @@ pub struct SkinWeights {
     /// Influences five to eight; empty when no vertex has more than four.
     pub joints_extra: Vec<[u16; 4]>,
     pub weights_extra: Vec<[f32; 4]>,
+    /// Per vertex, its share of dual-quaternion skinning when that is chosen, the rest linear
+    /// (Maya's per-vertex blended skinning, from FBX files); empty: 1 for every vertex.
+    pub dual_quat_weights: Vec<f32>,
     /// Per vertex, what the loader had to repair (`VertexRepair` bits), for the weight views.
     pub repairs: Vec<u8>,
     /// Vertices whose weights in the file did not sum to 1 (they were renormalised).

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::asset::Model;
-use crate::render::{Environment, EnvironmentImage, Gpu, SceneRenderer};
+use crate::render::EnvironmentImage;
 use crate::view::{Lighting, Lights, ToneMapping};
 
 #[derive(Args, Debug, Clone)]
@@ -93,13 +93,6 @@ impl LightingArgs {
     /// lights.
     pub fn environment_image(&self) -> anyhow::Result<Option<EnvironmentImage>> {
         self.environment.as_deref().map(EnvironmentImage::read).transpose()
-    }
-}
-
-/// Lights `renderer` with `image` (`--environment`'s), when there is one.
-pub fn light_with(gpu: &Gpu, renderer: &mut SceneRenderer, image: Option<&EnvironmentImage>) {
-    if let Some(image) = image {
-        renderer.set_environment(gpu, Environment::from_image(gpu, &renderer.layouts, image));
     }
 }
 

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use super::camera_args::CameraArgs;
 use super::crowd_args::CrowdArgs;
 use super::expression_args::ExpressionArgs;
-use super::lighting_args::{LightingArgs, light_with};
+use super::lighting_args::LightingArgs;
 use super::morph_args::MorphArgs;
 use super::picture_size::parse_size;
 use super::trail_args::TrailArgs;
@@ -26,7 +26,7 @@ use crate::render::benchmark::{FrameTimings, WARM_UP_FRAMES};
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::draw_selected_joint;
 use crate::render::still::{StillRenderer, Viewpoint};
-use crate::render::{Gpu, SceneRenderer};
+use crate::render::{EnvironmentImage, Gpu, SceneRenderer};
 use crate::view::image_detail::simplify_for_still;
 use crate::view::{MaterialChannel, ViewOptions, Viewport};
 
@@ -106,6 +106,37 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
 
 /// The picture `run` saves (the Python module's `render` returns it as pixels).
 pub fn picture(args: &RenderArgs) -> anyhow::Result<image::RgbaImage> {
+    let environment = args.lighting.environment_image()?;
+    std::thread::scope(|scope| {
+        let renderer = scope.spawn(|| headless_renderer(args.size, environment.as_ref()));
+        picture_with(args, || joined(renderer))
+    })
+}
+
+/// A device without a window for pictures of `size`, and a renderer lit by `environment` (the
+/// studio without one). `render` and `thumbnail` make them on a thread of their own while the
+/// model loads: on a software rasteriser finding the adapter and setting up its driver takes
+/// about as long as loading a character.
+pub(super) fn headless_renderer(
+    size: (u32, u32),
+    environment: Option<&EnvironmentImage>,
+) -> anyhow::Result<(Gpu, SceneRenderer)> {
+    let mut gpu = Gpu::headless()?;
+    gpu.fit_textures_to(size);
+    let renderer = SceneRenderer::lit_by(&gpu, environment);
+    Ok((gpu, renderer))
+}
+
+/// What the thread `handle` returned (its panic, passed on, if it panicked).
+pub(super) fn joined<T>(handle: std::thread::ScopedJoinHandle<T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// `picture`, drawn with the device and renderer `renderer` gives once the model is ready.
+fn picture_with(
+    args: &RenderArgs,
+    renderer: impl FnOnce() -> anyhow::Result<(Gpu, SceneRenderer)>,
+) -> anyhow::Result<image::RgbaImage> {
     let mut model = match &args.file {
         Some(file) => {
             let scene = args.scene.clone().map_or(SceneChoice::FileDefault, SceneChoice::Named);
@@ -146,10 +177,7 @@ pub fn picture(args: &RenderArgs) -> anyhow::Result<image::RgbaImage> {
     if args.benchmark_frames.is_some() && output::is_standard_output(&args.output) {
         bail!("--benchmark-frames prints its JSON on standard output: give -o a file for the picture");
     }
-    let mut gpu = Gpu::headless()?;
-    gpu.fit_textures_to(args.size);
-    let mut renderer = SceneRenderer::new(&gpu);
-    light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
+    let (gpu, mut renderer) = renderer()?;
     let matrices = posed.pose.to_model_matrices();
     if args.skeleton {
         // With the skeleton, IK chains show their targets and limits too, and spring bones

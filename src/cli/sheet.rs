@@ -11,7 +11,7 @@ use clap::Args;
 use super::camera_args::CameraArgs;
 use super::clips_from_args::ClipsFromArgs;
 use super::in_place_args::InPlaceArgs;
-use super::lighting_args::{LightingArgs, light_with};
+use super::lighting_args::LightingArgs;
 use super::picture_size::{MAX_SIDE, out_of_range};
 use super::render::simplify_dense_meshes;
 use super::text::{TextPainter, filled};
@@ -61,8 +61,7 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
     args.clips_from.apply(&mut model)?;
     let mut gpu = Gpu::headless()?;
     gpu.fit_textures_to((args.cell, args.cell));
-    let mut renderer = SceneRenderer::new(&gpu);
-    light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
+    let mut renderer = SceneRenderer::lit_by(&gpu, args.lighting.environment_image()?.as_ref());
     if model.clips.is_empty() {
         eprintln!(
             "{}: the model has no clips, so the sheet shows its rest pose once",

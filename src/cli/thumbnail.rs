@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::batch::{self, Input};
 use super::camera_args::CameraArgs;
-use super::lighting_args::{LightingArgs, light_with};
+use super::lighting_args::LightingArgs;
 use super::picture_size::parse_side;
-use super::render::simplify_dense_meshes;
+use super::render::{headless_renderer, joined, simplify_dense_meshes};
 use crate::anim::{Clip, joint_extent};
 use crate::asset::{self, Model};
 use crate::export::image_file;
@@ -65,13 +65,14 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
             }
             _ => bail!("expected FILE -o OUT.png (or several files with --out-dir DIR)"),
         };
-        // Loaded before the GPU is set up, so that a big file's loading and the renderer's
-        // memory do not add up.
-        let model = asset::load(file)?;
-        let mut gpu = Gpu::headless()?;
-        gpu.fit_textures_to((args.size, args.size));
-        let mut renderer = SceneRenderer::new(&gpu);
-        light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
+        let environment = args.lighting.environment_image()?;
+        // The device is set up while the model loads (see `headless_renderer`).
+        let (model, started) = std::thread::scope(|scope| {
+            let renderer = scope.spawn(|| headless_renderer((args.size, args.size), environment.as_ref()));
+            (asset::load(file), joined(renderer))
+        });
+        let model = model?;
+        let (gpu, mut renderer) = started?;
         thumbnail(&gpu, &mut renderer, model, output, args)?;
         return Ok(());
     };
@@ -113,11 +114,7 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         Ok(())
     };
     let environment = args.lighting.environment_image()?;
-    let new_renderer = || {
-        let mut renderer = SceneRenderer::new(&gpu);
-        light_with(&gpu, &mut renderer, environment.as_ref());
-        Ok(renderer)
-    };
+    let new_renderer = || Ok(SceneRenderer::lit_by(&gpu, environment.as_ref()));
     let failed = batch::run(&inputs, new_renderer, job, report)?;
     batch::finish(inputs.len(), failed, "made thumbnails of")
 }

@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 
 use super::camera_args::CameraArgs;
 use super::in_place_args::InPlaceArgs;
-use super::lighting_args::{LightingArgs, light_with};
+use super::lighting_args::LightingArgs;
 use super::picture_size::parse_size;
 use super::progress::Progress;
 use super::render::simplify_dense_meshes;
@@ -123,8 +123,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
     let mut video = VideoFile::create_as(&args.output, kind, args.size, plan)?;
     let mut gpu = Gpu::headless()?;
     gpu.fit_textures_to(args.size);
-    let mut renderer = SceneRenderer::new(&gpu);
-    light_with(&gpu, &mut renderer, args.lighting.environment_image()?.as_ref());
+    let mut renderer = SceneRenderer::lit_by(&gpu, args.lighting.environment_image()?.as_ref());
     let view = ViewOptions {
         skeleton: args.skeleton || model.instances.is_empty(),
         wireframe: args.wireframe,

@@ -69,8 +69,10 @@ impl Gpu {
             // Everything the adapter offers: the skinning arrays are sized from its uniform
             // buffer limit.
             required_limits: adapter.limits(),
-            // Timestamps, where offered, for the panel's GPU time per frame.
-            required_features: adapter.features() & wgpu::Features::TIMESTAMP_QUERY,
+            // Timestamps, where offered, for the panel's GPU time per frame; BC formats, where
+            // offered, so KTX2/Basis textures stay compressed (`compressed_texture`).
+            required_features: adapter.features()
+                & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TEXTURE_COMPRESSION_BC),
             ..Default::default()
         }))
         .map_err(RenderError::Device)?;

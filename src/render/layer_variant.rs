@@ -4,7 +4,11 @@
 //! of a switch even where no pixel takes it, so a material with one `KHR_materials_specular`
 //! texture ran the sheen, clear coat, thin film, anisotropy and diffuse transmission and read
 //! five slots for each of twelve layer textures: half a character's frame. With its variant
-//! it runs its one texture read.
+//! it runs its one texture read. The same holds for the material's own textures (base colour,
+//! metallic-roughness, normal, occlusion, emissive, transmission, thickness): a variant reads
+//! those its materials have, so a material without textures samples none and builds no tangent
+//! frame for a normal map; and to the vertex stage: a draw's variant says whether the GPU skins
+//! it, so a static mesh's vertices run neither skinning method.
 
 use crate::asset::Material;
 use crate::asset::material::{MaterialLayers, MaterialTexture};
@@ -22,8 +26,8 @@ const SLOT_BITS: usize = 3;
 /// The layer textures `LAYER_SLOTS_LOW` holds (layers.wgsl); the rest are in `_HIGH`.
 const LOW_LAYERS: usize = 10;
 
-/// A material's layers and layer texture slots, as the shader's pipeline constants say them.
-/// Two materials of one variant share pipelines.
+/// A material's layers, layer texture slots and own textures, as the shader's pipeline
+/// constants say them. Two materials of one variant share pipelines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LayerVariant {
     /// `Layer` bits: the layers whose code runs.
@@ -32,6 +36,12 @@ pub struct LayerVariant {
     /// lowest: the slot it is read from, 0 where the material has none or the layer it belongs
     /// to is off (a texture a zero factor makes irrelevant is not read).
     slots: u64,
+    /// The material's own textures that loaded, as mesh.wgsl's HAS_* bits (bit i: texture i
+    /// of `MaterialTexture`, from `BaseColor` to `Thickness`).
+    textures: u8,
+    /// The draw is skinned on the GPU (a draw's, not its material's: `on_gpu`); without it
+    /// the vertex stage leaves the skinning out.
+    gpu_skinned: bool,
 }
 
 /// The layers over the base that a material may have, as bits of `LayerVariant::layers`.
@@ -110,16 +120,35 @@ impl LayerVariant {
                 slots |= (slot as u64 + 1) << (SLOT_BITS * index);
             }
         }
-        Self { layers, slots }
+        let textures = (present[..MaterialTexture::BOUND].iter().enumerate())
+            .filter(|(_, present)| **present)
+            .fold(0, |bits, (texture, _)| bits | 1 << texture);
+        Self {
+            layers,
+            slots,
+            textures,
+            gpu_skinned: false,
+        }
     }
 
-    /// Nothing over the base and no layer texture to read: the plain pipelines draw it.
+    /// This variant for a draw that the GPU skins (`gpu_skinned`) or does not: the draw's
+    /// uniform must then name a skinning method, or none (`Skinning::on_gpu`).
+    pub fn on_gpu(self, gpu_skinned: bool) -> Self {
+        Self { gpu_skinned, ..self }
+    }
+
+    /// The pipeline constants of the plain pipelines (mesh.wgsl without layers), which draw
+    /// the plain variant: none of the material's textures is read, and nothing is skinned.
+    pub const PLAIN_CONSTANTS: [(&'static str, f64); 2] = [("MATERIAL_TEXTURES", 0.0), ("GPU_SKINNED", 0.0)];
+
+    /// Nothing over the base, no texture to read and no skinning on the GPU: the plain
+    /// pipelines (`PLAIN_CONSTANTS`) draw it.
     pub fn is_plain(&self) -> bool {
         *self == Self::default()
     }
 
-    /// The pipeline constants of layers.wgsl for this variant.
-    pub fn constants(&self) -> [(&'static str, f64); 8] {
+    /// The pipeline constants of mesh.wgsl with layers.wgsl for this variant.
+    pub fn constants(&self) -> [(&'static str, f64); 10] {
         let [sheen, clearcoat, iridescence, diffuse_transmission, anisotropy] =
             ALL_LAYERS.map(|layer| (layer.constant(), f64::from(u8::from(self.layers & layer as u8 != 0))));
         let low_mask = (1u64 << (SLOT_BITS * LOW_LAYERS)) - 1;
@@ -132,6 +161,8 @@ impl LayerVariant {
             ("LAYER_SLOTS_FIXED", 1.0),
             ("LAYER_SLOTS_LOW", (self.slots & low_mask) as f64),
             ("LAYER_SLOTS_HIGH", (self.slots >> (SLOT_BITS * LOW_LAYERS)) as f64),
+            ("MATERIAL_TEXTURES", f64::from(self.textures)),
+            ("GPU_SKINNED", f64::from(u8::from(self.gpu_skinned))),
         ]
     }
 }
@@ -167,13 +198,59 @@ mod tests {
     }
 
     #[test]
-    fn a_material_without_layers_or_layer_textures_is_plain() {
+    fn a_material_without_layers_or_textures_is_plain() {
+        let variant = LayerVariant::of(&Material::default(), &present(&[]));
+        assert!(variant.is_plain());
+        assert_eq!(variant, LayerVariant::default());
+    }
+
+    #[test]
+    fn a_material_reads_its_own_textures_that_loaded_and_no_others() {
         let material = Material::default();
         let variant = LayerVariant::of(
             &material,
             &present(&[MaterialTexture::BaseColor, MaterialTexture::Normal]),
         );
-        assert!(variant.is_plain());
+        assert!(!variant.is_plain());
+        // mesh.wgsl's HAS_BASE_COLOR | HAS_NORMAL, and no layer.
+        assert_eq!(constant(variant, "MATERIAL_TEXTURES"), 5.0);
+        for layer in ALL_LAYERS {
+            assert_eq!(constant(variant, layer.constant()), 0.0, "{layer:?}");
+        }
+        let every_own = &MaterialTexture::ALL[..MaterialTexture::BOUND];
+        let variant = LayerVariant::of(&material, &present(every_own));
+        assert_eq!(constant(variant, "MATERIAL_TEXTURES"), 127.0);
+        // A layer texture alone reads none of the material's own.
+        let variant = LayerVariant::of(&material, &present(&[MaterialTexture::SpecularColor]));
+        assert_eq!(constant(variant, "MATERIAL_TEXTURES"), 0.0);
+    }
+
+    #[test]
+    fn the_plain_pipelines_read_no_texture_and_skin_nothing() {
+        let plain = LayerVariant::default();
+        assert!(plain.is_plain());
+        let in_plain = |name: &str| {
+            (LayerVariant::PLAIN_CONSTANTS.iter())
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| *v)
+        };
+        // What the plain pipelines are made with is what the plain variant's constants say.
+        for name in ["MATERIAL_TEXTURES", "GPU_SKINNED"] {
+            assert_eq!(in_plain(name), Some(constant(plain, name)), "{name}");
+        }
+        assert_eq!(in_plain("MATERIAL_TEXTURES"), Some(0.0));
+        assert_eq!(in_plain("GPU_SKINNED"), Some(0.0));
+    }
+
+    #[test]
+    fn a_draw_skinned_on_the_gpu_takes_pipelines_that_skin() {
+        let plain = LayerVariant::of(&Material::default(), &present(&[]));
+        let skinned = plain.on_gpu(true);
+        assert!(!skinned.is_plain());
+        assert_ne!(skinned, plain);
+        assert_eq!(constant(skinned, "GPU_SKINNED"), 1.0);
+        assert_eq!(constant(plain, "GPU_SKINNED"), 0.0);
+        assert_eq!(skinned.on_gpu(false), plain);
     }
 
     #[test]

@@ -339,6 +339,7 @@ impl ModelBuffers {
                     joints_extra: w.joints_extra.get(v).copied().unwrap_or_default(),
                     weights: w.weights[v],
                     weights_extra: w.weights_extra.get(v).copied().unwrap_or_default(),
+                    dual_quat_weight: w.dual_quat_weights.get(v).copied().unwrap_or(1.0),
                 })
             });
             let triangles = primitive.topology == Topology::Triangles;
@@ -418,7 +419,7 @@ impl ModelBuffers {
         }
         uniforms.upload_all(queue);
         let largest = draws.iter().map(|d| d.vertex_count).max().unwrap_or(0);
-        // Every draw may lack tangents (16 bytes a vertex); a draw without influences lacks 48.
+        // Every draw may lack tangents (16 bytes a vertex); a draw without influences lacks 52.
         let zero_bytes = (draws.iter())
             .map(|d| {
                 d.vertex_count

@@ -4,7 +4,8 @@
 //! `DISPLAY_FORMAT`; the blit pipeline writes the window.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
 
 use super::fullscreen::{self, TONE_CURVE};
 use super::layer_variant::LayerVariant;
@@ -22,20 +23,59 @@ pub const SCENE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
+/// A pipeline or shader module made when it is first used (the first draw that needs it), so
+/// that start-up compiles only what the picture draws: a still of a character uses about five of
+/// the nineteen pipelines below (no wireframe, ghost, overlays, points, lines, blended or
+/// mirrored triangles), and on a software rasteriser each one made costs a shader translation
+/// and a compile.
+pub struct Lazy<T> {
+    value: OnceLock<T>,
+    make: Box<dyn Fn() -> T + Send + Sync>,
+}
+
+impl<T> Lazy<T> {
+    /// What `make` makes, when it is first used.
+    pub fn new(make: impl Fn() -> T + Send + Sync + 'static) -> Self {
+        Self {
+            value: OnceLock::new(),
+            make: Box::new(make),
+        }
+    }
+
+    /// Whether it has been made.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn is_made(&self) -> bool {
+        self.value.get().is_some()
+    }
+}
+
+impl<T> Deref for Lazy<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.value.get_or_init(&self.make)
+    }
+}
+
+/// A shader module made when a pipeline of it is first made, shared by those pipelines.
+pub type LazyModule = Arc<Lazy<wgpu::ShaderModule>>;
+
+/// Each pipeline is made when a frame first draws with it (`Lazy`).
 pub struct Pipelines {
     pub mesh: MeshPipelines,
-    pub wire: wgpu::RenderPipeline,
+    pub wire: Lazy<wgpu::RenderPipeline>,
     /// The bind-pose ghost: translucent, over everything, back faces culled.
-    pub ghost: wgpu::RenderPipeline,
-    pub shadow: wgpu::RenderPipeline,
+    pub ghost: Lazy<wgpu::RenderPipeline>,
+    /// The shadow pass's, indexed by whether the draw is skinned on the GPU (`for_shadow`).
+    shadow: [Lazy<wgpu::RenderPipeline>; 2],
     /// The ground with its shadows, and without them (where none can fall): the same quad,
     /// which may be drawn twice over, so each passes where depth is equal.
-    pub ground: wgpu::RenderPipeline,
-    pub unshadowed_ground: wgpu::RenderPipeline,
+    pub ground: Lazy<wgpu::RenderPipeline>,
+    pub unshadowed_ground: Lazy<wgpu::RenderPipeline>,
     /// The environment behind everything.
-    pub background: wgpu::RenderPipeline,
-    pub overlay_lines: wgpu::RenderPipeline,
-    pub overlay_points: wgpu::RenderPipeline,
+    pub background: Lazy<wgpu::RenderPipeline>,
+    pub overlay_lines: Lazy<wgpu::RenderPipeline>,
+    pub overlay_points: Lazy<wgpu::RenderPipeline>,
 }
 
 /// The lit mesh pipelines: triangles culled or double-sided, each for draws whose winding is
@@ -56,26 +96,26 @@ pub struct MeshPipelines {
     /// The pipelines of MToon materials (mtoon.wgsl, with the layer slots for its textures)
     /// and their outlines: made when a draw first needs them.
     toon: OnceLock<ToonTriangles>,
-    toon_maker: MeshPipelineMaker,
-    points: wgpu::RenderPipeline,
-    lines: wgpu::RenderPipeline,
+    toon_maker: Arc<MeshPipelineMaker>,
+    points: Lazy<wgpu::RenderPipeline>,
+    lines: Lazy<wgpu::RenderPipeline>,
 }
 
-/// Lit triangles of one variant of mesh.wgsl.
+/// Lit triangles of one variant of mesh.wgsl, each pipeline made when first drawn with.
 struct LitTriangles {
     /// Indexed by `mirrored as usize`.
-    culled: [wgpu::RenderPipeline; 2],
-    double_sided: [wgpu::RenderPipeline; 2],
+    culled: [Lazy<wgpu::RenderPipeline>; 2],
+    double_sided: [Lazy<wgpu::RenderPipeline>; 2],
     /// Blended triangles, which test depth but do not write it: indexed by `BlendedFaces`,
     /// then by `mirrored as usize`.
-    blended: [[wgpu::RenderPipeline; 2]; 2],
+    blended: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
 }
 
 impl LitTriangles {
     /// The pipelines of `maker`'s shader with pipeline `constants`.
-    fn new(maker: &MeshPipelineMaker, constants: &[(&str, f64)]) -> Self {
+    fn new(maker: &Arc<MeshPipelineMaker>, constants: &[(&'static str, f64)]) -> Self {
         let triangles = wgpu::PrimitiveTopology::TriangleList;
-        let lit = |label: &str, kind: MeshKind| maker.pipeline(label, triangles, kind, constants);
+        let lit = |label: &'static str, kind: MeshKind| maker.lazy(label, triangles, kind, constants);
         Self {
             culled: [false, true].map(|mirrored| lit("mesh", MeshKind::Lit { cull: true, mirrored })),
             double_sided: [false, true]
@@ -84,6 +124,15 @@ impl LitTriangles {
                 .map(|faces| [false, true].map(|mirrored| lit("blended mesh", MeshKind::Blended { faces, mirrored }))),
         }
     }
+
+    /// How many of its pipelines have been made.
+    #[cfg(any(test, feature = "internals"))]
+    fn made(&self) -> usize {
+        let blended = self.blended.iter().flatten();
+        (self.culled.iter().chain(&self.double_sided).chain(blended))
+            .filter(|pipeline| pipeline.is_made())
+            .count()
+    }
 }
 
 /// MToon's triangles: lit as the other variants are, blended surfaces that write depth too
@@ -91,14 +140,14 @@ impl LitTriangles {
 struct ToonTriangles {
     lit: LitTriangles,
     /// Indexed by `BlendedFaces`, then by `mirrored as usize`.
-    blended_writing_depth: [[wgpu::RenderPipeline; 2]; 2],
+    blended_writing_depth: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
     /// The outline (an inverted hull: the mesh pushed out along its normals, front faces
     /// culled), indexed by `blended as usize`, then by `mirrored as usize`.
-    outline: [[wgpu::RenderPipeline; 2]; 2],
+    outline: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
 }
 
 impl ToonTriangles {
-    fn new(maker: &MeshPipelineMaker) -> Self {
+    fn new(maker: &Arc<MeshPipelineMaker>) -> Self {
         let triangles = wgpu::PrimitiveTopology::TriangleList;
         let both = [false, true];
         Self {
@@ -106,15 +155,20 @@ impl ToonTriangles {
             blended_writing_depth: [BlendedFaces::Front, BlendedFaces::Back].map(|faces| {
                 both.map(|mirrored| {
                     let kind = MeshKind::BlendedWritingDepth { faces, mirrored };
-                    maker.pipeline("blended toon mesh writing depth", triangles, kind, &[])
+                    maker.lazy("blended toon mesh writing depth", triangles, kind, &[])
                 })
             }),
             outline: both.map(|blended| {
-                both.map(|mirrored| {
-                    maker.pipeline("toon outline", triangles, MeshKind::Outline { blended, mirrored }, &[])
-                })
+                both.map(|mirrored| maker.lazy("toon outline", triangles, MeshKind::Outline { blended, mirrored }, &[]))
             }),
         }
+    }
+
+    /// How many of its pipelines have been made.
+    #[cfg(any(test, feature = "internals"))]
+    fn made(&self) -> usize {
+        let others = self.blended_writing_depth.iter().chain(&self.outline).flatten();
+        self.lit.made() + others.filter(|pipeline| pipeline.is_made()).count()
     }
 }
 
@@ -146,8 +200,8 @@ impl MeshPipelines {
     pub fn for_draw(&self, topology: Topology, shading: DrawShading) -> &wgpu::RenderPipeline {
         let lit = self.lit(shading);
         match topology {
-            Topology::Points => &self.points,
-            Topology::Lines => &self.lines,
+            Topology::Points => &*self.points,
+            Topology::Lines => &*self.lines,
             Topology::Triangles if shading.double_sided => &lit.double_sided[shading.mirrored as usize],
             Topology::Triangles => &lit.culled[shading.mirrored as usize],
         }
@@ -172,6 +226,14 @@ impl MeshPipelines {
         self.toon.get_or_init(|| ToonTriangles::new(&self.toon_maker))
     }
 
+    /// How many of its pipelines have been made.
+    #[cfg(any(test, feature = "internals"))]
+    fn made(&self) -> usize {
+        let toon = self.toon.get().map_or(0, ToonTriangles::made);
+        let points_and_lines = [&self.points, &self.lines].into_iter().filter(|p| p.is_made()).count();
+        self.plain.made() + self.layered.made() + self.transmissive.made() + toon + points_and_lines
+    }
+
     fn lit(&self, shading: DrawShading) -> &LitTriangles {
         if shading.toon.is_some() {
             return &self.toon().lit;
@@ -189,7 +251,7 @@ impl MeshPipelines {
 /// The lit pipelines of one shader with the material layers, made per `LayerVariant` when a
 /// draw first needs them.
 struct VariantTriangles {
-    maker: MeshPipelineMaker,
+    maker: Arc<MeshPipelineMaker>,
     /// The first `VARIANTS` variants drawn, each with its pipelines.
     variants: [OnceLock<(LayerVariant, LitTriangles)>; VARIANTS],
     /// Every layer, each slot read from the material: for the variants after those.
@@ -197,11 +259,12 @@ struct VariantTriangles {
 }
 
 /// How many variants of a shader get pipelines of their own: each costs a compile, and a
-/// model has few (a character's materials share one or two).
-const VARIANTS: usize = 8;
+/// model has few (a character's materials share one or two; a scene's, one per set of
+/// textures, skinned or not).
+const VARIANTS: usize = 16;
 
 impl VariantTriangles {
-    fn new(maker: MeshPipelineMaker) -> Self {
+    fn new(maker: Arc<MeshPipelineMaker>) -> Self {
         Self {
             maker,
             variants: std::array::from_fn(|_| OnceLock::new()),
@@ -221,12 +284,19 @@ impl VariantTriangles {
         }
         self.any.get_or_init(|| LitTriangles::new(&self.maker, &[]))
     }
+
+    /// How many of its pipelines have been made.
+    #[cfg(any(test, feature = "internals"))]
+    fn made(&self) -> usize {
+        let variants = (self.variants.iter()).filter_map(|place| place.get().map(|(_, triangles)| triangles));
+        variants.chain(self.any.get()).map(LitTriangles::made).sum()
+    }
 }
 
 /// Makes pipelines of mesh.wgsl, whenever they are first needed.
 struct MeshPipelineMaker {
     device: wgpu::Device,
-    module: wgpu::ShaderModule,
+    module: LazyModule,
     layout: wgpu::PipelineLayout,
     multisample: wgpu::MultisampleState,
     /// The fragment entry point of lit surfaces ("fs_main"; MToon's "fs_mtoon").
@@ -234,6 +304,18 @@ struct MeshPipelineMaker {
 }
 
 impl MeshPipelineMaker {
+    /// `pipeline`, made when it is first drawn with.
+    fn lazy(
+        self: &Arc<Self>,
+        label: &'static str,
+        topology: wgpu::PrimitiveTopology,
+        kind: MeshKind,
+        constants: &[(&'static str, f64)],
+    ) -> Lazy<wgpu::RenderPipeline> {
+        let (maker, constants) = (self.clone(), constants.to_vec());
+        Lazy::new(move || maker.pipeline(label, topology, kind, &constants))
+    }
+
     /// A pipeline of `topology` for `kind` of draw, with the shader's pipeline `constants`.
     fn pipeline(
         &self,
@@ -286,6 +368,7 @@ impl MeshPipelineMaker {
             false => (&SCENE_TARGET, constants.to_vec()),
         };
         let constants = constants.as_slice();
+        let module: &wgpu::ShaderModule = &self.module;
         let (vertex_entry, fragment_entry) = match kind {
             MeshKind::Outline { .. } => ("vs_outline", "fs_outline"),
             MeshKind::Lit { .. } | MeshKind::Blended { .. } | MeshKind::BlendedWritingDepth { .. } => {
@@ -297,7 +380,7 @@ impl MeshPipelineMaker {
             label: Some(label),
             layout: Some(&self.layout),
             vertex: wgpu::VertexState {
-                module: &self.module,
+                module,
                 entry_point: Some(vertex_entry),
                 compilation_options: wgpu::PipelineCompilationOptions {
                     constants,
@@ -318,7 +401,7 @@ impl MeshPipelineMaker {
             depth_stencil,
             multisample: self.multisample,
             fragment: Some(wgpu::FragmentState {
-                module: &self.module,
+                module,
                 entry_point: Some(fragment_entry),
                 compilation_options: wgpu::PipelineCompilationOptions {
                     constants,
@@ -371,7 +454,7 @@ pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 9] = [
     Some(wgpu::VertexBufferLayout {
         array_stride: std::mem::size_of::<InfluenceVertex>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &wgpu::vertex_attr_array![3 => Uint16x4, 5 => Uint16x4, 4 => Float32x4, 6 => Float32x4],
+        attributes: &wgpu::vertex_attr_array![3 => Uint16x4, 5 => Uint16x4, 4 => Float32x4, 6 => Float32x4, 15 => Float32],
     }),
     Some(wgpu::VertexBufferLayout {
         array_stride: 4,
@@ -439,6 +522,54 @@ enum MeshKind {
     Ghost,
 }
 
+/// What `lazy_pipeline` makes: a pipeline of `module`'s `vertex` entry (reading its vertex
+/// buffers) and `fragment` entry, reading groups laid out as `layout`, drawing `topology` into
+/// `targets`.
+struct PipelineShape {
+    label: &'static str,
+    module: LazyModule,
+    vertex: (&'static str, &'static [Option<wgpu::VertexBufferLayout<'static>>]),
+    fragment: &'static str,
+    layout: wgpu::PipelineLayout,
+    topology: wgpu::PrimitiveTopology,
+    depth_stencil: Option<wgpu::DepthStencilState>,
+    multisample: wgpu::MultisampleState,
+    targets: &'static [Option<wgpu::ColorTargetState>],
+}
+
+/// The pipeline `shape` describes, made when it is first drawn with.
+fn lazy_pipeline(device: &wgpu::Device, shape: PipelineShape) -> Lazy<wgpu::RenderPipeline> {
+    let device = device.clone();
+    Lazy::new(move || {
+        let module: &wgpu::ShaderModule = &shape.module;
+        let (vertex_entry, buffers) = shape.vertex;
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(shape.label),
+            layout: Some(&shape.layout),
+            vertex: wgpu::VertexState {
+                module,
+                entry_point: Some(vertex_entry),
+                compilation_options: Default::default(),
+                buffers,
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: shape.topology,
+                ..Default::default()
+            },
+            depth_stencil: shape.depth_stencil.clone(),
+            multisample: shape.multisample,
+            fragment: Some(wgpu::FragmentState {
+                module,
+                entry_point: Some(shape.fragment),
+                compilation_options: Default::default(),
+                targets: shape.targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    })
+}
+
 fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStencilState> {
     Some(wgpu::DepthStencilState {
         format: DEPTH_FORMAT,
@@ -450,34 +581,38 @@ fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStenc
 }
 
 impl Pipelines {
-    /// The skinning shaders read skin matrices as `layouts` lays them out.
+    /// The skinning shaders read skin matrices as `layouts` lays them out. Nothing is compiled
+    /// yet: each pipeline, and its shader module, is made when a frame first draws with it.
     pub fn new(device: &wgpu::Device, layouts: &Layouts, sample_count: u32) -> Self {
         // WGSL has no includes: the shared frame block is prepended to each shader.
-        let shader = |label: &str, source: String| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(Cow::Owned(format!(
-                    "{}\n{source}",
-                    include_str!("../../shaders/frame.wgsl")
-                ))),
-            })
+        let shader = |label: &'static str, body: String| -> LazyModule {
+            let device = device.clone();
+            Arc::new(Lazy::new(move || {
+                device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(label),
+                    source: wgpu::ShaderSource::Wgsl(Cow::Owned(format!(
+                        "{}\n{body}",
+                        include_str!("../../shaders/frame.wgsl")
+                    ))),
+                })
+            }))
         };
         // The mesh shader with the material layers or their stand-in, and the transmission
         // (which reads the scene behind from group 3) or its stand-in: a material's draws run
         // only the code it needs.
-        let mesh_shader_of = |label: &str, layers: &str, transmission: &str| {
-            skinning_shader(
-                device,
-                label,
-                layouts.skin_source,
-                &format!(
+        let skin_source = layouts.skin_source;
+        let mesh_shader_of = |label: &'static str, layers: String, transmission: &'static str| -> LazyModule {
+            let device = device.clone();
+            Arc::new(Lazy::new(move || {
+                let body = format!(
                     "{}\n{TONE_CURVE}\n{}\n{}\n{}\n{layers}\n{transmission}",
                     fullscreen::SRGB,
                     include_str!("../../shaders/brdf.wgsl"),
                     include_str!("../../shaders/thin_film.wgsl"),
                     include_str!("../../shaders/mesh.wgsl"),
-                ),
-            )
+                );
+                skinning_shader(&device, label, skin_source, &body)
+            }))
         };
         let (layers, no_layers) = (
             include_str!("../../shaders/layers.wgsl"),
@@ -487,7 +622,7 @@ impl Pipelines {
             include_str!("../../shaders/transmission.wgsl"),
             include_str!("../../shaders/no_transmission.wgsl"),
         );
-        let mesh_shader = mesh_shader_of("mesh", no_layers, no_transmission);
+        let mesh_shader = mesh_shader_of("mesh", no_layers.to_string(), no_transmission);
         let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
         let background_shader = shader(
             "background",
@@ -519,148 +654,136 @@ impl Pipelines {
             mask: !0,
             alpha_to_coverage_enabled: false,
         };
-        let target = [Some(wgpu::ColorTargetState {
-            format: SCENE_FORMAT,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        fn fragment<'a>(
-            module: &'a wgpu::ShaderModule,
-            entry_point: &'a str,
-            targets: &'a [Option<wgpu::ColorTargetState>],
-        ) -> Option<wgpu::FragmentState<'a>> {
-            Some(wgpu::FragmentState {
-                module,
-                entry_point: Some(entry_point),
-                compilation_options: Default::default(),
-                targets,
-            })
-        }
         let overlay_layout = pipeline_layout(&[&layouts.frame]);
-        let overlay_pipeline = |label: &str, topology: wgpu::PrimitiveTopology| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&overlay_layout),
-                vertex: wgpu::VertexState {
-                    module: &overlay_shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &OVERLAY_BUFFERS,
-                },
-                primitive: wgpu::PrimitiveState {
+        // On top of the mesh: the depth test always passes.
+        let overlay_pipeline = |label: &'static str, topology: wgpu::PrimitiveTopology| {
+            lazy_pipeline(
+                device,
+                PipelineShape {
+                    label,
+                    module: overlay_shader.clone(),
+                    vertex: ("vs_main", &OVERLAY_BUFFERS),
+                    fragment: "fs_main",
+                    layout: overlay_layout.clone(),
                     topology,
-                    ..Default::default()
+                    depth_stencil: depth(false, wgpu::CompareFunction::Always),
+                    multisample,
+                    targets: &DISPLAY_TARGET,
                 },
-                // On top of the mesh: the depth test always passes.
-                depth_stencil: depth(false, wgpu::CompareFunction::Always),
-                multisample,
-                fragment: fragment(&overlay_shader, "fs_main", &DISPLAY_TARGET),
-                multiview_mask: None,
-                cache: None,
-            })
+            )
         };
         let ground_layout = pipeline_layout(&[&layouts.frame, &layouts.ground]);
-        let ground_pipeline = |fragment_entry: &str| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("ground"),
-                layout: Some(&ground_layout),
-                vertex: wgpu::VertexState {
-                    module: &ground_shader,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
+        let ground_pipeline = |fragment_entry: &'static str| {
+            lazy_pipeline(
+                device,
+                PipelineShape {
+                    label: "ground",
+                    module: ground_shader.clone(),
+                    vertex: ("vs_main", &[]),
+                    fragment: fragment_entry,
+                    layout: ground_layout.clone(),
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    depth_stencil: depth(true, wgpu::CompareFunction::LessEqual),
+                    multisample,
+                    targets: &SCENE_TARGET,
                 },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: depth(true, wgpu::CompareFunction::LessEqual),
-                multisample,
-                fragment: fragment(&ground_shader, fragment_entry, &target),
-                multiview_mask: None,
-                cache: None,
-            })
+            )
         };
         let triangles = wgpu::PrimitiveTopology::TriangleList;
         let uncull = MeshKind::Lit {
             cull: false,
             mirrored: false,
         };
-        let maker_of = |module: wgpu::ShaderModule, layout: &wgpu::PipelineLayout, lit_fragment| MeshPipelineMaker {
-            device: device.clone(),
-            module,
-            layout: layout.clone(),
-            multisample,
-            lit_fragment,
+        let maker_of = |module: LazyModule, layout: &wgpu::PipelineLayout, lit_fragment| {
+            Arc::new(MeshPipelineMaker {
+                device: device.clone(),
+                module,
+                layout: layout.clone(),
+                multisample,
+                lit_fragment,
+            })
         };
         let maker = maker_of(mesh_shader.clone(), &mesh_layout, "fs_main");
         let layered_maker = maker_of(
-            mesh_shader_of("layered mesh", layers, no_transmission),
+            mesh_shader_of("layered mesh", layers.to_string(), no_transmission),
             &mesh_layout,
             "fs_main",
         );
         let transmissive_maker = maker_of(
-            mesh_shader_of("transmissive mesh", layers, transmission),
+            mesh_shader_of("transmissive mesh", layers.to_string(), transmission),
             &pipeline_layout(&[&layouts.frame, &layouts.draw, &layouts.material, &layouts.transmission]),
             "fs_main",
         );
         let toon_layers = format!("{layers}\n{}", include_str!("../../shaders/mtoon.wgsl"));
         let toon_maker = maker_of(
-            mesh_shader_of("toon mesh", &toon_layers, no_transmission),
+            mesh_shader_of("toon mesh", toon_layers, no_transmission),
             &mesh_layout,
             "fs_mtoon",
         );
-        let plain =
-            |label: &str, topology: wgpu::PrimitiveTopology, kind: MeshKind| maker.pipeline(label, topology, kind, &[]);
+        let plain = |label: &'static str, topology: wgpu::PrimitiveTopology, kind: MeshKind| {
+            maker.lazy(label, topology, kind, &[])
+        };
+        // Without `GPU_SKINNED`, the shadow of a static mesh (or one posed on the CPU) runs
+        // neither skinning method: in an animated scene the map is drawn every frame.
+        let shadow_pipeline = |gpu_skinned: bool| {
+            let (device, module, layout) = (device.clone(), mesh_shader.clone(), mesh_layout.clone());
+            Lazy::new(move || {
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("shadow"),
+                    layout: Some(&layout),
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs_shadow"),
+                        compilation_options: wgpu::PipelineCompilationOptions {
+                            constants: &shadow_constants(gpu_skinned),
+                            ..Default::default()
+                        },
+                        buffers: &MESH_BUFFERS,
+                    },
+                    primitive: wgpu::PrimitiveState::default(),
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: SHADOW_DEPTH_FORMAT,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                        stencil: wgpu::StencilState::default(),
+                        bias: wgpu::DepthBiasState {
+                            constant: 2,
+                            slope_scale: 2.0,
+                            clamp: 0.0,
+                        },
+                    }),
+                    multisample: wgpu::MultisampleState::default(),
+                    fragment: None,
+                    multiview_mask: None,
+                    cache: None,
+                })
+            })
+        };
         Self {
             wire: plain("wireframe", wgpu::PrimitiveTopology::LineList, MeshKind::Wire),
             ghost: plain("bind-pose ghost", triangles, MeshKind::Ghost),
-            shadow: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("shadow"),
-                layout: Some(&mesh_layout),
-                vertex: wgpu::VertexState {
-                    module: &mesh_shader,
-                    entry_point: Some("vs_shadow"),
-                    compilation_options: Default::default(),
-                    buffers: &MESH_BUFFERS,
-                },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: SHADOW_DEPTH_FORMAT,
-                    depth_write_enabled: Some(true),
-                    depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                    stencil: wgpu::StencilState::default(),
-                    bias: wgpu::DepthBiasState {
-                        constant: 2,
-                        slope_scale: 2.0,
-                        clamp: 0.0,
-                    },
-                }),
-                multisample: wgpu::MultisampleState::default(),
-                fragment: None,
-                multiview_mask: None,
-                cache: None,
-            }),
+            shadow: [false, true].map(shadow_pipeline),
             ground: ground_pipeline("fs_main"),
             unshadowed_ground: ground_pipeline("fs_unshadowed"),
-            background: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("background"),
-                layout: Some(&overlay_layout),
-                vertex: wgpu::VertexState {
-                    module: &background_shader,
-                    entry_point: Some("vs_fullscreen"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
+            // Behind everything: drawn first, leaving the depth buffer as cleared.
+            background: lazy_pipeline(
+                device,
+                PipelineShape {
+                    label: "background",
+                    module: background_shader,
+                    vertex: ("vs_fullscreen", &[]),
+                    fragment: "fs_main",
+                    layout: overlay_layout.clone(),
+                    topology: triangles,
+                    depth_stencil: depth(false, wgpu::CompareFunction::Always),
+                    multisample,
+                    targets: &SCENE_TARGET,
                 },
-                primitive: wgpu::PrimitiveState::default(),
-                // Behind everything: drawn first, leaving the depth buffer as cleared.
-                depth_stencil: depth(false, wgpu::CompareFunction::Always),
-                multisample,
-                fragment: fragment(&background_shader, "fs_main", &target),
-                multiview_mask: None,
-                cache: None,
-            }),
+            ),
             overlay_lines: overlay_pipeline("bones", wgpu::PrimitiveTopology::LineList),
-            overlay_points: overlay_pipeline("joints", wgpu::PrimitiveTopology::TriangleList),
+            overlay_points: overlay_pipeline("joints", triangles),
             mesh: MeshPipelines {
-                plain: LitTriangles::new(&maker, &[]),
+                plain: LitTriangles::new(&maker, &LayerVariant::PLAIN_CONSTANTS),
                 layered: VariantTriangles::new(layered_maker),
                 transmissive: VariantTriangles::new(transmissive_maker),
                 toon: OnceLock::new(),
@@ -670,4 +793,39 @@ impl Pipelines {
             },
         }
     }
+
+    /// The shadow pass's pipeline for a draw that the GPU skins (`gpu_skinned`: the draw's
+    /// `on_gpu`) or does not.
+    pub fn for_shadow(&self, gpu_skinned: bool) -> &wgpu::RenderPipeline {
+        &self.shadow[usize::from(gpu_skinned)]
+    }
+
+    /// Which shadow pipelines have been made: for draws not skinned on the GPU, and for those
+    /// skinned there.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn shadow_made(&self) -> [bool; 2] {
+        self.shadow.each_ref().map(Lazy::is_made)
+    }
+
+    /// How many pipelines have been made so far (each is made when first drawn with).
+    #[cfg(any(test, feature = "internals"))]
+    pub fn made(&self) -> usize {
+        let others = [
+            &self.wire,
+            &self.ghost,
+            &self.shadow[0],
+            &self.shadow[1],
+            &self.ground,
+            &self.unshadowed_ground,
+            &self.background,
+            &self.overlay_lines,
+            &self.overlay_points,
+        ];
+        self.mesh.made() + others.into_iter().filter(|pipeline| pipeline.is_made()).count()
+    }
+}
+
+/// The shadow pipeline's constants of mesh.wgsl: whether its draws are skinned on the GPU.
+fn shadow_constants(gpu_skinned: bool) -> [(&'static str, f64); 1] {
+    [("GPU_SKINNED", f64::from(u8::from(gpu_skinned)))]
 }

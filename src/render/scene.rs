@@ -9,7 +9,7 @@ use wgpu::util::DeviceExt;
 use super::animated::AnimatedLights;
 use super::crowd_buffers::CrowdBuffers;
 use super::draw_uniforms::DrawSlot;
-use super::environment::Environment;
+use super::environment::{Environment, EnvironmentImage};
 use super::frame_input::FrameInput;
 use super::gpu::Gpu;
 use super::layer_variant::LayerVariant;
@@ -91,9 +91,15 @@ pub struct SceneRenderer {
 }
 
 impl SceneRenderer {
-    /// A renderer that skins from the best source the adapter offers.
+    /// A renderer that skins from the best source the adapter offers, lit by the studio.
     pub fn new(gpu: &Gpu) -> Self {
-        Self::with_skin_source(gpu, SkinSource::for_adapter(&gpu.adapter))
+        Self::lit_by(gpu, None)
+    }
+
+    /// A renderer that skins from the best source the adapter offers, lit by the environment
+    /// `image` shows (the studio without one): the studio is not prepared only to be replaced.
+    pub fn lit_by(gpu: &Gpu, image: Option<&EnvironmentImage>) -> Self {
+        Self::build(gpu, SkinSource::for_adapter(&gpu.adapter), image)
     }
 
     /// A renderer whose skinning uniform arrays hold `joint_limit` joints (at most what the
@@ -106,7 +112,14 @@ impl SceneRenderer {
     }
 
     /// A renderer that skins from `skin_source` (which the device must support).
+    #[cfg(any(test, feature = "internals"))]
     pub fn with_skin_source(gpu: &Gpu, skin_source: SkinSource) -> Self {
+        Self::build(gpu, skin_source, None)
+    }
+
+    /// A renderer that skins from `skin_source`, lit by `image`'s environment (the studio
+    /// without one). Its pipelines are made as frames first draw with them (`Pipelines`).
+    fn build(gpu: &Gpu, skin_source: SkinSource, image: Option<&EnvironmentImage>) -> Self {
         let device = &gpu.device;
         let quality = Quality::Best.settings();
         let sample_count = supported_samples(gpu, &quality);
@@ -149,7 +162,10 @@ impl SceneRenderer {
                 resource: ground_uniform.as_entire_binding(),
             }],
         });
-        let environment = Environment::studio(gpu, &layouts);
+        let environment = match image {
+            Some(image) => Environment::from_image(gpu, &layouts, image),
+            None => Environment::studio(gpu, &layouts),
+        };
         let frame_group = |uniform: &wgpu::Buffer, shadow: &wgpu::TextureView| {
             frame_group(device, &layouts, uniform, shadow, &shadow_sampler, &environment)
         };
@@ -241,6 +257,20 @@ impl SceneRenderer {
         for (uniform, pass_group) in &mut self.shadow_passes {
             *pass_group = group(uniform, &self.shadow_stand_in);
         }
+    }
+
+    /// How many pipelines the scene's passes have made so far (each is made when a frame first
+    /// draws with it).
+    #[cfg(any(test, feature = "internals"))]
+    pub fn pipelines_made(&self) -> usize {
+        self.pipelines.made() + self.tone_map.made() + self.downsampler.made()
+    }
+
+    /// Which shadow pipelines have been made: for draws not skinned on the GPU, and for those
+    /// skinned there.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn shadow_pipelines_made(&self) -> [bool; 2] {
+        self.pipelines.shadow_made()
     }
 
     /// The environment's name ("studio" or its file's).
@@ -428,8 +458,11 @@ impl SceneRenderer {
                 bound.pipeline = Some(pipeline);
             }
             let (vertex_buffers, copies) = buffers.vertex_buffers(index, slot, view.gpu_skinning);
-            for (slot, buffer) in vertex_buffers.into_iter().enumerate() {
-                pass.set_vertex_buffer(slot as u32, buffer.slice(..));
+            for ((slot, buffer), bound_buffer) in vertex_buffers.into_iter().enumerate().zip(&mut bound.vertex) {
+                if *bound_buffer != Some(buffer) {
+                    pass.set_vertex_buffer(slot as u32, buffer.slice(..));
+                    *bound_buffer = Some(buffer);
+                }
             }
             let uniform = buffers.uniforms.offset(index, slot);
             let skin = (buffers.skins.group(draw.skin), uniform);
@@ -464,8 +497,9 @@ impl SceneRenderer {
                         (indices, count, detailed),
                         view.gpu_skinning,
                     );
-                    // It binds its copies' skins itself.
+                    // It binds its copies' skins and some of its vertex buffers itself.
                     bound.skin = None;
+                    bound.vertex = Default::default();
                 }
                 None => {
                     pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
@@ -497,9 +531,9 @@ impl SceneRenderer {
             pass.set_bind_group(0, group, &[]);
             let mut bound = Bound::default();
             for model in lit_models() {
-                for (index, _) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| casts_shadow(d)) {
-                    let pass = (&mut pass, &mut bound);
-                    draw_one(pass, model, (DrawSlot::Solid, true), index, &self.pipelines.shadow);
+                for (index, draw) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| casts_shadow(d)) {
+                    let pipeline = self.pipelines.for_shadow(draw.on_gpu(view.gpu_skinning));
+                    draw_one((&mut pass, &mut bound), model, (DrawSlot::Solid, true), index, pipeline);
                 }
             }
         }
@@ -515,7 +549,11 @@ impl SceneRenderer {
         // grey where three.js shows (15, 18, 23) and (106, 109, 114)). MToon's outlines follow
         // their surfaces; the wireframe, the ghosts and the overlays come last.
         let mesh = &self.pipelines.mesh;
-        let looks = |model: Drawn<'s>| DrawLooks { model, mesh };
+        let looks = |model: Drawn<'s>| DrawLooks {
+            model,
+            mesh,
+            gpu_skinning: view.gpu_skinning,
+        };
         let refracts = view.mesh
             && lit_models().any(|model| {
                 let looks = looks(model);
@@ -736,15 +774,21 @@ impl<'a> DrawnModels<'a> {
 #[derive(Default)]
 struct Bound<'s> {
     pipeline: Option<&'s wgpu::RenderPipeline>,
+    /// Per vertex buffer slot (the mesh shaders' 0 to 8): the buffers the draws of a model
+    /// share (zeros for the attributes they lack, the single placement) stay bound.
+    vertex: [Option<&'s wgpu::Buffer>; 9],
     /// The skin's bind group and the draw uniform's offset in it.
     skin: Option<(&'s wgpu::BindGroup, u32)>,
     material: Option<&'s wgpu::BindGroup>,
 }
 
-/// How one model's draws look in the lit passes: their pipelines by material.
+/// How one model's draws look in the lit passes: their pipelines by material, and by whether
+/// the GPU skins them.
 struct DrawLooks<'a> {
     model: Drawn<'a>,
     mesh: &'a MeshPipelines,
+    /// Skinning on the GPU is on this frame (`DrawBuffers::on_gpu`).
+    gpu_skinning: bool,
 }
 
 impl<'a> DrawLooks<'a> {
@@ -760,7 +804,9 @@ impl<'a> DrawLooks<'a> {
         let material = self.material(draw);
         DrawShading {
             double_sided: draw.double_sided,
-            layers: material.map_or(LayerVariant::default(), |m| m.layers),
+            layers: material
+                .map_or(LayerVariant::default(), |m| m.layers)
+                .on_gpu(draw.on_gpu(self.gpu_skinning)),
             transmissive: self.transmissive(draw),
             toon: material.and_then(|m| m.toon),
             mirrored: draw.mirrored,

@@ -9,8 +9,10 @@ use std::collections::{HashMap, HashSet};
 
 use wgpu::util::DeviceExt;
 
+use super::compressed_texture;
 use super::layer_variant::LayerVariant;
 use super::layouts::Layouts;
+use super::mip_chain;
 use super::uniforms::{LAYER_SLOTS, MaterialUniform, layer_slots};
 use crate::asset::image_decode;
 use crate::asset::material::MaterialTexture;
@@ -39,6 +41,9 @@ struct Decoder<'a> {
     max_side: u32,
     /// The longest side an image is decoded at: what the picture can show of it.
     wanted_side: u32,
+    /// A KTX2/Basis image with its mip chain is uploaded as BC7, not decoded to RGBA8
+    /// (`compressed_texture::prefers_bc7`: a GPU that samples BC formats).
+    bc7: bool,
     /// Per image, the colour spaces (linear, sRGB) of the slots that may draw it.
     spaces: HashMap<usize, [bool; 2]>,
     /// Per image decoded: the colour space its file declares (`DecodedImage::declared_srgb`),
@@ -92,13 +97,23 @@ impl Decoder<'_> {
     /// Image `index` decoded at the wanted side, counted against the budget and uploaded;
     /// its pixels go out of scope here, before any other image is decoded.
     fn decode_and_upload(&mut self, index: usize) -> Result<Option<bool>, String> {
-        let image = (self.model.images.get(index)).ok_or_else(|| format!("image {index} does not exist"))?;
-        let decoded = image_decode::decode_at_most(&image.bytes, self.max_side, self.wanted_side).map_err(|e| e.0)?;
-        let pixels = u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height());
-        self.pixels_left = (self.pixels_left.checked_sub(pixels))
-            .ok_or_else(|| format!("its {pixels} pixels would take the file's images past what its size allows"))?;
-        let declared_srgb = decoded.declared_srgb;
+        let model = self.model;
+        let image = (model.images.get(index)).ok_or_else(|| format!("image {index} does not exist"))?;
         let spaces = self.spaces.get(&index).copied().unwrap_or_default();
+        if self.bc7
+            && let Some(levels) =
+                image_decode::Bc7Levels::of(&image.bytes, self.max_side, self.wanted_side).map_err(|e| e.0)?
+        {
+            self.spend(levels.pixels())?;
+            for srgb in [false, true].into_iter().filter(|&srgb| spaces[usize::from(srgb)]) {
+                let view = compressed_texture::upload_bc7(self.device, self.queue, &levels, srgb)?;
+                self.views.insert((index, srgb), view);
+            }
+            return Ok(levels.declared_srgb);
+        }
+        let decoded = image_decode::decode_at_most(&image.bytes, self.max_side, self.wanted_side).map_err(|e| e.0)?;
+        self.spend(u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height()))?;
+        let declared_srgb = decoded.declared_srgb;
         match spaces {
             // Read in both colour spaces (rare): one copy for each.
             [true, true] => {
@@ -114,6 +129,13 @@ impl Decoder<'_> {
             _ => {}
         }
         Ok(declared_srgb)
+    }
+
+    /// Counts `pixels` against what the file's images may decode to in all.
+    fn spend(&mut self, pixels: u64) -> Result<(), String> {
+        self.pixels_left = (self.pixels_left.checked_sub(pixels))
+            .ok_or_else(|| format!("its {pixels} pixels would take the file's images past what its size allows"))?;
+        Ok(())
     }
 
     /// The image `reference` draws: its own when it decodes, else its fallback's; a note
@@ -162,6 +184,7 @@ impl MaterialTextures {
             model,
             max_side,
             wanted_side: wanted_side.min(max_side),
+            bc7: compressed_texture::prefers_bc7(device),
             spaces: colour_spaces(model),
             decoded: HashMap::new(),
             views: HashMap::new(),
@@ -346,6 +369,13 @@ fn colour_space(srgb: bool) -> &'static str {
 
 /// A sampler with the file's modes.
 fn sampler(device: &wgpu::Device, modes: SamplerModes) -> wgpu::Sampler {
+    device.create_sampler(&sampler_descriptor(modes))
+}
+
+/// The sampler for the file's modes, as three.js's WebGL sampler reads them: no anisotropy
+/// (three.js's default of 1), no level-of-detail bias, every mip level where the modes have
+/// mipmaps and only the first where they have none.
+fn sampler_descriptor(modes: SamplerModes) -> wgpu::SamplerDescriptor<'static> {
     let address = |wrap: Wrap| match wrap {
         Wrap::Repeat => wgpu::AddressMode::Repeat,
         Wrap::MirroredRepeat => wgpu::AddressMode::MirrorRepeat,
@@ -364,21 +394,24 @@ fn sampler(device: &wgpu::Device, modes: SamplerModes) -> wgpu::Sampler {
         Some(false) => (wgpu::MipmapFilterMode::Nearest, 32.0),
         None => (wgpu::MipmapFilterMode::Nearest, 0.0),
     };
-    device.create_sampler(&wgpu::SamplerDescriptor {
+    wgpu::SamplerDescriptor {
         label: Some("material"),
         address_mode_u: address(modes.wrap_u),
         address_mode_v: address(modes.wrap_v),
         mag_filter: filter(modes.mag_linear),
         min_filter: filter(modes.min_linear),
         mipmap_filter,
+        lod_min_clamp: 0.0,
         lod_max_clamp,
+        anisotropy_clamp: 1,
         ..Default::default()
-    })
+    }
 }
 
-/// Uploads `image` with a full mip chain (each level a filtered half of the previous), each
-/// level's pixels dropped once the next is made, and the queue's staging copies handed to the
-/// device before the caller decodes the next image: no two textures wait on the CPU at once.
+/// Uploads `image` with a full mip chain (each level a half of the previous made as three.js's
+/// `glGenerateMipmap` makes it: `mip_chain`), each level's pixels dropped once the next is
+/// made, and the queue's staging copies handed to the device before the caller decodes the
+/// next image: no two textures wait on the CPU at once.
 fn upload_with_mipmaps(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -405,8 +438,7 @@ fn upload_with_mipmaps(
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
-    let mut level_image = image;
-    for level in 0..levels {
+    for (level, level_image) in (0..).zip(mip_chain::levels(image, srgb)) {
         let (w, h) = level_image.dimensions();
         queue.write_texture(
             wgpu::TexelCopyTextureInfo {
@@ -427,16 +459,7 @@ fn upload_with_mipmaps(
                 depth_or_array_layers: 1,
             },
         );
-        if level + 1 < levels {
-            level_image = image::imageops::resize(
-                &level_image,
-                (w / 2).max(1),
-                (h / 2).max(1),
-                image::imageops::FilterType::Triangle,
-            );
-        }
     }
-    drop(level_image);
     // The queue stages every write until its next submission: submitting now lets the device
     // take this texture's levels (and free their staging copies) before the next is decoded.
     queue.submit([]);
@@ -484,6 +507,7 @@ mod tests {
             model,
             max_side: 4096,
             wanted_side,
+            bc7: compressed_texture::prefers_bc7(&gpu.device),
             spaces: (0..model.images.len()).map(|image| (image, [false, true])).collect(),
             decoded: HashMap::new(),
             views: HashMap::new(),
@@ -521,6 +545,29 @@ mod tests {
     }
 
     #[test]
+    fn a_basis_image_with_its_mip_chain_stays_bc7_where_the_device_samples_bc() {
+        let gpu = Gpu::headless().unwrap();
+        let ktx2 = compressed_texture::tests::mipmapped_ktx2(basis_universal::BasisTextureFormat::UASTC4x4, true);
+        let model = with_images(vec![ktx2.into()]);
+        let budget = 64 * 64;
+        let uploaded = |bc7: bool| {
+            let mut decoder = Decoder {
+                bc7,
+                ..decoder(&gpu, &model, 4096, budget)
+            };
+            assert_eq!(decoder.get(0), &Ok(Some(true)));
+            assert_eq!(decoder.pixels_left, 0, "level 0's pixels counted");
+            let texture = decoder.views[&(0, true)].texture();
+            (texture.format(), texture.mip_level_count(), texture.width())
+        };
+        // Without BC7 (a device without BC formats, or a CPU rasteriser): RGBA8, levels made here.
+        assert_eq!(uploaded(false), (wgpu::TextureFormat::Rgba8UnormSrgb, 7, 64));
+        if compressed_texture::samples_bc7(&gpu.device) {
+            assert_eq!(uploaded(true), (wgpu::TextureFormat::Bc7RgbaUnormSrgb, 7, 64));
+        }
+    }
+
+    #[test]
     fn shared_image_bytes_count_once_in_the_budget() {
         let shared = png(8);
         let one = pixel_budget(&with_images(vec![Arc::clone(&shared)]));
@@ -529,5 +576,28 @@ mod tests {
         let big: Arc<[u8]> = vec![0u8; 1 << 20].into();
         let distinct = pixel_budget(&with_images(vec![big.clone(), vec![0u8; 1 << 20].into()]));
         assert_eq!(distinct, 2 * pixel_budget(&with_images(vec![big])));
+    }
+
+    #[test]
+    fn a_texture_without_a_sampler_is_read_as_three_js_reads_it() {
+        // three.js: LinearMipmapLinear minification, Linear magnification, anisotropy 1,
+        // every level; the file's repeat wrap.
+        let descriptor = sampler_descriptor(SamplerModes::default());
+        assert_eq!(descriptor.mag_filter, wgpu::FilterMode::Linear);
+        assert_eq!(descriptor.min_filter, wgpu::FilterMode::Linear);
+        assert_eq!(descriptor.mipmap_filter, wgpu::MipmapFilterMode::Linear);
+        assert_eq!(descriptor.anisotropy_clamp, 1);
+        assert_eq!((descriptor.lod_min_clamp, descriptor.lod_max_clamp), (0.0, 32.0));
+        assert_eq!(
+            (descriptor.address_mode_u, descriptor.address_mode_v),
+            (wgpu::AddressMode::Repeat, wgpu::AddressMode::Repeat)
+        );
+        // A file's LINEAR minification has no mipmaps: the first level only, as three.js
+        // (which makes none for it).
+        let without_mipmaps = SamplerModes {
+            mipmap_linear: None,
+            ..SamplerModes::default()
+        };
+        assert_eq!(sampler_descriptor(without_mipmaps).lod_max_clamp, 0.0);
     }
 }

@@ -5,9 +5,11 @@
 //! all show that image. Each curve is a pipeline of its own (an entry point), not a branch: a
 //! software rasteriser runs both sides of a branch.
 
+use std::sync::Arc;
+
 use super::fullscreen::{self, TONE_CURVE};
 use super::layouts::Layouts;
-use super::pipelines::DISPLAY_FORMAT;
+use super::pipelines::{DISPLAY_FORMAT, Lazy, LazyModule};
 use crate::view::{Lighting, ToneMapping};
 
 /// The curves, in the order of `ToneMap::pipelines` (their `curve_number`), with their entry
@@ -18,13 +20,15 @@ const CURVES: [(ToneMapping, &str, &str); 3] = [
     (ToneMapping::AcesFilmic, "fs_aces_filmic", "CURVE_ACES_FILMIC"),
 ];
 
+/// Its shader and pipelines are made when a frame first draws with them (a picture uses one
+/// curve).
 pub struct ToneMap {
-    shader: wgpu::ShaderModule,
+    shader: LazyModule,
     /// Into a single-sample displayed image.
-    pipelines: [wgpu::RenderPipeline; 3],
+    pipelines: [Lazy<wgpu::RenderPipeline>; 3],
     /// Into a multisampled one (every sample the pixel's colour), for the blended surfaces
     /// and overlays drawn over it; none when the scene has one sample.
-    multisampled: Option<[wgpu::RenderPipeline; 3]>,
+    multisampled: Option<[Lazy<wgpu::RenderPipeline>; 3]>,
     /// `ToneMap` in tone_map.wgsl: x is 2^exposure.
     exposure: wgpu::Buffer,
 }
@@ -38,9 +42,11 @@ impl ToneMap {
             include_str!("../../shaders/tone_map.wgsl"),
         ]
         .concat();
-        let shader = fullscreen::shader(device, "tone map", &body);
-        let pipelines =
-            CURVES.map(|(_, entry, _)| fullscreen::pipeline(device, &shader, entry, &layouts.tone_map, DISPLAY_FORMAT));
+        let shader: LazyModule = {
+            let device = device.clone();
+            Arc::new(Lazy::new(move || fullscreen::shader(&device, "tone map", &body)))
+        };
+        let pipelines = CURVES.map(|(_, entry, _)| lazy_pipeline(device, &shader, entry, layouts, 1));
         let multisampled = multisampled_pipelines(device, &shader, layouts, samples);
         let exposure = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tone map"),
@@ -79,6 +85,15 @@ impl ToneMap {
         })
     }
 
+    /// How many of its pipelines have been made.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn made(&self) -> usize {
+        let multisampled = self.multisampled.iter().flatten();
+        (self.pipelines.iter().chain(multisampled))
+            .filter(|pipeline| pipeline.is_made())
+            .count()
+    }
+
     /// Writes this frame's exposure.
     pub fn prepare(&self, queue: &wgpu::Queue, lighting: &Lighting) {
         let exposure = [lighting.exposure_scale(), 0.0, 0.0, 0.0];
@@ -105,15 +120,24 @@ impl ToneMap {
 /// The tone map pipelines into a `DISPLAY_FORMAT` image of `samples` samples; none for one.
 fn multisampled_pipelines(
     device: &wgpu::Device,
-    shader: &wgpu::ShaderModule,
+    shader: &LazyModule,
     layouts: &Layouts,
     samples: u32,
-) -> Option<[wgpu::RenderPipeline; 3]> {
-    (samples > 1).then(|| {
-        CURVES.map(|(_, entry, _)| {
-            fullscreen::multisampled_pipeline(device, shader, entry, &layouts.tone_map, (DISPLAY_FORMAT, samples))
-        })
-    })
+) -> Option<[Lazy<wgpu::RenderPipeline>; 3]> {
+    (samples > 1).then(|| CURVES.map(|(_, entry, _)| lazy_pipeline(device, shader, entry, layouts, samples)))
+}
+
+/// The pipeline of `shader`'s `entry` into a `DISPLAY_FORMAT` image of `samples` samples, made
+/// when first drawn with.
+fn lazy_pipeline(
+    device: &wgpu::Device,
+    shader: &LazyModule,
+    entry: &'static str,
+    layouts: &Layouts,
+    samples: u32,
+) -> Lazy<wgpu::RenderPipeline> {
+    let (device, shader, layout) = (device.clone(), shader.clone(), layouts.tone_map.clone());
+    Lazy::new(move || fullscreen::multisampled_pipeline(&device, &shader, entry, &layout, (DISPLAY_FORMAT, samples)))
 }
 
 /// `curve`'s number: where its pipeline is in `CURVES`, and its `CURVE_*` in tone_curve.wgsl,

@@ -6,21 +6,28 @@
 
 use super::fullscreen;
 use super::layouts::Layouts;
-use super::pipelines::SCENE_FORMAT;
+use super::pipelines::{Lazy, SCENE_FORMAT};
 
 /// Draws each level of a `SceneBehind` from the one above it (bilinear filtering at half
-/// size averages 2 × 2 texels). One per renderer.
+/// size averages 2 × 2 texels). One per renderer; its pipeline is made when a scene with
+/// transmissive surfaces first needs it.
 pub struct Downsampler {
-    pipeline: wgpu::RenderPipeline,
+    pipeline: Lazy<wgpu::RenderPipeline>,
     sampler: wgpu::Sampler,
 }
 
 impl Downsampler {
     pub fn new(device: &wgpu::Device, layouts: &Layouts) -> Self {
-        let body = [fullscreen::SRGB, include_str!("../../shaders/blit.wgsl")].concat();
-        let shader = fullscreen::shader(device, "scene behind", &body);
+        let pipeline = {
+            let (device, layout) = (device.clone(), layouts.blit.clone());
+            Lazy::new(move || {
+                let body = [fullscreen::SRGB, include_str!("../../shaders/blit.wgsl")].concat();
+                let shader = fullscreen::shader(&device, "scene behind", &body);
+                fullscreen::pipeline(&device, &shader, "fs_copy", &layout, SCENE_FORMAT)
+            })
+        };
         Self {
-            pipeline: fullscreen::pipeline(device, &shader, "fs_copy", &layouts.blit, SCENE_FORMAT),
+            pipeline,
             sampler: device.create_sampler(&wgpu::SamplerDescriptor {
                 label: Some("scene behind"),
                 mag_filter: wgpu::FilterMode::Linear,
@@ -29,6 +36,12 @@ impl Downsampler {
                 ..Default::default()
             }),
         }
+    }
+
+    /// 1 once its pipeline has been made, else 0.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn made(&self) -> usize {
+        usize::from(self.pipeline.is_made())
     }
 }
 

@@ -468,7 +468,7 @@ pub struct OverlayVertex {
     pub offset: [f32; 2],
 }
 
-/// Skin influences of one vertex (locations 3 to 6 in skinning.wgsl).
+/// Skin influences of one vertex (locations 3 to 6 and 15 in skinning.wgsl).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub struct InfluenceVertex {
@@ -476,6 +476,8 @@ pub struct InfluenceVertex {
     pub joints_extra: [u16; 4],
     pub weights: [f32; 4],
     pub weights_extra: [f32; 4],
+    /// Its share of dual-quaternion skinning when that is chosen (`SkinWeights::dual_quat_weights`).
+    pub dual_quat_weight: f32,
 }
 
 #[cfg(test)]
@@ -495,7 +497,7 @@ mod tests {
             16 * 4 + 16 * 14 + 16 * 8 + 16 * 5 + 16 * 10 + 16 * 2 + 16 * 7
         );
         assert_eq!(std::mem::size_of::<GroundUniform>(), 16 * 2);
-        assert_eq!(std::mem::size_of::<InfluenceVertex>(), 48);
+        assert_eq!(std::mem::size_of::<InfluenceVertex>(), 52);
         assert_eq!(std::mem::size_of::<CaptureUniform>(), 16);
     }
 

@@ -4,7 +4,7 @@
 use glam::{Mat3A, Mat4, Vec3, Vec3A, Vec4};
 
 use super::SkinningMethod;
-use super::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat};
+use super::dual_quat::{DualQuatJoint, dual_quat_palette, skin_dual_quat_blended};
 use super::linear::{BindVertices, SkinnedVertices, skin_linear, transform_rigid, unit_or_zero};
 use super::morph::morph;
 use super::palette::{PaletteRows, normal_palette, row_palette, skin_palette};
@@ -200,10 +200,11 @@ impl Deformer {
                     (SkinningMethod::Linear, None) => {
                         skin_linear(palette.matrices, palette.normals, weights.into(), input, output)
                     }
-                    (SkinningMethod::DualQuaternion, _) => skin_dual_quat(
+                    (SkinningMethod::DualQuaternion, _) => skin_dual_quat_blended(
                         palette.matrices,
                         palette.normals,
                         dual_quats,
+                        &weights.dual_quat_weights,
                         weights.into(),
                         input,
                         output,

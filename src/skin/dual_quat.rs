@@ -8,12 +8,18 @@
 //!
 //! The result is written as one matrix per vertex and applied like linear blend skinning's,
 //! so normals and tangents are handled the same way. A vertex with one influence uses its
-//! palette matrix as it is: the two methods agree exactly there. `shaders/mesh.wgsl` does the
-//! same on the GPU.
+//! palette matrix as it is: the two methods agree exactly there. `shaders/skinning.wgsl` does
+//! the same on the GPU.
+//!
+//! Maya's blended skinning mixes the two per vertex: vertex `v` with dual-quaternion weight
+//! `s` (from the file, 0 to 1) moves by `(1 − s)·L + s·D`, `L` its linear blend matrix and `D`
+//! its dual-quaternion one, so its position is the same mix of the two methods' positions (as
+//! Maya and ufbx's `ufbx_get_skin_vertex_matrix` compute it); its normal follows the mixed
+//! matrix.
 
 use glam::{Mat3A, Mat4, Quat, Vec4};
 
-use super::linear::{BindVertices, Influences, SkinnedVertices, skin_each};
+use super::linear::{BindVertices, Influences, SkinnedVertices, linear_blend, skin_each};
 
 /// One palette entry, split for blending.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,10 +96,27 @@ fn blend(joints: &[DualQuatJoint], influences: impl Iterator<Item = (usize, f32)
 /// `skin_linear`) give single-influence vertices their matrices unchanged; `joints` is
 /// `dual_quat_palette(palette)`. Joint indices must be below the palette's length (the loader
 /// drops influences that are not).
+#[cfg(any(test, feature = "internals"))]
 pub fn skin_dual_quat(
     palette: &[Mat4],
     normal_palette: &[Mat3A],
     joints: &[DualQuatJoint],
+    influences: Influences,
+    input: BindVertices,
+    output: SkinnedVertices,
+) {
+    skin_dual_quat_blended(palette, normal_palette, joints, &[], influences, input, output);
+}
+
+/// Skins every vertex by dual quaternions mixed with linear blend skinning per vertex (Maya's
+/// blended skinning, see the module's docs): `dual_quat_weights[v]` is vertex `v`'s share of
+/// dual quaternions, 1 for vertices past its end (all of them when it is empty: plain
+/// dual-quaternion skinning). Otherwise as `skin_dual_quat`.
+pub fn skin_dual_quat_blended(
+    palette: &[Mat4],
+    normal_palette: &[Mat3A],
+    joints: &[DualQuatJoint],
+    dual_quat_weights: &[f32],
     influences: Influences,
     input: BindVertices,
     output: SkinnedVertices,
@@ -109,7 +132,13 @@ pub fn skin_dual_quat(
             let first = indices.into_iter().zip(weights);
             let extra = has_extra.then(|| influences.joints_extra[v].into_iter().zip(influences.weights_extra[v]));
             let all = first.chain(extra.into_iter().flatten());
-            blend(joints, all.filter(|(_, w)| *w != 0.0).map(|(j, w)| (j as usize, w)))
+            let dual_quat = blend(joints, all.filter(|(_, w)| *w != 0.0).map(|(j, w)| (j as usize, w)));
+            match dual_quat_weights.get(v) {
+                Some(&share) if share < 1.0 => {
+                    linear_blend(palette, &influences, v, indices, weights) * (1.0 - share) + dual_quat * share
+                }
+                _ => dual_quat,
+            }
         },
     );
 }
@@ -226,5 +255,79 @@ mod tests {
         for (a, b) in dqs.iter().zip(cylinder(9).0) {
             assert!((a.y - b.y).abs() < 1e-5);
         }
+    }
+
+    /// Vertices skinned by `palette` with blended skinning: each `(position, joints, weights,
+    /// dual-quaternion weight)`.
+    fn skin_blended(palette: &[Mat4], vertices: &[(Vec3, [u16; 4], [f32; 4])], shares: &[f32]) -> Vec<Vec3> {
+        let positions: Vec<Vec3> = vertices.iter().map(|v| v.0).collect();
+        let joints: Vec<[u16; 4]> = vertices.iter().map(|v| v.1).collect();
+        let weights: Vec<[f32; 4]> = vertices.iter().map(|v| v.2).collect();
+        let normals = vec![Vec3::X; positions.len()];
+        let (mut out_p, mut out_n) = (vec![Vec3::ZERO; positions.len()], vec![Vec3::ZERO; positions.len()]);
+        let mut normal_matrices = vec![Mat3A::IDENTITY; palette.len()];
+        normal_palette(palette, &mut normal_matrices);
+        let mut split = vec![DualQuatJoint::default(); palette.len()];
+        dual_quat_palette(palette, &mut split);
+        skin_dual_quat_blended(
+            palette,
+            &normal_matrices,
+            &split,
+            shares,
+            Influences {
+                joints: &joints,
+                weights: &weights,
+                joints_extra: &[],
+                weights_extra: &[],
+            },
+            BindVertices {
+                positions: &positions,
+                normals: &normals,
+                tangents: &[],
+            },
+            SkinnedVertices {
+                positions: &mut out_p,
+                normals: &mut out_n,
+                tangents: &mut [],
+            },
+        );
+        out_p
+    }
+
+    #[test]
+    fn blended_skinning_mixes_the_two_methods_per_vertex_by_its_weight() {
+        // Joint 1 turns 90° about +Z around (0, 1, 0). A point (0.2, 1, 0.5) held half by each
+        // joint: linear blend puts it half-way between where the joints take it, (0.1, 1.1),
+        // dual quaternions turn it 45° around the pivot, (0.2·cos 45°, 1 + 0.2·sin 45°); a
+        // vertex with dual-quaternion weight s is the mix (1 − s)·linear + s·dual quaternion.
+        let pivot = Vec3::Y;
+        let turn =
+            Mat4::from_translation(pivot) * Mat4::from_rotation_z(90f32.to_radians()) * Mat4::from_translation(-pivot);
+        let palette = [Mat4::IDENTITY, turn];
+        let point = Vec3::new(0.2, 1.0, 0.5);
+        let halves = (point, [0, 1, 0, 0], [0.5, 0.5, 0.0, 0.0]);
+        let only_joint_1 = (point, [1, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]);
+        let vertices = [halves, halves, halves, only_joint_1, halves];
+        let skinned = skin_blended(&palette, &vertices, &[0.0, 0.25, 1.0, 0.5]);
+        let linear = Vec3::new(0.1, 1.1, 0.5);
+        let diagonal = 0.2 * std::f32::consts::FRAC_1_SQRT_2;
+        let dual_quat = Vec3::new(diagonal, 1.0 + diagonal, 0.5);
+        let expected = [
+            linear,
+            0.75 * linear + 0.25 * dual_quat,
+            dual_quat,
+            // One influence: its joint's matrix, whatever the weight.
+            Vec3::new(0.0, 1.2, 0.5),
+            // Past the weights' end: dual quaternions alone.
+            dual_quat,
+        ];
+        for (i, (actual, expected)) in skinned.iter().zip(expected).enumerate() {
+            assert!(actual.distance(expected) < 1e-6, "vertex {i}: {actual}, not {expected}");
+        }
+        // Without weights it is plain dual-quaternion skinning.
+        assert_eq!(
+            skin_blended(&palette, &vertices, &[]),
+            skin_blended(&palette, &vertices, &[1.0; 5])
+        );
     }
 }

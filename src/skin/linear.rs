@@ -58,29 +58,38 @@ pub fn skin_linear(
     input: BindVertices,
     output: SkinnedVertices,
 ) {
-    let has_extra = !influences.joints_extra.is_empty();
     skin_each(
         palette,
         normal_palette,
         influences,
         input,
         output,
-        |v, joints, weights| {
-            let mut blended = palette[joints[0] as usize] * weights[0]
-                + palette[joints[1] as usize] * weights[1]
-                + palette[joints[2] as usize] * weights[2]
-                + palette[joints[3] as usize] * weights[3];
-            if has_extra {
-                let (joints, weights) = (influences.joints_extra[v], influences.weights_extra[v]);
-                for i in 0..4 {
-                    if weights[i] != 0.0 {
-                        blended += palette[joints[i] as usize] * weights[i];
-                    }
-                }
-            }
-            blended
-        },
+        |v, joints, weights| linear_blend(palette, &influences, v, joints, weights),
     );
+}
+
+/// The matrix vertex `v` moves by under linear blend skinning: its joints' palette matrices
+/// weighted (`joints` and `weights`: its first four influences; the rest from `influences`).
+#[inline(always)]
+pub(super) fn linear_blend(
+    palette: &[Mat4],
+    influences: &Influences,
+    v: usize,
+    joints: [u16; 4],
+    weights: [f32; 4],
+) -> Mat4 {
+    let mut blended = palette[joints[0] as usize] * weights[0]
+        + palette[joints[1] as usize] * weights[1]
+        + palette[joints[2] as usize] * weights[2]
+        + palette[joints[3] as usize] * weights[3];
+    if let (Some(joints), Some(weights)) = (influences.joints_extra.get(v), influences.weights_extra.get(v)) {
+        for i in 0..4 {
+            if weights[i] != 0.0 {
+                blended += palette[joints[i] as usize] * weights[i];
+            }
+        }
+    }
+    blended
 }
 
 /// The loop both skinning methods share: a vertex with one influence takes its joint's

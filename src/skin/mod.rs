@@ -16,9 +16,9 @@ pub mod split_linear;
 mod vertex_registers;
 pub mod workers;
 
-pub use deformer::{Deformer, PosedPrimitive, posed_order};
 #[cfg(any(test, feature = "internals"))]
 pub use deformer::PARALLEL_MIN_VERTICES;
+pub use deformer::{Deformer, PosedPrimitive, posed_order};
 
 /// How joint transforms are blended at vertices with several influences.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub enum SkinningMethod {
     /// Linear blend skinning: the weighted sum of the joints' matrices.
     #[default]
     Linear,
-    /// Dual-quaternion skinning: rotations blended on the sphere, so twists keep volume.
+    /// Dual-quaternion skinning: rotations blended on the sphere, so twists keep volume. Where
+    /// the file mixes it with linear blend skinning per vertex (Maya's blended skinning,
+    /// `SkinWeights::dual_quat_weights`), mixed as the file says.
     DualQuaternion,
 }

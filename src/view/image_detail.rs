@@ -137,6 +137,7 @@ fn keep_vertices(primitive: &mut Primitive, used: &[u32]) {
         gather(&mut weights.weights, used);
         gather(&mut weights.joints_extra, used);
         gather(&mut weights.weights_extra, used);
+        gather(&mut weights.dual_quat_weights, used);
         gather(&mut weights.repairs, used);
     }
     for target in &mut primitive.morph_targets {

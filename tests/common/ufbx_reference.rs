@@ -142,3 +142,25 @@ pub fn deviation(scene: &ufbx::Scene, model: &Model, clip: &str, time: f32) -> D
         matrix,
     }
 }
+
+/// The times half-way between a clip's consecutive key times (of all its channels together),
+/// within its span: where linear playback of baked keys is furthest from the curves they were
+/// baked from.
+pub fn mid_key_times(clip: &rigscope::anim::Clip) -> Vec<f32> {
+    use rigscope::anim::ChannelTrack;
+    let mut times: Vec<f32> = (clip.channels().iter())
+        .flat_map(|channel| match &channel.track {
+            ChannelTrack::Translation(track) | ChannelTrack::Scale(track) => track.times().to_vec(),
+            ChannelTrack::Rotation(track) => track.times().to_vec(),
+            ChannelTrack::MorphWeights { track, .. } | ChannelTrack::Properties { track, .. } => track.times().to_vec(),
+        })
+        .collect();
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    // Keys closer than a millisecond are a step (a constant key's jump), not a span to play.
+    (times.windows(2))
+        .filter(|pair| pair[1] - pair[0] > 1e-3)
+        .map(|pair| 0.5 * (pair[0] + pair[1]))
+        .filter(|&time| (0.0..=clip.duration()).contains(&time))
+        .collect()
+}

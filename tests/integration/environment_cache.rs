@@ -141,10 +141,41 @@ fn each_environment_image_has_its_own_cache_file() {
     let warm_picture = render_lit_by(&warm);
     let cool_picture = render_lit_by(&cool);
     assert!(warm_picture != cool_picture);
-    // The studio (made before the file's environment replaces it) and the two images.
-    assert_eq!(cache_files(&cache_home).len(), 3);
+    // The two images, and no studio: a renderer lit by a file never prepares the studio.
+    assert_eq!(cache_files(&cache_home).len(), 2);
     assert!(render_lit_by(&warm) == warm_picture, "each read back from its own file");
     assert!(render_lit_by(&cool) == cool_picture);
-    assert_eq!(cache_files(&cache_home).len(), 3);
+    let thumbnail = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args([
+            "thumbnail",
+            fox.to_str().unwrap(),
+            "--size",
+            "64",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .arg("--environment")
+        .arg(&warm)
+        .env("XDG_CACHE_HOME", &cache_home)
+        .env_remove("RIGSCOPE_CACHE")
+        .output()
+        .unwrap();
+    assert!(
+        thumbnail.status.success(),
+        "{}",
+        String::from_utf8_lossy(&thumbnail.stderr)
+    );
+    assert_eq!(cache_files(&cache_home).len(), 2, "nor does a thumbnail's");
+    let sheet = Command::new(env!("CARGO_BIN_EXE_rigscope"))
+        .args(["sheet", fox.to_str().unwrap(), "--frames", "1", "--cell", "32", "-o"])
+        .arg(&out)
+        .arg("--environment")
+        .arg(&warm)
+        .env("XDG_CACHE_HOME", &cache_home)
+        .env_remove("RIGSCOPE_CACHE")
+        .output()
+        .unwrap();
+    assert!(sheet.status.success(), "{}", String::from_utf8_lossy(&sheet.stderr));
+    assert_eq!(cache_files(&cache_home).len(), 2, "nor does a contact sheet's");
     std::fs::remove_dir_all(&dir).unwrap();
 }

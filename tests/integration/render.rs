@@ -223,6 +223,53 @@ fn view_toggles_change_the_picture() {
     assert!(other_time > 0.002, "the animation moves the picture");
 }
 
+/// A renderer makes each pipeline when a frame first draws with it, so a still compiles only
+/// what it draws: Fox's picture needs the shadow, the background, the ground with and without
+/// its shadow, one lit mesh pipeline and one tone curve, not the wireframe, ghosts, overlays,
+/// points, lines, blended, mirrored, layered, MToon or transmissive ones, nor the other curves.
+#[test]
+fn a_still_makes_only_the_pipelines_it_draws_with() {
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    assert_eq!(renderer.pipelines_made(), 0, "none before the first frame");
+    let model = asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
+    let plain = ViewOptions::default();
+    render(&gpu, &mut renderer, &model, 0, 0.3, &plain);
+    let made = renderer.pipelines_made();
+    assert!((1..=6).contains(&made), "Fox's still made {made} pipelines");
+    render(&gpu, &mut renderer, &model, 0, 0.6, &plain);
+    assert_eq!(renderer.pipelines_made(), made, "the next frame makes none");
+    let wireframe = ViewOptions {
+        wireframe: true,
+        ..plain
+    };
+    render(&gpu, &mut renderer, &model, 0, 0.6, &wireframe);
+    assert!(
+        renderer.pipelines_made() > made,
+        "the wireframe's are made when it is first drawn"
+    );
+}
+
+/// A static mesh's shadow is drawn by the shadow pipeline without the skinning code (a
+/// software rasteriser would run both skinning methods for each of its vertices); a mesh
+/// skinned on the GPU by the one with it.
+#[test]
+fn a_static_mesh_casts_its_shadow_without_the_skinning_code() {
+    let gpu = Gpu::headless().unwrap();
+    let mut renderer = SceneRenderer::new(&gpu);
+    let cube = asset::load(&common::gltf("AnimatedCube/glTF/AnimatedCube.gltf")).unwrap();
+    let plain = ViewOptions::default();
+    render(&gpu, &mut renderer, &cube, 0, 0.3, &plain);
+    assert_eq!(
+        renderer.shadow_pipelines_made(),
+        [true, false],
+        "the cube's shadow is unskinned"
+    );
+    let fox = asset::load(&common::gltf("Fox/glTF-Binary/Fox.glb")).unwrap();
+    render(&gpu, &mut renderer, &fox, 0, 0.3, &plain);
+    assert_eq!(renderer.shadow_pipelines_made(), [true, true], "Fox's is skinned");
+}
+
 #[test]
 fn the_render_command_writes_a_png_of_the_requested_size() {
     let dir = common::temp_dir("render");

@@ -281,6 +281,28 @@ fn the_validators_webp_files_load_and_their_webp_images_decode() {
 }
 
 #[test]
+fn a_mipmapped_basis_texture_is_read_at_the_level_a_picture_needs() {
+    let pattern = quadrants(64);
+    for format in [BasisTextureFormat::UASTC4x4, BasisTextureFormat::ETC1S] {
+        let ktx2 = basis::ktx2_of_basis(&basis::encode_basis_mipmapped(&pattern, format), false);
+        assert_eq!(ktx2::Reader::new(&ktx2[..]).unwrap().header().level_count, 7);
+        for side in [64, 16, 4, 1] {
+            let decoded = image_decode::decode_at_most(&ktx2, 4096, side).unwrap();
+            assert_eq!(decoded.rgba.dimensions(), (side, side), "{format:?}");
+        }
+        // The file's own 16×16 level: each quadrant two blocks across (an ETC1S block holds
+        // one hue), its colour kept.
+        let level = image_decode::decode_at_most(&ktx2, 4096, 16).unwrap().rgba;
+        let [red, green, blue, _] = level.get_pixel(1, 1).0;
+        assert!(
+            red > 180 && green < 70 && blue < 70,
+            "{format:?}: {:?}",
+            level.get_pixel(1, 1)
+        );
+    }
+}
+
+#[test]
 fn damaged_basis_files_are_errors_not_panics() {
     let pattern = quadrants(32);
     let mut random = common::Lcg(17);

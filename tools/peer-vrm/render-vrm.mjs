@@ -9,6 +9,7 @@
 //          [--background '#3c3f45'] [--clip NAME|INDEX|none] [--time S] [--playback once|loop]
 //          [--light-dir X,Y,Z] [--light-intensity I] [--ambient I] [--tone-mapping none|neutral] [--exposure E]
 //          [--expression NAME=W ...] [--mtoon-time S] [--no-outline] [--no-antialias]
+//          [--environment room] [--gi-equalization] [--shadows]
 //          [--chromium PATH] [--timeout S] [--verbose]
 //
 // View (same meaning and defaults as render.mjs, except the defaults below):
@@ -45,6 +46,16 @@
 // see flat-hdr.py). No scene.environment, no shadows. --tone-mapping none (default: THREE.NoToneMapping, values
 // clipped at 1) or neutral (THREE.NeutralToneMapping, exposure --exposure). Output colour space sRGB. r187 has no
 // renderer.useLegacyLights (removed in r165): light units are always the physically based ones.
+// --environment room lights the model with three.js's RoomEnvironment, as peer-three's render.mjs does (the
+// fidelity table, tools/fidelity): scene.environment is its PMREM (what non-MToon materials reflect), and, because
+// three-vrm's MToon reads no environment map, only light probes and ambient lights, a file with MToon also gets a
+// LightProbe made from the same room (a cube render, LightProbeGenerator) for MToon; its other materials are then
+// compiled without light probes, so the room does not light them twice. With --light-intensity 0 there is no
+// directional light at all, so a file without MToon is drawn as render.mjs draws it (with rigscope's framing). three-vrm 3.5.5 declares MToon's giEqualizationFactor but never uses it;
+// --gi-equalization applies it as the VRMC_materials_mtoon specification says (the probe's irradiance mixed with the
+// mean of straight up and straight down by the factor), to measure what that term changes. --shadows lets every
+// directional, spot and point light (the --light-dir light and the file's KHR_lights_punctual lights) cast a shadow
+// onto the model (a 4096² PCF map fitted to the framing box), as rigscope's key light and file lights do.
 //
 // How: as render.mjs: a loopback HTTP server serves render-vrm.html, node_modules/three, node_modules/@pixiv/three-vrm
 // and the model's folder; puppeteer-core drives the system Chromium; the PNG is the canvas's own pixels. Prints a
@@ -61,7 +72,8 @@ const VRM_LIB = path.dirname(fileURLToPath(import.meta.resolve('@pixiv/three-vrm
 const USAGE = 'usage: node render-vrm.mjs FILE.vrm|FILE.glb|FILE.gltf -o OUT.png [--azimuth DEG] [--elevation DEG] ' +
   '[--fov DEG] [--margin K] [--frame clip|clip-nodes|pose] [--size WxH] [--background COLOUR] [--clip NAME|INDEX|none] [--time S] ' +
   '[--playback once|loop] [--light-dir X,Y,Z] [--light-intensity I] [--ambient I] [--tone-mapping none|neutral] ' +
-  '[--exposure E] [--expression NAME=W ...] [--mtoon-time S] [--no-outline] [--no-antialias] [--chromium PATH] ' +
+  '[--exposure E] [--expression NAME=W ...] [--mtoon-time S] [--no-outline] [--no-antialias] [--environment room] ' +
+  '[--gi-equalization] [--shadows] [--chromium PATH] ' +
   '[--timeout S] [--verbose]';
 
 function die(msg) { console.error(msg); process.exit(2); }
@@ -69,7 +81,7 @@ function die(msg) { console.error(msg); process.exit(2); }
 function parseArgs(argv) {
   const valued = new Set(['-o', '--output', '--clip', '--time', '--azimuth', '--elevation', '--fov', '--margin',
     '--frame', '--size', '--playback', '--background', '--exposure', '--chromium', '--timeout', '--light-dir',
-    '--light-intensity', '--ambient', '--tone-mapping', '--mtoon-time']);
+    '--light-intensity', '--ambient', '--tone-mapping', '--mtoon-time', '--environment']);
   const o = { flags: new Set() }, files = [], expressions = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -81,7 +93,7 @@ function parseArgs(argv) {
       expressions.push([m[1], Number(m[2])]);
     } else if (valued.has(a)) { if (i + 1 >= argv.length) die(`${a} needs a value`); o[a.replace(/^-+/, '')] = argv[++i]; }
     else if (a.startsWith('--')) {
-      if (!['--no-outline', '--no-antialias', '--verbose'].includes(a)) die(`unknown option ${a}\n${USAGE}`);
+      if (!['--no-outline', '--no-antialias', '--verbose', '--gi-equalization', '--shadows'].includes(a)) die(`unknown option ${a}\n${USAGE}`);
       o.flags.add(a);
     } else files.push(a);
   }
@@ -97,6 +109,8 @@ function parseArgs(argv) {
   if (!['pose', 'clip', 'clip-nodes'].includes(frame)) die('--frame is pose, clip or clip-nodes');
   const toneMapping = o['tone-mapping'] ?? 'none';
   if (!['none', 'neutral'].includes(toneMapping)) die('--tone-mapping is none or neutral');
+  const environment = o.environment ?? 'none';
+  if (!['none', 'room'].includes(environment)) die('--environment is room');
   const lightDir = (o['light-dir'] ?? '-1,-1,-1').split(',').map(Number);
   if (lightDir.length !== 3 || !lightDir.every(Number.isFinite) || Math.hypot(...lightDir) === 0) die('--light-dir is X,Y,Z (not all 0)');
   return {
@@ -109,6 +123,7 @@ function parseArgs(argv) {
       toneMapping, exposure: num('exposure', 1), expressions,
       mtoonTime: o['mtoon-time'] === undefined ? null : num('mtoon-time', 0),
       outline: !o.flags.has('--no-outline'), antialias: !o.flags.has('--no-antialias'),
+      environment, giEqualization: o.flags.has('--gi-equalization'), shadows: o.flags.has('--shadows'),
     },
     chromium: o.chromium, timeout: num('timeout', 300) * 1000, verbose: o.flags.has('--verbose'),
   };

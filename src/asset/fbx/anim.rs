@@ -5,13 +5,21 @@
 //! (rotation orders, pre- and post-rotation, pivots, layers blended or added). ufbx evaluates
 //! all of it exactly and bakes each animated node's translation, rotation and scale: a key at
 //! every key time of the file's curves, and where a curve is not linear, more keys at the
-//! file's frame rate. The clip interpolates linearly between them (rotations by slerp), so a
-//! curve is exact at the keys and at every frame, and between frames off by at most
-//! `|f''| · h² / 8` (h: one frame), the error of linear interpolation. Blend shape channel
-//! weights are baked the same way, and node visibility steps (`visibility`). Times start at
-//! the stack's start.
+//! file's frame rate (ufbx leaves curves keyed at 19.5 fps or faster as they are). The clip
+//! interpolates linearly between keys (rotations by slerp), so it is exact at the keys and
+//! between them off by about `|f''| · h² / 8` (h: the span), the error of linear
+//! interpolation: a character's limb keyed on every frame strays by up to a tenth of its size
+//! half-way between frames. So each span is refined against ufbx's own evaluation: where the
+//! clip strays from it by more than `Tolerance` a quarter or three quarters of the way
+//! through the span, it is halved and each half refined alike, at most `MAX_HALVINGS` times (at most
+//! 15 keys added to a span, so the keys stay bounded by the bake's, which the file's keys and
+//! the clip's length bound). Spans of a step (a constant key's jump) are left alone, and so are
+//! nodes among scale helpers (inherit modes: ufbx bakes them by the helpers' baked scales, which
+//! play linearly, so its evaluation is not their curve). Blend shape channel weights are baked
+//! at the frame rate, and node visibility steps (`visibility`). Times start at the stack's
+//! start; the clip steps at the file's frame rate (`key_rate`).
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 use super::mesh::{MorphChannel, shape_weights};
 use super::nodes::Nodes;
@@ -21,6 +29,24 @@ use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, W
 
 /// The frame rate clips are baked at when the file does not say.
 const DEFAULT_RATE: f64 = 30.0;
+
+/// How many times a span between baked keys may be halved where the clip strays from the
+/// curves (see the module docs).
+const MAX_HALVINGS: u32 = 4;
+
+/// How far the clip may stray from ufbx's evaluation between baked keys before a span is
+/// halved: 1 mm, 0.06° and a relative scale of 1e-3 (a metre-long limb moves 1 mm). A tenth
+/// of that gave a Mixamo dancer 7x its keys and 7x its load time for changes no one sees.
+struct Tolerance;
+
+impl Tolerance {
+    /// Metres.
+    const TRANSLATION: f32 = 1e-3;
+    /// Radians.
+    const ROTATION: f32 = 1e-3;
+    /// Relative to the scale (per axis).
+    const SCALE: f32 = 1e-3;
+}
 
 /// Every animation stack as a clip; a stack that cannot be baked is left out with a warning.
 /// `memory_limit` bounds what baking may allocate; `visibility` gets a slot per node whose
@@ -64,7 +90,7 @@ pub fn load_clips(
                 };
                 let clip = clip(&name, &baked, &sources, visibility, warnings);
                 if !clip.channels().is_empty() {
-                    clips.push(clip);
+                    clips.push(clip.with_key_rate(rate as f32));
                 }
             }
             Err(error) => warnings.push(format!(
@@ -86,7 +112,7 @@ fn compensated_translation(
     node: &ufbx::BakedNode,
     baked: &ufbx::BakedAnim,
     sources: &Sources,
-) -> Option<Vec<(f64, Vec3)>> {
+) -> Option<Vec<Key<Vec3>>> {
     let scene_node = sources.scene.nodes.get(node.typed_id as usize)?;
     let helper = (scene_node.parent.as_ref())
         .filter(|_| !scene_node.is_scale_helper)
@@ -105,7 +131,7 @@ fn compensated_translation(
 /// own (RrSs, MotionBuilder's and the FBX SDK's `eInheritRrSs`), where an ancestor's scale it
 /// takes is animated: ufbx's bake multiplies in that scale looked up at the wrong time, as in
 /// `compensated_translation`, so the scale is evaluated again. `None` for every other node.
-fn compensated_scale(node: &ufbx::BakedNode, baked: &ufbx::BakedAnim, sources: &Sources) -> Option<Vec<(f64, Vec3)>> {
+fn compensated_scale(node: &ufbx::BakedNode, baked: &ufbx::BakedAnim, sources: &Sources) -> Option<Vec<Key<Vec3>>> {
     let scene_node = sources.scene.nodes.get(node.typed_id as usize)?;
     let helper = (scene_node.parent.as_ref())
         .filter(|_| scene_node.is_scale_helper)
@@ -133,7 +159,7 @@ fn evaluated_again(
     helper: &ufbx::BakedNode,
     sources: &Sources,
     part: fn(&ufbx::Transform) -> ufbx::Vec3,
-) -> Vec<(f64, Vec3)> {
+) -> Vec<Key<Vec3>> {
     // Only the stack's own times: the bake also gives such a node keys shifted before it.
     let mut times: Vec<f64> = (keys.iter())
         .chain(helper.scale_keys.iter())
@@ -142,10 +168,113 @@ fn evaluated_again(
         .collect();
     times.sort_by(f64::total_cmp);
     times.dedup();
-    // Baked times start at the stack's start (`trim_start_time`).
-    let start = sources.anim.time_begin.max(0.0);
-    let value = |time: f64| vec3(part(&ufbx::evaluate_transform(sources.anim, node, time + start)));
-    times.into_iter().map(|time| (time, value(time))).collect()
+    let value = |time: f64| vec3(part(&sources.evaluate(node, time)));
+    (times.into_iter())
+        .map(|time| Key {
+            time,
+            value: value(time),
+            step: false,
+        })
+        .collect()
+}
+
+/// One baked key: seconds from the stack's start, the value, and whether it is one end of a
+/// step (a constant key's jump, baked as two keys a millisecond apart).
+#[derive(Clone, Copy)]
+struct Key<T> {
+    time: f64,
+    value: T,
+    step: bool,
+}
+
+impl<T: Copy> Key<T> {
+    fn baked(time: f64, value: T, flags: ufbx::BakedKeyFlags) -> Self {
+        let step = flags.has_any(ufbx::BakedKeyFlags::STEP_LEFT | ufbx::BakedKeyFlags::STEP_RIGHT);
+        Self { time, value, step }
+    }
+}
+
+/// How a channel's values are played between keys and compared with the curves'.
+#[derive(Clone, Copy)]
+struct Playback<T> {
+    /// The value a fraction of the way from one key's value to the next's.
+    between: fn(T, T, f32) -> T,
+    /// How far a played value is from the curves' (in the tolerance's units).
+    stray: fn(T, T) -> f32,
+    tolerance: f32,
+}
+
+const TRANSLATION: Playback<Vec3> = Playback {
+    between: Vec3::lerp,
+    stray: Vec3::distance,
+    tolerance: Tolerance::TRANSLATION,
+};
+
+const ROTATION: Playback<Quat> = Playback {
+    between: Quat::slerp,
+    stray: rotation_angle,
+    tolerance: Tolerance::ROTATION,
+};
+
+/// The angle of the rotation from `a` to `b`, in radians, exact for tiny angles (an arc cosine
+/// of their dot product is not, in `f32`), either sign of either quaternion.
+fn rotation_angle(a: Quat, b: Quat) -> f32 {
+    let difference = a.conjugate() * b;
+    2.0 * difference.xyz().length().atan2(difference.w.abs())
+}
+
+const SCALE: Playback<Vec3> = Playback {
+    between: Vec3::lerp,
+    stray: |played, curve| ((played - curve).abs() / curve.abs().max(Vec3::splat(f32::MIN_POSITIVE))).max_element(),
+    tolerance: Tolerance::SCALE,
+};
+
+/// `keys` with keys added where playing them strays from `curve` (the value at a time, from
+/// the stack's start) as the module docs say, as a track's times and values.
+fn refined<T: Copy>(keys: &[Key<T>], curve: &dyn Fn(f64) -> T, playback: &Playback<T>) -> (Vec<f32>, Vec<T>) {
+    let refinement = Refinement { curve, playback };
+    let mut out = Vec::with_capacity(keys.len());
+    for pair in keys.windows(2) {
+        let (from, to) = (pair[0], pair[1]);
+        out.push((from.time, from.value));
+        if !(from.step || to.step) && to.time > from.time {
+            refinement.halve((from.time, from.value), (to.time, to.value), 1, &mut out);
+        }
+    }
+    out.extend(keys.last().map(|key| (key.time, key.value)));
+    out.into_iter().map(|(time, value)| (time as f32, value)).unzip()
+}
+
+/// One channel's curve and how it is played, for `refined`.
+struct Refinement<'a, T> {
+    curve: &'a dyn Fn(f64) -> T,
+    playback: &'a Playback<T>,
+}
+
+impl<T: Copy> Refinement<'_, T> {
+    /// Adds to `out` the keys strictly between `from` and `to` (time, value) that the span
+    /// needs: none where playing it stays within the tolerance of the curve a quarter and three
+    /// quarters of the way (where a cubic segment strays from its chord, at either point if at
+    /// all: two looks instead of three, as loading pays for each); else the middle key, between
+    /// the keys each half needs (`halving` counts the halvings so far).
+    fn halve(&self, from: (f64, T), to: (f64, T), halving: u32, out: &mut Vec<(f64, T)>) {
+        let Playback {
+            between,
+            stray,
+            tolerance,
+        } = *self.playback;
+        let at = |fraction: f64| from.0 + (to.0 - from.0) * fraction;
+        let strays = [0.25, 0.75]
+            .into_iter()
+            .any(|fraction| stray(between(from.1, to.1, fraction as f32), (self.curve)(at(fraction))) > tolerance);
+        if !strays || halving > MAX_HALVINGS {
+            return;
+        }
+        let centre = (at(0.5), (self.curve)(at(0.5)));
+        self.halve(from, centre, halving + 1, out);
+        out.push(centre);
+        self.halve(centre, to, halving + 1, out);
+    }
 }
 
 /// What a baked stack's nodes and elements are looked up in.
@@ -155,6 +284,14 @@ struct Sources<'a> {
     nodes: &'a Nodes,
     skeleton: &'a Skeleton,
     morph_channels: &'a [MorphChannel],
+}
+
+impl Sources<'_> {
+    /// `node`'s local transform as ufbx evaluates the stack's curves at `time`, in baked time
+    /// (seconds from the stack's start, `trim_start_time`).
+    fn evaluate(&self, node: &ufbx::Node, time: f64) -> ufbx::Transform {
+        ufbx::evaluate_transform(self.anim, node, time + self.anim.time_begin.max(0.0))
+    }
 }
 
 fn clip(
@@ -174,31 +311,59 @@ fn clip(
     let mut channels = Vec::new();
     let mut problems = 0;
     for node in &baked.nodes {
-        let Some(joint) = scene.nodes.get(node.typed_id as usize).and_then(|n| nodes.joint(n)) else {
+        let Some(scene_node) = scene.nodes.get(node.typed_id as usize) else {
             continue;
         };
-        let times = |keys: &mut dyn Iterator<Item = f64>| -> Vec<f32> { keys.map(|t| t as f32).collect() };
-        let vec3_track = |keys: Vec<(f64, Vec3)>| {
-            let (times, values): (Vec<f32>, Vec<Vec3>) = keys.into_iter().map(|(t, v)| (t as f32, v)).unzip();
+        let Some(joint) = nodes.joint(scene_node) else {
+            continue;
+        };
+        let curve =
+            |part: fn(&ufbx::Transform) -> ufbx::Vec3| move |time| vec3(part(&sources.evaluate(scene_node, time)));
+        let baked_keys = |keys: &[ufbx::BakedVec3]| -> Vec<Key<Vec3>> {
+            keys.iter()
+                .map(|k| Key::baked(k.time, vec3(k.value), k.flags))
+                .collect()
+        };
+        // ufbx bakes a node among scale helpers (inherit modes) by the helpers' baked scales,
+        // where `evaluate` applies its own, and the helpers' scales are played linearly: such
+        // channels stay as baked (or as `compensated_*` evaluates them, at the same keys).
+        let helped = |n: &ufbx::Node| n.is_scale_helper || n.scale_helper.is_some() || n.inherit_scale_node.is_some();
+        let under_helper = helped(scene_node) || scene_node.parent.as_ref().is_some_and(|p| helped(p));
+        let vec3_track = |compensated: Option<Vec<Key<Vec3>>>,
+                          baked: &[ufbx::BakedVec3],
+                          part: fn(&ufbx::Transform) -> ufbx::Vec3,
+                          playback: &Playback<Vec3>| {
+            let keys = compensated.unwrap_or_else(|| baked_keys(baked));
+            let (times, values) = match under_helper {
+                false => refined(&keys, &curve(part), playback),
+                true => keys.iter().map(|k| (k.time as f32, k.value)).unzip(),
+            };
             Track::new(Interpolation::Linear, times, values)
         };
-        let baked_keys = |keys: &[ufbx::BakedVec3]| keys.iter().map(|k| (k.time, vec3(k.value))).collect();
-        let rotations = &node.rotation_keys;
-        let rotation_values = rotations.iter().map(|k| quat(k.value).normalize()).collect();
-        let tracks = [
-            vec3_track(
-                compensated_translation(node, baked, sources).unwrap_or_else(|| baked_keys(&node.translation_keys)),
-            )
-            .map(ChannelTrack::Translation),
-            Track::new(
-                Interpolation::Linear,
-                times(&mut rotations.iter().map(|k| k.time)),
-                rotation_values,
-            )
-            .map(ChannelTrack::Rotation),
-            vec3_track(compensated_scale(node, baked, sources).unwrap_or_else(|| baked_keys(&node.scale_keys)))
-                .map(ChannelTrack::Scale),
-        ];
+        let translation = vec3_track(
+            compensated_translation(node, baked, sources),
+            &node.translation_keys,
+            |t| t.translation,
+            &TRANSLATION,
+        )
+        .map(ChannelTrack::Translation);
+        let rotations: Vec<Key<Quat>> = (node.rotation_keys.iter())
+            .map(|k| Key::baked(k.time, quat(k.value).normalize(), k.flags))
+            .collect();
+        let rotation_curve = |time| quat(sources.evaluate(scene_node, time).rotation).normalize();
+        let (times, values) = match under_helper {
+            false => refined(&rotations, &rotation_curve, &ROTATION),
+            true => rotations.iter().map(|k| (k.time as f32, k.value)).unzip(),
+        };
+        let rotation = Track::new(Interpolation::Linear, times, values).map(ChannelTrack::Rotation);
+        let scale = vec3_track(
+            compensated_scale(node, baked, sources),
+            &node.scale_keys,
+            |t| t.scale,
+            &SCALE,
+        )
+        .map(ChannelTrack::Scale);
+        let tracks = [translation, rotation, scale];
         for track in tracks {
             match track {
                 Ok(track) => channels.push(Channel { joint, track }),

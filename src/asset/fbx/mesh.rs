@@ -7,7 +7,9 @@
 //! - Normals the file lacks are computed (area-weighted).
 //! - A mesh's first skin deformer is its skin: each cluster is a joint, its geometry→bone matrix
 //!   the inverse bind matrix, its bind→world matrix the joint's bind pose; a control point's
-//!   cluster weights become its influences (the strongest 8, normalised, as glTF's are).
+//!   cluster weights become its influences (the strongest 8, normalised, as glTF's are). A
+//!   skin that mixes linear and dual-quaternion skinning per vertex (Maya's "weight blended")
+//!   keeps each vertex's mix (`SkinWeights::dual_quat_weights`).
 //! - Blend shapes become morph targets: one per blend channel, named by it; a channel with
 //!   in-between shapes has a target per shape (named "channel@weight"), and a channel weight
 //!   `w` between two shapes' weights blends those two (as Maya, 3ds Max and ufbx do).
@@ -67,7 +69,7 @@ pub fn load_meshes(scene: &ufbx::Scene, nodes: &Nodes, warnings: &mut Vec<String
                     "{object}: the file skins it with dual quaternions (choose them in the viewer's Skinning, or --skin-method)"
                 )),
                 ufbx::SkinningMethod::BlendedDqLinear => warnings.push(format!(
-                    "{object}: the file mixes linear and dual-quaternion skinning per vertex, which rigscope does not (drawn linear; dual quaternions: the viewer's Skinning, or --skin-method)"
+                    "{object}: the file mixes linear and dual-quaternion skinning per vertex (drawn so with dual quaternions chosen: the viewer's Skinning, or --skin-method dual-quaternion; linear otherwise)"
                 )),
                 _ => {}
             }
@@ -108,7 +110,7 @@ pub fn load_meshes(scene: &ufbx::Scene, nodes: &Nodes, warnings: &mut Vec<String
 }
 
 /// The mesh's name, or its first node's when the mesh has none (most exporters name only nodes).
-fn mesh_name(mesh: &ufbx::Mesh) -> String {
+pub(super) fn mesh_name(mesh: &ufbx::Mesh) -> String {
     let named = (!mesh.element.name.is_empty()).then(|| mesh.element.name.to_string());
     let node = || mesh.element.instances.iter().next().map(|n| n.element.name.to_string());
     named.or_else(node).unwrap_or_else(|| "Mesh".into())
@@ -151,6 +153,20 @@ fn skin_of(
         inverse_bind,
         inverse_bind_given: true,
     }
+}
+
+/// Per vertex (`control_points`: each vertex's control point), its share of dual-quaternion
+/// skinning in a skin that mixes the two methods per vertex (Maya's blended skinning): the
+/// file's weight, 0 (linear) where it gives none, clamped to 0 to 1.
+fn dual_quat_weights(deformer: &ufbx::SkinDeformer, control_points: &[u32]) -> Vec<f32> {
+    let share = |point: u32| {
+        let weight = deformer
+            .vertices
+            .get(point as usize)
+            .map_or(0.0, |v| v.dq_weight as f32);
+        if weight.is_nan() { 0.0 } else { weight.clamp(0.0, 1.0) }
+    };
+    control_points.iter().map(|&point| share(point)).collect()
 }
 
 fn has_unweighted_vertices(deformer: &ufbx::SkinDeformer) -> bool {
@@ -414,7 +430,7 @@ impl Builder {
         let skin_weights = skin.zip(deformer).map(|(skin, deformer)| {
             // The joint after the clusters, where `skin_of` added one, is the mesh's own node.
             let mesh_node = (skin.joints.len() > deformer.clusters.len()).then_some(deformer.clusters.len() as u32);
-            build_skin_weights(control_points.len(), skin.joints.len(), |vertex, out| {
+            let mut skin_weights = build_skin_weights(control_points.len(), skin.joints.len(), |vertex, out| {
                 let Some(weights) = deformer.vertices.get(control_points[vertex] as usize) else {
                     return;
                 };
@@ -427,7 +443,11 @@ impl Builder {
                         out.extend(weights.map(|w| (w.cluster_index, w.weight as f32)));
                     }
                 }
-            })
+            });
+            if deformer.skinning_method == ufbx::SkinningMethod::BlendedDqLinear {
+                skin_weights.dual_quat_weights = dual_quat_weights(deformer, control_points);
+            }
+            skin_weights
         });
         let pick = |values: &[Vec3]| -> Vec<Vec3> {
             if values.is_empty() {

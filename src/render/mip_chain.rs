@@ -1,0 +1,212 @@
+//! A texture's mip levels made as OpenGL's `glGenerateMipmap` makes them under three.js
+//! (ANGLE blits each level from the one above with a linear filter): each texel of the next
+//! level reads the previous level bilinearly at its own centre, so that halving an even side
+//! averages each pair of texels with equal weights (a 2×2 box) and an odd side leans on the
+//! texels nearest the centre. sRGB levels are averaged in linear light and encoded back, as
+//! the device does for an `sRGB8_ALPHA8` texture; alpha and data textures are averaged as
+//! stored. Each level is made from the one above it, rounded to bytes, as the device stores it.
+
+use std::sync::LazyLock;
+
+use image::RgbaImage;
+
+/// Each byte of an sRGB texel in linear light.
+static SRGB_TO_LINEAR: LazyLock<[f32; 256]> = LazyLock::new(|| std::array::from_fn(|code| decode_srgb(code as f32)));
+
+/// Each byte of a texel stored as it is filtered (alpha, data), over 255.
+static UNORM_TO_LINEAR: LazyLock<[f32; 256]> = LazyLock::new(|| std::array::from_fn(|code| code as f32 / 255.0));
+
+/// The linear values halfway (in encoded levels) between consecutive sRGB bytes: a linear
+/// value's byte is the number of these at or below it, the byte nearest its encoding.
+static SRGB_ROUNDING_EDGES: LazyLock<[f32; 255]> =
+    LazyLock::new(|| std::array::from_fn(|code| decode_srgb(code as f32 + 0.5)));
+
+/// An sRGB-encoded level (0-255, fractions allowed) in linear light (0-1).
+fn decode_srgb(level: f32) -> f32 {
+    let encoded = level / 255.0;
+    if encoded <= 0.04045 {
+        encoded / 12.92
+    } else {
+        ((encoded + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// `image` and each level below it down to 1×1, in order: the mip chain a texture of
+/// `image`'s size holds. Each level is made as the one before it is handed out, so at most
+/// two are held.
+pub fn levels(image: RgbaImage, srgb: bool) -> impl Iterator<Item = RgbaImage> {
+    std::iter::successors(Some(image), move |level| {
+        (level.width() > 1 || level.height() > 1).then(|| next_level(level, srgb))
+    })
+}
+
+/// The level below `level`: each side halved (rounded down, at least 1), each texel `level`
+/// read bilinearly at its centre, colour in linear light when `srgb`. Made a row at a time
+/// (two rows of the level above filtered across, then mixed down), so a large texture holds
+/// no copy of itself in floats.
+fn next_level(level: &RgbaImage, srgb: bool) -> RgbaImage {
+    let (width, height) = level.dimensions();
+    let (next_width, next_height) = ((width / 2).max(1), (height / 2).max(1));
+    let to_linear: [&[f32; 256]; 4] = if srgb {
+        [&SRGB_TO_LINEAR, &SRGB_TO_LINEAR, &SRGB_TO_LINEAR, &UNORM_TO_LINEAR]
+    } else {
+        [&UNORM_TO_LINEAR; 4]
+    };
+    let columns = taps(width, next_width);
+    let row_bytes = 4 * width as usize;
+    let row = |y: usize| &level.as_raw()[y * row_bytes..][..row_bytes];
+    let mut above = vec![0.0f32; 4 * columns.len()];
+    let mut below = vec![0.0f32; 4 * columns.len()];
+    let mut next = RgbaImage::new(next_width, next_height);
+    let next_rows = next.chunks_exact_mut(4 * next_width as usize);
+    for (next_row, row_tap) in next_rows.zip(taps(height, next_height)) {
+        filter_across(row(row_tap.first), &columns, to_linear, &mut above);
+        filter_across(row(row_tap.second), &columns, to_linear, &mut below);
+        for (index, (byte, (above, below))) in next_row.iter_mut().zip(above.iter().zip(&below)).enumerate() {
+            *byte = to_byte(index % 4, row_tap.mix(*above, *below), srgb);
+        }
+    }
+    next
+}
+
+/// A row of texels (RGBA bytes) shrunk across by `columns` into `out` (RGBA values), each
+/// channel read through its table of `to_linear`.
+fn filter_across(row: &[u8], columns: &[Tap], to_linear: [&[f32; 256]; 4], out: &mut [f32]) {
+    for (value, tap) in out.chunks_exact_mut(4).zip(columns) {
+        let first = &row[4 * tap.first..][..4];
+        let second = &row[4 * tap.second..][..4];
+        for (((value, table), &first), &second) in value.iter_mut().zip(to_linear).zip(first).zip(second) {
+            *value = tap.mix(table[usize::from(first)], table[usize::from(second)]);
+        }
+    }
+}
+
+/// One texel of the next level along one side: the two texels of the level above it reads
+/// and the weight of the second.
+struct Tap {
+    first: usize,
+    second: usize,
+    second_weight: f32,
+}
+
+impl Tap {
+    /// A channel of the two texels this tap reads, weighted.
+    fn mix(&self, first: f32, second: f32) -> f32 {
+        first + (second - first) * self.second_weight
+    }
+}
+
+/// The taps of a side of `length` texels shrunk to `next_length`: texel i's centre mapped into
+/// the level above, read between its two nearest texel centres (clamped to the edge).
+fn taps(length: u32, next_length: u32) -> Vec<Tap> {
+    let scale = length as f32 / next_length as f32;
+    (0..next_length)
+        .map(|i| {
+            let centre = (i as f32 + 0.5) * scale - 0.5;
+            let below = centre.floor();
+            let last = length as usize - 1;
+            Tap {
+                first: (below.max(0.0) as usize).min(last),
+                second: ((below + 1.0).max(0.0) as usize).min(last),
+                second_weight: centre - below,
+            }
+        })
+        .collect()
+}
+
+/// A channel's averaged value as the byte stored: sRGB-encoded (nearest byte) for colour when
+/// `srgb`, else rounded.
+fn to_byte(channel: usize, value: f32, srgb: bool) -> u8 {
+    if srgb && channel < 3 {
+        SRGB_ROUNDING_EDGES.partition_point(|&edge| edge <= value) as u8
+    } else {
+        (value * 255.0).round().clamp(0.0, 255.0) as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4×2 image whose columns alternate black and white (a one-texel checkerboard across).
+    fn stripes(alpha: u8) -> RgbaImage {
+        RgbaImage::from_fn(4, 2, |x, _| {
+            let level = if x % 2 == 0 { 0 } else { 255 };
+            image::Rgba([level, level, level, alpha])
+        })
+    }
+
+    #[test]
+    fn an_srgb_checkerboard_averages_to_half_the_light() {
+        // Black and white in equal parts are 0.5 in linear light: byte 188 in sRGB (0.5 encodes
+        // to 187.5), where averaging the stored bytes would give 128, far darker.
+        let next = next_level(&stripes(255), true);
+        assert_eq!(next.dimensions(), (2, 1));
+        assert!(next.pixels().all(|texel| texel.0 == [188, 188, 188, 255]), "{next:?}");
+    }
+
+    #[test]
+    fn a_linear_checkerboard_averages_the_stored_values_and_alpha_is_never_srgb() {
+        let next = next_level(&stripes(255), false);
+        assert!(next.pixels().all(|texel| texel.0 == [128, 128, 128, 255]), "{next:?}");
+        // Alpha alternating 0 and 255 averages to 128 in an sRGB texture too.
+        let alpha = RgbaImage::from_fn(2, 2, |x, _| image::Rgba([255, 255, 255, if x == 0 { 0 } else { 255 }]));
+        assert_eq!(next_level(&alpha, true).get_pixel(0, 0).0, [255, 255, 255, 128]);
+    }
+
+    #[test]
+    fn an_edge_stays_sharp_each_texel_averaging_only_the_two_above_it() {
+        // A step between columns 3 and 4 of an 8-wide row: a 2×2 box keeps it a step at 1|2 of
+        // the next level; a wider filter (image's Triangle reads 4 texels) would smear it over
+        // columns 1 and 2.
+        let edge = RgbaImage::from_fn(8, 2, |x, _| {
+            let level = if x < 4 { 40 } else { 220 };
+            image::Rgba([level, level, level, 255])
+        });
+        let next = next_level(&edge, false);
+        let row: Vec<u8> = (0..4).map(|x| next.get_pixel(x, 0).0[0]).collect();
+        assert_eq!(row, [40, 40, 220, 220]);
+        // Shifted by one texel, the step falls inside a pair: that texel is their mean, the
+        // others untouched.
+        let edge = RgbaImage::from_fn(8, 2, |x, _| {
+            let level = if x < 3 { 40 } else { 220 };
+            image::Rgba([level, level, level, 255])
+        });
+        let next = next_level(&edge, false);
+        let row: Vec<u8> = (0..4).map(|x| next.get_pixel(x, 0).0[0]).collect();
+        assert_eq!(row, [40, 130, 220, 220]);
+    }
+
+    #[test]
+    fn an_odd_side_reads_between_the_texels_nearest_each_centre_and_a_side_of_one_stays_one() {
+        // 3 texels to 1: its centre falls on the middle texel.
+        let odd = RgbaImage::from_fn(3, 1, |x, _| image::Rgba([[0, 90, 255][x as usize], 0, 0, 255]));
+        let next = next_level(&odd, false);
+        assert_eq!(next.dimensions(), (1, 1));
+        assert_eq!(next.get_pixel(0, 0).0, [90, 0, 0, 255]);
+        // A palette one texel high keeps its one row.
+        let palette = RgbaImage::from_fn(4, 1, |x, _| image::Rgba([[10, 30, 100, 200][x as usize], 0, 0, 255]));
+        let next = next_level(&palette, false);
+        assert_eq!(next.dimensions(), (2, 1));
+        assert_eq!([next.get_pixel(0, 0).0[0], next.get_pixel(1, 0).0[0]], [20, 150]);
+    }
+
+    #[test]
+    fn a_chain_runs_down_to_one_texel_each_level_the_box_of_the_one_above() {
+        let chain: Vec<RgbaImage> = levels(stripes(255), true).collect();
+        let sizes: Vec<(u32, u32)> = chain.iter().map(RgbaImage::dimensions).collect();
+        assert_eq!(sizes, [(4, 2), (2, 1), (1, 1)]);
+        // Half the light all the way down: 188 is 0.502 in linear light, and stays 188.
+        assert_eq!(chain[1].get_pixel(1, 0).0, [188, 188, 188, 255]);
+        assert_eq!(chain[2].get_pixel(0, 0).0, [188, 188, 188, 255]);
+    }
+
+    #[test]
+    fn srgb_bytes_survive_a_level_of_one_colour_unchanged() {
+        // Decoding and encoding back gives every byte again: a flat colour does not drift.
+        for code in 0..=255u8 {
+            let flat = RgbaImage::from_pixel(2, 2, image::Rgba([code, code, code, code]));
+            assert_eq!(next_level(&flat, true).get_pixel(0, 0).0, [code; 4]);
+        }
+    }
+}
