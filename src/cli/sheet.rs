@@ -13,7 +13,7 @@ use super::clips_from_args::ClipsFromArgs;
 use super::in_place_args::InPlaceArgs;
 use super::lighting_args::LightingArgs;
 use super::picture_size::{MAX_SIDE, out_of_range};
-use super::render::simplify_dense_meshes;
+use super::render::{headless_renderer, simplify_dense_meshes};
 use super::text::{TextPainter, filled};
 use crate::anim::Pose;
 use crate::anim::avatar::SpringReplay;
@@ -59,9 +59,7 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
         None => demo_model(),
     };
     args.clips_from.apply(&mut model)?;
-    let mut gpu = Gpu::headless()?;
-    gpu.fit_textures_to((args.cell, args.cell));
-    let mut renderer = SceneRenderer::lit_by(&gpu, args.lighting.environment_image()?.as_ref());
+    let (gpu, mut renderer) = headless_renderer((args.cell, args.cell), args.lighting.environment_image()?.as_ref())?;
     if model.clips.is_empty() {
         eprintln!(
             "{}: the model has no clips, so the sheet shows its rest pose once",

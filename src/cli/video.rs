@@ -14,7 +14,7 @@ use super::in_place_args::InPlaceArgs;
 use super::lighting_args::LightingArgs;
 use super::picture_size::parse_size;
 use super::progress::Progress;
-use super::render::simplify_dense_meshes;
+use super::render::{headless_renderer, simplify_dense_meshes};
 use crate::anim::avatar::SpringReplay;
 use crate::anim::{Animator, Playback, Pose};
 use crate::asset::demo::demo_model;
@@ -23,7 +23,6 @@ use crate::export::frame_plan::FramePlan;
 use crate::export::video_file::{VideoFile, VideoKind};
 use crate::inspect::lookup::find_clip;
 use crate::render::still::{StillRenderer, Viewpoint};
-use crate::render::{Gpu, SceneRenderer};
 use crate::view::ViewOptions;
 
 #[derive(Args, Debug)]
@@ -121,9 +120,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         .format
         .map_or_else(|| VideoKind::of(&args.output), |format| Ok(format.into()))?;
     let mut video = VideoFile::create_as(&args.output, kind, args.size, plan)?;
-    let mut gpu = Gpu::headless()?;
-    gpu.fit_textures_to(args.size);
-    let mut renderer = SceneRenderer::lit_by(&gpu, args.lighting.environment_image()?.as_ref());
+    let (gpu, mut renderer) = headless_renderer(args.size, args.lighting.environment_image()?.as_ref())?;
     let view = ViewOptions {
         skeleton: args.skeleton || model.instances.is_empty(),
         wireframe: args.wireframe,

@@ -6,6 +6,7 @@
 //! rasteriser (`prefers_bc7`), or the file has no mip chain, `textures` decodes the image to
 //! RGBA8 and makes the levels itself, as for any other container.
 
+use super::material_texture::{material_texture, write_level};
 use crate::asset::image_decode::Bc7Levels;
 
 /// Whether `device` samples BC7 (`Gpu` asks for the BC formats wherever the adapter has them).
@@ -31,49 +32,25 @@ pub(super) fn upload_bc7(
     levels: &Bc7Levels,
     srgb: bool,
 ) -> Result<wgpu::TextureView, String> {
-    let (width, height) = levels.size;
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("material texture (BC7)"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: levels.count,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: if srgb {
-            wgpu::TextureFormat::Bc7RgbaUnormSrgb
-        } else {
-            wgpu::TextureFormat::Bc7RgbaUnorm
-        },
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
+    let format = if srgb {
+        wgpu::TextureFormat::Bc7RgbaUnormSrgb
+    } else {
+        wgpu::TextureFormat::Bc7RgbaUnorm
+    };
+    let texture = material_texture(device, "material texture (BC7)", levels.size, levels.count, format);
     let mut blocks = Vec::new();
     for level in 0..levels.count {
         let (level_width, level_height) = levels.transcode(level, &mut blocks).map_err(|e| e.0)?;
         // Levels under 4×4 still take a whole block: wgpu copies a level's size rounded up to
         // whole blocks (its physical size).
         let (columns, rows) = (level_width.div_ceil(4), level_height.div_ceil(4));
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
+        write_level(
+            queue,
+            &texture,
+            level,
             &blocks,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(16 * columns),
-                rows_per_image: Some(rows),
-            },
-            wgpu::Extent3d {
-                width: 4 * columns,
-                height: 4 * rows,
-                depth_or_array_layers: 1,
-            },
+            (16 * columns, rows),
+            (4 * columns, 4 * rows),
         );
     }
     drop(blocks);

@@ -26,6 +26,7 @@ pub(crate) mod ik_gizmo;
 pub(crate) mod joint_gizmo;
 mod layer_variant;
 mod layouts;
+mod material_texture;
 mod mesh_levels;
 mod mip_chain;
 mod model_buffers;

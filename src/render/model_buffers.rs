@@ -9,14 +9,15 @@ use super::draw_uniforms::{DrawSlot, DrawUniforms};
 use super::gpu_skins::GpuSkins;
 use super::layouts::Layouts;
 use super::mesh_levels::{DrawDetail, LevelMaker, MadeCopy, PrimitiveKey};
+use super::pipelines::MESH_BUFFER_COUNT;
 use super::simplified::placed_bounds;
 use super::textures::{MaterialBinding, MaterialTextures};
 use super::uniforms::{DrawUniform, InfluenceVertex, Look, Skinning};
 use crate::asset::material::AlphaMode;
 use crate::asset::{Material, MeshInstance, Model, Topology};
 use crate::inspect::VertexView;
-use crate::lint::invisible;
 use crate::inspect::skin_difference::NOT_MEASURED;
+use crate::lint::invisible;
 use crate::skin::{Deformer, posed_order};
 use crate::view::triangle_budget::{frame_deviation, lit_and_shadow_levels};
 use crate::view::{CameraView, ViewOptions};
@@ -715,7 +716,12 @@ impl ModelBuffers {
     /// The vertex buffers draw `index` reads in `slot` (the mesh shaders' slots 0 to 8), and
     /// how many copies of it to draw: its copies in the lit, wireframe and shadow passes, one
     /// in the bind-pose ghost and the skinning capture.
-    pub fn vertex_buffers(&self, index: usize, slot: DrawSlot, gpu_skinning: bool) -> ([&wgpu::Buffer; 9], u32) {
+    pub fn vertex_buffers(
+        &self,
+        index: usize,
+        slot: DrawSlot,
+        gpu_skinning: bool,
+    ) -> ([&wgpu::Buffer; MESH_BUFFER_COUNT], u32) {
         let draw = &self.draws[index];
         let cpu = slot != DrawSlot::Ghost && draw.uses_cpu_vertices(gpu_skinning);
         let (positions, normals) = match cpu {

@@ -430,12 +430,15 @@ const DISPLAY_TARGET: [Option<wgpu::ColorTargetState>; 1] = [Some(wgpu::ColorTar
     write_mask: wgpu::ColorWrites::ALL,
 })];
 
+/// How many vertex buffers a mesh draw binds (`MESH_BUFFERS`).
+pub const MESH_BUFFER_COUNT: usize = 9;
+
 /// Vertex buffers of the skinning shaders: positions, normals, texture coordinates,
 /// influences, (mesh.wgsl's locations 7 to 9) the vertex view's value, the second texture
 /// coordinates and the vertex colours, per instance (locations 10 to 13) the copy's
 /// placement matrix (EXT_mesh_gpu_instancing; one identity for draws that are not copied),
 /// and (location 14) the tangents (zeros where there are none).
-pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 9] = [
+pub const MESH_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; MESH_BUFFER_COUNT] = [
     Some(wgpu::VertexBufferLayout {
         array_stride: 12,
         step_mode: wgpu::VertexStepMode::Vertex,

@@ -17,7 +17,9 @@ use super::layouts::Layouts;
 use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
-use super::pipelines::{BlendedFaces, DEPTH_FORMAT, DrawShading, MeshPipelines, Pipelines, SCENE_FORMAT};
+use super::pipelines::{
+    BlendedFaces, DEPTH_FORMAT, DrawShading, MESH_BUFFER_COUNT, MeshPipelines, Pipelines, SCENE_FORMAT,
+};
 use super::shadow_casters::{ShadowCasters, casts_shadow, record_casters};
 use super::shadow_map::ShadowMap;
 use super::shadow_views::{assign_shadow_layers, light_view_projection};
@@ -774,9 +776,9 @@ impl<'a> DrawnModels<'a> {
 #[derive(Default)]
 struct Bound<'s> {
     pipeline: Option<&'s wgpu::RenderPipeline>,
-    /// Per vertex buffer slot (the mesh shaders' 0 to 8): the buffers the draws of a model
+    /// Per vertex buffer slot: the buffers the draws of a model
     /// share (zeros for the attributes they lack, the single placement) stay bound.
-    vertex: [Option<&'s wgpu::Buffer>; 9],
+    vertex: [Option<&'s wgpu::Buffer>; MESH_BUFFER_COUNT],
     /// The skin's bind group and the draw uniform's offset in it.
     skin: Option<(&'s wgpu::BindGroup, u32)>,
     material: Option<&'s wgpu::BindGroup>,

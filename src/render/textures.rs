@@ -12,6 +12,7 @@ use wgpu::util::DeviceExt;
 use super::compressed_texture;
 use super::layer_variant::LayerVariant;
 use super::layouts::Layouts;
+use super::material_texture::{material_texture, write_level};
 use super::mip_chain;
 use super::uniforms::{LAYER_SLOTS, MaterialUniform, layer_slots};
 use crate::asset::image_decode;
@@ -420,45 +421,15 @@ fn upload_with_mipmaps(
 ) -> wgpu::TextureView {
     let (width, height) = image.dimensions();
     let levels = 32 - width.max(height).max(1).leading_zeros();
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("material texture"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: levels,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: if srgb {
-            wgpu::TextureFormat::Rgba8UnormSrgb
-        } else {
-            wgpu::TextureFormat::Rgba8Unorm
-        },
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
+    let format = if srgb {
+        wgpu::TextureFormat::Rgba8UnormSrgb
+    } else {
+        wgpu::TextureFormat::Rgba8Unorm
+    };
+    let texture = material_texture(device, "material texture", (width, height), levels, format);
     for (level, level_image) in (0..).zip(mip_chain::levels(image, srgb)) {
         let (w, h) = level_image.dimensions();
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            &level_image,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(4 * w),
-                rows_per_image: Some(h),
-            },
-            wgpu::Extent3d {
-                width: w,
-                height: h,
-                depth_or_array_layers: 1,
-            },
-        );
+        write_level(queue, &texture, level, &level_image, (4 * w, h), (w, h));
     }
     // The queue stages every write until its next submission: submitting now lets the device
     // take this texture's levels (and free their staging copies) before the next is decoded.

@@ -107,16 +107,10 @@ fn each_environment_image_has_its_own_cache_file() {
     let cache_home = dir.join("cache");
     let out = dir.join("fox.png");
     let fox = common::gltf("Fox/glTF-Binary/Fox.glb");
-    let render_lit_by = |hdr: &Path| {
+    // Runs rigscope with `args`, the cache in `cache_home`, lit by `hdr`.
+    let run_lit_by = |args: &[&str], hdr: &Path| {
         let output = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-            .args([
-                "render",
-                fox.to_str().unwrap(),
-                "--size",
-                "96x72",
-                "-o",
-                out.to_str().unwrap(),
-            ])
+            .args(args)
             .arg("--environment")
             .arg(hdr)
             .env("XDG_CACHE_HOME", &cache_home)
@@ -124,7 +118,11 @@ fn each_environment_image_has_its_own_cache_file() {
             .output()
             .unwrap();
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-        image::open(&out).unwrap().to_rgba8()
+    };
+    let (fox, out) = (fox.to_str().unwrap(), out.to_str().unwrap());
+    let render_lit_by = |hdr: &Path| {
+        run_lit_by(&["render", fox, "--size", "96x72", "-o", out], hdr);
+        image::open(out).unwrap().to_rgba8()
     };
     let write_hdr = |name: &str, colour: [f32; 3]| {
         let path = dir.join(name);
@@ -145,37 +143,11 @@ fn each_environment_image_has_its_own_cache_file() {
     assert_eq!(cache_files(&cache_home).len(), 2);
     assert!(render_lit_by(&warm) == warm_picture, "each read back from its own file");
     assert!(render_lit_by(&cool) == cool_picture);
-    let thumbnail = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args([
-            "thumbnail",
-            fox.to_str().unwrap(),
-            "--size",
-            "64",
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .arg("--environment")
-        .arg(&warm)
-        .env("XDG_CACHE_HOME", &cache_home)
-        .env_remove("RIGSCOPE_CACHE")
-        .output()
-        .unwrap();
-    assert!(
-        thumbnail.status.success(),
-        "{}",
-        String::from_utf8_lossy(&thumbnail.stderr)
-    );
+    run_lit_by(&["thumbnail", fox, "--size", "64", "-o", out], &warm);
     assert_eq!(cache_files(&cache_home).len(), 2, "nor does a thumbnail's");
-    let sheet = Command::new(env!("CARGO_BIN_EXE_rigscope"))
-        .args(["sheet", fox.to_str().unwrap(), "--frames", "1", "--cell", "32", "-o"])
-        .arg(&out)
-        .arg("--environment")
-        .arg(&warm)
-        .env("XDG_CACHE_HOME", &cache_home)
-        .env_remove("RIGSCOPE_CACHE")
-        .output()
-        .unwrap();
-    assert!(sheet.status.success(), "{}", String::from_utf8_lossy(&sheet.stderr));
+    run_lit_by(&["sheet", fox, "--frames", "1", "--cell", "32", "-o", out], &warm);
     assert_eq!(cache_files(&cache_home).len(), 2, "nor does a contact sheet's");
+    run_lit_by(&["video", fox, "--fps", "1", "--size", "32x32", "-o", out], &warm);
+    assert_eq!(cache_files(&cache_home).len(), 2, "nor does a video's");
     std::fs::remove_dir_all(&dir).unwrap();
 }

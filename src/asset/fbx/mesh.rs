@@ -419,12 +419,8 @@ impl Builder {
         material: Option<usize>,
         scene: &ufbx::Scene,
     ) -> Primitive {
-        let normals_computed = self.normals.is_empty();
-        let normals = match (normals_computed, self.topology) {
-            (false, _) => self.normals,
-            (true, Topology::Triangles) => compute_normals(&self.positions, &self.indices),
-            (true, _) => vec![Vec3::Z; self.positions.len()],
-        };
+        let smoothed = mesh.face_smoothing.iter().any(|&smooth| smooth);
+        let normals = Normals::of(self.normals, self.topology, &self.positions, &self.indices, smoothed);
         let control_points = &self.control_points;
         let deformer = mesh.skin_deformers.first();
         let skin_weights = skin.zip(deformer).map(|(skin, deformer)| {
@@ -469,13 +465,9 @@ impl Builder {
             topology: self.topology,
             indices: self.indices,
             positions: self.positions,
-            normals,
-            normals_computed,
-            // Faces without normals are flat unless the file smooths them (OBJ's `s`), as
-            // Blender and three.js draw them.
-            flat_shaded: normals_computed
-                && self.topology == Topology::Triangles
-                && !mesh.face_smoothing.iter().any(|&smooth| smooth),
+            normals: normals.normals,
+            normals_computed: normals.computed,
+            flat_shaded: normals.flat_shaded,
             tangents: Vec::new(),
             tangents_generated: false,
             uvs: self.uvs,
@@ -485,6 +477,41 @@ impl Builder {
             morph_targets,
             material: material.filter(|&m| m < scene.materials.len()),
             variant_materials: Vec::new(),
+        }
+    }
+}
+
+/// A primitive's normals: the file's, else computed (triangles) or +Z (lines and points).
+pub(super) struct Normals {
+    pub normals: Vec<Vec3>,
+    /// The file gave none.
+    pub computed: bool,
+    /// Computed for triangles that the file does not smooth (OBJ's `s`): drawn flat, as Blender
+    /// and three.js draw faces without normals.
+    pub flat_shaded: bool,
+}
+
+impl Normals {
+    /// `file_normals` (empty when the file has none) for a primitive of `topology`;
+    /// `smoothed`: some face of its mesh is smoothed.
+    pub(super) fn of(
+        file_normals: Vec<Vec3>,
+        topology: Topology,
+        positions: &[Vec3],
+        indices: &[u32],
+        smoothed: bool,
+    ) -> Self {
+        let computed = file_normals.is_empty();
+        let normals = match (computed, topology) {
+            (false, _) => file_normals,
+            (true, Topology::Triangles) => compute_normals(positions, indices),
+            (true, _) => vec![Vec3::Z; positions.len()],
+        };
+        let flat_shaded = computed && topology == Topology::Triangles && !smoothed;
+        Self {
+            normals,
+            computed,
+            flat_shaded,
         }
     }
 }

@@ -31,8 +31,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use glam::{Vec2, Vec3};
 
+use super::mesh::Normals;
 use super::obj_text::{indices, numbers, rest_of_line, tokenize};
-use crate::asset::geometry::compute_normals;
 use crate::asset::model::{Primitive, Topology};
 
 /// An OBJ's meshes, in the order ufbx makes them.
@@ -509,19 +509,14 @@ impl Builder {
     /// The primitive; `smooth`: its mesh has a face that follows an `s` other than `s off`.
     fn finish(self, smooth: bool) -> Primitive {
         drop(self.vertex_of);
-        let normals_computed = self.normals.is_empty();
-        let normals = match (normals_computed, self.topology) {
-            (false, _) => self.normals,
-            (true, Topology::Triangles) => compute_normals(&self.positions, &self.indices),
-            (true, _) => vec![Vec3::Z; self.positions.len()],
-        };
+        let normals = Normals::of(self.normals, self.topology, &self.positions, &self.indices, smooth);
         Primitive {
             topology: self.topology,
             indices: self.indices,
             positions: self.positions,
-            normals,
-            normals_computed,
-            flat_shaded: normals_computed && self.topology == Topology::Triangles && !smooth,
+            normals: normals.normals,
+            normals_computed: normals.computed,
+            flat_shaded: normals.flat_shaded,
             tangents: Vec::new(),
             tangents_generated: false,
             uvs: self.uvs,
