@@ -1,5 +1,7 @@
-"""Posing releases the GIL: four threads posing four models finish at least 1.6 times sooner
-than one thread posing the four in turn (on two or more cores)."""
+"""Posing releases the GIL: four threads posing four models finish at least 1.35 times sooner
+than one thread posing the four in turn (on two or more cores). Holding the GIL gives 1.0 or
+less; two idle cores give 1.7-1.9, a shared CI machine 1.5-1.6, so 1.35 separates the two
+without failing on a busy machine."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 import rigscope
 from conftest import CESIUM_MAN
 
+MIN_SPEED_UP = 1.35
 ROUNDS = 12
 TIMES = [0.1 * i for i in range(ROUNDS)]
 
@@ -46,12 +49,12 @@ def test_four_threads_pose_four_models_faster_than_one():
     # time, and under the 20,000 at which one pose already skins on every core.
     models = [rigscope.load(CESIUM_MAN) for _ in range(4)]
     pose_rounds(models[0])
-    # The best of three interleaved pairs: other work on a shared machine only slows a run.
+    # The best of five interleaved pairs: other work on a shared machine only slows a run.
     ratios = []
-    for _ in range(3):
+    for _ in range(5):
         serial = serial_seconds(models)
         threaded = threaded_seconds(models)
         ratios.append(serial / threaded)
-        if ratios[-1] >= 1.6:
+        if ratios[-1] >= MIN_SPEED_UP:
             break
-    assert max(ratios) >= 1.6, f"one thread / four threads: {', '.join(f'{r:.2f}' for r in ratios)}"
+    assert max(ratios) >= MIN_SPEED_UP, f"one thread / four threads: {', '.join(f'{r:.2f}' for r in ratios)}"
