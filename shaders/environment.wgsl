@@ -127,11 +127,12 @@ const SPECULAR_SAMPLES: u32 = 96u;
 
 // The environment seen in a mirror direction by a surface of this pass's roughness, with
 // N = V = R (the split-sum approximation). Each sample reads the mip level whose texel covers
-// the sample's share of the sphere (filtered importance sampling; a level higher, as this read
-// before, made roughness 1/3 7% too bright under a room's lights). Rough levels (roughness 0.5
-// and more) weigh every texel of a 32 × 16 level instead, as three.js's PMREM does its rough
-// levels: importance sampling read such wide lobes from levels of 8 × 4 texels and came out
-// 10-14% too dark under a room with bright ceiling panels.
+// the sample's share of the sphere, half a level up as three.js's PMREM reads it (filtered
+// importance sampling; a whole level up, as this read before, made roughness 1/3 7% too bright
+// under a room's lights, and none left the smooth levels' lobes darker than three.js's).
+// Rough levels (roughness 0.5 and more) weigh every texel of a 32 × 16 level instead, as
+// three.js's PMREM does its rough levels: importance sampling read such wide lobes from levels
+// of 8 × 4 texels and came out 10-14% too dark under a room with bright ceiling panels.
 @fragment
 fn fs_specular(in: FullscreenOut) -> @location(0) vec4<f32> {
     let n = cube_direction(u32(pass_params.output.y), in.uv);
@@ -159,7 +160,7 @@ fn fs_specular(in: FullscreenOut) -> @location(0) vec4<f32> {
             // With N = V the pdf of l is D / 4.
             let pdf = ggx_distribution(n_dot_h, alpha) * 0.25;
             let sample_solid_angle = 1.0 / (f32(SPECULAR_SAMPLES) * pdf + 1e-6);
-            let level = clamp(0.5 * log2(sample_solid_angle / texel_solid_angle), 0.0, pass_params.params.w);
+            let level = clamp(0.5 * log2(sample_solid_angle / texel_solid_angle) + 0.5, 0.0, pass_params.params.w);
             sum += textureSampleLevel(source, source_sampler, equirect_uv(l), level).rgb * n_dot_l;
             weight += n_dot_l;
         }

@@ -60,8 +60,8 @@ struct Frame {
 @group(0) @binding(2) var shadow_sampler: sampler_comparison;
 // The environment (src/render/environment.rs): its radiance as a cube map prefiltered for
 // roughness 0 to 1 over its mip levels (looked up by direction, with no trigonometry per
-// fragment), its diffuse irradiance as nine spherical-harmonic coefficients, and the
-// split-sum BRDF table.
+// fragment; the roughest is the diffuse irradiance), its irradiance as nine
+// spherical-harmonic coefficients (MToon's light probe), and the split-sum BRDF table.
 struct Irradiance {
     // rgb: coefficient i, convolved with the cosine lobe and divided by π.
     sh: array<vec4<f32>, 9>,
@@ -161,16 +161,30 @@ fn environment_direction(direction: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(c * direction.x - s * direction.z, direction.y, s * direction.x + c * direction.z);
 }
 
-// The environment's radiance towards `direction`, blurred as for `roughness`.
+// The environment's radiance towards `direction`, blurred as for `roughness`: at the level
+// max · r · (2 − r), as three.js's `roughnessToMip` reads its PMREM, whose levels' roughnesses
+// the specular map's are (src/render/environment.rs, `level_roughness`).
 fn environment_radiance(direction: vec3<f32>, roughness: f32) -> vec3<f32> {
-    let level = roughness * frame.environment.w;
+    let r = clamp(roughness, 0.0, 1.0);
+    let level = frame.environment.w * r * (2.0 - r);
     return textureSampleLevel(specular_map, environment_sampler, environment_direction(direction), level).rgb
         * frame.environment.x;
 }
 
 // Diffuse light arriving at a surface facing `normal`, over π (times the albedo: the
-// reflected radiance).
+// reflected radiance): the specular map's roughest level, whose GGX lobe at roughness 1 is the
+// cosine lobe, as three.js reads its PMREM's roughest level. (The nine harmonics this read
+// before spread a room's bright panels over the sphere: under three.js's RoomEnvironment, a
+// side facing a wall 11-14% too bright, the underside 10% too dark.)
 fn environment_irradiance(normal: vec3<f32>) -> vec3<f32> {
+    let level = frame.environment.w;
+    return textureSampleLevel(specular_map, environment_sampler, environment_direction(normal), level).rgb
+        * frame.environment.x;
+}
+
+// The irradiance (over π) as nine spherical-harmonic coefficients give it: what three-vrm's
+// MToon reads from its light probe, made from the same environment.
+fn light_probe_irradiance(normal: vec3<f32>) -> vec3<f32> {
     let d = environment_direction(normal);
     let sum = irradiance.sh[0].rgb * 0.282095
         + (irradiance.sh[1].rgb * d.y + irradiance.sh[2].rgb * d.z + irradiance.sh[3].rgb * d.x) * 0.488603

@@ -361,9 +361,18 @@ struct Surface {
     // Reflectance at grazing angles: 1, but the specular factor for a KHR_materials_specular
     // dielectric.
     f90: f32,
-    // The dielectric's F0 alone (no metal mixed in): what the diffuse light gives way to under
-    // the environment, as three.js divides it (the metal's share is already out of `diffuse`).
+    // The dielectric's F0 alone (no metal mixed in): what the diffuse light gives way to, as
+    // three.js divides it (the metal's share is already out of `diffuse`).
     dielectric_f0: vec3<f32>,
+    // The metal's F0 (its base colour) and its share (`metallic`): `f0` mixes the two by it, and
+    // the light scattered more than once is each one's, mixed (as three.js's
+    // RE_IndirectSpecular_Physical: it is not linear in F0).
+    metal_f0: vec3<f32>,
+    metallic: f32,
+    // What the key light's and the file's lights' highlights are multiplied by for the light
+    // the microfacets scatter more than once: 1 + F0 (1 / E − 1), E the split-sum table's
+    // white-furnace albedo (Turquin 2019, three.js's `multiScatteringCompensation`).
+    specular_compensation: vec3<f32>,
     alpha: f32,
     // KHR_materials_anisotropy: its strength (0: none) and the direction the highlight
     // stretches along (t) with the one across it (b), both perpendicular to n.
@@ -395,8 +404,11 @@ fn direct_light(s: Surface, l: vec3<f32>, radiance: vec3<f32>) -> vec3<f32> {
     } else {
         microfacets = ggx_distribution(max(dot(s.n, h), 0.0), s.alpha) * smith_visibility(n_dot_l, n_dot_v, s.alpha);
     }
-    let specular = fresnel * microfacets;
-    let diffuse = (1.0 - fresnel) * s.diffuse / PI;
+    let specular = fresnel * microfacets * s.specular_compensation;
+    // The diffuse layer lies under the dielectric only: it gives way to the dielectric's
+    // reflection (glTF's fresnel_mix), not to the metal's.
+    let dielectric_fresnel = s.dielectric_f0 + (s.f90 - s.dielectric_f0) * pow(1.0 - v_dot_h, 5.0);
+    let diffuse = (1.0 - dielectric_fresnel) * s.diffuse / PI;
     return (diffuse + specular) * radiance * n_dot_l;
 }
 
@@ -456,16 +468,19 @@ fn punctual_lights(s: Surface, world: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
 // dielectric's specular leaves. As three.js r187 writes it: F0 scales the table without the
 // Sample Viewer's roughness-aware Fresnel (which lit rough edges brighter than three.js), and
 // the mirror direction leans towards the normal as roughness⁴ (a rough surface gathers less
-// light from behind its tangent plane).
+// light from behind its tangent plane); the dielectric's and the metal's multiple scattering
+// are mixed by `metallic`, not taken of their mixed F0.
 fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
     let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
     let brdf = environment_brdf(n_dot_v, roughness);
     let single = s.f0 * brdf.x + s.f90 * brdf.y;
     let missing = 1.0 - (brdf.x + brdf.y);
-    let multiple = multiple_scattering(single, s.f0, missing);
     let irradiance = environment_irradiance(s.n);
     let dielectric_single = s.dielectric_f0 * brdf.x + s.f90 * brdf.y;
-    let dielectric_scattered = dielectric_single + multiple_scattering(dielectric_single, s.dielectric_f0, missing);
+    let dielectric_multiple = multiple_scattering(dielectric_single, s.dielectric_f0, missing);
+    let metal_single = s.metal_f0 * brdf.x + s.f90 * brdf.y;
+    let multiple = mix(dielectric_multiple, multiple_scattering(metal_single, s.metal_f0, missing), s.metallic);
+    let dielectric_scattered = dielectric_single + dielectric_multiple;
     let diffuse = irradiance * s.diffuse * (1.0 - dielectric_scattered);
     let lean = roughness * roughness * roughness * roughness;
     var mirror = normalize(mix(reflect(-s.v, s.n), s.n, lean));
@@ -475,7 +490,8 @@ fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
         let across = cross(s.b, s.v);
         let stretched = cross(across, s.b);
         let bend = 1.0 - s.anisotropy * (1.0 - roughness);
-        mirror = reflect(-s.v, normalize(mix(stretched, s.n, bend * bend * bend * bend)));
+        let bent = normalize(mix(stretched, s.n, bend * bend * bend * bend));
+        mirror = normalize(mix(reflect(-s.v, bent), bent, lean));
     }
     return diffuse + environment_radiance(mirror, roughness) * single + irradiance * multiple;
 }
@@ -485,6 +501,32 @@ fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
 fn multiple_scattering(single: vec3<f32>, f0: vec3<f32>, missing: f32) -> vec3<f32> {
     let f_average = f0 + (1.0 - f0) / 21.0;
     return single * f_average * missing / (1.0 - missing * f_average);
+}
+
+// The least roughness a highlight is drawn with: three.js's and Filament's 0.045 (a smoother
+// surface's highlight from a point light is narrower than a pixel).
+const MIN_ROUGHNESS: f32 = 0.045;
+
+// The material's `roughness` as the highlights use it: at least `MIN_ROUGHNESS`, widened by
+// `geometry_roughness` (`normal_change_across_pixel`), at most 1, as three.js's
+// lights_physical_fragment makes it. Without the widening a curved surface a few pixels
+// across (hair, a ring) showed highlights sharper and brighter than three.js's, and
+// sparkling where the normal turns faster than the pixels sample it.
+fn specular_roughness(roughness: f32, geometry_roughness: f32) -> f32 {
+    return min(max(roughness, MIN_ROUGHNESS) + geometry_roughness, 1.0);
+}
+
+// How much the unit normal `n` turns from one pixel to the next: the largest component of its
+// change across x or y in view space, as three.js measures it (its `geometryRoughness`). The
+// view's axes come from the projection's rows; for the absolute components only their
+// directions matter. Call in uniform control flow.
+fn normal_change_across_pixel(n: vec3<f32>) -> f32 {
+    let vp = frame.view_proj;
+    let right = normalize(vec3<f32>(vp[0][0], vp[1][0], vp[2][0]));
+    let up = normalize(vec3<f32>(vp[0][1], vp[1][1], vp[2][1]));
+    let view = transpose(mat3x3<f32>(right, up, cross(right, up)));
+    let change = max(abs(view * dpdx(n)), abs(view * dpdy(n)));
+    return max(max(change.x, change.y), change.z);
 }
 
 // The triangle's own normal, for flat-shaded draws: from how the position changes across the
@@ -557,6 +599,8 @@ fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
         normal = flat_normal(in.world, v, front, in.normal);
     }
     let facing = select(-1.0, 1.0, front) * normalize(normal);
+    // Derivatives need uniform control flow: taken before anything may discard.
+    let geometry_roughness = normal_change_across_pixel(normalize(normal));
     if (draw.style == STYLE_GHOST) {
         // The ghost: faint where it faces the camera, stronger at its outline.
         let rim = 1.0 - abs(dot(facing, v));
@@ -637,22 +681,28 @@ fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
         // KHR_materials_pbrSpecularGlossiness: the texture holds the specular colour (sRGB)
         // and the glossiness; the diffuse colour gives way to the specular.
         let specular = material.specular.rgb * srgb_to_linear(mr.rgb);
-        roughness = clamp(1.0 - material.coat.w * mr.a, 0.04, 1.0);
+        roughness = specular_roughness(1.0 - material.coat.w * mr.a, geometry_roughness);
         surface.f0 = specular;
         surface.dielectric_f0 = specular;
+        surface.metal_f0 = specular;
+        surface.metallic = 0.0;
         surface.f90 = 1.0;
         surface.diffuse = base.rgb * (1.0 - max(max(specular.r, specular.g), specular.b));
     } else {
         let metallic = clamp(material.factors.x * mr.b, 0.0, 1.0);
-        roughness = clamp(material.factors.y * mr.g, 0.04, 1.0);
+        roughness = specular_roughness(material.factors.y * mr.g, geometry_roughness);
         surface.diffuse = base.rgb * (1.0 - metallic);
         // KHR_materials_specular's textures scale the dielectric's reflection.
         let dielectric_f0 = min(material.specular.rgb * specular_color_sample, vec3<f32>(1.0)) * specular_sample;
         surface.f0 = mix(dielectric_f0, base.rgb, metallic);
         surface.dielectric_f0 = dielectric_f0;
+        surface.metal_f0 = base.rgb;
+        surface.metallic = metallic;
         surface.f90 = mix(material.specular.w * specular_sample, 1.0, metallic);
     }
     surface.alpha = roughness * roughness;
+    let table = environment_brdf(clamp(dot(n, v), 1e-4, 1.0), roughness);
+    surface.specular_compensation = 1.0 + surface.f0 * (1.0 / max(table.x + table.y, 1e-4) - 1.0);
     surface.anisotropy = 0.0;
     if (ANISOTROPY_LAYER && material.anisotropy.x > 0.0) {
         // The direction is the texture's (or the tangent) turned by the rotation, in the
@@ -673,8 +723,16 @@ fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
         // KHR_materials_iridescence: the film's reflectance in the base's place, as an F0.
         let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);
         let film_thickness = mix(material.layer_params.y, material.film.z, film_thickness_sample);
-        let film = thin_film_fresnel(material.film.y, n_dot_v, film_thickness, surface.f0);
-        surface.f0 = mix(surface.f0, schlick_to_f0(film, surface.f90, n_dot_v), film_strength);
+        // The dielectric's and the metal's each, as three.js's iridescenceF0Dielectric and
+        // iridescenceF0Metallic.
+        let film_dielectric = thin_film_fresnel(material.film.y, n_dot_v, film_thickness, surface.dielectric_f0);
+        let dielectric_film_f0 = schlick_to_f0(film_dielectric, surface.f90, n_dot_v);
+        surface.dielectric_f0 = mix(surface.dielectric_f0, dielectric_film_f0, film_strength);
+        if (surface.metallic > 0.0) {
+            let film_metal = thin_film_fresnel(material.film.y, n_dot_v, film_thickness, surface.metal_f0);
+            surface.metal_f0 = mix(surface.metal_f0, schlick_to_f0(film_metal, surface.f90, n_dot_v), film_strength);
+        }
+        surface.f0 = mix(surface.dielectric_f0, surface.metal_f0, surface.metallic);
     }
     // What the dielectric does not reflect goes into it: transmission takes that share of the
     // diffuse light's place, and diffuse transmission that share of the rest (as the
@@ -715,7 +773,7 @@ fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
         let frame = transformed_frame(untransformed, in.tangent, layer_linear(LAYER_CLEARCOAT_NORMAL));
         let bend = vec3<f32>(coat_normal_sample.xy * material.layer_params.x, coat_normal_sample.z);
         let coat_normal = normalize(frame * bend);
-        let coat_roughness = material.coat.y * coat_roughness_sample;
+        let coat_roughness = specular_roughness(material.coat.y * coat_roughness_sample, geometry_roughness);
         color = clearcoat_layer(surface, color, coat, coat_roughness, coat_normal, l, occlusion, key);
     }
     return vec4<f32>(color + material.emissive.rgb * emissive_sample, base.a);
@@ -848,18 +906,17 @@ fn light_from_behind(s: Surface, world: vec3<f32>, l: vec3<f32>, key: f32, color
 
 // KHR_materials_clearcoat over `base`: a clear dielectric coat (F0 0.04) on the geometry's
 // normal `n`, reflecting the key light and the environment, with the base seen through what
-// it does not reflect.
+// it does not reflect. `roughness` is the coat's, as `specular_roughness` widens it.
 fn clearcoat_layer(
     s: Surface,
     base: vec3<f32>,
     strength: f32,
-    coat_roughness: f32,
+    roughness: f32,
     n: vec3<f32>,
     l: vec3<f32>,
     occlusion: f32,
     key: f32,
 ) -> vec3<f32> {
-    let roughness = clamp(coat_roughness, 0.04, 1.0);
     let alpha = roughness * roughness;
     let n_dot_v = clamp(dot(n, s.v), 1e-4, 1.0);
     let brdf = environment_brdf(n_dot_v, roughness);

@@ -48,8 +48,8 @@ fn toon_pixel(l: vec3<f32>, n_dx: vec3<f32>, n_dy: vec3<f32>, shift_d: vec2<f32>
 // The ambient light on normal `n`: mixed with the average of straight up and straight down as
 // much as the GI equalisation says.
 fn toon_ambient(n: vec3<f32>) -> vec3<f32> {
-    let even = 0.5 * (environment_irradiance(vec3<f32>(0.0, 1.0, 0.0)) + environment_irradiance(vec3<f32>(0.0, -1.0, 0.0)));
-    return mix(environment_irradiance(n), even, material.toon_shading.z);
+    let even = 0.5 * (light_probe_irradiance(vec3<f32>(0.0, 1.0, 0.0)) + light_probe_irradiance(vec3<f32>(0.0, -1.0, 0.0)));
+    return mix(light_probe_irradiance(n), even, material.toon_shading.z);
 }
 
 // The lit colour of this fragment (rgb) and its alpha: what `fs_mtoon` draws, and what the

@@ -18,6 +18,8 @@ use std::fmt;
 use image::RgbaImage;
 use ktx2::{ColorModel, Format, SupercompressionScheme, TransferFunction};
 
+use super::mip_chain;
+
 /// The most pixels a KTX2 image may decode to per byte of its file, beyond `PIXELS_ALWAYS_ALLOWED`.
 /// ETC1S reaches about 0.3 bits per pixel on real images; flat colours compress further.
 pub const MAX_PIXELS_PER_BYTE: u64 = 256;
@@ -112,42 +114,62 @@ pub struct ImageDecodeError(pub String);
 /// Decodes `bytes` to RGBA8 at full size. `max_side` bounds the sides of a KTX2 image before
 /// it is transcoded (the other decoders bound their own allocations).
 pub fn decode(bytes: &[u8], max_side: u32) -> Result<DecodedImage, ImageDecodeError> {
-    decode_at_most(bytes, max_side, u32::MAX)
+    // Nothing is shrunk, so the colour space the texels are averaged in does not matter.
+    decode_at_most(bytes, max_side, u32::MAX, false)
 }
 
 /// Decodes `bytes` to RGBA8 of at most `wanted_side` texels a side, for a picture that could
 /// not show more: a KTX2 image's own mip level of that size where the file has one (the larger
 /// levels are never transcoded), any other image decoded and then shrunk at once to the mip
 /// level that fits (its full size is dropped before the caller sees it). An image already
-/// that small is kept as it is. `max_side` bounds the level transcoded, as for `decode`.
-pub fn decode_at_most(bytes: &[u8], max_side: u32, wanted_side: u32) -> Result<DecodedImage, ImageDecodeError> {
-    decode_or_say_why(bytes, max_side, wanted_side.max(1)).map_err(ImageDecodeError)
+/// that small is kept as it is. Shrinking halves it as its mip chain does (`mip_chain::fitted`),
+/// colour in linear light when the slot reads it as `srgb`, so that the image is the level of
+/// its size that the full image's chain would have had. `max_side` bounds the level
+/// transcoded, as for `decode`.
+pub fn decode_at_most(
+    bytes: &[u8],
+    max_side: u32,
+    wanted_side: u32,
+    srgb: bool,
+) -> Result<DecodedImage, ImageDecodeError> {
+    let fit = Fit {
+        side: wanted_side.max(1),
+        srgb,
+    };
+    decode_or_say_why(bytes, max_side, fit).map_err(ImageDecodeError)
 }
 
-fn decode_or_say_why(bytes: &[u8], max_side: u32, wanted_side: u32) -> Result<DecodedImage, String> {
+/// The size a decoded image is shrunk to, and how its texels are averaged on the way.
+#[derive(Clone, Copy)]
+struct Fit {
+    /// The longest side wanted (at least 1).
+    side: u32,
+    /// Colour averaged in linear light (an sRGB slot), else every channel as stored.
+    srgb: bool,
+}
+
+impl Fit {
+    /// `image` shrunk to the mip level whose sides are at most `side` (itself when it fits).
+    fn apply(self, image: RgbaImage) -> RgbaImage {
+        mip_chain::fitted(image, self.side, self.srgb)
+    }
+}
+
+fn decode_or_say_why(bytes: &[u8], max_side: u32, fit: Fit) -> Result<DecodedImage, String> {
     if bytes.is_empty() {
         return Err("the image has no data".into());
     }
     match ImageContainer::detect(bytes) {
-        ImageContainer::Ktx2(codec) => decode_ktx2(bytes, codec, max_side, wanted_side),
+        ImageContainer::Ktx2(codec) => decode_ktx2(bytes, codec, max_side, fit),
         container => {
             let image = image::load_from_memory(bytes).map_err(|e| match container {
                 ImageContainer::Other => format!("its format is not one rigscope reads ({e})"),
                 _ => format!("its {container} data cannot be decoded ({e})"),
             })?;
-            // Shrunk before it is widened to RGBA8, so the full size is held once, in the
-            // decoder's own channels.
-            let halvings = halvings_to_fit((image.width(), image.height()), wanted_side);
-            let image = match halvings {
-                0 => image,
-                _ => image.resize_exact(
-                    halved(image.width(), halvings),
-                    halved(image.height(), halvings),
-                    image::imageops::FilterType::Triangle,
-                ),
-            };
+            // Widened to RGBA8 first (the decoder's own image dropped once converted), then
+            // halved as the GPU's mip chain is, from the same RGBA8 texels.
             Ok(DecodedImage {
-                rgba: image.into_rgba8(),
+                rgba: fit.apply(image.into_rgba8()),
                 container,
                 declared_srgb: None,
             })
@@ -167,20 +189,6 @@ fn halvings_to_fit((width, height): (u32, u32), side: u32) -> u32 {
 /// `length` halved `times` times, as a mip level's side is (at least 1).
 fn halved(length: u32, times: u32) -> u32 {
     length.checked_shr(times).unwrap_or(0).max(1)
-}
-
-/// `image` shrunk to the mip level whose sides are at most `side` (itself when it fits).
-fn fit_within(image: RgbaImage, side: u32) -> RgbaImage {
-    let (width, height) = image.dimensions();
-    match halvings_to_fit((width, height), side) {
-        0 => image,
-        halvings => image::imageops::resize(
-            &image,
-            halved(width, halvings),
-            halved(height, halvings),
-            image::imageops::FilterType::Triangle,
-        ),
-    }
 }
 
 /// The Basis codec of a KTX2 file, from its data format descriptor's colour model.
@@ -280,22 +288,17 @@ fn check_ktx2(
     })
 }
 
-/// Decodes a KTX2 image to RGBA8 of at most `wanted_side` a side: the Basis level of that size
-/// transcoded (level 0 shrunk where the file has no such level), raw 8-bit pixels copied from
-/// that level and shrunk.
-fn decode_ktx2(
-    bytes: &[u8],
-    codec: Option<BasisCodec>,
-    max_side: u32,
-    wanted_side: u32,
-) -> Result<DecodedImage, String> {
-    let checked = check_ktx2(bytes, codec, max_side, wanted_side)?;
+/// Decodes a KTX2 image to RGBA8 of at most `fit.side` a side: the Basis level of that size
+/// transcoded (the file's smallest shrunk where it has no such level), raw 8-bit pixels copied
+/// from that level and shrunk.
+fn decode_ktx2(bytes: &[u8], codec: Option<BasisCodec>, max_side: u32, fit: Fit) -> Result<DecodedImage, String> {
+    let checked = check_ktx2(bytes, codec, max_side, fit.side)?;
     let codec = match (codec, checked.raw) {
         (Some(codec), _) => codec,
         (None, Some(raw)) => {
             let rgba = raw.decode(&checked.reader, checked.level, checked.level_size)?;
             return Ok(DecodedImage {
-                rgba: fit_within(rgba, wanted_side),
+                rgba: fit.apply(rgba),
                 container: ImageContainer::Ktx2(None),
                 declared_srgb: checked.declared_srgb.or(Some(raw.srgb)),
             });
@@ -314,7 +317,7 @@ fn decode_ktx2(
     let rgba = RgbaImage::from_raw(width, height, data)
         .ok_or_else(|| format!("the transcoder returned the wrong amount of data for {width}×{height}"))?;
     Ok(DecodedImage {
-        rgba: fit_within(rgba, wanted_side),
+        rgba: fit.apply(rgba),
         container: ImageContainer::Ktx2(Some(codec)),
         declared_srgb: checked.declared_srgb,
     })
@@ -480,12 +483,28 @@ mod tests {
     use super::*;
 
     fn png(width: u32, height: u32) -> Vec<u8> {
+        png_of(&RgbaImage::from_pixel(width, height, image::Rgba([10, 20, 30, 255])))
+    }
+
+    /// `image` as a PNG file.
+    fn png_of(image: &RgbaImage) -> Vec<u8> {
         let mut bytes = Vec::new();
-        let image = RgbaImage::from_pixel(width, height, image::Rgba([10, 20, 30, 255]));
         image
             .write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
             .unwrap();
         bytes
+    }
+
+    /// `width` × `height` texels of repeatable noise, every channel and alpha varying: a
+    /// contrasty texture, where averaging in the wrong space or over the wrong texels shows.
+    fn noise(width: u32, height: u32) -> RgbaImage {
+        let mut state = 0x2545_f491_u32;
+        RgbaImage::from_fn(width, height, |_, _| {
+            image::Rgba(std::array::from_fn(|_| {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (state >> 24) as u8
+            }))
+        })
     }
 
     #[test]
@@ -569,11 +588,14 @@ mod tests {
     #[test]
     fn an_image_for_a_small_picture_is_decoded_at_the_level_that_fits() {
         // A PNG is decoded whole, then shrunk to the mip level of at most 16 a side.
-        let decoded = decode_at_most(&png(64, 32), 4096, 16).unwrap();
+        let decoded = decode_at_most(&png(64, 32), 4096, 16, false).unwrap();
         assert_eq!(decoded.rgba.dimensions(), (16, 8));
         assert_eq!(decoded.rgba.get_pixel(15, 7).0, [10, 20, 30, 255]);
         // One that already fits is kept as it is.
-        assert_eq!(decode_at_most(&png(3, 2), 4096, 16).unwrap().rgba.dimensions(), (3, 2));
+        assert_eq!(
+            decode_at_most(&png(3, 2), 4096, 16, false).unwrap().rgba.dimensions(),
+            (3, 2)
+        );
         // A KTX2 file's own smaller level is read, not its first one shrunk: level 0 red,
         // level 1 green, level 2 blue.
         let level = |side: usize, colour: [u8; 4]| colour.repeat(side * side);
@@ -585,17 +607,17 @@ mod tests {
                 level(1, [0, 0, 255, 255]),
             ],
         );
-        let full = decode_at_most(&ktx2, 4096, 4).unwrap();
+        let full = decode_at_most(&ktx2, 4096, 4, false).unwrap();
         assert_eq!(
             (full.rgba.dimensions(), full.rgba.get_pixel(0, 0).0),
             ((4, 4), [255, 0, 0, 255])
         );
-        let half = decode_at_most(&ktx2, 4096, 3).unwrap();
+        let half = decode_at_most(&ktx2, 4096, 3, false).unwrap();
         assert_eq!(
             (half.rgba.dimensions(), half.rgba.get_pixel(1, 1).0),
             ((2, 2), [0, 255, 0, 255])
         );
-        let smallest = decode_at_most(&ktx2, 4096, 1).unwrap();
+        let smallest = decode_at_most(&ktx2, 4096, 1, false).unwrap();
         assert_eq!(smallest.rgba.get_pixel(0, 0).0, [0, 0, 255, 255]);
         // A level larger than the device allows is refused only when it is the one read.
         assert!(
@@ -604,13 +626,120 @@ mod tests {
                 .0
                 .contains("4×4, larger than this GPU's 2-texel limit")
         );
-        assert_eq!(decode_at_most(&ktx2, 2, 2).unwrap().rgba.dimensions(), (2, 2));
+        assert_eq!(decode_at_most(&ktx2, 2, 2, false).unwrap().rgba.dimensions(), (2, 2));
         // A file of one level is read whole and shrunk.
         let one_level = raw_ktx2_levels((4, 4), &[level(4, [255, 0, 0, 255])]);
-        let shrunk = decode_at_most(&one_level, 4096, 2).unwrap();
+        let shrunk = decode_at_most(&one_level, 4096, 2, false).unwrap();
         assert_eq!(
             (shrunk.rgba.dimensions(), shrunk.rgba.get_pixel(1, 1).0),
             ((2, 2), [255, 0, 0, 255])
+        );
+    }
+
+    #[test]
+    fn an_image_fitted_to_a_side_is_the_level_of_that_size_in_its_full_mip_chain() {
+        // Odd and uneven sides (37×22 halves to 18×11, 9×5, 4×2, 2×1, 1×1), colour averaged in
+        // linear light or as stored: decoding at a side gives, byte for byte, the level of that
+        // size the GPU would have made from the whole image.
+        let full = noise(37, 22);
+        let one_level_ktx2 = raw_ktx2_levels((37, 22), &[full.as_raw().clone()]);
+        for srgb in [false, true] {
+            let chain: Vec<RgbaImage> = mip_chain::levels(full.clone(), srgb).collect();
+            for (side, level) in [(37, 0), (36, 1), (20, 1), (18, 1), (9, 2), (4, 3), (3, 4), (1, 5)] {
+                for (container, bytes) in [("PNG", png_of(&full)), ("KTX2 of one level", one_level_ktx2.clone())] {
+                    let fitted = decode_at_most(&bytes, 4096, side, srgb).unwrap().rgba;
+                    assert!(
+                        fitted == chain[level],
+                        "{container} at side {side} (sRGB {srgb}): {:?}, not level {level} {:?}",
+                        fitted.dimensions(),
+                        chain[level].dimensions()
+                    );
+                }
+            }
+        }
+        // A PNG of three channels is widened to RGBA8 (opaque) before it is halved.
+        let rgb = image::DynamicImage::ImageRgba8(noise(8, 4)).into_rgb8();
+        let mut bytes = Vec::new();
+        rgb.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)
+            .unwrap();
+        let opaque = image::DynamicImage::ImageRgb8(rgb).into_rgba8();
+        let fitted = decode_at_most(&bytes, 4096, 2, true).unwrap().rgba;
+        assert!(fitted == mip_chain::fitted(opaque, 2, true), "{fitted:?}");
+    }
+
+    #[test]
+    fn an_srgb_checkerboard_fits_to_half_the_light_and_a_data_one_to_half_its_value() {
+        // Black and white texels in equal parts: 0.5 in linear light, sRGB byte 188, for a
+        // colour slot; 128 for a data slot (normals, metallic-roughness), and for alpha.
+        let checkerboard = RgbaImage::from_fn(16, 8, |x, y| {
+            let level = if (x + y) % 2 == 0 { 0 } else { 255 };
+            image::Rgba([level, level, level, level])
+        });
+        let bytes = png_of(&checkerboard);
+        for (srgb, colour) in [(true, 188), (false, 128)] {
+            let fitted = decode_at_most(&bytes, 4096, 4, srgb).unwrap().rgba;
+            assert_eq!(fitted.dimensions(), (4, 2));
+            assert!(
+                fitted.pixels().all(|texel| texel.0 == [colour, colour, colour, 128]),
+                "sRGB {srgb}: {fitted:?}"
+            );
+        }
+    }
+
+    /// Names the test that `fitting_holds_at_most_two_levels` runs in a process of its own.
+    const MEASURE_FIT: &str = "RIGSCOPE_MEASURE_FIT";
+
+    /// The side of the image whose fitting is measured: large enough that the test harness's
+    /// own memory (about 0.6 MiB) is small beside a level.
+    const MEASURED_SIDE: u32 = 4096;
+
+    /// This process's peak resident memory since the last reset, in bytes (`VmHWM`).
+    fn peak_resident() -> usize {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM")).unwrap();
+        let kilobytes: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        kilobytes << 10
+    }
+
+    /// Fits a `MEASURED_SIDE`-square image to 16 texels and prints how far the peak resident
+    /// memory rose; run by `fitting_holds_at_most_two_levels` alone in a process.
+    #[test]
+    fn fit_one_measured() {
+        if std::env::var_os(MEASURE_FIT).is_none() {
+            return;
+        }
+        let full = RgbaImage::from_fn(MEASURED_SIDE, MEASURED_SIDE, |x, y| {
+            image::Rgba([x as u8, y as u8, 0, 255])
+        });
+        // Resident from here: the growth is what fitting holds beside the full image.
+        std::fs::write("/proc/self/clear_refs", "5").unwrap();
+        let before = peak_resident();
+        let fitted = mip_chain::fitted(full, 16, true);
+        eprintln!("peak growth: {}", peak_resident() - before);
+        assert_eq!(fitted.dimensions(), (16, 16));
+    }
+
+    #[test]
+    fn fitting_holds_at_most_two_levels() {
+        // Halving a 4096² image (64 MiB) to 16²: the level being made (16 MiB at most) beside
+        // the one it is made from, which is then dropped. Holding every level would add a
+        // third of the image (21.3 MiB); a copy in floats, four times the image.
+        let run = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["asset::image_decode::tests::fit_one_measured", "--exact", "--nocapture"])
+            .args(["--test-threads=1"])
+            .env(MEASURE_FIT, "1")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{said}");
+        let growth: usize = (said.lines())
+            .find_map(|l| l.strip_prefix("peak growth: "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no measure in {said}"));
+        let full = 4 * (MEASURED_SIDE as usize).pow(2);
+        assert!(
+            growth * 10 <= full * 3,
+            "fitting grew the peak by {growth} bytes beside an image of {full}"
         );
     }
 

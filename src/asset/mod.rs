@@ -20,6 +20,7 @@ pub mod image_decode;
 mod light;
 pub mod material;
 pub mod md5;
+pub(crate) mod mip_chain;
 pub mod model;
 pub mod mtoon;
 pub mod tangents;

@@ -23,6 +23,9 @@ pub struct ImageReport {
     pub height: Option<u32>,
     /// What it decodes to ("RGBA8 64×64, transcoded from UASTC"), or why it does not.
     pub decoded_to: String,
+    /// Whether a GPU that samples BC formats receives it as BC7 (a KTX2/Basis image with its whole
+    /// mip chain) instead of `decoded_to`'s RGBA8; CPU rasterisers always take the RGBA8.
+    pub bc7_on_gpus: bool,
 }
 
 pub fn image_reports(model: &Model) -> Vec<ImageReport> {
@@ -39,6 +42,7 @@ pub fn image_reports(model: &Model) -> Vec<ImageReport> {
                 ),
                 Err(why) => (None, None, format!("not decoded: {why}")),
             };
+            let bc7_on_gpus = matches!(image_decode::Bc7Levels::of(&image.bytes, MAX_SIDE, u32::MAX), Ok(Some(_)));
             ImageReport {
                 name: image.name.clone(),
                 container,
@@ -46,6 +50,7 @@ pub fn image_reports(model: &Model) -> Vec<ImageReport> {
                 width,
                 height,
                 decoded_to,
+                bc7_on_gpus,
             }
         })
         .collect()
@@ -54,9 +59,10 @@ pub fn image_reports(model: &Model) -> Vec<ImageReport> {
 /// One line per image, then the variants.
 pub fn write_text(images: &[ImageReport], variants: &[String], out: &mut dyn Write) -> std::io::Result<()> {
     for (index, image) in images.iter().enumerate() {
+        let on_gpus = if image.bc7_on_gpus { " (BC7 on a GPU that samples BC formats)" } else { "" };
         writeln!(
             out,
-            "  image {index} '{}': {}, {} bytes, {}",
+            "  image {index} '{}': {}, {} bytes, {}{on_gpus}",
             image.name, image.container, image.bytes, image.decoded_to
         )?;
     }

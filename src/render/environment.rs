@@ -1,11 +1,13 @@
 //! Image-based lighting: an environment's radiance (an equirectangular image), prefiltered on
 //! the GPU when it is made (shaders/environment.wgsl): the specular cube map, whose mip levels
-//! hold the environment blurred for roughness 0 to 1; the diffuse irradiance as nine
-//! spherical-harmonic coefficients (computed into a 9 × 1 image, then copied into a uniform
-//! buffer, all on the GPU); and the split-sum BRDF table. Both are cheap per fragment: a cube
-//! map finds its texel by direction without trigonometry, and the harmonics are thirty
-//! multiply-adds (on a software rasteriser, the two equirectangular lookups this replaced
-//! cost a sixth of the frame). The built-in studio is drawn by a shader at start-up (nothing to
+//! hold the environment blurred for roughness 0 to 1 (the roughest, the cosine lobe, is the
+//! diffuse irradiance, as three.js reads its PMREM's); the irradiance as nine
+//! spherical-harmonic coefficients too, for MToon, which three-vrm lights by a light probe of
+//! them (computed into a 9 × 1 image, then copied into a uniform buffer, all on the GPU); and
+//! the split-sum BRDF table. Both are cheap per fragment: a cube map finds its texel by
+//! direction without trigonometry, and the harmonics are thirty multiply-adds (on a software
+//! rasteriser, the two equirectangular lookups this replaced cost a sixth of the frame). The
+//! built-in studio is drawn by a shader at start-up (nothing to
 //! download); a user's equirectangular Radiance `.hdr` replaces it. The prepared maps are kept
 //! on disk (environment_cache.rs), so only the first run with an environment prepares it.
 
@@ -26,9 +28,13 @@ const STUDIO_SIZE: (u32, u32) = (512, 256);
 /// The side of a specular cube face at its first level; each further level halves it, for
 /// roughness up to 1 at 16 texels a side. (Levels of 8 and 4 texels drew the cube's faces and
 /// texels as creases on rough metal: bilinear filtering over so few texels is visibly
-/// piecewise.)
-const SPECULAR_SIZE: u32 = 128;
-const SPECULAR_LEVELS: u32 = 4;
+/// piecewise.) Six levels, as many as three.js's PMREM has and for the same roughnesses
+/// (`level_roughness`), so that a lookup between two mixes what three.js's mixes: with four
+/// (roughness 0, 1/3, 2/3, 1) a roughness-0.1 metal mixed the mirror with a lobe three times as
+/// wide, and read 8-10 levels brighter than three.js's. Twice three.js's sides, for 16 texels
+/// at the last level where three.js has 8.
+const SPECULAR_SIZE: u32 = 512;
+const SPECULAR_LEVELS: u32 = 6;
 /// Spherical-harmonic coefficients of the irradiance (orders 0 to 2).
 const IRRADIANCE_COEFFICIENTS: u32 = 9;
 /// The irradiance image's format: the bits of four floats per texel, which the uniform buffer
@@ -231,7 +237,8 @@ impl EnvironmentImage {
     }
 }
 
-/// Decodes a Radiance `.hdr` image, scaled down to fit `MAX_SOURCE_SIZE`.
+/// Decodes a Radiance `.hdr` image, scaled down to fit `MAX_SOURCE_SIZE`, each value at the
+/// middle of its RGBE step.
 fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {
     let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Hdr);
     // A small file may not make the decoder allocate for a huge image: its header's size is
@@ -243,7 +250,8 @@ fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {
             bytes.len()
         );
     }
-    let image = reader().decode()?.to_rgb32f();
+    let mut image = reader().decode()?.to_rgb32f();
+    image.pixels_mut().for_each(centre_in_step);
     let (width, height) = image.dimensions();
     if width < 2 || height < 1 {
         bail!("the image is {width}x{height} pixels; an environment needs at least 2x1");
@@ -265,6 +273,22 @@ fn decode_hdr(bytes: &[u8]) -> anyhow::Result<image::Rgb32FImage> {
     ))
 }
 
+/// Moves a pixel decoded from RGBE (8-bit mantissas sharing an exponent) from the bottom of its
+/// step, where the image crate reads it, to the middle, where Radiance's own reader
+/// (`colr_color`) does: writers round down (Radiance, the image crate, peer-three's
+/// room-hdr.mjs), so the bottom left three.js's room 0.27% dimmer on average.
+fn centre_in_step(pixel: &mut image::Rgb<f32>) {
+    let largest = pixel.0.into_iter().fold(0.0, f32::max);
+    if !(largest > 0.0 && largest.is_normal()) {
+        // A black pixel (exponent 0) is exactly black.
+        return;
+    }
+    // The largest channel's mantissa is 128 to 255 steps: its float exponent less 7 is the step's.
+    let exponent = ((largest.to_bits() >> 23) & 0xff) as i32 - 127;
+    let half_step = 2f32.powi(exponent - 8);
+    pixel.0.iter_mut().for_each(|channel| *channel += half_step);
+}
+
 /// IEEE half-precision bits of a radiance value (negative and non-finite values become 0;
 /// values past half's range its largest).
 fn f16_bits(value: f32) -> u16 {
@@ -280,6 +304,14 @@ fn f16_bits(value: f32) -> u16 {
         return 0;
     }
     (((exponent as u32) << 10) | ((bits >> 13) & 0x3ff)) as u16
+}
+
+/// The roughness specular level `level` is prefiltered for: three.js's PMREM's
+/// (`lodToRoughness`, Filament's spacing), 1 − √(1 − level / max), denser towards the mirror,
+/// where the lobe changes fastest. frame.wgsl's `environment_radiance` reads it back by its
+/// inverse.
+fn level_roughness(level: u32) -> f32 {
+    1.0 - (1.0 - level as f32 / Environment::MAX_LEVEL).sqrt()
 }
 
 fn mip_levels((width, height): (u32, u32)) -> u32 {
@@ -490,7 +522,7 @@ impl<'a> Maker<'a> {
         let faces = self.gpu.device.create_texture(&SHAPE.faces_descriptor());
         for face in 0..6 {
             for level in 0..SPECULAR_LEVELS {
-                let roughness = level as f32 / (SPECULAR_LEVELS - 1) as f32;
+                let roughness = level_roughness(level);
                 let target = Target {
                     view: &level_view(&faces, level, face),
                     width: (SPECULAR_SIZE >> level).max(1),
@@ -572,6 +604,26 @@ mod tests {
             .encode(&tall, 4, 3000)
             .unwrap();
         assert_eq!(decode_hdr(&tall_bytes).unwrap().dimensions(), (1, 1024));
+        // Values across a span of mantissas read back unbiased (at the bottom of each step they
+        // read 0.27% dim).
+        let radiances: Vec<f32> = (0..1000).map(|i| 0.5 + i as f32 / 1000.0).collect();
+        let mut ramp_bytes = Vec::new();
+        image::codecs::hdr::HdrEncoder::new(&mut ramp_bytes)
+            .encode(
+                &radiances.iter().map(|&v| image::Rgb([v; 3])).collect::<Vec<_>>(),
+                1000,
+                1,
+            )
+            .unwrap();
+        let ramp = decode_hdr(&ramp_bytes).unwrap();
+        let read: f32 = ramp.pixels().map(|p| p[0]).sum();
+        let ratio = read / radiances.iter().sum::<f32>();
+        assert!((ratio - 1.0).abs() < 5e-4, "read back as {ratio} of the radiance");
+        assert!(
+            ramp.pixels()
+                .zip(&radiances)
+                .all(|(p, v)| (p[1] - v).abs() <= v / 256.0)
+        );
         let huge = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 100000 +X 100000\n\x02\x02\x00\x10";
         let error = decode_hdr(huge).unwrap_err().to_string();
         assert!(error.contains("100000x100000 pixels, more than its"), "{error}");

@@ -28,7 +28,6 @@ mod layer_variant;
 mod layouts;
 mod material_texture;
 mod mesh_levels;
-mod mip_chain;
 mod model_buffers;
 mod model_view;
 pub(crate) mod motion_gizmo;

@@ -137,10 +137,15 @@ pub struct ModelBuffers {
     zeros: wgpu::Buffer,
     /// The placements of one draw's copies as they are computed (as long as the most copies).
     copy_scratch: Vec<Mat4>,
-    /// The blended draws, farthest from the camera first (`sort_blended`).
+    /// The blended draws, farthest from the camera first (`sort_by_distance`).
     pub blend_order: Vec<usize>,
     /// The blended draws' queues (MToon's render queue offset) and depths as they are sorted.
     blend_depths: Vec<(i32, f32, usize)>,
+    /// The other draws, nearest the camera first (`sort_by_distance`): drawn so, a software
+    /// rasteriser's early depth test skips shading what they hide.
+    pub opaque_order: Vec<usize>,
+    /// Their depths as they are sorted.
+    opaque_depths: Vec<(f32, usize)>,
     /// Drawn as a translucent ghost of this colour (linear RGBA) instead of lit: the compare
     /// view's second model over the first (`SceneRenderer::record` draws it so).
     pub ghost: Option<Vec4>,
@@ -273,6 +278,14 @@ fn bounding_center(positions: &[Vec3]) -> Vec3 {
     };
     let (min, max) = (positions.iter()).fold((first, first), |(min, max), &p| (min.min(p), max.max(p)));
     (min + max) / 2.0
+}
+
+/// Fills `order` with the draws of `depths` (view-space z of a camera looking down −Z, and
+/// the draw's index), the nearest first; draws as near as each other keep their index order.
+fn nearest_first(depths: &mut [(f32, usize)], order: &mut Vec<usize>) {
+    depths.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    order.clear();
+    order.extend(depths.iter().map(|&(_, index)| index));
 }
 
 /// Each undirected triangle edge once, as line-list indices.
@@ -434,6 +447,14 @@ impl ModelBuffers {
             .unwrap_or(0);
         let blended = draws.iter().filter(|d| d.blended).count();
         let most_copies = model.copies.iter().map(|c| c.transforms.len()).max().unwrap_or(0);
+        // In the file's order until the first frame sorts them; room for every draw, as a
+        // material variant may make any of them opaque.
+        let mut opaque_order = Vec::with_capacity(draw_count);
+        opaque_order.extend(
+            (draws.iter().enumerate())
+                .filter(|(_, d)| !d.blended)
+                .map(|(index, _)| index),
+        );
         Self {
             draws,
             skins,
@@ -451,30 +472,41 @@ impl ModelBuffers {
             copy_scratch: Vec::with_capacity(most_copies),
             blend_order: Vec::with_capacity(blended),
             blend_depths: Vec::with_capacity(blended),
+            opaque_order,
+            opaque_depths: Vec::with_capacity(draw_count),
             ghost: None,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
-    /// Orders the blended draws back to front as `view` (world → view) sees their centres,
-    /// placed by `model_matrices`: renderers draw transparent surfaces so, each over what is
-    /// behind it. An MToon material's queue comes first (`MToon::blend_queue`), the distance
-    /// within each queue. A skinned draw is placed by its node as the others are; surfaces that
-    /// interleave are as right as one order per draw can make them.
-    pub fn sort_blended(&mut self, model_matrices: &[Mat4], view: &Mat4) {
+    /// Orders the draws by their centres' distance from the camera, as `view` (world → view)
+    /// sees them placed by `model_matrices`. Blended draws go back to front: renderers draw
+    /// transparent surfaces so, each over what is behind it. An MToon material's queue comes
+    /// first (`MToon::blend_queue`), the distance within each queue. The others go front to
+    /// back, so that what is hidden fails the depth test before it is shaded (a software
+    /// rasteriser shades every fragment that passes). A skinned draw is placed by its node as
+    /// the others are; surfaces that interleave are as right as one order per draw can make
+    /// them.
+    pub fn sort_by_distance(&mut self, model_matrices: &[Mat4], view: &Mat4) {
         self.blend_depths.clear();
-        for (index, draw) in self.draws.iter().enumerate().filter(|(_, d)| d.blended) {
+        self.opaque_depths.clear();
+        for (index, draw) in self.draws.iter().enumerate() {
             let placement = model_matrices.get(draw.joint).copied().unwrap_or(Mat4::IDENTITY);
             // The camera looks down −Z: the farthest draw has the lowest z.
             let depth = view.transform_point3(placement.transform_point3(draw.center)).z;
-            let queue = self.materials.get(draw.material).map_or(0, |m| m.blend_queue);
-            self.blend_depths.push((queue, depth, index));
+            if draw.blended {
+                let queue = self.materials.get(draw.material).map_or(0, |m| m.blend_queue);
+                self.blend_depths.push((queue, depth, index));
+            } else {
+                self.opaque_depths.push((depth, index));
+            }
         }
         self.blend_depths
             .sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
         self.blend_order.clear();
         self.blend_order
             .extend(self.blend_depths.iter().map(|&(_, _, index)| index));
+        nearest_first(&mut self.opaque_depths, &mut self.opaque_order);
     }
 
     /// Makes every draw's wireframe edges, once (sorting a big mesh's edges takes a while and
@@ -754,6 +786,21 @@ impl ModelBuffers {
             count,
         )
     }
+
+    /// The vertex buffers the shadow pass binds for draw `index`: its positions, its skin's
+    /// influences and its copies' placements (all that the depth-only shader reads), and
+    /// `zeros` in every other slot, so that they stay bound from draw to draw.
+    pub fn shadow_vertex_buffers(&self, index: usize, gpu_skinning: bool) -> ([&wgpu::Buffer; MESH_BUFFER_COUNT], u32) {
+        /// The slots of positions, influences and copies' placements (`vertex_buffers`).
+        const READ: [usize; 3] = [0, 3, 7];
+        let (mut buffers, copies) = self.vertex_buffers(index, DrawSlot::Solid, gpu_skinning);
+        for (slot, buffer) in buffers.iter_mut().enumerate() {
+            if !READ.contains(&slot) {
+                *buffer = &self.zeros;
+            }
+        }
+        (buffers, copies)
+    }
 }
 
 impl DrawBuffers {
@@ -777,5 +824,19 @@ impl DrawBuffers {
     /// morph targets, or it is skinned and not on the GPU.
     pub fn uses_cpu_vertices(&self, gpu_skinning: bool) -> bool {
         self.morphed || (self.skin.is_some() && !self.on_gpu(gpu_skinning))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opaque_draws_go_nearest_first_and_equally_near_ones_keep_their_order() {
+        // View-space z: the camera looks down −Z, so −1 is nearer than −5.
+        let mut depths = vec![(-5.0, 0), (-1.0, 1), (-3.0, 2), (-1.0, 3), (-9.0, 4)];
+        let mut order = vec![7];
+        nearest_first(&mut depths, &mut order);
+        assert_eq!(order, [1, 3, 2, 0, 4]);
     }
 }

@@ -88,7 +88,7 @@ impl ModelView {
             &self.deformer,
             input.view,
         );
-        buffers.sort_blended(input.model_matrices, &input.camera.view);
+        buffers.sort_by_distance(input.model_matrices, &input.camera.view);
         (buffers.animated).upload_materials(&gpu.queue, input.model, input.pose, &mut buffers.materials);
     }
 

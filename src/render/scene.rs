@@ -447,7 +447,8 @@ impl SceneRenderer {
         };
         // Draw `index` of `model` with its uniform in `slot`, by `pipeline`; the solid slot
         // from the level of detail chosen for the shadow pass when `shadow`, else for the lit
-        // pass. `bound`: what the draws before it in this pass left bound.
+        // pass, binding only what the depth-only shader reads (`shadow_vertex_buffers`).
+        // `bound`: what the draws before it in this pass left bound.
         let draw_one = |(pass, bound): (&mut wgpu::RenderPass, &mut Bound<'s>),
                         model: Drawn<'s>,
                         (slot, shadow): (DrawSlot, bool),
@@ -459,7 +460,10 @@ impl SceneRenderer {
                 pass.set_pipeline(pipeline);
                 bound.pipeline = Some(pipeline);
             }
-            let (vertex_buffers, copies) = buffers.vertex_buffers(index, slot, view.gpu_skinning);
+            let (vertex_buffers, copies) = match shadow {
+                true => buffers.shadow_vertex_buffers(index, view.gpu_skinning),
+                false => buffers.vertex_buffers(index, slot, view.gpu_skinning),
+            };
             for ((slot, buffer), bound_buffer) in vertex_buffers.into_iter().enumerate().zip(&mut bound.vertex) {
                 if *bound_buffer != Some(buffer) {
                     pass.set_vertex_buffer(slot as u32, buffer.slice(..));
@@ -473,7 +477,8 @@ impl SceneRenderer {
                 bound.skin = Some(skin);
             }
             let material = &buffers.materials[draw.material].group;
-            if bound.material != Some(material) {
+            // The shadow pass reads no material: the first keeps the layout's group bound.
+            if bound.material.is_none() || (!shadow && bound.material != Some(material)) {
                 pass.set_bind_group(2, material, &[]);
                 bound.material = Some(material);
             }
@@ -602,14 +607,17 @@ impl SceneRenderer {
             }
         }
         let opaque = |d: &DrawBuffers| drawable(d, true) && !d.blended;
+        // The draws that are not blended, nearest the camera first (`ModelBuffers::sort_by_distance`).
+        let nearest_first = |model: Drawn<'s>| {
+            (model.buffers.opaque_order.iter()).map(move |&index| (index, &model.buffers.draws[index]))
+        };
         // What the draws leave bound, so that each binds only what changes (after the ground's
         // and before the overlays' own bindings).
         let mut bound = Bound::default();
         if view.mesh {
             for model in lit_models() {
                 let looks = looks(model);
-                let draws = model.buffers.draws.iter().enumerate();
-                for (index, draw) in draws.clone().filter(|(_, d)| opaque(d) && !looks.transmissive(d)) {
+                for (index, draw) in nearest_first(model).filter(|(_, d)| opaque(d) && !looks.transmissive(d)) {
                     draw_one(
                         (&mut pass, &mut bound),
                         model,
@@ -618,6 +626,7 @@ impl SceneRenderer {
                         looks.lit(draw),
                     );
                 }
+                let draws = model.buffers.draws.iter().enumerate();
                 for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.outlined(d)) {
                     let outline = mesh.for_outline(looks.shading(draw), false);
                     draw_one((&mut pass, &mut bound), model, (DrawSlot::Solid, false), index, outline);
@@ -633,8 +642,7 @@ impl SceneRenderer {
             pass.set_bind_group(3, &target.scene_behind.group, &[]);
             for model in lit_models() {
                 let looks = looks(model);
-                let draws = model.buffers.draws.iter().enumerate();
-                for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.transmissive(d)) {
+                for (index, draw) in nearest_first(model).filter(|(_, d)| opaque(d) && looks.transmissive(d)) {
                     draw_one(
                         (&mut pass, &mut bound),
                         model,
@@ -671,7 +679,7 @@ impl SceneRenderer {
                 .record(encoder, group, (&target.resolved_view, false), curve);
             return;
         }
-        let displayed = target.display_multisampled.as_ref();
+        let displayed = target.display_multisampled();
         let into = displayed.unwrap_or(&target.resolved_view);
         self.tone_map.record(encoder, group, (into, displayed.is_some()), curve);
         let mut pass = displayed_pass(encoder, target);
@@ -878,7 +886,7 @@ fn scene_pass<'e>(
 /// Begins the pass that draws over `target`'s displayed image (tone-mapped into it, or into
 /// its multisampled copy, which this pass resolves), testing the scene's depth.
 fn displayed_pass<'e>(encoder: &'e mut wgpu::CommandEncoder, target: &SceneTarget) -> wgpu::RenderPass<'e> {
-    let (view, resolve_target) = match &target.display_multisampled {
+    let (view, resolve_target) = match target.display_multisampled() {
         Some(multisampled) => (multisampled, Some(&target.resolved_view)),
         None => (&target.resolved_view, None),
     };

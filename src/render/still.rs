@@ -265,3 +265,37 @@ impl StillRenderer<'_> {
         camera.camera_view(aspect)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::demo::demo_model;
+
+    /// A still makes the multisampled copy of its displayed image only when something is drawn
+    /// over the scene (here the wireframe): a software rasteriser clears every byte it makes.
+    #[test]
+    fn a_still_makes_the_multisampled_displayed_image_only_to_draw_over_it() {
+        let gpu = Gpu::headless().unwrap();
+        let mut renderer = SceneRenderer::new(&gpu);
+        let model = demo_model();
+        let mut still = StillRenderer::new(&gpu, &renderer, &model);
+        still.frame_clip(None);
+        let pose = model.skeleton.rest_pose();
+        let plain = ViewOptions::default();
+        let drawn_over = |still: &StillRenderer| still.target.as_ref().map(SceneTarget::display_multisampled_made);
+        still.render(&mut renderer, pose, (64, 48), &plain).unwrap();
+        assert!(
+            still.target.as_ref().is_some_and(|t| t.samples > 1),
+            "the renderer multisamples at best quality"
+        );
+        assert_eq!(drawn_over(&still), Some(false), "nothing is drawn over a plain still");
+        let wireframe = ViewOptions {
+            wireframe: true,
+            ..plain
+        };
+        let over = still.render(&mut renderer, pose, (64, 48), &wireframe).unwrap();
+        assert_eq!(drawn_over(&still), Some(true), "the wireframe is drawn over it");
+        let plain_again = still.render(&mut renderer, pose, (64, 48), &plain).unwrap();
+        assert_ne!(over, plain_again, "the wireframe shows");
+    }
+}

@@ -13,13 +13,12 @@ use super::compressed_texture;
 use super::layer_variant::LayerVariant;
 use super::layouts::Layouts;
 use super::material_texture::{material_texture, write_level};
-use super::mip_chain;
 use super::uniforms::{LAYER_SLOTS, MaterialUniform, layer_slots};
-use crate::asset::image_decode;
 use crate::asset::material::MaterialTexture;
 use crate::asset::mtoon::MToon;
 use crate::asset::texture::{SamplerModes, Wrap};
 use crate::asset::{Material, Model, TextureRef};
+use crate::asset::{image_decode, mip_chain};
 
 pub struct MaterialTextures {
     /// (image index, sRGB) → view.
@@ -112,7 +111,11 @@ impl Decoder<'_> {
             }
             return Ok(levels.declared_srgb);
         }
-        let decoded = image_decode::decode_at_most(&image.bytes, self.max_side, self.wanted_side).map_err(|e| e.0)?;
+        // Shrunk (where it is) in linear light when a colour slot reads it: an image read in both
+        // colour spaces (rare) gives its data slots the colour slots' averages.
+        let srgb = spaces[1];
+        let decoded =
+            (image_decode::decode_at_most(&image.bytes, self.max_side, self.wanted_side, srgb)).map_err(|e| e.0)?;
         self.spend(u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height()))?;
         let declared_srgb = decoded.declared_srgb;
         match spaces {

@@ -150,6 +150,37 @@ pub(crate) fn quad() -> MeshData {
     }
 }
 
+/// A cube from −1 to 1 with a flat normal per face (four vertices each), wound
+/// counter-clockwise seen from outside (tools/fidelity/spheres.py writes the same cube).
+pub(crate) fn cube() -> MeshData {
+    let mut mesh = MeshData {
+        positions: Vec::new(),
+        normals: Vec::new(),
+        uvs: Vec::new(),
+        indices: Vec::new(),
+    };
+    // Each face's normal and the two directions across it, with across × up = normal.
+    let faces = [
+        (Vec3::X, Vec3::NEG_Z, Vec3::Y),
+        (Vec3::NEG_X, Vec3::Z, Vec3::Y),
+        (Vec3::Y, Vec3::X, Vec3::NEG_Z),
+        (Vec3::NEG_Y, Vec3::X, Vec3::Z),
+        (Vec3::Z, Vec3::X, Vec3::Y),
+        (Vec3::NEG_Z, Vec3::NEG_X, Vec3::Y),
+    ];
+    for (normal, across, up) in faces {
+        let first = mesh.positions.len() as u32;
+        for (u, v) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            mesh.positions.push(normal + across * u + up * v);
+            mesh.normals.push(normal);
+            mesh.uvs.push(Vec2::new((u + 1.0) / 2.0, (1.0 - v) / 2.0));
+        }
+        mesh.indices
+            .extend([first, first + 1, first + 2, first, first + 2, first + 3]);
+    }
+    mesh
+}
+
 /// Writes `json` to a file in a folder of its own and loads it.
 pub(crate) fn load(name: &str, json: &str) -> Model {
     let path = file(name, json);
@@ -2128,6 +2159,102 @@ fn the_layers_textures_scale_their_factors() {
     );
     let image = renderer.render(&model, &view);
     assert!(mean_colour_of_model(&image)[0] > 0.0, "it draws");
+}
+
+/// A quad facing the camera whose material is `material` (JSON), texture 0 a one-texel black
+/// and white checkerboard of 64² (alpha and every colour channel alike) repeated 32 times
+/// across: about ten texels a pixel, which only a mip-mapped texture reads as their mean.
+fn fine_checkerboard_quad(name: &str, material: &str) -> Model {
+    let checkerboard = image::RgbaImage::from_fn(64, 64, |x, y| {
+        let level = if (x + y) % 2 == 0 { 0 } else { 255 };
+        image::Rgba([level, level, level, 255])
+    });
+    let mut png = Vec::new();
+    (checkerboard.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)).unwrap();
+    let uri = common::data_uri(&png).replace("octet-stream", "png");
+    let mut buffers = Buffers::default();
+    let mut mesh = quad();
+    mesh.uvs.iter_mut().for_each(|uv| *uv *= 32.0);
+    let primitive = buffers.mesh(&mesh);
+    // Linear within and between levels (three.js's default for a glTF texture).
+    let sampler = r#"{"magFilter":9729,"minFilter":9987}"#;
+    load(
+        name,
+        &buffers.gltf(&format!(
+            r#""images":[{{"uri":"{uri}"}}],"samplers":[{sampler}],"textures":[{{"source":0,"sampler":0}}],
+            "materials":[{material}],"meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],
+            "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+        )),
+    )
+}
+
+/// The grey levels (red channel) of the middle half of the model's bounds across and down,
+/// where the model is everything unlike the top-left pixel (the background).
+fn middle_of_model(image: &image::RgbaImage) -> Vec<u8> {
+    let background = image.get_pixel(0, 0).0;
+    let drawn = image
+        .enumerate_pixels()
+        .filter(|(_, _, p)| p.0.iter().zip(background).any(|(a, b)| a.abs_diff(b) > 12));
+    let (mut min, mut max) = ((u32::MAX, u32::MAX), (0, 0));
+    for (x, y, _) in drawn {
+        min = (min.0.min(x), min.1.min(y));
+        max = (max.0.max(x), max.1.max(y));
+    }
+    let (width, height) = (max.0.saturating_sub(min.0), max.1.saturating_sub(min.1));
+    let (xs, ys) = (
+        min.0 + width / 4..max.0 - width / 4,
+        min.1 + height / 4..max.1 - height / 4,
+    );
+    ys.flat_map(|y| xs.clone().map(move |x| image.get_pixel(x, y)[0]))
+        .collect()
+}
+
+#[test]
+fn the_layers_textures_are_mip_mapped_as_the_base_colour_is() {
+    // A checkerboard far finer than the pixels, in the default view: a mip-mapped texture reads as
+    // its texels' mean everywhere, black and white in equal parts: 0.5 in linear light, sRGB
+    // 188, for the colour textures (base colour, sheen colour), 0.5 shown as level 128 for the
+    // data ones (clear coat). Read from the first level alone it would alias, each pixel's
+    // sample somewhere between black and white, in moiré bands.
+    let mut renderer = Renderer::new();
+    for (name, material, channel, mean) in [
+        (
+            "fine-base-colour",
+            r#"{"pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}"#,
+            MaterialChannel::BaseColor,
+            188,
+        ),
+        (
+            "fine-sheen-colour",
+            r#"{"extensions":{"KHR_materials_sheen":{"sheenColorFactor":[1,1,1],"sheenColorTexture":{"index":0}}}}"#,
+            MaterialChannel::Sheen,
+            188,
+        ),
+        (
+            "fine-clearcoat",
+            r#"{"extensions":{"KHR_materials_clearcoat":{"clearcoatFactor":1,"clearcoatTexture":{"index":0}}}}"#,
+            MaterialChannel::Clearcoat,
+            128,
+        ),
+    ] {
+        let model = fine_checkerboard_quad(name, material);
+        assert!(model.warnings.is_empty(), "{name}: {:?}", model.warnings);
+        let view = ViewOptions {
+            channel: Some(channel),
+            ..plain(Lighting::default())
+        };
+        let image = renderer.render(&model, &view);
+        save(&image, name);
+        let levels = middle_of_model(&image);
+        assert!(levels.len() > 1000, "{name}: the quad covers {} pixels", levels.len());
+        let average = levels.iter().map(|&l| f32::from(l)).sum::<f32>() / levels.len() as f32;
+        let far = levels.iter().filter(|&&l| l.abs_diff(mean) > 4).count();
+        assert!(
+            (average - f32::from(mean)).abs() <= 2.0 && far == 0,
+            "{name}: mean {average:.1} against {mean}, {far} of {} pixels more than 4 levels off",
+            levels.len()
+        );
+    }
 }
 
 #[test]

@@ -775,3 +775,39 @@ fn the_gpu_timer_measures_frames_where_the_adapter_reports_timestamps() {
         "{measured:?}"
     );
 }
+
+/// The opaque draws are drawn nearest the camera first (so that a software rasteriser's early
+/// depth test skips what they hide): every draw that is not blended, each no farther than
+/// the next, and from the other side the other way round.
+#[test]
+fn the_opaque_draws_are_drawn_nearest_first() {
+    use glam::Vec3;
+    let gpu = Gpu::headless().unwrap();
+    let renderer = SceneRenderer::new(&gpu);
+    let truck = asset::load(&common::gltf("CesiumMilkTruck/glTF-Binary/CesiumMilkTruck.glb")).unwrap();
+    let mut view = ModelView::new(&gpu, &renderer, &truck);
+    let matrices = truck.skeleton.rest_pose().to_model_matrices();
+    let order_from = |view: &mut ModelView, eye: Vec3| {
+        let camera = glam::camera::rh::view::look_at_mat4(eye, Vec3::ZERO, Vec3::Y);
+        view.buffers.sort_by_distance(&matrices, &camera);
+        let buffers = &view.buffers;
+        let depth = |index: usize| {
+            let draw = &buffers.draws[index];
+            let center = matrices[draw.joint].transform_point3(draw.center);
+            camera.transform_point3(center).z
+        };
+        let depths: Vec<f32> = buffers.opaque_order.iter().map(|&index| depth(index)).collect();
+        assert!(depths.windows(2).all(|pair| pair[0] >= pair[1]), "{depths:?}");
+        let mut drawn = buffers.opaque_order.clone();
+        drawn.sort_unstable();
+        let opaque: Vec<usize> = (0..buffers.draws.len())
+            .filter(|&i| !buffers.draws[i].blended)
+            .collect();
+        assert_eq!(drawn, opaque, "every opaque draw once");
+        buffers.opaque_order.clone()
+    };
+    let from_front = order_from(&mut view, Vec3::new(20.0, 1.0, 0.0));
+    let from_behind = order_from(&mut view, Vec3::new(-20.0, 1.0, 0.0));
+    assert!(from_front.len() > 2, "the truck has several draws");
+    assert_ne!(from_front, from_behind, "the order follows the camera");
+}

@@ -287,12 +287,12 @@ fn a_mipmapped_basis_texture_is_read_at_the_level_a_picture_needs() {
         let ktx2 = basis::ktx2_of_basis(&basis::encode_basis_mipmapped(&pattern, format), false);
         assert_eq!(ktx2::Reader::new(&ktx2[..]).unwrap().header().level_count, 7);
         for side in [64, 16, 4, 1] {
-            let decoded = image_decode::decode_at_most(&ktx2, 4096, side).unwrap();
+            let decoded = image_decode::decode_at_most(&ktx2, 4096, side, true).unwrap();
             assert_eq!(decoded.rgba.dimensions(), (side, side), "{format:?}");
         }
         // The file's own 16×16 level: each quadrant two blocks across (an ETC1S block holds
         // one hue), its colour kept.
-        let level = image_decode::decode_at_most(&ktx2, 4096, 16).unwrap().rgba;
+        let level = image_decode::decode_at_most(&ktx2, 4096, 16, true).unwrap().rgba;
         let [red, green, blue, _] = level.get_pixel(1, 1).0;
         assert!(
             red > 180 && green < 70 && blue < 70,
@@ -397,12 +397,39 @@ fn inspect_names_each_image_s_container_and_what_it_decoded_to() {
     assert_eq!(images[0]["width"], 16);
     assert_eq!(images[0]["decoded_to"], "RGBA8 16×16, transcoded from ETC1S");
     assert_eq!(images[0]["bytes"], ktx2.len());
+    assert_eq!(
+        images[0]["bc7_on_gpus"], false,
+        "one level: a GPU could not make the rest from BC7 blocks"
+    );
     assert_eq!(images[1]["container"], "PNG");
     assert_eq!(images[1]["decoded_to"], "RGBA8 8×8");
+    assert_eq!(images[1]["bc7_on_gpus"], false);
     let text = common::succeed(&["inspect", path.to_str().unwrap()]);
     assert!(text.contains("image 0 'Image 0': KTX2/Basis ETC1S"), "{text}");
+    assert!(!text.contains("BC7"), "{text}");
     let webp = common::succeed(&["inspect", common::compressed("CesiumMan-webp.glb").to_str().unwrap()]);
     assert!(webp.contains("WebP, 41968 bytes, RGBA8 1024×1024"), "{webp}");
+}
+
+#[test]
+fn inspect_says_which_images_a_gpu_receives_as_bc7() {
+    let ktx2 = basis::ktx2_of_basis(
+        &basis::encode_basis_mipmapped(&quadrants(64), BasisTextureFormat::UASTC4x4),
+        false,
+    );
+    let json = textured_quad_json(
+        r#"{"extensions":{"KHR_texture_basisu":{"source":0}}}"#,
+        &[("image/ktx2", &ktx2)],
+        r#","KHR_texture_basisu""#,
+    );
+    let path = write(&common::temp_dir("inspect-bc7"), "mipmapped", &json);
+    let report = common::json(&["inspect", "--json", path.to_str().unwrap()]);
+    assert_eq!(report["image_formats"][0]["bc7_on_gpus"], true, "{report}");
+    let text = common::succeed(&["inspect", path.to_str().unwrap()]);
+    assert!(
+        text.contains("RGBA8 64×64, transcoded from UASTC (BC7 on a GPU that samples BC formats)"),
+        "{text}"
+    );
 }
 
 #[test]

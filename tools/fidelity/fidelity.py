@@ -11,7 +11,8 @@ files, both lit only by three.js's RoomEnvironment, through rigscope's default `
                                          mean and 95th percentile of |rigscope - three.js| and the mean signed
                                          difference (positive: rigscope brighter), with BEFORE_DIR's (an earlier
                                          build's pictures, against the same reference) beside them when given;
-                                         then the VRM rows against the GI-equalised pictures, and the summary line
+                                         then the VRM rows against the GI-equalised pictures, the summary line,
+                                         and a warning when the two sides' backgrounds differ (see BACKGROUND)
 
 Both sides keep a picture only while what made it is unchanged (NAME.png.key: the command, and the peer's page or
 rigscope's binary, by size and time), so a rerun after a rebuild draws again and otherwise only adds new files.
@@ -21,8 +22,11 @@ render.mjs (RoomEnvironment's PMREM as scene.environment, Neutral tone mapping, 
 rigscope's framing rule (node origins count only for a model without vertices; render.mjs always counts them,
 which framed some files smaller) and three-vrm's loader plugin (MToon, outlines, VRM 0.x turned to face +Z; MToon
 is lit by a light probe of the same room, since it reads no environment map). The file's lights cast shadows on
-both sides (rigscope always shadows its file lights). A row marked `rest` in files.txt is drawn in its rest pose
-on both sides (`--pose-mode rest`, `--clip none`): its first clip animates what three.js does not read.
+both sides (rigscope always shadows its file lights). A normal-mapped mesh without tangents gets MikkTSpace tangents
+on both sides, as glTF asks (`--mikktspace`: GLTFLoader would build its frame from screen-space derivatives), and
+the peer's background is the one rigscope shows (BACKGROUND), so that dark parts of a model count as model in both
+pictures or in neither. A row marked `rest` in files.txt is drawn in its rest pose on both sides (`--pose-mode
+rest`, `--clip none`): its first clip animates what three.js does not read.
 
 The files are listed in files.txt beside this script ($FIDELITY_FILES replaces it) and read where they lie
 ($RIGSCOPE_CORPUS, default /tmp/rigscope-corpus; $RIGSCOPE_ASSETS, default ../shared/assets); nothing is copied.
@@ -35,6 +39,11 @@ import hashlib, json, os, subprocess, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 VIEW = ["--azimuth", "28.6479", "--elevation", "14.3239", "--fov", "40", "--margin", "1.1"]
 SIZE = "800x600"
+# The peer's background: the one rigscope's pictures show. rigscope clears its scene to (0.045, 0.05, 0.06) linear
+# before tone mapping, so under Neutral its background is #1e242e, not the #3c3f45 the colour is without a curve. The
+# model masks (model_mask) are the pixels more than 8 levels from the background, so two backgrounds would make them
+# differ wherever the model is dark: the peer's #3c3f45 dropped black boots, claws and eyes from its mask alone.
+BACKGROUND = "#1e242e"
 PEER_PAGE = ("render-vrm.mjs", "render-vrm.html")
 
 
@@ -113,8 +122,8 @@ def render_three(out):
     os.makedirs(out, exist_ok=True)
     for kind, path, name, rest in files():
         command = ["node", os.path.join(peer, "render-vrm.mjs"), path, "--size", SIZE, *VIEW, "--frame", "clip",
-                   "--background", "#3c3f45", "--clip", "none" if rest else "0", "--environment", "room",
-                   "--light-intensity", "0", "--tone-mapping", "neutral", "--shadows"]
+                   "--background", BACKGROUND, "--clip", "none" if rest else "0", "--environment", "room",
+                   "--light-intensity", "0", "--tone-mapping", "neutral", "--shadows", "--mikktspace"]
         png = os.path.join(out, name + ".png")
         draw(png, [*command, "-o", png], made_by)
         if toon(kind):
@@ -141,16 +150,33 @@ def render_rigscope(binary, out):
         draw(png, command, stamp(binary))
 
 
+def levels(png):
+    """A PNG's RGB levels as a height x width x 3 array of ints."""
+    import numpy as np
+    from PIL import Image
+    return np.asarray(Image.open(png).convert("RGB")).astype(int)
+
+
+def model_mask(rgb):
+    """Where a picture shows the model: more than 8 levels from the background (its corner) in some channel."""
+    import numpy as np
+    return np.abs(rgb - rgb[0, 0]).max(2) > 8
+
+
+def shrunk(mask, pixels):
+    """`mask` less every pixel within `pixels` steps (4-neighbour) of its outside."""
+    import numpy as np
+    for _ in range(pixels):
+        p = np.pad(mask, 1)
+        mask = p[1:-1, 1:-1] & p[:-2, 1:-1] & p[2:, 1:-1] & p[1:-1, :-2] & p[1:-1, 2:]
+    return mask
+
+
 def interior(rig_png, three_png):
     """(mean |difference|, its 95th percentile, mean signed difference) inside the model, or None."""
     import numpy as np
-    from PIL import Image
-    a = np.asarray(Image.open(rig_png).convert("RGB")).astype(int)
-    b = np.asarray(Image.open(three_png).convert("RGB")).astype(int)
-    inside = (np.abs(a - a[0, 0]).max(2) > 8) & (np.abs(b - b[0, 0]).max(2) > 8)
-    for _ in range(2):
-        p = np.pad(inside, 1)
-        inside = p[1:-1, 1:-1] & p[:-2, 1:-1] & p[2:, 1:-1] & p[1:-1, :-2] & p[1:-1, 2:]
+    a, b = levels(rig_png), levels(three_png)
+    inside = shrunk(model_mask(a) & model_mask(b), 2)
     if not inside.any():
         return None
     d = (a - b)[inside]
@@ -162,6 +188,15 @@ def measure(three_png, rig_png):
     if not rig_png or not os.path.exists(rig_png) or not os.path.exists(three_png):
         return None
     return interior(rig_png, three_png)
+
+
+def backgrounds_differ(three_png, rig_png):
+    """Whether both pictures exist and their corners (the background) differ by more than 2 levels: then their model
+    masks differ wherever the model is near one background and not the other."""
+    import numpy as np
+    if not rig_png or not os.path.exists(rig_png) or not os.path.exists(three_png):
+        return False
+    return np.abs(levels(three_png)[0, 0] - levels(rig_png)[0, 0]).max() > 2
 
 
 def cells(m):
@@ -191,6 +226,11 @@ def table(three, rig, before=None):
     summary("", now)
     if equalised:
         summary("With those rows against the GI-equalised MToon: ", {**now, **equalised})
+    unlike = [name.replace("~", "/") for _, _, name, _ in rows
+              if backgrounds_differ(picture(three, name), picture(rig, name))]
+    if unlike:
+        print(f"\nThe backgrounds differ on {len(unlike)} of {len(rows)} files ({', '.join(unlike[:3])}"
+              f"{', ...' if len(unlike) > 3 else ''}), so their model masks do too: see fidelity.py's BACKGROUND.")
 
 
 def summary(lead, measured):

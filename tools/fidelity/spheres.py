@@ -1,14 +1,39 @@
 #!/usr/bin/env python3
-"""spheres.py OUT_DIR -- writes the test spheres (tests/integration/three_fidelity.rs) as glTF files: a white and a
-grey sphere at roughness 0, 0.25, 0.5, 0.75 and 1, metallic 0 and 1, each alone in `OUT_DIR/NAME.gltf`.
+"""spheres.py OUT_DIR -- writes the test spheres and cubes (tests/integration/three_fidelity.rs) as glTF files: a white
+and a grey sphere at roughness 0, 0.25, 0.5, 0.75 and 1, metallic 0 and 1; and cubes of flat grey (0.05, 0.25 and 0.6),
+lit (metallic 0, roughness 1) and unlit (KHR_materials_unlit); each alone in `OUT_DIR/NAME.gltf`.
 
-The mesh is the tests' `uv_sphere(48, 96)` (tests/integration/picture.rs), so three.js and rigscope draw the same
-triangles. Prints one file name a line."""
+The meshes are the tests' `uv_sphere(48, 96)` and `cube()` (tests/integration/picture.rs), so three.js and rigscope
+draw the same triangles. Prints one file name a line."""
 import base64, json, math, os, struct, sys
 
 STACKS, SLICES = 48, 96
 COLOURS = {"white": [1.0, 1.0, 1.0, 1.0], "grey": [0.18, 0.18, 0.18, 1.0]}
 ROUGHNESSES = [0.0, 0.25, 0.5, 0.75, 1.0]
+GREYS = [0.05, 0.25, 0.6]
+# Each cube face's normal and the two directions across it (across x up = normal), as picture.rs's `cube()`.
+CUBE_FACES = [((1, 0, 0), (0, 0, -1), (0, 1, 0)), ((-1, 0, 0), (0, 0, 1), (0, 1, 0)), ((0, 1, 0), (1, 0, 0), (0, 0, -1)),
+              ((0, -1, 0), (1, 0, 0), (0, 0, 1)), ((0, 0, 1), (1, 0, 0), (0, 1, 0)), ((0, 0, -1), (-1, 0, 0), (0, 1, 0))]
+
+
+def packed(positions, normals, uvs, indices):
+    """The buffer's parts of a mesh: positions, normals, texture coordinates, indices, and the two counts."""
+    flat = lambda rows: b"".join(struct.pack("<%df" % len(r), *r) for r in rows)
+    return (flat(positions), flat(normals), flat(uvs), struct.pack("<%dI" % len(indices), *indices), len(positions),
+            len(indices))
+
+
+def cube_bytes():
+    """The cube from -1 to 1 with a flat normal per face, as the buffer's parts."""
+    positions, normals, uvs, indices = [], [], [], []
+    for normal, across, up in CUBE_FACES:
+        first = len(positions)
+        for u, v in [(-1, -1), (1, -1), (1, 1), (-1, 1)]:
+            positions.append(tuple(normal[i] + u * across[i] + v * up[i] for i in range(3)))
+            normals.append(normal)
+            uvs.append(((u + 1) / 2, (1 - v) / 2))
+        indices += [first, first + 1, first + 2, first, first + 2, first + 3]
+    return packed(positions, normals, uvs, indices)
 
 
 def sphere_bytes():
@@ -25,15 +50,20 @@ def sphere_bytes():
         for slice_ in range(SLICES):
             a = stack * row + slice_
             indices += [a, a + 1, a + row, a + 1, a + row + 1, a + row]
-    flat = lambda rows: b"".join(struct.pack("<%df" % len(r), *r) for r in rows)
-    return flat(positions), flat(uvs), struct.pack("<%dI" % len(indices), *indices), len(positions), len(indices)
+    return packed(positions, positions, uvs, indices)
 
 
 def sphere_gltf(material):
-    position, uv, index, vertices, count = sphere_bytes()
-    data = position + position + uv + index
+    """A file of the sphere with `material` (mtoon_edge.py's spheres too)."""
+    return mesh_gltf(sphere_bytes(), material)
+
+
+def mesh_gltf(mesh, material):
+    """A file of one mesh (`mesh`: the buffer's parts) with `material`."""
+    position, normal, uv, index, vertices, count = mesh
+    data = position + normal + uv + index
     views, offset = [], 0
-    for part in (position, position, uv, index):
+    for part in (position, normal, uv, index):
         views.append({"buffer": 0, "byteOffset": offset, "byteLength": len(part)})
         offset += len(part)
     return {
@@ -48,6 +78,7 @@ def sphere_gltf(material):
         ],
         "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "indices": 3, "material": 0}]}],
         "materials": [material],
+        **({"extensionsUsed": list(material["extensions"])} if "extensions" in material else {}),
         "nodes": [{"mesh": 0}],
         "scenes": [{"nodes": [0]}],
     }
@@ -64,6 +95,14 @@ def main():
                 with open(os.path.join(out, name + ".gltf"), "w") as f:
                     json.dump(sphere_gltf(material), f)
                 print(name)
+    for grey in GREYS:
+        colour = {"baseColorFactor": [grey, grey, grey, 1.0]}
+        lit = {"pbrMetallicRoughness": {**colour, "metallicFactor": 0, "roughnessFactor": 1}}
+        unlit = {"pbrMetallicRoughness": colour, "extensions": {"KHR_materials_unlit": {}}}
+        for name, material in ((f"cube-lit-{grey}", lit), (f"cube-unlit-{grey}", unlit)):
+            with open(os.path.join(out, name + ".gltf"), "w") as f:
+                json.dump(mesh_gltf(cube_bytes(), material), f)
+            print(name)
 
 
 if __name__ == "__main__":

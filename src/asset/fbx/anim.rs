@@ -10,14 +10,20 @@
 //! between them off by about `|f''| · h² / 8` (h: the span), the error of linear
 //! interpolation: a character's limb keyed on every frame strays by up to a tenth of its size
 //! half-way between frames. So each span is refined against ufbx's own evaluation: where the
-//! clip strays from it by more than `Tolerance` a quarter or three quarters of the way
-//! through the span, it is halved and each half refined alike, at most `MAX_HALVINGS` times (at most
-//! 15 keys added to a span, so the keys stay bounded by the bake's, which the file's keys and
-//! the clip's length bound). Spans of a step (a constant key's jump) are left alone, and so are
-//! nodes among scale helpers (inherit modes: ufbx bakes them by the helpers' baked scales, which
-//! play linearly, so its evaluation is not their curve). Blend shape channel weights are baked
-//! at the frame rate, and node visibility steps (`visibility`). Times start at the stack's
-//! start; the clip steps at the file's frame rate (`key_rate`).
+//! clip strays from it by more than `Tolerance` (relative to the model's size) a quarter or
+//! three quarters of the way through the span, it is halved and each half refined alike, at
+//! most `MAX_HALVINGS` times (at most 15 keys added to a span, so the keys stay bounded by the
+//! bake's, which the file's keys and the clip's length bound). A constant (stepped) key's jump
+//! is two keys at one time, the value arriving and the value leaving, as the clip plays a
+//! jump: exact on either side, with no span to refine. Outside its curves' keys ufbx keys
+//! nothing and the clip holds the first and last keys, as a curve's default (constant)
+//! extrapolation does; where a curve repeats, mirrors or extends its slope there
+//! (`Extrapolation`), the node is keyed there too, to the stack's end (so the clip lasts to
+//! it; elsewhere the clip ends at its last key). Nodes among scale helpers keep ufbx's keys
+//! (inherit modes: ufbx bakes them by the helpers' baked scales, which play linearly, so its
+//! evaluation is not their curve). Blend shape channel weights are baked at the frame rate, and
+//! node visibility steps (`visibility`). Times start at the stack's start; the clip steps at
+//! the file's frame rate (`key_rate`).
 
 use glam::{Quat, Vec3};
 
@@ -25,7 +31,8 @@ use super::mesh::{MorphChannel, shape_weights};
 use super::nodes::Nodes;
 use super::visibility::VisibilitySlots;
 use super::{quat, vec3};
-use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, WeightsTrack};
+use crate::anim::track::Keyframe;
+use crate::anim::{Channel, ChannelTrack, Clip, Interpolation, Skeleton, Track, TrackError, WeightsTrack};
 
 /// The frame rate clips are baked at when the file does not say.
 const DEFAULT_RATE: f64 = 30.0;
@@ -34,18 +41,78 @@ const DEFAULT_RATE: f64 = 30.0;
 /// curves (see the module docs).
 const MAX_HALVINGS: u32 = 4;
 
+/// How many keys a node's extrapolated stretch before or after its keys may take, per key of
+/// the curves that go on there: as many as ufbx's bake gives one span of a curve at most (its
+/// `max_keyframe_segments`), so that the file's keys bound them whatever the stack's length.
+const EXTRAPOLATED_KEYS_PER_KEY: usize = 32;
+
 /// How far the clip may stray from ufbx's evaluation between baked keys before a span is
-/// halved: 1 mm, 0.06° and a relative scale of 1e-3 (a metre-long limb moves 1 mm). A tenth
-/// of that gave a Mixamo dancer 7x its keys and 7x its load time for changes no one sees.
+/// halved. A rotation or scale strays at a vertex by its error times the vertex's distance
+/// from the joint, so 0.06° and a relative scale of 1e-3 are relative to the model already; a
+/// translation is held to a fraction of the model's size (`model_size`): 1 mm was 4e-4 of a
+/// character's diagonal but 2e-2 of Maya's test scenes a few centimetres across.
 struct Tolerance;
 
 impl Tolerance {
-    /// Metres.
-    const TRANSLATION: f32 = 1e-3;
+    /// Of the model's size.
+    const TRANSLATION: f32 = 1e-4;
+    /// Metres, for a model without a size (one node and no mesh).
+    const TRANSLATION_WITHOUT_SIZE: f32 = 1e-3;
     /// Radians.
     const ROTATION: f32 = 1e-3;
     /// Relative to the scale (per axis).
     const SCALE: f32 = 1e-3;
+
+    /// The translation tolerance for a model `model_size` across, in metres.
+    fn translation(model_size: f32) -> f32 {
+        match model_size * Self::TRANSLATION {
+            tolerance if tolerance.is_finite() && tolerance > 0.0 => tolerance,
+            _ => Self::TRANSLATION_WITHOUT_SIZE,
+        }
+    }
+}
+
+/// The model's size: the diagonal of the box around its meshes' vertices at rest (each mesh's
+/// box placed by each node it is on), or, in a file without meshes (a motion-only rig), around
+/// its nodes; in the loader's metres.
+fn model_size(scene: &ufbx::Scene) -> f32 {
+    let (mut low, mut high) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for mesh in scene.meshes.iter().filter(|mesh| !mesh.vertices.is_empty()) {
+        let vertices = mesh.vertices.iter().map(|&v| vec3(v));
+        let (mesh_low, mesh_high) = vertices.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(low, high), v| {
+            (low.min(v), high.max(v))
+        });
+        for node in mesh.element.instances.iter() {
+            for corner in 0..8 {
+                let pick = |axis: usize| {
+                    if corner & (1 << axis) == 0 {
+                        mesh_low[axis]
+                    } else {
+                        mesh_high[axis]
+                    }
+                };
+                let local = ufbx::Vec3 {
+                    x: pick(0) as f64,
+                    y: pick(1) as f64,
+                    z: pick(2) as f64,
+                };
+                let placed = vec3(ufbx::transform_position(&node.geometry_to_world, local));
+                (low, high) = (low.min(placed), high.max(placed));
+            }
+        }
+    }
+    if low.cmpgt(high).any() {
+        for node in &scene.nodes {
+            let m = &node.node_to_world;
+            let origin = Vec3::new(m.m03 as f32, m.m13 as f32, m.m23 as f32);
+            (low, high) = (low.min(origin), high.max(origin));
+        }
+    }
+    if low.cmpgt(high).any() {
+        0.0
+    } else {
+        (high - low).length()
+    }
 }
 
 /// Every animation stack as a clip; a stack that cannot be baked is left out with a warning.
@@ -68,6 +135,14 @@ pub fn load_clips(
         memory_limit,
         ..Default::default()
     };
+    let translation_tolerance = match scene.anim_stacks.is_empty() {
+        true => Tolerance::TRANSLATION_WITHOUT_SIZE,
+        false => Tolerance::translation(model_size(scene)),
+    };
+    let tick = match scene.metadata.ktime_second {
+        ticks if ticks > 0 => 1.0 / ticks as f64,
+        _ => 0.0,
+    };
     let mut clips = Vec::with_capacity(scene.anim_stacks.len());
     for stack in &scene.anim_stacks {
         let options = ufbx::BakeOpts {
@@ -75,18 +150,29 @@ pub fn load_clips(
             result_allocator: allocator(),
             resample_rate: rate,
             trim_start_time: true,
+            // A jump as two keys at one time (see `Side`), not a millisecond's ramp.
+            step_handling: ufbx::BakeStepHandling::IdenticalTime,
             ..Default::default()
         };
         let name = stack.element.name.to_string();
         match ufbx::bake_anim(scene, &stack.anim, options) {
             // A stack that animates nothing (Mixamo's "Take 001") is no clip.
             Ok(baked) => {
+                let stack_end = stack.anim.time_end - stack.anim.time_begin.max(0.0);
                 let sources = Sources {
                     scene,
                     anim: &stack.anim,
                     nodes,
                     skeleton,
                     morph_channels,
+                    rate,
+                    end: if stack_end.is_finite() && stack_end > 0.0 {
+                        stack_end
+                    } else {
+                        0.0
+                    },
+                    tick,
+                    translation_tolerance,
                 };
                 let clip = clip(&name, &baked, &sources, visibility, warnings);
                 if !clip.channels().is_empty() {
@@ -152,7 +238,7 @@ fn animated_scale<'a>(helper: Option<&ufbx::Node>, baked: &'a ufbx::BakedAnim) -
 }
 
 /// `node`'s `part` of its transform, as ufbx evaluates it at the times of `keys` and of
-/// `helper`'s scale keys (baked times, from the stack's start).
+/// `helper`'s scale keys (baked times, from the stack's start), each jump's two sides apart.
 fn evaluated_again(
     node: &ufbx::Node,
     keys: &[ufbx::BakedVec3],
@@ -161,36 +247,48 @@ fn evaluated_again(
     part: fn(&ufbx::Transform) -> ufbx::Vec3,
 ) -> Vec<Key<Vec3>> {
     // Only the stack's own times: the bake also gives such a node keys shifted before it.
-    let mut times: Vec<f64> = (keys.iter())
+    let mut times: Vec<(f64, Side)> = (keys.iter())
         .chain(helper.scale_keys.iter())
-        .map(|k| k.time)
-        .filter(|&time| time >= 0.0)
+        .map(|k| (k.time, Side::of(k.flags)))
+        .filter(|&(time, _)| time >= 0.0)
         .collect();
-    times.sort_by(f64::total_cmp);
+    times.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     times.dedup();
-    let value = |time: f64| vec3(part(&sources.evaluate(node, time)));
     (times.into_iter())
-        .map(|time| Key {
+        .map(|(time, side)| Key {
             time,
-            value: value(time),
-            step: false,
+            value: vec3(part(&sources.evaluate(node, sources.side_time(time, side)))),
         })
         .collect()
 }
 
-/// One baked key: seconds from the stack's start, the value, and whether it is one end of a
-/// step (a constant key's jump, baked as two keys a millisecond apart).
+/// One baked key: seconds from the stack's start, and the value.
 #[derive(Clone, Copy)]
 struct Key<T> {
     time: f64,
     value: T,
-    step: bool,
 }
 
-impl<T: Copy> Key<T> {
-    fn baked(time: f64, value: T, flags: ufbx::BakedKeyFlags) -> Self {
-        let step = flags.has_any(ufbx::BakedKeyFlags::STEP_LEFT | ufbx::BakedKeyFlags::STEP_RIGHT);
-        Self { time, value, step }
+/// Which side of its time a key's value is from. A jump (a constant key's step, or where a
+/// repeating curve starts over) is two keys at one time, the value arriving (`Before`) and the
+/// value leaving (`After`); the clip plays the last of them at that time and each on its side.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Side {
+    Before,
+    At,
+    After,
+}
+
+impl Side {
+    /// The side of a key ufbx baked with `flags`.
+    fn of(flags: ufbx::BakedKeyFlags) -> Self {
+        if flags.has_any(ufbx::BakedKeyFlags::STEP_LEFT) {
+            Side::Before
+        } else if flags.has_any(ufbx::BakedKeyFlags::STEP_RIGHT) {
+            Side::After
+        } else {
+            Side::At
+        }
     }
 }
 
@@ -204,11 +302,14 @@ struct Playback<T> {
     tolerance: f32,
 }
 
-const TRANSLATION: Playback<Vec3> = Playback {
-    between: Vec3::lerp,
-    stray: Vec3::distance,
-    tolerance: Tolerance::TRANSLATION,
-};
+/// Translations, held to `tolerance` metres (see `Tolerance`).
+fn translation_playback(tolerance: f32) -> Playback<Vec3> {
+    Playback {
+        between: Vec3::lerp,
+        stray: Vec3::distance,
+        tolerance,
+    }
+}
 
 const ROTATION: Playback<Quat> = Playback {
     between: Quat::slerp,
@@ -237,7 +338,8 @@ fn refined<T: Copy>(keys: &[Key<T>], curve: &dyn Fn(f64) -> T, playback: &Playba
     for pair in keys.windows(2) {
         let (from, to) = (pair[0], pair[1]);
         out.push((from.time, from.value));
-        if !(from.step || to.step) && to.time > from.time {
+        // Two keys at one time (in the track's `f32`) have no span between them.
+        if (to.time as f32) > (from.time as f32) {
             refinement.halve((from.time, from.value), (to.time, to.value), 1, &mut out);
         }
     }
@@ -277,13 +379,163 @@ impl<T: Copy> Refinement<'_, T> {
     }
 }
 
-/// What a baked stack's nodes and elements are looked up in.
+/// Where a node's curves go on past their keys within the stack (Maya's pre- and post-infinity:
+/// repeat, repeat with offset, mirror, or the end key's slope); ufbx's bake keys nothing there.
+/// Such a node is keyed there at the frame rate and on both sides of each repetition's start,
+/// at most `EXTRAPOLATED_KEYS_PER_KEY` keys per key of those curves on either side.
+struct Extrapolation {
+    /// Whether some curve goes on before its first key.
+    before: bool,
+    /// Whether some curve goes on after its last key.
+    after: bool,
+    /// Where a repeating curve starts over within the stack (baked times, unsorted).
+    restarts: Vec<f64>,
+    /// The most keys to add on either side.
+    limit: usize,
+}
+
+impl Extrapolation {
+    /// `node`'s, where some curve of it in the stack goes on past its keys.
+    fn of(node: &ufbx::Node, sources: &Sources) -> Option<Self> {
+        let mut found = Self {
+            before: false,
+            after: false,
+            restarts: Vec::new(),
+            limit: 0,
+        };
+        let offset = sources.anim.time_begin.max(0.0);
+        for layer in sources.anim.layers.iter() {
+            for prop in layer.find_anim_props(&node.element) {
+                for curve in prop.anim_value.curves.iter().flatten() {
+                    let (Some(first), Some(last)) = (curve.keyframes.first(), curve.keyframes.last()) else {
+                        continue;
+                    };
+                    let cycle = last.time - first.time;
+                    let sides = [(&curve.pre_extrapolation, true), (&curve.post_extrapolation, false)];
+                    for (extrapolation, before) in sides {
+                        let repeats = match extrapolation.mode {
+                            ufbx::ExtrapolationMode::Constant => continue,
+                            ufbx::ExtrapolationMode::Slope => false,
+                            _ if extrapolation.repeat_count == 0 => continue,
+                            _ => true,
+                        };
+                        found.limit += curve.keyframes.len() * EXTRAPOLATED_KEYS_PER_KEY;
+                        found.before |= before;
+                        found.after |= !before;
+                        if !repeats || cycle <= 0.0 {
+                            continue;
+                        }
+                        // Each repetition starts over at a jump (at the curve's end keys for the
+                        // first); after the last (a positive count) the curve holds still.
+                        let count = match extrapolation.repeat_count {
+                            count if count > 0 => count as usize,
+                            _ => usize::MAX,
+                        };
+                        for repetition in (0..count).take(found.limit) {
+                            let time = match before {
+                                true => first.time - repetition as f64 * cycle,
+                                false => last.time + repetition as f64 * cycle,
+                            } - offset;
+                            match (time >= 0.0, time <= sources.end) {
+                                (true, true) => found.restarts.push(time),
+                                // Past the stack's far end for good.
+                                (false, _) if before => break,
+                                (_, false) if !before => break,
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (found.before || found.after).then_some(found)
+    }
+
+    /// `keys` (of one channel) with the keys added before the first and after the last that
+    /// the curves need within the stack, valued by `curve` (at baked times).
+    fn extended<T: Copy>(&self, keys: Vec<Key<T>>, sources: &Sources, curve: &dyn Fn(f64) -> T) -> Vec<Key<T>> {
+        let (Some(first), Some(last)) = (keys.first().map(|k| k.time), keys.last().map(|k| k.time)) else {
+            return keys;
+        };
+        let evaluated = |times: Vec<(f64, Side)>| -> Vec<Key<T>> {
+            (times.into_iter())
+                .map(|(time, side)| Key {
+                    time,
+                    value: curve(sources.side_time(time, side)),
+                })
+                .collect()
+        };
+        let mut extended = match self.before {
+            true => evaluated(self.stretch(0.0, first, Side::Before, sources)),
+            false => Vec::new(),
+        };
+        extended.extend(keys);
+        if self.after {
+            extended.extend(evaluated(self.stretch(last, sources.end, Side::After, sources)));
+        }
+        extended
+    }
+
+    /// The times to key from `from` to `to`, one of them a channel's first or last key (`Side`:
+    /// the stretch comes before that key or after it), the other the stack's start or end:
+    /// the frames strictly between, the stack's end, and both sides of each restart. A restart
+    /// on the channel's key gives only the side away from it (the key holds the other), one on
+    /// the stack's start only the side after it (nothing plays before), and a frame on a
+    /// restart is left out (the two times were worked out apart and may straddle it).
+    fn stretch(&self, from: f64, to: f64, towards: Side, sources: &Sources) -> Vec<(f64, Side)> {
+        if !(to > from) {
+            return Vec::new();
+        }
+        let tick = sources.tick;
+        let (key, stack_end) = match towards {
+            Side::Before => (to, from),
+            _ => (from, to),
+        };
+        let frames = ((to - from) * sources.rate).ceil().clamp(1.0, self.limit.max(1) as f64) as usize;
+        let step = (to - from) / frames as f64;
+        let near = |a: f64, b: f64| (a - b).abs() <= tick;
+        let restarts: Vec<f64> = (self.restarts.iter().copied())
+            .filter(|&time| time >= from - tick && time <= to + tick)
+            .collect();
+        let mut times: Vec<(f64, Side)> = (1..frames)
+            .map(|frame| (from + step * frame as f64, Side::At))
+            .collect();
+        let starts_over = restarts.iter().any(|&restart| near(restart, stack_end));
+        times.push(match towards {
+            Side::Before if starts_over => (stack_end, Side::After),
+            _ => (stack_end, Side::At),
+        });
+        for &restart in &restarts {
+            if near(restart, key) {
+                times.push((key, towards));
+            } else if !(towards == Side::Before && near(restart, stack_end)) {
+                times.extend([(restart, Side::Before), (restart, Side::After)]);
+            }
+        }
+        times.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let on_restart = |i: usize| {
+            let neighbours = [i.checked_sub(1), Some(i + 1)].into_iter().flatten();
+            (neighbours.filter_map(|j| times.get(j))).any(|&(time, side)| side != Side::At && near(time, times[i].0))
+        };
+        let kept = (0..times.len()).filter(|&i| times[i].1 != Side::At || !on_restart(i));
+        kept.map(|i| times[i]).collect()
+    }
+}
+
+/// What a baked stack's nodes are evaluated in, and how its clip is played.
 struct Sources<'a> {
     scene: &'a ufbx::Scene,
     anim: &'a ufbx::Anim,
     nodes: &'a Nodes,
     skeleton: &'a Skeleton,
     morph_channels: &'a [MorphChannel],
+    /// The file's frame rate.
+    rate: f64,
+    /// The stack's end, in baked time (0 where it states no range).
+    end: f64,
+    /// One FBX time unit, in seconds: a key's time is a whole number of them.
+    tick: f64,
+    translation_tolerance: f32,
 }
 
 impl Sources<'_> {
@@ -291,6 +543,46 @@ impl Sources<'_> {
     /// (seconds from the stack's start, `trim_start_time`).
     fn evaluate(&self, node: &ufbx::Node, time: f64) -> ufbx::Transform {
         ufbx::evaluate_transform(self.anim, node, time + self.anim.time_begin.max(0.0))
+    }
+
+    /// The time to evaluate a key at `time` on `side` at: a time unit before or after it, which
+    /// is inside the span next to it (keys are whole units apart).
+    fn side_time(&self, time: f64, side: Side) -> f64 {
+        match side {
+            Side::Before => time - self.tick,
+            Side::At => time,
+            Side::After => time + self.tick,
+        }
+    }
+}
+
+/// How one node's channels are played from their baked keys (see `clip`).
+struct Played<'a> {
+    sources: &'a Sources<'a>,
+    /// Where the node's curves go on past their keys.
+    extrapolation: Option<&'a Extrapolation>,
+    /// Whether spans are refined against the curves (not for nodes among scale helpers).
+    refine: bool,
+}
+
+impl Played<'_> {
+    /// The channel's track: `keys` extended where the curves go on past them and refined
+    /// between them against `curve`, played linearly.
+    fn track<T: Keyframe>(
+        &self,
+        keys: Vec<Key<T>>,
+        curve: &dyn Fn(f64) -> T,
+        playback: &Playback<T>,
+    ) -> Result<Track<T>, TrackError> {
+        let keys = match self.extrapolation {
+            Some(extrapolation) => extrapolation.extended(keys, self.sources, curve),
+            None => keys,
+        };
+        let (times, values): (Vec<f32>, Vec<T>) = match self.refine {
+            true => refined(&keys, curve, playback),
+            false => keys.iter().map(|k| (k.time as f32, k.value)).unzip(),
+        };
+        Track::new(Interpolation::Linear, times, values)
     }
 }
 
@@ -320,8 +612,11 @@ fn clip(
         let curve =
             |part: fn(&ufbx::Transform) -> ufbx::Vec3| move |time| vec3(part(&sources.evaluate(scene_node, time)));
         let baked_keys = |keys: &[ufbx::BakedVec3]| -> Vec<Key<Vec3>> {
-            keys.iter()
-                .map(|k| Key::baked(k.time, vec3(k.value), k.flags))
+            (keys.iter())
+                .map(|k| Key {
+                    time: k.time,
+                    value: vec3(k.value),
+                })
                 .collect()
         };
         // ufbx bakes a node among scale helpers (inherit modes) by the helpers' baked scales,
@@ -329,40 +624,35 @@ fn clip(
         // channels stay as baked (or as `compensated_*` evaluates them, at the same keys).
         let helped = |n: &ufbx::Node| n.is_scale_helper || n.scale_helper.is_some() || n.inherit_scale_node.is_some();
         let under_helper = helped(scene_node) || scene_node.parent.as_ref().is_some_and(|p| helped(p));
-        let vec3_track = |compensated: Option<Vec<Key<Vec3>>>,
-                          baked: &[ufbx::BakedVec3],
-                          part: fn(&ufbx::Transform) -> ufbx::Vec3,
-                          playback: &Playback<Vec3>| {
-            let keys = compensated.unwrap_or_else(|| baked_keys(baked));
-            let (times, values) = match under_helper {
-                false => refined(&keys, &curve(part), playback),
-                true => keys.iter().map(|k| (k.time as f32, k.value)).unzip(),
-            };
-            Track::new(Interpolation::Linear, times, values)
+        let extrapolation = match under_helper {
+            false => Extrapolation::of(scene_node, sources),
+            true => None,
         };
-        let translation = vec3_track(
-            compensated_translation(node, baked, sources),
-            &node.translation_keys,
-            |t| t.translation,
-            &TRANSLATION,
-        )
-        .map(ChannelTrack::Translation);
-        let rotations: Vec<Key<Quat>> = (node.rotation_keys.iter())
-            .map(|k| Key::baked(k.time, quat(k.value).normalize(), k.flags))
+        let played = Played {
+            sources,
+            extrapolation: extrapolation.as_ref(),
+            refine: !under_helper,
+        };
+        let translation_playback = translation_playback(sources.translation_tolerance);
+        let translation_keys = compensated_translation(node, baked, sources);
+        let translation_keys = translation_keys.unwrap_or_else(|| baked_keys(&node.translation_keys));
+        let translation = played
+            .track(translation_keys, &curve(|t| t.translation), &translation_playback)
+            .map(ChannelTrack::Translation);
+        let rotation_keys = (node.rotation_keys.iter())
+            .map(|k| Key {
+                time: k.time,
+                value: quat(k.value).normalize(),
+            })
             .collect();
         let rotation_curve = |time| quat(sources.evaluate(scene_node, time).rotation).normalize();
-        let (times, values) = match under_helper {
-            false => refined(&rotations, &rotation_curve, &ROTATION),
-            true => rotations.iter().map(|k| (k.time as f32, k.value)).unzip(),
-        };
-        let rotation = Track::new(Interpolation::Linear, times, values).map(ChannelTrack::Rotation);
-        let scale = vec3_track(
-            compensated_scale(node, baked, sources),
-            &node.scale_keys,
-            |t| t.scale,
-            &SCALE,
-        )
-        .map(ChannelTrack::Scale);
+        let rotation = played
+            .track(rotation_keys, &rotation_curve, &ROTATION)
+            .map(ChannelTrack::Rotation);
+        let scale_keys = compensated_scale(node, baked, sources).unwrap_or_else(|| baked_keys(&node.scale_keys));
+        let scale = played
+            .track(scale_keys, &curve(|t| t.scale), &SCALE)
+            .map(ChannelTrack::Scale);
         let tracks = [translation, rotation, scale];
         for track in tracks {
             match track {

@@ -5,6 +5,10 @@
 //! texels nearest the centre. sRGB levels are averaged in linear light and encoded back, as
 //! the device does for an `sRGB8_ALPHA8` texture; alpha and data textures are averaged as
 //! stored. Each level is made from the one above it, rounded to bytes, as the device stores it.
+//!
+//! A texture decoded for a picture smaller than itself (`image_decode::decode_at_most`) is
+//! shrunk by the same halvings (`fitted`): it is the level of its size that the full texture's
+//! chain would have had, and the levels the GPU then makes below it are the same too.
 
 use std::sync::LazyLock;
 
@@ -38,6 +42,18 @@ pub fn levels(image: RgbaImage, srgb: bool) -> impl Iterator<Item = RgbaImage> {
     std::iter::successors(Some(image), move |level| {
         (level.width() > 1 || level.height() > 1).then(|| next_level(level, srgb))
     })
+}
+
+/// `image`'s mip level whose sides are both at most `side` (at least 1): `image` itself when it
+/// fits, else the level `levels` would reach by halving it that many times. Only the level
+/// being halved and the one made from it are held at once.
+pub fn fitted(image: RgbaImage, side: u32, srgb: bool) -> RgbaImage {
+    let side = side.max(1);
+    let mut level = image;
+    while level.width() > side || level.height() > side {
+        level = next_level(&level, srgb);
+    }
+    level
 }
 
 /// The level below `level`: each side halved (rounded down, at least 1), each texel `level`
