@@ -369,6 +369,9 @@ struct Surface {
     // RE_IndirectSpecular_Physical: it is not linear in F0).
     metal_f0: vec3<f32>,
     metallic: f32,
+    // The split-sum table at this view angle and roughness (`environment_brdf`): read once,
+    // for the environment's reflection and the highlights' compensation.
+    brdf: vec2<f32>,
     // What the key light's and the file's lights' highlights are multiplied by for the light
     // the microfacets scatter more than once: 1 + F0 (1 / E − 1), E the split-sum table's
     // white-furnace albedo (Turquin 2019, three.js's `multiScatteringCompensation`).
@@ -471,8 +474,7 @@ fn punctual_lights(s: Surface, world: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
 // light from behind its tangent plane); the dielectric's and the metal's multiple scattering
 // are mixed by `metallic`, not taken of their mixed F0.
 fn environment_light(s: Surface, roughness: f32) -> vec3<f32> {
-    let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
-    let brdf = environment_brdf(n_dot_v, roughness);
+    let brdf = s.brdf;
     let single = s.f0 * brdf.x + s.f90 * brdf.y;
     let missing = 1.0 - (brdf.x + brdf.y);
     let irradiance = environment_irradiance(s.n);
@@ -701,8 +703,8 @@ fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
         surface.f90 = mix(material.specular.w * specular_sample, 1.0, metallic);
     }
     surface.alpha = roughness * roughness;
-    let table = environment_brdf(clamp(dot(n, v), 1e-4, 1.0), roughness);
-    surface.specular_compensation = 1.0 + surface.f0 * (1.0 / max(table.x + table.y, 1e-4) - 1.0);
+    surface.brdf = environment_brdf(clamp(dot(n, v), 1e-4, 1.0), roughness);
+    surface.specular_compensation = 1.0 + surface.f0 * (1.0 / max(surface.brdf.x + surface.brdf.y, 1e-4) - 1.0);
     surface.anisotropy = 0.0;
     if (ANISOTROPY_LAYER && material.anisotropy.x > 0.0) {
         // The direction is the texture's (or the tangent) turned by the rotation, in the

@@ -44,7 +44,7 @@ impl SceneTarget {
     ) -> Self {
         let (width, height) = (width.max(1), height.max(1));
         let color = |label: &str, samples: u32, format: wgpu::TextureFormat, usage: wgpu::TextureUsages| {
-            color_texture(device, label, (width, height, samples), (format, usage))
+            plain_texture(device, label, (width, height, samples), (format, usage))
         };
         let sampled = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let hdr = color("scene hdr", 1, SCENE_FORMAT, sampled).create_view(&Default::default());
@@ -83,7 +83,7 @@ impl SceneTarget {
             self.display_multisampled.get_or_init(|| {
                 let size = (self.width, self.height, self.samples);
                 let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
-                color_texture(&self.device, "displayed msaa", size, (DISPLAY_FORMAT, usage))
+                plain_texture(&self.device, "displayed msaa", size, (DISPLAY_FORMAT, usage))
                     .create_view(&Default::default())
             })
         })
@@ -96,8 +96,8 @@ impl SceneTarget {
     }
 }
 
-/// A colour texture of `width` x `height` pixels of `samples` samples.
-fn color_texture(
+/// A 2D texture of `width` x `height` pixels of `samples` samples, without mip levels.
+fn plain_texture(
     device: &wgpu::Device,
     label: &str,
     (width, height, samples): (u32, u32, u32),
@@ -127,20 +127,6 @@ pub fn depth_texture(
     samples: u32,
     usage: wgpu::TextureUsages,
 ) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: samples,
-            dimension: wgpu::TextureDimension::D2,
-            format: DEPTH_FORMAT,
-            usage,
-            view_formats: &[],
-        })
+    plain_texture(device, label, (width, height, samples), (DEPTH_FORMAT, usage))
         .create_view(&wgpu::TextureViewDescriptor::default())
 }

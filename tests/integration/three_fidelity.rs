@@ -23,6 +23,42 @@ fn room_environment() -> EnvironmentImage {
     EnvironmentImage::read(&path).unwrap()
 }
 
+/// A renderer lit by the room alone.
+fn room_renderer() -> Renderer {
+    let mut renderer = Renderer::new();
+    renderer.scene.set_environment(
+        &renderer.gpu,
+        Environment::from_image(&renderer.gpu, &renderer.scene.layouts, &room_environment()),
+    );
+    renderer
+}
+
+/// The pixels inside the sphere's outline (`inside`), from a white dielectric of roughness 0.5.
+fn sphere_outline(renderer: &mut Renderer) -> Vec<bool> {
+    let white = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":0.5}}"#;
+    inside(&render_sphere(renderer, "three-outline", white))
+}
+
+/// Each picture's difference from three.js's level beside its tolerance; the assertion fails
+/// on any beyond it and lists them all.
+#[derive(Default)]
+struct Differences {
+    lines: Vec<String>,
+    worst_excess: f32,
+}
+
+impl Differences {
+    fn add(&mut self, name: &str, difference: f32, tolerance: f32) {
+        self.lines
+            .push(format!("{name}: {difference:+.1} (within {tolerance})"));
+        self.worst_excess = self.worst_excess.max(difference.abs() - tolerance);
+    }
+
+    fn assert_within(&self) {
+        assert!(self.worst_excess <= 0.0, "{}", self.lines.join("\n"));
+    }
+}
+
 /// The sphere of `material` (JSON) rendered as `rigscope render FILE --environment room.hdr
 /// --lights file --no-grid --size 320x240` draws it.
 fn render_sphere(renderer: &mut Renderer, name: &str, material: &str) -> image::RgbaImage {
@@ -43,7 +79,12 @@ fn render_mesh(
     let json = buffers.gltf(&format!(
         r#""meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],"materials":[{material}],"nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
     ));
-    let model = rigscope::asset::load(&file(name, &json)).unwrap();
+    render_gltf(renderer, name, &json, channel)
+}
+
+/// The glTF file `json` rendered as `render_mesh` renders its mesh.
+fn render_gltf(renderer: &mut Renderer, name: &str, json: &str, channel: Option<MaterialChannel>) -> image::RgbaImage {
+    let model = rigscope::asset::load(&file(name, json)).unwrap();
     let pose: Pose = model.skeleton.rest_pose().clone();
     let mut view = plain(Lighting {
         lights: Lights::File,
@@ -111,19 +152,14 @@ fn spheres_under_three_js_room_read_as_three_js_draws_them() {
         ("white", 1.0, 1.0, [175.7, 200.6, 229.7, 242.1, 247.1]),
         ("grey", 0.18, 1.0, [74.1, 91.9, 103.5, 95.6, 87.3]),
     ];
-    let mut renderer = Renderer::new();
-    renderer.scene.set_environment(
-        &renderer.gpu,
-        Environment::from_image(&renderer.gpu, &renderer.scene.layouts, &room_environment()),
-    );
+    let mut renderer = room_renderer();
     let material = |colour: f32, metallic: f32, roughness: f32| {
         format!(
             r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[{colour},{colour},{colour},1],"metallicFactor":{metallic},"roughnessFactor":{roughness}}}}}"#
         )
     };
-    let outline = inside(&render_sphere(&mut renderer, "three-outline", &material(1.0, 0.0, 0.5)));
-    let mut report = Vec::new();
-    let mut worst_excess: f32 = 0.0;
+    let outline = sphere_outline(&mut renderer);
+    let mut differences = Differences::default();
     for (name, colour, metallic, levels) in three_js {
         for (roughness, three_js_level) in [0.0, 0.25, 0.5, 0.75, 1.0].into_iter().zip(levels) {
             let file_name = format!("three-{name}-m{metallic}-r{roughness}");
@@ -138,11 +174,10 @@ fn spheres_under_three_js_room_read_as_three_js_draws_them() {
                 (_, 0.0) => 4.0,
                 _ => 2.5,
             };
-            report.push(format!("{file_name}: {difference:+.1} (within {tolerance})"));
-            worst_excess = worst_excess.max(difference.abs() - tolerance);
+            differences.add(&file_name, difference, tolerance);
         }
     }
-    assert!(worst_excess <= 0.0, "{}", report.join("\n"));
+    differences.assert_within();
 }
 
 /// The pixels of each face the view sees of `cube()` (+X, +Y and +Z), 2 pixels in from the
@@ -178,11 +213,7 @@ fn flat_greys_under_three_js_room_read_as_three_js_draws_them() {
     // four texels 7° off the face's normal where the room's light changes fast: 4% above the
     // cosine integral there. rigscope's 16 texels are within 1.5% of it, so 2-3 levels darker.
     let tolerances = [3.5, 2.0, 2.0];
-    let mut renderer = Renderer::new();
-    renderer.scene.set_environment(
-        &renderer.gpu,
-        Environment::from_image(&renderer.gpu, &renderer.scene.layouts, &room_environment()),
-    );
+    let mut renderer = room_renderer();
     let faces = visible_faces(&render_mesh(
         &mut renderer,
         "three-cube-normals",
@@ -190,8 +221,7 @@ fn flat_greys_under_three_js_room_read_as_three_js_draws_them() {
         "{}",
         Some(MaterialChannel::GeometricNormal),
     ));
-    let mut report = Vec::new();
-    let mut worst_excess: f32 = 0.0;
+    let mut differences = Differences::default();
     for (kind, grey, levels) in three_js {
         let extensions = match kind {
             "unlit" => r#","extensions":{"KHR_materials_unlit":{}}"#,
@@ -206,11 +236,10 @@ fn flat_greys_under_three_js_room_read_as_three_js_draws_them() {
             ["+X", "+Y", "+Z"].into_iter().zip(&faces).zip(levels).zip(tolerances)
         {
             let difference = mean_level(&image, mask) - three_js_level;
-            report.push(format!("{name} {face}: {difference:+.1} (within {tolerance})"));
-            worst_excess = worst_excess.max(difference.abs() - tolerance);
+            differences.add(&format!("{name} {face}"), difference, tolerance);
         }
     }
-    assert!(worst_excess <= 0.0, "{}", report.join("\n"));
+    differences.assert_within();
 }
 
 #[test]
@@ -228,25 +257,17 @@ fn smooth_and_part_metal_spheres_read_as_three_js_draws_them() {
         ("white-m0.5-r0.5", 1.0, 0.5, 0.5, 0.0, 242.8, 1.0),
         ("white-m1-r0.1-anisotropic", 1.0, 1.0, 0.1, 1.0, 184.0, 2.5),
     ];
-    let mut renderer = Renderer::new();
-    renderer.scene.set_environment(
-        &renderer.gpu,
-        Environment::from_image(&renderer.gpu, &renderer.scene.layouts, &room_environment()),
-    );
-    let white = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":0.5}}"#;
-    let outline = inside(&render_sphere(&mut renderer, "three-outline", white));
-    let mut report = Vec::new();
-    let mut worst_excess: f32 = 0.0;
+    let mut renderer = room_renderer();
+    let outline = sphere_outline(&mut renderer);
+    let mut differences = Differences::default();
     for (name, colour, metallic, roughness, anisotropy, three_js_level, tolerance) in three_js {
         let material = format!(
             r#"{{"pbrMetallicRoughness":{{"baseColorFactor":[{colour},{colour},{colour},1],"metallicFactor":{metallic},"roughnessFactor":{roughness}}},"extensions":{{"KHR_materials_anisotropy":{{"anisotropyStrength":{anisotropy}}}}}}}"#
         );
         let image = render_sphere(&mut renderer, &format!("three-{name}"), &material);
-        let difference = mean_level(&image, &outline) - three_js_level;
-        report.push(format!("{name}: {difference:+.1} (within {tolerance})"));
-        worst_excess = worst_excess.max(difference.abs() - tolerance);
+        differences.add(name, mean_level(&image, &outline) - three_js_level, tolerance);
     }
-    assert!(worst_excess <= 0.0, "{}", report.join("\n"));
+    differences.assert_within();
 }
 
 #[test]
@@ -262,32 +283,17 @@ fn spheres_under_a_file_light_read_as_three_js_draws_them() {
         ("lit-grey-m1-r0.5", 0.18, 1.0, 125.0),
         ("lit-half-m0.5-r0.5", 0.5, 0.5, 230.4),
     ];
-    let mut renderer = Renderer::new();
-    renderer.scene.set_environment(
-        &renderer.gpu,
-        Environment::from_image(&renderer.gpu, &renderer.scene.layouts, &room_environment()),
-    );
-    let white = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1],"metallicFactor":0,"roughnessFactor":0.5}}"#;
-    let outline = inside(&render_sphere(&mut renderer, "three-outline", white));
-    let view = plain(Lighting {
-        lights: Lights::File,
-        ..Lighting::default()
-    });
-    let mut report = Vec::new();
-    let mut worst_excess: f32 = 0.0;
+    let mut renderer = room_renderer();
+    let outline = sphere_outline(&mut renderer);
+    let mut differences = Differences::default();
     for (name, colour, metallic, three_js_level) in three_js {
         let mut buffers = Buffers::default();
         let primitive = buffers.mesh(&sphere());
         let json = buffers.gltf(&format!(
             r#""extensionsUsed":["KHR_lights_punctual"],"extensions":{{"KHR_lights_punctual":{{"lights":[{{"type":"directional","intensity":6}}]}}}},"meshes":[{{"primitives":[{{{primitive},"material":0}}]}}],"materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[{colour},{colour},{colour},1],"metallicFactor":{metallic},"roughnessFactor":0.5}}}}],"nodes":[{{"mesh":0}},{{"rotation":[-0.258819,0,0,0.965926],"extensions":{{"KHR_lights_punctual":{{"light":0}}}}}}],"scenes":[{{"nodes":[0,1]}}]"#
         ));
-        let model = rigscope::asset::load(&file(name, &json)).unwrap();
-        let pose: Pose = model.skeleton.rest_pose().clone();
-        let image = render_image(&renderer.gpu, &mut renderer.scene, &model, &pose, None, SIZE, &view).unwrap();
-        save(&image, name);
-        let difference = mean_level(&image, &outline) - three_js_level;
-        report.push(format!("{name}: {difference:+.1} (within 1.5)"));
-        worst_excess = worst_excess.max(difference.abs() - 1.5);
+        let image = render_gltf(&mut renderer, name, &json, None);
+        differences.add(name, mean_level(&image, &outline) - three_js_level, 1.5);
     }
-    assert!(worst_excess <= 0.0, "{}", report.join("\n"));
+    differences.assert_within();
 }
