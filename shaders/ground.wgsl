@@ -1,7 +1,8 @@
 // The ground: a large quad at y = ground height with a procedural grid that fades with
 // distance, darkened where the model's shadow map says the key light is blocked.
 //
-// `Frame`, the shadow map and `shadow_factor` come from frame.wgsl.
+// `Frame`, the shadow map and `shadow_factor` come from frame.wgsl, `scene_output` from
+// scene_output.wgsl.
 
 struct Ground {
     // x: height, y: half size of the quad, z: grid spacing, w: unused.
@@ -54,7 +55,7 @@ fn grid(world: vec3<f32>) -> vec3<f32> {
 // fall in: a software rasteriser pays for the lookups on every pixel).
 @fragment
 fn fs_unshadowed(in: VertexOut) -> @location(0) vec4<f32> {
-    return vec4<f32>(grid(in.world), 1.0);
+    return scene_output(vec4<f32>(grid(in.world), 1.0));
 }
 
 @fragment
@@ -78,5 +79,5 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     }
     lit = select(1.0, lit / casters, casters > 0.0);
     color *= mix(0.45, 1.0, lit);
-    return vec4<f32>(color, 1.0);
+    return scene_output(vec4<f32>(color, 1.0));
 }

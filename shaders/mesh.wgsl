@@ -565,22 +565,8 @@ fn vertex_view_color(value: f32, facing: vec3<f32>, l: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(color * (0.45 + 0.55 * max(dot(facing, l), 0.0)) / frame.exposure_lights.x, 1.0);
 }
 
-// Set for the pipelines that draw into the displayed image after tone mapping (blended
-// surfaces and what is drawn over them: src/render/scene.rs): they expose, tone-map and
-// sRGB-encode their colour themselves, so that the fixed-function blend mixes displayed
-// colours, as three.js (which encodes in each fragment shader) does.
-override DISPLAY_OUTPUT: bool = false;
-
-// `color` as the pipeline's target holds it: linear HDR for the scene image, or, with
-// `DISPLAY_OUTPUT`, displayed (the frame's exposure and curve, tone_curve.wgsl's `displayed`).
-fn scene_output(color: vec4<f32>) -> vec4<f32> {
-    if (!DISPLAY_OUTPUT) {
-        return color;
-    }
-    let exposed = max(color.rgb * frame.exposure_lights.x, vec3<f32>(0.0));
-    return vec4<f32>(displayed(exposed, u32(frame.exposure_lights.w)), color.a);
-}
-
+// Each fragment's colour goes out through scene_output.wgsl's `scene_output`: linear HDR, or
+// displayed where the pipeline draws into the displayed image.
 @fragment
 fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     return scene_output(surface_color(in, front));
@@ -708,8 +694,10 @@ fn surface_color(in: VertexOut, front: bool) -> vec4<f32> {
     surface.anisotropy = 0.0;
     if (ANISOTROPY_LAYER && material.anisotropy.x > 0.0) {
         // The direction is the texture's (or the tangent) turned by the rotation, in the
-        // tangent frame (the normal map's).
-        let frame = tangent_frame(n, in.world, uv0, in.tangent);
+        // tangent frame (the normal map's). A back face's frame is the front's, turned over
+        // whole as three.js and the Sample Viewer turn it: the front normal's frame, not the
+        // frame of `n` (whose bitangent alone flips and mirrors the direction).
+        let frame = tangent_frame(select(-n, n, front), in.world, uv0, in.tangent);
         let d = anisotropy_sample.rg * 2.0 - 1.0;
         let cosine = material.anisotropy.y;
         let sine = material.anisotropy.z;
@@ -872,19 +860,21 @@ fn shadowed_key_light(world: vec3<f32>, n: vec3<f32>) -> f32 {
     return frame.light_direction.w * shadow_factor(world, n, i32(frame.shadow.z), 2.5, 0.002);
 }
 
-// KHR_materials_sheen over `base` (the lit base): the base dimmed by the sheen's albedo, plus
-// the sheen lit by the key light and the environment. (The file's lights add no sheen.)
+// KHR_materials_sheen over `base` (the lit base): the base dimmed by the sheen's albedo towards
+// the viewer, plus the sheen lit by the key light and the environment, as three.js r187 composes
+// it. (The file's lights add no sheen; three.js dims its lights' share by the larger of the
+// albedos towards the viewer and the light.)
 fn sheen_layer(s: Surface, base: vec3<f32>, color: vec3<f32>, sheen_roughness: f32, l: vec3<f32>, occlusion: f32, key: f32) -> vec3<f32> {
-    let roughness = max(sheen_roughness, 0.07);
     let n_dot_v = clamp(dot(s.n, s.v), 1e-4, 1.0);
-    var sheen = environment_irradiance(s.n) * color * sheen_environment_brdf(n_dot_v, roughness) * occlusion;
+    let albedo = sheen_albedo(n_dot_v, sheen_roughness);
+    var sheen = environment_irradiance(s.n) * color * albedo * occlusion;
     let n_dot_l = dot(s.n, l);
     if (key > 0.0 && n_dot_l > 0.0) {
         let n_dot_h = clamp(dot(s.n, normalize(l + s.v)), 0.0, 1.0);
-        let brdf = charlie_distribution(n_dot_h, roughness) * neubelt_visibility(n_dot_l, n_dot_v);
+        let brdf = charlie_distribution(n_dot_h, sheen_roughness) * neubelt_visibility(n_dot_l, n_dot_v);
         sheen += color * brdf * key * n_dot_l;
     }
-    let albedo_scaling = 1.0 - 0.157 * max(max(color.r, color.g), color.b);
+    let albedo_scaling = 1.0 - max(max(color.r, color.g), color.b) * albedo;
     return base * albedo_scaling + sheen;
 }
 

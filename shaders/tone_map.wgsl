@@ -1,6 +1,6 @@
 // The scene's linear HDR colours → the displayed image: exposure, then a tone curve, then
 // sRGB-encoded here (the display image is not an sRGB format, so the window can copy it as it
-// is). Once per frame, after every scene pass.
+// is). Once per frame drawn in linear HDR, after its scene passes.
 //
 // `ToneMap` is the exposure buffer of src/render/tone_map.rs, which picks the entry point for
 // the curve; the vertex shader is fullscreen.wgsl's, `displayed` and the curves tone_curve.wgsl's.

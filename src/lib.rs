@@ -14,7 +14,8 @@
 //! renderer share without a GPU (camera, framing, picking, view toggles, what moves in a
 //! frame); `export` writes pictures and videos; `write` writes models back out as glTF; `diff`
 //! compares two versions of a rig (joints, binds, meshes, weights, morph targets, materials,
-//! clips); `simd` holds the registers and the AVX dispatch of `anim`'s and `skin`'s hot loops.
+//! clips); `simd` holds the registers and the AVX dispatch of `anim`'s and `skin`'s hot loops;
+//! `in_order` shares a list of jobs among a few threads, its results taken in the list's order.
 //! These modules are the crate's own: the `internals` feature makes them public for its tests,
 //! benches and tools, and nothing else should depend on them.
 
@@ -42,6 +43,7 @@ pub mod api;
 internal_modules!(
     anim, app, asset, cli, diff, export, inspect, lint, render, skin, ui, view, write
 );
+mod in_order;
 mod simd;
 #[cfg(test)]
 mod test_shapes;

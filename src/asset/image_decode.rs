@@ -169,12 +169,27 @@ fn decode_or_say_why(bytes: &[u8], max_side: u32, fit: Fit) -> Result<DecodedIma
             // Widened to RGBA8 first (the decoder's own image dropped once converted), then
             // halved as the GPU's mip chain is, from the same RGBA8 texels.
             Ok(DecodedImage {
-                rgba: fit.apply(image.into_rgba8()),
+                rgba: fit.apply(widened(image)),
                 container,
                 declared_srgb: None,
             })
         }
     }
+}
+
+/// `image` as RGBA8, as `into_rgba8` makes it. An RGB8 image (every JPEG's) is widened here,
+/// each texel's bytes copied and made opaque: `into_rgba8` goes through its colour-space
+/// conversion a texel at a time, several times slower, for the same bytes.
+fn widened(image: image::DynamicImage) -> RgbaImage {
+    let image::DynamicImage::ImageRgb8(rgb) = image else {
+        return image.into_rgba8();
+    };
+    let mut rgba = RgbaImage::new(rgb.width(), rgb.height());
+    for (to, from) in rgba.chunks_exact_mut(4).zip(rgb.chunks_exact(3)) {
+        to[..3].copy_from_slice(from);
+        to[3] = u8::MAX;
+    }
+    rgba
 }
 
 /// How many times `(width, height)` must be halved, as mip levels are (each side rounded down,
@@ -481,6 +496,17 @@ impl RawPixels {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_rgb_image_is_widened_to_the_bytes_into_rgba8_gives() {
+        let rgb = image::RgbImage::from_fn(7, 5, |x, y| image::Rgb([(x * 37) as u8, (y * 51) as u8, (x * y) as u8]));
+        let expected = image::DynamicImage::ImageRgb8(rgb.clone()).into_rgba8();
+        assert_eq!(widened(image::DynamicImage::ImageRgb8(rgb)), expected);
+        // Other layouts go through `into_rgba8` itself.
+        let grey = image::GrayImage::from_fn(3, 2, |x, _| image::Luma([x as u8 * 100]));
+        let expected = image::DynamicImage::ImageLuma8(grey.clone()).into_rgba8();
+        assert_eq!(widened(image::DynamicImage::ImageLuma8(grey)), expected);
+    }
 
     fn png(width: u32, height: u32) -> Vec<u8> {
         png_of(&RgbaImage::from_pixel(width, height, image::Rgba([10, 20, 30, 255])))

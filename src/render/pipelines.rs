@@ -1,7 +1,8 @@
 //! Render pipelines. Every scene pipeline renders with the scene target's MSAA sample count
-//! and a `DEPTH_FORMAT` depth buffer: into `SCENE_FORMAT`, or, for what is drawn over the
-//! tone-mapped image (blended surfaces, the wireframe, ghosts, overlays), into
-//! `DISPLAY_FORMAT`; the blit pipeline writes the window.
+//! and a `DEPTH_FORMAT` depth buffer: the scene's (background, ground, opaque surfaces, points
+//! and lines) into `SCENE_FORMAT` or `DISPLAY_FORMAT`, one pipeline for each (`SceneOutput`),
+//! and what is drawn over the tone-mapped image (blended surfaces, the wireframe, ghosts,
+//! overlays) into `DISPLAY_FORMAT`; the blit pipeline writes the window.
 
 use std::borrow::Cow;
 use std::ops::Deref;
@@ -23,11 +24,49 @@ pub const SCENE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 pub const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
+/// scene_output.wgsl: `DISPLAY_OUTPUT` and `scene_output`, which the scene shaders write their
+/// colours through (after frame.wgsl, `fullscreen::SRGB` and `TONE_CURVE`).
+const SCENE_OUTPUT: &str = include_str!("../../shaders/scene_output.wgsl");
+
+/// What a scene pipeline writes: linear HDR into the scene image (`SCENE_FORMAT`), which the
+/// tone map pass maps afterwards, or displayed colours (`DISPLAY_FORMAT`), each fragment
+/// exposed, tone-mapped and sRGB-encoded by its shader (`DISPLAY_OUTPUT`). The frame decides
+/// (scene.rs, `scene_output`); a pipeline of each is made when a frame first draws with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SceneOutput {
+    Hdr = 0,
+    Displayed = 1,
+}
+
+impl SceneOutput {
+    /// Both, in the order of the arrays of pipelines indexed by `output as usize`.
+    const BOTH: [SceneOutput; 2] = [SceneOutput::Hdr, SceneOutput::Displayed];
+
+    /// The pipeline's colour target.
+    fn target(self) -> &'static [Option<wgpu::ColorTargetState>; 1] {
+        match self {
+            SceneOutput::Hdr => &SCENE_TARGET,
+            SceneOutput::Displayed => &DISPLAY_TARGET,
+        }
+    }
+
+    /// The shader's pipeline constants (scene_output.wgsl's `DISPLAY_OUTPUT`).
+    fn constants(self) -> &'static [(&'static str, f64)] {
+        match self {
+            SceneOutput::Hdr => &[],
+            SceneOutput::Displayed => &[("DISPLAY_OUTPUT", 1.0)],
+        }
+    }
+}
+
+/// A pipeline for each `SceneOutput`, indexed by `output as usize`.
+pub type PerOutput = [Lazy<wgpu::RenderPipeline>; 2];
+
 /// A pipeline or shader module made when it is first used (the first draw that needs it), so
 /// that start-up compiles only what the picture draws: a still of a character uses about five of
-/// the nineteen pipelines below (no wireframe, ghost, overlays, points, lines, blended or
-/// mirrored triangles), and on a software rasteriser each one made costs a shader translation
-/// and a compile.
+/// the pipelines below (no wireframe, ghost, overlays, points, lines, blended or mirrored
+/// triangles, nor those of the other `SceneOutput`), and on a software rasteriser each one made
+/// costs a shader translation and a compile.
 pub struct Lazy<T> {
     value: OnceLock<T>,
     make: Box<dyn Fn() -> T + Send + Sync>,
@@ -70,10 +109,11 @@ pub struct Pipelines {
     shadow: [Lazy<wgpu::RenderPipeline>; 2],
     /// The ground with its shadows, and without them (where none can fall): the same quad,
     /// which may be drawn twice over, so each passes where depth is equal.
-    pub ground: Lazy<wgpu::RenderPipeline>,
-    pub unshadowed_ground: Lazy<wgpu::RenderPipeline>,
-    /// The environment behind everything.
-    pub background: Lazy<wgpu::RenderPipeline>,
+    pub ground: PerOutput,
+    pub unshadowed_ground: PerOutput,
+    /// The environment behind everything, or a flat colour (background.wgsl's `FLAT`).
+    pub background: PerOutput,
+    pub flat_background: PerOutput,
     pub overlay_lines: Lazy<wgpu::RenderPipeline>,
     pub overlay_points: Lazy<wgpu::RenderPipeline>,
 }
@@ -97,15 +137,15 @@ pub struct MeshPipelines {
     /// and their outlines: made when a draw first needs them.
     toon: OnceLock<ToonTriangles>,
     toon_maker: Arc<MeshPipelineMaker>,
-    points: Lazy<wgpu::RenderPipeline>,
-    lines: Lazy<wgpu::RenderPipeline>,
+    points: PerOutput,
+    lines: PerOutput,
 }
 
 /// Lit triangles of one variant of mesh.wgsl, each pipeline made when first drawn with.
 struct LitTriangles {
-    /// Indexed by `mirrored as usize`.
-    culled: [Lazy<wgpu::RenderPipeline>; 2],
-    double_sided: [Lazy<wgpu::RenderPipeline>; 2],
+    /// Indexed by `SceneOutput`, then by `mirrored as usize`.
+    culled: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
+    double_sided: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
     /// Blended triangles, which test depth but do not write it: indexed by `BlendedFaces`,
     /// then by `mirrored as usize`.
     blended: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
@@ -116,10 +156,13 @@ impl LitTriangles {
     fn new(maker: &Arc<MeshPipelineMaker>, constants: &[(&'static str, f64)]) -> Self {
         let triangles = wgpu::PrimitiveTopology::TriangleList;
         let lit = |label: &'static str, kind: MeshKind| maker.lazy(label, triangles, kind, constants);
+        let opaque = |label: &'static str, cull: bool| {
+            SceneOutput::BOTH
+                .map(|output| [false, true].map(|mirrored| lit(label, MeshKind::Lit { cull, mirrored, output })))
+        };
         Self {
-            culled: [false, true].map(|mirrored| lit("mesh", MeshKind::Lit { cull: true, mirrored })),
-            double_sided: [false, true]
-                .map(|mirrored| lit("double-sided mesh", MeshKind::Lit { cull: false, mirrored })),
+            culled: opaque("mesh", true),
+            double_sided: opaque("double-sided mesh", false),
             blended: [BlendedFaces::Front, BlendedFaces::Back]
                 .map(|faces| [false, true].map(|mirrored| lit("blended mesh", MeshKind::Blended { faces, mirrored }))),
         }
@@ -128,10 +171,8 @@ impl LitTriangles {
     /// How many of its pipelines have been made.
     #[cfg(any(test, feature = "internals"))]
     fn made(&self) -> usize {
-        let blended = self.blended.iter().flatten();
-        (self.culled.iter().chain(&self.double_sided).chain(blended))
-            .filter(|pipeline| pipeline.is_made())
-            .count()
+        let all = self.culled.iter().chain(&self.double_sided).chain(&self.blended);
+        (all.flatten()).filter(|pipeline| pipeline.is_made()).count()
     }
 }
 
@@ -142,8 +183,10 @@ struct ToonTriangles {
     /// Indexed by `BlendedFaces`, then by `mirrored as usize`.
     blended_writing_depth: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
     /// The outline (an inverted hull: the mesh pushed out along its normals, front faces
-    /// culled), indexed by `blended as usize`, then by `mirrored as usize`.
+    /// culled) of opaque surfaces, indexed by `SceneOutput`, then by `mirrored as usize`.
     outline: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
+    /// The outline of blended surfaces, indexed by `mirrored as usize`.
+    blended_outline: [Lazy<wgpu::RenderPipeline>; 2],
 }
 
 impl ToonTriangles {
@@ -158,8 +201,16 @@ impl ToonTriangles {
                     maker.lazy("blended toon mesh writing depth", triangles, kind, &[])
                 })
             }),
-            outline: both.map(|blended| {
-                both.map(|mirrored| maker.lazy("toon outline", triangles, MeshKind::Outline { blended, mirrored }, &[]))
+            outline: SceneOutput::BOTH.map(|output| {
+                both.map(|mirrored| maker.lazy("toon outline", triangles, MeshKind::Outline { mirrored, output }, &[]))
+            }),
+            blended_outline: both.map(|mirrored| {
+                maker.lazy(
+                    "blended toon outline",
+                    triangles,
+                    MeshKind::BlendedOutline { mirrored },
+                    &[],
+                )
             }),
         }
     }
@@ -167,7 +218,7 @@ impl ToonTriangles {
     /// How many of its pipelines have been made.
     #[cfg(any(test, feature = "internals"))]
     fn made(&self) -> usize {
-        let others = self.blended_writing_depth.iter().chain(&self.outline).flatten();
+        let others = (self.blended_writing_depth.iter().chain(&self.outline).flatten()).chain(&self.blended_outline);
         self.lit.made() + others.filter(|pipeline| pipeline.is_made()).count()
     }
 }
@@ -196,14 +247,15 @@ pub struct DrawShading {
 }
 
 impl MeshPipelines {
-    /// The pipeline for a draw of `topology` shaded as `shading` says.
-    pub fn for_draw(&self, topology: Topology, shading: DrawShading) -> &wgpu::RenderPipeline {
+    /// The pipeline for a draw of `topology` shaded as `shading` says, writing `output`.
+    pub fn for_draw(&self, topology: Topology, shading: DrawShading, output: SceneOutput) -> &wgpu::RenderPipeline {
         let lit = self.lit(shading);
+        let output = output as usize;
         match topology {
-            Topology::Points => &*self.points,
-            Topology::Lines => &*self.lines,
-            Topology::Triangles if shading.double_sided => &lit.double_sided[shading.mirrored as usize],
-            Topology::Triangles => &lit.culled[shading.mirrored as usize],
+            Topology::Points => &self.points[output],
+            Topology::Lines => &self.lines[output],
+            Topology::Triangles if shading.double_sided => &lit.double_sided[output][shading.mirrored as usize],
+            Topology::Triangles => &lit.culled[output][shading.mirrored as usize],
         }
     }
 
@@ -216,10 +268,15 @@ impl MeshPipelines {
         }
     }
 
-    /// The pipeline for the outline of an MToon draw shaded as `shading` says (`blended`: its
-    /// material blends).
-    pub fn for_outline(&self, shading: DrawShading, blended: bool) -> &wgpu::RenderPipeline {
-        &self.toon().outline[blended as usize][shading.mirrored as usize]
+    /// The pipeline for the outline of an opaque MToon draw shaded as `shading` says, writing
+    /// `output`.
+    pub fn for_outline(&self, shading: DrawShading, output: SceneOutput) -> &wgpu::RenderPipeline {
+        &self.toon().outline[output as usize][shading.mirrored as usize]
+    }
+
+    /// The pipeline for the outline of a blended MToon draw shaded as `shading` says.
+    pub fn for_blended_outline(&self, shading: DrawShading) -> &wgpu::RenderPipeline {
+        &self.toon().blended_outline[shading.mirrored as usize]
     }
 
     fn toon(&self) -> &ToonTriangles {
@@ -230,7 +287,7 @@ impl MeshPipelines {
     #[cfg(any(test, feature = "internals"))]
     fn made(&self) -> usize {
         let toon = self.toon.get().map_or(0, ToonTriangles::made);
-        let points_and_lines = [&self.points, &self.lines].into_iter().filter(|p| p.is_made()).count();
+        let points_and_lines = (self.points.iter().chain(&self.lines)).filter(|p| p.is_made()).count();
         self.plain.made() + self.layered.made() + self.transmissive.made() + toon + points_and_lines
     }
 
@@ -327,7 +384,7 @@ impl MeshPipelineMaker {
         // Mirrored draws' front faces wind clockwise; the shader's `front_facing` follows,
         // so double-sided back faces are lit with the flipped normal.
         let (cull_mode, mirrored, depth_stencil) = match kind {
-            MeshKind::Lit { cull, mirrored } => (
+            MeshKind::Lit { cull, mirrored, .. } => (
                 cull.then_some(wgpu::Face::Back),
                 mirrored,
                 depth(true, wgpu::CompareFunction::LessEqual),
@@ -340,10 +397,15 @@ impl MeshPipelineMaker {
                 let writes = matches!(kind, MeshKind::BlendedWritingDepth { .. });
                 (Some(culled), mirrored, depth(writes, wgpu::CompareFunction::LessEqual))
             }
-            MeshKind::Outline { blended, mirrored } => (
+            MeshKind::Outline { mirrored, .. } => (
                 Some(wgpu::Face::Front),
                 mirrored,
-                depth(!blended, wgpu::CompareFunction::LessEqual),
+                depth(true, wgpu::CompareFunction::LessEqual),
+            ),
+            MeshKind::BlendedOutline { mirrored } => (
+                Some(wgpu::Face::Front),
+                mirrored,
+                depth(false, wgpu::CompareFunction::LessEqual),
             ),
             // Edges lie on the surface: they test depth but do not write it.
             MeshKind::Wire => (None, false, depth(false, wgpu::CompareFunction::LessEqual)),
@@ -353,24 +415,12 @@ impl MeshPipelineMaker {
                 depth(false, wgpu::CompareFunction::Always),
             ),
         };
-        // What is drawn over the tone-mapped image writes displayed colours (mesh.wgsl's
-        // `DISPLAY_OUTPUT`).
-        let displayed = match kind {
-            MeshKind::Lit { .. } | MeshKind::Outline { blended: false, .. } => false,
-            MeshKind::Blended { .. }
-            | MeshKind::BlendedWritingDepth { .. }
-            | MeshKind::Outline { blended: true, .. }
-            | MeshKind::Wire
-            | MeshKind::Ghost => true,
-        };
-        let (targets, constants) = match displayed {
-            true => (&DISPLAY_TARGET, [constants, &[("DISPLAY_OUTPUT", 1.0)]].concat()),
-            false => (&SCENE_TARGET, constants.to_vec()),
-        };
+        let output = kind.output();
+        let (targets, constants) = (output.target(), [constants, output.constants()].concat());
         let constants = constants.as_slice();
         let module: &wgpu::ShaderModule = &self.module;
         let (vertex_entry, fragment_entry) = match kind {
-            MeshKind::Outline { .. } => ("vs_outline", "fs_outline"),
+            MeshKind::Outline { .. } | MeshKind::BlendedOutline { .. } => ("vs_outline", "fs_outline"),
             MeshKind::Lit { .. } | MeshKind::Blended { .. } | MeshKind::BlendedWritingDepth { .. } => {
                 ("vs_main", self.lit_fragment)
             }
@@ -415,15 +465,16 @@ impl MeshPipelineMaker {
     }
 }
 
-/// The scene's colour target: linear HDR, alpha-blended.
+/// The scene's colour target in linear HDR, alpha-blended.
 const SCENE_TARGET: [Option<wgpu::ColorTargetState>; 1] = [Some(wgpu::ColorTargetState {
     format: SCENE_FORMAT,
     blend: Some(wgpu::BlendState::ALPHA_BLENDING),
     write_mask: wgpu::ColorWrites::ALL,
 })];
 
-/// The displayed image, for what is drawn over it after tone mapping: sRGB-encoded colours
-/// (the shaders encode them), alpha-blended as they are, as three.js blends.
+/// The displayed image, for the scene drawn into it and what is drawn over it after tone
+/// mapping: sRGB-encoded colours (the shaders encode them), alpha-blended as they are, as
+/// three.js blends.
 const DISPLAY_TARGET: [Option<wgpu::ColorTargetState>; 1] = [Some(wgpu::ColorTargetState {
     format: DISPLAY_FORMAT,
     blend: Some(wgpu::BlendState::ALPHA_BLENDING),
@@ -510,29 +561,51 @@ const OVERLAY_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 1] = [Some(wg
 #[derive(Clone, Copy)]
 enum MeshKind {
     /// Lit surfaces (or points, lines), back faces culled when `cull`, winding flipped when
-    /// `mirrored`.
-    Lit { cull: bool, mirrored: bool },
+    /// `mirrored`, into the scene's `output`.
+    Lit {
+        cull: bool,
+        mirrored: bool,
+        output: SceneOutput,
+    },
     /// Lit blended surfaces: `faces` drawn (the others culled), depth tested, not written.
     Blended { faces: BlendedFaces, mirrored: bool },
     /// Blended surfaces that write depth too (MToon's transparentWithZWrite).
     BlendedWritingDepth { faces: BlendedFaces, mirrored: bool },
-    /// MToon's outline: back faces of the mesh pushed out along its normals; it writes depth
-    /// unless `blended`.
-    Outline { blended: bool, mirrored: bool },
+    /// MToon's outline of an opaque surface: back faces of the mesh pushed out along its
+    /// normals, writing depth, into the scene's `output`.
+    Outline { mirrored: bool, output: SceneOutput },
+    /// MToon's outline of a blended surface, which does not write depth.
+    BlendedOutline { mirrored: bool },
     /// The wireframe.
     Wire,
     /// The bind-pose ghost: translucent, over everything, back faces culled.
     Ghost,
 }
 
+impl MeshKind {
+    /// What its pipeline writes: the scene's surfaces as the frame draws its scene, the rest
+    /// is drawn over the displayed image.
+    fn output(self) -> SceneOutput {
+        match self {
+            MeshKind::Lit { output, .. } | MeshKind::Outline { output, .. } => output,
+            MeshKind::Blended { .. }
+            | MeshKind::BlendedWritingDepth { .. }
+            | MeshKind::BlendedOutline { .. }
+            | MeshKind::Wire
+            | MeshKind::Ghost => SceneOutput::Displayed,
+        }
+    }
+}
+
 /// What `lazy_pipeline` makes: a pipeline of `module`'s `vertex` entry (reading its vertex
-/// buffers) and `fragment` entry, reading groups laid out as `layout`, drawing `topology` into
-/// `targets`.
+/// buffers) and `fragment` entry with pipeline `constants`, reading groups laid out as
+/// `layout`, drawing `topology` into `targets`.
 struct PipelineShape {
     label: &'static str,
     module: LazyModule,
     vertex: (&'static str, &'static [Option<wgpu::VertexBufferLayout<'static>>]),
     fragment: &'static str,
+    constants: &'static [(&'static str, f64)],
     layout: wgpu::PipelineLayout,
     topology: wgpu::PrimitiveTopology,
     depth_stencil: Option<wgpu::DepthStencilState>,
@@ -552,7 +625,10 @@ fn lazy_pipeline(device: &wgpu::Device, shape: PipelineShape) -> Lazy<wgpu::Rend
             vertex: wgpu::VertexState {
                 module,
                 entry_point: Some(vertex_entry),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: shape.constants,
+                    ..Default::default()
+                },
                 buffers,
             },
             primitive: wgpu::PrimitiveState {
@@ -564,7 +640,10 @@ fn lazy_pipeline(device: &wgpu::Device, shape: PipelineShape) -> Lazy<wgpu::Rend
             fragment: Some(wgpu::FragmentState {
                 module,
                 entry_point: Some(shape.fragment),
-                compilation_options: Default::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: shape.constants,
+                    ..Default::default()
+                },
                 targets: shape.targets,
             }),
             multiview_mask: None,
@@ -608,7 +687,7 @@ impl Pipelines {
             let device = device.clone();
             Arc::new(Lazy::new(move || {
                 let body = format!(
-                    "{}\n{TONE_CURVE}\n{}\n{}\n{}\n{layers}\n{transmission}",
+                    "{}\n{TONE_CURVE}\n{SCENE_OUTPUT}\n{}\n{}\n{}\n{layers}\n{transmission}",
                     fullscreen::SRGB,
                     include_str!("../../shaders/brdf.wgsl"),
                     include_str!("../../shaders/thin_film.wgsl"),
@@ -626,11 +705,16 @@ impl Pipelines {
             include_str!("../../shaders/no_transmission.wgsl"),
         );
         let mesh_shader = mesh_shader_of("mesh", no_layers.to_string(), no_transmission);
-        let ground_shader = shader("ground", include_str!("../../shaders/ground.wgsl").to_string());
+        // The ground and the background write through scene_output.wgsl as the meshes do.
+        let output = format!("{}\n{TONE_CURVE}\n{SCENE_OUTPUT}", fullscreen::SRGB);
+        let ground_shader = shader(
+            "ground",
+            format!("{output}\n{}", include_str!("../../shaders/ground.wgsl")),
+        );
         let background_shader = shader(
             "background",
             format!(
-                "{}\n{}",
+                "{output}\n{}\n{}",
                 fullscreen::WGSL,
                 include_str!("../../shaders/background.wgsl")
             ),
@@ -667,6 +751,7 @@ impl Pipelines {
                     module: overlay_shader.clone(),
                     vertex: ("vs_main", &OVERLAY_BUFFERS),
                     fragment: "fs_main",
+                    constants: &[],
                     layout: overlay_layout.clone(),
                     topology,
                     depth_stencil: depth(false, wgpu::CompareFunction::Always),
@@ -676,26 +761,50 @@ impl Pipelines {
             )
         };
         let ground_layout = pipeline_layout(&[&layouts.frame, &layouts.ground]);
-        let ground_pipeline = |fragment_entry: &'static str| {
-            lazy_pipeline(
-                device,
-                PipelineShape {
-                    label: "ground",
-                    module: ground_shader.clone(),
-                    vertex: ("vs_main", &[]),
-                    fragment: fragment_entry,
-                    layout: ground_layout.clone(),
-                    topology: wgpu::PrimitiveTopology::TriangleList,
-                    depth_stencil: depth(true, wgpu::CompareFunction::LessEqual),
-                    multisample,
-                    targets: &SCENE_TARGET,
-                },
-            )
+        let ground_pipelines = |fragment: &'static str| {
+            SceneOutput::BOTH.map(|output| {
+                lazy_pipeline(
+                    device,
+                    PipelineShape {
+                        label: "ground",
+                        module: ground_shader.clone(),
+                        vertex: ("vs_main", &[]),
+                        fragment,
+                        constants: output.constants(),
+                        layout: ground_layout.clone(),
+                        topology: wgpu::PrimitiveTopology::TriangleList,
+                        depth_stencil: depth(true, wgpu::CompareFunction::LessEqual),
+                        multisample,
+                        targets: output.target(),
+                    },
+                )
+            })
+        };
+        // Behind everything: drawn first, leaving the depth buffer as cleared.
+        let background_pipelines = |fragment: &'static str| {
+            SceneOutput::BOTH.map(|output| {
+                lazy_pipeline(
+                    device,
+                    PipelineShape {
+                        label: "background",
+                        module: background_shader.clone(),
+                        vertex: ("vs_fullscreen", &[]),
+                        fragment,
+                        constants: output.constants(),
+                        layout: overlay_layout.clone(),
+                        topology: wgpu::PrimitiveTopology::TriangleList,
+                        depth_stencil: depth(false, wgpu::CompareFunction::Always),
+                        multisample,
+                        targets: output.target(),
+                    },
+                )
+            })
         };
         let triangles = wgpu::PrimitiveTopology::TriangleList;
-        let uncull = MeshKind::Lit {
+        let uncull = |output| MeshKind::Lit {
             cull: false,
             mirrored: false,
+            output,
         };
         let maker_of = |module: LazyModule, layout: &wgpu::PipelineLayout, lit_fragment| {
             Arc::new(MeshPipelineMaker {
@@ -766,23 +875,10 @@ impl Pipelines {
             wire: plain("wireframe", wgpu::PrimitiveTopology::LineList, MeshKind::Wire),
             ghost: plain("bind-pose ghost", triangles, MeshKind::Ghost),
             shadow: [false, true].map(shadow_pipeline),
-            ground: ground_pipeline("fs_main"),
-            unshadowed_ground: ground_pipeline("fs_unshadowed"),
-            // Behind everything: drawn first, leaving the depth buffer as cleared.
-            background: lazy_pipeline(
-                device,
-                PipelineShape {
-                    label: "background",
-                    module: background_shader,
-                    vertex: ("vs_fullscreen", &[]),
-                    fragment: "fs_main",
-                    layout: overlay_layout.clone(),
-                    topology: triangles,
-                    depth_stencil: depth(false, wgpu::CompareFunction::Always),
-                    multisample,
-                    targets: &SCENE_TARGET,
-                },
-            ),
+            ground: ground_pipelines("fs_main"),
+            unshadowed_ground: ground_pipelines("fs_unshadowed"),
+            background: background_pipelines("fs_environment"),
+            flat_background: background_pipelines("fs_flat"),
             overlay_lines: overlay_pipeline("bones", wgpu::PrimitiveTopology::LineList),
             overlay_points: overlay_pipeline("joints", triangles),
             mesh: MeshPipelines {
@@ -791,8 +887,10 @@ impl Pipelines {
                 transmissive: VariantTriangles::new(transmissive_maker),
                 toon: OnceLock::new(),
                 toon_maker,
-                points: plain("points", wgpu::PrimitiveTopology::PointList, uncull),
-                lines: plain("lines", wgpu::PrimitiveTopology::LineList, uncull),
+                points: SceneOutput::BOTH
+                    .map(|output| plain("points", wgpu::PrimitiveTopology::PointList, uncull(output))),
+                lines: SceneOutput::BOTH
+                    .map(|output| plain("lines", wgpu::PrimitiveTopology::LineList, uncull(output))),
             },
         }
     }
@@ -813,18 +911,22 @@ impl Pipelines {
     /// How many pipelines have been made so far (each is made when first drawn with).
     #[cfg(any(test, feature = "internals"))]
     pub fn made(&self) -> usize {
+        let per_output = [
+            &self.ground,
+            &self.unshadowed_ground,
+            &self.background,
+            &self.flat_background,
+        ];
         let others = [
             &self.wire,
             &self.ghost,
             &self.shadow[0],
             &self.shadow[1],
-            &self.ground,
-            &self.unshadowed_ground,
-            &self.background,
             &self.overlay_lines,
             &self.overlay_points,
         ];
-        self.mesh.made() + others.into_iter().filter(|pipeline| pipeline.is_made()).count()
+        let all = others.into_iter().chain(per_output.into_iter().flatten());
+        self.mesh.made() + all.filter(|pipeline| pipeline.is_made()).count()
     }
 }
 

@@ -1,5 +1,6 @@
-//! The scene's passes: shadow, environment background, ground, meshes (lit, wireframe,
-//! bind-pose ghost), the overlays (skeleton, gizmos), and tone mapping. `prepare` writes the
+//! The scene's passes: shadow, background (the environment or a flat colour), ground, meshes
+//! (lit, wireframe, bind-pose ghost), the overlays (skeleton, gizmos), and tone mapping where
+//! the scene is drawn in linear HDR (`scene_output`). `prepare` writes the
 //! frame's uniforms and overlay vertices; `record` records the passes and nothing else. The
 //! window and the headless commands both draw through it, so they show the same picture.
 
@@ -18,7 +19,7 @@ use super::model_buffers::{DrawBuffers, ModelBuffers};
 use super::overlay::Overlay;
 use super::overlay_buffer::OverlayBuffer;
 use super::pipelines::{
-    BlendedFaces, DEPTH_FORMAT, DrawShading, MESH_BUFFER_COUNT, MeshPipelines, Pipelines, SCENE_FORMAT,
+    BlendedFaces, DEPTH_FORMAT, DrawShading, MESH_BUFFER_COUNT, MeshPipelines, Pipelines, SCENE_FORMAT, SceneOutput,
 };
 use super::shadow_casters::{ShadowCasters, casts_shadow, record_casters};
 use super::shadow_map::ShadowMap;
@@ -26,7 +27,7 @@ use super::shadow_views::{assign_shadow_layers, light_view_projection};
 use super::skeleton_overlay::draw_skeleton;
 use super::skin_compare::SkinCompare;
 use super::skin_source::SkinSource;
-use super::target::SceneTarget;
+use super::target::{HdrScene, SceneTarget};
 use super::textures::MaterialBinding;
 use super::tone_map::{ToneMap, curve_number};
 use super::transmission::{Downsampler, SceneBehind};
@@ -39,12 +40,6 @@ use crate::view::{Bounds, Lights, MaterialChannel, Quality, QualitySettings, Vie
 const LIGHT_DIRECTION: Vec3 = Vec3::new(0.45, 1.0, 0.35);
 /// The key light's radiance (linear; a white Lambert surface facing it reflects 1/π of it).
 const KEY_LIGHT: f32 = 1.6;
-const BACKGROUND: wgpu::Color = wgpu::Color {
-    r: 0.045,
-    g: 0.05,
-    b: 0.06,
-    a: 1.0,
-};
 
 pub struct SceneRenderer {
     pub layouts: Layouts,
@@ -207,13 +202,7 @@ impl SceneRenderer {
 
     /// A target of `width` x `height` pixels with this renderer's sample count.
     pub fn target(&self, device: &wgpu::Device, width: u32, height: u32) -> SceneTarget {
-        SceneTarget::new(
-            device,
-            (width, height),
-            self.sample_count,
-            |hdr| self.tone_map.bind_group(device, &self.layouts, hdr),
-            |hdr, size| SceneBehind::new(device, &self.layouts, &self.downsampler, hdr, size),
-        )
+        SceneTarget::new(device, (width, height), self.sample_count)
     }
 
     /// Renders at `quality` from now on: the pipelines are remade when the sample count
@@ -434,246 +423,65 @@ impl SceneRenderer {
     /// A second model whose buffers are a ghost (`ModelBuffers::ghost`) is drawn translucent
     /// over the lit scene, under the overlays; otherwise it is drawn as the first is, in every
     /// pass but the bind-pose ghost (which stands where the first model was authored).
-    pub fn record<'s>(
-        &'s self,
+    ///
+    /// Opaque and masked surfaces first, writing depth; then, when some surfaces let light
+    /// through, the scene so far is copied for them to refract and they are drawn over it
+    /// (writing depth too); then blended surfaces are drawn over the displayed image from the
+    /// farthest to the nearest, testing depth without writing it, so that whatever is behind a
+    /// transparent surface shows through it whatever the file's order. They mix displayed
+    /// (tone-mapped, sRGB-encoded) colours, as three.js does (mixed in linear light before the
+    /// tone curve, an unlit quad of alpha 0.5 over the default background showed (10, 17, 26)
+    /// black and (133, 133, 135) mid grey where three.js shows (15, 18, 23) and (106, 109,
+    /// 114)). MToon's outlines follow their surfaces; the wireframe, the ghosts and the
+    /// overlays come last. Where the scene is drawn before that, `scene_output` says.
+    pub fn record(
+        &self,
         encoder: &mut wgpu::CommandEncoder,
         target: &SceneTarget,
-        models: DrawnModels<'s>,
+        models: DrawnModels,
         view: &ViewOptions,
     ) {
-        let drawable = |draw: &DrawBuffers, all: bool| match all {
-            true => draw.shown(),
-            false => draw.shown_triangles(),
+        let frame = FrameDraws {
+            renderer: self,
+            models,
+            view,
+            size: (target.width, target.height),
         };
-        // Draw `index` of `model` with its uniform in `slot`, by `pipeline`; the solid slot
-        // from the level of detail chosen for the shadow pass when `shadow`, else for the lit
-        // pass, binding only what the depth-only shader reads (`shadow_vertex_buffers`).
-        // `bound`: what the draws before it in this pass left bound.
-        let draw_one = |(pass, bound): (&mut wgpu::RenderPass, &mut Bound<'s>),
-                        model: Drawn<'s>,
-                        (slot, shadow): (DrawSlot, bool),
-                        index: usize,
-                        pipeline: &'s wgpu::RenderPipeline| {
-            let buffers = model.buffers;
-            let draw = &buffers.draws[index];
-            if bound.pipeline != Some(pipeline) {
-                pass.set_pipeline(pipeline);
-                bound.pipeline = Some(pipeline);
-            }
-            let (vertex_buffers, copies) = match shadow {
-                true => buffers.shadow_vertex_buffers(index, view.gpu_skinning),
-                false => buffers.vertex_buffers(index, slot, view.gpu_skinning),
-            };
-            for ((slot, buffer), bound_buffer) in vertex_buffers.into_iter().enumerate().zip(&mut bound.vertex) {
-                if *bound_buffer != Some(buffer) {
-                    pass.set_vertex_buffer(slot as u32, buffer.slice(..));
-                    *bound_buffer = Some(buffer);
-                }
-            }
-            let uniform = buffers.uniforms.offset(index, slot);
-            let skin = (buffers.skins.group(draw.skin), uniform);
-            if bound.skin != Some(skin) {
-                pass.set_bind_group(1, skin.0, &[uniform]);
-                bound.skin = Some(skin);
-            }
-            let material = &buffers.materials[draw.material].group;
-            // The shadow pass reads no material: the first keeps the layout's group bound.
-            if bound.material.is_none() || (!shadow && bound.material != Some(material)) {
-                pass.set_bind_group(2, material, &[]);
-                bound.material = Some(material);
-            }
-            let whole = (&draw.indices, draw.index_count);
-            let (indices, count) = match slot {
-                DrawSlot::Wire => match &draw.edges {
-                    Some((edges, count)) => (edges, *count),
-                    None => return,
-                },
-                DrawSlot::Solid if shadow => draw.detail.indices(whole, draw.detail.shadow),
-                DrawSlot::Solid => draw.detail.indices(whole, draw.detail.lit),
-                DrawSlot::Ghost | DrawSlot::Capture => whole,
-            };
-            // The bind-pose ghost is one, at instance 0's place.
-            match model.crowd.filter(|_| slot != DrawSlot::Ghost) {
-                Some(crowd) => {
-                    // The wireframe shows every edge of every copy.
-                    let detailed = slot == DrawSlot::Solid && view.crowd_detail;
-                    crowd.record_draw(
-                        pass,
-                        (index, draw),
-                        uniform,
-                        (indices, count, detailed),
-                        view.gpu_skinning,
-                    );
-                    // It binds its copies' skins and some of its vertex buffers itself.
-                    bound.skin = None;
-                    bound.vertex = Default::default();
-                }
-                None => {
-                    pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..count, 0, 0..copies);
-                }
-            }
-        };
-        // The models drawn lit (the first, and a second that is not a ghost), and the ghost.
-        let lit_models = models.lit();
-        let lit_models = || lit_models.iter().flatten().copied();
-        let redrawn = if self.redraw_shadow_map {
-            self.shadow_layers_drawn
-        } else {
-            0
-        };
-        for (layer, (_, group)) in self.shadow_passes.iter().enumerate().take(redrawn) {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("shadow"),
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.shadow_map.layers[layer],
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                ..Default::default()
-            });
-            pass.set_bind_group(0, group, &[]);
-            let mut bound = Bound::default();
-            for model in lit_models() {
-                for (index, draw) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| casts_shadow(d)) {
-                    let pipeline = self.pipelines.for_shadow(draw.on_gpu(view.gpu_skinning));
-                    draw_one((&mut pass, &mut bound), model, (DrawSlot::Solid, true), index, pipeline);
-                }
-            }
+        frame.shadow_passes(encoder);
+        let refracts = frame.refracts();
+        let drawn_over = frame.drawn_over();
+        if scene_output(refracts) == SceneOutput::Displayed {
+            let begun = displayed_pass(encoder, target, SceneLoad::Clear { keep_depth: false });
+            let mut pass = Pass::new(begun, &self.frame_group);
+            frame.opaque(&mut pass, SceneOutput::Displayed);
+            frame.blended_points_and_lines(&mut pass, SceneOutput::Displayed);
+            frame.over(&mut pass);
+            return;
         }
-
-        // Opaque and masked surfaces first, writing depth; then, when some surfaces let light
-        // through, the scene so far is copied for them to refract and they are drawn over it
-        // (writing depth too); then the scene is tone-mapped, and blended surfaces are drawn
-        // over the displayed image from the farthest to the nearest, testing depth without
-        // writing it, so that whatever is behind a transparent surface shows through it
-        // whatever the file's order. They mix displayed (tone-mapped, sRGB-encoded) colours,
-        // as three.js does (mixed in linear light before the tone curve, an unlit quad of alpha
-        // 0.5 over the default background showed (10, 17, 26) black and (133, 133, 135) mid
-        // grey where three.js shows (15, 18, 23) and (106, 109, 114)). MToon's outlines follow
-        // their surfaces; the wireframe, the ghosts and the overlays come last.
-        let mesh = &self.pipelines.mesh;
-        let looks = |model: Drawn<'s>| DrawLooks {
-            model,
-            mesh,
-            gpu_skinning: view.gpu_skinning,
-        };
-        let refracts = view.mesh
-            && lit_models().any(|model| {
-                let looks = looks(model);
-                (model.buffers.draws.iter()).any(|d| drawable(d, false) && looks.transmissive(d))
-            });
-        let blended_triangles = |model: Drawn<'s>| {
-            (model.buffers.blend_order.iter().copied()).filter(move |&index| {
-                let draw = &model.buffers.draws[index];
-                drawable(draw, true) && draw.topology == Topology::Triangles
-            })
-        };
-        let (lines, squares) = (self.overlay_buffer.line_count, self.overlay_buffer.square_count);
-        let drawn_over = (view.mesh && lit_models().any(|model| blended_triangles(model).next().is_some()))
-            || view.wireframe
-            || view.bind_ghost
-            || (models.ghost().is_some() && view.mesh)
-            || lines + squares > 0;
-        let mut pass = scene_pass(
-            encoder,
-            target,
-            SceneLoad::Clear {
-                keep_depth: refracts || drawn_over,
-            },
-        );
-        pass.set_bind_group(0, &self.frame_group, &[]);
-        if view.lighting.environment_background {
-            pass.set_pipeline(&self.pipelines.background);
-            pass.draw(0..3, 0..1);
-        }
-        if view.grid {
-            pass.set_bind_group(1, &self.ground_group, &[]);
-            let shadowed = &self.pipelines.ground;
-            pass.set_pipeline(match self.ground_shadow {
-                GroundShadow::Everywhere => shadowed,
-                _ => &self.pipelines.unshadowed_ground,
-            });
-            pass.draw(0..6, 0..1);
-            // Over the unshadowed ground, the same quad again where a shadow can fall.
-            if let GroundShadow::Within([x, y, width, height]) = self.ground_shadow {
-                pass.set_pipeline(shadowed);
-                pass.set_scissor_rect(x, y, width, height);
-                pass.draw(0..6, 0..1);
-                pass.set_scissor_rect(0, 0, target.width, target.height);
-            }
-        }
-        let opaque = |d: &DrawBuffers| drawable(d, true) && !d.blended;
-        // The draws that are not blended, nearest the camera first (`ModelBuffers::sort_by_distance`).
-        let nearest_first = |model: Drawn<'s>| {
-            (model.buffers.opaque_order.iter()).map(move |&index| (index, &model.buffers.draws[index]))
-        };
-        // What the draws leave bound, so that each binds only what changes (after the ground's
-        // and before the overlays' own bindings).
-        let mut bound = Bound::default();
-        if view.mesh {
-            for model in lit_models() {
-                let looks = looks(model);
-                for (index, draw) in nearest_first(model).filter(|(_, d)| opaque(d) && !looks.transmissive(d)) {
-                    draw_one(
-                        (&mut pass, &mut bound),
-                        model,
-                        (DrawSlot::Solid, false),
-                        index,
-                        looks.lit(draw),
-                    );
-                }
-                let draws = model.buffers.draws.iter().enumerate();
-                for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.outlined(d)) {
-                    let outline = mesh.for_outline(looks.shading(draw), false);
-                    draw_one((&mut pass, &mut bound), model, (DrawSlot::Solid, false), index, outline);
-                }
-            }
-        }
+        let hdr = self.hdr_scene(target);
+        let keep_depth = refracts || drawn_over;
+        let begun = scene_pass(encoder, (hdr, &target.depth), SceneLoad::Clear { keep_depth });
+        let mut pass = Pass::new(begun, &self.frame_group);
+        frame.opaque(&mut pass, SceneOutput::Hdr);
         if refracts {
             drop(pass);
-            target.scene_behind.record(encoder, &self.downsampler);
-            pass = scene_pass(encoder, target, SceneLoad::Keep { keep_depth: drawn_over });
-            bound = Bound::default();
-            pass.set_bind_group(0, &self.frame_group, &[]);
-            pass.set_bind_group(3, &target.scene_behind.group, &[]);
-            for model in lit_models() {
-                let looks = looks(model);
-                for (index, draw) in nearest_first(model).filter(|(_, d)| opaque(d) && looks.transmissive(d)) {
-                    draw_one(
-                        (&mut pass, &mut bound),
-                        model,
-                        (DrawSlot::Solid, false),
-                        index,
-                        looks.lit(draw),
-                    );
-                }
-            }
+            let scene_behind = target.scene_behind(|device, size| {
+                SceneBehind::new(device, &self.layouts, &self.downsampler, &hdr.image, size)
+            });
+            scene_behind.record(encoder, &self.downsampler);
+            let begun = scene_pass(
+                encoder,
+                (hdr, &target.depth),
+                SceneLoad::Keep { keep_depth: drawn_over },
+            );
+            pass = Pass::new(begun, &self.frame_group);
+            pass.render.set_bind_group(3, &scene_behind.group, &[]);
+            frame.transmissive(&mut pass);
         }
-        // Blended points and lines: in the scene image (their pipelines are its), back to front.
-        if view.mesh {
-            for model in lit_models() {
-                let looks = looks(model);
-                for &index in &model.buffers.blend_order {
-                    let draw = &model.buffers.draws[index];
-                    if drawable(draw, true) && draw.topology != Topology::Triangles {
-                        draw_one(
-                            (&mut pass, &mut bound),
-                            model,
-                            (DrawSlot::Solid, false),
-                            index,
-                            looks.lit(draw),
-                        );
-                    }
-                }
-            }
-        }
+        frame.blended_points_and_lines(&mut pass, SceneOutput::Hdr);
         drop(pass);
         let curve = view.shown_lighting().tone_mapping;
-        let group = &target.tone_map_group;
+        let group = &hdr.tone_map_group;
         if !drawn_over {
             self.tone_map
                 .record(encoder, group, (&target.resolved_view, false), curve);
@@ -682,65 +490,332 @@ impl SceneRenderer {
         let displayed = target.display_multisampled();
         let into = displayed.unwrap_or(&target.resolved_view);
         self.tone_map.record(encoder, group, (into, displayed.is_some()), curve);
-        let mut pass = displayed_pass(encoder, target);
-        let mut bound = Bound::default();
-        pass.set_bind_group(0, &self.frame_group, &[]);
+        let begun = displayed_pass(encoder, target, SceneLoad::Keep { keep_depth: false });
+        frame.over(&mut Pass::new(begun, &self.frame_group));
+    }
+
+    /// `target`'s linear HDR scene image, made when a frame is first drawn into it.
+    fn hdr_scene<'t>(&self, target: &'t SceneTarget) -> &'t HdrScene {
+        target.hdr(|device, image| self.tone_map.bind_group(device, &self.layouts, image))
+    }
+}
+
+/// Where a frame's scene (background, ground, opaque, transmissive surfaces, points and lines)
+/// is drawn. Straight into the displayed image, each sample exposed, tone-mapped and
+/// sRGB-encoded by its shader, so that a multisampled image's resolve averages displayed
+/// colours as three.js's canvas does: a pixel half over a surface brighter than white and half
+/// over the dark reads halfway between them, not white (averaged in linear light before the
+/// curve, such an edge was stair-stepped, and every edge read brighter); with one sample it
+/// spares the HDR image and the tone map pass. In linear HDR, tone-mapped after, where
+/// transmissive surfaces refract a copy of the linear opaque scene (three.js too draws what
+/// they refract before its tone curve).
+fn scene_output(refracts: bool) -> SceneOutput {
+    match refracts {
+        false => SceneOutput::Displayed,
+        true => SceneOutput::Hdr,
+    }
+}
+
+/// One frame's draws, which its passes share: `models` as `view` shows them, into a target of
+/// `size` pixels, by `renderer`'s pipelines.
+struct FrameDraws<'a> {
+    renderer: &'a SceneRenderer,
+    models: DrawnModels<'a>,
+    view: &'a ViewOptions,
+    size: (u32, u32),
+}
+
+impl<'a> FrameDraws<'a> {
+    /// The models drawn lit, in order: the first, and a second that is not a ghost.
+    fn lit_models(&self) -> impl Iterator<Item = Drawn<'a>> + use<'a> {
+        self.models.lit().into_iter().flatten()
+    }
+
+    /// How `model`'s draws look in the lit passes.
+    fn looks(&self, model: Drawn<'a>) -> DrawLooks<'a> {
+        DrawLooks {
+            model,
+            mesh: &self.renderer.pipelines.mesh,
+            gpu_skinning: self.view.gpu_skinning,
+        }
+    }
+
+    /// Whether `draw` is drawn this frame: any of its topologies when `all`, else only its
+    /// triangles.
+    fn drawable(draw: &DrawBuffers, all: bool) -> bool {
+        match all {
+            true => draw.shown(),
+            false => draw.shown_triangles(),
+        }
+    }
+
+    /// Some shown surface lets light through: the frame copies the opaque scene for it.
+    fn refracts(&self) -> bool {
+        self.view.mesh
+            && self.lit_models().any(|model| {
+                let looks = self.looks(model);
+                (model.buffers.draws.iter()).any(|d| Self::drawable(d, false) && looks.transmissive(d))
+            })
+    }
+
+    /// `model`'s blended triangles, back to front.
+    fn blended_triangles(model: Drawn<'a>) -> impl Iterator<Item = usize> + use<'a> {
+        (model.buffers.blend_order.iter().copied()).filter(move |&index| {
+            let draw = &model.buffers.draws[index];
+            Self::drawable(draw, true) && draw.topology == Topology::Triangles
+        })
+    }
+
+    /// Something is drawn over the displayed image: blended surfaces, the wireframe, a ghost,
+    /// the overlays.
+    fn drawn_over(&self) -> bool {
+        let overlay = &self.renderer.overlay_buffer;
+        (self.view.mesh
+            && self
+                .lit_models()
+                .any(|model| Self::blended_triangles(model).next().is_some()))
+            || self.view.wireframe
+            || self.view.bind_ghost
+            || (self.models.ghost().is_some() && self.view.mesh)
+            || overlay.line_count + overlay.square_count > 0
+    }
+
+    /// Draws `index` of `model` with its uniform in `slot`, by `pipeline`; the solid slot
+    /// from the level of detail chosen for the shadow pass when `shadow`, else for the lit
+    /// pass, binding only what the depth-only shader reads (`shadow_vertex_buffers`).
+    fn draw_one(
+        &self,
+        pass: &mut Pass<'_, 'a>,
+        model: Drawn<'a>,
+        (slot, shadow): (DrawSlot, bool),
+        index: usize,
+        pipeline: &'a wgpu::RenderPipeline,
+    ) {
+        let (view, bound) = (self.view, &mut pass.bound);
+        let pass = &mut pass.render;
+        let buffers = model.buffers;
+        let draw = &buffers.draws[index];
+        if bound.pipeline != Some(pipeline) {
+            pass.set_pipeline(pipeline);
+            bound.pipeline = Some(pipeline);
+        }
+        let (vertex_buffers, copies) = match shadow {
+            true => buffers.shadow_vertex_buffers(index, view.gpu_skinning),
+            false => buffers.vertex_buffers(index, slot, view.gpu_skinning),
+        };
+        for ((slot, buffer), bound_buffer) in vertex_buffers.into_iter().enumerate().zip(&mut bound.vertex) {
+            if *bound_buffer != Some(buffer) {
+                pass.set_vertex_buffer(slot as u32, buffer.slice(..));
+                *bound_buffer = Some(buffer);
+            }
+        }
+        let uniform = buffers.uniforms.offset(index, slot);
+        let skin = (buffers.skins.group(draw.skin), uniform);
+        if bound.skin != Some(skin) {
+            pass.set_bind_group(1, skin.0, &[uniform]);
+            bound.skin = Some(skin);
+        }
+        let material = &buffers.materials[draw.material].group;
+        // The shadow pass reads no material: the first keeps the layout's group bound.
+        if bound.material.is_none() || (!shadow && bound.material != Some(material)) {
+            pass.set_bind_group(2, material, &[]);
+            bound.material = Some(material);
+        }
+        let whole = (&draw.indices, draw.index_count);
+        let (indices, count) = match slot {
+            DrawSlot::Wire => match &draw.edges {
+                Some((edges, count)) => (edges, *count),
+                None => return,
+            },
+            DrawSlot::Solid if shadow => draw.detail.indices(whole, draw.detail.shadow),
+            DrawSlot::Solid => draw.detail.indices(whole, draw.detail.lit),
+            DrawSlot::Ghost | DrawSlot::Capture => whole,
+        };
+        // The bind-pose ghost is one, at instance 0's place.
+        match model.crowd.filter(|_| slot != DrawSlot::Ghost) {
+            Some(crowd) => {
+                // The wireframe shows every edge of every copy.
+                let detailed = slot == DrawSlot::Solid && view.crowd_detail;
+                crowd.record_draw(
+                    pass,
+                    (index, draw),
+                    uniform,
+                    (indices, count, detailed),
+                    view.gpu_skinning,
+                );
+                // It binds its copies' skins and some of its vertex buffers itself.
+                bound.skin = None;
+                bound.vertex = Default::default();
+            }
+            None => {
+                pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..count, 0, 0..copies);
+            }
+        }
+    }
+
+    /// The shadow map's layers that this frame draws again.
+    fn shadow_passes(&self, encoder: &mut wgpu::CommandEncoder) {
+        let renderer = self.renderer;
+        let redrawn = match renderer.redraw_shadow_map {
+            true => renderer.shadow_layers_drawn,
+            false => 0,
+        };
+        for (layer, (_, group)) in renderer.shadow_passes.iter().enumerate().take(redrawn) {
+            let begun = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow"),
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &renderer.shadow_map.layers[layer],
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                ..Default::default()
+            });
+            let mut pass = Pass::new(begun, group);
+            for model in self.lit_models() {
+                for (index, draw) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| casts_shadow(d)) {
+                    let pipeline = renderer.pipelines.for_shadow(draw.on_gpu(self.view.gpu_skinning));
+                    self.draw_one(&mut pass, model, (DrawSlot::Solid, true), index, pipeline);
+                }
+            }
+        }
+    }
+
+    /// The background, the ground, and the opaque surfaces that let no light through with
+    /// their MToon outlines, nearest the camera first (`ModelBuffers::sort_by_distance`),
+    /// writing `output`.
+    fn opaque(&self, pass: &mut Pass<'_, 'a>, output: SceneOutput) {
+        let (renderer, view) = (self.renderer, self.view);
+        let pipelines = &renderer.pipelines;
+        let render = &mut pass.render;
+        let background = match view.lighting.environment_background {
+            true => &pipelines.background,
+            false => &pipelines.flat_background,
+        };
+        render.set_pipeline(&background[output as usize]);
+        render.draw(0..3, 0..1);
+        if view.grid {
+            render.set_bind_group(1, &renderer.ground_group, &[]);
+            let shadowed = &pipelines.ground[output as usize];
+            render.set_pipeline(match renderer.ground_shadow {
+                GroundShadow::Everywhere => shadowed,
+                _ => &pipelines.unshadowed_ground[output as usize],
+            });
+            render.draw(0..6, 0..1);
+            // Over the unshadowed ground, the same quad again where a shadow can fall.
+            if let GroundShadow::Within([x, y, width, height]) = renderer.ground_shadow {
+                render.set_pipeline(shadowed);
+                render.set_scissor_rect(x, y, width, height);
+                render.draw(0..6, 0..1);
+                render.set_scissor_rect(0, 0, self.size.0, self.size.1);
+            }
+        }
+        if !view.mesh {
+            return;
+        }
+        for model in self.lit_models() {
+            let looks = self.looks(model);
+            let opaque = |d: &DrawBuffers| Self::drawable(d, true) && !d.blended;
+            let nearest_first = (model.buffers.opaque_order.iter()).map(|&index| (index, &model.buffers.draws[index]));
+            for (index, draw) in nearest_first.filter(|(_, d)| opaque(d) && !looks.transmissive(d)) {
+                let pipeline = looks.lit(draw, output);
+                self.draw_one(pass, model, (DrawSlot::Solid, false), index, pipeline);
+            }
+            let draws = model.buffers.draws.iter().enumerate();
+            for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.outlined(d)) {
+                let outline = looks.mesh.for_outline(looks.shading(draw), output);
+                self.draw_one(pass, model, (DrawSlot::Solid, false), index, outline);
+            }
+        }
+    }
+
+    /// The opaque surfaces that let light through, nearest first, over the copy of the scene
+    /// behind them (bound by the caller); in linear HDR (`scene_output`).
+    fn transmissive(&self, pass: &mut Pass<'_, 'a>) {
+        for model in self.lit_models() {
+            let looks = self.looks(model);
+            let nearest_first = (model.buffers.opaque_order.iter()).map(|&index| (index, &model.buffers.draws[index]));
+            let transmissive = |d: &DrawBuffers| Self::drawable(d, true) && !d.blended && looks.transmissive(d);
+            for (index, draw) in nearest_first.filter(|(_, d)| transmissive(d)) {
+                let pipeline = looks.lit(draw, SceneOutput::Hdr);
+                self.draw_one(pass, model, (DrawSlot::Solid, false), index, pipeline);
+            }
+        }
+    }
+
+    /// Blended points and lines, back to front, writing `output` with the scene's pipelines.
+    fn blended_points_and_lines(&self, pass: &mut Pass<'_, 'a>, output: SceneOutput) {
+        if !self.view.mesh {
+            return;
+        }
+        for model in self.lit_models() {
+            let looks = self.looks(model);
+            for &index in &model.buffers.blend_order {
+                let draw = &model.buffers.draws[index];
+                if Self::drawable(draw, true) && draw.topology != Topology::Triangles {
+                    let pipeline = looks.lit(draw, output);
+                    self.draw_one(pass, model, (DrawSlot::Solid, false), index, pipeline);
+                }
+            }
+        }
+    }
+
+    /// What is drawn over the displayed image, in displayed colours: blended triangles back to
+    /// front with their outlines, the wireframe, the ghosts and the overlays.
+    fn over(&self, pass: &mut Pass<'_, 'a>) {
+        let (renderer, view) = (self.renderer, self.view);
+        let pipelines = &renderer.pipelines;
         if view.mesh {
-            for model in lit_models() {
-                let looks = looks(model);
-                for index in blended_triangles(model) {
+            for model in self.lit_models() {
+                let looks = self.looks(model);
+                for index in Self::blended_triangles(model) {
                     let draw = &model.buffers.draws[index];
                     let solid = (DrawSlot::Solid, false);
                     if draw.double_sided {
-                        let back = mesh.for_blended(BlendedFaces::Back, looks.shading(draw));
-                        draw_one((&mut pass, &mut bound), model, solid, index, back);
+                        let back = looks.mesh.for_blended(BlendedFaces::Back, looks.shading(draw));
+                        self.draw_one(pass, model, solid, index, back);
                     }
-                    let front = mesh.for_blended(BlendedFaces::Front, looks.shading(draw));
-                    draw_one((&mut pass, &mut bound), model, solid, index, front);
+                    let front = looks.mesh.for_blended(BlendedFaces::Front, looks.shading(draw));
+                    self.draw_one(pass, model, solid, index, front);
                     if looks.outlined(draw) {
-                        let outline = mesh.for_outline(looks.shading(draw), true);
-                        draw_one((&mut pass, &mut bound), model, solid, index, outline);
+                        let outline = looks.mesh.for_blended_outline(looks.shading(draw));
+                        self.draw_one(pass, model, solid, index, outline);
                     }
                 }
             }
         }
         // The wireframe over every lit model; the bind-pose ghost over the first alone.
-        let first_only = lit_models().take(1);
         let overlaid = [
-            (
-                view.wireframe,
-                DrawSlot::Wire,
-                &self.pipelines.wire,
-                lit_models().take(2),
-            ),
-            (view.bind_ghost, DrawSlot::Ghost, &self.pipelines.ghost, first_only),
+            (view.wireframe, DrawSlot::Wire, &pipelines.wire, 2),
+            (view.bind_ghost, DrawSlot::Ghost, &pipelines.ghost, 1),
         ];
-        for (shown, slot, pipeline, models) in overlaid {
-            for model in models.filter(|_| shown) {
-                for (index, _) in (model.buffers.draws.iter().enumerate()).filter(|(_, d)| drawable(d, false)) {
-                    draw_one((&mut pass, &mut bound), model, (slot, false), index, pipeline);
+        for (shown, slot, pipeline, model_count) in overlaid {
+            for model in self.lit_models().take(model_count).filter(|_| shown) {
+                let draws = model.buffers.draws.iter().enumerate();
+                for (index, _) in draws.filter(|(_, d)| Self::drawable(d, false)) {
+                    self.draw_one(pass, model, (slot, false), index, pipeline);
                 }
             }
         }
         // The compare view's ghost: its solid slot holds its posed look, translucent.
-        if let Some(ghost) = models.ghost().filter(|_| view.mesh) {
+        if let Some(ghost) = self.models.ghost().filter(|_| view.mesh) {
             let triangles = (ghost.buffers.draws.iter().enumerate()).filter(|(_, d)| d.shown_triangles());
             for (index, _) in triangles {
-                draw_one(
-                    (&mut pass, &mut bound),
-                    ghost,
-                    (DrawSlot::Solid, false),
-                    index,
-                    &self.pipelines.ghost,
-                );
+                self.draw_one(pass, ghost, (DrawSlot::Solid, false), index, &pipelines.ghost);
             }
         }
+        let overlay = &renderer.overlay_buffer;
+        let (lines, squares) = (overlay.line_count, overlay.square_count);
         if lines + squares > 0 {
-            pass.set_vertex_buffer(0, self.overlay_buffer.buffer.slice(..));
-            pass.set_pipeline(&self.pipelines.overlay_lines);
-            pass.draw(0..lines, 0..1);
-            pass.set_pipeline(&self.pipelines.overlay_points);
-            pass.draw(lines..lines + squares, 0..1);
+            let render = &mut pass.render;
+            render.set_vertex_buffer(0, overlay.buffer.slice(..));
+            render.set_pipeline(&pipelines.overlay_lines);
+            render.draw(0..lines, 0..1);
+            render.set_pipeline(&pipelines.overlay_points);
+            render.draw(lines..lines + squares, 0..1);
         }
     }
 }
@@ -779,8 +854,25 @@ impl<'a> DrawnModels<'a> {
     }
 }
 
-/// What a pass has bound for the mesh draws so far (none at its start): a draw binds only
-/// what differs, each binding being a dozen driver calls on OpenGL.
+/// A pass being recorded, and what its draws have bound so far (none at its start): a draw
+/// binds only what differs, each binding being a dozen driver calls on OpenGL.
+struct Pass<'e, 'a> {
+    render: wgpu::RenderPass<'e>,
+    bound: Bound<'a>,
+}
+
+impl<'e> Pass<'e, '_> {
+    /// `render`, reading `frame` (group 0 of every scene shader).
+    fn new(mut render: wgpu::RenderPass<'e>, frame: &wgpu::BindGroup) -> Self {
+        render.set_bind_group(0, frame, &[]);
+        Self {
+            render,
+            bound: Bound::default(),
+        }
+    }
+}
+
+/// What a pass's draws have bound for the mesh draws so far.
 #[derive(Default)]
 struct Bound<'s> {
     pipeline: Option<&'s wgpu::RenderPipeline>,
@@ -828,32 +920,63 @@ impl<'a> DrawLooks<'a> {
         draw.topology == Topology::Triangles && self.material(draw).and_then(|m| m.toon).is_some_and(|t| t.outlined)
     }
 
-    fn lit(&self, draw: &DrawBuffers) -> &'a wgpu::RenderPipeline {
-        self.mesh.for_draw(draw.topology, self.shading(draw))
+    fn lit(&self, draw: &DrawBuffers, output: SceneOutput) -> &'a wgpu::RenderPipeline {
+        self.mesh.for_draw(draw.topology, self.shading(draw), output)
     }
 }
 
-/// How the scene pass starts: clearing the target, or going on from the pass before; either
-/// keeps the depth it writes for a pass after it when `keep_depth`.
+/// How a pass starts: clearing its target, or going on from the pass before; either keeps the
+/// depth it writes for a pass after it when `keep_depth`.
 #[derive(Clone, Copy)]
 enum SceneLoad {
     Clear { keep_depth: bool },
     Keep { keep_depth: bool },
 }
 
-/// Begins a pass that draws into `target`'s scene colour (multisampled and resolved into its
-/// HDR image where it has samples) and depth.
+/// Begins a pass that draws into `hdr`, a target's linear HDR scene (multisampled and resolved
+/// where it has samples), and its `depth`.
 fn scene_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    (hdr, depth): (&HdrScene, &wgpu::TextureView),
+    load: SceneLoad,
+) -> wgpu::RenderPass<'e> {
+    let colour = match &hdr.multisampled {
+        Some(multisampled) => (multisampled, Some(&hdr.image)),
+        None => (&hdr.image, None),
+    };
+    begin_pass(encoder, "scene", colour, depth, load)
+}
+
+/// Begins a pass that draws into `target`'s displayed image (or its multisampled copy, which
+/// the pass resolves into it) and its depth.
+fn displayed_pass<'e>(
     encoder: &'e mut wgpu::CommandEncoder,
     target: &SceneTarget,
     load: SceneLoad,
 ) -> wgpu::RenderPass<'e> {
-    let (view_target, resolve) = match &target.multisampled {
-        Some(multisampled) => (multisampled, Some(&target.hdr)),
-        None => (&target.hdr, None),
+    let colour = match target.display_multisampled() {
+        Some(multisampled) => (multisampled, Some(&target.resolved_view)),
+        None => (&target.resolved_view, None),
     };
+    begin_pass(encoder, "displayed", colour, &target.depth, load)
+}
+
+/// Begins a pass labelled `label` that draws into `view` (resolved into `resolve` where it is
+/// multisampled) and `depth`, loaded as `load` says.
+fn begin_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    (view, resolve_target): (&wgpu::TextureView, Option<&wgpu::TextureView>),
+    depth: &wgpu::TextureView,
+    load: SceneLoad,
+) -> wgpu::RenderPass<'e> {
+    // A cleared pass draws its background over every pixel first: the clear colour never shows.
     let (colour_load, depth_load, keep_depth) = match load {
-        SceneLoad::Clear { keep_depth } => (wgpu::LoadOp::Clear(BACKGROUND), wgpu::LoadOp::Clear(1.0), keep_depth),
+        SceneLoad::Clear { keep_depth } => (
+            wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+            wgpu::LoadOp::Clear(1.0),
+            keep_depth,
+        ),
         SceneLoad::Keep { keep_depth } => (wgpu::LoadOp::Load, wgpu::LoadOp::Load, keep_depth),
     };
     let depth_store = match keep_depth {
@@ -861,51 +984,21 @@ fn scene_pass<'e>(
         false => wgpu::StoreOp::Discard,
     };
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("scene"),
+        label: Some(label),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view: view_target,
+            view,
             depth_slice: None,
-            resolve_target: resolve,
+            resolve_target,
             ops: wgpu::Operations {
                 load: colour_load,
                 store: wgpu::StoreOp::Store,
             },
         })],
         depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-            view: &target.depth,
+            view: depth,
             depth_ops: Some(wgpu::Operations {
                 load: depth_load,
                 store: depth_store,
-            }),
-            stencil_ops: None,
-        }),
-        ..Default::default()
-    })
-}
-
-/// Begins the pass that draws over `target`'s displayed image (tone-mapped into it, or into
-/// its multisampled copy, which this pass resolves), testing the scene's depth.
-fn displayed_pass<'e>(encoder: &'e mut wgpu::CommandEncoder, target: &SceneTarget) -> wgpu::RenderPass<'e> {
-    let (view, resolve_target) = match target.display_multisampled() {
-        Some(multisampled) => (multisampled, Some(&target.resolved_view)),
-        None => (&target.resolved_view, None),
-    };
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("displayed"),
-        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-            view,
-            depth_slice: None,
-            resolve_target,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Store,
-            },
-        })],
-        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-            view: &target.depth,
-            depth_ops: Some(wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Discard,
             }),
             stencil_ops: None,
         }),

@@ -270,32 +270,64 @@ impl StillRenderer<'_> {
 mod tests {
     use super::*;
     use crate::asset::demo::demo_model;
+    use crate::view::Quality;
 
-    /// A still makes the multisampled copy of its displayed image only when something is drawn
-    /// over the scene (here the wireframe): a software rasteriser clears every byte it makes.
+    /// Draws `model` as a 64 x 48 still seen as `view`; returns which of its target's images
+    /// made when first needed were made (`SceneTarget::made`), and the picture.
+    fn images_made(
+        gpu: &Gpu,
+        renderer: &mut SceneRenderer,
+        model: &Model,
+        view: &ViewOptions,
+    ) -> (Option<[bool; 3]>, image::RgbaImage) {
+        let mut still = StillRenderer::new(gpu, renderer, model);
+        still.frame_clip(None);
+        let picture = (still.render(renderer, model.skeleton.rest_pose(), (64, 48), view)).unwrap();
+        (still.target.as_ref().map(SceneTarget::made), picture)
+    }
+
+    /// Each image a still draws into is made when a frame first needs it (a software
+    /// rasteriser clears every byte of a texture it makes): a multisampled still goes straight
+    /// into the multisampled displayed image, without the HDR images; glass, which refracts the
+    /// linear scene behind it, into the HDR images and their copy behind it, and what is drawn
+    /// over them (the wireframe) into the multisampled displayed image; at one sample, straight
+    /// into the displayed image, with none of them.
     #[test]
-    fn a_still_makes_the_multisampled_displayed_image_only_to_draw_over_it() {
+    fn a_still_makes_only_the_images_its_frames_draw_into() {
         let gpu = Gpu::headless().unwrap();
         let mut renderer = SceneRenderer::new(&gpu);
         let model = demo_model();
-        let mut still = StillRenderer::new(&gpu, &renderer, &model);
-        still.frame_clip(None);
-        let pose = model.skeleton.rest_pose();
+        let mut glass = demo_model();
+        for material in &mut glass.materials {
+            material.layers.transmission = 1.0;
+        }
         let plain = ViewOptions::default();
-        let drawn_over = |still: &StillRenderer| still.target.as_ref().map(SceneTarget::display_multisampled_made);
-        still.render(&mut renderer, pose, (64, 48), &plain).unwrap();
-        assert!(
-            still.target.as_ref().is_some_and(|t| t.samples > 1),
-            "the renderer multisamples at best quality"
-        );
-        assert_eq!(drawn_over(&still), Some(false), "nothing is drawn over a plain still");
         let wireframe = ViewOptions {
             wireframe: true,
             ..plain
         };
-        let over = still.render(&mut renderer, pose, (64, 48), &wireframe).unwrap();
-        assert_eq!(drawn_over(&still), Some(true), "the wireframe is drawn over it");
-        let plain_again = still.render(&mut renderer, pose, (64, 48), &plain).unwrap();
-        assert_ne!(over, plain_again, "the wireframe shows");
+        assert!(renderer.sample_count > 1, "the renderer multisamples at best quality");
+        let (images, _) = images_made(&gpu, &mut renderer, &model, &plain);
+        assert_eq!(
+            images,
+            Some([false, false, true]),
+            "a plain still: the displayed samples alone"
+        );
+        let (images, glass_alone) = images_made(&gpu, &mut renderer, &glass, &plain);
+        assert_eq!(
+            images,
+            Some([true, true, false]),
+            "glass: the HDR images and the copy behind it"
+        );
+        let (images, glass_over) = images_made(&gpu, &mut renderer, &glass, &wireframe);
+        assert_eq!(images, Some([true, true, true]), "the wireframe drawn over glass");
+        assert_ne!(glass_alone, glass_over, "the wireframe shows");
+        renderer.set_quality(&gpu, Quality::Fast);
+        let (images, _) = images_made(&gpu, &mut renderer, &model, &plain);
+        assert_eq!(
+            images,
+            Some([false, false, false]),
+            "one sample: the displayed image alone"
+        );
     }
 }

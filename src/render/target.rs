@@ -1,8 +1,11 @@
-//! Where a scene is rendered: MSAA linear HDR colour and depth, resolved into a single-sample
-//! HDR image, which tone mapping turns into the displayed image that is shown (blit) or read
-//! back (through a multisampled copy of it, made when blended surfaces or overlays are first
-//! drawn over it, with the scene's depth); the copy of the opaque scene that transmissive surfaces refract; and the depth
-//! textures the shadow pass draws into.
+//! Where a scene is rendered. A scene is drawn straight into the displayed image, each sample
+//! in displayed colours (through a multisampled copy of it, resolved into `resolved`, where it
+//! has samples); a scene with surfaces that refract the scene behind them, in linear HDR
+//! (multisampled and resolved where it has samples), which tone mapping turns into the
+//! displayed image, and what is drawn over that goes into its multisampled copy (see scene.rs,
+//! `scene_output`). The displayed image is shown (blit) or read back. Each image but the
+//! displayed one and the depth is made when a frame first needs it: a software rasteriser
+//! clears every byte of a texture it makes. Also the depth textures the shadow pass draws into.
 
 use std::sync::OnceLock;
 
@@ -14,52 +17,48 @@ pub struct SceneTarget {
     pub height: u32,
     /// MSAA samples per pixel (1: none).
     pub samples: u32,
-    pub(super) multisampled: Option<wgpu::TextureView>,
-    /// The scene in linear HDR (resolved when multisampled).
-    pub(super) hdr: wgpu::TextureView,
-    /// The tone map pass's bind group, reading `hdr`.
-    pub(super) tone_map_group: wgpu::BindGroup,
+    /// The scene in linear HDR, once a frame has drawn it so.
+    hdr: OnceLock<HdrScene>,
+    /// What transmissive surfaces see through them (copied from the HDR image when a frame
+    /// has some), once made.
+    scene_behind: OnceLock<SceneBehind>,
     /// The displayed image, multisampled (see `display_multisampled`), once made.
     display_multisampled: OnceLock<wgpu::TextureView>,
-    /// The device that makes it.
+    /// The device that makes them.
     device: wgpu::Device,
-    /// The displayed image (sRGB, tone-mapped).
+    /// The displayed image (sRGB-encoded, tone-mapped).
     pub resolved: wgpu::Texture,
     pub resolved_view: wgpu::TextureView,
     pub(super) depth: wgpu::TextureView,
-    /// What transmissive surfaces see through them (copied from `hdr` when a frame has some).
-    pub(super) scene_behind: SceneBehind,
+}
+
+/// A target's scene in linear HDR, and the tone map pass's way to read it.
+pub(super) struct HdrScene {
+    /// Where the scene is drawn when it has samples (resolved into `image`).
+    pub(super) multisampled: Option<wgpu::TextureView>,
+    /// The scene (resolved when multisampled).
+    pub(super) image: wgpu::TextureView,
+    /// The tone map pass's bind group, reading `image`.
+    pub(super) tone_map_group: wgpu::BindGroup,
 }
 
 impl SceneTarget {
-    /// A `width` x `height` target (at least 1 x 1) with `samples` samples per pixel;
-    /// `tone_map_group` makes the tone map pass's bind group for the HDR image, and
-    /// `scene_behind` the copy of it that transmissive surfaces refract.
-    pub fn new(
-        device: &wgpu::Device,
-        (width, height): (u32, u32),
-        samples: u32,
-        tone_map_group: impl FnOnce(&wgpu::TextureView) -> wgpu::BindGroup,
-        scene_behind: impl FnOnce(&wgpu::TextureView, (u32, u32)) -> SceneBehind,
-    ) -> Self {
+    /// A `width` x `height` target (at least 1 x 1) with `samples` samples per pixel.
+    pub fn new(device: &wgpu::Device, (width, height): (u32, u32), samples: u32) -> Self {
         let (width, height) = (width.max(1), height.max(1));
-        let color = |label: &str, samples: u32, format: wgpu::TextureFormat, usage: wgpu::TextureUsages| {
-            plain_texture(device, label, (width, height, samples), (format, usage))
-        };
-        let sampled = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
-        let hdr = color("scene hdr", 1, SCENE_FORMAT, sampled).create_view(&Default::default());
-        let resolved = color("scene", 1, DISPLAY_FORMAT, sampled | wgpu::TextureUsages::COPY_SRC);
-        let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
-        let multisampled = (samples > 1)
-            .then(|| color("scene msaa", samples, SCENE_FORMAT, attachment).create_view(&Default::default()));
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+        let resolved = plain_texture(
+            device,
+            "scene",
+            (width, height, 1),
+            (DISPLAY_FORMAT, usage | wgpu::TextureUsages::COPY_SRC),
+        );
         Self {
             width,
             height,
             samples,
-            multisampled,
-            tone_map_group: tone_map_group(&hdr),
-            scene_behind: scene_behind(&hdr, (width, height)),
-            hdr,
+            hdr: OnceLock::new(),
+            scene_behind: OnceLock::new(),
             display_multisampled: OnceLock::new(),
             device: device.clone(),
             resolved_view: resolved.create_view(&Default::default()),
@@ -74,10 +73,45 @@ impl SceneTarget {
         }
     }
 
-    /// The displayed image, multisampled, that the blended surfaces and overlays are drawn into
-    /// before it is resolved into `resolved`; none with one sample (they draw there). Made when
-    /// a frame first draws over the image: most stills never do, and a software rasteriser
-    /// clears every byte of a texture it makes (5 MB at 640x480).
+    /// The scene in linear HDR, made when a frame is first drawn so; `tone_map_group` makes
+    /// the tone map pass's bind group for its image.
+    pub(super) fn hdr(
+        &self,
+        tone_map_group: impl FnOnce(&wgpu::Device, &wgpu::TextureView) -> wgpu::BindGroup,
+    ) -> &HdrScene {
+        self.hdr.get_or_init(|| {
+            let size = |samples: u32| (self.width, self.height, samples);
+            let sampled = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+            let image = plain_texture(&self.device, "scene hdr", size(1), (SCENE_FORMAT, sampled))
+                .create_view(&Default::default());
+            let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
+            let multisampled = (self.samples > 1).then(|| {
+                plain_texture(
+                    &self.device,
+                    "scene msaa",
+                    size(self.samples),
+                    (SCENE_FORMAT, attachment),
+                )
+                .create_view(&Default::default())
+            });
+            HdrScene {
+                tone_map_group: tone_map_group(&self.device, &image),
+                multisampled,
+                image,
+            }
+        })
+    }
+
+    /// The copy of the opaque scene that transmissive surfaces refract, made by `make` (from
+    /// the device and the target's size) when a frame first has some.
+    pub(super) fn scene_behind(&self, make: impl FnOnce(&wgpu::Device, (u32, u32)) -> SceneBehind) -> &SceneBehind {
+        self.scene_behind
+            .get_or_init(|| make(&self.device, (self.width, self.height)))
+    }
+
+    /// The displayed image, multisampled, that a multisampled scene is drawn into, or what is
+    /// drawn over the tone-mapped one, before it is resolved into `resolved`; none with one
+    /// sample (they draw there).
     pub(super) fn display_multisampled(&self) -> Option<&wgpu::TextureView> {
         (self.samples > 1).then(|| {
             self.display_multisampled.get_or_init(|| {
@@ -89,10 +123,15 @@ impl SceneTarget {
         })
     }
 
-    /// Whether the multisampled displayed image has been made.
+    /// Which of the images made when first needed have been made: the HDR scene, the copy
+    /// behind transmissive surfaces, the multisampled displayed image.
     #[cfg(test)]
-    pub(super) fn display_multisampled_made(&self) -> bool {
-        self.display_multisampled.get().is_some()
+    pub(super) fn made(&self) -> [bool; 3] {
+        [
+            self.hdr.get().is_some(),
+            self.scene_behind.get().is_some(),
+            self.display_multisampled.get().is_some(),
+        ]
     }
 }
 

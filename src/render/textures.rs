@@ -3,7 +3,10 @@
 //! linear for data (metallic-roughness, normals, occlusion), each read through a sampler with
 //! the file's wrap and filter modes. An image that cannot be decoded gives way to the
 //! texture's fallback (its core glTF `source`) where it has one; otherwise the material falls
-//! back to its factors. Either way a note names the material, the slot and why.
+//! back to its factors. Either way a note names the material, the slot and why. Images are
+//! decoded, and their mip chains made, on a few worker threads while the calling thread uploads
+//! them in the order one thread would take them (`in_order`): the same textures and notes, with
+//! what is held at once bounded.
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,6 +22,7 @@ use crate::asset::mtoon::MToon;
 use crate::asset::texture::{SamplerModes, Wrap};
 use crate::asset::{Material, Model, TextureRef};
 use crate::asset::{image_decode, mip_chain};
+use crate::in_order;
 
 pub struct MaterialTextures {
     /// (image index, sRGB) → view.
@@ -32,8 +36,9 @@ pub struct MaterialTextures {
     samplers: HashMap<SamplerModes, wgpu::Sampler>,
 }
 
-/// Images decoded so far, each decoded once at the side the picture needs, uploaded in the
-/// colour spaces its slots read it in, and its pixels dropped before the next is decoded.
+/// Images decoded so far, each decoded once at the side the picture needs (on a worker, ahead
+/// of its turn, where prefetched), uploaded in the colour spaces its slots read it in, and its
+/// pixels dropped once uploaded.
 struct Decoder<'a> {
     device: &'a wgpu::Device,
     queue: &'a wgpu::Queue,
@@ -54,6 +59,104 @@ struct Decoder<'a> {
     /// Pixels the file's images may still decode to: each image is bounded on its own, and
     /// this bounds them together (many small images each claiming the most).
     pixels_left: u64,
+    /// Images decoded on worker threads ahead of their turn (`prefetched`), taken in order.
+    prefetched: Option<in_order::Results<'a, Result<Prepared, String>>>,
+    /// The image each prefetched job decodes.
+    prefetch_order: &'a [usize],
+}
+
+/// An image decoded and its mip chains made, off the thread that uploads it.
+struct Prepared {
+    /// The colour space its file declares (`DecodedImage::declared_srgb`).
+    declared_srgb: Option<bool>,
+    /// Texels of its first level: what the pixel budget counts.
+    pixels: u64,
+    /// Its mip chain for each colour space (linear, sRGB) a slot reads it in; empty for the others.
+    chains: [Vec<image::RgbaImage>; 2],
+}
+
+/// Decodes `bytes` at most `wanted_side` a side and makes its mip chain in each colour space of
+/// `spaces` (linear, sRGB). Shrunk (where it is) in linear light when a colour slot reads it: an
+/// image read in both colour spaces (rare) gives its data slots the colour slots' averages.
+fn prepare(bytes: &[u8], max_side: u32, wanted_side: u32, spaces: [bool; 2]) -> Result<Prepared, String> {
+    let decoded = image_decode::decode_at_most(bytes, max_side, wanted_side, spaces[1]).map_err(|e| e.0)?;
+    let pixels = u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height());
+    let chain = |image, srgb| mip_chain::levels(image, srgb).collect::<Vec<_>>();
+    let chains = match spaces {
+        [true, true] => [chain(decoded.rgba.clone(), false), chain(decoded.rgba, true)],
+        [linear, srgb] if linear || srgb => {
+            let mut chains = [Vec::new(), Vec::new()];
+            chains[usize::from(srgb)] = chain(decoded.rgba, srgb);
+            chains
+        }
+        _ => [Vec::new(), Vec::new()],
+    };
+    Ok(Prepared {
+        declared_srgb: decoded.declared_srgb,
+        pixels,
+        chains,
+    })
+}
+
+/// Bytes an image may hold as it is prepared, from the size its file declares: its RGBA8 pixels
+/// at that size (a decoder holds them whole before shrinking) with a third more for the levels
+/// below (a chain kept whole until uploaded). What a prefetched image costs against
+/// `PREFETCH_BYTES`; where the header cannot be read, the whole budget: it is decoded alone.
+fn decoded_bytes(bytes: &[u8]) -> u64 {
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format();
+    match reader.ok().and_then(|reader| reader.into_dimensions().ok()) {
+        Some((width, height)) => 4 * u64::from(width) * u64::from(height) * 4 / 3,
+        None => PREFETCH_BYTES,
+    }
+}
+
+/// What the images decoded ahead of their upload may hold together: two 2048² images (22 MiB each
+/// with their chains). An image over it alone (a 4096² one decoded whole is 64 MiB) is decoded on
+/// the uploading thread in its turn, as one thread would: no two of those are decoded at once,
+/// and no worker's allocator arena grows to hold one (glibc keeps much of what a thread's arena
+/// freed: four 4096² images decoded on a worker raised a thumbnail's peak by 20 MiB).
+const PREFETCH_BYTES: u64 = 64 << 20;
+
+/// The images decoded on worker threads (`prefetch_order`) with what each costs, leaving out
+/// those over `PREFETCH_BYTES` alone: the uploading thread decodes them in their turn.
+fn prefetch_jobs(model: &Model, bc7: bool) -> (Vec<usize>, Vec<u64>) {
+    (prefetch_order(model, bc7).into_iter())
+        .map(|image| (image, decoded_bytes(&model.images[image].bytes)))
+        .filter(|&(_, cost)| cost <= PREFETCH_BYTES)
+        .unzip()
+}
+
+/// Worker threads that decode images ahead of their upload: one per core besides the uploading
+/// thread's (at least one, at most 4). Each worker's allocator arena keeps some of what it freed,
+/// so more workers than cores would add memory and no speed.
+fn prefetch_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |cores| (cores.get() - 1).clamp(1, 4))
+}
+
+/// The images `model`'s materials draw first (each texture's own, not its fallback), in the
+/// order `MaterialTextures::new` asks for them: those decoded on worker threads. A KTX2/Basis
+/// image that may go up as BC7 (`bc7`) is left to the uploading thread, which transcodes it.
+fn prefetch_order(model: &Model, bc7: bool) -> Vec<usize> {
+    let mut seen = HashSet::new();
+    let mut order = Vec::new();
+    for material in &model.materials {
+        for texture in MaterialTexture::ALL {
+            let Some(reference) = texture.of(material) else {
+                continue;
+            };
+            let Some(image) = model.images.get(reference.image) else {
+                continue;
+            };
+            let basis = matches!(
+                image_decode::ImageContainer::detect(&image.bytes),
+                image_decode::ImageContainer::Ktx2(Some(_))
+            );
+            if !(bc7 && basis) && seen.insert(reference.image) {
+                order.push(reference.image);
+            }
+        }
+    }
+    order
 }
 
 /// The pixels `model`'s images may decode to in all: as many per byte of their distinct
@@ -88,18 +191,44 @@ impl Decoder<'_> {
     /// drops its pixels; the colour space its file declares, or why it could not be decoded.
     fn get(&mut self, index: usize) -> &Result<Option<bool>, String> {
         if !self.decoded.contains_key(&index) {
-            let result = self.decode_and_upload(index);
+            let prepared = self.take_prefetched(index);
+            let result = self.decode_and_upload(index, prepared);
             self.decoded.insert(index, result);
         }
         &self.decoded[&index]
     }
 
-    /// Image `index` decoded at the wanted side, counted against the budget and uploaded;
-    /// its pixels go out of scope here, before any other image is decoded.
-    fn decode_and_upload(&mut self, index: usize) -> Result<Option<bool>, String> {
+    /// Image `index` as a worker prepared it, where it is the next one prefetched; prefetched
+    /// images already decoded here (as an earlier texture's fallback) are dropped on the way.
+    /// None where it is not next: it is decoded here.
+    fn take_prefetched(&mut self, index: usize) -> Option<Result<Prepared, String>> {
+        let prefetched = self.prefetched.as_mut()?;
+        while let Some(job) = prefetched.upcoming() {
+            let image = self.prefetch_order[job];
+            if self.decoded.contains_key(&image) {
+                prefetched.next();
+                continue;
+            }
+            return (image == index)
+                .then(|| prefetched.next().map(|(_, prepared)| prepared))
+                .flatten();
+        }
+        None
+    }
+
+    /// Image `index` decoded at the wanted side (or as `prepared` by a worker), counted against
+    /// the budget and uploaded; its pixels go out of scope here.
+    fn decode_and_upload(
+        &mut self,
+        index: usize,
+        prepared: Option<Result<Prepared, String>>,
+    ) -> Result<Option<bool>, String> {
         let model = self.model;
         let image = (model.images.get(index)).ok_or_else(|| format!("image {index} does not exist"))?;
         let spaces = self.spaces.get(&index).copied().unwrap_or_default();
+        if let Some(prepared) = prepared {
+            return self.spend_and_upload(index, prepared?);
+        }
         if self.bc7
             && let Some(levels) =
                 image_decode::Bc7Levels::of(&image.bytes, self.max_side, self.wanted_side).map_err(|e| e.0)?
@@ -111,28 +240,20 @@ impl Decoder<'_> {
             }
             return Ok(levels.declared_srgb);
         }
-        // Shrunk (where it is) in linear light when a colour slot reads it: an image read in both
-        // colour spaces (rare) gives its data slots the colour slots' averages.
-        let srgb = spaces[1];
-        let decoded =
-            (image_decode::decode_at_most(&image.bytes, self.max_side, self.wanted_side, srgb)).map_err(|e| e.0)?;
-        self.spend(u64::from(decoded.rgba.width()) * u64::from(decoded.rgba.height()))?;
-        let declared_srgb = decoded.declared_srgb;
-        match spaces {
-            // Read in both colour spaces (rare): one copy for each.
-            [true, true] => {
-                let view = upload_with_mipmaps(self.device, self.queue, decoded.rgba.clone(), false);
-                self.views.insert((index, false), view);
-                let view = upload_with_mipmaps(self.device, self.queue, decoded.rgba, true);
-                self.views.insert((index, true), view);
-            }
-            [linear, srgb] if linear || srgb => {
-                let view = upload_with_mipmaps(self.device, self.queue, decoded.rgba, srgb);
+        let prepared = prepare(&image.bytes, self.max_side, self.wanted_side, spaces)?;
+        self.spend_and_upload(index, prepared)
+    }
+
+    /// Counts image `index`'s pixels against the budget and uploads its mip chains.
+    fn spend_and_upload(&mut self, index: usize, prepared: Prepared) -> Result<Option<bool>, String> {
+        self.spend(prepared.pixels)?;
+        for (srgb, chain) in [false, true].into_iter().zip(&prepared.chains) {
+            if !chain.is_empty() {
+                let view = upload_with_mipmaps(self.device, self.queue, chain, srgb);
                 self.views.insert((index, srgb), view);
             }
-            _ => {}
         }
-        Ok(declared_srgb)
+        Ok(prepared.declared_srgb)
     }
 
     /// Counts `pixels` against what the file's images may decode to in all.
@@ -179,21 +300,58 @@ impl MaterialTextures {
         wanted_side: u32,
         notes: &mut Vec<String>,
     ) -> Self {
+        Self::with_workers(device, queue, model, wanted_side, notes, prefetch_workers())
+    }
+
+    /// `new` with images decoded on `workers` threads (their mip chains made there too) while
+    /// this thread uploads each in the order it would have decoded them: views, notes and the
+    /// pixel budget's errors are the same whatever the workers.
+    fn with_workers(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        model: &Model,
+        wanted_side: u32,
+        notes: &mut Vec<String>,
+        workers: usize,
+    ) -> Self {
+        let max_side = device.limits().max_texture_dimension_2d;
+        let wanted_side = wanted_side.min(max_side);
+        let bc7 = compressed_texture::prefers_bc7(device);
+        let spaces = colour_spaces(model);
+        let (order, costs) = prefetch_jobs(model, bc7);
+        let bound = in_order::Bound {
+            workers,
+            budget: PREFETCH_BYTES,
+        };
+        let work = |&image: &usize| {
+            let image_spaces = spaces.get(&image).copied().unwrap_or_default();
+            prepare(&model.images[image].bytes, max_side, wanted_side, image_spaces)
+        };
+        in_order::map(&order, &costs, bound, work, |prefetched| {
+            let decoder = Decoder {
+                device,
+                queue,
+                model,
+                max_side,
+                wanted_side,
+                bc7,
+                spaces: spaces.clone(),
+                decoded: HashMap::new(),
+                views: HashMap::new(),
+                pixels_left: pixel_budget(model),
+                prefetched: Some(prefetched),
+                prefetch_order: &order,
+            };
+            Self::from_decoder(decoder, notes)
+        })
+    }
+
+    /// Chooses and uploads the image each material texture draws through `decoder`, in the
+    /// materials' order, noting what could not be drawn as the file asks.
+    fn from_decoder(mut decoder: Decoder<'_>, notes: &mut Vec<String>) -> Self {
+        let (device, queue, model) = (decoder.device, decoder.queue, decoder.model);
         let mut samplers = HashMap::new();
         samplers.insert(SamplerModes::default(), sampler(device, SamplerModes::default()));
-        let max_side = device.limits().max_texture_dimension_2d;
-        let mut decoder = Decoder {
-            device,
-            queue,
-            model,
-            max_side,
-            wanted_side: wanted_side.min(max_side),
-            bc7: compressed_texture::prefers_bc7(device),
-            spaces: colour_spaces(model),
-            decoded: HashMap::new(),
-            views: HashMap::new(),
-            pixels_left: pixel_budget(model),
-        };
         let mut drawn = HashMap::new();
         // Each (image, colour space) named once: the note on a declared colour space.
         let mut noted = HashSet::new();
@@ -246,7 +404,7 @@ impl MaterialTextures {
             upload_with_mipmaps(
                 device,
                 queue,
-                image::RgbaImage::from_pixel(1, 1, image::Rgba(pixel)),
+                &[image::RgbaImage::from_pixel(1, 1, image::Rgba(pixel))],
                 srgb,
             )
         };
@@ -412,27 +570,27 @@ fn sampler_descriptor(modes: SamplerModes) -> wgpu::SamplerDescriptor<'static> {
     }
 }
 
-/// Uploads `image` with a full mip chain (each level a half of the previous made as three.js's
-/// `glGenerateMipmap` makes it: `mip_chain`), each level's pixels dropped once the next is
-/// made, and the queue's staging copies handed to the device before the caller decodes the
-/// next image: no two textures wait on the CPU at once.
+/// Uploads `chain`, an image's full mip chain (each level a half of the previous made as
+/// three.js's `glGenerateMipmap` makes it: `mip_chain::levels`), and hands the queue's staging
+/// copies to the device before the caller uploads the next image: no two textures wait on the
+/// CPU at once.
 fn upload_with_mipmaps(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    image: image::RgbaImage,
+    chain: &[image::RgbaImage],
     srgb: bool,
 ) -> wgpu::TextureView {
-    let (width, height) = image.dimensions();
-    let levels = 32 - width.max(height).max(1).leading_zeros();
+    let (width, height) = chain.first().map_or((1, 1), |image| image.dimensions());
+    let levels = chain.len() as u32;
     let format = if srgb {
         wgpu::TextureFormat::Rgba8UnormSrgb
     } else {
         wgpu::TextureFormat::Rgba8Unorm
     };
     let texture = material_texture(device, "material texture", (width, height), levels, format);
-    for (level, level_image) in (0..).zip(mip_chain::levels(image, srgb)) {
+    for (level, level_image) in (0..).zip(chain) {
         let (w, h) = level_image.dimensions();
-        write_level(queue, &texture, level, &level_image, (4 * w, h), (w, h));
+        write_level(queue, &texture, level, level_image, (4 * w, h), (w, h));
     }
     // The queue stages every write until its next submission: submitting now lets the device
     // take this texture's levels (and free their staging copies) before the next is decoded.
@@ -486,6 +644,8 @@ mod tests {
             decoded: HashMap::new(),
             views: HashMap::new(),
             pixels_left: pixels,
+            prefetched: None,
+            prefetch_order: &[],
         }
     }
 
@@ -538,6 +698,105 @@ mod tests {
         assert_eq!(uploaded(false), (wgpu::TextureFormat::Rgba8UnormSrgb, 7, 64));
         if compressed_texture::samples_bc7(&gpu.device) {
             assert_eq!(uploaded(true), (wgpu::TextureFormat::Bc7RgbaUnormSrgb, 7, 64));
+        }
+    }
+
+    /// Materials drawing images 0-3 of `with_images`: a broken image (1) with a working fallback
+    /// (2, which a later texture draws as its own), the same broken image without one, an image
+    /// read in both colour spaces (0) and one that does not exist (9).
+    fn materials_with_a_broken_image() -> Vec<Material> {
+        let with_fallback = |image, fallback| TextureRef {
+            fallback: Some(fallback),
+            ..TextureRef::plain(image)
+        };
+        vec![
+            Material {
+                name: "first".into(),
+                base_color_texture: Some(with_fallback(1, 2)),
+                normal_texture: Some(TextureRef::plain(0)),
+                ..Material::default()
+            },
+            Material {
+                name: "second".into(),
+                base_color_texture: Some(TextureRef::plain(1)),
+                metallic_roughness_texture: Some(TextureRef::plain(2)),
+                occlusion_texture: Some(with_fallback(3, 1)),
+                emissive_texture: Some(TextureRef::plain(0)),
+                ..Material::default()
+            },
+            Material {
+                name: "third".into(),
+                base_color_texture: Some(TextureRef::plain(9)),
+                normal_texture: Some(TextureRef::plain(3)),
+                ..Material::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn images_prefetched_are_each_textures_own_in_the_order_they_are_asked_for() {
+        let mut model = with_images(vec![png(8), b"not an image".to_vec().into(), png(8), png(8)]);
+        model.materials = materials_with_a_broken_image();
+        // Not the fallbacks (decoded only where needed), nor an image that does not exist.
+        assert_eq!(prefetch_order(&model, false), [1, 0, 2, 3]);
+    }
+
+    #[test]
+    fn an_image_too_large_to_share_the_prefetch_budget_is_decoded_by_the_uploading_thread() {
+        let mut model = with_images(vec![png(8), png(4096), png(8)]);
+        model.materials = vec![Material {
+            name: "large".into(),
+            base_color_texture: Some(TextureRef::plain(0)),
+            normal_texture: Some(TextureRef::plain(1)),
+            emissive_texture: Some(TextureRef::plain(2)),
+            ..Material::default()
+        }];
+        let small = decoded_bytes(&model.images[0].bytes);
+        assert_eq!(prefetch_jobs(&model, false), (vec![0, 2], vec![small, small]));
+    }
+
+    #[test]
+    fn a_prefetched_image_costs_its_pixels_and_their_chain_or_the_whole_budget_when_unread() {
+        assert_eq!(decoded_bytes(&png(64)), 4 * 64 * 64 * 4 / 3);
+        assert_eq!(decoded_bytes(b"not an image"), PREFETCH_BYTES);
+    }
+
+    #[test]
+    fn workers_give_the_views_and_notes_one_thread_gives() {
+        let gpu = Gpu::headless().unwrap();
+        let mut model = with_images(vec![png(64), b"not an image".to_vec().into(), png(32), png(16)]);
+        model.materials = materials_with_a_broken_image();
+        let textures = |workers: usize| {
+            let mut notes = Vec::new();
+            let textures = MaterialTextures::with_workers(&gpu.device, &gpu.queue, &model, 4096, &mut notes, workers);
+            let mut views: Vec<_> = (textures.views.iter())
+                .map(|(&key, view)| {
+                    let texture = view.texture();
+                    (key, texture.format(), texture.width(), texture.mip_level_count())
+                })
+                .collect();
+            views.sort_by_key(|&(key, ..)| key);
+            (notes, textures.drawn, views)
+        };
+        let one = textures(1);
+        let (notes, drawn, views) = &one;
+        // The broken image gives way to its fallback, or to the factors, with a note each time.
+        assert_eq!(drawn[&(1, Some(2))], Some(2));
+        assert_eq!(drawn[&(1, None)], None);
+        assert_eq!(drawn[&(3, Some(1))], Some(3));
+        assert_eq!(drawn[&(9, None)], None);
+        let broken = "image 'Image 1' could not be decoded";
+        assert!(notes[0].starts_with("material 'first' baseColorTexture"), "{notes:?}");
+        assert!(notes[0].contains(broken) && notes[0].ends_with("drawn with its fallback image 'Image 2'"));
+        assert!(notes[1].contains(broken) && notes[1].ends_with("the material uses its factors"));
+        assert!(notes[2].contains("image 9 does not exist"), "{notes:?}");
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        // Image 0 read as data and as colour: one texture for each, with its whole chain.
+        let image_0: Vec<_> = views.iter().filter(|(key, ..)| key.0 == 0).collect();
+        assert_eq!(image_0.len(), 2);
+        assert!(image_0.iter().all(|&&(_, _, width, levels)| (width, levels) == (64, 7)));
+        for workers in [2, 3, 4] {
+            assert_eq!(textures(workers), one, "{workers} workers");
         }
     }
 

@@ -1,9 +1,10 @@
 //! The scene's linear HDR image, scaled by the exposure and mapped by the tone curve
-//! (shaders/tone_map.wgsl), into the target's displayed image: the last pass of a frame, or
-//! the one before the blended surfaces and overlays, which are drawn over the displayed image
-//! (mixed as three.js mixes them: see scene.rs). The window, `render`, `thumbnail` and `sheet`
-//! all show that image. Each curve is a pipeline of its own (an entry point), not a branch: a
-//! software rasteriser runs both sides of a branch.
+//! (shaders/tone_map.wgsl), into the target's displayed image, for the frames whose scene is
+//! drawn in linear HDR (those with surfaces that refract the scene behind them: scene.rs,
+//! `scene_output`; other frames' shaders map each sample themselves): the last pass of such a
+//! frame, or the one before the blended surfaces and overlays, which are drawn over the
+//! displayed image (mixed as three.js mixes them: see scene.rs). Each curve is a pipeline of
+//! its own (an entry point), not a branch: a software rasteriser runs both sides of a branch.
 
 use std::sync::Arc;
 

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 /// Each folder of `src/` and the folders it may use, from the bottom up.
 const LAYERS: &[(&str, &[&str])] = &[
     ("simd", &[]),
+    ("in_order", &[]),
     ("anim", &["simd"]),
     ("export", &[]),
-    ("asset", &["anim"]),
+    ("asset", &["anim", "in_order"]),
     ("skin", &["anim", "asset", "simd"]),
     ("write", &["anim", "asset", "export"]),
     ("lint", &["anim", "asset", "skin", "inspect"]),
@@ -19,7 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("view", &["anim", "asset", "skin", "inspect", "lint"]),
     (
         "render",
-        &["anim", "asset", "skin", "inspect", "lint", "view", "export"],
+        &["anim", "asset", "skin", "inspect", "lint", "view", "export", "in_order"],
     ),
     (
         "ui",

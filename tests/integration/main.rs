@@ -22,6 +22,7 @@ mod curve_view;
 mod curves;
 mod desktop;
 mod diff;
+mod edge_resolve;
 mod environment_cache;
 mod export_panel;
 mod exporter_quirks;

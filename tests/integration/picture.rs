@@ -100,6 +100,20 @@ pub(crate) fn sphere() -> MeshData {
     uv_sphere(48, 96)
 }
 
+/// `sphere()` turned inside out: its normals point in and its triangles are wound clockwise
+/// seen from outside, so that a double-sided material draws its outside as back faces
+/// (tools/fidelity/spheres.py writes the same sphere).
+pub(crate) fn inside_out_sphere() -> MeshData {
+    let mut mesh = sphere();
+    for normal in &mut mesh.normals {
+        *normal = -*normal;
+    }
+    for triangle in mesh.indices.chunks_exact_mut(3) {
+        triangle.swap(1, 2);
+    }
+    mesh
+}
+
 /// A UV sphere of radius 1 at the origin, of `stacks` × `slices` quads.
 fn uv_sphere(stacks: u32, slices: u32) -> MeshData {
     let mut mesh = MeshData {
@@ -909,8 +923,14 @@ fn points_and_lines_are_drawn_in_their_colour() {
     let model = load("points-and-lines", &json);
     let image = renderer.render(&model, &plain(Lighting::default()));
     save(&image, "points-and-lines");
-    let green = image.pixels().filter(|p| p[1] > 200 && p[0] < 80 && p[2] < 80).count();
+    // A pixel a line or point only partly covers is the mean of its samples' displayed
+    // colours, the material's green and the background: green over red and blue.
+    let green = (image.pixels())
+        .filter(|p| p[1].saturating_sub(p[0]) > 40 && p[1].saturating_sub(p[2]) > 40)
+        .count();
     assert!(green > 200, "the loop is drawn in its material's green: {green} pixels");
+    let full = image.pixels().filter(|p| p[1] > 200 && p[0] < 80 && p[2] < 80).count();
+    assert!(full > 0, "where it covers a whole pixel, its green");
 }
 
 /// A small equirectangular .hdr: a dim grey room with one bright warm window.

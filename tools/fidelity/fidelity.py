@@ -5,7 +5,8 @@ files, both lit only by three.js's RoomEnvironment, through rigscope's default `
     fidelity.py three OUT_DIR            the reference pictures (10-20 s each), drawn by tools/peer-vrm's
                                          render-vrm.mjs; VRM rows also NAME.gi.png, with MToon's GI equalisation
                                          applied as the specification says (three-vrm 3.5.5 leaves it out)
-    fidelity.py rigscope BINARY OUT_DIR  rigscope's pictures (`render --environment room.hdr --lights file --no-grid`)
+    fidelity.py rigscope BINARY OUT_DIR  rigscope's pictures (`render --environment room-blurred.hdr --lights file
+                                         --no-grid`)
     fidelity.py table THREE_DIR RIG_DIR [BEFORE_DIR]  the Markdown table: per file, inside the model (the pixels
                                          that are model in both pictures, shrunk by 2 px, as interior-diff.py), the
                                          mean and 95th percentile of |rigscope - three.js| and the mean signed
@@ -15,7 +16,8 @@ files, both lit only by three.js's RoomEnvironment, through rigscope's default `
                                          and a warning when the two sides' backgrounds differ (see BACKGROUND)
 
 Both sides keep a picture only while what made it is unchanged (NAME.png.key: the command, and the peer's page or
-rigscope's binary, by size and time), so a rerun after a rebuild draws again and otherwise only adds new files.
+rigscope's binary and its room, by size and time), so a rerun after a rebuild draws again and otherwise only adds
+new files.
 
 The peer is one three.js page for every row (render-vrm.mjs --environment room): the scene of peer-three's
 render.mjs (RoomEnvironment's PMREM as scene.environment, Neutral tone mapping, the file's lights), with
@@ -33,7 +35,8 @@ The files are listed in files.txt beside this script ($FIDELITY_FILES replaces i
 $PEER_VRM is a copy of tools/peer-vrm with its node_modules installed (`cp -r tools/peer-vrm /tmp/peer-vrm && cd
 /tmp/peer-vrm && npm install`; the script refuses a copy whose render-vrm page differs from the repository's);
 $PEER_THREE is peer-three's installed folder (default ../shared/peer-three), whose room-hdr.mjs writes the room's
-.hdr once into rigscope's OUT_DIR."""
+.hdr once into rigscope's OUT_DIR, unblurred; room_blur.py blurs it there as the page's PMREMGenerator.fromScene(room,
+0.04) does (room-blurred.hdr), and that is the room rigscope is lit by."""
 import hashlib, json, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -132,22 +135,34 @@ def render_three(out):
 
 
 def room_hdr(out):
+    """OUT_DIR's room.hdr: three.js's room as room-hdr.mjs captures it, before the page's blur."""
     hdr = os.path.join(out, "room.hdr")
     if not os.path.exists(hdr):
         subprocess.run(["node", os.path.join(peer_three(), "room-hdr.mjs"), hdr], check=True, capture_output=True)
     return hdr
 
 
+def blurred_room(out):
+    """OUT_DIR's room-blurred.hdr, the room as three.js's page lights with it: made again when older than room.hdr
+    or room_blur.py."""
+    import room_blur
+    hdr, blurred = room_hdr(out), os.path.join(out, "room-blurred.hdr")
+    made_from = max(os.stat(path).st_mtime_ns for path in (hdr, room_blur.__file__))
+    if not os.path.exists(blurred) or os.stat(blurred).st_mtime_ns < made_from:
+        room_blur.write_hdr(blurred, room_blur.blurred(room_blur.read_hdr(hdr)))
+    return blurred
+
+
 def render_rigscope(binary, out):
     os.makedirs(out, exist_ok=True)
-    hdr = room_hdr(out)
+    hdr = blurred_room(out)
     for kind, path, name, rest in files():
         png = os.path.join(out, name + ".png")
         # VRM springs stay at rest, as the peer leaves them.
         extra = (["--pose-mode", "rest"] if rest else []) + (["--no-springs"] if toon(kind) else [])
         command = [binary, "render", path, "-o", png, "--size", SIZE, "--environment", hdr, "--lights", "file",
                    "--no-grid", *extra]
-        draw(png, command, stamp(binary))
+        draw(png, command, [stamp(binary), stamp(hdr)])
 
 
 def levels(png):

@@ -1,10 +1,11 @@
 """Tests of fidelity.py's measures: `python3 -m unittest discover -s tools/fidelity` (numpy and PIL)."""
 import os, tempfile, unittest
+from unittest import mock
 
 import numpy as np
 from PIL import Image
 
-import fidelity
+import fidelity, room_blur
 
 
 def saved(levels, folder, name):
@@ -45,6 +46,50 @@ class BackgroundsDiffer(unittest.TestCase):
             self.assertFalse(fidelity.backgrounds_differ(three, same))
             self.assertTrue(fidelity.backgrounds_differ(three, other))
             self.assertFalse(fidelity.backgrounds_differ(three, os.path.join(folder, "missing.png")))
+
+
+class BlurredRoom(unittest.TestCase):
+    def test_made_from_room_hdr_and_made_again_when_the_room_changes(self):
+        with tempfile.TemporaryDirectory() as folder:
+            room = os.path.join(folder, "room.hdr")
+            room_blur.write_hdr(room, np.ones((8, 16, 3)))
+            blurred = fidelity.blurred_room(folder)
+            made = fidelity.stamp(blurred)
+            np.testing.assert_allclose(room_blur.read_hdr(blurred), room_blur.read_hdr(room))
+            self.assertEqual(fidelity.blurred_room(folder), blurred)
+            self.assertEqual(fidelity.stamp(blurred), made)
+            room_blur.write_hdr(room, np.full((8, 16, 3), 2.0))
+            os.utime(room, ns=(os.stat(blurred).st_mtime_ns + 1,) * 2)
+            fidelity.blurred_room(folder)
+            self.assertNotEqual(fidelity.stamp(blurred), made)
+            np.testing.assert_allclose(room_blur.read_hdr(blurred), room_blur.read_hdr(room))
+
+    def test_pictures_drawn_again_when_the_room_changes(self):
+        with tempfile.TemporaryDirectory() as folder:
+            # A stand-in for rigscope that writes its -o picture and counts its runs.
+            binary = os.path.join(folder, "rigscope")
+            with open(binary, "w") as out:
+                out.write("#!/bin/sh\necho run >> \"$(dirname \"$0\")/runs\"\n"
+                          "while [ \"$1\" != -o ]; do shift; done; touch \"$2\"\n")
+            os.chmod(binary, 0o755)
+            listing = os.path.join(folder, "files.txt")
+            with open(listing, "w") as out:
+                out.write("gltf model.glb\n")
+            room_blur.write_hdr(os.path.join(folder, "room.hdr"), np.ones((8, 16, 3)))
+
+            def runs():
+                with open(os.path.join(folder, "runs")) as log:
+                    return log.read().count("run")
+
+            with mock.patch.dict(os.environ, {"FIDELITY_FILES": listing}):
+                fidelity.render_rigscope(binary, folder)
+                fidelity.render_rigscope(binary, folder)
+                self.assertEqual(runs(), 1)
+                room = os.path.join(folder, "room.hdr")
+                room_blur.write_hdr(room, np.full((8, 16, 3), 2.0))
+                os.utime(room, ns=(os.stat(os.path.join(folder, "room-blurred.hdr")).st_mtime_ns + 1,) * 2)
+                fidelity.render_rigscope(binary, folder)
+                self.assertEqual(runs(), 2)
 
 
 if __name__ == "__main__":

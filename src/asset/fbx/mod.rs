@@ -23,6 +23,7 @@
 //! ufbx reads the rest without it (`obj_meshes`).
 
 mod anim;
+mod fast_hash;
 mod material;
 mod mesh;
 mod nodes;

@@ -27,10 +27,11 @@
 //! `None`, and the file is read by ufbx whole.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use glam::{Vec2, Vec3};
 
+use super::fast_hash::Fast;
 use super::mesh::Normals;
 use super::obj_text::{indices, numbers, rest_of_line, tokenize};
 use crate::asset::model::{Primitive, Topology};
@@ -552,35 +553,6 @@ impl std::hash::Hash for VertexKey {
         state.write_u32(normal);
     }
 }
-
-/// A quick hash for the reader's integer keys (FxHash's step): the standard one's resistance
-/// to chosen keys buys nothing for a file's indices and costs a third of the reading time.
-#[derive(Default)]
-struct FastHasher(u64);
-
-impl Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_u32(&mut self, word: u32) {
-        self.write_u64(u64::from(word));
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type Fast = BuildHasherDefault<FastHasher>;
 
 #[cfg(test)]
 mod tests {
