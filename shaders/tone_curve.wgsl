@@ -1,7 +1,7 @@
 // The tone curves, shared by the tone map pass (tone_map.wgsl) and the scene shaders that write
-// the displayed image themselves (scene_output.wgsl: a multisampled scene, each sample mapped
-// before the resolve averages them, and what is drawn over the displayed image: see
-// src/render/scene.rs, `scene_output`). `CURVE_*` are `ToneMapping`'s numbers in
+// the displayed image themselves (scene_output.wgsl: every frame without surfaces that refract,
+// each sample mapped before a resolve averages them, and what is drawn over the displayed image:
+// see src/render/scene.rs, `scene_output`). `CURVE_*` are `ToneMapping`'s numbers in
 // src/render/tone_map.rs (`curve_number`); `linear_to_srgb` is srgb.wgsl's.
 
 const CURVE_NONE: u32 = 0u;

@@ -103,8 +103,8 @@ impl<R> Drop for Results<'_, R> {
 
 /// Runs `work` on each of `items` on `bound.workers` threads (at least one), `costs[i]` being
 /// what item `i`'s result holds, while `take` takes the results in the items' order; what
-/// `take` returns. Jobs start in order; those `take` leaves untaken when it returns are not
-/// started.
+/// `take` returns. Jobs start in order; once `take` returns, no further job starts (those
+/// already started, at most one per worker beyond the last taken, run to their end).
 pub fn map<T: Sync, R: Send, Out>(
     items: &[T],
     costs: &[u64],

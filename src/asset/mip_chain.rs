@@ -58,8 +58,8 @@ pub fn fitted(image: RgbaImage, side: u32, srgb: bool) -> RgbaImage {
 
 /// The level below `level`: each side halved (rounded down, at least 1), each texel `level`
 /// read bilinearly at its centre, colour in linear light when `srgb` (`filtered`). Even sides
-/// (every level of a power-of-two texture but the last) take `halved`, which gives the same
-/// bytes in half the time.
+/// (every level of a square power-of-two texture but the last) take `halved`, which gives the
+/// same bytes in half the time.
 fn next_level(level: &RgbaImage, srgb: bool) -> RgbaImage {
     let even = level.width().is_multiple_of(2) && level.height().is_multiple_of(2);
     match (even, srgb) {

@@ -448,9 +448,7 @@ impl SceneRenderer {
             size: (target.width, target.height),
         };
         frame.shadow_passes(encoder);
-        let refracts = frame.refracts();
-        let drawn_over = frame.drawn_over();
-        if scene_output(refracts) == SceneOutput::Displayed {
+        if scene_output(frame.refracts()) == SceneOutput::Displayed {
             let begun = displayed_pass(encoder, target, SceneLoad::Clear { keep_depth: false });
             let mut pass = Pass::new(begun, &self.frame_group);
             frame.opaque(&mut pass, SceneOutput::Displayed);
@@ -458,26 +456,23 @@ impl SceneRenderer {
             frame.over(&mut pass);
             return;
         }
+        // Surfaces refract the scene behind them: the opaque scene in linear HDR, copied for
+        // them, and they are drawn over it.
+        let drawn_over = frame.drawn_over();
         let hdr = self.hdr_scene(target);
-        let keep_depth = refracts || drawn_over;
-        let begun = scene_pass(encoder, (hdr, &target.depth), SceneLoad::Clear { keep_depth });
+        let begun = scene_pass(encoder, (hdr, &target.depth), SceneLoad::Clear { keep_depth: true });
+        frame.opaque(&mut Pass::new(begun, &self.frame_group), SceneOutput::Hdr);
+        let scene_behind = target
+            .scene_behind(|device, size| SceneBehind::new(device, &self.layouts, &self.downsampler, &hdr.image, size));
+        scene_behind.record(encoder, &self.downsampler);
+        let begun = scene_pass(
+            encoder,
+            (hdr, &target.depth),
+            SceneLoad::Keep { keep_depth: drawn_over },
+        );
         let mut pass = Pass::new(begun, &self.frame_group);
-        frame.opaque(&mut pass, SceneOutput::Hdr);
-        if refracts {
-            drop(pass);
-            let scene_behind = target.scene_behind(|device, size| {
-                SceneBehind::new(device, &self.layouts, &self.downsampler, &hdr.image, size)
-            });
-            scene_behind.record(encoder, &self.downsampler);
-            let begun = scene_pass(
-                encoder,
-                (hdr, &target.depth),
-                SceneLoad::Keep { keep_depth: drawn_over },
-            );
-            pass = Pass::new(begun, &self.frame_group);
-            pass.render.set_bind_group(3, &scene_behind.group, &[]);
-            frame.transmissive(&mut pass);
-        }
+        pass.render.set_bind_group(3, &scene_behind.group, &[]);
+        frame.transmissive(&mut pass);
         frame.blended_points_and_lines(&mut pass, SceneOutput::Hdr);
         drop(pass);
         let curve = view.shown_lighting().tone_mapping;

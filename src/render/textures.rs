@@ -105,7 +105,8 @@ fn prepare(bytes: &[u8], max_side: u32, wanted_side: u32, spaces: [bool; 2]) -> 
 fn decoded_bytes(bytes: &[u8]) -> u64 {
     let reader = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format();
     match reader.ok().and_then(|reader| reader.into_dimensions().ok()) {
-        Some((width, height)) => 4 * u64::from(width) * u64::from(height) * 4 / 3,
+        // Saturating: a header may declare sides up to 2³² each.
+        Some((width, height)) => (u64::from(width).saturating_mul(u64::from(height))).saturating_mul(16) / 3,
         None => PREFETCH_BYTES,
     }
 }
@@ -759,6 +760,10 @@ mod tests {
     fn a_prefetched_image_costs_its_pixels_and_their_chain_or_the_whole_budget_when_unread() {
         assert_eq!(decoded_bytes(&png(64)), 4 * 64 * 64 * 4 / 3);
         assert_eq!(decoded_bytes(b"not an image"), PREFETCH_BYTES);
+        // A header may declare sides its file cannot hold (a PNG of 2³¹ − 1 a side): whether
+        // the reader refuses it or the cost saturates, it is never cheap.
+        let huge = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x7f\xff\xff\xff\x7f\xff\xff\xff\x08\x06\x00\x00\x00\x14\xc9\x0b\x66";
+        assert!(decoded_bytes(huge) >= PREFETCH_BYTES);
     }
 
     #[test]
