@@ -9,7 +9,7 @@
 //          [--background '#3c3f45'] [--clip NAME|INDEX|none] [--time S] [--playback once|loop]
 //          [--light-dir X,Y,Z] [--light-intensity I] [--ambient I] [--tone-mapping none|neutral] [--exposure E]
 //          [--expression NAME=W ...] [--mtoon-time S] [--no-outline] [--no-antialias]
-//          [--environment room] [--gi-equalization] [--shadows] [--mikktspace] [--linear-resolve]
+//          [--environment room] [--gi-equalization] [--shadows] [--mikktspace]
 //          [--chromium PATH] [--timeout S] [--verbose]
 //
 // View (same meaning and defaults as render.mjs, except the defaults below):
@@ -59,10 +59,6 @@
 // --mikktspace gives every mesh without a TANGENT attribute whose normal maps read TEXCOORD_0 unturned MikkTSpace
 // tangents (three.js's computeMikkTSpaceTangents), as glTF asks and rigscope does (src/asset/tangents.rs), in place of
 // GLTFLoader's frame from screen-space derivatives (undoing the normalScale.y flip GLTFLoader makes for that frame).
-// --linear-resolve resolves the samples as rigscope does, in linear HDR before tone mapping (EffectComposer into a
-// 4x multisampled half-float target, then OutputPass: the background is tone-mapped too, and blended surfaces mix in
-// linear light), where the antialiased canvas averages each sample's tone-mapped, sRGB-encoded colour; it measures
-// what that order changes on edges (docs/FIDELITY.md).
 //
 // How: as render.mjs: a loopback HTTP server serves render-vrm.html, node_modules/three, node_modules/@pixiv/three-vrm
 // and the model's folder; puppeteer-core drives the system Chromium; the PNG is the canvas's own pixels. Prints a
@@ -80,7 +76,7 @@ const USAGE = 'usage: node render-vrm.mjs FILE.vrm|FILE.glb|FILE.gltf -o OUT.png
   '[--fov DEG] [--margin K] [--frame clip|clip-nodes|pose] [--size WxH] [--background COLOUR] [--clip NAME|INDEX|none] [--time S] ' +
   '[--playback once|loop] [--light-dir X,Y,Z] [--light-intensity I] [--ambient I] [--tone-mapping none|neutral] ' +
   '[--exposure E] [--expression NAME=W ...] [--mtoon-time S] [--no-outline] [--no-antialias] [--environment room] ' +
-  '[--gi-equalization] [--shadows] [--mikktspace] [--linear-resolve] [--chromium PATH] ' +
+  '[--gi-equalization] [--shadows] [--mikktspace] [--chromium PATH] ' +
   '[--timeout S] [--verbose]';
 
 function die(msg) { console.error(msg); process.exit(2); }
@@ -100,8 +96,7 @@ function parseArgs(argv) {
       expressions.push([m[1], Number(m[2])]);
     } else if (valued.has(a)) { if (i + 1 >= argv.length) die(`${a} needs a value`); o[a.replace(/^-+/, '')] = argv[++i]; }
     else if (a.startsWith('--')) {
-      const flags = ['--no-outline', '--no-antialias', '--verbose', '--gi-equalization', '--shadows', '--mikktspace',
-        '--linear-resolve'];
+      const flags = ['--no-outline', '--no-antialias', '--verbose', '--gi-equalization', '--shadows', '--mikktspace'];
       if (!flags.includes(a)) die(`unknown option ${a}\n${USAGE}`);
       o.flags.add(a);
     } else files.push(a);
@@ -133,7 +128,7 @@ function parseArgs(argv) {
       mtoonTime: o['mtoon-time'] === undefined ? null : num('mtoon-time', 0),
       outline: !o.flags.has('--no-outline'), antialias: !o.flags.has('--no-antialias'),
       environment, giEqualization: o.flags.has('--gi-equalization'), shadows: o.flags.has('--shadows'),
-      mikktspace: o.flags.has('--mikktspace'), linearResolve: o.flags.has('--linear-resolve'),
+      mikktspace: o.flags.has('--mikktspace'),
     },
     chromium: o.chromium, timeout: num('timeout', 300) * 1000, verbose: o.flags.has('--verbose'),
   };
