@@ -35,11 +35,11 @@ use crate::inspect::expression_lookup::expression_weights;
 use crate::inspect::lookup::{find_joint, vector};
 use crate::inspect::morph_lookup::morph_overrides;
 use crate::inspect::motion::SLIDE_SHARE;
+use crate::render::COMPARE_GHOST_COLOR;
 use crate::render::avatar_gizmo::{draw_look_point, draw_spring_bones};
 use crate::render::gpu_timer::GpuTimer;
 use crate::render::ik_gizmo::draw_ik_chains;
 use crate::render::joint_gizmo::{draw_hovered_joint, draw_selected_joint};
-use crate::render::COMPARE_GHOST_COLOR;
 use crate::render::motion_gizmo::draw_motion;
 use crate::render::trail_gizmo::draw_trails;
 use crate::render::{self, Environment, EnvironmentImage, FrameInput, Gpu, ModelView, SceneRenderer, SecondModel};
@@ -101,7 +101,10 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
                 .map_or(0, |(b, _)| b.triangles_drawn(&view));
             let triangles = running.model_view.triangles_drawn(&view) + compared;
             let presentation = &running.surface.presentation;
-            println!("{}", timings.to_json(&running.gpu, presentation, crowd, triangles));
+            println!(
+                "{}",
+                timings.to_json(&running.gpu, presentation, crowd, triangles, view.gpu_skinning)
+            );
         }
         if app.options.exit_after.is_some() {
             println!(

@@ -153,6 +153,19 @@ impl Fit {
     fn apply(self, image: RgbaImage) -> RgbaImage {
         mip_chain::fitted(image, self.side, self.srgb)
     }
+
+    /// `image` as RGBA8 (`widened`) shrunk as `apply` shrinks it. An RGB8 image (every JPEG's)
+    /// that must shrink is halved once straight from its three channels
+    /// (`mip_chain::halved_opaque`, the same bytes), so its full size is never widened.
+    fn apply_to_decoded(self, image: image::DynamicImage) -> RgbaImage {
+        if let image::DynamicImage::ImageRgb8(rgb) = &image
+            && (rgb.width() > self.side || rgb.height() > self.side)
+            && let Some(half) = mip_chain::halved_opaque(rgb, self.srgb)
+        {
+            return self.apply(half);
+        }
+        self.apply(widened(image))
+    }
 }
 
 fn decode_or_say_why(bytes: &[u8], max_side: u32, fit: Fit) -> Result<DecodedImage, String> {
@@ -166,10 +179,9 @@ fn decode_or_say_why(bytes: &[u8], max_side: u32, fit: Fit) -> Result<DecodedIma
                 ImageContainer::Other => format!("its format is not one rigscope reads ({e})"),
                 _ => format!("its {container} data cannot be decoded ({e})"),
             })?;
-            // Widened to RGBA8 first (the decoder's own image dropped once converted), then
-            // halved as the GPU's mip chain is, from the same RGBA8 texels.
+            // Halved as the GPU's mip chain is, from the RGBA8 texels widening gives.
             Ok(DecodedImage {
-                rgba: fit.apply(widened(image)),
+                rgba: fit.apply_to_decoded(image),
                 container,
                 declared_srgb: None,
             })
@@ -691,6 +703,28 @@ mod tests {
         let opaque = image::DynamicImage::ImageRgb8(rgb).into_rgba8();
         let fitted = decode_at_most(&bytes, 4096, 2, true).unwrap().rgba;
         assert!(fitted == mip_chain::fitted(opaque, 2, true), "{fitted:?}");
+    }
+
+    #[test]
+    fn a_jpeg_fitted_is_its_whole_decode_widened_and_fitted() {
+        // A JPEG decodes to three channels: where it shrinks, its first level is halved from
+        // them straight, and must give the bytes the widened image's level has (odd sides
+        // still go through the widened image).
+        for (width, height) in [(64, 48), (40, 22), (37, 22)] {
+            let mut bytes = Vec::new();
+            let rgb = image::DynamicImage::ImageRgba8(noise(width, height)).into_rgb8();
+            rgb.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Jpeg)
+                .unwrap();
+            assert_eq!(ImageContainer::detect(&bytes), ImageContainer::Jpeg);
+            let whole = decode(&bytes, 4096).unwrap().rgba;
+            for (side, srgb) in [(64, true), (32, true), (20, false), (5, true), (1, false)] {
+                let fitted = decode_at_most(&bytes, 4096, side, srgb).unwrap().rgba;
+                assert!(
+                    fitted == mip_chain::fitted(whole.clone(), side, srgb),
+                    "{width}×{height} at side {side} (sRGB {srgb})"
+                );
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use std::sync::LazyLock;
 
-use image::RgbaImage;
+use image::{RgbImage, RgbaImage};
 
 /// Each byte of an sRGB texel in linear light.
 static SRGB_TO_LINEAR: LazyLock<[f32; 256]> = LazyLock::new(|| std::array::from_fn(|code| decode_srgb(code as f32)));
@@ -56,15 +56,29 @@ pub fn fitted(image: RgbaImage, side: u32, srgb: bool) -> RgbaImage {
     level
 }
 
+/// The level below `image` made opaque (each texel's alpha 255, as widening it to RGBA8 makes
+/// it), where both its sides are even: the bytes `next_level` gives of the opaque image, made
+/// from the three channels straight, without the opaque copy (4 MiB for a 1024² JPEG) or its
+/// alpha averaged. None where a side is odd: widen it and take `fitted`.
+pub fn halved_opaque(image: &RgbImage, srgb: bool) -> Option<RgbaImage> {
+    let size = image.dimensions();
+    let even = size.0.is_multiple_of(2) && size.1.is_multiple_of(2);
+    even.then(|| match srgb {
+        true => halved::<true, 3>(image.as_raw(), size),
+        false => halved::<false, 3>(image.as_raw(), size),
+    })
+}
+
 /// The level below `level`: each side halved (rounded down, at least 1), each texel `level`
 /// read bilinearly at its centre, colour in linear light when `srgb` (`filtered`). Even sides
 /// (every level of a square power-of-two texture but the last) take `halved`, which gives the
-/// same bytes in half the time.
+/// same bytes several times faster.
 fn next_level(level: &RgbaImage, srgb: bool) -> RgbaImage {
     let even = level.width().is_multiple_of(2) && level.height().is_multiple_of(2);
+    let size = level.dimensions();
     match (even, srgb) {
-        (true, true) => halved::<true>(level),
-        (true, false) => halved::<false>(level),
+        (true, true) => halved::<true, 4>(level.as_raw(), size),
+        (true, false) => halved::<false, 4>(level.as_raw(), size),
         (false, _) => filtered(level, srgb),
     }
 }
@@ -103,33 +117,42 @@ fn filtered(level: &RgbaImage, srgb: bool) -> RgbaImage {
     next
 }
 
-/// `next_level` of a level whose sides are both even: each texel the 2×2 box above it, mixed
-/// across and then down with the weight of one half that `taps` gives there, in the same
-/// order, so the bytes are `filtered`'s; without the taps, the rows of floats and the per-byte
-/// choice of colour space (`SRGB` picks it once for the whole level).
-fn halved<const SRGB: bool>(level: &RgbaImage) -> RgbaImage {
-    let (width, height) = level.dimensions();
+/// `next_level` of a level whose sides are both even, `level` holding its texels in `TEXEL`
+/// bytes (4: RGBA; 3: RGB, read as opaque): each texel the 2×2 box above it, mixed across and
+/// then down with the weight of one half that `taps` gives there, in the same order, so the
+/// bytes are `filtered`'s; without the taps, the rows of floats and the per-byte choice of
+/// colour space (`SRGB` picks it once for the whole level). Four opaque texels make an opaque
+/// one without their alphas averaged (the box of four 1.0s is 1.0, byte 255 again).
+fn halved<const SRGB: bool, const TEXEL: usize>(level: &[u8], (width, height): (u32, u32)) -> RgbaImage {
     let mut next = RgbaImage::new(width / 2, height / 2);
-    let (srgb_to_linear, unorm_to_linear): (&[f32; 256], &[f32; 256]) = (&SRGB_TO_LINEAR, &UNORM_TO_LINEAR);
+    let colour_to_linear: &[f32; 256] = if SRGB { &SRGB_TO_LINEAR } else { &UNORM_TO_LINEAR };
+    let alpha_to_linear: &[f32; 256] = &UNORM_TO_LINEAR;
     let encoding = SrgbEncoding::tables();
-    let row_bytes = 4 * width as usize;
-    let level_rows = level.as_raw().chunks_exact(2 * row_bytes);
+    let row_bytes = TEXEL * width as usize;
+    let level_rows = level.chunks_exact(2 * row_bytes);
     for (next_row, rows) in next.chunks_exact_mut(2 * width as usize).zip(level_rows) {
         let (top, bottom) = rows.split_at(row_bytes);
-        let pairs = top.chunks_exact(8).zip(bottom.chunks_exact(8));
+        let pairs = top.chunks_exact(2 * TEXEL).zip(bottom.chunks_exact(2 * TEXEL));
         for (texel, (top, bottom)) in next_row.chunks_exact_mut(4).zip(pairs) {
-            for channel in 0..4 {
-                let colour = SRGB && channel < 3;
-                let table = if colour { srgb_to_linear } else { unorm_to_linear };
-                let across =
-                    |pair: &[u8]| HALF.mix(table[usize::from(pair[channel])], table[usize::from(pair[4 + channel])]);
-                let value = HALF.mix(across(top), across(bottom));
-                texel[channel] = if colour {
-                    encoding.byte(value)
-                } else {
-                    unorm_byte(value)
+            let boxed = |to_linear: &[f32; 256], channel: usize| {
+                let across = |pair: &[u8]| {
+                    HALF.mix(
+                        to_linear[usize::from(pair[channel])],
+                        to_linear[usize::from(pair[TEXEL + channel])],
+                    )
                 };
+                HALF.mix(across(top), across(bottom))
+            };
+            for channel in 0..3 {
+                let value = boxed(colour_to_linear, channel);
+                texel[channel] = if SRGB { encoding.byte(value) } else { unorm_byte(value) };
             }
+            let opaque = TEXEL == 3 || [top[3], top[TEXEL + 3], bottom[3], bottom[TEXEL + 3]] == [u8::MAX; 4];
+            texel[3] = if opaque {
+                u8::MAX
+            } else {
+                unorm_byte(boxed(alpha_to_linear, 3))
+            };
         }
     }
     next
@@ -189,7 +212,8 @@ fn taps(length: u32, next_length: u32) -> Vec<Tap> {
 }
 
 /// How finely `SRGB_BYTE_FLOOR` divides linear light: finer than the closest two rounding
-/// edges (near black, 3e-4 apart), so a value is at most a step or two from its byte.
+/// edges (near black, 3e-4 apart), so no step holds more than one edge and a value's byte is
+/// its step's or the next.
 const FLOOR_STEPS: usize = 4096;
 
 /// For each step `s` of `FLOOR_STEPS`, the sRGB byte of the linear value `s / FLOOR_STEPS`: no
@@ -201,35 +225,38 @@ static SRGB_BYTE_FLOOR: LazyLock<[u8; FLOOR_STEPS + 1]> = LazyLock::new(|| {
     })
 });
 
+/// `SRGB_ROUNDING_EDGES` and after them one that no value reaches (not a number compares
+/// false), so that the edge above byte 255 is read without a check.
+static SRGB_EDGES_AND_NONE: LazyLock<[f32; 256]> =
+    LazyLock::new(|| std::array::from_fn(|code| SRGB_ROUNDING_EDGES.get(code).copied().unwrap_or(f32::NAN)));
+
 /// The tables a linear value's sRGB byte is found with, looked up once a level (a `LazyLock`
 /// checks that it is made on every read).
 #[derive(Clone, Copy)]
 struct SrgbEncoding {
-    edges: &'static [f32; 255],
+    edges: &'static [f32; 256],
     floor: &'static [u8; FLOOR_STEPS + 1],
 }
 
 impl SrgbEncoding {
     fn tables() -> Self {
         Self {
-            edges: &SRGB_ROUNDING_EDGES,
+            edges: &SRGB_EDGES_AND_NONE,
             floor: &SRGB_BYTE_FLOOR,
         }
     }
 
     /// A linear value's sRGB byte (the nearest): the number of `SRGB_ROUNDING_EDGES` at or
-    /// below it, counted on from the byte of the step it falls in (a comparison or two, where
-    /// a search of all 255 takes eight that the processor cannot foresee). Below 0 or not a
-    /// number, 0; above 1, 255.
+    /// below it, counted on from the byte of the step it falls in by one comparison without a
+    /// branch (the step holds at most one edge), where a search of all 255 takes eight that
+    /// the processor cannot foresee. Below 0 or not a number, 0; above 1, 255.
     fn byte(self, value: f32) -> u8 {
         // Exact: a power of two scales without rounding, so the step's start is at or below
-        // `value`; a cast saturates (below 0 and not a number give 0).
-        let step = ((value * FLOOR_STEPS as f32) as usize).min(FLOOR_STEPS);
-        let mut byte = usize::from(self.floor[step]);
-        while self.edges.get(byte).is_some_and(|&edge| edge <= value) {
-            byte += 1;
-        }
-        byte as u8
+        // `value` and the next step's above it; a cast saturates (below 0 and not a number
+        // give 0). To `i32` rather than `usize`: one instruction on x86-64.
+        let step = ((value * FLOOR_STEPS as f32) as i32).clamp(0, FLOOR_STEPS as i32) as usize;
+        let byte = self.floor[step];
+        byte + u8::from(self.edges[usize::from(byte)] <= value)
     }
 }
 
@@ -329,15 +356,41 @@ mod tests {
             state ^= state << 5;
             state as u8
         };
-        let image = RgbaImage::from_fn(64, 32, |_, _| image::Rgba([noise(), noise(), noise(), noise()]));
-        assert!(halved::<true>(&image) == filtered(&image, true));
-        assert!(halved::<false>(&image) == filtered(&image, false));
+        // The left half opaque (its alphas not averaged), the right half's alpha noise too.
+        let image = RgbaImage::from_fn(64, 32, |x, _| {
+            let alpha = if x < 32 { u8::MAX } else { noise() };
+            image::Rgba([noise(), noise(), noise(), alpha])
+        });
+        let size = image.dimensions();
+        assert!(halved::<true, 4>(&image, size) == filtered(&image, true));
+        assert!(halved::<false, 4>(&image, size) == filtered(&image, false));
         // Down the whole chain, as `levels` takes it.
         let chain: Vec<RgbaImage> = levels(image.clone(), true).collect();
         assert_eq!(chain.len(), 7);
         for pair in chain.windows(2) {
             assert!(pair[1] == filtered(&pair[0], true), "{:?}", pair[1].dimensions());
         }
+        // Three channels halved straight give the bytes of the image widened to opaque RGBA.
+        let rgb = image::DynamicImage::ImageRgba8(image).into_rgb8();
+        let opaque = image::DynamicImage::ImageRgb8(rgb.clone()).into_rgba8();
+        for srgb in [false, true] {
+            assert!(
+                halved_opaque(&rgb, srgb) == Some(filtered(&opaque, srgb)),
+                "sRGB {srgb}"
+            );
+        }
+        // An odd side is left to `filtered`, through the widened image.
+        let odd = image::RgbImage::from_pixel(6, 3, image::Rgb([1, 2, 3]));
+        assert_eq!(halved_opaque(&odd, true), None);
+    }
+
+    #[test]
+    fn no_floor_step_holds_two_srgb_edges() {
+        // What lets `SrgbEncoding::byte` count on by one comparison: consecutive edges lie
+        // more than a step apart (the closest, near black, 1.24 steps).
+        let step = 1.0 / FLOOR_STEPS as f32;
+        let closest = (SRGB_ROUNDING_EDGES.windows(2).map(|pair| pair[1] - pair[0])).fold(f32::MAX, f32::min);
+        assert!(closest > step, "{closest:e} apart, steps of {step:e}");
     }
 
     #[test]

@@ -53,8 +53,9 @@ pub struct RenderArgs {
     /// Image size in pixels, WIDTHxHEIGHT (1 to 8192 a side).
     #[arg(long, default_value = "800x600", value_parser = parse_size)]
     pub size: (u32, u32),
-    /// Where skinning runs.
-    #[arg(long, value_enum, default_value_t = SkinningArg::Gpu)]
+    /// Where skinning runs; auto: on the CPU where the adapter is a CPU rasteriser (its vertex
+    /// shaders run on the same cores), but for a crowd, and on the GPU otherwise.
+    #[arg(long, value_enum, default_value_t = SkinningArg::Auto)]
     pub skinning: SkinningArg,
     /// How skinned vertices blend their joints.
     #[arg(long, value_enum, default_value_t = SkinMethodArg::Linear)]
@@ -94,8 +95,21 @@ pub struct RenderArgs {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum SkinningArg {
+    Auto,
     Cpu,
     Gpu,
+}
+
+impl SkinningArg {
+    /// Whether the GPU skins, on an adapter that is (`software_adapter`) a CPU rasteriser or
+    /// not, for a picture of a `crowd` or of one model.
+    fn on_gpu(self, software_adapter: bool, crowd: bool) -> bool {
+        match self {
+            SkinningArg::Auto => ViewOptions::gpu_skinning_for(software_adapter, crowd),
+            SkinningArg::Cpu => false,
+            SkinningArg::Gpu => true,
+        }
+    }
 }
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
@@ -123,7 +137,7 @@ pub(super) fn headless_renderer(
 ) -> anyhow::Result<(Gpu, SceneRenderer)> {
     let mut gpu = Gpu::headless()?;
     gpu.fit_textures_to(size);
-    let renderer = SceneRenderer::lit_by(&gpu, environment);
+    let renderer = SceneRenderer::for_picture(&gpu, environment, size);
     Ok((gpu, renderer))
 }
 
@@ -157,8 +171,7 @@ fn picture_with(
     args.morph.apply(&model, &mut posed.pose)?;
     let (selected, vertex_view) = args.inspect.selection(&model)?;
     let viewpoint = args.camera.viewpoint(&model)?;
-    let view = ViewOptions {
-        gpu_skinning: matches!(args.skinning, SkinningArg::Gpu),
+    let mut view = ViewOptions {
         skinning_method: args.skin_method.into(),
         skeleton: args.skeleton || model.instances.is_empty(),
         wireframe: args.wireframe,
@@ -178,6 +191,7 @@ fn picture_with(
         bail!("--benchmark-frames prints its JSON on standard output: give -o a file for the picture");
     }
     let (gpu, mut renderer) = renderer()?;
+    view.gpu_skinning = args.skinning.on_gpu(gpu.is_software(), args.crowd.crowd > 1);
     let matrices = posed.pose.to_model_matrices();
     if args.skeleton {
         // With the skeleton, IK chains show their targets and limits too, and spring bones
@@ -262,7 +276,7 @@ fn benchmark(
         }
     }
     let triangles = still.triangles_drawn(view);
-    Ok(timings.to_json(gpu, "offscreen", still.crowd_len(), triangles))
+    Ok(timings.to_json(gpu, "offscreen", still.crowd_len(), triangles, view.gpu_skinning))
 }
 
 /// Renders `model` in `pose` to an image, framed over the whole of `clip` (the clip the pose

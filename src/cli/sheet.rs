@@ -69,6 +69,7 @@ pub fn run(args: &SheetArgs) -> anyhow::Result<()> {
     let view = ViewOptions {
         skeleton: model.instances.is_empty(),
         lighting: args.lighting.lighting(&model),
+        gpu_skinning: ViewOptions::gpu_skinning_for(gpu.is_software(), false),
         ..ViewOptions::default()
     };
     let viewpoint = args.camera.viewpoint(&model)?;

@@ -114,7 +114,8 @@ pub fn run(args: &ThumbnailArgs) -> anyhow::Result<()> {
         Ok(())
     };
     let environment = args.lighting.environment_image()?;
-    let new_renderer = || Ok(SceneRenderer::lit_by(&gpu, environment.as_ref()));
+    let size = (args.size, args.size);
+    let new_renderer = || Ok(SceneRenderer::for_picture(&gpu, environment.as_ref(), size));
     let failed = batch::run(&inputs, new_renderer, job, report)?;
     batch::finish(inputs.len(), failed, "made thumbnails of")
 }
@@ -148,6 +149,7 @@ fn thumbnail(
         grid: false,
         skeleton: model.instances.is_empty(),
         lighting: args.lighting.lighting(&model),
+        gpu_skinning: ViewOptions::gpu_skinning_for(gpu.is_software(), false),
         ..ViewOptions::default()
     };
     let viewpoint = args.camera.viewpoint(&model)?;

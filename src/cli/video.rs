@@ -126,6 +126,7 @@ pub fn run(args: &VideoArgs) -> anyhow::Result<()> {
         wireframe: args.wireframe,
         grid: !args.no_grid,
         lighting: args.lighting.lighting(&model),
+        gpu_skinning: ViewOptions::gpu_skinning_for(gpu.is_software(), false),
         ..ViewOptions::default()
     };
     simplify_dense_meshes(&mut model, args.size, &view, viewpoint);

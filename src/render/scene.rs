@@ -96,7 +96,19 @@ impl SceneRenderer {
     /// A renderer that skins from the best source the adapter offers, lit by the environment
     /// `image` shows (the studio without one): the studio is not prepared only to be replaced.
     pub fn lit_by(gpu: &Gpu, image: Option<&EnvironmentImage>) -> Self {
-        Self::build(gpu, SkinSource::for_adapter(&gpu.adapter), image)
+        Self::build(
+            gpu,
+            SkinSource::for_adapter(&gpu.adapter),
+            image,
+            Quality::Best.settings(),
+        )
+    }
+
+    /// As `lit_by`, for still pictures of `size` pixels (`render`, `thumbnail`, `sheet`, `video`):
+    /// its shadow map made no finer than the picture shows (`QualitySettings::fit_to_picture`).
+    pub fn for_picture(gpu: &Gpu, image: Option<&EnvironmentImage>, size: (u32, u32)) -> Self {
+        let quality = Quality::Best.settings().fit_to_picture(size);
+        Self::build(gpu, SkinSource::for_adapter(&gpu.adapter), image, quality)
     }
 
     /// A renderer whose skinning uniform arrays hold `joint_limit` joints (at most what the
@@ -111,14 +123,14 @@ impl SceneRenderer {
     /// A renderer that skins from `skin_source` (which the device must support).
     #[cfg(any(test, feature = "internals"))]
     pub fn with_skin_source(gpu: &Gpu, skin_source: SkinSource) -> Self {
-        Self::build(gpu, skin_source, None)
+        Self::build(gpu, skin_source, None, Quality::Best.settings())
     }
 
     /// A renderer that skins from `skin_source`, lit by `image`'s environment (the studio
-    /// without one). Its pipelines are made as frames first draw with them (`Pipelines`).
-    fn build(gpu: &Gpu, skin_source: SkinSource, image: Option<&EnvironmentImage>) -> Self {
+    /// without one), at `quality`. Its pipelines are made as frames first draw with them
+    /// (`Pipelines`).
+    fn build(gpu: &Gpu, skin_source: SkinSource, image: Option<&EnvironmentImage>, quality: QualitySettings) -> Self {
         let device = &gpu.device;
-        let quality = Quality::Best.settings();
         let sample_count = supported_samples(gpu, &quality);
         let layouts = Layouts::new(device, skin_source);
         let pipelines = Pipelines::new(device, &layouts, sample_count);

@@ -330,4 +330,36 @@ mod tests {
             "one sample: the displayed image alone"
         );
     }
+
+    /// A renderer made for a thumbnail's size fills a 1024² shadow map, not best quality's
+    /// 2048², and draws the same picture but for the shadow's edge.
+    #[test]
+    fn a_renderer_for_a_small_picture_draws_it_from_a_coarser_shadow_map() {
+        let gpu = Gpu::headless().unwrap();
+        let assets = std::env::var("RIGSCOPE_ASSETS").unwrap_or_else(|_| "../shared/assets".into());
+        let model = crate::asset::load(&std::path::Path::new(&assets).join("gltf/Fox/glTF-Binary/Fox.glb")).unwrap();
+        // As `thumbnail` draws it: without the ground.
+        let view = ViewOptions {
+            grid: false,
+            ..ViewOptions::default()
+        };
+        let size = (256, 256);
+        let picture = |renderer: &mut SceneRenderer| {
+            let mut still = StillRenderer::new(&gpu, renderer, &model);
+            still.frame_clip(None);
+            still.render(renderer, model.skeleton.rest_pose(), size, &view).unwrap()
+        };
+        let mut fitted = SceneRenderer::for_picture(&gpu, None, size);
+        let mut best = SceneRenderer::new(&gpu);
+        assert_eq!(fitted.quality.shadow_map_size, 1024);
+        assert_eq!(best.quality.shadow_map_size, 2048);
+        let (coarser, finer) = (picture(&mut fitted), picture(&mut best));
+        let (coarser, finer) = (coarser.as_raw(), finer.as_raw());
+        let total: u64 = (coarser.iter().zip(finer))
+            .map(|(a, b)| u64::from(a.abs_diff(*b)))
+            .sum();
+        let mean = total as f64 / coarser.len() as f64;
+        assert!(mean > 0.0, "the shadow map's size changes nothing");
+        assert!(mean < 0.05, "mean difference {mean} levels");
+    }
 }

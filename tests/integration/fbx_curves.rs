@@ -43,13 +43,11 @@ fn worst_between_keys(scene: &ufbx::Scene, model: &Model, clip: &str, limit: usi
         .fold((0.0, 0.0), |worst, next| if next.0 > worst.0 { next } else { worst })
 }
 
-#[test]
-fn a_curved_rotation_between_neighbouring_frames_poses_as_ufbx_evaluates_it() {
-    // Tip turns 0° → 90° between two keys one frame apart (30 fps), along a cubic with user
-    // tangents that rushes ahead and settles (4000°/s leaving the first key, 1400°/s arriving
-    // at the second, where the chord is 2700°/s: 56° half-way). ufbx's bake keeps curves keyed at 19.5 fps or faster as they
-    // are, so linear playback between the two keys would miss the overshoot entirely.
-    let dir = common::temp_dir("fbx-curves");
+/// The skinned bar whose Tip turns 0° → 90° about Z between two keys one frame apart (30 fps),
+/// along a cubic with user tangents that rushes ahead and settles (4000°/s leaving the first
+/// key, 1400°/s arriving at the second, where the chord is 2700°/s: 56° half-way), in a stack
+/// one frame long.
+fn bar_turning_in_one_frame() -> Vec<Node> {
     let mut nodes = fbx_file::skinned_bar(&METRES_Y_UP);
     let frame = SECOND / 30;
     let rotation = fbx_file::object_mut(&mut nodes, 53);
@@ -68,6 +66,15 @@ fn a_curved_rotation_between_neighbouring_frames_poses_as_ufbx_evaluates_it() {
         "KTime",
         &[frame as f64],
     )])];
+    nodes
+}
+
+#[test]
+fn a_curved_rotation_between_neighbouring_frames_poses_as_ufbx_evaluates_it() {
+    // ufbx's bake keeps curves keyed at 19.5 fps or faster as they are, so linear playback
+    // between the bar's two keys would miss the overshoot entirely.
+    let dir = common::temp_dir("fbx-curves");
+    let nodes = bar_turning_in_one_frame();
     let path = write(&dir, "curved.fbx", fbx_file::to_binary(&nodes));
     let model = asset::load(&path).unwrap();
     let scene = ufbx_reference::load(&path);
@@ -99,6 +106,61 @@ fn a_curved_rotation_between_neighbouring_frames_poses_as_ufbx_evaluates_it() {
     let node = ufbx_reference::node_of_joint(&scene)[2];
     let angle = tip[node].x_axis.y.atan2(tip[node].x_axis.x).to_degrees();
     assert!(angle > 55.0, "ufbx's curve half-way: {angle}°");
+}
+
+#[test]
+fn a_joint_turned_before_and_after_its_curves_in_another_order_keys_what_ufbx_evaluates() {
+    // The curved turn above, with the curves also holding 20° about X and -35° about Y, on a
+    // joint that ufbx turns by its post-rotation's inverse, then the curves' Euler angles in ZXY
+    // order, then its pre-rotation: the loader works such a rotation out from the curves and
+    // the two held turns (asset/fbx/rotation_steps.rs) where ufbx works out the whole
+    // transform, and every key, baked or added between the frames, is ufbx's.
+    let dir = common::temp_dir("fbx-turned-joint");
+    let mut nodes = bar_turning_in_one_frame();
+    let tip = fbx_file::object_mut(&mut nodes, 3);
+    let s = fbx_file::s;
+    let zxy = vec![s("RotationOrder"), s("enum"), s(""), s("A"), Prop::Int(4)];
+    tip.child_mut("Properties70").children.extend([
+        fbx_file::p("PreRotation", "Vector3D", &[10.0, -20.0, 30.0]),
+        fbx_file::p("PostRotation", "Vector3D", &[-15.0, 5.0, 25.0]),
+        fbx_file::node("P", zxy, Vec::new()),
+    ]);
+    // The curves turn about X and Y too (held there), so that the order tells.
+    let held = |axis: &str, degrees: f64| fbx_file::p(axis, "Number", &[degrees]);
+    let curves = fbx_file::object_mut(&mut nodes, 52);
+    curves.children = vec![fbx_file::properties(vec![
+        held("d|X", 20.0),
+        held("d|Y", -35.0),
+        held("d|Z", 0.0),
+    ])];
+    let path = write(&dir, "turned.fbx", fbx_file::to_binary(&nodes));
+    let model = asset::load(&path).unwrap();
+    let scene = ufbx_reference::load(&path);
+    let node = (scene.nodes.iter()).find(|n| n.element.name == "Tip");
+    let node = node.expect("Tip in ufbx's scene");
+    assert_eq!(node.rotation_order, ufbx::RotationOrder::Zxy);
+    let tip = model.skeleton.find("Tip").expect("Tip");
+    let track = (model.clips[0].channels().iter())
+        .find_map(|c| match &c.track {
+            ChannelTrack::Rotation(track) if c.joint == tip => Some(track),
+            _ => None,
+        })
+        .expect("Tip's rotation");
+    assert!(
+        track.times().len() > 2,
+        "refined between the frames: {:?}",
+        track.times()
+    );
+    let anim = &scene.anim_stacks[0].anim;
+    for (&time, &played) in track.times().iter().zip(track.values()) {
+        let q = ufbx::evaluate_transform(anim, node, anim.time_begin.max(0.0) + time as f64).rotation;
+        let evaluated = glam::Quat::from_xyzw(q.x as f32, q.y as f32, q.z as f32, q.w as f32).normalize();
+        // The key's time is an `f32` of the time it was evaluated at, nanoseconds apart: 1e-7
+        // rad at the turn's speed. (An arc cosine of the dot product is not exact enough.)
+        let difference = played.conjugate() * evaluated;
+        let angle = 2.0 * difference.xyz().length().atan2(difference.w.abs());
+        assert!(angle < 1e-5, "at {time} s: {angle} rad from ufbx's rotation");
+    }
 }
 
 /// One key of a curve written by `curve_children`: its time in seconds, its value, its

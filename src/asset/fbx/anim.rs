@@ -29,6 +29,7 @@ use glam::{Quat, Vec3};
 
 use super::mesh::{MorphChannel, shape_weights};
 use super::nodes::Nodes;
+use super::rotation_steps::RotationSteps;
 use super::visibility::VisibilitySlots;
 use super::{quat, vec3};
 use crate::anim::track::Keyframe;
@@ -259,7 +260,7 @@ fn evaluated_again(
     (times.into_iter())
         .map(|(time, side)| Key {
             time,
-            value: vec3(part(&sources.evaluate(node, sources.side_time(time, side)))),
+            value: vec3(part(&sources.evaluate(node, sources.side_time(time, side), Parts::ALL))),
         })
         .collect()
 }
@@ -342,7 +343,7 @@ fn refined<T: Copy>(keys: &[Key<T>], curve: &dyn Fn(f64) -> T, playback: &Playba
         out.push((from.time, from.value));
         // Two keys at one time (in the track's `f32`) have no span between them.
         if (to.time as f32) > (from.time as f32) {
-            refinement.halve((from.time, from.value), (to.time, to.value), 1, &mut out);
+            refinement.halve((from.time, from.value), (to.time, to.value), 1, None, &mut out);
         }
     }
     out.extend(keys.last().map(|key| (key.time, key.value)));
@@ -360,24 +361,37 @@ impl<T: Copy> Refinement<'_, T> {
     /// needs: none where playing it stays within the tolerance of the curve a quarter and three
     /// quarters of the way (where a cubic segment strays from its chord, at either point if at
     /// all: two looks instead of three, as loading pays for each); else the middle key, between
-    /// the keys each half needs (`halving` counts the halvings so far).
-    fn halve(&self, from: (f64, T), to: (f64, T), halving: u32, out: &mut Vec<(f64, T)>) {
+    /// the keys each half needs (`halving` counts the halvings so far). `looked` is the curve's
+    /// value at a time the span that was halved into this one looked at: a half's middle is
+    /// mostly its quarter point to the bit, so the curve is not evaluated there again.
+    fn halve(&self, from: (f64, T), to: (f64, T), halving: u32, looked: Option<(f64, T)>, out: &mut Vec<(f64, T)>) {
+        if halving > MAX_HALVINGS {
+            return;
+        }
         let Playback {
             between,
             stray,
             tolerance,
         } = *self.playback;
         let at = |fraction: f64| from.0 + (to.0 - from.0) * fraction;
-        let strays = [0.25, 0.75]
-            .into_iter()
-            .any(|fraction| stray(between(from.1, to.1, fraction as f32), (self.curve)(at(fraction))) > tolerance);
-        if !strays || halving > MAX_HALVINGS {
+        let mut looks = [None; 2];
+        let strays = ([0.25, 0.75].into_iter().zip(&mut looks)).any(|(fraction, look)| {
+            let time = at(fraction);
+            let value = (self.curve)(time);
+            *look = Some((time, value));
+            stray(between(from.1, to.1, fraction as f32), value) > tolerance
+        });
+        if !strays {
             return;
         }
-        let centre = (at(0.5), (self.curve)(at(0.5)));
-        self.halve(from, centre, halving + 1, out);
+        let middle = at(0.5);
+        let centre = match looked {
+            Some((time, value)) if time.to_bits() == middle.to_bits() => (middle, value),
+            _ => (middle, (self.curve)(middle)),
+        };
+        self.halve(from, centre, halving + 1, looks[0], out);
         out.push(centre);
-        self.halve(centre, to, halving + 1, out);
+        self.halve(centre, to, halving + 1, looks[1], out);
     }
 }
 
@@ -551,10 +565,15 @@ impl Sources<'_> {
     }
 
     /// `node`'s local transform as ufbx evaluates the stack's curves at `time`, in baked time
-    /// (seconds from the stack's start, `trim_start_time`).
-    fn evaluate(&self, node: &ufbx::Node, time: f64) -> ufbx::Transform {
-        let anim = self.anim();
-        ufbx::evaluate_transform(anim, node, time + anim.time_begin.max(0.0))
+    /// (seconds from the stack's start, `trim_start_time`): the parts `parts` names (the others
+    /// are left at rest values).
+    fn evaluate(&self, node: &ufbx::Node, time: f64, parts: Parts) -> ufbx::Transform {
+        ufbx::evaluate_transform_flags(self.anim(), node, self.file_time(time), parts.0)
+    }
+
+    /// The file's time at `time` in baked time.
+    fn file_time(&self, time: f64) -> f64 {
+        time + self.anim().time_begin.max(0.0)
     }
 
     /// The time to evaluate a key at `time` on `side` at: a time unit before or after it, which
@@ -566,6 +585,23 @@ impl Sources<'_> {
             Side::After => time + self.tick,
         }
     }
+}
+
+/// Which parts of a node's transform `Sources::evaluate` works out, as ufbx's transform flags
+/// (`UFBX_TRANSFORM_FLAG_*`). A rotation alone or a scale alone reads only the curves it
+/// depends on (a whole transform reads all nine of a node's and finds its pivots and offsets:
+/// most of a refined clip's loading), and ufbx works each out by the same steps as the whole
+/// transform's (`ufbxi_get_rotation`, `ufbxi_get_scale`), to the bit, as its own bake does.
+#[derive(Clone, Copy)]
+struct Parts(u32);
+
+impl Parts {
+    /// Translation, rotation and scale: a translation depends on every curve of the node.
+    const ALL: Parts = Parts(0);
+    /// `UFBX_TRANSFORM_FLAG_EXPLICIT_INCLUDES | UFBX_TRANSFORM_FLAG_INCLUDE_ROTATION`.
+    const ROTATION: Parts = Parts(0x4 | 0x20);
+    /// `UFBX_TRANSFORM_FLAG_EXPLICIT_INCLUDES | UFBX_TRANSFORM_FLAG_INCLUDE_SCALE`.
+    const SCALE: Parts = Parts(0x4 | 0x40);
 }
 
 /// How one node's channels are played from their baked keys (see `clip`).
@@ -607,8 +643,8 @@ fn worker_threads() -> usize {
 }
 
 /// The tracks of each of `baked`'s nodes that is a joint, in `baked`'s order. Refining them is
-/// most of an animated FBX file's loading (ufbx evaluates a node's curves a quarter and three
-/// quarters of the way through each span: 0.09 s of the 0.15 s a Mixamo dancer takes to load), and no node's
+/// most of an animated FBX file's loading (a node's curves are evaluated a quarter and three
+/// quarters of the way through each span: 190,000 rotations for a Mixamo dancer), and no node's
 /// tracks depend on another's, so the nodes are shared among `threads` threads (`in_order`):
 /// the tracks are the same whichever thread makes them.
 fn node_tracks(baked: &ufbx::BakedAnimRoot, sources: &Sources, threads: usize) -> Vec<NodeTracks> {
@@ -630,7 +666,8 @@ fn node_tracks(baked: &ufbx::BakedAnimRoot, sources: &Sources, threads: usize) -
 fn node_tracks_of(node: &ufbx::BakedNode, baked: &ufbx::BakedAnim, sources: &Sources) -> Option<NodeTracks> {
     let scene_node = sources.scene.nodes.get(node.typed_id as usize)?;
     let joint = sources.nodes.joint(scene_node)?;
-    let curve = |part: fn(&ufbx::Transform) -> ufbx::Vec3| move |time| vec3(part(&sources.evaluate(scene_node, time)));
+    let translation_curve = |time| vec3(sources.evaluate(scene_node, time, Parts::ALL).translation);
+    let scale_curve = |time| vec3(sources.evaluate(scene_node, time, Parts::SCALE).scale);
     let baked_keys = |keys: &[ufbx::BakedVec3]| -> Vec<Key<Vec3>> {
         (keys.iter())
             .map(|k| Key {
@@ -657,7 +694,7 @@ fn node_tracks_of(node: &ufbx::BakedNode, baked: &ufbx::BakedAnim, sources: &Sou
     let translation_keys = compensated_translation(node, baked, sources);
     let translation_keys = translation_keys.unwrap_or_else(|| baked_keys(&node.translation_keys));
     let translation = played
-        .track(translation_keys, &curve(|t| t.translation), &translation_playback)
+        .track(translation_keys, &translation_curve, &translation_playback)
         .map(ChannelTrack::Translation);
     let rotation_keys = (node.rotation_keys.iter())
         .map(|k| Key {
@@ -665,14 +702,19 @@ fn node_tracks_of(node: &ufbx::BakedNode, baked: &ufbx::BakedAnim, sources: &Sou
             value: quat(k.value).normalize(),
         })
         .collect();
-    let rotation_curve = |time| quat(sources.evaluate(scene_node, time).rotation).normalize();
+    let steps = RotationSteps::of(sources.anim(), scene_node);
+    let rotation_curve = |time| {
+        let rotation = match &steps {
+            Some(steps) => steps.at(sources.file_time(time)),
+            None => sources.evaluate(scene_node, time, Parts::ROTATION).rotation,
+        };
+        quat(rotation).normalize()
+    };
     let rotation = played
         .track(rotation_keys, &rotation_curve, &ROTATION)
         .map(ChannelTrack::Rotation);
     let scale_keys = compensated_scale(node, baked, sources).unwrap_or_else(|| baked_keys(&node.scale_keys));
-    let scale = played
-        .track(scale_keys, &curve(|t| t.scale), &SCALE)
-        .map(ChannelTrack::Scale);
+    let scale = played.track(scale_keys, &scale_curve, &SCALE).map(ChannelTrack::Scale);
     Some((joint, [translation, rotation, scale]))
 }
 

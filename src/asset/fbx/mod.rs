@@ -32,6 +32,7 @@ mod obj_meshes;
 mod obj_reader;
 mod obj_text;
 mod reader_words;
+mod rotation_steps;
 mod scene_objects;
 mod unread;
 mod visibility;
