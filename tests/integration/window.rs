@@ -121,6 +121,9 @@ fn the_benchmark_mode_prints_frame_times_as_json() {
         false => "a CPU rasteriser, the only adapter found",
     };
     assert!(choice.contains(expected), "{stats}");
+    // The viewer skins on the GPU unless the panel says otherwise, on every adapter (at fast
+    // quality the triangle budget leaves a software rasteriser little vertex work to save).
+    assert_eq!(stats["skinning"], "gpu", "{stats}");
     // On X11, llvmpipe's frames reach the X server through shared memory.
     let presentation = stats["presentation"].as_str().unwrap();
     assert!(presentation.starts_with("shared memory (MIT-SHM): on X11"), "{stats}");
