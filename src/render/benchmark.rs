@@ -42,7 +42,8 @@ impl FrameTimings {
     /// (`presentation`: the window's, or "offscreen"); `gpu_median_ms` is null when the
     /// adapter reports no GPU time; `crowd` is how many
     /// copies of the model were drawn, `triangles` how many triangles the last frame's lit pass
-    /// drew (all copies'), `skinning` "gpu" or "cpu" as `gpu_skinning` says.
+    /// drew (all copies'), `skinning` "gpu" or "cpu" as `gpu_skinning` says (where skinning was
+    /// set to run: a skin too large for the GPU's arrays is skinned on the CPU either way).
     pub fn to_json(&self, gpu: &Gpu, presentation: &str, crowd: usize, triangles: u64, gpu_skinning: bool) -> String {
         let intervals = sorted(&self.intervals_ms);
         let mean = intervals.iter().sum::<f32>() / intervals.len().max(1) as f32;

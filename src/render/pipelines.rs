@@ -760,45 +760,47 @@ impl Pipelines {
                 },
             )
         };
-        let ground_layout = pipeline_layout(&[&layouts.frame, &layouts.ground]);
-        let ground_pipelines = |fragment: &'static str| {
+        // A full-surface pass of `module` (the ground, the background), a pipeline per scene output.
+        let output_pipelines = |label: &'static str,
+                                module: &LazyModule,
+                                (vertex, fragment): (&'static str, &'static str),
+                                layout: &wgpu::PipelineLayout,
+                                depth_stencil: Option<wgpu::DepthStencilState>|
+         -> PerOutput {
             SceneOutput::BOTH.map(|output| {
                 lazy_pipeline(
                     device,
                     PipelineShape {
-                        label: "ground",
-                        module: ground_shader.clone(),
-                        vertex: ("vs_main", &[]),
+                        label,
+                        module: module.clone(),
+                        vertex: (vertex, &[]),
                         fragment,
                         constants: output.constants(),
-                        layout: ground_layout.clone(),
+                        layout: layout.clone(),
                         topology: wgpu::PrimitiveTopology::TriangleList,
-                        depth_stencil: depth(true, wgpu::CompareFunction::LessEqual),
+                        depth_stencil: depth_stencil.clone(),
                         multisample,
                         targets: output.target(),
                     },
                 )
             })
         };
+        let ground_layout = pipeline_layout(&[&layouts.frame, &layouts.ground]);
+        let ground_pipelines = |fragment| {
+            let depth_test = depth(true, wgpu::CompareFunction::LessEqual);
+            output_pipelines(
+                "ground",
+                &ground_shader,
+                ("vs_main", fragment),
+                &ground_layout,
+                depth_test,
+            )
+        };
         // Behind everything: drawn first, leaving the depth buffer as cleared.
-        let background_pipelines = |fragment: &'static str| {
-            SceneOutput::BOTH.map(|output| {
-                lazy_pipeline(
-                    device,
-                    PipelineShape {
-                        label: "background",
-                        module: background_shader.clone(),
-                        vertex: ("vs_fullscreen", &[]),
-                        fragment,
-                        constants: output.constants(),
-                        layout: overlay_layout.clone(),
-                        topology: wgpu::PrimitiveTopology::TriangleList,
-                        depth_stencil: depth(false, wgpu::CompareFunction::Always),
-                        multisample,
-                        targets: output.target(),
-                    },
-                )
-            })
+        let background_pipelines = |fragment| {
+            let no_test = depth(false, wgpu::CompareFunction::Always);
+            let entries = ("vs_fullscreen", fragment);
+            output_pipelines("background", &background_shader, entries, &overlay_layout, no_test)
         };
         let triangles = wgpu::PrimitiveTopology::TriangleList;
         let uncull = |output| MeshKind::Lit {

@@ -90,22 +90,18 @@ pub struct SceneRenderer {
 impl SceneRenderer {
     /// A renderer that skins from the best source the adapter offers, lit by the studio.
     pub fn new(gpu: &Gpu) -> Self {
-        Self::lit_by(gpu, None)
-    }
-
-    /// A renderer that skins from the best source the adapter offers, lit by the environment
-    /// `image` shows (the studio without one): the studio is not prepared only to be replaced.
-    pub fn lit_by(gpu: &Gpu, image: Option<&EnvironmentImage>) -> Self {
         Self::build(
             gpu,
             SkinSource::for_adapter(&gpu.adapter),
-            image,
+            None,
             Quality::Best.settings(),
         )
     }
 
-    /// As `lit_by`, for still pictures of `size` pixels (`render`, `thumbnail`, `sheet`, `video`):
-    /// its shadow map made no finer than the picture shows (`QualitySettings::fit_to_picture`).
+    /// A renderer for still pictures of `size` pixels (`render`, `thumbnail`, `sheet`,
+    /// `video`), skinning from the best source the adapter offers, lit by the environment
+    /// `image` shows (the studio without one: the studio is not prepared only to be replaced),
+    /// its shadow map fitted to the picture (`QualitySettings::fit_to_picture`).
     pub fn for_picture(gpu: &Gpu, image: Option<&EnvironmentImage>, size: (u32, u32)) -> Self {
         let quality = Quality::Best.settings().fit_to_picture(size);
         Self::build(gpu, SkinSource::for_adapter(&gpu.adapter), image, quality)
@@ -498,7 +494,10 @@ impl SceneRenderer {
         let into = displayed.unwrap_or(&target.resolved_view);
         self.tone_map.record(encoder, group, (into, displayed.is_some()), curve);
         let begun = displayed_pass(encoder, target, SceneLoad::Keep { keep_depth: false });
-        frame.over(&mut Pass::new(begun, &self.frame_group));
+        let mut pass = Pass::new(begun, &self.frame_group);
+        // Blended surfaces that let light through refract the scene behind them too.
+        pass.render.set_bind_group(3, &scene_behind.group, &[]);
+        frame.over(&mut pass);
     }
 
     /// `target`'s linear HDR scene image, made when a frame is first drawn into it.
@@ -725,12 +724,11 @@ impl<'a> FrameDraws<'a> {
         }
         for model in self.lit_models() {
             let looks = self.looks(model);
-            let opaque = |d: &DrawBuffers| Self::drawable(d, true) && !d.blended;
-            let nearest_first = (model.buffers.opaque_order.iter()).map(|&index| (index, &model.buffers.draws[index]));
-            for (index, draw) in nearest_first.filter(|(_, d)| opaque(d) && !looks.transmissive(d)) {
+            for (index, draw) in Self::nearest_unblended(model).filter(|(_, d)| !looks.transmissive(d)) {
                 let pipeline = looks.lit(draw, output);
                 self.draw_one(pass, model, (DrawSlot::Solid, false), index, pipeline);
             }
+            let opaque = |d: &DrawBuffers| Self::drawable(d, true) && !d.blended;
             let draws = model.buffers.draws.iter().enumerate();
             for (index, draw) in draws.filter(|(_, d)| opaque(d) && looks.outlined(d)) {
                 let outline = looks.mesh.for_outline(looks.shading(draw), output);
@@ -744,13 +742,19 @@ impl<'a> FrameDraws<'a> {
     fn transmissive(&self, pass: &mut Pass<'_, 'a>) {
         for model in self.lit_models() {
             let looks = self.looks(model);
-            let nearest_first = (model.buffers.opaque_order.iter()).map(|&index| (index, &model.buffers.draws[index]));
-            let transmissive = |d: &DrawBuffers| Self::drawable(d, true) && !d.blended && looks.transmissive(d);
-            for (index, draw) in nearest_first.filter(|(_, d)| transmissive(d)) {
+            for (index, draw) in Self::nearest_unblended(model).filter(|(_, d)| looks.transmissive(d)) {
                 let pipeline = looks.lit(draw, SceneOutput::Hdr);
                 self.draw_one(pass, model, (DrawSlot::Solid, false), index, pipeline);
             }
         }
+    }
+
+    /// `model`'s shown draws that are not blended, with their indices, nearest the camera first
+    /// (`ModelBuffers::sort_by_distance`).
+    fn nearest_unblended(model: Drawn<'a>) -> impl Iterator<Item = (usize, &'a DrawBuffers)> + use<'a> {
+        (model.buffers.opaque_order.iter())
+            .map(move |&index| (index, &model.buffers.draws[index]))
+            .filter(|(_, d)| Self::drawable(d, true) && !d.blended)
     }
 
     /// Blended points and lines, back to front, writing `output` with the scene's pipelines.
@@ -905,8 +909,10 @@ impl<'a> DrawLooks<'a> {
         self.model.buffers.materials.get(draw.material)
     }
 
+    /// Triangles whose material lets light through (points and lines are drawn as opaque
+    /// ones: `MeshPipelines::for_draw`).
     fn transmissive(&self, draw: &DrawBuffers) -> bool {
-        self.material(draw).is_some_and(|m| m.transmissive)
+        draw.topology == Topology::Triangles && self.material(draw).is_some_and(|m| m.transmissive)
     }
 
     fn shading(&self, draw: &DrawBuffers) -> DrawShading {

@@ -11,7 +11,7 @@ use crate::common::quad::quad_gltf;
 
 /// rigscope's flat background (the default view's, displayed), as three.js was given it
 /// (`--background '#1e242e'`).
-const BACKGROUND: [u8; 3] = [30, 36, 46];
+pub(crate) const BACKGROUND: [u8; 3] = [30, 36, 46];
 
 /// The quad's middle in three.js r187 (peer-three's `render.mjs QUAD.gltf -o OUT.png --size
 /// 320x240 --azimuth 0 --elevation 0 --fov 40 --margin 1.1 --background '#1e242e'`, Neutral

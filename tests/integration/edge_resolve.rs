@@ -6,11 +6,9 @@
 
 use rigscope::view::{Lighting, Quality};
 
+use super::blended_display::BACKGROUND;
 use super::picture::{Renderer, load, plain, save};
 use crate::common::quad::quad_gltf;
-
-/// The flat background, displayed (`blended_display::BACKGROUND`, as three.js was given it).
-const BACKGROUND: [u8; 3] = [30, 36, 46];
 
 /// MSAA samples per pixel at Best quality.
 const SAMPLES: u32 = 4;

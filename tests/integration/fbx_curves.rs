@@ -47,8 +47,8 @@ fn worst_between_keys(scene: &ufbx::Scene, model: &Model, clip: &str, limit: usi
 /// along a cubic with user tangents that rushes ahead and settles (4000°/s leaving the first
 /// key, 1400°/s arriving at the second, where the chord is 2700°/s: 56° half-way), in a stack
 /// one frame long.
-fn bar_turning_in_one_frame() -> Vec<Node> {
-    let mut nodes = fbx_file::skinned_bar(&METRES_Y_UP);
+fn bar_turning_in_one_frame(space: &Space) -> Vec<Node> {
+    let mut nodes = fbx_file::skinned_bar(space);
     let frame = SECOND / 30;
     let rotation = fbx_file::object_mut(&mut nodes, 53);
     for child in &mut rotation.children {
@@ -74,7 +74,7 @@ fn a_curved_rotation_between_neighbouring_frames_poses_as_ufbx_evaluates_it() {
     // ufbx's bake keeps curves keyed at 19.5 fps or faster as they are, so linear playback
     // between the bar's two keys would miss the overshoot entirely.
     let dir = common::temp_dir("fbx-curves");
-    let nodes = bar_turning_in_one_frame();
+    let nodes = bar_turning_in_one_frame(&METRES_Y_UP);
     let path = write(&dir, "curved.fbx", fbx_file::to_binary(&nodes));
     let model = asset::load(&path).unwrap();
     let scene = ufbx_reference::load(&path);
@@ -115,15 +115,35 @@ fn a_joint_turned_before_and_after_its_curves_in_another_order_keys_what_ufbx_ev
     // order, then its pre-rotation: the loader works such a rotation out from the curves and
     // the two held turns (asset/fbx/rotation_steps.rs) where ufbx works out the whole
     // transform, and every key, baked or added between the frames, is ufbx's.
+    // In Maya's space and in 3ds Max's, with the turns before and after the curves applied
+    // (RotationActive 1) and ignored (the FBX default, 0).
     let dir = common::temp_dir("fbx-turned-joint");
-    let mut nodes = bar_turning_in_one_frame();
+    let z_up = Space {
+        up_axis: 2,
+        unit_scale: 1.0,
+    };
+    for (name, space, rotation_active) in [
+        ("y-up", &METRES_Y_UP, 0),
+        ("y-up-active", &METRES_Y_UP, 1),
+        ("z-up-active", &z_up, 1),
+    ] {
+        turned_joint_keys_ufbx_s_rotation(&dir, name, space, rotation_active);
+    }
+}
+
+/// The Tip of `bar_turning_in_one_frame` in `space` turned as the test above says, with
+/// `RotationActive` `rotation_active`: every key of its rotation is ufbx's.
+fn turned_joint_keys_ufbx_s_rotation(dir: &Path, name: &str, space: &Space, rotation_active: i32) {
+    let mut nodes = bar_turning_in_one_frame(space);
     let tip = fbx_file::object_mut(&mut nodes, 3);
     let s = fbx_file::s;
     let zxy = vec![s("RotationOrder"), s("enum"), s(""), s("A"), Prop::Int(4)];
+    let active = vec![s("RotationActive"), s("bool"), s(""), s(""), Prop::Int(rotation_active)];
     tip.child_mut("Properties70").children.extend([
         fbx_file::p("PreRotation", "Vector3D", &[10.0, -20.0, 30.0]),
         fbx_file::p("PostRotation", "Vector3D", &[-15.0, 5.0, 25.0]),
         fbx_file::node("P", zxy, Vec::new()),
+        fbx_file::node("P", active, Vec::new()),
     ]);
     // The curves turn about X and Y too (held there), so that the order tells.
     let held = |axis: &str, degrees: f64| fbx_file::p(axis, "Number", &[degrees]);
@@ -133,12 +153,13 @@ fn a_joint_turned_before_and_after_its_curves_in_another_order_keys_what_ufbx_ev
         held("d|Y", -35.0),
         held("d|Z", 0.0),
     ])];
-    let path = write(&dir, "turned.fbx", fbx_file::to_binary(&nodes));
+    let path = write(dir, &format!("turned-{name}.fbx"), fbx_file::to_binary(&nodes));
     let model = asset::load(&path).unwrap();
     let scene = ufbx_reference::load(&path);
     let node = (scene.nodes.iter()).find(|n| n.element.name == "Tip");
     let node = node.expect("Tip in ufbx's scene");
     assert_eq!(node.rotation_order, ufbx::RotationOrder::Zxy);
+    assert_eq!(node.use_rotation_space, rotation_active == 1, "{name}");
     let tip = model.skeleton.find("Tip").expect("Tip");
     let track = (model.clips[0].channels().iter())
         .find_map(|c| match &c.track {
@@ -159,7 +180,7 @@ fn a_joint_turned_before_and_after_its_curves_in_another_order_keys_what_ufbx_ev
         // rad at the turn's speed. (An arc cosine of the dot product is not exact enough.)
         let difference = played.conjugate() * evaluated;
         let angle = 2.0 * difference.xyz().length().atan2(difference.w.abs());
-        assert!(angle < 1e-5, "at {time} s: {angle} rad from ufbx's rotation");
+        assert!(angle < 1e-5, "{name} at {time} s: {angle} rad from ufbx's rotation");
     }
 }
 

@@ -914,23 +914,48 @@ fn points_and_lines_are_drawn_in_their_colour() {
         })
         .collect();
     let position = buffers.floats(&positions, "VEC3");
-    let json = buffers.gltf(&format!(
-        r#""meshes":[{{"primitives":[{{"attributes":{{"POSITION":{position}}},"mode":2,"material":0}},
-                                    {{"attributes":{{"POSITION":{position}}},"mode":0,"material":0}}]}}],
-        "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0,1,0,1]}}}}],
-        "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
-    ));
-    let model = load("points-and-lines", &json);
+    // Transmission is for surfaces: points and lines are drawn as opaque ones either way.
+    let transmission = r#","extensions":{"KHR_materials_transmission":{"transmissionFactor":1}}"#;
+    for (name, extension) in [
+        ("points-and-lines", ""),
+        ("transmissive-points-and-lines", transmission),
+    ] {
+        let json = buffers.gltf(&format!(
+            r#""extensionsUsed":["KHR_materials_transmission"],
+            "meshes":[{{"primitives":[{{"attributes":{{"POSITION":{position}}},"mode":2,"material":0}},
+                                        {{"attributes":{{"POSITION":{position}}},"mode":0,"material":0}}]}}],
+            "materials":[{{"pbrMetallicRoughness":{{"baseColorFactor":[0,1,0,1]}}{extension}}}],
+            "nodes":[{{"mesh":0}}],"scenes":[{{"nodes":[0]}}]"#
+        ));
+        let model = load(name, &json);
+        let image = renderer.render(&model, &plain(Lighting::default()));
+        save(&image, name);
+        // A pixel a line or point only partly covers is the mean of its samples' displayed
+        // colours, the material's green and the background: green over red and blue.
+        let green = (image.pixels())
+            .filter(|p| p[1].saturating_sub(p[0]) > 40 && p[1].saturating_sub(p[2]) > 40)
+            .count();
+        assert!(
+            green > 200,
+            "{name}: the loop is drawn in its material's green: {green} pixels"
+        );
+        let full = image.pixels().filter(|p| p[1] > 200 && p[0] < 80 && p[2] < 80).count();
+        assert!(full > 0, "{name}: where it covers a whole pixel, its green");
+    }
+}
+
+#[test]
+fn blended_glass_refracts_what_is_behind_it() {
+    // A blended surface that lets light through is drawn over the displayed image with the
+    // others, reading the copy of the scene behind it as transmissive surfaces do.
+    let mut renderer = Renderer::new();
+    let red = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,0,0,1],"metallicFactor":0}}"#;
+    let glass = r#"{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,0.5],"metallicFactor":0,"roughnessFactor":0},"alphaMode":"BLEND","extensions":{"KHR_materials_transmission":{"transmissionFactor":1}}}"#;
+    let model = quad_behind_quad("blended-glass", glass, red, true);
     let image = renderer.render(&model, &plain(Lighting::default()));
-    save(&image, "points-and-lines");
-    // A pixel a line or point only partly covers is the mean of its samples' displayed
-    // colours, the material's green and the background: green over red and blue.
-    let green = (image.pixels())
-        .filter(|p| p[1].saturating_sub(p[0]) > 40 && p[1].saturating_sub(p[2]) > 40)
-        .count();
-    assert!(green > 200, "the loop is drawn in its material's green: {green} pixels");
-    let full = image.pixels().filter(|p| p[1] > 200 && p[0] < 80 && p[2] < 80).count();
-    assert!(full > 0, "where it covers a whole pixel, its green");
+    save(&image, "blended-glass");
+    let [r, g, b, _] = image.get_pixel(SIZE.0 / 2, SIZE.1 / 2).0;
+    assert!(r > g + 40 && r > b + 40, "red seen through the glass: {:?}", [r, g, b]);
 }
 
 /// A small equirectangular .hdr: a dim grey room with one bright warm window.

@@ -289,7 +289,7 @@ fn primitives(scene: &ufbx::Scene, mesh: &ufbx::Mesh, shapes: &Shapes, skin: Opt
         let mut builders = [Topology::Triangles, Topology::Lines, Topology::Points].map(Builder::new);
         // Room for half a vertex per triangle, a closed surface's count (seams add some): the
         // map does not grow from empty, and holds little more than the part's vertices.
-        builders[0].reserve(mesh.num_vertices.min(part.num_triangles) / 2);
+        builders[0].vertex_of.reserve((part.num_triangles / 2).min(mesh.num_vertices));
         for &face in &part.face_indices {
             let Some(&face) = mesh.faces.get(face as usize) else {
                 continue;
@@ -397,11 +397,6 @@ impl Builder {
             colors: Vec::new(),
             indices: Vec::new(),
         }
-    }
-
-    /// Makes room for `vertices` vertices in the map that finds them.
-    fn reserve(&mut self, vertices: usize) {
-        self.vertex_of.reserve(vertices);
     }
 
     /// Adds the face corners `corners` (whole triangles, lines or points) as indices, sharing
