@@ -20,6 +20,7 @@ mod surface;
 mod view_input;
 
 use std::path::Path;
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -60,30 +61,22 @@ use view_input::ViewInput;
 /// demo rig on screen with the error in the panel (and on stderr): someone who double-clicked
 /// a broken file sees why.
 pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
-    let mut state = ViewerState::new(demo_model());
-    if let Some(path) = &options.file {
-        state.open(path);
-    }
-    // Clips are added to the model that opened (the demo rig without a file), none after an
-    // error, so that the first error stays on screen.
-    for clips in &options.clips_from {
-        if state.document.load_error.is_none() {
-            state.add_clips_from(clips);
+    // The files load on a thread of their own while the window and its device are made: on a
+    // software rasteriser each takes tens of milliseconds (a Mixamo FBX loads in 80).
+    let opening = {
+        let options = options.clone();
+        std::thread::spawn(move || opened_files(&options))
+    };
+    let event_loop = match EventLoop::new() {
+        Ok(event_loop) => event_loop,
+        Err(error) => {
+            joined(opening);
+            return Err(error).context("cannot open a window (no display?)");
         }
-    }
-    if let Some(path) = options.compare.as_ref().filter(|_| state.document.load_error.is_none()) {
-        state.open_compare(path);
-        if let Some(comparison) = &mut state.compare {
-            comparison.layout = options.compare_layout;
-        }
-    }
-    if let Some(error) = &state.document.load_error {
-        eprintln!("rigscope: {error}");
-    }
-    let event_loop = EventLoop::new().context("cannot open a window (no display?)")?;
+    };
     let mut app = App {
         options,
-        state: Some(state),
+        opening: Some(opening),
         // The file watcher wakes the event loop through it.
         proxy: event_loop.create_proxy(),
         running: None,
@@ -118,10 +111,41 @@ pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The viewer's state with the files of `options` open (the demo rig without one), its load
+/// error said on standard error.
+fn opened_files(options: &ViewerOptions) -> ViewerState {
+    let mut state = ViewerState::new(demo_model());
+    if let Some(path) = &options.file {
+        state.open(path);
+    }
+    // Clips are added to the model that opened (the demo rig without a file), none after an
+    // error, so that the first error stays on screen.
+    for clips in &options.clips_from {
+        if state.document.load_error.is_none() {
+            state.add_clips_from(clips);
+        }
+    }
+    if let Some(path) = options.compare.as_ref().filter(|_| state.document.load_error.is_none()) {
+        state.open_compare(path);
+        if let Some(comparison) = &mut state.compare {
+            comparison.layout = options.compare_layout;
+        }
+    }
+    if let Some(error) = &state.document.load_error {
+        eprintln!("rigscope: {error}");
+    }
+    state
+}
+
+/// The state `opening` opened (a panic there goes on here, as if it had loaded on this thread).
+fn joined(opening: JoinHandle<ViewerState>) -> ViewerState {
+    opening.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
 struct App {
     options: ViewerOptions,
-    /// What to show, until the window exists.
-    state: Option<ViewerState>,
+    /// The files loading (`opened_files`), until the window opens and takes them.
+    opening: Option<JoinHandle<ViewerState>>,
     proxy: EventLoopProxy<()>,
     running: Option<Running>,
     result: anyhow::Result<()>,
@@ -165,10 +189,10 @@ struct Running {
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(state) = self.state.take() else {
+        let Some(opening) = self.opening.take() else {
             return;
         };
-        match Running::new(event_loop, state, &self.options, self.proxy.clone()) {
+        match Running::new(event_loop, opening, &self.options, self.proxy.clone()) {
             Ok(running) => self.running = Some(running),
             Err(error) => {
                 self.result = Err(error);
@@ -234,13 +258,16 @@ impl ApplicationHandler for App {
 }
 
 impl Running {
+    /// Opens the window and its device, then takes the state `opening` loads meanwhile.
     fn new(
         event_loop: &ActiveEventLoop,
-        mut state: ViewerState,
+        opening: JoinHandle<ViewerState>,
         options: &ViewerOptions,
         proxy: EventLoopProxy<()>,
     ) -> anyhow::Result<Self> {
-        let (gpu, scene, surface) = Surface::open(event_loop)?;
+        let opened = Surface::open(event_loop);
+        let mut state = joined(opening);
+        let (gpu, scene, surface) = opened?;
         let egui = EguiLayer::new(&surface.window, &gpu, surface.format());
         state.frame.morphs = morph_overrides(&state.document.model, &options.morph)?;
         state.frame.avatar.expressions = expression_weights(&state.document.model, &options.expression)?;

@@ -139,6 +139,26 @@ pub fn decode_at_most(
     decode_or_say_why(bytes, max_side, fit).map_err(ImageDecodeError)
 }
 
+/// The sides `decode_at_most` holds `bytes` at before shrinking them to `wanted_side`: a KTX2
+/// image's level of that size (`ktx2_level`: the only one transcoded), any other image whole,
+/// as its header declares them. None where the header cannot be read.
+pub fn decoded_size(bytes: &[u8], wanted_side: u32) -> Option<(u32, u32)> {
+    if let ImageContainer::Ktx2(_) = ImageContainer::detect(bytes) {
+        let reader = ktx2::Reader::new(bytes).ok()?;
+        return Some(ktx2_level(&reader.header(), wanted_side).1);
+    }
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format();
+    reader.ok()?.into_dimensions().ok()
+}
+
+/// The level of a KTX2 image with `header` that a picture wanting `wanted_side` texels a side
+/// takes (where the file has one that small, else its smallest), and that level's sides.
+fn ktx2_level(header: &ktx2::Header, wanted_side: u32) -> (u32, (u32, u32)) {
+    let (width, height) = (header.pixel_width, header.pixel_height.max(1));
+    let level = halvings_to_fit((width, height), wanted_side).min(header.level_count.max(1) - 1);
+    (level, (halved(width, level), halved(height, level)))
+}
+
 /// The size a decoded image is shrunk to, and how its texels are averaged on the way.
 #[derive(Clone, Copy)]
 struct Fit {
@@ -270,8 +290,7 @@ fn check_ktx2(
     }
     let (width, height) = (header.pixel_width, header.pixel_height.max(1));
     // The level transcoded: the one the picture needs, where the file has it.
-    let level = halvings_to_fit((width, height), wanted_side).min(header.level_count.max(1) - 1);
-    let (level_width, level_height) = (halved(width, level), halved(height, level));
+    let (level, (level_width, level_height)) = ktx2_level(&header, wanted_side);
     if level_width > max_side || level_height > max_side {
         return Err(format!(
             "it is {level_width}×{level_height}, larger than this GPU's {max_side}-texel limit"
@@ -657,6 +676,10 @@ mod tests {
         );
         let smallest = decode_at_most(&ktx2, 4096, 1, false).unwrap();
         assert_eq!(smallest.rgba.get_pixel(0, 0).0, [0, 0, 255, 255]);
+        // What is held before shrinking, as the prefetch counts it: the level read, or a PNG whole.
+        assert_eq!([4, 3, 1].map(|side| decoded_size(&ktx2, side)), [4, 2, 1].map(|s| Some((s, s))));
+        assert_eq!(decoded_size(&png(64, 32), 16), Some((64, 32)));
+        assert_eq!(decoded_size(b"neither", 16), None);
         // A level larger than the device allows is refused only when it is the one read.
         assert!(
             decode(&ktx2, 2)
@@ -667,6 +690,7 @@ mod tests {
         assert_eq!(decode_at_most(&ktx2, 2, 2, false).unwrap().rgba.dimensions(), (2, 2));
         // A file of one level is read whole and shrunk.
         let one_level = raw_ktx2_levels((4, 4), &[level(4, [255, 0, 0, 255])]);
+        assert_eq!(decoded_size(&one_level, 2), Some((4, 4)));
         let shrunk = decode_at_most(&one_level, 4096, 2, false).unwrap();
         assert_eq!(
             (shrunk.rgba.dimensions(), shrunk.rgba.get_pixel(1, 1).0),

@@ -98,13 +98,14 @@ fn prepare(bytes: &[u8], max_side: u32, wanted_side: u32, spaces: [bool; 2]) -> 
     })
 }
 
-/// Bytes an image may hold as it is prepared, from the size its file declares: its RGBA8 pixels
-/// at that size (a decoder holds them whole before shrinking) with a third more for the levels
-/// below (a chain kept whole until uploaded). What a prefetched image costs against
-/// `PREFETCH_BYTES`; where the header cannot be read, the whole budget: it is decoded alone.
-fn decoded_bytes(bytes: &[u8]) -> u64 {
-    let reader = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format();
-    match reader.ok().and_then(|reader| reader.into_dimensions().ok()) {
+/// Bytes an image may hold as it is prepared for a picture wanting `wanted_side` texels a side,
+/// from the size its header declares: its RGBA8 pixels at the size it is decoded at
+/// (`image_decode::decoded_size`: a PNG or JPEG whole before shrinking, a KTX2 image's level of
+/// that size) with a third more for the levels below (a chain kept whole until uploaded). What
+/// a prefetched image costs against `PREFETCH_BYTES`; where the header cannot be read, the
+/// whole budget: it is decoded alone.
+fn decoded_bytes(bytes: &[u8], wanted_side: u32) -> u64 {
+    match image_decode::decoded_size(bytes, wanted_side) {
         // Saturating: a header may declare sides up to 2³² each.
         Some((width, height)) => (u64::from(width).saturating_mul(u64::from(height))).saturating_mul(16) / 3,
         None => PREFETCH_BYTES,
@@ -118,11 +119,12 @@ fn decoded_bytes(bytes: &[u8]) -> u64 {
 /// freed: four 4096² images decoded on a worker raised a thumbnail's peak by 20 MiB).
 const PREFETCH_BYTES: u64 = 64 << 20;
 
-/// The images decoded on worker threads (`prefetch_order`) with what each costs, leaving out
-/// those over `PREFETCH_BYTES` alone: the uploading thread decodes them in their turn.
-fn prefetch_jobs(model: &Model, bc7: bool) -> (Vec<usize>, Vec<u64>) {
+/// The images decoded on worker threads (`prefetch_order`) for a picture wanting `wanted_side`
+/// texels a side, with what each costs, leaving out those over `PREFETCH_BYTES` alone: the
+/// uploading thread decodes them in their turn.
+fn prefetch_jobs(model: &Model, bc7: bool, wanted_side: u32) -> (Vec<usize>, Vec<u64>) {
     (prefetch_order(model, bc7).into_iter())
-        .map(|image| (image, decoded_bytes(&model.images[image].bytes)))
+        .map(|image| (image, decoded_bytes(&model.images[image].bytes, wanted_side)))
         .filter(|&(_, cost)| cost <= PREFETCH_BYTES)
         .unzip()
 }
@@ -319,7 +321,7 @@ impl MaterialTextures {
         let wanted_side = wanted_side.min(max_side);
         let bc7 = compressed_texture::prefers_bc7(device);
         let spaces = colour_spaces(model);
-        let (order, costs) = prefetch_jobs(model, bc7);
+        let (order, costs) = prefetch_jobs(model, bc7, wanted_side);
         let bound = in_order::Bound {
             workers,
             budget: PREFETCH_BYTES,
@@ -752,18 +754,39 @@ mod tests {
             emissive_texture: Some(TextureRef::plain(2)),
             ..Material::default()
         }];
-        let small = decoded_bytes(&model.images[0].bytes);
-        assert_eq!(prefetch_jobs(&model, false), (vec![0, 2], vec![small, small]));
+        let small = decoded_bytes(&model.images[0].bytes, 4096);
+        assert_eq!(prefetch_jobs(&model, false, 4096), (vec![0, 2], vec![small, small]));
+        // The large PNG is decoded whole before it shrinks, whatever the picture wants.
+        assert_eq!(prefetch_jobs(&model, false, 256).0, [0, 2]);
     }
 
     #[test]
     fn a_prefetched_image_costs_its_pixels_and_their_chain_or_the_whole_budget_when_unread() {
-        assert_eq!(decoded_bytes(&png(64)), 4 * 64 * 64 * 4 / 3);
-        assert_eq!(decoded_bytes(b"not an image"), PREFETCH_BYTES);
+        assert_eq!(decoded_bytes(&png(64), 4096), 4 * 64 * 64 * 4 / 3);
+        assert_eq!(decoded_bytes(&png(64), 16), 4 * 64 * 64 * 4 / 3, "decoded whole, then shrunk");
+        assert_eq!(decoded_bytes(b"not an image", 4096), PREFETCH_BYTES);
         // A header may declare sides its file cannot hold (a PNG of 2³¹ − 1 a side): whether
         // the reader refuses it or the cost saturates, it is never cheap.
         let huge = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x7f\xff\xff\xff\x7f\xff\xff\xff\x08\x06\x00\x00\x00\x14\xc9\x0b\x66";
-        assert!(decoded_bytes(huge) >= PREFETCH_BYTES);
+        assert!(decoded_bytes(huge, 4096) >= PREFETCH_BYTES);
+    }
+
+    #[test]
+    fn a_ktx2_image_costs_the_level_the_picture_takes_so_it_is_prefetched_with_others() {
+        let ktx2 = compressed_texture::tests::mipmapped_ktx2(basis_universal::BasisTextureFormat::ETC1S, false);
+        // Only the level of the wanted side is transcoded: 16×16 of the 64×64 image's seven.
+        assert_eq!(decoded_bytes(&ktx2, 16), 4 * 16 * 16 * 4 / 3);
+        assert_eq!(decoded_bytes(&ktx2, 4096), 4 * 64 * 64 * 4 / 3);
+        let mut model = with_images(vec![ktx2.into(), png(8)]);
+        model.materials = vec![Material {
+            name: "compressed".into(),
+            base_color_texture: Some(TextureRef::plain(0)),
+            emissive_texture: Some(TextureRef::plain(1)),
+            ..Material::default()
+        }];
+        let (order, costs) = prefetch_jobs(&model, false, 16);
+        assert_eq!(order, [0, 1]);
+        assert!(costs.iter().sum::<u64>() < PREFETCH_BYTES, "{costs:?}: decoded side by side");
     }
 
     #[test]
