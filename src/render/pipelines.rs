@@ -39,7 +39,7 @@ pub enum SceneOutput {
 }
 
 impl SceneOutput {
-    /// Both, in the order of the arrays of pipelines indexed by `output as usize`.
+    /// Both, in the order `PerOutput` holds them.
     const BOTH: [SceneOutput; 2] = [SceneOutput::Hdr, SceneOutput::Displayed];
 
     /// The pipeline's colour target.
@@ -59,8 +59,40 @@ impl SceneOutput {
     }
 }
 
-/// A pipeline for each `SceneOutput`, indexed by `output as usize`.
-pub type PerOutput = [Lazy<wgpu::RenderPipeline>; 2];
+/// One of a thing (a pipeline, a pair of them) for each `SceneOutput`, indexed by it, so that an
+/// output cannot be taken for another index (a winding, a side).
+pub struct PerOutput<T>([T; 2]);
+
+impl<T> PerOutput<T> {
+    /// What `make` makes for each output.
+    fn new(make: impl FnMut(SceneOutput) -> T) -> Self {
+        Self(SceneOutput::BOTH.map(make))
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+}
+
+impl<T> std::ops::Index<SceneOutput> for PerOutput<T> {
+    type Output = T;
+
+    fn index(&self, output: SceneOutput) -> &T {
+        &self.0[output as usize]
+    }
+}
+
+impl<'a, T> IntoIterator for &'a PerOutput<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// A pipeline for each `SceneOutput`.
+type PipelinePerOutput = PerOutput<Lazy<wgpu::RenderPipeline>>;
 
 /// A pipeline or shader module made when it is first used (the first draw that needs it), so
 /// that start-up compiles only what the picture draws: a still of a character uses about five of
@@ -109,11 +141,11 @@ pub struct Pipelines {
     shadow: [Lazy<wgpu::RenderPipeline>; 2],
     /// The ground with its shadows, and without them (where none can fall): the same quad,
     /// which may be drawn twice over, so each passes where depth is equal.
-    pub ground: PerOutput,
-    pub unshadowed_ground: PerOutput,
+    pub ground: PipelinePerOutput,
+    pub unshadowed_ground: PipelinePerOutput,
     /// The environment behind everything, or a flat colour (background.wgsl's `FLAT`).
-    pub background: PerOutput,
-    pub flat_background: PerOutput,
+    pub background: PipelinePerOutput,
+    pub flat_background: PipelinePerOutput,
     pub overlay_lines: Lazy<wgpu::RenderPipeline>,
     pub overlay_points: Lazy<wgpu::RenderPipeline>,
 }
@@ -137,15 +169,15 @@ pub struct MeshPipelines {
     /// and their outlines: made when a draw first needs them.
     toon: OnceLock<ToonTriangles>,
     toon_maker: Arc<MeshPipelineMaker>,
-    points: PerOutput,
-    lines: PerOutput,
+    points: PipelinePerOutput,
+    lines: PipelinePerOutput,
 }
 
 /// Lit triangles of one variant of mesh.wgsl, each pipeline made when first drawn with.
 struct LitTriangles {
-    /// Indexed by `SceneOutput`, then by `mirrored as usize`.
-    culled: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
-    double_sided: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
+    /// Per output, indexed by `mirrored as usize`.
+    culled: PerOutput<[Lazy<wgpu::RenderPipeline>; 2]>,
+    double_sided: PerOutput<[Lazy<wgpu::RenderPipeline>; 2]>,
     /// Blended triangles, which test depth but do not write it: indexed by `BlendedFaces`,
     /// then by `mirrored as usize`.
     blended: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
@@ -157,8 +189,7 @@ impl LitTriangles {
         let triangles = wgpu::PrimitiveTopology::TriangleList;
         let lit = |label: &'static str, kind: MeshKind| maker.lazy(label, triangles, kind, constants);
         let opaque = |label: &'static str, cull: bool| {
-            SceneOutput::BOTH
-                .map(|output| [false, true].map(|mirrored| lit(label, MeshKind::Lit { cull, mirrored, output })))
+            PerOutput::new(|output| [false, true].map(|mirrored| lit(label, MeshKind::Lit { cull, mirrored, output })))
         };
         Self {
             culled: opaque("mesh", true),
@@ -183,8 +214,8 @@ struct ToonTriangles {
     /// Indexed by `BlendedFaces`, then by `mirrored as usize`.
     blended_writing_depth: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
     /// The outline (an inverted hull: the mesh pushed out along its normals, front faces
-    /// culled) of opaque surfaces, indexed by `SceneOutput`, then by `mirrored as usize`.
-    outline: [[Lazy<wgpu::RenderPipeline>; 2]; 2],
+    /// culled) of opaque surfaces, per output, indexed by `mirrored as usize`.
+    outline: PerOutput<[Lazy<wgpu::RenderPipeline>; 2]>,
     /// The outline of blended surfaces, indexed by `mirrored as usize`.
     blended_outline: [Lazy<wgpu::RenderPipeline>; 2],
 }
@@ -201,7 +232,7 @@ impl ToonTriangles {
                     maker.lazy("blended toon mesh writing depth", triangles, kind, &[])
                 })
             }),
-            outline: SceneOutput::BOTH.map(|output| {
+            outline: PerOutput::new(|output| {
                 both.map(|mirrored| maker.lazy("toon outline", triangles, MeshKind::Outline { mirrored, output }, &[]))
             }),
             blended_outline: both.map(|mirrored| {
@@ -250,7 +281,6 @@ impl MeshPipelines {
     /// The pipeline for a draw of `topology` shaded as `shading` says, writing `output`.
     pub fn for_draw(&self, topology: Topology, shading: DrawShading, output: SceneOutput) -> &wgpu::RenderPipeline {
         let lit = self.lit(shading);
-        let output = output as usize;
         match topology {
             Topology::Points => &self.points[output],
             Topology::Lines => &self.lines[output],
@@ -271,7 +301,7 @@ impl MeshPipelines {
     /// The pipeline for the outline of an opaque MToon draw shaded as `shading` says, writing
     /// `output`.
     pub fn for_outline(&self, shading: DrawShading, output: SceneOutput) -> &wgpu::RenderPipeline {
-        &self.toon().outline[output as usize][shading.mirrored as usize]
+        &self.toon().outline[output][shading.mirrored as usize]
     }
 
     /// The pipeline for the outline of a blended MToon draw shaded as `shading` says.
@@ -766,8 +796,8 @@ impl Pipelines {
                                 (vertex, fragment): (&'static str, &'static str),
                                 layout: &wgpu::PipelineLayout,
                                 depth_stencil: Option<wgpu::DepthStencilState>|
-         -> PerOutput {
-            SceneOutput::BOTH.map(|output| {
+         -> PipelinePerOutput {
+            PerOutput::new(|output| {
                 lazy_pipeline(
                     device,
                     PipelineShape {
@@ -889,10 +919,8 @@ impl Pipelines {
                 transmissive: VariantTriangles::new(transmissive_maker),
                 toon: OnceLock::new(),
                 toon_maker,
-                points: SceneOutput::BOTH
-                    .map(|output| plain("points", wgpu::PrimitiveTopology::PointList, uncull(output))),
-                lines: SceneOutput::BOTH
-                    .map(|output| plain("lines", wgpu::PrimitiveTopology::LineList, uncull(output))),
+                points: PerOutput::new(|output| plain("points", wgpu::PrimitiveTopology::PointList, uncull(output))),
+                lines: PerOutput::new(|output| plain("lines", wgpu::PrimitiveTopology::LineList, uncull(output))),
             },
         }
     }

@@ -701,14 +701,14 @@ impl<'a> FrameDraws<'a> {
             true => &pipelines.background,
             false => &pipelines.flat_background,
         };
-        render.set_pipeline(&background[output as usize]);
+        render.set_pipeline(&background[output]);
         render.draw(0..3, 0..1);
         if view.grid {
             render.set_bind_group(1, &renderer.ground_group, &[]);
-            let shadowed = &pipelines.ground[output as usize];
+            let shadowed = &pipelines.ground[output];
             render.set_pipeline(match renderer.ground_shadow {
                 GroundShadow::Everywhere => shadowed,
-                _ => &pipelines.unshadowed_ground[output as usize],
+                _ => &pipelines.unshadowed_ground[output],
             });
             render.draw(0..6, 0..1);
             // Over the unshadowed ground, the same quad again where a shadow can fall.
