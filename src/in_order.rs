@@ -1,18 +1,23 @@
 //! Work done on a few threads, its results taken one at a time in the order the work was
-//! listed: the caller hands each on (a GPU upload) while the workers make the next ones. What
-//! is held at once stays bounded: a job starts only while fewer than one per worker are running
-//! or waiting to be taken, and only while their costs (the memory they will hold) fit a budget;
-//! a job runs alone when it alone is over it.
+//! listed: the caller hands each on (a GPU upload) while the workers make the next ones, and
+//! while the result it waits for is not ready it makes the next one it may start itself rather
+//! than wait idle. What is held at once stays bounded: a job starts only while fewer than
+//! `Bound::held` are running or waiting to be taken, and only while their costs (the memory they
+//! will hold) fit a budget; a job runs alone when it alone is over it.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread;
 
-/// How many jobs may be held at once, and how much they may cost together.
+/// How many threads work, how many jobs may be held at once, and how much they may cost
+/// together.
 #[derive(Clone, Copy, Debug)]
 pub struct Bound {
-    /// Worker threads: also how many jobs may be running or waiting to be taken at once.
+    /// Worker threads besides the caller's (at least one).
     pub workers: usize,
+    /// How many jobs may be running or waiting to be taken at once: one per worker, and one
+    /// more for the caller to help with (at least one).
+    pub held: usize,
     /// What the jobs running or waiting may cost together (their memory, say); one job
     /// always may start when no other is held.
     pub budget: u64,
@@ -55,6 +60,9 @@ impl<R> Shared<R> {
 pub struct Results<'s, R> {
     shared: &'s Shared<R>,
     costs: &'s [u64],
+    bound: Bound,
+    /// Job `i`'s work, for the caller to do while it waits.
+    work: &'s (dyn Fn(usize) -> R + Sync),
 }
 
 impl<R> Results<'_, R> {
@@ -68,8 +76,8 @@ impl<R> Results<'_, R> {
 impl<R> Iterator for Results<'_, R> {
     type Item = (usize, R);
 
-    /// The next job's index and result, waiting for it; None once all are taken. A job that
-    /// panicked panics here.
+    /// The next job's index and result, making later ones while it is not ready (or making it,
+    /// where no worker has started it); None once all are taken. A job that panicked panics here.
     fn next(&mut self) -> Option<(usize, R)> {
         let mut state = self.shared.lock();
         let index = state.next_taken;
@@ -80,7 +88,15 @@ impl<R> Iterator for Results<'_, R> {
             if let Some(result) = state.results[index].take() {
                 break result;
             }
-            state = self.shared.wait(state);
+            match claim(&mut state, self.costs, self.bound) {
+                Some(job) => {
+                    drop(state);
+                    let result = panic::catch_unwind(AssertUnwindSafe(|| (self.work)(job)));
+                    state = self.shared.lock();
+                    state.results[job] = Some(result);
+                }
+                None => state = self.shared.wait(state),
+            }
         };
         state.next_taken += 1;
         state.cost_held -= self.costs[index];
@@ -101,10 +117,10 @@ impl<R> Drop for Results<'_, R> {
     }
 }
 
-/// Runs `work` on each of `items` on `bound.workers` threads (at least one), `costs[i]` being
-/// what item `i`'s result holds, while `take` takes the results in the items' order; what
-/// `take` returns. Jobs start in order; once `take` returns, no further job starts (those
-/// already started, at most one per worker beyond the last taken, run to their end).
+/// Runs `work` on each of `items` on `bound.workers` threads (at least one) and on the caller's
+/// while it waits, `costs[i]` being what item `i`'s result holds, while `take` takes the
+/// results in the items' order; what `take` returns. Jobs start in order; once `take` returns,
+/// no further job starts (those already started, at most `bound.held`, run to their end).
 pub fn map<T: Sync, R: Send, Out>(
     items: &[T],
     costs: &[u64],
@@ -123,40 +139,59 @@ pub fn map<T: Sync, R: Send, Out>(
         }),
         changed: Condvar::new(),
     };
-    let workers = bound.workers.max(1);
+    let bound = Bound {
+        held: bound.held.max(1),
+        ..bound
+    };
+    let work = |index: usize| work(&items[index]);
     thread::scope(|scope| {
-        for _ in 0..workers.min(items.len()) {
+        for _ in 0..bound.workers.max(1).min(items.len()) {
             scope.spawn(|| {
-                while let Some(index) = start_next(&shared, costs, Bound { workers, ..bound }) {
-                    let result = panic::catch_unwind(AssertUnwindSafe(|| work(&items[index])));
+                while let Some(index) = start_next(&shared, costs, bound) {
+                    let result = panic::catch_unwind(AssertUnwindSafe(|| work(index)));
                     shared.lock().results[index] = Some(result);
                     shared.changed.notify_all();
                 }
             });
         }
-        take(Results { shared: &shared, costs })
+        take(Results {
+            shared: &shared,
+            costs,
+            bound,
+            work: &work,
+        })
     })
 }
 
 /// Waits until the next job may start within `bound` and claims it; None once there is none
-/// left or the caller is done. The job the caller waits for can always start: every job before
-/// it has been taken, so none is held.
+/// left or the caller is done.
 fn start_next<R>(shared: &Shared<R>, costs: &[u64], bound: Bound) -> Option<usize> {
     let mut state = shared.lock();
     loop {
-        let index = state.next_job;
-        if state.abandoned || index == costs.len() {
+        if state.abandoned || state.next_job == costs.len() {
             return None;
         }
-        let held = index - state.next_taken;
-        let fits = held == 0 || (held < bound.workers && state.cost_held + costs[index] <= bound.budget);
-        if fits {
-            state.next_job += 1;
-            state.cost_held += costs[index];
+        if let Some(index) = claim(&mut state, costs, bound) {
             return Some(index);
         }
         state = shared.wait(state);
     }
+}
+
+/// Claims the next job where it may start within `bound` now. The job the caller waits for can
+/// always start: every job before it has been taken, so none is held.
+fn claim<R>(state: &mut State<R>, costs: &[u64], bound: Bound) -> Option<usize> {
+    let index = state.next_job;
+    if state.abandoned || index == costs.len() {
+        return None;
+    }
+    let held = index - state.next_taken;
+    let fits = held == 0 || (held < bound.held && state.cost_held + costs[index] <= bound.budget);
+    fits.then(|| {
+        state.next_job += 1;
+        state.cost_held += costs[index];
+        index
+    })
 }
 
 #[cfg(test)]
@@ -206,7 +241,11 @@ mod tests {
         let items: Vec<u32> = (0..40).collect();
         let costs = vec![1; items.len()];
         for workers in [1, 2, 4] {
-            let bound = Bound { workers, budget: 100 };
+            let bound = Bound {
+                workers,
+                held: workers + 1,
+                budget: 100,
+            };
             let taken = map(
                 &items,
                 &costs,
@@ -232,7 +271,11 @@ mod tests {
         // Two jobs cost the whole budget: never held together; the small ones share it.
         let costs: Vec<u64> = (0..30).map(|i| if i % 5 == 0 { 64 } else { 8 }).collect();
         let items: Vec<usize> = (0..costs.len()).collect();
-        let bound = Bound { workers: 3, budget: 64 };
+        let bound = Bound {
+            workers: 3,
+            held: 3,
+            budget: 64,
+        };
         map(
             &items,
             &costs,
@@ -248,7 +291,7 @@ mod tests {
         );
         assert_eq!(live.count.load(Ordering::SeqCst), 0, "every result dropped");
         let most = live.most.load(Ordering::SeqCst);
-        assert!(most <= bound.workers + 1, "{most} results held at once");
+        assert!(most <= bound.held + 1, "{most} results held at once");
         assert!(most > 1, "the workers ran side by side");
         // The budget bounds the jobs held by the workers; the caller's own one comes on top.
         let most_cost = live.most_cost.load(Ordering::SeqCst);
@@ -260,7 +303,11 @@ mod tests {
         let (running, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let costs = vec![100; 6];
         let items: Vec<usize> = (0..costs.len()).collect();
-        let bound = Bound { workers: 4, budget: 64 };
+        let bound = Bound {
+            workers: 4,
+            held: 4,
+            budget: 64,
+        };
         let work = |_: &usize| {
             most.fetch_max(running.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
             thread::sleep(Duration::from_millis(2));
@@ -285,6 +332,7 @@ mod tests {
         let costs = vec![1; items.len()];
         let bound = Bound {
             workers: 2,
+            held: 2,
             budget: 100,
         };
         let first = map(
@@ -299,7 +347,7 @@ mod tests {
         );
         assert_eq!(first, Some((0, 0)));
         assert!(
-            started.load(Ordering::SeqCst) <= 1 + bound.workers,
+            started.load(Ordering::SeqCst) <= 1 + bound.held,
             "jobs ran past the one taken"
         );
     }
@@ -311,6 +359,7 @@ mod tests {
         let costs = vec![1; items.len()];
         let bound = Bound {
             workers: 2,
+            held: 3,
             budget: 100,
         };
         map(
@@ -323,5 +372,53 @@ mod tests {
             },
             |mut results| while results.next().is_some() {},
         );
+    }
+
+    #[test]
+    fn the_caller_makes_later_results_while_the_one_it_waits_for_is_made() {
+        let caller = thread::current().id();
+        let items: Vec<usize> = (0..8).collect();
+        let costs = vec![1; items.len()];
+        let bound = Bound {
+            workers: 1,
+            held: 2,
+            budget: 100,
+        };
+        let work = |&item: &usize| {
+            // The first job is slow: the caller, waiting for it, makes the next ones.
+            thread::sleep(Duration::from_millis(if item == 0 { 40 } else { 1 }));
+            (item, thread::current().id() == caller)
+        };
+        let taken: Vec<(usize, bool)> = map(&items, &costs, bound, work, |results| results.map(|(_, r)| r).collect());
+        assert_eq!(
+            taken.iter().map(|&(item, _)| item).collect::<Vec<_>>(),
+            items,
+            "in order"
+        );
+        assert!(taken.iter().any(|&(_, by_caller)| by_caller), "{taken:?}");
+    }
+
+    #[test]
+    fn a_slow_job_holds_up_no_worker_where_any_number_of_results_may_wait() {
+        let finished = AtomicUsize::new(0);
+        let items: Vec<usize> = (0..12).collect();
+        let costs = vec![0; items.len()];
+        let bound = Bound {
+            workers: 2,
+            held: usize::MAX,
+            budget: u64::MAX,
+        };
+        let work = |&item: &usize| {
+            if item == 0 {
+                // Waits (a while at most) for every other job: they run meanwhile.
+                let start = std::time::Instant::now();
+                while finished.load(Ordering::SeqCst) < items.len() - 1 && start.elapsed() < Duration::from_secs(5) {
+                    thread::sleep(Duration::from_millis(1));
+                }
+            }
+            finished.fetch_add(1, Ordering::SeqCst)
+        };
+        let first = map(&items, &costs, bound, work, |mut results| results.next());
+        assert_eq!(first, Some((0, items.len() - 1)), "the slow job finished last");
     }
 }

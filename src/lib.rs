@@ -43,6 +43,7 @@ pub mod api;
 internal_modules!(
     anim, app, asset, cli, diff, export, inspect, lint, render, skin, ui, view, write
 );
+mod heap_padding;
 mod in_order;
 mod simd;
 #[cfg(test)]
@@ -62,6 +63,7 @@ const USAGE_ERROR: u8 = 2;
 /// headless (its results on standard output) or, without one, opens the viewer; errors go to
 /// standard error in words, without source paths. `main.rs` is only this call.
 pub fn run_command_line() -> ExitCode {
+    heap_padding::pad_heap();
     let arguments: Vec<OsString> = std::env::args_os().collect();
     if let Some(message) = cli::launch::mistyped_command(&arguments) {
         eprintln!("rigscope: {message}");

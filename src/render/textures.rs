@@ -4,9 +4,10 @@
 //! the file's wrap and filter modes. An image that cannot be decoded gives way to the
 //! texture's fallback (its core glTF `source`) where it has one; otherwise the material falls
 //! back to its factors. Either way a note names the material, the slot and why. Images are
-//! decoded, and their mip chains made, on a few worker threads while the calling thread uploads
-//! them in the order one thread would take them (`in_order`): the same textures and notes, with
-//! what is held at once bounded.
+//! decoded, and their mip chains made, on a few worker threads (and on the calling thread while
+//! the image it waits for is not ready) while the calling thread uploads them in the order one
+//! thread would take them (`in_order`): the same textures and notes, with what is held at once
+//! bounded.
 
 use std::collections::{HashMap, HashSet};
 
@@ -322,8 +323,10 @@ impl MaterialTextures {
         let bc7 = compressed_texture::prefers_bc7(device);
         let spaces = colour_spaces(model);
         let (order, costs) = prefetch_jobs(model, bc7, wanted_side);
+        // One image for each worker and one for this thread to decode while it waits.
         let bound = in_order::Bound {
             workers,
+            held: workers + 1,
             budget: PREFETCH_BYTES,
         };
         let work = |&image: &usize| {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("simd", &[]),
     ("in_order", &[]),
+    ("heap_padding", &[]),
     ("anim", &["simd"]),
     ("export", &[]),
     ("asset", &["anim", "in_order"]),

@@ -637,22 +637,26 @@ impl Played<'_> {
 /// A node's joint and its translation, rotation and scale tracks.
 type NodeTracks = (usize, [Result<ChannelTrack, TrackError>; 3]);
 
-/// How many threads refine a stack's nodes: as many as the machine runs at once.
+/// How many threads refine a stack's nodes besides the loading one (which refines too while
+/// the node it waits for is not done): one per core but its own, at least one.
 fn worker_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    std::thread::available_parallelism().map_or(1, |cores| cores.get() - 1).max(1)
 }
 
 /// The tracks of each of `baked`'s nodes that is a joint, in `baked`'s order. Refining them is
 /// most of an animated FBX file's loading (a node's curves are evaluated a quarter and three
 /// quarters of the way through each span: 190,000 rotations for a Mixamo dancer), and no node's
-/// tracks depend on another's, so the nodes are shared among `threads` threads (`in_order`):
-/// the tracks are the same whichever thread makes them.
+/// tracks depend on another's, so the nodes are shared among `threads` threads and this one
+/// (`in_order`): the tracks are the same whichever thread makes them. Every node's tracks are
+/// kept, so any number may wait to be taken: a slow node (the hips, with their translation)
+/// holds up no thread that finished later ones.
 fn node_tracks(baked: &ufbx::BakedAnimRoot, sources: &Sources, threads: usize) -> Vec<NodeTracks> {
     // By index: ufbx's nodes hold raw pointers, so only the root may be shared.
     let indices: Vec<usize> = (0..baked.nodes.len()).collect();
     let costs = vec![0; indices.len()];
     let bound = in_order::Bound {
         workers: threads,
+        held: usize::MAX,
         budget: u64::MAX,
     };
     let work = |&index: &usize| node_tracks_of(&baked.nodes[index], baked, sources);
