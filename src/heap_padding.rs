@@ -3,9 +3,9 @@
 //! uploads (its decoded pixels, wgpu's staging copy, llvmpipe's texture, which llvmpipe zeroes)
 //! arrives in fresh pages that the kernel must fault in and clear. Growing it 64 MiB at a time,
 //! and keeping as much when it shrinks, lets the next texture reuse pages already touched:
-//! `render` of a Ready Player Me avatar (eleven 1024² textures) in 0.94 of the wall and CPU
-//! time, with no higher peak (docs/PERFORMANCE.md). Only the program sets it: a process using
-//! the library (Python's) keeps its own allocator settings.
+//! `render` of a Ready Player Me avatar (eleven 1024² textures) in 0.93 of the wall time, its
+//! peak 15 MiB lower (docs/PERFORMANCE.md). Only the program sets it: a process using the
+//! library (Python's) keeps its own allocator settings.
 
 /// What the heap grows by beyond a request, and keeps when it shrinks.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
