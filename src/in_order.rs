@@ -15,8 +15,9 @@ use std::thread;
 pub struct Bound {
     /// Worker threads besides the caller's (at least one).
     pub workers: usize,
-    /// How many jobs may be running or waiting to be taken at once: one per worker, and one
-    /// more for the caller to help with (at least one).
+    /// How many jobs may be running or waiting to be taken at once (at least one): neither a
+    /// worker nor the caller starts one beyond it. `workers + 1` leaves the caller one to help
+    /// with; where every result is kept anyway, it need not bound anything.
     pub held: usize,
     /// What the jobs running or waiting may cost together (their memory, say); one job
     /// always may start when no other is held.
@@ -120,7 +121,7 @@ impl<R> Drop for Results<'_, R> {
 /// Runs `work` on each of `items` on `bound.workers` threads (at least one) and on the caller's
 /// while it waits, `costs[i]` being what item `i`'s result holds, while `take` takes the
 /// results in the items' order; what `take` returns. Jobs start in order; once `take` returns,
-/// no further job starts (those already started, at most `bound.held`, run to their end).
+/// no further job starts (those the workers have started run to their end).
 pub fn map<T: Sync, R: Send, Out>(
     items: &[T],
     costs: &[u64],
@@ -293,7 +294,7 @@ mod tests {
         let most = live.most.load(Ordering::SeqCst);
         assert!(most <= bound.held + 1, "{most} results held at once");
         assert!(most > 1, "the workers ran side by side");
-        // The budget bounds the jobs held by the workers; the caller's own one comes on top.
+        // The budget bounds the jobs running or waiting; the result the caller took comes on top.
         let most_cost = live.most_cost.load(Ordering::SeqCst);
         assert!(most_cost <= bound.budget + 64, "{most_cost} held at once");
     }
@@ -384,18 +385,29 @@ mod tests {
             held: 2,
             budget: 100,
         };
+        let first_started = std::sync::atomic::AtomicBool::new(false);
         let work = |&item: &usize| {
             // The first job is slow: the caller, waiting for it, makes the next ones.
+            first_started.fetch_or(item == 0, Ordering::SeqCst);
             thread::sleep(Duration::from_millis(if item == 0 { 40 } else { 1 }));
             (item, thread::current().id() == caller)
         };
-        let taken: Vec<(usize, bool)> = map(&items, &costs, bound, work, |results| results.map(|(_, r)| r).collect());
+        let taken: Vec<(usize, bool)> = map(&items, &costs, bound, work, |results| {
+            // The worker has the first job: what the caller makes comes after it.
+            while !first_started.load(Ordering::SeqCst) {
+                thread::yield_now();
+            }
+            results.map(|(_, r)| r).collect()
+        });
         assert_eq!(
             taken.iter().map(|&(item, _)| item).collect::<Vec<_>>(),
             items,
             "in order"
         );
-        assert!(taken.iter().any(|&(_, by_caller)| by_caller), "{taken:?}");
+        assert!(
+            taken.iter().any(|&(item, by_caller)| by_caller && item > 0),
+            "{taken:?}"
+        );
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //! frame); `export` writes pictures and videos; `write` writes models back out as glTF; `diff`
 //! compares two versions of a rig (joints, binds, meshes, weights, morph targets, materials,
 //! clips); `simd` holds the registers and the AVX dispatch of `anim`'s and `skin`'s hot loops;
-//! `in_order` shares a list of jobs among a few threads, its results taken in the list's order.
+//! `in_order` shares a list of jobs among a few threads, its results taken in the list's order;
+//! `heap_padding` pads the C heap for the program alone.
 //! These modules are the crate's own: the `internals` feature makes them public for its tests,
 //! benches and tools, and nothing else should depend on them.
 
