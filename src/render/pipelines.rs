@@ -69,6 +69,7 @@ impl<T> PerOutput<T> {
         Self(SceneOutput::BOTH.map(make))
     }
 
+    /// Each output's, `Hdr`'s first.
     fn iter(&self) -> std::slice::Iter<'_, T> {
         self.0.iter()
     }
