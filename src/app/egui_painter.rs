@@ -596,8 +596,7 @@ mod tests {
             )),
             ..Default::default()
         };
-        let fox = std::env::var("RIGSCOPE_ASSETS").unwrap_or_else(|_| "../shared/assets".into());
-        let model = crate::asset::load(std::path::Path::new(&format!("{fox}/gltf/Fox/glTF-Binary/Fox.glb"))).unwrap();
+        let model = crate::asset::sample_gltf("Fox/glTF-Binary/Fox.glb");
         let mut state = crate::ui::ViewerState::new(model);
         let status = crate::ui::RenderStatus::default();
         let mut textures = TexturesDelta::default();

@@ -179,6 +179,19 @@ fn check_posed_size(model: Model) -> Result<Model, LoadErrorKind> {
     Ok(model)
 }
 
+/// The shared sample assets the unit tests read: `$RIGSCOPE_ASSETS`, else `../shared/assets`.
+#[cfg(test)]
+pub fn sample_assets() -> std::path::PathBuf {
+    std::env::var_os("RIGSCOPE_ASSETS").map_or_else(|| "../shared/assets".into(), Into::into)
+}
+
+/// The sample glTF model `gltf/<relative>` of `sample_assets`, loaded (a unit test's fixture).
+#[cfg(test)]
+pub fn sample_gltf(relative: &str) -> Model {
+    let path = sample_assets().join("gltf").join(relative);
+    load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use glam::Mat4;

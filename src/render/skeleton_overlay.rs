@@ -92,9 +92,7 @@ mod tests {
     fn cesium_mans_armature_and_scene_root_get_no_lines() {
         // CesiumMan: Z_UP → Armature → (the mesh node, the torso joint at the skin's root),
         // none of the three a joint.
-        let assets = std::env::var("RIGSCOPE_ASSETS").unwrap_or_else(|_| "../shared/assets".into());
-        let path = format!("{assets}/gltf/CesiumMan/glTF-Binary/CesiumMan.glb");
-        let model = crate::asset::load(std::path::Path::new(&path)).expect("CesiumMan loads");
+        let model = crate::asset::sample_gltf("CesiumMan/glTF-Binary/CesiumMan.glb");
         let mut rig_joints = Vec::new();
         model.rig_joints(&mut rig_joints);
         let rig = rig_joints.iter().filter(|&&in_rig| in_rig).count();

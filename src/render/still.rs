@@ -336,8 +336,7 @@ mod tests {
     #[test]
     fn a_renderer_for_a_small_picture_draws_it_from_a_coarser_shadow_map() {
         let gpu = Gpu::headless().unwrap();
-        let assets = std::env::var("RIGSCOPE_ASSETS").unwrap_or_else(|_| "../shared/assets".into());
-        let model = crate::asset::load(&std::path::Path::new(&assets).join("gltf/Fox/glTF-Binary/Fox.glb")).unwrap();
+        let model = crate::asset::sample_gltf("Fox/glTF-Binary/Fox.glb");
         // As `thumbnail` draws it: without the ground.
         let view = ViewOptions {
             grid: false,

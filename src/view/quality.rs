@@ -117,8 +117,9 @@ impl QualitySettings {
     /// These settings for a still picture of `size` pixels: the shadow map four texels for each
     /// pixel of the picture's longer side, rounded up to a power of two, from 512 up to this
     /// quality's map, so that a texel covers about as much of the picture as best quality's
-    /// 2048² map's does at 640x480 (3.2 texels a pixel) and the shadow's edge looks alike. A 256² thumbnail then clears and fills a 1024² map, not a
-    /// 2048² one: 0.92 of its CPU time and 13 MB less memory on llvmpipe (docs/PERFORMANCE.md).
+    /// 2048² map's does at 640x480 (3.2 texels a pixel) and the shadow's edge looks alike. A
+    /// 256² thumbnail then clears and fills a 1024² map, not a 2048² one: 0.92 of its CPU time
+    /// and 13 MB less memory on llvmpipe (docs/PERFORMANCE.md).
     pub fn fit_to_picture(self, (width, height): (u32, u32)) -> Self {
         let fitted = (4 * width.max(height))
             .next_power_of_two()

@@ -185,12 +185,10 @@ mod tests {
     /// (separated by `:`), loads alike both ways.
     #[test]
     fn every_obj_at_hand_loads_alike_both_ways() {
-        let assets = std::env::var("RIGSCOPE_ASSETS").unwrap_or_else(|_| "../shared/assets".into());
         let corpus = std::env::var("RIGSCOPE_OBJ_CORPUS").unwrap_or_default();
         let mut files = Vec::new();
-        let mut folders: Vec<PathBuf> = std::iter::once(assets.as_str())
-            .chain(corpus.split(':').filter(|f| !f.is_empty()))
-            .map(PathBuf::from)
+        let mut folders: Vec<PathBuf> = std::iter::once(crate::asset::sample_assets())
+            .chain(corpus.split(':').filter(|f| !f.is_empty()).map(PathBuf::from))
             .collect();
         while let Some(folder) = folders.pop() {
             for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
